@@ -1,0 +1,21 @@
+/** What a command may touch of its process: output streams, the environment and interruption. */
+export interface CommandIo {
+  out(line: string): void;
+  err(line: string): void;
+  env: Record<string, string | undefined>;
+  /** Resolves on SIGINT/SIGTERM. */
+  untilInterrupted(): Promise<void>;
+}
+
+export function processIo(): CommandIo {
+  return {
+    out: (line) => void process.stdout.write(`${line}\n`),
+    err: (line) => void process.stderr.write(`${line}\n`),
+    env: process.env,
+    untilInterrupted: () =>
+      new Promise((resolve) => {
+        process.once('SIGINT', () => resolve());
+        process.once('SIGTERM', () => resolve());
+      }),
+  };
+}

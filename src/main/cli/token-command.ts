@@ -1,0 +1,32 @@
+/** `asset-sync token`: prints a bearer token for a user of a local service's data directory, and nothing else. */
+import { resolve } from 'node:path';
+import { MintTokenError, mintToken } from '../../service/auth/mint-token.js';
+import { CliError } from './cli-error.js';
+import { integerFlag, parseFlags, requiredFlag } from './parse-flags.js';
+import type { CommandIo } from './command-io.js';
+
+export const tokenHelp = `Usage: asset-sync token --data DIR [--email E] [--ttl SECONDS]
+
+Prints an access token for a user of the service whose data is in DIR (default user: the admin).
+Use it as ASSET_SYNC_TOKEN or "Authorization: Bearer <token>".
+  --ttl SECONDS   lifetime (default 3600, at most 30 days)`;
+
+export async function tokenCommand(args: string[], io: CommandIo): Promise<number> {
+  const { values } = parseFlags('token', args, { data: { type: 'string' }, email: { type: 'string' }, ttl: { type: 'string' } });
+  if (values.help === true) {
+    io.out(tokenHelp);
+    return 0;
+  }
+  try {
+    const token = await mintToken({
+      dataDir: resolve(requiredFlag('token', 'data', values.data)),
+      email: values.email,
+      ttlSeconds: integerFlag('ttl', values.ttl, 3600, 1, 30 * 24 * 3600),
+    });
+    io.out(token);
+    return 0;
+  } catch (error) {
+    if (error instanceof MintTokenError) throw new CliError(error.code === 'NO_DATA' ? 'NOT_FOUND' : 'FAILED', error.message);
+    throw error;
+  }
+}

@@ -1,0 +1,14 @@
+/** `GET /current-user`: the caller and the account-wide actions their role allows. */
+import type { FastifyInstance } from 'fastify';
+import type { User } from '../../shared/api/resources.js';
+import type { ServiceContext } from '../context.js';
+import { accountPermittedActions } from '../auth/permissions.js';
+import { caller } from '../http/request-auth.js';
+
+export function registerCurrentUserRoutes(app: FastifyInstance, _ctx: ServiceContext): void {
+  app.get('/current-user', async (request) => {
+    const who = caller(request);
+    const user: User = { id: who.userId, email: who.email, name: who.name, accountId: who.accountId };
+    return { result: user, permittedActions: accountPermittedActions(who.role) };
+  });
+}

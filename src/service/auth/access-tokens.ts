@@ -1,0 +1,94 @@
+/**
+ * Access tokens: ES256 JWTs signed with the installation's key (kept in the settings table, created on
+ * first start). Verification pins the algorithm and checks `iss`, `aud` and `exp`, so `alg: none`,
+ * HS256-with-the-public-key and tampered tokens are all refused.
+ */
+import { randomUUID } from 'node:crypto';
+import { SignJWT, exportJWK, generateKeyPair, importJWK, jwtVerify, errors as joseErrors, type JWK, type CryptoKey } from 'jose';
+import { ServiceError } from '../errors/service-error.js';
+import type { Clock } from '../clock.js';
+import type { Settings } from '../settings/settings-repo.js';
+
+const ALGORITHM = 'ES256';
+
+export interface AccessClaims {
+  /** User id. */
+  sub: string;
+  /** Space-separated scopes, including `subdomain:<account>`. */
+  scope: string;
+}
+
+export interface AccessTokens {
+  readonly issuer: string;
+  readonly audience: string;
+  issue(claims: AccessClaims, ttlSeconds: number, audience?: string): Promise<string>;
+  verify(token: string): Promise<AccessClaims>;
+  /** The public key set, for `/.well-known/jwks.json`. */
+  publicJwks(): { keys: JWK[] };
+}
+
+export async function loadAccessTokens(settings: Settings, audience: string, clock: Clock): Promise<AccessTokens> {
+  let stored = settings.get('jwt_private_jwk');
+  if (stored === undefined) {
+    const { privateKey } = await generateKeyPair(ALGORITHM, { extractable: true });
+    const jwk = { ...(await exportJWK(privateKey)), kid: randomUUID(), alg: ALGORITHM };
+    stored = JSON.stringify(jwk);
+    settings.setIfAbsent('jwt_private_jwk', stored);
+    stored = settings.get('jwt_private_jwk') ?? stored;
+  }
+  const issuer = settings.getOrCreate('issuer', () => `urn:asset-sync:${randomUUID()}`);
+  const privateJwk = JSON.parse(stored) as JWK;
+  const kid = privateJwk.kid ?? 'default';
+  const privateKey = (await importJWK(privateJwk, ALGORITHM)) as CryptoKey;
+  const { d: _d, ...publicJwk } = privateJwk;
+  const publicKey = (await importJWK(publicJwk, ALGORITHM)) as CryptoKey;
+  const seconds = (): number => Math.floor(clock.now() / 1000);
+
+  return {
+    issuer,
+    audience,
+    async issue(claims, ttlSeconds, tokenAudience = audience) {
+      const now = seconds();
+      return new SignJWT({ scope: claims.scope })
+        .setProtectedHeader({ alg: ALGORITHM, kid, typ: 'JWT' })
+        .setSubject(claims.sub)
+        .setIssuer(issuer)
+        .setAudience(tokenAudience)
+        .setIssuedAt(now)
+        .setExpirationTime(now + ttlSeconds)
+        .setJti(randomUUID())
+        .sign(privateKey);
+    },
+    async verify(token) {
+      try {
+        const { payload } = await jwtVerify(token, publicKey, {
+          algorithms: [ALGORITHM],
+          issuer,
+          audience,
+          currentDate: new Date(clock.now()),
+          requiredClaims: ['sub', 'exp', 'iss', 'aud'],
+        });
+        if (typeof payload.sub !== 'string') throw new ServiceError('TOKEN_INVALID', 'The token has no subject.');
+        return { sub: payload.sub, scope: typeof payload.scope === 'string' ? payload.scope : '' };
+      } catch (error) {
+        if (error instanceof ServiceError) throw error;
+        if (error instanceof joseErrors.JWTExpired) throw new ServiceError('TOKEN_EXPIRED', undefined, {}, { cause: error });
+        throw new ServiceError('TOKEN_INVALID', `The access token is not valid for this service (${describe(error)}).`, {}, { cause: error });
+      }
+    },
+    publicJwks: () => ({ keys: [{ ...publicJwk, use: 'sig' }] }),
+  };
+}
+
+function describe(error: unknown): string {
+  if (error instanceof joseErrors.JOSEError) return error.code;
+  return 'malformed';
+}
+
+/** The account subdomain a scope string selects (`subdomain:local` → `local`). */
+export function subdomainOf(scope: string): string | undefined {
+  for (const part of scope.split(/\s+/)) {
+    if (part.startsWith('subdomain:') && part.length > 'subdomain:'.length) return part.slice('subdomain:'.length);
+  }
+  return undefined;
+}

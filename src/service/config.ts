@@ -1,0 +1,46 @@
+/** What `createService` needs to know; `asset-sync serve` builds it from flags and the environment. */
+export interface ServiceConfig {
+  /** Directory holding `service.db` and `blobs/`. Created when missing. */
+  dataDir: string;
+  host: string;
+  /** 0 picks a free port (tests). */
+  port: number;
+  /** The address clients reach the service at; every URL the service hands out is built from it. Defaults to http://host:port. */
+  publicUrl?: string | undefined;
+  /** The `aud` the service issues and accepts. */
+  audience: string;
+  /** Rotate refresh tokens on use and treat reuse as theft (default true). */
+  rotateRefreshTokens: boolean;
+  /** Lifetimes, seconds. */
+  accessTokenTtl: number;
+  refreshTokenTtl: number;
+  authCodeTtl: number;
+  /** How long a signed part or download URL stays valid, seconds. */
+  signedUrlTtl: number;
+  /** An upload with no activity for this long is abandoned: its parts are deleted, seconds. */
+  uploadAbandonAfter: number;
+  /** First-start bootstrap: the admin user. A password is generated (and reported) when none is given. */
+  adminEmail: string;
+  adminPassword?: string | undefined;
+  /** Largest JSON body, bytes. */
+  bodyLimit: number;
+}
+
+export const DEFAULT_AUDIENCE = 'https://assetplatform.io';
+
+export function serviceConfig(overrides: Partial<ServiceConfig> & Pick<ServiceConfig, 'dataDir'>): ServiceConfig {
+  return {
+    host: '127.0.0.1',
+    port: 7480,
+    audience: DEFAULT_AUDIENCE,
+    rotateRefreshTokens: true,
+    accessTokenTtl: 3600,
+    refreshTokenTtl: 30 * 24 * 3600,
+    authCodeTtl: 60,
+    signedUrlTtl: 3600,
+    uploadAbandonAfter: 7 * 24 * 3600,
+    adminEmail: 'admin@localhost',
+    bodyLimit: 10 * 1024 * 1024,
+    ...overrides,
+  };
+}

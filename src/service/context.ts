@@ -1,0 +1,29 @@
+/**
+ * Everything a route group needs, built once by `createService` and passed in (no globals).
+ * Route modules take this and register their endpoints on the app.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { AccountsRepo } from './accounts/accounts-repo.js';
+import type { AccessTokens } from './auth/access-tokens.js';
+import type { Clock } from './clock.js';
+import type { ServiceConfig } from './config.js';
+import type { Db } from './db/open-database.js';
+import type { FieldsRepo } from './fields/fields-repo.js';
+import type { Settings } from './settings/settings-repo.js';
+import type { UrlSigner } from './http/signed-urls.js';
+
+export interface ServiceContext {
+  readonly config: ServiceConfig;
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly log: FastifyBaseLogger;
+  readonly settings: Settings;
+  readonly tokens: AccessTokens;
+  readonly signer: UrlSigner;
+  readonly accounts: AccountsRepo;
+  readonly fields: FieldsRepo;
+  /** The public base URL (no trailing slash); known once the server listens. */
+  baseUrl(): string;
+  /** Current time as ISO-8601 with milliseconds. */
+  nowIso(): string;
+}

@@ -1,0 +1,4 @@
+/** The numbered migrations, in order. Append only: a shipped migration is never edited. */
+import initial from './0001-initial.js';
+
+export const migrations: readonly string[] = [initial];

@@ -1,0 +1,53 @@
+/**
+ * The one catalogue of service errors: code → HTTP status → default message (API.md §1).
+ * Routes throw `ServiceError(code)`; the error handler turns it into the Spring-style body.
+ * Codes are a public contract: clients switch on them, so never rename one.
+ */
+export const errorCatalogue = {
+  // 400
+  INVALID_JSON: { status: 400, message: 'The request body is not valid JSON.' },
+  INVALID_BODY: { status: 400, message: 'The request body is not valid.' },
+  INVALID_QUERY: { status: 400, message: 'The query parameters are not valid.' },
+  INVALID_PATH: { status: 400, message: 'The path is not a valid remote path.' },
+  INVALID_PART_LAYOUT: { status: 400, message: 'The declared size and part layout do not add up.' },
+  INVALID_PART_SIZE: { status: 400, message: 'The part body does not have the size of its byte range.' },
+  BAD_DIGEST: { status: 400, message: 'The part body does not match its Content-MD5.' },
+  INVALID_CRITERION: { status: 400, message: 'The search criterion is not valid.' },
+  INVALID_SORT: { status: 400, message: 'The search sort is not valid.' },
+  INVALID_FIELD_VALUE: { status: 400, message: 'A metadata value does not fit its field.' },
+  PAGING_LIMIT_EXCEEDED: { status: 400, message: 'Paging reaches at most 10,000 results; use a scroll search beyond that.' },
+  UNSUPPORTED_V1_NAME: { status: 400, message: 'This is a V1 name; use its V2 replacement.' },
+  UNSUPPORTED_TRANSFORMATION: { status: 400, message: 'This transformation is not supported.' },
+  INVALID_SIGNATURE: { status: 403, message: 'The signed URL is invalid or has been tampered with.' },
+  SIGNED_URL_EXPIRED: { status: 403, message: 'The signed URL has expired; ask for a fresh one.' },
+  RANGE_NOT_SATISFIABLE: { status: 416, message: 'The requested range is not satisfiable.' },
+  // OAuth token endpoint errors keep RFC 6749's shape on top of ours (see oauth-errors.ts).
+  // 401 / 403
+  UNAUTHENTICATED: { status: 401, message: 'A valid bearer token is required.' },
+  TOKEN_EXPIRED: { status: 401, message: 'The access token has expired.' },
+  TOKEN_INVALID: { status: 401, message: 'The access token is not valid for this service.' },
+  FORBIDDEN: { status: 403, message: 'You are not permitted to do this.' },
+  // 404
+  NOT_FOUND: { status: 404, message: 'No such resource.' },
+  ROUTE_NOT_FOUND: { status: 404, message: 'No such endpoint.' },
+  // 405 / 409 / 413 / 415
+  METHOD_NOT_ALLOWED: { status: 405, message: 'This endpoint does not accept that method.' },
+  CURRENT_FILE_NOT_DELETABLE: { status: 409, message: "The asset's current file cannot be deleted; upload a new version first." },
+  FIELD_INDESTRUCTABLE: { status: 409, message: 'This field is built in and cannot be deleted.' },
+  FIELD_NAME_TAKEN: { status: 409, message: 'A field with this name already exists.' },
+  FIELD_OPTION_IN_USE: { status: 409, message: 'The option is still used by an asset or has children.' },
+  FIELD_OPTION_CONFLICT: { status: 409, message: 'A sibling option already has this value, or the move would make a cycle.' },
+  UPLOAD_ALREADY_COMPLETED: { status: 409, message: 'The upload was already completed with different parts.' },
+  UPLOAD_INCOMPLETE: { status: 409, message: 'Not every part of the upload has been received.' },
+  UPLOAD_ETAG_MISMATCH: { status: 409, message: 'A part eTag does not match the part the service received.' },
+  PART_UPLOAD_IN_PROGRESS: { status: 409, message: 'This part is being uploaded by another request; retry when it ends.' },
+  UPLOAD_EXPIRED: { status: 404, message: 'The upload has expired or was abandoned; start a new one.' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than allowed.' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be JSON (application/json).' },
+  // 429 / 5xx
+  RATE_LIMITED: { status: 429, message: 'Too many requests; retry after the given delay.' },
+  INTERNAL: { status: 500, message: 'An unexpected error occurred in the service.' },
+  UNAVAILABLE: { status: 503, message: 'The service is shutting down or overloaded; retry shortly.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof errorCatalogue;

@@ -1,0 +1,63 @@
+/**
+ * Bearer authentication for API routes: verifies the JWT, selects the account named by its
+ * `subdomain:` scope, and loads the caller's role there. Routes read the result with `caller(request)`.
+ * Routes marked `config: { public: true }` (OAuth pages, signed URLs) skip it.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Role } from '../accounts/accounts-repo.js';
+import type { AccountsRepo } from '../accounts/accounts-repo.js';
+import { subdomainOf, type AccessTokens } from '../auth/access-tokens.js';
+import { ServiceError } from '../errors/service-error.js';
+
+export interface Caller {
+  userId: string;
+  email: string;
+  name: string | null;
+  accountId: string;
+  role: Role;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller: Caller | null;
+  }
+  interface FastifyContextConfig {
+    /** No bearer token needed (OAuth pages, signed URLs, health). */
+    public?: boolean;
+    /** The body is raw bytes streamed by the handler itself (upload parts). */
+    rawBody?: boolean;
+  }
+}
+
+export function installRequestAuth(app: FastifyInstance, tokens: AccessTokens, accounts: AccountsRepo): void {
+  app.decorateRequest('caller', null);
+  app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.config.public === true || request.routeOptions.url === undefined) return;
+    request.caller = await authenticate(request.headers.authorization, tokens, accounts);
+  });
+}
+
+async function authenticate(header: string | undefined, tokens: AccessTokens, accounts: AccountsRepo): Promise<Caller> {
+  if (header === undefined || header.trim() === '') throw new ServiceError('UNAUTHENTICATED');
+  const [scheme, credential] = header.trim().split(/\s+/, 2);
+  if (scheme?.toLowerCase() === 'passcode') {
+    throw new ServiceError('UNAUTHENTICATED', 'Passcode authentication is for portals, which this service does not offer; use a bearer token.');
+  }
+  if (scheme?.toLowerCase() !== 'bearer' || credential === undefined) {
+    throw new ServiceError('UNAUTHENTICATED', 'Send the access token as "Authorization: Bearer <token>".');
+  }
+  const claims = await tokens.verify(credential);
+  const subdomain = subdomainOf(claims.scope);
+  if (subdomain === undefined) throw new ServiceError('TOKEN_INVALID', 'The token has no "subdomain:" scope selecting an account.');
+  const account = accounts.bySubdomain(subdomain);
+  if (account === undefined) throw new ServiceError('TOKEN_INVALID', `No account with subdomain "${subdomain}".`);
+  const member = accounts.membership(account.id, claims.sub);
+  if (member === undefined) throw new ServiceError('TOKEN_INVALID', 'The token\'s user is not a member of that account.');
+  return { userId: member.id, email: member.email, name: member.name, accountId: account.id, role: member.role };
+}
+
+/** The authenticated caller of an API route (a bug if called on a public route). */
+export function caller(request: FastifyRequest): Caller {
+  if (request.caller === null) throw new ServiceError('UNAUTHENTICATED');
+  return request.caller;
+}

@@ -1,0 +1,78 @@
+/**
+ * Starts the real asset service on 127.0.0.1 (a free port) on a fresh temp data dir, with helpers to
+ * mint tokens and call the API. Every test that starts one stops it (`await service.stop()`).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startService, type RunningService, type ServiceDeps } from '../../src/service/create-service.js';
+import { serviceConfig, type ServiceConfig } from '../../src/service/config.js';
+import { LOCAL_SUBDOMAIN } from '../../src/service/bootstrap.js';
+
+export const ADMIN_PASSWORD = 'correct horse battery staple';
+
+export interface TestService {
+  url: string;
+  dataDir: string;
+  running: RunningService;
+  /** A bearer token for the user (default: the admin). */
+  token(email?: string, ttlSeconds?: number): Promise<string>;
+  /** fetch with the admin's token and JSON body handling; returns status, headers and parsed body. */
+  api(method: string, path: string, body?: unknown, token?: string): Promise<ApiAnswer>;
+  /** Stops the service, keeping the data dir (for restart tests). */
+  stop(): Promise<void>;
+  /** Starts a new service on the same data dir. */
+  restart(overrides?: Partial<ServiceConfig>): Promise<TestService>;
+  /** Stops it and removes the data dir. */
+  dispose(): Promise<void>;
+}
+
+export interface ApiAnswer {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON. Tests read arbitrary answers and assert their shape, so this is deliberately loose. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+  text: string;
+}
+
+export function makeTempDir(prefix = 'asset-sync-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export async function startTestService(overrides: Partial<ServiceConfig> = {}, deps: ServiceDeps = {}, dataDir = makeTempDir()): Promise<TestService> {
+  const running = await startService(serviceConfig({ dataDir, port: 0, adminPassword: ADMIN_PASSWORD, ...overrides }), deps);
+  let adminToken: string | undefined;
+  const service: TestService = {
+    url: running.url,
+    dataDir,
+    running,
+    async token(email, ttlSeconds = 3600) {
+      const { accounts, tokens } = running.ctx;
+      const user = accounts.userByEmail(email ?? running.ctx.config.adminEmail);
+      if (user === undefined) throw new Error(`no user ${email ?? 'admin'}`);
+      return tokens.issue({ sub: user.id, scope: `subdomain:${LOCAL_SUBDOMAIN}` }, ttlSeconds);
+    },
+    async api(method, path, body, token) {
+      adminToken ??= await service.token();
+      const headers: Record<string, string> = { authorization: `Bearer ${token ?? adminToken}` };
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      const response = await fetch(`${running.url}${path}`, { method, headers, body: body === undefined ? null : JSON.stringify(body) });
+      const text = await response.text();
+      let parsed: unknown;
+      try {
+        parsed = text === '' ? {} : JSON.parse(text);
+      } catch {
+        parsed = { unparsed: text };
+      }
+      return { status: response.status, headers: response.headers, body: parsed, text };
+    },
+    stop: () => running.close(),
+    restart: (more = {}) => startTestService({ ...overrides, ...more }, deps, dataDir),
+    async dispose() {
+      await running.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return service;
+}
