@@ -9,6 +9,7 @@ import type { Clock } from './clock.js';
 import type { ServiceConfig } from './config.js';
 import type { Db } from './db/open-database.js';
 import type { FieldsRepo } from './fields/fields-repo.js';
+import type { FieldOptionsRepo } from './fields/field-options-repo.js';
 import type { Settings } from './settings/settings-repo.js';
 import type { UrlSigner } from './http/signed-urls.js';
 
@@ -22,6 +23,7 @@ export interface ServiceContext {
   readonly signer: UrlSigner;
   readonly accounts: AccountsRepo;
   readonly fields: FieldsRepo;
+  readonly fieldOptions: FieldOptionsRepo;
   /** The public base URL (no trailing slash); known once the server listens. */
   baseUrl(): string;
   /** Current time as ISO-8601 with milliseconds. */

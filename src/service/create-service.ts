@@ -14,6 +14,7 @@ import { openDatabase } from './db/open-database.js';
 import { settingsRepo } from './settings/settings-repo.js';
 import { accountsRepo } from './accounts/accounts-repo.js';
 import { fieldsRepo } from './fields/fields-repo.js';
+import { fieldOptionsRepo } from './fields/field-options-repo.js';
 import { loadAccessTokens } from './auth/access-tokens.js';
 import { createUrlSigner } from './http/signed-urls.js';
 import { installErrorHandling } from './http/error-handler.js';
@@ -22,6 +23,19 @@ import { installRequestAuth } from './http/request-auth.js';
 import { bootstrap, type BootstrapReport } from './bootstrap.js';
 import { registerCurrentUserRoutes } from './accounts/current-user-routes.js';
 import { registerFieldRoutes } from './fields/fields-routes.js';
+import { assetsRepo } from './assets/assets-repo.js';
+import { assetRenderer } from './assets/render-asset.js';
+import { registerAssetRoutes } from './assets/asset-routes.js';
+import { createBlobStore } from './blobs/blob-store.js';
+import { uploadsRepo } from './uploads/uploads-repo.js';
+import { UploadService } from './uploads/upload-service.js';
+import { registerUploadRoutes } from './uploads/upload-routes.js';
+import { assetAndUploadJob, assetUploadJob, authorizeNewAssets, authorizeNewVersions, uploadBatchBody } from './uploads/upload-jobs.js';
+import { jobsRepo } from './jobs/jobs-repo.js';
+import { JobRunner } from './jobs/job-runner.js';
+import { registerJobKind } from './jobs/job-routes.js';
+import { authorizeDownload, downloadBatchBody, downloadJob } from './downloads/download-job.js';
+import { registerFileContentRoutes } from './downloads/file-content-routes.js';
 
 export interface RunningService {
   /** The base URL clients use (the public URL when one was configured). */
@@ -29,6 +43,8 @@ export interface RunningService {
   readonly ctx: ServiceContext;
   readonly bootstrap: BootstrapReport;
   readonly app: FastifyInstance;
+  /** Resolves when no job is queued or running (tests). */
+  jobsIdle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -67,6 +83,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
       signer: createUrlSigner(urlSecret, clock, () => baseUrl),
       accounts: accountsRepo(db),
       fields: fieldsRepo(db),
+      fieldOptions: fieldOptionsRepo(db),
       baseUrl: () => baseUrl,
       nowIso: () => new Date(clock.now()).toISOString(),
     };
@@ -79,6 +96,40 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     registerCurrentUserRoutes(app, ctx);
     registerFieldRoutes(app, ctx);
 
+    const assets = assetsRepo(db);
+    const render = assetRenderer(ctx, assets);
+    const blobs = createBlobStore(join(config.dataDir, 'blobs'));
+    const uploads = new UploadService({
+      ctx,
+      assets,
+      uploads: uploadsRepo(db),
+      blobs,
+      uploadsDir: join(config.dataDir, 'uploads'),
+      renderAsset: (accountId, assetId) => render.byId(accountId, assetId),
+    });
+    const jobs = jobsRepo(db);
+    const runner = new JobRunner(ctx, jobs);
+    runner.register(assetAndUploadJob(uploads));
+    runner.register(assetUploadJob(uploads));
+    runner.register(downloadJob(ctx, assets));
+    registerAssetRoutes(app, ctx, { assets, render, uploads, blobs });
+    registerUploadRoutes(app, ctx, uploads);
+    registerJobKind(app, ctx, runner, jobs, { path: '/asset-and-upload-batch-jobs', type: 'AssetAndUploadBatchJob', body: uploadBatchBody, authorize: authorizeNewAssets });
+    registerJobKind(app, ctx, runner, jobs, { path: '/asset-upload-batch-jobs', type: 'AssetUploadBatchJob', body: uploadBatchBody, authorize: authorizeNewVersions });
+    registerJobKind(app, ctx, runner, jobs, { path: '/asset-download-batch-jobs', type: 'AssetDownloadBatchJob', body: downloadBatchBody, authorize: authorizeDownload });
+    registerFileContentRoutes(app, ctx, blobs, join(config.dataDir, 'previews'));
+
+    // Jobs interrupted by a stop resume now; abandoned uploads are swept now and then.
+    runner.kick();
+    uploads.sweepAbandoned();
+    const sweeper = setInterval(() => uploads.sweepAbandoned(), Math.min(3600, config.uploadAbandonAfter) * 1000);
+    sweeper.unref();
+    app.addHook('onClose', async () => {
+      clearInterval(sweeper);
+      await runner.close();
+      await uploads.close();
+    });
+
     const address = await app.listen({ host: config.host, port: config.port });
     if (config.publicUrl === undefined) baseUrl = address.replace('localhost', config.host);
     return {
@@ -86,6 +137,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
       ctx,
       bootstrap: report,
       app,
+      jobsIdle: () => runner.idle(),
       async close() {
         await app.close();
         db.close();

@@ -31,7 +31,6 @@ export interface ApiAnswer {
   status: number;
   headers: Headers;
   /** Parsed JSON. Tests read arbitrary answers and assert their shape, so this is deliberately loose. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
   text: string;
 }

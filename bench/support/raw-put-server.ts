@@ -1,0 +1,43 @@
+/**
+ * The baseline peer: a bare Node HTTP server on 127.0.0.1 that does the least a part-upload server
+ * must do — stream each PUT body to disk at its offset while computing its MD5 (the ETag) — and
+ * nothing else. Run as its own process so it does not share an event loop with the client.
+ */
+import { createServer } from 'node:http';
+import { createHash } from 'node:crypto';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
+import { Transform } from 'node:stream';
+
+const file = process.argv[2];
+if (file === undefined) throw new Error('usage: raw-put-server FILE');
+
+const server = createServer((request, response) => {
+  void (async () => {
+    const offset = Number(new URL(request.url ?? '/', 'http://x').searchParams.get('offset') ?? 0);
+    const md5 = createHash('md5');
+    const handle = await open(file, constants.O_WRONLY | constants.O_CREAT, 0o600);
+    try {
+      const hash = new Transform({
+        transform(chunk: Buffer, _encoding, callback) {
+          md5.update(chunk);
+          callback(null, chunk);
+        },
+      });
+      await pipeline(request, hash, handle.createWriteStream({ start: offset, autoClose: false, highWaterMark: 1 << 20 }));
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+    response.writeHead(200, { etag: `"${md5.digest('hex')}"` }).end();
+  })().catch((error: unknown) => {
+    response.writeHead(500).end(String(error));
+  });
+});
+server.keepAliveTimeout = 65_000;
+server.listen(0, '127.0.0.1', () => {
+  const address = server.address();
+  if (address !== null && typeof address === 'object') process.stdout.write(`listening on http://127.0.0.1:${address.port}\n`);
+});
+process.on('SIGTERM', () => server.close(() => process.exit(0)));

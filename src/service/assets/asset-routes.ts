@@ -1,0 +1,117 @@
+/**
+ * Assets and their files: get, patch (metadata values and the current file's name), permanent
+ * delete, empty asset creation, file versions and deleting an older version.
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { nameProblem } from '../../shared/api/remote-path.js';
+import type { ServiceContext } from '../context.js';
+import { envelope } from '../http/envelope.js';
+import { parseInput } from '../http/parse-input.js';
+import { caller } from '../http/request-auth.js';
+import { ServiceError, notFound } from '../errors/service-error.js';
+import { permittedActions, requireAccountAction, requireAction } from '../auth/permissions.js';
+import { toAssetFile, type AssetRow, type AssetsRepo } from './assets-repo.js';
+import { validateValues } from './asset-values.js';
+import type { AssetRenderer } from './render-asset.js';
+import type { UploadService } from '../uploads/upload-service.js';
+import type { BlobStore } from '../blobs/blob-store.js';
+
+const idParams = z.object({ id: z.string().min(1).max(200) });
+const patchBody = z.object({
+  metadata: z.object({ values: z.record(z.string().min(1).max(200), z.array(z.string().max(10_000)).max(1000)) }).optional(),
+  filename: z.string().max(1000).optional(),
+});
+const creationBody = z.object({ count: z.number().int().min(1).max(1000) });
+
+export interface AssetRouteDeps {
+  assets: AssetsRepo;
+  render: AssetRenderer;
+  uploads: UploadService;
+  blobs: BlobStore;
+}
+
+export function registerAssetRoutes(app: FastifyInstance, ctx: ServiceContext, deps: AssetRouteDeps): void {
+  const { assets, render, uploads, blobs } = deps;
+  const load = (accountId: string, params: unknown): AssetRow => {
+    const { id } = parseInput(idParams, params, 'INVALID_PATH');
+    const row = assets.get(accountId, id);
+    if (row === undefined) throw notFound('asset', id);
+    return row;
+  };
+
+  app.get('/assets/:id', async (request) => {
+    const who = caller(request);
+    const row = load(who.accountId, request.params);
+    return envelope(render.asset(row), permittedActions(who.role, 'ASSET', row.id));
+  });
+
+  app.patch('/assets/:id', async (request) => {
+    const who = caller(request);
+    const row = load(who.accountId, request.params);
+    requireAction(who.role, 'ASSET', 'EDIT');
+    const body = parseInput(patchBody, request.body);
+    const values = body.metadata === undefined ? {} : validateValues(ctx.db, ctx.fields, who.accountId, body.metadata.values);
+    let filename: string | undefined;
+    if (body.filename !== undefined) {
+      filename = body.filename.normalize('NFC');
+      const problem = nameProblem(filename);
+      if (problem !== undefined) throw new ServiceError('INVALID_PATH', `The file name ${problem}.`);
+      if (row.current_file_id === null) throw new ServiceError('INVALID_BODY', 'The asset has no file to rename yet.');
+    }
+    ctx.db.transaction(() => {
+      for (const [fieldId, list] of Object.entries(values)) assets.setValues(row.id, fieldId, list);
+      if (filename !== undefined && row.current_file_id !== null) assets.renameFile(row.current_file_id, filename);
+      assets.touch(row.id, ctx.nowIso());
+    })();
+    const updated = assets.get(who.accountId, row.id) ?? row;
+    return envelope(render.asset(updated), permittedActions(who.role, 'ASSET', row.id));
+  });
+
+  app.delete('/assets/:id', async (request) => {
+    const who = caller(request);
+    const row = load(who.accountId, request.params);
+    requireAction(who.role, 'ASSET', 'DELETE');
+    const before = render.asset(row);
+    uploads.discardOpenUploadsOf(row.id);
+    const freed = ctx.db.transaction(() => assets.deleteAsset(row.id))();
+    for (const sha of freed) blobs.remove(sha);
+    return envelope(before);
+  });
+
+  app.post('/assets-creations', async (request) => {
+    const who = caller(request);
+    requireAccountAction(who.role, 'ASSETS', 'CREATE_ASSETS');
+    const { count } = parseInput(creationBody, request.body);
+    const now = ctx.nowIso();
+    const rows = ctx.db.transaction(() => Array.from({ length: count }, () => assets.create(who.accountId, who.userId, now)))();
+    return { results: rows.map((row) => envelope(render.asset(row), permittedActions(who.role, 'ASSET', row.id))), totalResults: rows.length };
+  });
+
+  app.get('/assets/:id/files', async (request) => {
+    const who = caller(request);
+    const row = load(who.accountId, request.params);
+    const files = assets.files(row.id);
+    return {
+      results: files.map((file) => envelope(toAssetFile(file, render.previewUrl(file)), permittedActions(who.role, 'ASSET_FILE', file.id))),
+      totalResults: files.length,
+    };
+  });
+
+  app.delete('/asset-files/:id', async (request) => {
+    const who = caller(request);
+    const { id } = parseInput(idParams, request.params, 'INVALID_PATH');
+    const file = assets.file(who.accountId, id);
+    if (file === undefined) throw notFound('asset file', id);
+    requireAction(who.role, 'ASSET_FILE', 'DELETE');
+    const asset = assets.get(who.accountId, file.asset_id);
+    if (asset?.current_file_id === file.id) throw new ServiceError('CURRENT_FILE_NOT_DELETABLE');
+    const freed = ctx.db.transaction(() => {
+      const sha = assets.deleteFile(file);
+      assets.touch(file.asset_id, ctx.nowIso());
+      return sha;
+    })();
+    if (freed !== undefined) blobs.remove(freed);
+    return envelope(toAssetFile(file));
+  });
+}

@@ -1,0 +1,152 @@
+/**
+ * Assets, their metadata values and their files, read and written as rows and rendered in wire form.
+ * Callers run multi-step changes inside `db.transaction`; this module never reaches outside the DB.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Asset, AssetFile, FileType, LifecycleState } from '../../shared/api/resources.js';
+import type { Db } from '../db/open-database.js';
+
+export interface AssetRow {
+  id: string;
+  account_id: string;
+  current_file_id: string | null;
+  state: LifecycleState;
+  state_before_bin: LifecycleState | null;
+  date_staged: string | null;
+  date_pending_approval: string | null;
+  date_live: string | null;
+  staged_by: string | null;
+  date_created: string;
+  date_last_modified: string;
+  date_last_file_added: string | null;
+}
+
+export interface FileRow {
+  id: string;
+  account_id: string;
+  asset_id: string;
+  filename: string;
+  size: number;
+  checksum: string;
+  sha256: string;
+  media_type: string;
+  media_subtype: string;
+  file_type: FileType;
+  width: number | null;
+  height: number | null;
+  date_added: string;
+  added_by: string | null;
+}
+
+export function toAssetFile(row: FileRow, previewUrl: string | null = null): AssetFile {
+  return {
+    id: row.id,
+    assetId: row.asset_id,
+    filename: row.filename,
+    size: row.size,
+    checksum: row.checksum,
+    sha256: row.sha256,
+    mediaType: { type: row.media_type, subType: row.media_subtype },
+    fileType: row.file_type,
+    dimensions: row.width !== null && row.height !== null ? { width: row.width, height: row.height } : null,
+    dateAdded: row.date_added,
+    addedBy: row.added_by,
+    previewUrl,
+  };
+}
+
+export function assetsRepo(db: Db) {
+  const byId = db.prepare<[string, string], AssetRow>('SELECT * FROM assets WHERE account_id = ? AND id = ?');
+  const insert = db.prepare(
+    `INSERT INTO assets (id, account_id, current_file_id, state, date_staged, staged_by, date_created, date_last_modified)
+     VALUES (?, ?, NULL, 'STAGED', ?, ?, ?, ?)`,
+  );
+  const valuesOf = db.prepare<[string], { field_id: string; value: string }>('SELECT field_id, value FROM asset_values WHERE asset_id = ? ORDER BY field_id, ord');
+  const deleteValues = db.prepare('DELETE FROM asset_values WHERE asset_id = ? AND field_id = ?');
+  const insertValue = db.prepare('INSERT INTO asset_values (asset_id, field_id, ord, value) VALUES (?, ?, ?, ?)');
+  const touch = db.prepare('UPDATE assets SET date_last_modified = ? WHERE id = ?');
+  const fileById = db.prepare<[string, string], FileRow>('SELECT * FROM asset_files WHERE account_id = ? AND id = ?');
+  const filesOf = db.prepare<[string], FileRow>('SELECT * FROM asset_files WHERE asset_id = ? ORDER BY date_added DESC, rowid DESC');
+  const insertFile = db.prepare(
+    `INSERT INTO asset_files (id, account_id, asset_id, filename, size, checksum, sha256, media_type, media_subtype, file_type, width, height, date_added, added_by)
+     VALUES (@id, @account_id, @asset_id, @filename, @size, @checksum, @sha256, @media_type, @media_subtype, @file_type, @width, @height, @date_added, @added_by)`,
+  );
+  const replaceFile = db.prepare(
+    `UPDATE asset_files SET filename = @filename, size = @size, checksum = @checksum, sha256 = @sha256, media_type = @media_type,
+       media_subtype = @media_subtype, file_type = @file_type, width = @width, height = @height, date_added = @date_added, added_by = @added_by
+     WHERE id = @id`,
+  );
+  const setCurrent = db.prepare(
+    `UPDATE assets SET current_file_id = ?, date_last_modified = ?, date_last_file_added = ?,
+       date_staged = coalesce(date_staged, ?), staged_by = coalesce(staged_by, ?) WHERE id = ?`,
+  );
+  const renameFile = db.prepare('UPDATE asset_files SET filename = ? WHERE id = ?');
+  const deleteFile = db.prepare('DELETE FROM asset_files WHERE id = ?');
+  const deleteAsset = db.prepare('DELETE FROM assets WHERE id = ?');
+  const blobUsers = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM asset_files WHERE sha256 = ?');
+
+  const values = (assetId: string): Record<string, string[]> => {
+    const result: Record<string, string[]> = {};
+    for (const { field_id, value } of valuesOf.all(assetId)) (result[field_id] ??= []).push(value);
+    return result;
+  };
+
+  return {
+    get: (accountId: string, id: string) => byId.get(accountId, id),
+    values,
+    create(accountId: string, userId: string, now: string): AssetRow {
+      const id = randomUUID();
+      insert.run(id, accountId, now, userId, now, now);
+      const row = byId.get(accountId, id);
+      if (row === undefined) throw new Error('inserted asset vanished');
+      return row;
+    },
+    /** Replaces the values of the listed fields; others are kept. */
+    setValues(assetId: string, fieldId: string, list: readonly string[]): void {
+      deleteValues.run(assetId, fieldId);
+      list.forEach((value, ord) => insertValue.run(assetId, fieldId, ord, value));
+    },
+    touch: (assetId: string, now: string) => void touch.run(now, assetId),
+    file: (accountId: string, id: string) => fileById.get(accountId, id),
+    files: (assetId: string) => filesOf.all(assetId),
+    /** Adds a file version (or replaces one in place) and makes it current. */
+    putFile(row: FileRow, replace: boolean, userId: string, now: string): void {
+      if (replace) replaceFile.run(row);
+      else insertFile.run(row);
+      setCurrent.run(row.id, now, row.date_added, now, userId, row.asset_id);
+    },
+    renameFile: (fileId: string, filename: string) => void renameFile.run(filename, fileId),
+    /** Deletes a file row; returns the blob hash when no other file uses it any more. */
+    deleteFile(row: FileRow): string | undefined {
+      deleteFile.run(row.id);
+      return (blobUsers.get(row.sha256)?.n ?? 0) === 0 ? row.sha256 : undefined;
+    },
+    /** Deletes an asset with all its files and values; returns the blob hashes no file uses any more. */
+    deleteAsset(assetId: string): string[] {
+      const files = filesOf.all(assetId);
+      for (const file of files) deleteFile.run(file.id);
+      deleteAsset.run(assetId);
+      return [...new Set(files.map((file) => file.sha256))].filter((sha) => (blobUsers.get(sha)?.n ?? 0) === 0);
+    },
+    render(row: AssetRow, preview: (file: FileRow) => string | null): Asset {
+      const current = row.current_file_id === null ? undefined : fileById.get(row.account_id, row.current_file_id);
+      return {
+        id: row.id,
+        accountId: row.account_id,
+        metadata: { values: values(row.id) },
+        currentAssetFile: current === undefined ? null : toAssetFile(current, preview(current)),
+        lifecycleStatus: {
+          state: row.state,
+          dateStaged: row.date_staged,
+          datePendingApproval: row.date_pending_approval,
+          dateLive: row.date_live,
+          stagedBy: row.staged_by,
+        },
+        dateLastModified: row.date_last_modified,
+      };
+    },
+    newFileId: () => randomUUID(),
+  };
+}
+
+export type AssetsRepo = ReturnType<typeof assetsRepo>;

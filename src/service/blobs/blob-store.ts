@@ -1,0 +1,37 @@
+/**
+ * Content-addressed file storage: every AssetFile's bytes live once, at blobs/ab/cd/<sha256>.
+ * Completed uploads are renamed into place (never copied); a blob is removed only when no AssetFile
+ * references it any more (the caller checks).
+ */
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+export interface BlobStore {
+  pathOf(sha256: string): string;
+  /** Moves a finished file into the store under its hash; drops it when the blob already exists. */
+  adopt(file: string, sha256: string): void;
+  remove(sha256: string): void;
+}
+
+export function createBlobStore(root: string): BlobStore {
+  mkdirSync(root, { recursive: true });
+  const pathOf = (sha256: string): string => {
+    if (!/^[0-9a-f]{64}$/.test(sha256)) throw new Error(`not a sha256: ${sha256}`);
+    return join(root, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
+  };
+  return {
+    pathOf,
+    adopt(file, sha256) {
+      const target = pathOf(sha256);
+      if (existsSync(target)) {
+        rmSync(file, { force: true });
+        return;
+      }
+      mkdirSync(dirname(target), { recursive: true });
+      renameSync(file, target);
+    },
+    remove(sha256) {
+      rmSync(pathOf(sha256), { force: true });
+    },
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * The targets of signed download and preview URLs. No bearer token: the signature authorises the
+ * request, so these must never serve anything the URL was not signed for. Downloads honour `Range`
+ * (and `If-Range`) so interrupted downloads resume; previews are web-sized renditions of images,
+ * rendered once and cached beside the blobs.
+ */
+import { createReadStream, existsSync, mkdirSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import sharp from 'sharp';
+import { z } from 'zod';
+import type { ServiceContext } from '../context.js';
+import { ServiceError, notFound } from '../errors/service-error.js';
+import { parseInput } from '../http/parse-input.js';
+import type { BlobStore } from '../blobs/blob-store.js';
+import type { FileRow } from '../assets/assets-repo.js';
+import { parseByteRange } from './byte-range.js';
+
+const fileParams = z.object({ fileId: z.uuid('is not a file id') });
+const PREVIEW_SIZE = 1024;
+
+export function registerFileContentRoutes(app: FastifyInstance, ctx: ServiceContext, blobs: BlobStore, previewsDir: string): void {
+  const fileById = ctx.db.prepare<[string], FileRow>('SELECT * FROM asset_files WHERE id = ?');
+  const signedFile = (request: FastifyRequest, kind: 'content' | 'preview'): FileRow => {
+    const { fileId } = parseInput(fileParams, request.params, 'INVALID_PATH');
+    ctx.signer.verify(`/files/${fileId}/${kind}`, request.query as Record<string, string | undefined>, []);
+    const file = fileById.get(fileId);
+    if (file === undefined) throw notFound('file', fileId);
+    return file;
+  };
+
+  const content = async (request: FastifyRequest, reply: FastifyReply) => {
+    const file = signedFile(request, 'content');
+    const etag = `"${file.checksum}"`;
+    const ifRange = request.headers['if-range'];
+    const range = ifRange !== undefined && ifRange !== etag ? { kind: 'full' as const } : parseByteRange(request.headers.range, file.size);
+    void reply
+      .header('accept-ranges', 'bytes')
+      .header('etag', etag)
+      .header('cache-control', 'private, max-age=3600')
+      .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.filename)}`)
+      .type(`${file.media_type}/${file.media_subtype}`);
+    if (range.kind === 'unsatisfiable') {
+      throw new ServiceError('RANGE_NOT_SATISFIABLE', `The file has ${file.size} bytes.`, { 'content-range': `bytes */${file.size}` });
+    }
+    const path = blobs.pathOf(file.sha256);
+    if (range.kind === 'partial') {
+      void reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${file.size}`).header('content-length', range.end - range.start + 1);
+      return request.method === 'HEAD' ? reply.send() : reply.send(createReadStream(path, { start: range.start, end: range.end, highWaterMark: 1 << 20 }));
+    }
+    void reply.header('content-length', file.size);
+    return request.method === 'HEAD' || file.size === 0 ? reply.send() : reply.send(createReadStream(path, { highWaterMark: 1 << 20 }));
+  };
+  app.get('/files/:fileId/content', { config: { public: true } }, content);
+
+  mkdirSync(previewsDir, { recursive: true });
+  app.get('/files/:fileId/preview', { config: { public: true } }, async (request, reply) => {
+    const file = signedFile(request, 'preview');
+    if (file.file_type !== 'IMAGE') throw new ServiceError('NOT_FOUND', 'Only images have previews.');
+    const target = join(previewsDir, `${file.sha256}.webp`);
+    if (!existsSync(target)) {
+      const temporary = `${target}.${process.pid}.${Date.now()}.tmp`;
+      await sharp(blobs.pathOf(file.sha256), { failOn: 'none' })
+        .rotate()
+        .resize(PREVIEW_SIZE, PREVIEW_SIZE, { fit: 'inside', withoutEnlargement: true })
+        .webp({ quality: 80 })
+        .toFile(temporary)
+        .catch((error: unknown) => {
+          throw new ServiceError('NOT_FOUND', 'This image cannot be previewed.', {}, { cause: error });
+        });
+      renameSync(temporary, target);
+    }
+    return reply.type('image/webp').header('cache-control', 'private, max-age=3600').send(createReadStream(target));
+  });
+}

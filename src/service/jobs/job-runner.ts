@@ -1,0 +1,109 @@
+/**
+ * Runs persisted jobs one at a time, in creation order, in chunks: each chunk's item effects and the
+ * job's cursor and results commit in one SQLite transaction, so a restart resumes after the last
+ * committed chunk and no item runs twice. Each item runs in its own savepoint: an item that fails with
+ * a ServiceError is rolled back alone and recorded under `failures`; any other error is a bug and fails
+ * the whole job (its current chunk rolled back).
+ */
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { ErrorBody } from '../../shared/api/resources.js';
+import type { ServiceContext } from '../context.js';
+import { ServiceError } from '../errors/service-error.js';
+import { toErrorBody } from '../errors/to-error-body.js';
+import type { Caller } from '../http/request-auth.js';
+import type { JobRow, JobsRepo } from './jobs-repo.js';
+
+export interface JobHandler<Input = unknown, Item = unknown> {
+  /** The wire type name, e.g. `AssetAndUploadBatchJob`. */
+  readonly type: string;
+  /** Items per transaction. */
+  readonly chunkSize: number;
+  /** The job's items, keyed by the caller's batchItemId. */
+  items(input: Input): { key: string; item: Item }[];
+  /** Runs one item inside the chunk's transaction; returns its success value or throws a ServiceError. */
+  runItem(item: Item, caller: Caller, input: Input): unknown;
+}
+
+export class JobRunner {
+  private readonly handlers = new Map<string, JobHandler<never, never>>();
+  private running: Promise<void> | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly jobs: JobsRepo,
+  ) {}
+
+  register<I, T>(handler: JobHandler<I, T>): void {
+    this.handlers.set(handler.type, handler as unknown as JobHandler<never, never>);
+  }
+
+  /** Starts working through queued jobs unless already doing so. */
+  kick(): void {
+    if (this.closed || this.running !== undefined) return;
+    this.running = this.drain().finally(() => {
+      this.running = undefined;
+    });
+  }
+
+  /** Resolves when no job is left to run (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.running !== undefined) await this.running;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.running;
+  }
+
+  private async drain(): Promise<void> {
+    await yieldToEventLoop();
+    for (let row = this.jobs.next(); row !== undefined && !this.closed; row = this.jobs.next()) {
+      await this.run(row);
+    }
+  }
+
+  private async run(row: JobRow): Promise<void> {
+    const { ctx, jobs } = this;
+    const handler = this.handlers.get(row.type) as JobHandler | undefined;
+    const member = ctx.accounts.membership(row.account_id, row.user_id);
+    if (handler === undefined || member === undefined) {
+      const why = handler === undefined ? `No handler for job type ${row.type}.` : 'The user who created the job is no longer a member of the account.';
+      jobs.finish(row.id, 'FAILED', this.errorBody(new ServiceError(handler === undefined ? 'INTERNAL' : 'FORBIDDEN', why), row), ctx.nowIso());
+      return;
+    }
+    const caller: Caller = { userId: member.id, email: member.email, name: member.name, accountId: row.account_id, role: member.role };
+    try {
+      const input: unknown = JSON.parse(row.input);
+      const items = handler.items(input);
+      const successes = JSON.parse(row.successes) as Record<string, unknown>;
+      const failures = JSON.parse(row.failures) as Record<string, ErrorBody>;
+      for (let cursor = row.cursor; cursor < items.length && !this.closed; ) {
+        const chunk = items.slice(cursor, cursor + handler.chunkSize);
+        const end = cursor + chunk.length;
+        ctx.db.transaction(() => {
+          for (const { key, item } of chunk) {
+            try {
+              successes[key] = ctx.db.transaction(() => handler.runItem(item, caller, input))();
+            } catch (error) {
+              if (!(error instanceof ServiceError)) throw error;
+              failures[key] = this.errorBody(error, row);
+            }
+          }
+          jobs.saveProgress(row.id, end, end / items.length, JSON.stringify(successes), JSON.stringify(failures));
+        })();
+        cursor = end;
+        await yieldToEventLoop();
+      }
+      if (!this.closed) jobs.finish(row.id, 'COMPLETED', null, ctx.nowIso());
+    } catch (error) {
+      ctx.log.error({ err: error, job: row.id }, 'job failed');
+      const failure = error instanceof ServiceError ? error : new ServiceError('INTERNAL', 'The job failed unexpectedly.');
+      jobs.finish(row.id, 'FAILED', this.errorBody(failure, row), ctx.nowIso());
+    }
+  }
+
+  private errorBody(error: ServiceError, row: JobRow): ErrorBody {
+    return toErrorBody(error.status, error.code, error.message, `/jobs/${row.id}`, new Date(this.ctx.clock.now()));
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * Upload endpoints: `POST /asset-uploads` (one upload at once, also how a resume asks for fresh part
+ * URLs), the signed part PUTs, and `POST /asset-upload-completions`. The batch-job variants are
+ * registered as job kinds (upload-jobs.ts).
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { MAX_PARTS } from '../../shared/api/part-layout.js';
+import type { ServiceContext } from '../context.js';
+import { envelope } from '../http/envelope.js';
+import { parseInput } from '../http/parse-input.js';
+import { caller } from '../http/request-auth.js';
+import { permittedActions, requireAction } from '../auth/permissions.js';
+import { uploadItemSchema } from './upload-items.js';
+import type { UploadService } from './upload-service.js';
+
+const completionBody = z.object({
+  assetId: z.string().min(1).max(200),
+  uploadId: z.string().min(1).max(200),
+  parts: z
+    .array(z.object({ partNumber: z.number().int().min(1).max(MAX_PARTS), eTag: z.string().min(1).max(200) }))
+    .min(1)
+    .max(MAX_PARTS),
+});
+
+const partParams = z.object({
+  uploadId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'is not an upload id'),
+  partNumber: z.coerce.number().int().min(1).max(MAX_PARTS),
+});
+
+export function registerUploadRoutes(app: FastifyInstance, ctx: ServiceContext, uploads: UploadService): void {
+  app.post('/asset-uploads', async (request) => {
+    const who = caller(request);
+    requireAction(who.role, 'ASSET', 'UPLOAD');
+    const item = parseInput(uploadItemSchema, request.body);
+    const upload = ctx.db.transaction(() => uploads.createUpload(who, item))();
+    return envelope(upload, permittedActions(who.role, 'ASSET', upload.assetId));
+  });
+
+  app.post('/asset-upload-completions', async (request) => {
+    const who = caller(request);
+    requireAction(who.role, 'ASSET', 'UPLOAD');
+    const body = parseInput(completionBody, request.body);
+    const asset = await uploads.complete(who, body);
+    return envelope(asset, permittedActions(who.role, 'ASSET', asset.id));
+  });
+
+  // Part bytes are streamed by the handler: this scope has a catch-all parser that leaves the body
+  // unread, and no JSON parser, so no part is ever buffered whole.
+  void app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_request, _payload, done) => {
+      done(null);
+    });
+    scope.put('/upload-parts/:uploadId/:partNumber', { config: { public: true } }, async (request, reply) => {
+      const { uploadId, partNumber } = parseInput(partParams, request.params, 'INVALID_PATH');
+      const query = request.query as Record<string, string | undefined>;
+      const bound = ctx.signer.verify(`/upload-parts/${uploadId}/${partNumber}`, query, ['md5']);
+      const etag = await uploads.receivePart(
+        uploadId,
+        partNumber,
+        request.raw,
+        { contentLength: request.headers['content-length'], contentMd5: header(request.headers['content-md5']) },
+        bound.md5,
+      );
+      return reply.header('etag', `"${etag}"`).code(200).send();
+    });
+  });
+}
+
+function header(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,352 @@
+/**
+ * The upload flows of API.md §4: create uploads (with their assets, for new files), sign part URLs,
+ * receive parts, complete. Part bytes stream straight into their place in one file per upload (never
+ * whole parts in memory); the part's MD5 (its ETag) is computed on the way and the whole file's MD5
+ * and SHA-256 by the digest pool, so completion only renames the file into the blob store.
+ *
+ * Must never: accept a part that does not have exactly its range's size, report a part as received
+ * before its bytes are written, or let a half-written part count after a crash (the row is removed
+ * before the bytes are touched and written after they are).
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { constants, mkdirSync, rmSync } from 'node:fs';
+import { open, stat, truncate } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+import type { Asset, AssetUpload, UploadJobSuccess } from '../../shared/api/resources.js';
+import { partRange, planLayout } from '../../shared/api/part-layout.js';
+import { parseRemotePath } from '../../shared/api/remote-path.js';
+import { ServiceError, notFound } from '../errors/service-error.js';
+import type { Caller } from '../http/request-auth.js';
+import type { AssetsRepo, FileRow } from '../assets/assets-repo.js';
+import type { ServiceContext } from '../context.js';
+import { describeFile } from '../media/describe-file.js';
+import type { BlobStore } from '../blobs/blob-store.js';
+import { DigestPool } from './digest-pool.js';
+import type { UploadItem } from './upload-items.js';
+import type { UploadRow, UploadsRepo } from './uploads-repo.js';
+
+export interface CompletionBody {
+  assetId: string;
+  uploadId: string;
+  parts: { partNumber: number; eTag: string }[];
+}
+
+export interface UploadServiceDeps {
+  ctx: ServiceContext;
+  assets: AssetsRepo;
+  uploads: UploadsRepo;
+  blobs: BlobStore;
+  uploadsDir: string;
+  /** Renders an asset in wire form (with its preview URL). */
+  renderAsset(accountId: string, assetId: string): Asset;
+}
+
+export class UploadService {
+  private readonly digests = new DigestPool();
+  /** Parts being written right now, per upload: a second writer of the same part must wait. */
+  private readonly inFlight = new Map<string, Set<number>>();
+  private readonly completing = new Set<string>();
+
+  constructor(private readonly deps: UploadServiceDeps) {
+    mkdirSync(deps.uploadsDir, { recursive: true });
+  }
+
+  /** asset-and-upload: a new asset in the path's folder, with an upload for its first file. Call inside a transaction. */
+  createAssetAndUpload(caller: Caller, item: UploadItem): UploadJobSuccess {
+    const resumed = this.resume(caller, item);
+    if (resumed !== undefined) return { assetId: resumed.assetId, upload: resumed };
+    const { ctx, assets } = this.deps;
+    if (item.path === undefined) throw new ServiceError('INVALID_PATH', 'A new asset needs a "path" such as "/Folder/name.ext".');
+    const parsed = parseRemotePath(item.path);
+    if (!parsed.ok) throw new ServiceError('INVALID_PATH', `Invalid path: ${parsed.reason}.`);
+    const layout = this.layout(item);
+    const asset = assets.create(caller.accountId, caller.userId, ctx.nowIso());
+    const folderId = this.folderOption(caller.accountId, parsed.path.folders);
+    if (folderId !== null) assets.setValues(asset.id, this.foldersFieldId(caller.accountId), [folderId]);
+    const upload = this.insertUpload(caller, asset.id, null, parsed.path.filename, folderId, item.size, layout);
+    return { assetId: asset.id, upload: this.sign(upload, item) };
+  }
+
+  /** A new version of an existing asset (or, with `assetFileId`, new bytes for one of its files). */
+  createUpload(caller: Caller, item: UploadItem): AssetUpload {
+    const resumed = this.resume(caller, item);
+    if (resumed !== undefined) return resumed;
+    const { assets } = this.deps;
+    if (item.assetId === undefined || item.assetId === null) throw new ServiceError('INVALID_BODY', 'Invalid request: assetId: is required.');
+    const asset = assets.get(caller.accountId, item.assetId);
+    if (asset === undefined) throw notFound('asset', item.assetId);
+    let replace: FileRow | undefined;
+    if (item.assetFileId !== undefined && item.assetFileId !== null) {
+      replace = assets.file(caller.accountId, item.assetFileId);
+      if (replace?.asset_id !== asset.id) throw notFound('asset file of this asset', item.assetFileId);
+    }
+    let filename = replace?.filename;
+    if (item.path !== undefined) {
+      const parsed = parseRemotePath(item.path);
+      if (!parsed.ok) throw new ServiceError('INVALID_PATH', `Invalid path: ${parsed.reason}.`);
+      filename = parsed.path.filename;
+    }
+    filename ??= (asset.current_file_id === null ? undefined : assets.file(caller.accountId, asset.current_file_id)?.filename) ?? 'untitled';
+    const upload = this.insertUpload(caller, asset.id, replace?.id ?? null, filename, null, item.size, this.layout(item));
+    return this.sign(upload, item);
+  }
+
+  /** Receives one part: checks it against its signed URL and range, streams it into place, returns its ETag. */
+  async receivePart(uploadId: string, partNumber: number, body: Readable, headers: { contentLength?: string | undefined; contentMd5?: string | undefined }, boundMd5: string | undefined): Promise<string> {
+    const { uploads, ctx } = this.deps;
+    const upload = uploads.get(uploadId);
+    if (upload === undefined) throw new ServiceError('UPLOAD_EXPIRED');
+    if (upload.asset_file_id !== null) throw new ServiceError('UPLOAD_ALREADY_COMPLETED', 'This upload is already completed; its parts can no longer change.');
+    if (partNumber > upload.part_count) throw new ServiceError('INVALID_PART_LAYOUT', `Part ${partNumber} is beyond this upload's ${upload.part_count} parts.`);
+    const range = partRange(upload.size, upload.part_size, partNumber);
+    const expected = range.end - range.start;
+    if (headers.contentLength !== undefined && Number(headers.contentLength) !== expected) {
+      throw new ServiceError('INVALID_PART_SIZE', `Part ${partNumber} must be ${expected} bytes, the request says ${headers.contentLength}.`);
+    }
+    if (boundMd5 !== undefined && headers.contentMd5 !== boundMd5) {
+      throw new ServiceError('BAD_DIGEST', 'This part URL was signed for a Content-MD5; send that Content-MD5 header.');
+    }
+    const busy = this.inFlight.get(uploadId) ?? new Set<number>();
+    if (busy.has(partNumber) || this.completing.has(uploadId)) throw new ServiceError('PART_UPLOAD_IN_PROGRESS', undefined, { 'retry-after': '1' });
+    busy.add(partNumber);
+    this.inFlight.set(uploadId, busy);
+    try {
+      uploads.forgetPart(uploadId, partNumber);
+      const md5 = await this.writePart(this.fileOf(uploadId), range.start, expected, body);
+      if (boundMd5 !== undefined && Buffer.from(md5, 'hex').toString('base64') !== boundMd5) {
+        throw new ServiceError('BAD_DIGEST');
+      }
+      uploads.putPart(uploadId, partNumber, expected, md5, ctx.clock.now());
+      this.catchUpDigest(upload);
+      return md5;
+    } catch (error) {
+      // The bytes of this part (and the running digest past it) can no longer be trusted.
+      if (range.start < this.digests.offset(uploadId)) this.digests.drop(uploadId);
+      throw error;
+    } finally {
+      busy.delete(partNumber);
+      if (busy.size === 0) this.inFlight.delete(uploadId);
+    }
+  }
+
+  /** Completes an upload: all parts present with matching ETags → the file becomes the asset's current file. */
+  async complete(caller: Caller, body: CompletionBody): Promise<Asset> {
+    const { uploads, assets, blobs, ctx } = this.deps;
+    const upload = uploads.get(body.uploadId);
+    if (upload?.account_id !== caller.accountId || upload.asset_id !== body.assetId) throw notFound('upload', body.uploadId);
+    const given = normaliseParts(body.parts);
+    if (upload.asset_file_id !== null) {
+      if (upload.completed_parts !== JSON.stringify(given)) throw new ServiceError('UPLOAD_ALREADY_COMPLETED');
+      return this.deps.renderAsset(caller.accountId, upload.asset_id);
+    }
+    this.checkParts(upload, given);
+    if (this.completing.has(upload.upload_id) || (this.inFlight.get(upload.upload_id)?.size ?? 0) > 0) {
+      throw new ServiceError('PART_UPLOAD_IN_PROGRESS', 'Parts of this upload are still being received or it is being completed.', { 'retry-after': '1' });
+    }
+    this.completing.add(upload.upload_id);
+    try {
+      const file = this.fileOf(upload.upload_id);
+      await this.ensureSize(file, upload.size);
+      const digest = await this.digests.finish(upload.upload_id, file, upload.size);
+      const description = await describeFile(file, upload.filename, upload.size);
+      const handle = await open(file, 'r+');
+      await handle.sync().finally(() => handle.close());
+      const asset = assets.get(caller.accountId, upload.asset_id);
+      if (asset === undefined) throw notFound('asset', upload.asset_id);
+      blobs.adopt(file, digest.sha256);
+      const now = ctx.nowIso();
+      const row: FileRow = {
+        id: upload.replace_file_id ?? assets.newFileId(),
+        account_id: caller.accountId,
+        asset_id: upload.asset_id,
+        filename: upload.filename,
+        size: upload.size,
+        checksum: digest.md5,
+        sha256: digest.sha256,
+        media_type: description.mediaType.type,
+        media_subtype: description.mediaType.subType,
+        file_type: description.fileType,
+        width: description.dimensions?.width ?? null,
+        height: description.dimensions?.height ?? null,
+        date_added: now,
+        added_by: caller.userId,
+      };
+      ctx.db.transaction(() => {
+        assets.putFile(row, upload.replace_file_id !== null, caller.userId, now);
+        uploads.markCompleted(upload.upload_id, row.id, JSON.stringify(given), ctx.clock.now());
+      })();
+      return this.deps.renderAsset(caller.accountId, upload.asset_id);
+    } finally {
+      this.completing.delete(upload.upload_id);
+    }
+  }
+
+  /** Deletes uploads with no activity for `uploadAbandonAfter`, with their bytes. */
+  sweepAbandoned(): number {
+    const { uploads, ctx } = this.deps;
+    const cutoff = ctx.clock.now() - ctx.config.uploadAbandonAfter * 1000;
+    const stale = uploads.abandonedBefore(cutoff).filter((id) => !this.inFlight.has(id) && !this.completing.has(id));
+    for (const uploadId of stale) this.discard(uploadId);
+    return stale.length;
+  }
+
+  /** Removes an open upload and its bytes (asset deleted, upload abandoned). */
+  discard(uploadId: string): void {
+    this.digests.drop(uploadId);
+    rmSync(this.fileOf(uploadId), { force: true });
+    this.deps.uploads.remove(uploadId);
+  }
+
+  /** Abandons the open uploads of an asset that is being deleted. */
+  discardOpenUploadsOf(assetId: string): void {
+    for (const uploadId of this.deps.uploads.openOfAsset(assetId)) this.discard(uploadId);
+  }
+
+  close(): Promise<void> {
+    return this.digests.close();
+  }
+
+  private resume(caller: Caller, item: UploadItem): AssetUpload | undefined {
+    const uploadId = item.partUrlsRequest?.uploadId;
+    if (uploadId === undefined || uploadId === null) return undefined;
+    const upload = this.deps.uploads.get(uploadId);
+    if (upload?.account_id !== caller.accountId) throw new ServiceError('UPLOAD_EXPIRED', `Upload ${uploadId} does not exist any more; start a new one.`);
+    if (item.assetId !== undefined && item.assetId !== null && item.assetId !== upload.asset_id) throw new ServiceError('INVALID_BODY', `Upload ${uploadId} belongs to another asset.`);
+    if (upload.asset_file_id !== null) throw new ServiceError('UPLOAD_ALREADY_COMPLETED');
+    if (item.size !== upload.size || (item.partSize !== undefined && item.partSize !== upload.part_size)) {
+      throw new ServiceError('INVALID_PART_LAYOUT', `Upload ${uploadId} was created for ${upload.size} bytes in parts of ${upload.part_size}.`);
+    }
+    this.deps.uploads.touch(uploadId, this.deps.ctx.clock.now());
+    return this.sign(upload, item);
+  }
+
+  private layout(item: UploadItem): { partSize: number; partCount: number } {
+    const layout = planLayout(item.size, item.partSize);
+    if (!layout.ok) throw new ServiceError('INVALID_PART_LAYOUT', `The part layout does not add up: ${layout.reason}.`);
+    return layout;
+  }
+
+  private insertUpload(caller: Caller, assetId: string, replaceFileId: string | null, filename: string, folderId: string | null, size: number, layout: { partSize: number; partCount: number }): UploadRow {
+    const { ctx, uploads } = this.deps;
+    const row = {
+      upload_id: randomBytes(18).toString('base64url'),
+      id: randomUUID(),
+      account_id: caller.accountId,
+      asset_id: assetId,
+      replace_file_id: replaceFileId,
+      filename,
+      folder_option_id: folderId,
+      size,
+      part_size: layout.partSize,
+      part_count: layout.partCount,
+      created_by: caller.userId,
+      date_created: ctx.nowIso(),
+      last_activity: ctx.clock.now(),
+    };
+    uploads.insert(row);
+    return { ...row, asset_file_id: null, completed_parts: null };
+  }
+
+  /** The AssetUpload with fresh signed URLs for the requested parts (all parts when none are named). */
+  private sign(upload: UploadRow, item: UploadItem): AssetUpload {
+    const { ctx } = this.deps;
+    const requests = item.partUrlsRequest?.urlRequests ?? [];
+    const wanted = requests.length > 0 ? requests : Array.from({ length: upload.part_count }, (_, index) => ({ partNumber: index + 1, contentMd5: undefined }));
+    const seen = new Set<number>();
+    let expiresAt = ctx.clock.now() + ctx.config.signedUrlTtl * 1000;
+    const parts = wanted.map(({ partNumber, contentMd5 }) => {
+      if (partNumber > upload.part_count) throw new ServiceError('INVALID_PART_LAYOUT', `Part ${partNumber} is beyond the ${upload.part_count} parts of a ${upload.size}-byte file in ${upload.part_size}-byte parts.`);
+      if (seen.has(partNumber)) throw new ServiceError('INVALID_PART_LAYOUT', `Part ${partNumber} is requested twice.`);
+      seen.add(partNumber);
+      const signed = ctx.signer.sign(`/upload-parts/${upload.upload_id}/${partNumber}`, contentMd5 === undefined ? {} : { md5: contentMd5 }, ctx.config.signedUrlTtl);
+      expiresAt = Math.min(expiresAt, signed.expiresAt);
+      const { start, end } = partRange(upload.size, upload.part_size, partNumber);
+      return { partNumber, url: signed.url, byteRange: { start, end } };
+    });
+    return {
+      id: upload.id,
+      uploadId: upload.upload_id,
+      assetId: upload.asset_id,
+      assetFileId: upload.replace_file_id,
+      size: upload.size,
+      partSize: upload.part_size,
+      expiresAt: new Date(expiresAt).toISOString(),
+      parts,
+    };
+  }
+
+  private folderOption(accountId: string, folders: string[]): string | null {
+    if (folders.length === 0) return null;
+    return this.deps.ctx.fieldOptions.ensurePath(accountId, this.foldersFieldId(accountId), folders);
+  }
+
+  private foldersFieldId(accountId: string): string {
+    const field = this.deps.ctx.fields.byRole(accountId, 'FOLDERS');
+    if (field === undefined) throw new Error('account has no Folders field');
+    return field.id;
+  }
+
+  private checkParts(upload: UploadRow, given: { partNumber: number; eTag: string }[]): void {
+    if (given.length !== upload.part_count || given.some((part, index) => part.partNumber !== index + 1)) {
+      throw new ServiceError('INVALID_PART_LAYOUT', `Completion must list parts 1…${upload.part_count}, each once.`);
+    }
+    const stored = new Map(this.deps.uploads.parts(upload.upload_id).map((part) => [part.part_number, part]));
+    const missing = given.filter((part) => !stored.has(part.partNumber)).map((part) => part.partNumber);
+    if (missing.length > 0) throw new ServiceError('UPLOAD_INCOMPLETE', `Parts not received yet: ${missing.slice(0, 20).join(', ')}${missing.length > 20 ? '…' : ''}.`);
+    const wrong = given.find((part) => stored.get(part.partNumber)?.etag !== part.eTag);
+    if (wrong !== undefined) throw new ServiceError('UPLOAD_ETAG_MISMATCH', `The eTag of part ${wrong.partNumber} does not match the part received.`);
+  }
+
+  private catchUpDigest(upload: UploadRow): void {
+    const received = new Set(this.deps.uploads.parts(upload.upload_id).map((part) => part.part_number));
+    const offset = this.digests.offset(upload.upload_id);
+    if (offset < 0 || offset % upload.part_size !== 0 && offset !== upload.size) return;
+    let to = offset;
+    for (let part = offset / upload.part_size + 1; part <= upload.part_count && received.has(part); part++) to = partRange(upload.size, upload.part_size, part).end;
+    if (to > offset) void this.digests.advance(upload.upload_id, this.fileOf(upload.upload_id), offset, to).catch(() => undefined);
+  }
+
+  private async writePart(file: string, start: number, expected: number, body: Readable): Promise<string> {
+    const md5 = createHash('md5');
+    let received = 0;
+    const meter = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        received += chunk.length;
+        if (received > expected) {
+          callback(new ServiceError('INVALID_PART_SIZE', `The part is larger than its ${expected}-byte range.`));
+          return;
+        }
+        md5.update(chunk);
+        callback(null, chunk);
+      },
+    });
+    const handle = await open(file, constants.O_WRONLY | constants.O_CREAT, 0o600);
+    // The stream closes the handle when it ends or fails; `flush` syncs the bytes first, because the
+    // ETag we answer with promises they are stored.
+    await pipeline(body, meter, handle.createWriteStream({ start, highWaterMark: 1 << 20, flush: true }));
+    if (received !== expected) throw new ServiceError('INVALID_PART_SIZE', `The part has ${received} bytes; its range needs ${expected}.`);
+    return md5.digest('hex');
+  }
+
+  private async ensureSize(file: string, size: number): Promise<void> {
+    const info = await stat(file).catch(() => undefined);
+    if (info === undefined) {
+      const handle = await open(file, 'w', 0o600);
+      await handle.close();
+    }
+    if (info?.size !== size) await truncate(file, size);
+  }
+
+  private fileOf(uploadId: string): string {
+    return join(this.deps.uploadsDir, `${uploadId}.upload`);
+  }
+}
+
+function normaliseParts(parts: CompletionBody['parts']): { partNumber: number; eTag: string }[] {
+  return [...parts]
+    .map((part) => ({ partNumber: part.partNumber, eTag: part.eTag.replace(/^W\//, '').replace(/"/g, '').toLowerCase() }))
+    .sort((a, b) => a.partNumber - b.partNumber);
+}

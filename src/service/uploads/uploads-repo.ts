@@ -1,0 +1,65 @@
+/** Multipart uploads and their received parts. */
+import type { Db } from '../db/open-database.js';
+
+export interface UploadRow {
+  upload_id: string;
+  id: string;
+  account_id: string;
+  asset_id: string;
+  replace_file_id: string | null;
+  asset_file_id: string | null;
+  filename: string;
+  folder_option_id: string | null;
+  size: number;
+  part_size: number;
+  part_count: number;
+  created_by: string;
+  date_created: string;
+  last_activity: number;
+  completed_parts: string | null;
+}
+
+export interface PartRow {
+  part_number: number;
+  size: number;
+  etag: string;
+}
+
+export function uploadsRepo(db: Db) {
+  const byUploadId = db.prepare<[string], UploadRow>('SELECT * FROM uploads WHERE upload_id = ?');
+  const insert = db.prepare(
+    `INSERT INTO uploads (upload_id, id, account_id, asset_id, replace_file_id, asset_file_id, filename, folder_option_id, size, part_size, part_count, created_by, date_created, last_activity)
+     VALUES (@upload_id, @id, @account_id, @asset_id, @replace_file_id, NULL, @filename, @folder_option_id, @size, @part_size, @part_count, @created_by, @date_created, @last_activity)`,
+  );
+  const parts = db.prepare<[string], PartRow>('SELECT part_number, size, etag FROM upload_parts WHERE upload_id = ? ORDER BY part_number');
+  const deletePart = db.prepare('DELETE FROM upload_parts WHERE upload_id = ? AND part_number = ?');
+  const putPart = db.prepare('INSERT OR REPLACE INTO upload_parts (upload_id, part_number, size, etag) VALUES (?, ?, ?, ?)');
+  const touch = db.prepare('UPDATE uploads SET last_activity = ? WHERE upload_id = ?');
+  const complete = db.prepare('UPDATE uploads SET asset_file_id = ?, completed_parts = ?, last_activity = ? WHERE upload_id = ?');
+  const deleteParts = db.prepare('DELETE FROM upload_parts WHERE upload_id = ?');
+  const abandoned = db.prepare<[number], { upload_id: string }>('SELECT upload_id FROM uploads WHERE asset_file_id IS NULL AND last_activity < ?');
+  const remove = db.prepare('DELETE FROM uploads WHERE upload_id = ?');
+  const openOfAsset = db.prepare<[string], { upload_id: string }>('SELECT upload_id FROM uploads WHERE asset_id = ? AND asset_file_id IS NULL');
+
+  return {
+    get: (uploadId: string) => byUploadId.get(uploadId),
+    insert: (row: Omit<UploadRow, 'asset_file_id' | 'completed_parts'>) => void insert.run(row),
+    parts: (uploadId: string) => parts.all(uploadId),
+    /** Forgets a part before its bytes are rewritten, so a crash mid-write leaves it missing, not stale. */
+    forgetPart: (uploadId: string, partNumber: number) => void deletePart.run(uploadId, partNumber),
+    putPart(uploadId: string, partNumber: number, size: number, etag: string, now: number): void {
+      putPart.run(uploadId, partNumber, size, etag);
+      touch.run(now, uploadId);
+    },
+    touch: (uploadId: string, now: number) => void touch.run(now, uploadId),
+    markCompleted(uploadId: string, fileId: string, partsJson: string, now: number): void {
+      complete.run(fileId, partsJson, now, uploadId);
+      deleteParts.run(uploadId);
+    },
+    abandonedBefore: (cutoff: number) => abandoned.all(cutoff).map((row) => row.upload_id),
+    openOfAsset: (assetId: string) => openOfAsset.all(assetId).map((row) => row.upload_id),
+    remove: (uploadId: string) => void remove.run(uploadId),
+  };
+}
+
+export type UploadsRepo = ReturnType<typeof uploadsRepo>;
