@@ -142,7 +142,6 @@ CREATE TABLE uploads (
   id             TEXT NOT NULL UNIQUE,  -- the AssetUpload resource id
   account_id     TEXT NOT NULL,
   asset_id       TEXT NOT NULL,
-  replace_file_id TEXT,                 -- the AssetFile whose bytes this upload replaces; NULL = a new version
   asset_file_id  TEXT,                  -- set once completed: the AssetFile it became
   filename       TEXT NOT NULL,
   folder_option_id TEXT,

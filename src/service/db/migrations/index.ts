@@ -1,4 +1,5 @@
 /** The numbered migrations, in order. Append only: a shipped migration is never edited. */
 import initial from './0001-initial.js';
+import uploadReplacesFile from './0002-upload-replaces-file.js';
 
-export const migrations: readonly string[] = [initial];
+export const migrations: readonly string[] = [initial, uploadReplacesFile];
