@@ -23,6 +23,7 @@ import { installRequestAuth } from './http/request-auth.js';
 import { bootstrap, type BootstrapReport } from './bootstrap.js';
 import { registerCurrentUserRoutes } from './accounts/current-user-routes.js';
 import { registerFieldRoutes } from './fields/fields-routes.js';
+import { registerFieldOptionRoutes } from './fields/field-option-routes.js';
 import { assetsRepo } from './assets/assets-repo.js';
 import { assetRenderer } from './assets/render-asset.js';
 import { registerAssetRoutes } from './assets/asset-routes.js';
@@ -95,6 +96,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     app.get('/health', { config: { public: true } }, async () => ({ status: 'ok' }));
     registerCurrentUserRoutes(app, ctx);
     registerFieldRoutes(app, ctx);
+    registerFieldOptionRoutes(app, ctx);
 
     const assets = assetsRepo(db);
     const render = assetRenderer(ctx, assets);

@@ -16,8 +16,8 @@ export interface OptionRow {
   position: number;
 }
 
-/** Why an option cannot be deleted or moved, for the routes to turn into a 409. */
-export type OptionChangeProblem = 'CYCLE' | 'SIBLING_VALUE_TAKEN' | 'IN_USE';
+/** Why an option cannot be moved or renamed, for the routes to turn into a 409. */
+export type OptionChangeProblem = 'CYCLE' | 'SIBLING_VALUE_TAKEN';
 
 /** The deepest parent chain the service renders (a folder tree deeper than this is refused on creation). */
 export const MAX_OPTION_DEPTH = 64;
@@ -36,6 +36,10 @@ export function fieldOptionsRepo(db: Db) {
   );
   const update = db.prepare('UPDATE field_options SET parent_id = @parent_id, value = @value, position = @position WHERE id = @id');
   const remove = db.prepare('DELETE FROM field_options WHERE id = ?');
+  const siblings = db.prepare<[string, string | null], { id: string; position: number }>(
+    "SELECT id, position FROM field_options WHERE field_id = ? AND ifnull(parent_id, '') = ifnull(?, '') ORDER BY position, id",
+  );
+  const setPosition = db.prepare('UPDATE field_options SET position = ? WHERE id = ?');
   const usedBy = db.prepare<[string, string], { n: number }>('SELECT count(*) AS n FROM asset_values WHERE field_id = ? AND value = ?');
 
   const get = (accountId: string, id: string): OptionRow | undefined => byId.get(accountId, id);
@@ -49,10 +53,29 @@ export function fieldOptionsRepo(db: Db) {
     return chain;
   };
 
+  /**
+   * Keeps sibling positions 0…n-1: puts `id` at index `at` among its siblings (the end when omitted)
+   * and renumbers the others; with no `id`, only closes gaps. Returns the position `id` ended at.
+   */
+  const place = (fieldId: string, parentId: string | null, id?: string, at?: number): number => {
+    const order = siblings.all(fieldId, parentId).filter((sibling) => sibling.id !== id);
+    let placed = -1;
+    const ids = order.map((sibling) => sibling.id);
+    if (id !== undefined) {
+      placed = Math.min(Math.max(0, at ?? ids.length), ids.length);
+      ids.splice(placed, 0, id);
+    }
+    const before = new Map(order.map((sibling) => [sibling.id, sibling.position]));
+    ids.forEach((siblingId, position) => {
+      if (before.get(siblingId) !== position) setPosition.run(position, siblingId);
+    });
+    return placed;
+  };
+
   const create = (row: Omit<OptionRow, 'id' | 'position'> & { position?: number | undefined }): OptionRow => {
-    const position = row.position ?? nextPosition.get(row.field_id, row.parent_id)?.p ?? 0;
-    const full: OptionRow = { ...row, id: randomUUID(), position };
+    const full: OptionRow = { ...row, id: randomUUID(), position: nextPosition.get(row.field_id, row.parent_id)?.p ?? 0 };
     insert.run(full);
+    if (row.position !== undefined) full.position = place(row.field_id, row.parent_id, full.id, row.position);
     return full;
   };
 
@@ -97,15 +120,17 @@ export function fieldOptionsRepo(db: Db) {
       const clash = child.get(row.field_id, next.parentId, next.value);
       if (clash !== undefined && clash.id !== row.id) return 'SIBLING_VALUE_TAKEN';
       const moved = next.parentId !== row.parent_id;
-      const position = next.position ?? (moved ? (nextPosition.get(row.field_id, next.parentId)?.p ?? 0) : row.position);
-      const updated: OptionRow = { ...row, value: next.value, parent_id: next.parentId, position };
+      const updated: OptionRow = { ...row, value: next.value, parent_id: next.parentId };
       update.run(updated);
+      if (moved) place(row.field_id, row.parent_id);
+      if (moved || next.position !== undefined) updated.position = place(row.field_id, next.parentId, row.id, next.position ?? (moved ? undefined : row.position));
       return updated;
     },
     /** Deletes an option that no asset and no child uses. Call inside a transaction. */
-    remove(row: OptionRow): OptionChangeProblem | undefined {
+    remove(row: OptionRow): 'IN_USE' | undefined {
       if ((childCount.get(row.id)?.n ?? 0) > 0 || (usedBy.get(row.field_id, row.id)?.n ?? 0) > 0) return 'IN_USE';
       remove.run(row.id);
+      place(row.field_id, row.parent_id);
       return undefined;
     },
     render,
