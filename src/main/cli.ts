@@ -7,6 +7,8 @@ import { processIo, type CommandIo } from './cli/command-io.js';
 import { serveCommand } from './cli/serve-command.js';
 import { tokenCommand } from './cli/token-command.js';
 import { startCommand } from './cli/start-command.js';
+import { userCommand } from './cli/user-command.js';
+import { AdminError } from '../service/admin/admin-error.js';
 
 type Command = (args: string[], io: CommandIo) => Promise<number>;
 
@@ -14,6 +16,7 @@ const commands: Record<string, { run: Command; summary: string }> = {
   start: { run: startCommand, summary: 'run Asset Sync (today: the embedded local service)' },
   serve: { run: serveCommand, summary: 'run the asset service (API + OAuth) for a team or for tests' },
   token: { run: tokenCommand, summary: "print a bearer token for a user of a local service's data" },
+  user: { run: userCommand, summary: "manage a local service's users: add, list, set-role, set-password, remove" },
 };
 
 const usage = `Usage: asset-sync <command> [options]
@@ -39,6 +42,10 @@ export async function main(argv: string[], io: CommandIo = processIo()): Promise
     if (error instanceof CliError) {
       io.err(`asset-sync: ${error.message} [${error.code}]`);
       return error.exitCode;
+    }
+    if (error instanceof AdminError) {
+      io.err(`asset-sync: ${error.message} [${error.code}]`);
+      return error.code === 'INVALID_INPUT' ? 2 : 1;
     }
     const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'FAILED';
     io.err(`asset-sync: ${error instanceof Error ? error.message : String(error)} [${code}]`);

@@ -1,7 +1,6 @@
 /** `asset-sync token`: prints a bearer token for a user of a local service's data directory, and nothing else. */
 import { resolve } from 'node:path';
-import { MintTokenError, mintToken } from '../../service/auth/mint-token.js';
-import { CliError } from './cli-error.js';
+import { mintToken } from '../../service/auth/mint-token.js';
 import { integerFlag, parseFlags, requiredFlag } from './parse-flags.js';
 import type { CommandIo } from './command-io.js';
 
@@ -17,16 +16,11 @@ export async function tokenCommand(args: string[], io: CommandIo): Promise<numbe
     io.out(tokenHelp);
     return 0;
   }
-  try {
-    const token = await mintToken({
-      dataDir: resolve(requiredFlag('token', 'data', values.data)),
-      email: values.email,
-      ttlSeconds: integerFlag('ttl', values.ttl, 3600, 1, 30 * 24 * 3600),
-    });
-    io.out(token);
-    return 0;
-  } catch (error) {
-    if (error instanceof MintTokenError) throw new CliError(error.code === 'NO_DATA' ? 'NOT_FOUND' : 'FAILED', error.message);
-    throw error;
-  }
+  const token = await mintToken({
+    dataDir: resolve(requiredFlag('token', 'data', values.data)),
+    email: values.email,
+    ttlSeconds: integerFlag('ttl', values.ttl, 3600, 1, 30 * 24 * 3600),
+  });
+  io.out(token);
+  return 0;
 }

@@ -36,6 +36,17 @@ export function accountsRepo(db: Db) {
        FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.account_id = ? AND m.user_id = ?`,
   );
 
+  const members = db.prepare<[string], MemberRow>(
+    `SELECT u.id, u.email, u.name, u.password_hash, m.role, m.account_id
+       FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.account_id = ? ORDER BY u.email`,
+  );
+  const setRole = db.prepare('UPDATE memberships SET role = ? WHERE account_id = ? AND user_id = ?');
+  const removeMembership = db.prepare('DELETE FROM memberships WHERE account_id = ? AND user_id = ?');
+  const membershipCount = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM memberships WHERE user_id = ?');
+  const removeUser = db.prepare('DELETE FROM users WHERE id = ?');
+  const adminCount = db.prepare<[string], { n: number }>("SELECT count(*) AS n FROM memberships WHERE account_id = ? AND role = 'admin'");
+  const setPassword = db.prepare('UPDATE users SET password_hash = ? WHERE id = ?');
+
   return {
     bySubdomain: (subdomain: string) => bySubdomain.get(subdomain),
     byId: (id: string) => byId.get(id),
@@ -53,6 +64,15 @@ export function accountsRepo(db: Db) {
     },
     addMembership: (accountId: string, userId: string, role: Role) => void insertMembership.run(accountId, userId, role),
     membership: (accountId: string, userId: string) => membership.get(accountId, userId),
+    members: (accountId: string) => members.all(accountId),
+    setRole: (accountId: string, userId: string, role: Role) => void setRole.run(role, accountId, userId),
+    /** Removes the membership, and the user with it once they belong to no account. */
+    removeMember(accountId: string, userId: string): void {
+      removeMembership.run(accountId, userId);
+      if ((membershipCount.get(userId)?.n ?? 0) === 0) removeUser.run(userId);
+    },
+    adminCount: (accountId: string) => adminCount.get(accountId)?.n ?? 0,
+    setPassword: (userId: string, passwordHash: string) => void setPassword.run(passwordHash, userId),
   };
 }
 

@@ -2,22 +2,12 @@
  * The admin's "token for testing": mints an access token for a user straight from the data directory's
  * signing key, like the hosted service's test tokens. Used by `asset-sync token`.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { openDatabase } from '../db/open-database.js';
 import { settingsRepo } from '../settings/settings-repo.js';
-import { accountsRepo } from '../accounts/accounts-repo.js';
 import { loadAccessTokens } from './access-tokens.js';
 import { systemClock } from '../clock.js';
 import { DEFAULT_AUDIENCE } from '../config.js';
-import { LOCAL_SUBDOMAIN } from '../bootstrap.js';
-
-export class MintTokenError extends Error {
-  override readonly name = 'MintTokenError';
-  constructor(readonly code: 'NO_DATA' | 'NO_SUCH_USER' | 'NOT_A_MEMBER', message: string) {
-    super(message);
-  }
-}
+import { withDataDir } from '../admin/data-dir.js';
+import { AdminError } from '../admin/admin-error.js';
 
 export interface MintTokenOptions {
   dataDir: string;
@@ -29,27 +19,16 @@ export interface MintTokenOptions {
 }
 
 export async function mintToken(options: MintTokenOptions): Promise<string> {
-  const file = join(options.dataDir, 'service.db');
-  if (!existsSync(file)) {
-    throw new MintTokenError('NO_DATA', `No service data in ${options.dataDir}: start it once with \`asset-sync serve --data ${options.dataDir}\`.`);
-  }
-  const db = openDatabase(file);
-  try {
-    const accounts = accountsRepo(db);
-    const subdomain = options.subdomain ?? LOCAL_SUBDOMAIN;
-    const account = accounts.bySubdomain(subdomain);
-    if (account === undefined) throw new MintTokenError('NO_DATA', `No account "${subdomain}" in ${options.dataDir}.`);
+  return withDataDir(options.dataDir, options.subdomain, async ({ db, accounts, account }) => {
     const userId =
       options.email === undefined
         ? db.prepare<[string], { user_id: string }>("SELECT user_id FROM memberships WHERE account_id = ? AND role = 'admin' ORDER BY rowid LIMIT 1").get(account.id)?.user_id
         : accounts.userByEmail(options.email)?.id;
-    if (userId === undefined) throw new MintTokenError('NO_SUCH_USER', `No user ${options.email ?? '(admin)'} in ${options.dataDir}.`);
+    if (userId === undefined) throw new AdminError('NO_SUCH_USER', `No user ${options.email ?? '(admin)'} in ${options.dataDir}.`);
     if (accounts.membership(account.id, userId) === undefined) {
-      throw new MintTokenError('NOT_A_MEMBER', `${options.email ?? 'That user'} is not a member of account "${subdomain}".`);
+      throw new AdminError('NOT_A_MEMBER', `${options.email ?? 'That user'} is not a member of account "${account.subdomain}".`);
     }
     const tokens = await loadAccessTokens(settingsRepo(db), options.audience ?? DEFAULT_AUDIENCE, systemClock);
-    return await tokens.issue({ sub: userId, scope: `subdomain:${subdomain}` }, options.ttlSeconds);
-  } finally {
-    db.close();
-  }
+    return tokens.issue({ sub: userId, scope: `subdomain:${account.subdomain}` }, options.ttlSeconds);
+  });
 }

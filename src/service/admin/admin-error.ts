@@ -1,0 +1,12 @@
+/** Failures of the administration commands that work on a data directory (`token`, `user …`). */
+export type AdminErrorCode = 'NO_DATA' | 'NO_SUCH_USER' | 'NOT_A_MEMBER' | 'USER_EXISTS' | 'LAST_ADMIN' | 'INVALID_INPUT';
+
+export class AdminError extends Error {
+  override readonly name = 'AdminError';
+  constructor(
+    readonly code: AdminErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
