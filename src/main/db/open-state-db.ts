@@ -1,0 +1,29 @@
+/**
+ * Opens the engine's SQLite file in its state directory: WAL, foreign keys, and the numbered migrations
+ * applied one transaction each (`PRAGMA user_version` records how far). Refuses a file written by a
+ * newer asset-sync rather than guessing at its schema.
+ */
+import Database from 'better-sqlite3';
+import { migrations } from './migrations/index.js';
+
+export type StateDb = Database.Database;
+
+export function openStateDb(file: string): StateDb {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  const current = Number(db.pragma('user_version', { simple: true }));
+  if (current > migrations.length) {
+    db.close();
+    throw new Error(`${file} was written by a newer asset-sync (schema ${current}; this one knows ${migrations.length}).`);
+  }
+  migrations.slice(current).forEach((sql, offset) => {
+    db.transaction(() => {
+      db.exec(sql);
+      db.pragma(`user_version = ${current + offset + 1}`);
+    })();
+  });
+  return db;
+}

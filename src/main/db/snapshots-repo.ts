@@ -1,0 +1,55 @@
+/** The local and synced snapshots of each root (DESIGN.md §3), read whole for the planner. */
+import type { LocalEntry, SyncedEntry } from '../sync/sync-types.js';
+import type { StateDb } from './open-state-db.js';
+
+interface FileColumns {
+  rel_path: string;
+  size: number;
+  mtime_ms: number;
+  ino: number;
+  dev: number;
+  md5: string;
+}
+
+const toLocal = (row: FileColumns): LocalEntry => ({ relPath: row.rel_path, size: row.size, mtimeMs: row.mtime_ms, ino: row.ino, dev: row.dev, md5: row.md5 });
+
+export function snapshotsRepo(db: StateDb) {
+  const localAll = db.prepare<[string], FileColumns>('SELECT rel_path, size, mtime_ms, ino, dev, md5 FROM local_files WHERE root_id = ?');
+  const localOne = db.prepare<[string, string], FileColumns>('SELECT rel_path, size, mtime_ms, ino, dev, md5 FROM local_files WHERE root_id = ? AND rel_path = ?');
+  const localPut = db.prepare(
+    'INSERT OR REPLACE INTO local_files (root_id, rel_path, size, mtime_ms, ino, dev, md5) VALUES (@root_id, @relPath, @size, @mtimeMs, @ino, @dev, @md5)',
+  );
+  const localDelete = db.prepare('DELETE FROM local_files WHERE root_id = ? AND rel_path = ?');
+  const syncedAll = db.prepare<[string], FileColumns & { asset_id: string }>('SELECT * FROM synced WHERE root_id = ?');
+  const syncedOne = db.prepare<[string, string], FileColumns & { asset_id: string }>('SELECT * FROM synced WHERE root_id = ? AND rel_path = ?');
+  const syncedPut = db.prepare(
+    'INSERT OR REPLACE INTO synced (root_id, rel_path, asset_id, md5, size, mtime_ms, ino, dev) VALUES (@root_id, @relPath, @assetId, @md5, @size, @mtimeMs, @ino, @dev)',
+  );
+  const syncedDelete = db.prepare('DELETE FROM synced WHERE root_id = ? AND rel_path = ?');
+  const placements = db.prepare<[string, string], { n: number }>('SELECT count(*) AS n FROM synced WHERE root_id = ? AND asset_id = ?');
+
+  return {
+    local(rootId: string): Map<string, LocalEntry> {
+      return new Map(localAll.all(rootId).map((row) => [row.rel_path, toLocal(row)]));
+    },
+    localEntry(rootId: string, relPath: string): LocalEntry | undefined {
+      const row = localOne.get(rootId, relPath);
+      return row === undefined ? undefined : toLocal(row);
+    },
+    putLocal: (rootId: string, entry: LocalEntry) => void localPut.run({ root_id: rootId, ...entry }),
+    deleteLocal: (rootId: string, relPath: string) => void localDelete.run(rootId, relPath),
+    synced(rootId: string): Map<string, SyncedEntry> {
+      return new Map(syncedAll.all(rootId).map((row) => [row.rel_path, { ...toLocal(row), assetId: row.asset_id }]));
+    },
+    syncedEntry(rootId: string, relPath: string): SyncedEntry | undefined {
+      const row = syncedOne.get(rootId, relPath);
+      return row === undefined ? undefined : { ...toLocal(row), assetId: row.asset_id };
+    },
+    putSynced: (rootId: string, entry: SyncedEntry) => void syncedPut.run({ root_id: rootId, ...entry }),
+    deleteSynced: (rootId: string, relPath: string) => void syncedDelete.run(rootId, relPath),
+    /** How many placements of the asset this root has. */
+    placements: (rootId: string, assetId: string) => placements.get(rootId, assetId)?.n ?? 0,
+  };
+}
+
+export type SnapshotsRepo = ReturnType<typeof snapshotsRepo>;

@@ -1,0 +1,89 @@
+/**
+ * The upload journal: one row per file being uploaded, written before anything is sent and updated as
+ * each step lands (job created, upload known, each part confirmed). After a crash the engine reads it
+ * to resume — sending only missing parts, adopting an asset created just before the crash — instead of
+ * starting over or creating a duplicate.
+ */
+import type { StateDb } from './open-state-db.js';
+import type { LocalEntry } from '../sync/sync-types.js';
+
+export interface UploadRow {
+  root_id: string;
+  rel_path: string;
+  kind: 'NEW' | 'VERSION';
+  batch_item_id: string;
+  job_id: string | null;
+  asset_id: string | null;
+  upload_id: string | null;
+  size: number;
+  mtime_ms: number;
+  ino: number;
+  dev: number;
+  md5: string;
+  part_size: number | null;
+  parts: string;
+  date_created: string;
+}
+
+export interface JournalEntry {
+  rootId: string;
+  relPath: string;
+  kind: 'NEW' | 'VERSION';
+  batchItemId: string;
+  jobId: string | null;
+  assetId: string | null;
+  uploadId: string | null;
+  /** The file as it was when the upload began; a file that no longer matches restarts its upload. */
+  local: LocalEntry;
+  partSize: number | null;
+  /** partNumber → eTag of the parts the service confirmed. */
+  parts: Map<number, string>;
+}
+
+const toEntry = (row: UploadRow): JournalEntry => ({
+  rootId: row.root_id,
+  relPath: row.rel_path,
+  kind: row.kind,
+  batchItemId: row.batch_item_id,
+  jobId: row.job_id,
+  assetId: row.asset_id,
+  uploadId: row.upload_id,
+  local: { relPath: row.rel_path, size: row.size, mtimeMs: row.mtime_ms, ino: row.ino, dev: row.dev, md5: row.md5 },
+  partSize: row.part_size,
+  parts: new Map(Object.entries(JSON.parse(row.parts) as Record<string, string>).map(([part, etag]) => [Number(part), etag])),
+});
+
+export function uploadJournal(db: StateDb) {
+  const all = db.prepare<[string], UploadRow>('SELECT * FROM uploads WHERE root_id = ? ORDER BY date_created, rel_path');
+  const one = db.prepare<[string, string], UploadRow>('SELECT * FROM uploads WHERE root_id = ? AND rel_path = ?');
+  const insert = db.prepare(
+    `INSERT OR REPLACE INTO uploads (root_id, rel_path, kind, batch_item_id, job_id, asset_id, upload_id, size, mtime_ms, ino, dev, md5, part_size, parts, date_created)
+     VALUES (@root_id, @rel_path, @kind, @batch_item_id, NULL, @asset_id, NULL, @size, @mtime_ms, @ino, @dev, @md5, NULL, '{}', @date_created)`,
+  );
+  const setJob = db.prepare('UPDATE uploads SET job_id = ? WHERE root_id = ? AND batch_item_id = ?');
+  const setUpload = db.prepare("UPDATE uploads SET asset_id = ?, upload_id = ?, part_size = ?, parts = '{}' WHERE root_id = ? AND rel_path = ?");
+  const setParts = db.prepare('UPDATE uploads SET parts = ? WHERE root_id = ? AND rel_path = ?');
+  const remove = db.prepare('DELETE FROM uploads WHERE root_id = ? AND rel_path = ?');
+
+  return {
+    all: (rootId: string) => all.all(rootId).map(toEntry),
+    get(rootId: string, relPath: string): JournalEntry | undefined {
+      const row = one.get(rootId, relPath);
+      return row === undefined ? undefined : toEntry(row);
+    },
+    begin(rootId: string, kind: 'NEW' | 'VERSION', batchItemId: string, local: LocalEntry, assetId: string | null, now: string): void {
+      insert.run({ root_id: rootId, rel_path: local.relPath, kind, batch_item_id: batchItemId, asset_id: assetId, size: local.size, mtime_ms: local.mtimeMs, ino: local.ino, dev: local.dev, md5: local.md5, date_created: now });
+    },
+    jobCreated: (rootId: string, batchItemIds: readonly string[], jobId: string) => {
+      db.transaction(() => {
+        for (const id of batchItemIds) setJob.run(jobId, rootId, id);
+      })();
+    },
+    uploadCreated: (rootId: string, relPath: string, assetId: string, uploadId: string, partSize: number) => void setUpload.run(assetId, uploadId, partSize, rootId, relPath),
+    partsConfirmed: (rootId: string, relPath: string, parts: ReadonlyMap<number, string>) =>
+      void setParts.run(JSON.stringify(Object.fromEntries(parts)), rootId, relPath),
+    finish: (rootId: string, relPath: string) => void remove.run(rootId, relPath),
+  };
+}
+
+export type UploadJournal = ReturnType<typeof uploadJournal>;

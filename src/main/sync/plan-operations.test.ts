@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest';
+import { planOperations } from './plan-operations.js';
+import type { LocalEntry, PlanInput, SyncedEntry } from './sync-types.js';
+
+let nextInode = 1000;
+function file(relPath: string, md5: string, extra: Partial<LocalEntry> = {}): LocalEntry {
+  return { relPath, md5, size: md5 === 'empty' ? 0 : 10, mtimeMs: 1, ino: nextInode++, dev: 1, ...extra };
+}
+function synced(entry: LocalEntry, assetId: string, extra: Partial<SyncedEntry> = {}): SyncedEntry {
+  return { relPath: entry.relPath, assetId, md5: entry.md5, size: entry.size, mtimeMs: entry.mtimeMs, ino: entry.ino, dev: entry.dev, ...extra };
+}
+function plan(local: LocalEntry[], syncedEntries: SyncedEntry[], more: Partial<PlanInput> = {}) {
+  return planOperations({
+    local: new Map(local.map((entry) => [entry.relPath, entry])),
+    synced: new Map(syncedEntries.map((entry) => [entry.relPath, entry])),
+    unstable: new Set(),
+    ...more,
+  });
+}
+const kinds = (result: ReturnType<typeof plan>) =>
+  result.operations.map((op) => (op.kind === 'MOVE' ? `MOVE ${op.from} -> ${op.to}` : `${op.kind} ${op.relPath}`));
+
+describe('planOperations', () => {
+  it('uploads new files and does nothing for unchanged ones', () => {
+    const a = file('a.png', 'A');
+    const b = file('Brand/b.png', 'B');
+    expect(kinds(plan([a, b], [synced(a, 'asset-a')]))).toEqual(['UPLOAD_NEW Brand/b.png']);
+  });
+
+  it('uploads a new version when the content changed, keeping the asset', () => {
+    const a = file('a.png', 'A');
+    const edited = { ...a, md5: 'A2', mtimeMs: 2 };
+    const result = plan([edited], [synced(a, 'asset-a')]);
+    expect(result.operations).toEqual([{ kind: 'UPLOAD_VERSION', relPath: 'a.png', assetId: 'asset-a', local: edited }]);
+  });
+
+  it('records a new identity without sending bytes when only the metadata changed (safe-save of the same bytes)', () => {
+    const a = file('doc.txt', 'D');
+    const saved = { ...a, ino: 99_999, mtimeMs: 5 };
+    expect(plan([saved], [synced(a, 'asset-d')]).operations).toEqual([{ kind: 'REFRESH_IDENTITY', relPath: 'doc.txt', assetId: 'asset-d', local: saved }]);
+  });
+
+  it('treats a safe-save with new bytes (new inode, same path) as a version, not a delete and a new asset', () => {
+    const a = file('doc.txt', 'D');
+    const saved = { ...a, ino: 88_888, md5: 'D2' };
+    expect(kinds(plan([saved], [synced(a, 'asset-d')]))).toEqual(['UPLOAD_VERSION doc.txt']);
+  });
+
+  it('detects a rename and a move by inode', () => {
+    const a = file('Old/a.png', 'A');
+    const b = file('b.png', 'B');
+    const movedA = { ...a, relPath: 'New/a.png' };
+    const renamedB = { ...b, relPath: 'b-final.png' };
+    expect(kinds(plan([movedA, renamedB], [synced(a, 'asset-a'), synced(b, 'asset-b')]))).toEqual(['MOVE Old/a.png -> New/a.png', 'MOVE b.png -> b-final.png']);
+  });
+
+  it('detects a move by content when the inode changed (copy then delete), preferring the same name', () => {
+    const a = file('x/logo.png', 'L');
+    const copyOther = file('y/other.png', 'L');
+    const copySame = file('z/logo.png', 'L');
+    const result = plan([copyOther, copySame], [synced(a, 'asset-l')]);
+    expect(kinds(result)).toEqual(['MOVE x/logo.png -> z/logo.png', 'UPLOAD_NEW y/other.png']);
+  });
+
+  it('moves and uploads a version when a file was moved and edited', () => {
+    const a = file('a.txt', 'A');
+    const movedEdited = { ...a, relPath: 'Sub/a.txt', md5: 'A2' };
+    expect(kinds(plan([movedEdited], [synced(a, 'asset-a')]))).toEqual(['MOVE a.txt -> Sub/a.txt', 'UPLOAD_VERSION Sub/a.txt']);
+  });
+
+  it('does not call a reused inode with other bytes and another name a move', () => {
+    const a = file('a.txt', 'A');
+    const unrelated = file('z.txt', 'Z', { ino: a.ino });
+    expect(kinds(plan([unrelated], [synced(a, 'asset-a')]))).toEqual(['UPLOAD_NEW z.txt', 'DELETE a.txt']);
+  });
+
+  it('never matches empty files by content', () => {
+    const empty = file('keep.txt', 'empty');
+    const other = file('other.txt', 'empty');
+    expect(kinds(plan([other], [synced(empty, 'asset-e')]))).toEqual(['UPLOAD_NEW other.txt', 'DELETE keep.txt']);
+  });
+
+  it('leaves files that are still being written alone', () => {
+    const a = file('big.mov', 'M');
+    const result = plan([], [synced(a, 'asset-m')], { unstable: new Set(['big.mov', 'new-copy.mov']) });
+    expect(result.operations).toEqual([]);
+    expect(result.heldDeletes).toEqual([]);
+  });
+
+  it('leaves busy paths alone', () => {
+    const a = file('a.txt', 'A');
+    const b = file('b.txt', 'B');
+    expect(kinds(plan([{ ...a, md5: 'A2' }, b], [synced(a, 'asset-a')], { busy: new Set(['a.txt', 'b.txt']) }))).toEqual([]);
+  });
+
+  it('deletes placements whose files are gone', () => {
+    const a = file('a.txt', 'A');
+    const b = file('b.txt', 'B');
+    expect(kinds(plan([b], [synced(a, 'asset-a'), synced(b, 'asset-b')]))).toEqual(['DELETE a.txt']);
+  });
+
+  describe('mass-delete guard', () => {
+    const many = (count: number) => Array.from({ length: count }, (_, index) => file(`f${String(index).padStart(3, '0')}.txt`, `M${index}`));
+
+    it('holds more than 50 deletions', () => {
+      const files = many(300);
+      const result = plan(files.slice(0, 249), files.map((entry, index) => synced(entry, `asset-${index}`)));
+      expect(result.operations).toEqual([]);
+      expect(result.heldDeletes).toHaveLength(51);
+    });
+
+    it('holds more than 25 % of the root once past a handful', () => {
+      const files = many(20);
+      const result = plan(files.slice(0, 14), files.map((entry, index) => synced(entry, `asset-${index}`)));
+      expect(result.heldDeletes).toHaveLength(6);
+      expect(result.operations).toEqual([]);
+    });
+
+    it('lets ordinary deletions through, and held ones once confirmed', () => {
+      const small = many(3);
+      expect(kinds(plan(small.slice(0, 2), small.map((entry, index) => synced(entry, `asset-${index}`))))).toEqual(['DELETE f002.txt']);
+      const files = many(300);
+      const confirmed = plan([], files.map((entry, index) => synced(entry, `asset-${index}`)), { deletesConfirmed: true });
+      expect(confirmed.operations).toHaveLength(300);
+      expect(confirmed.heldDeletes).toEqual([]);
+    });
+
+    it('still plans uploads and moves while deletions are held', () => {
+      const files = many(100);
+      const fresh = file('new.txt', 'N');
+      const result = plan([fresh], files.map((entry, index) => synced(entry, `asset-${index}`)));
+      expect(kinds(result)).toEqual(['UPLOAD_NEW new.txt']);
+      expect(result.heldDeletes).toHaveLength(100);
+    });
+  });
+
+  it('is deterministic whatever the order of its inputs', () => {
+    const entries = Array.from({ length: 30 }, (_, index) => file(`d${index % 3}/f${index}.txt`, `H${index % 7}`));
+    const syncedEntries = entries.slice(0, 20).map((entry, index) => synced(entry, `asset-${index}`));
+    const moved = entries.map((entry, index) => (index % 4 === 0 ? { ...entry, relPath: `moved/${entry.relPath}` } : entry));
+    const first = plan(moved, syncedEntries);
+    const second = plan([...moved].reverse(), [...syncedEntries].reverse());
+    expect(second).toEqual(first);
+  });
+});
