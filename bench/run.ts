@@ -4,6 +4,7 @@
  * `npm run bench -- upload` runs only the benchmarks whose name contains "upload".
  */
 import { benchLargeUpload } from './upload-large.js';
+import { benchSearch } from './search.js';
 
 const filter = process.argv[2];
 const benches: { name: string; run: () => Promise<string[]> }[] = [
@@ -18,6 +19,20 @@ const benches: { name: string; run: () => Promise<string[]> }[] = [
         `  asset service (job + parts + completion):      ${result.serviceMBps.toFixed(0)} MB/s`,
         `  ratio ${result.ratio.toFixed(2)} (target ≥ 0.80)${result.ratio >= 0.8 ? '' : '  BELOW TARGET'}`,
         `  service peak RSS ${result.serviceRssBytes === undefined ? 'n/a' : `${(result.serviceRssBytes / 1024 / 1024).toFixed(0)} MB`}`,
+      ];
+    },
+  },
+  {
+    name: 'search-100k',
+    run: async () => {
+      const r = await benchSearch();
+      const ms = (p: { p50: number; p95: number }): string => `p50 ${p.p50.toFixed(1)} ms, p95 ${p.p95.toFixed(1)} ms`;
+      return [
+        `${r.assets} assets in ${r.folders} folders; ${r.requests} searches by folder, DATE_LAST_MODIFIED DESC, page of ${r.pageSize} (+ count), ~${r.averageHits.toFixed(0)} hits each`,
+        `  baseline (hand-written SQL, page + count):     ${ms(r.handSql)}`,
+        `  compiled SQL run bare (compile + page + count): ${ms(r.compiledSql)}`,
+        `  POST /asset-searches (HTTP, render, actions):   ${ms(r.service)}${r.service.p50 < 50 ? '' : '  BELOW TARGET (p50 < 50 ms)'}`,
+        `  same with includeSubfolders on a top folder:    ${ms(r.serviceWithSubfolders)}`,
       ];
     },
   },

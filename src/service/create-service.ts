@@ -17,16 +17,20 @@ import { fieldsRepo } from './fields/fields-repo.js';
 import { fieldOptionsRepo } from './fields/field-options-repo.js';
 import { loadAccessTokens } from './auth/access-tokens.js';
 import { createUrlSigner } from './http/signed-urls.js';
-import { installErrorHandling } from './http/error-handler.js';
+import { handleFrameworkError, installErrorHandling } from './http/error-handler.js';
 import { installBodyParsers } from './http/body-parsers.js';
 import { installRequestAuth } from './http/request-auth.js';
 import { bootstrap, type BootstrapReport } from './bootstrap.js';
 import { registerCurrentUserRoutes } from './accounts/current-user-routes.js';
 import { registerFieldRoutes } from './fields/fields-routes.js';
+import { registerOAuthRoutes } from './auth/oauth-routes.js';
+import { registerIntegrationSettingsRoutes } from './auth/integration-settings-routes.js';
 import { registerFieldOptionRoutes } from './fields/field-option-routes.js';
 import { assetsRepo } from './assets/assets-repo.js';
 import { assetRenderer } from './assets/render-asset.js';
 import { registerAssetRoutes } from './assets/asset-routes.js';
+import { registerSearchRoutes } from './search/search-routes.js';
+import { assetIdSelector } from './search/select-asset-ids.js';
 import { createBlobStore } from './blobs/blob-store.js';
 import { uploadsRepo } from './uploads/uploads-repo.js';
 import { UploadService } from './uploads/upload-service.js';
@@ -35,8 +39,9 @@ import { assetAndUploadJob, assetUploadJob, authorizeNewAssets, authorizeNewVers
 import { jobsRepo } from './jobs/jobs-repo.js';
 import { JobRunner } from './jobs/job-runner.js';
 import { registerJobKind } from './jobs/job-routes.js';
+import { registerBatchJobs } from './batch/batch-jobs.js';
 import { authorizeDownload, downloadBatchBody, downloadJob } from './downloads/download-job.js';
-import { registerFileContentRoutes } from './downloads/file-content-routes.js';
+import { previewPath, registerFileContentRoutes } from './downloads/file-content-routes.js';
 
 export interface RunningService {
   /** The base URL clients use (the public URL when one was configured). */
@@ -61,6 +66,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     logger: false,
     bodyLimit: config.bodyLimit,
     routerOptions: { maxParamLength: 1000 },
+    frameworkErrors: handleFrameworkError,
     // Long part uploads must not be cut off; idle sockets still time out.
     requestTimeout: 0,
     connectionTimeout: 0,
@@ -96,11 +102,14 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     app.get('/health', { config: { public: true } }, async () => ({ status: 'ok' }));
     registerCurrentUserRoutes(app, ctx);
     registerFieldRoutes(app, ctx);
+    registerOAuthRoutes(app, ctx);
+    registerIntegrationSettingsRoutes(app, ctx);
     registerFieldOptionRoutes(app, ctx);
 
     const assets = assetsRepo(db);
     const render = assetRenderer(ctx, assets);
-    const blobs = createBlobStore(join(config.dataDir, 'blobs'));
+    const previewsDir = join(config.dataDir, 'previews');
+    const blobs = createBlobStore(join(config.dataDir, 'blobs'), (sha256) => [previewPath(previewsDir, sha256)]);
     const uploads = new UploadService({
       ctx,
       assets,
@@ -115,11 +124,18 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     runner.register(assetUploadJob(uploads));
     runner.register(downloadJob(ctx, assets));
     registerAssetRoutes(app, ctx, { assets, render, uploads, blobs });
+    registerSearchRoutes(app, ctx, { render });
     registerUploadRoutes(app, ctx, uploads);
     registerJobKind(app, ctx, runner, jobs, { path: '/asset-and-upload-batch-jobs', type: 'AssetAndUploadBatchJob', body: uploadBatchBody, authorize: authorizeNewAssets });
     registerJobKind(app, ctx, runner, jobs, { path: '/asset-upload-batch-jobs', type: 'AssetUploadBatchJob', body: uploadBatchBody, authorize: authorizeNewVersions });
     registerJobKind(app, ctx, runner, jobs, { path: '/asset-download-batch-jobs', type: 'AssetDownloadBatchJob', body: downloadBatchBody, authorize: authorizeDownload });
-    registerFileContentRoutes(app, ctx, blobs, join(config.dataDir, 'previews'));
+    registerFileContentRoutes(app, ctx, blobs, previewsDir);
+    registerBatchJobs(app, ctx, runner, jobs, {
+      assets,
+      blobs,
+      uploads,
+      selectByCriterion: assetIdSelector(ctx),
+    });
 
     // Jobs interrupted by a stop resume now; abandoned uploads are swept now and then.
     runner.kick();

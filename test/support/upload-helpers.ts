@@ -13,10 +13,10 @@ export function randomFile(size: number): Buffer {
   return randomBytes(size);
 }
 
-/** Polls a job until it leaves QUEUED/RUNNING and returns it. */
-export async function waitForJob(service: TestService, path: string, id: string): Promise<any> {
+/** Polls a job until it leaves QUEUED/RUNNING and returns it (with `token`: as the user who created it). */
+export async function waitForJob(service: TestService, path: string, id: string, token?: string): Promise<any> {
   for (let attempt = 0; attempt < 500; attempt++) {
-    const { body } = await service.api('GET', `${path}/${id}`);
+    const { body } = await service.api('GET', `${path}/${id}`, undefined, token);
     const job = body.result;
     if (job?.state !== 'QUEUED' && job?.state !== 'RUNNING') return job;
     await new Promise((resolve) => setTimeout(resolve, 10));

@@ -40,3 +40,14 @@ export function requiredFlag(command: string, name: string, value: string | unde
   if (value === undefined || value.trim() === '') throw new CliError('USAGE', `asset-sync ${command} needs --${name} (see \`asset-sync ${command} --help\`).`);
   return value;
 }
+
+/** A flag that may be left out but, when given, must not be empty (`--admin-password ""` is a mistake, not a password). */
+export function nonEmptyFlag(name: string, value: string | undefined): string | undefined {
+  if (value === '') throw new CliError('USAGE', `--${name} must not be empty.`);
+  return value;
+}
+
+/** An environment variable set to the empty string (`VAR= command`) counts as not set. */
+export function envValue(value: string | undefined): string | undefined {
+  return value === '' ? undefined : value;
+}

@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import { startService } from '../../service/create-service.js';
 import { DEFAULT_AUDIENCE, serviceConfig } from '../../service/config.js';
-import { integerFlag, parseFlags, requiredFlag, urlFlag } from './parse-flags.js';
+import { envValue, integerFlag, nonEmptyFlag, parseFlags, requiredFlag, urlFlag } from './parse-flags.js';
 import type { CommandIo } from './command-io.js';
 
 export const serveHelp = `Usage: asset-sync serve --data DIR [--port N] [--host 127.0.0.1] [--public-url URL]
@@ -40,7 +40,8 @@ export async function serveCommand(args: string[], io: CommandIo): Promise<numbe
     host: values.host ?? '127.0.0.1',
     publicUrl: urlFlag('public-url', values['public-url']),
     adminEmail: values['admin-email'] ?? 'admin@localhost',
-    adminPassword: values['admin-password'] ?? io.env.ASSET_SYNC_ADMIN_PASSWORD,
+    // Never an empty admin password: an empty variable means "generate one".
+    adminPassword: nonEmptyFlag('admin-password', values['admin-password']) ?? envValue(io.env.ASSET_SYNC_ADMIN_PASSWORD),
     audience: values.audience ?? DEFAULT_AUDIENCE,
     rotateRefreshTokens: values['no-refresh-rotation'] !== true,
   });

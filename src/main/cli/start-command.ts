@@ -6,7 +6,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { startService } from '../../service/create-service.js';
 import { serviceConfig } from '../../service/config.js';
-import { integerFlag, parseFlags } from './parse-flags.js';
+import { envValue, integerFlag, parseFlags } from './parse-flags.js';
 import type { CommandIo } from './command-io.js';
 
 export const startHelp = `Usage: asset-sync start [--data DIR] [--port N]
@@ -27,7 +27,7 @@ export async function startCommand(args: string[], io: CommandIo): Promise<numbe
     return 0;
   }
   const dataDir = values.data ?? defaultDataDir(io.env);
-  const config = serviceConfig({ dataDir, port: integerFlag('port', values.port, 7480, 0, 65535), adminPassword: io.env.ASSET_SYNC_ADMIN_PASSWORD });
+  const config = serviceConfig({ dataDir, port: integerFlag('port', values.port, 7480, 0, 65535), adminPassword: envValue(io.env.ASSET_SYNC_ADMIN_PASSWORD) });
   const service = await startService(config);
   io.out(`Asset Sync: the local asset service is running at ${service.url} (data in ${dataDir}).`);
   if (service.bootstrap.generatedAdminPassword !== undefined) {

@@ -62,7 +62,8 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ServiceContext, d
     ctx.db.transaction(() => {
       for (const [fieldId, list] of Object.entries(values)) assets.setValues(row.id, fieldId, list);
       if (filename !== undefined && row.current_file_id !== null) assets.renameFile(row.current_file_id, filename);
-      assets.touch(row.id, ctx.nowIso());
+      // An empty PATCH changes nothing, so it must not look like a change to clients polling dateLastModified.
+      if (Object.keys(values).length > 0 || filename !== undefined) assets.touch(row.id, ctx.nowIso());
     })();
     const updated = assets.get(who.accountId, row.id) ?? row;
     return envelope(render.asset(updated), permittedActions(who.role, 'ASSET', row.id));
@@ -106,6 +107,7 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ServiceContext, d
     requireAction(who.role, 'ASSET_FILE', 'DELETE');
     const asset = assets.get(who.accountId, file.asset_id);
     if (asset?.current_file_id === file.id) throw new ServiceError('CURRENT_FILE_NOT_DELETABLE');
+    uploads.discardOpenUploadsReplacing(file.id);
     const freed = ctx.db.transaction(() => {
       const sha = assets.deleteFile(file);
       assets.touch(file.asset_id, ctx.nowIso());

@@ -80,6 +80,10 @@ export function assetsRepo(db: Db) {
     `UPDATE assets SET current_file_id = ?, date_last_modified = ?, date_last_file_added = ?,
        date_staged = coalesce(date_staged, ?), staged_by = coalesce(staged_by, ?) WHERE id = ?`,
   );
+  const setLifecycle = db.prepare(
+    `UPDATE assets SET state = @state, state_before_bin = @state_before_bin, date_pending_approval = @date_pending_approval,
+       date_live = @date_live, date_last_modified = @now WHERE id = @id`,
+  );
   const renameFile = db.prepare('UPDATE asset_files SET filename = ? WHERE id = ?');
   const deleteFile = db.prepare('DELETE FROM asset_files WHERE id = ?');
   const deleteAsset = db.prepare('DELETE FROM assets WHERE id = ?');
@@ -109,13 +113,20 @@ export function assetsRepo(db: Db) {
     touch: (assetId: string, now: string) => void touch.run(now, assetId),
     file: (accountId: string, id: string) => fileById.get(accountId, id),
     files: (assetId: string) => filesOf.all(assetId),
-    /** Adds a file version (or replaces one in place) and makes it current. */
-    putFile(row: FileRow, replace: boolean, userId: string, now: string): void {
+    /**
+     * Adds a file version (or replaces one's bytes in place) and makes it current. Returns the blob
+     * hash of the replaced bytes when no file uses it any more.
+     */
+    putFile(row: FileRow, replace: boolean, userId: string, now: string): string | undefined {
+      const previous = replace ? fileById.get(row.account_id, row.id)?.sha256 : undefined;
       if (replace) replaceFile.run(row);
       else insertFile.run(row);
       setCurrent.run(row.id, now, row.date_added, now, userId, row.asset_id);
+      return previous !== undefined && (blobUsers.get(previous)?.n ?? 0) === 0 ? previous : undefined;
     },
     renameFile: (fileId: string, filename: string) => void renameFile.run(filename, fileId),
+    setLifecycle: (assetId: string, change: Pick<AssetRow, 'state' | 'state_before_bin' | 'date_pending_approval' | 'date_live'>, now: string) =>
+      void setLifecycle.run({ ...change, id: assetId, now }),
     /** Deletes a file row; returns the blob hash when no other file uses it any more. */
     deleteFile(row: FileRow): string | undefined {
       deleteFile.run(row.id);

@@ -1,7 +1,8 @@
 /**
  * Content-addressed file storage: every AssetFile's bytes live once, at blobs/ab/cd/<sha256>.
  * Completed uploads are renamed into place (never copied); a blob is removed only when no AssetFile
- * references it any more (the caller checks).
+ * references it any more (the caller checks), together with the files derived from it (previews), so a
+ * permanent delete leaves no copy of the bytes behind.
  */
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -13,7 +14,8 @@ export interface BlobStore {
   remove(sha256: string): void;
 }
 
-export function createBlobStore(root: string): BlobStore {
+/** `derivedOf` names the files rendered from a blob (e.g. its preview), removed with it. */
+export function createBlobStore(root: string, derivedOf: (sha256: string) => string[] = () => []): BlobStore {
   mkdirSync(root, { recursive: true });
   const pathOf = (sha256: string): string => {
     if (!/^[0-9a-f]{64}$/.test(sha256)) throw new Error(`not a sha256: ${sha256}`);
@@ -32,6 +34,7 @@ export function createBlobStore(root: string): BlobStore {
     },
     remove(sha256) {
       rmSync(pathOf(sha256), { force: true });
+      for (const file of derivedOf(sha256)) rmSync(file, { force: true });
     },
   };
 }

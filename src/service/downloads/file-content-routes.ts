@@ -19,6 +19,11 @@ import { parseByteRange } from './byte-range.js';
 const fileParams = z.object({ fileId: z.uuid('is not a file id') });
 const PREVIEW_SIZE = 1024;
 
+/** Where the cached preview of a blob lives (the blob store removes it with the blob). */
+export function previewPath(previewsDir: string, sha256: string): string {
+  return join(previewsDir, `${sha256}.webp`);
+}
+
 export function registerFileContentRoutes(app: FastifyInstance, ctx: ServiceContext, blobs: BlobStore, previewsDir: string): void {
   const fileById = ctx.db.prepare<[string], FileRow>('SELECT * FROM asset_files WHERE id = ?');
   const signedFile = (request: FastifyRequest, kind: 'content' | 'preview'): FileRow => {
@@ -57,7 +62,7 @@ export function registerFileContentRoutes(app: FastifyInstance, ctx: ServiceCont
   app.get('/files/:fileId/preview', { config: { public: true } }, async (request, reply) => {
     const file = signedFile(request, 'preview');
     if (file.file_type !== 'IMAGE') throw new ServiceError('NOT_FOUND', 'Only images have previews.');
-    const target = join(previewsDir, `${file.sha256}.webp`);
+    const target = previewPath(previewsDir, file.sha256);
     if (!existsSync(target)) {
       const temporary = `${target}.${process.pid}.${Date.now()}.tmp`;
       await sharp(blobs.pathOf(file.sha256), { failOn: 'none' })

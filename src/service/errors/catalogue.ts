@@ -22,6 +22,19 @@ export const errorCatalogue = {
   SIGNED_URL_EXPIRED: { status: 403, message: 'The signed URL has expired; ask for a fresh one.' },
   RANGE_NOT_SATISFIABLE: { status: 416, message: 'The requested range is not satisfiable.' },
   // OAuth token endpoint errors keep RFC 6749's shape on top of ours (see oauth-errors.ts).
+  OAUTH_INVALID_REQUEST: { status: 400, message: 'The OAuth request is missing a parameter or has an invalid one.' },
+  OAUTH_INVALID_CLIENT: { status: 401, message: 'Client authentication failed: unknown client or wrong client secret.' },
+  OAUTH_INVALID_GRANT: { status: 400, message: 'The authorisation code or refresh token is invalid, expired, revoked or was issued to another client.' },
+  OAUTH_GRANT_REUSED: { status: 400, message: 'The authorisation code or refresh token was already used; every token issued from it has been revoked.' },
+  OAUTH_UNSUPPORTED_GRANT_TYPE: { status: 400, message: 'Only the authorization_code and refresh_token grants are supported.' },
+  OAUTH_UNSUPPORTED_RESPONSE_TYPE: { status: 400, message: 'Only response_type=code is supported.' },
+  OAUTH_INVALID_SCOPE: { status: 400, message: 'The scope must name an existing account with "subdomain:<subdomain>".' },
+  OAUTH_ACCESS_DENIED: { status: 403, message: 'The user declined the authorisation request.' },
+  OAUTH_UNKNOWN_CLIENT: { status: 400, message: 'The client_id is missing or names no registered client.' },
+  OAUTH_INVALID_REDIRECT_URI: { status: 400, message: 'The redirect_uri is missing or is not registered for this client.' },
+  OAUTH_SIGN_IN_EXPIRED: { status: 400, message: 'The sign-in form is invalid or has expired; start again from the application.' },
+  OAUTH_WRONG_CREDENTIALS: { status: 401, message: 'The email address or password is wrong.' },
+  OAUTH_NOT_A_MEMBER: { status: 403, message: 'This user is not a member of the account the application asked for.' },
   // 401 / 403
   UNAUTHENTICATED: { status: 401, message: 'A valid bearer token is required.' },
   TOKEN_EXPIRED: { status: 401, message: 'The access token has expired.' },
@@ -32,6 +45,7 @@ export const errorCatalogue = {
   ROUTE_NOT_FOUND: { status: 404, message: 'No such endpoint.' },
   // 405 / 409 / 413 / 415
   METHOD_NOT_ALLOWED: { status: 405, message: 'This endpoint does not accept that method.' },
+  INVALID_TRANSITION: { status: 409, message: 'The asset cannot move to that lifecycle state from the one it is in.' },
   CURRENT_FILE_NOT_DELETABLE: { status: 409, message: "The asset's current file cannot be deleted; upload a new version first." },
   FIELD_INDESTRUCTABLE: { status: 409, message: 'This field is built in and cannot be deleted.' },
   FIELD_NAME_TAKEN: { status: 409, message: 'A field with this name already exists.' },
@@ -42,6 +56,7 @@ export const errorCatalogue = {
   UPLOAD_ETAG_MISMATCH: { status: 409, message: 'A part eTag does not match the part the service received.' },
   PART_UPLOAD_IN_PROGRESS: { status: 409, message: 'This part is being uploaded by another request; retry when it ends.' },
   UPLOAD_EXPIRED: { status: 404, message: 'The upload has expired or was abandoned; start a new one.' },
+  SCROLL_EXPIRED: { status: 404, message: 'The scroll has expired (10 minutes idle) or does not exist; start a new scroll search.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than allowed.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be JSON (application/json).' },
   // 429 / 5xx

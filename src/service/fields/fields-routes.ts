@@ -9,7 +9,13 @@ import { ServiceError, notFound } from '../errors/service-error.js';
 import { permittedActions, requireAccountAction, requireAction } from '../auth/permissions.js';
 import { toField, type FieldRecord } from './fields-repo.js';
 
-const fieldName = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+const fieldName = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(200, 'must be at most 200 characters')
+  // eslint-disable-next-line no-control-regex -- a name is one line of text: no NUL, no line breaks
+  .refine((name) => !/[\u0000-\u001f\u007f]/.test(name), 'must not contain control characters');
 const createBody = z.object({
   name: fieldName,
   hasFixedOptions: z.boolean().default(false),

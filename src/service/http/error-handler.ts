@@ -28,6 +28,21 @@ export function sendError(reply: FastifyReply, request: FastifyRequest, error: S
     .send(toErrorBody(error.status, error.code, error.message, path));
 }
 
+/**
+ * Fastify's `frameworkErrors` option: a malformed URL (a broken %-escape) or an over-long path parameter
+ * fails in the router, before any route or error handler exists, and fastify would answer with its own
+ * `{ statusCode, code: 'FST_ERR_…' }` body. These are answered in our shape instead.
+ */
+export function handleFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const failure =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? new ServiceError('INVALID_PATH', 'A path parameter is longer than allowed.')
+      : error.code === 'FST_ERR_BAD_URL'
+        ? new ServiceError('INVALID_PATH', 'The URL is not validly %-encoded.')
+        : new ServiceError('INTERNAL');
+  void sendError(reply, request, failure);
+}
+
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ServiceError | Error, request, reply) => {
     if (error instanceof ServiceError) return sendError(reply, request, error);

@@ -19,8 +19,15 @@ export interface JobKind<S extends z.ZodType> {
   /** Must match the handler registered with the runner. */
   type: string;
   body: S;
+  /** Looks at the raw body before validation (e.g. to name the V2 form of a V1 body). */
+  precheck?(raw: unknown): void;
   /** Throws 403 (or 400 for checks that need the account) before the job is created. */
   authorize(caller: Caller, body: z.infer<S>): void;
+  /**
+   * Turns the request into what the job stores and runs (default: the body as it came), e.g. a
+   * criterion resolved to the asset ids it selects now, so a restart works through the same set.
+   */
+  prepare?(caller: Caller, body: z.infer<S>): unknown;
 }
 
 const idParams = z.object({ id: z.string().min(1).max(200) });
@@ -28,9 +35,11 @@ const idParams = z.object({ id: z.string().min(1).max(200) });
 export function registerJobKind<S extends z.ZodType>(app: FastifyInstance, ctx: ServiceContext, runner: JobRunner, jobs: JobsRepo, kind: JobKind<S>): void {
   app.post(kind.path, async (request) => {
     const who = caller(request);
+    kind.precheck?.(request.body);
     const body = parseInput(kind.body, request.body);
     kind.authorize(who, body);
-    const row = jobs.create(who.accountId, who.userId, kind.type, body, ctx.nowIso());
+    const input: unknown = kind.prepare === undefined ? body : kind.prepare(who, body);
+    const row = jobs.create(who.accountId, who.userId, kind.type, input, ctx.nowIso());
     runner.kick();
     return envelope(toJob(row), permittedActions(who.role, 'JOB', row.id));
   });
@@ -39,7 +48,9 @@ export function registerJobKind<S extends z.ZodType>(app: FastifyInstance, ctx: 
     const who = caller(request);
     const { id } = parseInput(idParams, request.params, 'INVALID_PATH');
     const row = jobs.get(who.accountId, id);
-    if (row?.type !== kind.type) throw notFound('job', id);
+    // A job's results carry URLs signed with its creator's rights (part uploads, downloads), so only the
+    // creator may read it; to anyone else it does not exist (API.md §1: 404 when not visible).
+    if (row?.type !== kind.type || row.user_id !== who.userId) throw notFound('job', id);
     return envelope(toJob(row), permittedActions(who.role, 'JOB', row.id));
   });
 }

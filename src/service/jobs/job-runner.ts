@@ -22,6 +22,11 @@ export interface JobHandler<Input = unknown, Item = unknown> {
   items(input: Input): { key: string; item: Item }[];
   /** Runs one item inside the chunk's transaction; returns its success value or throws a ServiceError. */
   runItem(item: Item, caller: Caller, input: Input): unknown;
+  /**
+   * Called after each chunk's transaction, with whether it committed: the place for effects outside
+   * the database (removing freed blobs) that must happen only once the rows are gone for good.
+   */
+  afterChunk?(committed: boolean): void;
 }
 
 export class JobRunner {
@@ -81,17 +86,23 @@ export class JobRunner {
       for (let cursor = row.cursor; cursor < items.length && !this.closed; ) {
         const chunk = items.slice(cursor, cursor + handler.chunkSize);
         const end = cursor + chunk.length;
-        ctx.db.transaction(() => {
-          for (const { key, item } of chunk) {
-            try {
-              successes[key] = ctx.db.transaction(() => handler.runItem(item, caller, input))();
-            } catch (error) {
-              if (!(error instanceof ServiceError)) throw error;
-              failures[key] = this.errorBody(error, row);
+        try {
+          ctx.db.transaction(() => {
+            for (const { key, item } of chunk) {
+              try {
+                successes[key] = ctx.db.transaction(() => handler.runItem(item, caller, input))();
+              } catch (error) {
+                if (!(error instanceof ServiceError)) throw error;
+                failures[key] = this.errorBody(error, row);
+              }
             }
-          }
-          jobs.saveProgress(row.id, end, end / items.length, JSON.stringify(successes), JSON.stringify(failures));
-        })();
+            jobs.saveProgress(row.id, end, end / items.length, JSON.stringify(successes), JSON.stringify(failures));
+          })();
+        } catch (error) {
+          handler.afterChunk?.(false);
+          throw error;
+        }
+        handler.afterChunk?.(true);
         cursor = end;
         await yieldToEventLoop();
       }

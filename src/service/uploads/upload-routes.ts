@@ -53,16 +53,24 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: ServiceContext, 
       done(null);
     });
     scope.put('/upload-parts/:uploadId/:partNumber', { config: { public: true } }, async (request, reply) => {
-      const { uploadId, partNumber } = parseInput(partParams, request.params, 'INVALID_PATH');
-      const query = request.query as Record<string, string | undefined>;
-      const bound = ctx.signer.verify(`/upload-parts/${uploadId}/${partNumber}`, query, ['md5']);
-      const etag = await uploads.receivePart(
-        uploadId,
-        partNumber,
-        request.raw,
-        { contentLength: request.headers['content-length'], contentMd5: header(request.headers['content-md5']) },
-        bound.md5,
-      );
+      let etag: string;
+      try {
+        const { uploadId, partNumber } = parseInput(partParams, request.params, 'INVALID_PATH');
+        const query = request.query as Record<string, string | undefined>;
+        const bound = ctx.signer.verify(`/upload-parts/${uploadId}/${partNumber}`, query, ['md5']);
+        etag = await uploads.receivePart(
+          uploadId,
+          partNumber,
+          request.raw,
+          { contentLength: request.headers['content-length'], contentMd5: header(request.headers['content-md5']) },
+          bound.md5,
+        );
+      } catch (error) {
+        // A refused part can leave unread body bytes on the connection (a body abandoned half-way is
+        // not drained), and the next request sent on it would wait behind them forever: close it.
+        void reply.header('connection', 'close');
+        throw error;
+      }
       return reply.header('etag', `"${etag}"`).code(200).send();
     });
   });

@@ -114,8 +114,17 @@ export class UploadService {
     busy.add(partNumber);
     this.inFlight.set(uploadId, busy);
     try {
+      // A part PUT again rewrites bytes the running whole-file digest may already have taken in, or
+      // is reading right now: forget the digest, so completion hashes the file afresh.
+      if (uploads.hasPart(uploadId, partNumber) || range.start < this.digests.offset(uploadId)) this.digests.drop(uploadId);
       uploads.forgetPart(uploadId, partNumber);
       const md5 = await this.writePart(this.fileOf(uploadId), range.start, expected, body);
+      if (uploads.get(uploadId) === undefined) {
+        // The upload was discarded (its asset deleted) while the bytes arrived; writing may have
+        // re-created its file, which nothing would ever sweep.
+        rmSync(this.fileOf(uploadId), { force: true });
+        throw new ServiceError('UPLOAD_EXPIRED');
+      }
       if (boundMd5 !== undefined && Buffer.from(md5, 'hex').toString('base64') !== boundMd5) {
         throw new ServiceError('BAD_DIGEST');
       }
@@ -156,6 +165,10 @@ export class UploadService {
       await handle.sync().finally(() => handle.close());
       const asset = assets.get(caller.accountId, upload.asset_id);
       if (asset === undefined) throw notFound('asset', upload.asset_id);
+      // Replacing the bytes of a file that no longer exists would leave the asset's current file dangling.
+      if (upload.replace_file_id !== null && assets.file(caller.accountId, upload.replace_file_id) === undefined) {
+        throw notFound('asset file', upload.replace_file_id);
+      }
       blobs.adopt(file, digest.sha256);
       const now = ctx.nowIso();
       const row: FileRow = {
@@ -174,11 +187,21 @@ export class UploadService {
         date_added: now,
         added_by: caller.userId,
       };
-      ctx.db.transaction(() => {
-        assets.putFile(row, upload.replace_file_id !== null, caller.userId, now);
+      const freed = ctx.db.transaction(() => {
+        const replaced = assets.putFile(row, upload.replace_file_id !== null, caller.userId, now);
         uploads.markCompleted(upload.upload_id, row.id, JSON.stringify(given), ctx.clock.now());
+        return replaced;
       })();
+      if (freed !== undefined) blobs.remove(freed);
       return this.deps.renderAsset(caller.accountId, upload.asset_id);
+    } catch (error) {
+      if (uploads.get(upload.upload_id) === undefined) {
+        // Discarded (its asset deleted) while the file was being hashed: the file is gone or was
+        // re-created empty by ensureSize, and the failure is the client's expected one, not a bug.
+        rmSync(this.fileOf(upload.upload_id), { force: true });
+        throw new ServiceError('UPLOAD_EXPIRED', undefined, {}, { cause: error });
+      }
+      throw error;
     } finally {
       this.completing.delete(upload.upload_id);
     }
@@ -203,6 +226,11 @@ export class UploadService {
   /** Abandons the open uploads of an asset that is being deleted. */
   discardOpenUploadsOf(assetId: string): void {
     for (const uploadId of this.deps.uploads.openOfAsset(assetId)) this.discard(uploadId);
+  }
+
+  /** Abandons the open uploads of new bytes for an AssetFile that is being deleted. */
+  discardOpenUploadsReplacing(fileId: string): void {
+    for (const uploadId of this.deps.uploads.openReplacing(fileId)) this.discard(uploadId);
   }
 
   close(): Promise<void> {

@@ -32,6 +32,7 @@ export function uploadsRepo(db: Db) {
      VALUES (@upload_id, @id, @account_id, @asset_id, @replace_file_id, NULL, @filename, @folder_option_id, @size, @part_size, @part_count, @created_by, @date_created, @last_activity)`,
   );
   const parts = db.prepare<[string], PartRow>('SELECT part_number, size, etag FROM upload_parts WHERE upload_id = ? ORDER BY part_number');
+  const hasPart = db.prepare<[string, number], { n: number }>('SELECT 1 AS n FROM upload_parts WHERE upload_id = ? AND part_number = ?');
   const deletePart = db.prepare('DELETE FROM upload_parts WHERE upload_id = ? AND part_number = ?');
   const putPart = db.prepare('INSERT OR REPLACE INTO upload_parts (upload_id, part_number, size, etag) VALUES (?, ?, ?, ?)');
   const touch = db.prepare('UPDATE uploads SET last_activity = ? WHERE upload_id = ?');
@@ -40,11 +41,13 @@ export function uploadsRepo(db: Db) {
   const abandoned = db.prepare<[number], { upload_id: string }>('SELECT upload_id FROM uploads WHERE asset_file_id IS NULL AND last_activity < ?');
   const remove = db.prepare('DELETE FROM uploads WHERE upload_id = ?');
   const openOfAsset = db.prepare<[string], { upload_id: string }>('SELECT upload_id FROM uploads WHERE asset_id = ? AND asset_file_id IS NULL');
+  const openReplacing = db.prepare<[string], { upload_id: string }>('SELECT upload_id FROM uploads WHERE replace_file_id = ? AND asset_file_id IS NULL');
 
   return {
     get: (uploadId: string) => byUploadId.get(uploadId),
     insert: (row: Omit<UploadRow, 'asset_file_id' | 'completed_parts'>) => void insert.run(row),
     parts: (uploadId: string) => parts.all(uploadId),
+    hasPart: (uploadId: string, partNumber: number) => hasPart.get(uploadId, partNumber) !== undefined,
     /** Forgets a part before its bytes are rewritten, so a crash mid-write leaves it missing, not stale. */
     forgetPart: (uploadId: string, partNumber: number) => void deletePart.run(uploadId, partNumber),
     putPart(uploadId: string, partNumber: number, size: number, etag: string, now: number): void {
@@ -58,6 +61,8 @@ export function uploadsRepo(db: Db) {
     },
     abandonedBefore: (cutoff: number) => abandoned.all(cutoff).map((row) => row.upload_id),
     openOfAsset: (assetId: string) => openOfAsset.all(assetId).map((row) => row.upload_id),
+    /** Open uploads carrying new bytes for this AssetFile. */
+    openReplacing: (fileId: string) => openReplacing.all(fileId).map((row) => row.upload_id),
     remove: (uploadId: string) => void remove.run(uploadId),
   };
 }

@@ -1,5 +1,6 @@
 /** The numbered migrations, in order. Append only: a shipped migration is never edited. */
 import initial from './0001-initial.js';
 import uploadReplacesFile from './0002-upload-replaces-file.js';
+import search from './0003-search.js';
 
-export const migrations: readonly string[] = [initial, uploadReplacesFile];
+export const migrations: readonly string[] = [initial, uploadReplacesFile, search];

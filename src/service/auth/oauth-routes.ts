@@ -1,0 +1,48 @@
+/**
+ * The authorisation server on the API's origin (API.md §2): builds its stores and registers /authorize,
+ * /oauth/token and the two public discovery documents (RFC 8414 metadata and the JWKS that verifies our
+ * access tokens). Every address it hands out is built from `ctx.baseUrl()`, the public URL. It must
+ * never publish private key material: the JWKS comes from `publicJwks()` only.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ServiceContext } from '../context.js';
+import { oauthClientsRepo } from './oauth-clients-repo.js';
+import { authCodesRepo } from './auth-codes-repo.js';
+import { refreshTokensRepo } from './refresh-tokens-repo.js';
+import { signInTransactions } from './sign-in-transaction.js';
+import { newOpaqueSecret } from './opaque-secrets.js';
+import { registerAuthorizeRoutes } from './authorize-routes.js';
+import { registerTokenEndpoint, SUPPORTED_GRANT_TYPES } from './token-endpoint.js';
+import { OFFLINE_ACCESS } from './authorize-request.js';
+
+export function registerOAuthRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  const clients = oauthClientsRepo(ctx.db);
+  const codes = authCodesRepo(ctx.db);
+  const refreshTokens = refreshTokensRepo(ctx.db);
+  // Its own key, so a sealed sign-in form can never pass for a signed URL or the reverse.
+  const transactions = signInTransactions(ctx.settings.getOrCreate('oauth_sign_in_secret', newOpaqueSecret), ctx.clock);
+
+  registerAuthorizeRoutes(app, { ctx, clients, codes, transactions });
+  registerTokenEndpoint(app, { ctx, clients, codes, refreshTokens });
+
+  app.get('/.well-known/jwks.json', { config: { public: true } }, async (_request, reply) =>
+    reply.header('cache-control', 'public, max-age=300').send(ctx.tokens.publicJwks()),
+  );
+
+  app.get('/.well-known/oauth-authorization-server', { config: { public: true } }, async (_request, reply) => {
+    const base = ctx.baseUrl();
+    return reply.header('cache-control', 'public, max-age=300').send({
+      issuer: base,
+      authorization_endpoint: `${base}/authorize`,
+      token_endpoint: `${base}/oauth/token`,
+      jwks_uri: `${base}/.well-known/jwks.json`,
+      response_types_supported: ['code'],
+      response_modes_supported: ['query'],
+      grant_types_supported: [...SUPPORTED_GRANT_TYPES],
+      token_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
+      code_challenge_methods_supported: ['S256'],
+      // `subdomain:<account subdomain>` is also required; it has no fixed list.
+      scopes_supported: [OFFLINE_ACCESS],
+    });
+  });
+}

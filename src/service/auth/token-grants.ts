@@ -1,0 +1,151 @@
+/**
+ * The two grants of the token endpoint. `authorization_code`: a code is single-use and short-lived, bound
+ * to its client, redirect URI and PKCE challenge; a second use revokes the refresh-token family it
+ * produced. `refresh_token`: only issued with `offline_access`; rotated on use when configured, in which
+ * case presenting a rotated token again is treated as theft and revokes the whole family.
+ * Each check-and-update runs in one SQLite transaction, so two concurrent uses cannot both win; the
+ * outcome is returned (not thrown) from the transaction so that a revocation is committed even though
+ * the request fails. This module must never issue a token for a failed check.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ServiceContext } from '../context.js';
+import { ServiceError } from '../errors/service-error.js';
+import type { OAuthClient } from './oauth-clients-repo.js';
+import type { AuthCodesRepo } from './auth-codes-repo.js';
+import type { RefreshTokensRepo } from './refresh-tokens-repo.js';
+import { OFFLINE_ACCESS } from './authorize-request.js';
+import { hashSecret, newOpaqueSecret } from './opaque-secrets.js';
+import { verifierMatches } from './pkce.js';
+
+export interface GrantDeps {
+  ctx: ServiceContext;
+  codes: AuthCodesRepo;
+  refreshTokens: RefreshTokensRepo;
+}
+
+/** RFC 6749 §5.1. */
+export interface TokenResponse {
+  access_token: string;
+  refresh_token?: string;
+  expires_in: number;
+  token_type: 'Bearer';
+  scope: string;
+}
+
+export interface CodeExchange {
+  code: string;
+  redirectUri: string;
+  codeVerifier: string | undefined;
+}
+
+/** What a successful check grants: tokens for this user and scope, and maybe a new refresh token. */
+interface Granted {
+  userId: string;
+  scope: string;
+  refreshToken: string | undefined;
+}
+
+type Outcome = { granted: Granted } | { refused: ServiceError };
+
+const invalidGrant = (message: string): Outcome => ({ refused: new ServiceError('OAUTH_INVALID_GRANT', message) });
+
+export async function exchangeAuthorizationCode(deps: GrantDeps, client: OAuthClient, exchange: CodeExchange): Promise<TokenResponse> {
+  const { ctx, codes, refreshTokens } = deps;
+  const now = ctx.clock.now();
+  const codeHash = hashSecret(exchange.code);
+
+  const outcome = ctx.db.transaction((): Outcome => {
+    const record = codes.find(codeHash);
+    if (record?.clientId !== client.clientId) return invalidGrant('The authorisation code is unknown or was issued to another client.');
+    if (record.usedAt !== null) {
+      if (record.familyId !== null) refreshTokens.revokeFamily(record.familyId, now);
+      return { refused: new ServiceError('OAUTH_GRANT_REUSED', 'The authorisation code was already used; the tokens issued from it have been revoked.') };
+    }
+    if (record.expiresAt <= now) return invalidGrant('The authorisation code has expired; sign in again.');
+    if (record.redirectUri !== exchange.redirectUri) return invalidGrant('The redirect_uri differs from the one used at /authorize.');
+    if (record.codeChallenge !== null) {
+      if (exchange.codeVerifier === undefined) {
+        return { refused: new ServiceError('OAUTH_INVALID_REQUEST', 'The code was requested with PKCE: send its code_verifier.') };
+      }
+      if (!verifierMatches(exchange.codeVerifier, record.codeChallenge)) return invalidGrant('The code_verifier does not match the code_challenge.');
+    } else if (exchange.codeVerifier !== undefined) {
+      return invalidGrant('A code_verifier was sent for a code requested without code_challenge.');
+    }
+    const refused = grantStillHolds(ctx, record);
+    if (refused !== undefined) return refused;
+
+    const familyId = record.scope.split(' ').includes(OFFLINE_ACCESS) ? randomUUID() : null;
+    if (!codes.markUsed(codeHash, now, familyId)) return invalidGrant('The authorisation code was already used.');
+    const refreshToken = familyId === null ? undefined : startRefreshToken(deps, familyId, record, now);
+    return { granted: { userId: record.userId, scope: record.scope, refreshToken } };
+  })();
+  return respond(ctx, outcome);
+}
+
+export async function refreshAccessToken(deps: GrantDeps, client: OAuthClient, presented: string): Promise<TokenResponse> {
+  const { ctx, refreshTokens } = deps;
+  const now = ctx.clock.now();
+  const tokenHash = hashSecret(presented);
+
+  const outcome = ctx.db.transaction((): Outcome => {
+    const record = refreshTokens.find(tokenHash);
+    if (record?.clientId !== client.clientId) return invalidGrant('The refresh token is unknown or was issued to another client.');
+    if (record.revokedAt !== null) return invalidGrant('The refresh token has been revoked; sign in again.');
+    if (record.rotatedAt !== null) {
+      // A rotated token in use again means two parties hold the family: end it for both.
+      refreshTokens.revokeFamily(record.familyId, now);
+      return { refused: new ServiceError('OAUTH_GRANT_REUSED', 'The refresh token was already exchanged; every token of its family has been revoked.') };
+    }
+    if (record.expiresAt <= now) return invalidGrant('The refresh token has expired; sign in again.');
+    const refused = grantStillHolds(ctx, record);
+    if (refused !== undefined) {
+      refreshTokens.revokeFamily(record.familyId, now);
+      return refused;
+    }
+    if (!ctx.config.rotateRefreshTokens) return { granted: { userId: record.userId, scope: record.scope, refreshToken: undefined } };
+    if (!refreshTokens.markRotated(tokenHash, now)) return invalidGrant('The refresh token was already exchanged.');
+    const successor = startRefreshToken(deps, record.familyId, record, now);
+    return { granted: { userId: record.userId, scope: record.scope, refreshToken: successor } };
+  })();
+  return respond(ctx, outcome);
+}
+
+/** The user must still belong to the account, and the service must still serve the token's audience. */
+function grantStillHolds(ctx: ServiceContext, grant: { userId: string; accountId: string; audience: string }): Outcome | undefined {
+  if (grant.audience !== ctx.config.audience) return invalidGrant('The grant was issued for another audience.');
+  if (ctx.accounts.membership(grant.accountId, grant.userId) === undefined) return invalidGrant('The user is no longer a member of the account.');
+  return undefined;
+}
+
+function startRefreshToken(
+  deps: GrantDeps,
+  familyId: string,
+  grant: { clientId: string; userId: string; accountId: string; scope: string; audience: string },
+  now: number,
+): string {
+  deps.refreshTokens.purgeExpired(now);
+  const token = newOpaqueSecret();
+  deps.refreshTokens.insert(hashSecret(token), {
+    familyId,
+    clientId: grant.clientId,
+    userId: grant.userId,
+    accountId: grant.accountId,
+    scope: grant.scope,
+    audience: grant.audience,
+    expiresAt: now + deps.ctx.config.refreshTokenTtl * 1000,
+  });
+  return token;
+}
+
+async function respond(ctx: ServiceContext, outcome: Outcome): Promise<TokenResponse> {
+  if ('refused' in outcome) throw outcome.refused;
+  const { userId, scope, refreshToken } = outcome.granted;
+  const accessToken = await ctx.tokens.issue({ sub: userId, scope }, ctx.config.accessTokenTtl);
+  return {
+    access_token: accessToken,
+    ...(refreshToken === undefined ? {} : { refresh_token: refreshToken }),
+    expires_in: ctx.config.accessTokenTtl,
+    token_type: 'Bearer',
+    scope,
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * Asset search endpoints (API.md §5, SERVICE-SPEC §4.1, §8): `POST /asset-searches` (paged, at most
+ * 10,000 deep), `POST /asset-scroll-searches` and `POST /asset-scroll-search-scrolls` (keyset scrolls of
+ * any size). Any member of the account may search, viewers included; each result carries the caller's
+ * permitted actions on it. `from` defaults to 0 and `pageSize` to 100 (at most 1000); `pageSize: 0` answers
+ * the count alone (`results` is then empty, so clients that always read `results` keep working).
+ * Validation, compiling and running live in their own modules; this file only wires a request to them.
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { Asset, Envelope } from '../../shared/api/resources.js';
+import type { AssetRow } from '../assets/assets-repo.js';
+import type { AssetRenderer } from '../assets/render-asset.js';
+import { permittedActions, requireAccountAction } from '../auth/permissions.js';
+import type { ServiceContext } from '../context.js';
+import { ServiceError } from '../errors/service-error.js';
+import { envelope } from '../http/envelope.js';
+import { parseInput } from '../http/parse-input.js';
+import { caller, type Caller } from '../http/request-auth.js';
+import { compileAssetQuery } from './asset-query.js';
+import { assetSearchRunner } from './run-asset-search.js';
+import { scrollStore } from './scroll-store.js';
+import { searchAccount } from './search-account.js';
+
+/** How deep paged search reaches (SERVICE-SPEC §8). */
+export const PAGING_LIMIT = 10_000;
+export const MAX_PAGE_SIZE = 1000;
+export const DEFAULT_PAGE_SIZE = 100;
+
+const pageSize = (min: number) => z.number().int().min(min).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE);
+const pagedBody = z.object({ from: z.number().int().min(0).default(0), pageSize: pageSize(0), criterion: z.unknown().optional(), sorts: z.unknown().optional() });
+const scrollBody = z.object({
+  from: z.literal(0, 'scroll searches always start at the first result; page on with the scrollId').optional(),
+  pageSize: pageSize(1),
+  criterion: z.unknown().optional(),
+  sorts: z.unknown().optional(),
+});
+// A scroll id carries the sort values of the last asset returned (text values up to 10,000 characters each).
+const scrollOnBody = z.object({ scrollId: z.string().min(1).max(500_000) });
+
+/** V1 search-body properties and what replaced them (API.md §7). */
+const V1_BODY_PROPERTIES: Readonly<Record<string, string>> = {
+  stagingStatus: 'a LIFECYCLE_STATE criterion',
+  addedBy: 'a STAGED_BY criterion',
+  dateAdded: 'a DATE_LIVE criterion',
+};
+
+function rejectV1Properties(body: unknown): void {
+  if (typeof body !== 'object' || body === null) return;
+  for (const [name, replacement] of Object.entries(V1_BODY_PROPERTIES)) {
+    if (name in body) throw new ServiceError('UNSUPPORTED_V1_NAME', `"${name}" is a V1 search property; use ${replacement} (API version 2).`);
+  }
+}
+
+export interface SearchRouteDeps {
+  render: AssetRenderer;
+}
+
+export function registerSearchRoutes(app: FastifyInstance, ctx: ServiceContext, deps: SearchRouteDeps): void {
+  const runner = assetSearchRunner(ctx.db);
+  const scrolls = scrollStore(ctx.db, ctx.clock, ctx.settings.getOrCreate('scroll_signing_secret', () => randomBytes(32).toString('base64url')));
+  const results = (who: Caller, rows: AssetRow[]): Envelope<Asset>[] =>
+    rows.map((row) => envelope(deps.render.asset(row), permittedActions(who.role, 'ASSET', row.id)));
+  const searcher = (request: FastifyRequest): Caller => {
+    const who = caller(request);
+    requireAccountAction(who.role, 'ASSETS', 'SEARCH_ASSETS');
+    rejectV1Properties(request.body);
+    return who;
+  };
+
+  app.post('/asset-searches', async (request) => {
+    const who = searcher(request);
+    const body = parseInput(pagedBody, request.body);
+    const query = compileAssetQuery(searchAccount(ctx.fields, who.accountId), body.criterion, body.sorts);
+    if (body.from + body.pageSize > PAGING_LIMIT) {
+      throw new ServiceError(
+        'PAGING_LIMIT_EXCEEDED',
+        `from + pageSize is ${body.from + body.pageSize}; paged search reaches at most ${PAGING_LIMIT} results. Use POST /asset-scroll-searches to go further.`,
+      );
+    }
+    const totalResults = runner.count(query);
+    const rows = body.pageSize === 0 || body.from >= totalResults ? [] : runner.page(query, body.from, body.pageSize);
+    return { results: results(who, rows), totalResults };
+  });
+
+  app.post('/asset-scroll-searches', async (request) => {
+    const who = searcher(request);
+    const body = parseInput(scrollBody, request.body);
+    const query = compileAssetQuery(searchAccount(ctx.fields, who.accountId), body.criterion, body.sorts);
+    const totalResults = runner.count(query);
+    const scroll = scrolls.create({
+      account_id: who.accountId,
+      user_id: who.userId,
+      criterion: JSON.stringify(body.criterion),
+      sorts: JSON.stringify(body.sorts),
+      page_size: body.pageSize,
+      total_results: totalResults,
+    });
+    const page = runner.pageAfter(query, undefined, body.pageSize);
+    return { results: results(who, page.rows), totalResults, scrollId: scrolls.scrollId(scroll, page.last) };
+  });
+
+  app.post('/asset-scroll-search-scrolls', async (request) => {
+    const who = searcher(request);
+    const { scrollId } = parseInput(scrollOnBody, request.body);
+    const { row, cursor } = scrolls.open(scrollId, who.accountId, who.userId);
+    const query = compileAssetQuery(searchAccount(ctx.fields, who.accountId), JSON.parse(row.criterion) as unknown, JSON.parse(row.sorts) as unknown);
+    const page = runner.pageAfter(query, cursor, row.page_size);
+    // An empty page ends the scroll; its id stays valid (a retry gets the same empty page) until it expires.
+    return { results: results(who, page.rows), totalResults: row.total_results, scrollId: scrolls.scrollId(row, page.last ?? cursor) };
+  });
+}
