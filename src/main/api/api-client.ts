@@ -1,0 +1,137 @@
+/**
+ * The core of the API client: one JSON request to the service with the bearer token, one refresh and
+ * retry on 401, bounded retries with backoff on network errors, 408, 429 and 5xx (honouring
+ * Retry-After), and every failure as an ApiError. Resource modules build on `Requester.json`; the
+ * transfer modules (part-upload.ts, download-file.ts) share its ClientContext (agents, clock, limits).
+ * It knows HTTP and nothing about sync. It must never send the token anywhere but the configured
+ * server (no redirects are followed), and never put it in an error or a log line.
+ */
+import got from 'got';
+import { apiErrorFromResponse, invalidResponse, type ApiError } from './api-error.js';
+import type { AgentPool } from './proxy-agents.js';
+import type { BandwidthLimiter } from './bandwidth-limiter.js';
+import type { ClientClock } from './client-clock.js';
+import { transportError } from './transport-error.js';
+import { withRetries, type RetryPolicy } from './with-retries.js';
+
+/** Where bearer tokens come from (src/main/auth implements it; tests pass a fake). */
+export interface TokenProvider {
+  /** A token believed valid now (refreshed first when it is known to have expired). */
+  accessToken(): Promise<string>;
+  /** A token other than `previous`, which the server refused: refreshes once however many callers ask. */
+  refreshed(previous: string): Promise<string>;
+}
+
+/** A provider for a fixed token (ASSET_SYNC_TOKEN, tests): a refused token stays refused. */
+export function staticTokenProvider(token: string): TokenProvider {
+  return { accessToken: async () => token, refreshed: async () => token };
+}
+
+export interface Timeouts {
+  /** TCP (and TLS) connection set-up, ms. */
+  connectMs: number;
+  /** From sending a JSON request to its first answer byte, ms. */
+  responseMs: number;
+  /** No byte either way on a transfer's socket for this long, ms. */
+  idleMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 15_000, responseMs: 60_000, idleMs: 60_000 };
+
+/** What the request core, the resource modules and the transfer modules share. */
+export interface ClientContext {
+  /** The API base URL without a trailing slash, e.g. `https://api-v2.dash.app`. */
+  server: string;
+  agents: AgentPool;
+  clock: ClientClock;
+  random: () => number;
+  retry: RetryPolicy;
+  timeouts: Timeouts;
+  userAgent: string;
+  uploadLimiter: BandwidthLimiter;
+  downloadLimiter: BandwidthLimiter;
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface JsonRequest {
+  method: HttpMethod;
+  /** Path below the server, starting with `/`; ids already URI-encoded. */
+  path: string;
+  body?: unknown;
+  /**
+   * Whether repeating the request is harmless (default: every method but POST). A non-idempotent
+   * request is retried only when the failure proves it was not applied (refused connection, 429, 503).
+   */
+  idempotent?: boolean;
+  signal?: AbortSignal | undefined;
+}
+
+export interface Requester {
+  readonly context: ClientContext;
+  /** Sends the request and answers the parsed JSON body (null when the body is empty). */
+  json(request: JsonRequest): Promise<unknown>;
+}
+
+export function urlFor(server: string, path: string): URL {
+  return new URL(`${server}${path.startsWith('/') ? path : `/${path}`}`);
+}
+
+/** The retry rule for a request that must not be repeated when it may have been applied. */
+export function safeToRepeat(error: ApiError): boolean {
+  if (!error.retryable) return false;
+  if (error.status === undefined) return !error.maybeApplied;
+  return error.status === 429 || error.status === 503;
+}
+
+export function createRequester(context: ClientContext, tokens: TokenProvider): Requester {
+  const send = async (request: JsonRequest, url: URL, token: string) => {
+    try {
+      return await got(url, {
+        method: request.method,
+        headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'user-agent': context.userAgent },
+        ...(request.body === undefined ? {} : { json: request.body }),
+        agent: context.agents.agentsFor(url),
+        timeout: { connect: context.timeouts.connectMs, secureConnect: context.timeouts.connectMs, response: context.timeouts.responseMs },
+        retry: { limit: 0 },
+        throwHttpErrors: false,
+        followRedirect: false,
+        responseType: 'text',
+        ...(request.signal === undefined ? {} : { signal: request.signal }),
+      });
+    } catch (error) {
+      throw transportError(error, request.method, url);
+    }
+  };
+
+  return {
+    context,
+    async json(request) {
+      const url = urlFor(context.server, request.path);
+      const idempotent = request.idempotent ?? request.method !== 'POST';
+      const retryContext = { clock: context.clock, random: context.random, policy: context.retry, signal: request.signal };
+      return withRetries(
+        retryContext,
+        async () => {
+          let token = await tokens.accessToken();
+          let response = await send(request, url, token);
+          if (response.statusCode === 401) {
+            token = await tokens.refreshed(token);
+            response = await send(request, url, token);
+          }
+          const retryAfter = response.headers['retry-after'];
+          if (response.statusCode >= 300) {
+            throw apiErrorFromResponse({ method: request.method, url, status: response.statusCode, retryAfter, bodyText: response.body, now: context.clock.now() });
+          }
+          if (response.body.trim() === '') return null;
+          try {
+            return JSON.parse(response.body) as unknown;
+          } catch (error) {
+            throw invalidResponse(request.method, url, 'the body is not JSON', error);
+          }
+        },
+        idempotent ? undefined : safeToRepeat,
+      );
+    },
+  };
+}

@@ -1,0 +1,204 @@
+/**
+ * AssetApi: everything the sync engine asks of the asset service, as plain data in and out. The HTTP
+ * client (create-api-client.ts) implements it against a real server; an in-memory twin can implement
+ * it for the deterministic simulation. Keep it narrow: add a member only when the engine needs it, and
+ * never let a transport detail (got, streams, headers) leak into a signature. Every failure is an
+ * ApiError with a stable `code`.
+ */
+import type {
+  Asset,
+  AssetFile,
+  AssetUpload,
+  DownloadItem,
+  Envelope,
+  Field,
+  FieldOption,
+  LifecycleState,
+  SearchPage,
+  UploadJobSuccess,
+  User,
+} from '../../shared/api/resources.js';
+import type { ApiError } from './api-error.js';
+
+/** A search criterion (API.md §5), e.g. `{ type: 'FIELD_EQUALS', field, value }`. Built by the engine. */
+export type Criterion = { readonly type: string } & Readonly<Record<string, unknown>>;
+
+/** A field reference of an asset search, or a plain option-field name for option searches. */
+export type SortField = string | { type: 'FIXED'; fieldName: string } | { type: 'FIELD'; fieldId: string };
+
+export interface Sort {
+  field: SortField;
+  order: 'ASC' | 'DESC';
+}
+
+export interface SearchRequest {
+  criterion: Criterion;
+  sorts: Sort[];
+  /** Paged searches only; from + pageSize ≤ 10,000. */
+  from?: number;
+  pageSize?: number;
+}
+
+/** A job's per-item outcome, keyed by batchItemId (or asset id for selector jobs). */
+export interface BatchOutcome<S> {
+  /** The job that produced it; null for a synchronous batch. */
+  jobId: string | null;
+  successes: Record<string, S>;
+  failures: Record<string, ApiError>;
+}
+
+/** One part URL the caller wants, optionally bound to the part's MD5 (base64), which the PUT must then send. */
+export interface PartUrlRequest {
+  partNumber: number;
+  contentMd5?: string;
+}
+
+/** An upload request item (API.md §4). With no `parts`, URLs for every part come back. */
+export interface UploadItem {
+  batchItemId?: string;
+  /** Full remote path with file name (`/Brand/Logos/logo.png`); sets the asset's folder. */
+  path?: string;
+  size: number;
+  partSize?: number;
+  parts?: PartUrlRequest[];
+}
+
+/** An upload of a new version (or a resume): names the asset, and `assetFileId: null` for a new file. */
+export interface VersionUploadItem extends UploadItem {
+  assetId: string;
+  assetFileId?: string | null;
+}
+
+/** A resume of an existing multipart upload: fresh URLs for the listed (missing) parts. */
+export interface ResumeUploadItem extends UploadItem {
+  uploadId: string;
+  assetId: string;
+  assetFileId?: string | null;
+  parts: PartUrlRequest[];
+}
+
+export interface CompletedPart {
+  partNumber: number;
+  eTag: string;
+}
+
+/** Progress of a transfer: bytes moved so far in this call. */
+export type ProgressListener = (bytes: number) => void;
+
+export interface PutPartRequest {
+  /** The part's signed URL (from AssetUpload.parts). Never sent the bearer token. */
+  url: string;
+  filePath: string;
+  /** Byte range of the file, start inclusive, end exclusive (AssetUpload.parts[].byteRange). */
+  start: number;
+  end: number;
+  /** base64 MD5 of the range, when the URL was requested with one. */
+  contentMd5?: string;
+  signal?: AbortSignal;
+  onProgress?: ProgressListener;
+}
+
+export interface DownloadRequestItem {
+  batchItemId: string;
+  assetId: string;
+  /** null = the current file. */
+  assetFileId: string | null;
+}
+
+export interface DownloadToFileOptions {
+  /** Bytes already in the temp file to keep; the rest is asked for with `Range`. 0 = from scratch. */
+  resumeFrom?: number;
+  /** Sent as `If-Range`, so a changed file restarts from 0 instead of splicing two versions. */
+  ifRange?: string;
+  signal?: AbortSignal;
+  onProgress?: ProgressListener;
+}
+
+export interface DownloadResult {
+  /** Bytes in the file when done. */
+  size: number;
+  /** True when the server honoured the resume (206), false when it sent the whole file. */
+  resumed: boolean;
+  etag: string | undefined;
+}
+
+export interface MetadataValueUpdate {
+  fieldId: string;
+  type: 'BY_VALUES' | 'BY_IDS';
+  values: string[];
+  operation?: 'REPLACE' | 'ADD' | 'REMOVE';
+}
+
+export type AssetSelector = { type: 'BY_IDS'; assetIds: string[] } | { type: 'BY_CRITERION'; criterion: Criterion };
+
+export interface FieldOptionInput {
+  batchItemId: string;
+  fieldId: string;
+  value: string;
+  position?: number;
+  parentId: string | null;
+}
+
+export interface FieldOptionChange {
+  value?: string;
+  parentId?: string | null;
+  position?: number;
+}
+
+export interface AssetChange {
+  metadata?: { values: Record<string, string[]> };
+  filename?: string;
+}
+
+export interface AssetApi {
+  // Account
+  currentUser(): Promise<Envelope<User>>;
+  /** The id of the Folders field. */
+  foldersFieldId(): Promise<string>;
+  listFields(): Promise<Field[]>;
+
+  // Field options (folders)
+  getFieldOption(id: string): Promise<FieldOption>;
+  searchFieldOptions(request: SearchRequest): Promise<SearchPage<FieldOption>>;
+  /** Every child of `parentId` (null: the top level of the field), all pages, by position. `parent` is not trusted. */
+  listFieldOptionChildren(fieldId: string, parentId: string | null): Promise<FieldOption[]>;
+  createFieldOptions(items: FieldOptionInput[]): Promise<BatchOutcome<FieldOption>>;
+  changeFieldOption(id: string, change: FieldOptionChange): Promise<FieldOption>;
+  deleteFieldOption(id: string): Promise<void>;
+
+  // Assets
+  getAsset(id: string): Promise<Asset>;
+  changeAsset(id: string, change: AssetChange): Promise<Asset>;
+  /** Permanent. The engine moves assets to BINNED instead (transitionLifecycle). */
+  deleteAsset(id: string): Promise<void>;
+  listAssetFiles(assetId: string): Promise<AssetFile[]>;
+
+  // Search
+  searchAssets(request: SearchRequest): Promise<SearchPage<Asset>>;
+  /** totalResults of a criterion (a pageSize 0 search): cheap change polling. */
+  countAssets(criterion: Criterion): Promise<number>;
+  /** Every page of a scroll search, the latest scrollId sent each time; ends at an empty page. */
+  scrollAssets(request: Omit<SearchRequest, 'from'>, signal?: AbortSignal): AsyncIterable<SearchPage<Asset>>;
+
+  // Uploads
+  /** New assets with their uploads (asset-and-upload batch job). Not repeated on an ambiguous failure. */
+  createAssetsWithUploads(items: UploadItem[]): Promise<BatchOutcome<UploadJobSuccess>>;
+  /** New versions of existing assets (asset-upload batch job). */
+  createVersionUploads(items: VersionUploadItem[]): Promise<BatchOutcome<UploadJobSuccess>>;
+  /** One upload, answered at once (`POST /asset-uploads`). */
+  createUpload(item: VersionUploadItem): Promise<AssetUpload>;
+  /** Fresh URLs for the listed parts of an existing upload. */
+  resumeUpload(item: ResumeUploadItem): Promise<AssetUpload>;
+  /** Streams the byte range to the signed URL; answers the ETag. */
+  putPart(request: PutPartRequest): Promise<{ eTag: string }>;
+  completeUpload(completion: { assetId: string; uploadId: string; parts: CompletedPart[] }): Promise<Asset>;
+
+  // Batch jobs
+  editMetadata(selector: AssetSelector, updates: MetadataValueUpdate[]): Promise<BatchOutcome<unknown>>;
+  transitionLifecycle(selector: AssetSelector, targetState: LifecycleState): Promise<BatchOutcome<unknown>>;
+
+  // Downloads
+  requestDownloads(items: DownloadRequestItem[]): Promise<BatchOutcome<DownloadItem>>;
+  /** Streams a signed URL into `tempPath` (resuming with Range); the caller verifies, fsyncs and renames. */
+  downloadToFile(url: string, tempPath: string, options?: DownloadToFileOptions): Promise<DownloadResult>;
+}

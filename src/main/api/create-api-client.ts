@@ -1,0 +1,95 @@
+/**
+ * The one factory of the HTTP API client: builds the shared context (keep-alive agents with proxy
+ * selection, clock, retry policy, bandwidth limiters) and the resource modules, and answers them as an
+ * AssetApi plus the two controls only the real client has (bandwidth caps, close). This is the only
+ * wiring file of src/main/api/.
+ */
+import { createRequester, DEFAULT_TIMEOUTS, type ClientContext, type Timeouts, type TokenProvider } from './api-client.js';
+import type { AssetApi } from './asset-api.js';
+import { accountResources } from './account-resources.js';
+import { ApiError } from './api-error.js';
+import { assetResources } from './asset-resources.js';
+import { batchJobResources } from './batch-job-resources.js';
+import { createBandwidthLimiter } from './bandwidth-limiter.js';
+import { systemClock, type ClientClock } from './client-clock.js';
+import { downloadToFile } from './download-file.js';
+import { fieldOptionResources } from './field-option-resources.js';
+import { DEFAULT_JOB_POLL, type JobPollPolicy } from './jobs.js';
+import { putPart } from './part-upload.js';
+import { createAgentPool, type ProxyEnv } from './proxy-agents.js';
+import { searchResources } from './search-resources.js';
+import { uploadResources } from './upload-resources.js';
+import { DEFAULT_RETRY, type RetryPolicy } from './with-retries.js';
+
+export interface BandwidthLimits {
+  /** Bytes per second for all part uploads together; null = no cap. */
+  uploadBytesPerSecond: number | null;
+  /** Bytes per second for all downloads together; null = no cap. */
+  downloadBytesPerSecond: number | null;
+}
+
+export interface ApiClientOptions {
+  /** The API's base URL, e.g. `http://127.0.0.1:7480` or `https://api-v2.dash.app`. */
+  server: string;
+  tokens: TokenProvider;
+  /** Where HTTPS_PROXY / HTTP_PROXY / NO_PROXY are read (default: process.env). */
+  env?: ProxyEnv;
+  clock?: ClientClock;
+  /** [0, 1), for backoff jitter (default Math.random). */
+  random?: () => number;
+  retry?: Partial<RetryPolicy>;
+  timeouts?: Partial<Timeouts>;
+  jobPoll?: Partial<JobPollPolicy>;
+  /** Page size of searches that page to the end (default 100). */
+  pageSize?: number;
+  bandwidth?: Partial<BandwidthLimits>;
+  userAgent?: string;
+}
+
+export interface ApiClient extends AssetApi {
+  readonly server: string;
+  setBandwidthLimits(limits: Partial<BandwidthLimits>): void;
+  /** Closes pooled connections; the client must not be used afterwards. */
+  close(): void;
+}
+
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const server = options.server.trim().replace(/\/+$/, '');
+  if (!URL.canParse(server) || !/^https?:$/.test(new URL(server).protocol)) {
+    throw new ApiError({ code: 'INVALID_SERVER', message: `The server address must be an http(s) URL, got "${options.server}".` });
+  }
+  const clock = options.clock ?? systemClock;
+  const context: ClientContext = {
+    server,
+    agents: createAgentPool(options.env ?? process.env),
+    clock,
+    random: options.random ?? Math.random,
+    retry: { ...DEFAULT_RETRY, ...options.retry },
+    timeouts: { ...DEFAULT_TIMEOUTS, ...options.timeouts },
+    userAgent: options.userAgent ?? 'asset-sync',
+    uploadLimiter: createBandwidthLimiter(clock, options.bandwidth?.uploadBytesPerSecond ?? null),
+    downloadLimiter: createBandwidthLimiter(clock, options.bandwidth?.downloadBytesPerSecond ?? null),
+  };
+  const requester = createRequester(context, options.tokens);
+  const jobPoll = { ...DEFAULT_JOB_POLL, ...options.jobPoll };
+  const pageSize = options.pageSize ?? 100;
+
+  return {
+    server,
+    ...accountResources(requester),
+    ...fieldOptionResources(requester, pageSize),
+    ...assetResources(requester),
+    ...searchResources(requester, pageSize),
+    ...uploadResources(requester, jobPoll),
+    ...batchJobResources(requester, jobPoll),
+    putPart: (request) => putPart(context, request),
+    downloadToFile: (url, tempPath, downloadOptions) => downloadToFile(context, url, tempPath, downloadOptions),
+    setBandwidthLimits(limits) {
+      if (limits.uploadBytesPerSecond !== undefined) context.uploadLimiter.setRate(limits.uploadBytesPerSecond);
+      if (limits.downloadBytesPerSecond !== undefined) context.downloadLimiter.setRate(limits.downloadBytesPerSecond);
+    },
+    close() {
+      context.agents.destroy();
+    },
+  };
+}

@@ -1,0 +1,164 @@
+/**
+ * Streams a signed download URL into a temp file, resuming with `Range` from the bytes already there:
+ * follows up to five redirects by hand (so each hop gets the right proxy and never any credential),
+ * checks that a 206 starts where it was asked to, starts over when the server sends the whole file
+ * (200) instead, and on a retryable failure resumes from what reached the disk. The shared download
+ * limiter caps the rate. It never sends the bearer token and never buffers the body; verifying size
+ * and checksum, fsync and the rename into place are the caller's.
+ */
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import type { IncomingHttpHeaders } from 'node:http';
+import { pipeline } from 'node:stream/promises';
+import got, { type Request } from 'got';
+import { ApiError, apiErrorFromResponse, invalidResponse } from './api-error.js';
+import type { ClientContext } from './api-client.js';
+import type { DownloadResult, DownloadToFileOptions } from './asset-api.js';
+import { transportError } from './transport-error.js';
+import { byteCounter, localFileError } from './transfer-streams.js';
+import { withRetries } from './with-retries.js';
+
+const MAX_REDIRECTS = 5;
+const ERROR_BODY_LIMIT = 64 * 1024;
+
+interface Opened {
+  stream: Request;
+  status: number;
+  headers: IncomingHttpHeaders;
+  url: URL;
+}
+
+function openOnce(context: ClientContext, url: URL, headers: Record<string, string>, signal: AbortSignal | undefined): Promise<Opened> {
+  return new Promise((resolve, reject) => {
+    const stream = got.stream(url, {
+      headers: { ...headers, 'user-agent': context.userAgent },
+      agent: context.agents.agentsFor(url),
+      timeout: { connect: context.timeouts.connectMs, secureConnect: context.timeouts.connectMs, response: context.timeouts.responseMs, socket: context.timeouts.idleMs },
+      retry: { limit: 0 },
+      throwHttpErrors: false,
+      followRedirect: false,
+      decompress: false,
+      ...(signal === undefined ? {} : { signal }),
+    });
+    stream.once('error', (error) => reject(transportError(error, 'GET', url)));
+    stream.once('response', (response: { statusCode: number; headers: IncomingHttpHeaders }) => resolve({ stream, status: response.statusCode, headers: response.headers, url }));
+  });
+}
+
+async function readSmall(stream: Request): Promise<string> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  try {
+    for await (const chunk of stream) {
+      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+      chunks.push(buffer);
+      total += buffer.length;
+      if (total >= ERROR_BODY_LIMIT) break;
+    }
+  } catch {
+    // The error body is only for the message.
+  }
+  stream.destroy();
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Opens the URL, following redirects by hand. */
+async function openFollowing(context: ClientContext, start: URL, headers: Record<string, string>, signal: AbortSignal | undefined): Promise<Opened> {
+  let url = start;
+  for (let hop = 0; ; hop++) {
+    const opened = await openOnce(context, url, headers, signal);
+    const location = opened.headers.location;
+    if (opened.status < 300 || opened.status >= 400 || location === undefined) return opened;
+    opened.stream.destroy();
+    if (hop >= MAX_REDIRECTS) throw invalidResponse('GET', start, `more than ${MAX_REDIRECTS} redirects`);
+    url = new URL(location, url);
+  }
+}
+
+/** `bytes a-b/total` → a and total (total undefined when `*`). */
+function contentRange(header: string | undefined): { start: number; total: number | undefined } | undefined {
+  const match = /^bytes (\d+)-\d+\/(\d+|\*)$/.exec(header?.trim() ?? '');
+  if (match === null) return undefined;
+  return { start: Number(match[1]), total: match[2] === '*' ? undefined : Number(match[2]) };
+}
+
+async function prepareFile(path: string, keep: number): Promise<number> {
+  try {
+    const handle = await open(path, keep > 0 ? 'r+' : 'w');
+    try {
+      const kept = keep > 0 ? Math.min(keep, (await handle.stat()).size) : 0;
+      await handle.truncate(kept);
+      return kept;
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    if (keep > 0 && error instanceof Error && 'code' in error && error.code === 'ENOENT') return prepareFile(path, 0);
+    throw localFileError(error, `write ${path}`) ?? error;
+  }
+}
+
+function closed(file: WriteStream): Promise<void> {
+  return file.closed ? Promise.resolve() : new Promise((resolve) => file.once('close', () => resolve()));
+}
+
+async function attempt(context: ClientContext, url: URL, tempPath: string, wanted: number, options: DownloadToFileOptions): Promise<DownloadResult> {
+  let offset = await prepareFile(tempPath, wanted);
+  const headers: Record<string, string> = offset > 0 ? { range: `bytes=${offset}-`, ...(options.ifRange === undefined ? {} : { 'if-range': options.ifRange }) } : {};
+  const opened = await openFollowing(context, url, headers, options.signal);
+  const etag = typeof opened.headers.etag === 'string' ? opened.headers.etag : undefined;
+  let resumed = false;
+  let expected: number | undefined;
+
+  if (opened.status === 416 && offset > 0) {
+    opened.stream.destroy();
+    const range = /^bytes \*\/(\d+)$/.exec(opened.headers['content-range']?.trim() ?? '');
+    if (range !== null && Number(range[1]) === offset) return { size: offset, resumed: true, etag };
+    // The file on disk is not a prefix of this one: start over.
+    return attempt(context, url, tempPath, 0, options);
+  }
+  if (opened.status >= 300) {
+    const bodyText = await readSmall(opened.stream);
+    throw apiErrorFromResponse({ method: 'GET', url: opened.url, status: opened.status, retryAfter: opened.headers['retry-after'], bodyText, now: context.clock.now() });
+  }
+  if (opened.status === 206) {
+    const range = contentRange(opened.headers['content-range']);
+    if (range?.start !== offset) {
+      opened.stream.destroy();
+      throw invalidResponse('GET', opened.url, `asked for bytes from ${offset}, got ${opened.headers['content-range'] ?? 'no Content-Range'}`);
+    }
+    resumed = true;
+    expected = range.total;
+  } else {
+    // A 200 is the whole file: the server ignored Range or If-Range found it changed.
+    if (offset > 0) offset = await prepareFile(tempPath, 0);
+    const length = Number(opened.headers['content-length']);
+    expected = Number.isSafeInteger(length) ? length : undefined;
+  }
+
+  const counter = byteCounter(options.onProgress);
+  const file = createWriteStream(tempPath, { flags: 'r+', start: offset });
+  try {
+    if (context.downloadLimiter.rate === null) await pipeline(opened.stream, counter.stream, file);
+    else await pipeline(opened.stream, context.downloadLimiter.throttle(), counter.stream, file);
+  } catch (error) {
+    await closed(file);
+    throw localFileError(error, `write ${tempPath}`) ?? transportError(error, 'GET', opened.url);
+  }
+  const size = offset + counter.bytes;
+  if (expected !== undefined && size !== expected) {
+    throw new ApiError({ code: 'NETWORK', retryable: true, message: `GET ${opened.url.origin}${opened.url.pathname} ended after ${size} of ${expected} bytes.`, method: 'GET', path: `${opened.url.origin}${opened.url.pathname}` });
+  }
+  return { size, resumed, etag };
+}
+
+export async function downloadToFile(context: ClientContext, url: string, tempPath: string, options: DownloadToFileOptions = {}): Promise<DownloadResult> {
+  const target = new URL(url);
+  let wanted = Math.max(0, options.resumeFrom ?? 0);
+  const retryContext = { clock: context.clock, random: context.random, policy: context.retry, signal: options.signal };
+  return withRetries(retryContext, async (attemptNumber) => {
+    // After a failed attempt, keep whatever reached the disk and ask for the rest.
+    if (attemptNumber > 1) wanted = await stat(tempPath).then((info) => info.size, () => 0);
+    return attempt(context, target, tempPath, wanted, options);
+  });
+}

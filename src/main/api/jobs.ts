@@ -1,0 +1,151 @@
+/**
+ * Jobs (API.md §3): create one with a POST, then poll `GET {path}/{id}` with a growing interval until
+ * it is COMPLETED or FAILED. A FAILED job becomes an ApiError; a completed one becomes a BatchOutcome
+ * whose successes are checked against the item schema and whose failures are ApiErrors. Job states a
+ * foreign server may spell differently are mapped onto the four documented ones.
+ */
+import { z } from 'zod';
+import type { ErrorBody, Job, JobState } from '../../shared/api/resources.js';
+import { ApiError, apiErrorFromBody } from './api-error.js';
+import type { Requester } from './api-client.js';
+import type { BatchOutcome } from './asset-api.js';
+import { abortedError } from './with-retries.js';
+import { parseAnswer, unwrapResult } from './wire-shapes.js';
+
+export interface JobPollPolicy {
+  /** The first wait before polling, ms. */
+  initialMs: number;
+  /** Waits grow by this factor… */
+  factor: number;
+  /** …up to this, ms. */
+  maxMs: number;
+  /** A job still running after this long is given up on (JOB_TIMEOUT, retryable), ms. */
+  timeoutMs: number;
+}
+
+export const DEFAULT_JOB_POLL: JobPollPolicy = { initialMs: 50, factor: 1.6, maxMs: 2000, timeoutMs: 30 * 60_000 };
+
+const errorBodySchema: z.ZodType<ErrorBody> = z.object({
+  timestamp: z.string().default(''),
+  status: z.number().default(0),
+  error: z.string().default(''),
+  message: z.string().default(''),
+  path: z.string().default(''),
+  code: z.string().optional(),
+});
+
+function jobState(state: string | undefined, dateCompleted: string | null | undefined): JobState {
+  switch (state?.toUpperCase()) {
+    case 'COMPLETED':
+    case 'COMPLETE':
+    case 'SUCCEEDED':
+    case 'SUCCESS':
+    case 'DONE':
+      return 'COMPLETED';
+    case 'FAILED':
+    case 'FAILURE':
+    case 'ERROR':
+      return 'FAILED';
+    case 'QUEUED':
+    case 'PENDING':
+    case 'CREATED':
+      return 'QUEUED';
+    case undefined:
+      return dateCompleted === undefined || dateCompleted === null ? 'RUNNING' : 'COMPLETED';
+    default:
+      return 'RUNNING';
+  }
+}
+
+export const jobSchema: z.ZodType<Job> = z.preprocess(
+  unwrapResult,
+  z
+    .object({
+      id: z.string(),
+      type: z.string().default(''),
+      state: z.string().optional(),
+      status: z.string().optional(),
+      progress: z.number().default(0),
+      dateCreated: z.string().default(''),
+      dateCompleted: z.string().nullish(),
+      successes: z.record(z.string(), z.unknown()).nullish(),
+      failures: z.record(z.string(), errorBodySchema).nullish(),
+      error: errorBodySchema.nullish(),
+    })
+    .transform((raw) => {
+      const job: Job = {
+        id: raw.id,
+        type: raw.type,
+        state: jobState(raw.state ?? raw.status, raw.dateCompleted),
+        progress: raw.progress,
+        dateCreated: raw.dateCreated,
+        dateCompleted: raw.dateCompleted ?? null,
+        successes: raw.successes ?? {},
+        failures: raw.failures ?? {},
+        error: raw.error ?? null,
+      };
+      return job;
+    }),
+);
+
+export interface RunJobOptions<S> {
+  /** e.g. `/asset-download-batch-jobs` */
+  path: string;
+  body: unknown;
+  /** Each success item is checked against this (enveloped or bare). */
+  success: z.ZodType<S>;
+  /** Whether creating the job twice is harmless (false for jobs that create assets). */
+  idempotent: boolean;
+  signal?: AbortSignal | undefined;
+}
+
+export async function runJob<S>(requester: Requester, policy: JobPollPolicy, options: RunJobOptions<S>): Promise<BatchOutcome<S>> {
+  const { path, signal } = options;
+  const created = parseAnswer(jobSchema, await requester.json({ method: 'POST', path, body: options.body, idempotent: options.idempotent, signal }), 'POST', path);
+  const job = await pollJob(requester, policy, path, created, signal);
+  return outcomeOf(job, path, options.success);
+}
+
+/** Polls until the job is finished; throws an ApiError when it FAILED or runs past the policy's timeout. */
+export async function pollJob(requester: Requester, policy: JobPollPolicy, path: string, job: Job, signal?: AbortSignal): Promise<Job> {
+  const { clock } = requester.context;
+  const started = clock.now();
+  const jobPath = `${path}/${encodeURIComponent(job.id)}`;
+  let current = job;
+  let wait = policy.initialMs;
+  while (current.state === 'QUEUED' || current.state === 'RUNNING') {
+    if (clock.now() - started > policy.timeoutMs) {
+      throw new ApiError({
+        code: 'JOB_TIMEOUT',
+        message: `Job ${job.id} (${path}) was still ${current.state} after ${Math.round(policy.timeoutMs / 1000)} s.`,
+        retryable: true,
+        method: 'GET',
+        path: jobPath,
+      });
+    }
+    try {
+      await clock.sleep(wait, signal);
+    } catch {
+      throw abortedError('GET', jobPath);
+    }
+    wait = Math.min(policy.maxMs, wait * policy.factor);
+    current = parseAnswer(jobSchema, await requester.json({ method: 'GET', path: jobPath, signal }), 'GET', jobPath);
+  }
+  if (current.state === 'FAILED') {
+    throw apiErrorFromBody(current.error, { method: 'GET', path: jobPath, fallbackCode: 'JOB_FAILED', what: `Job ${current.id} (${path})` });
+  }
+  return current;
+}
+
+function outcomeOf<S>(job: Job, path: string, success: z.ZodType<S>): BatchOutcome<S> {
+  const jobPath = `${path}/${job.id}`;
+  const successes: Record<string, S> = {};
+  for (const [key, value] of Object.entries(job.successes ?? {})) {
+    successes[key] = parseAnswer(z.preprocess(unwrapResult, success), value, 'GET', `${jobPath} (successes.${key})`);
+  }
+  const failures: Record<string, ApiError> = {};
+  for (const [key, body] of Object.entries(job.failures ?? {})) {
+    failures[key] = apiErrorFromBody(body, { method: 'GET', path: jobPath, fallbackCode: 'ITEM_FAILED', what: `Item ${key} of job ${job.id}` });
+  }
+  return { jobId: job.id, successes, failures };
+}

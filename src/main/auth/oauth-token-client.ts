@@ -1,0 +1,96 @@
+/**
+ * The client side of `POST {auth}/oauth/token` (RFC 6749 §4.1.3 and §6): sends a form-encoded grant and
+ * reads `{ access_token, refresh_token?, expires_in, token_type, scope }`. Failures are ApiErrors whose
+ * code is the service's, or `OAUTH_<ERROR>` from RFC 6749's `error`. Codes and refresh tokens are
+ * single-use, so a request is repeated only when it provably never reached the server (or the server
+ * said 429/503): a blind retry could revoke the whole sign-in as a replay.
+ * It must never log a token, a code or a verifier, nor put one in an error.
+ */
+import got from 'got';
+import { z } from 'zod';
+import { apiErrorFromResponse, invalidResponse } from '../api/api-error.js';
+import { safeToRepeat } from '../api/api-client.js';
+import { systemClock, type ClientClock } from '../api/client-clock.js';
+import { createAgentPool, type ProxyEnv } from '../api/proxy-agents.js';
+import { transportError } from '../api/transport-error.js';
+import { DEFAULT_RETRY, withRetries } from '../api/with-retries.js';
+
+export interface TokenAnswer {
+  accessToken: string;
+  /** Present when the server issued (or rotated) a refresh token. */
+  refreshToken: string | undefined;
+  /** Seconds, when the server said. */
+  expiresIn: number | undefined;
+  scope: string | undefined;
+}
+
+export interface TokenClientDeps {
+  env?: ProxyEnv;
+  clock?: ClientClock;
+  random?: () => number;
+}
+
+const answerSchema = z.object({
+  access_token: z.string().min(1),
+  refresh_token: z.string().min(1).nullish(),
+  expires_in: z.union([z.number(), z.string().regex(/^\d+$/).transform(Number)]).nullish(),
+  token_type: z.string().nullish(),
+  scope: z.string().nullish(),
+});
+
+/** `{authServer}/oauth/token` */
+export function tokenEndpoint(authServer: string): URL {
+  return new URL(`${authServer.replace(/\/+$/, '')}/oauth/token`);
+}
+
+export async function requestTokens(endpoint: URL, params: Record<string, string>, deps: TokenClientDeps = {}): Promise<TokenAnswer> {
+  const clock = deps.clock ?? systemClock;
+  const agents = createAgentPool(deps.env ?? process.env);
+  try {
+    const retryContext = { clock, random: deps.random ?? Math.random, policy: { ...DEFAULT_RETRY, attempts: 3 } };
+    return await withRetries(
+      retryContext,
+      async () => {
+        let response;
+        try {
+          response = await got(endpoint, {
+            method: 'POST',
+            form: params,
+            headers: { accept: 'application/json', 'user-agent': 'asset-sync' },
+            agent: agents.agentsFor(endpoint),
+            timeout: { connect: 15_000, secureConnect: 15_000, response: 60_000 },
+            retry: { limit: 0 },
+            throwHttpErrors: false,
+            followRedirect: false,
+            responseType: 'text',
+          });
+        } catch (error) {
+          throw transportError(error, 'POST', endpoint);
+        }
+        if (response.statusCode >= 300) {
+          throw apiErrorFromResponse({ method: 'POST', url: endpoint, status: response.statusCode, retryAfter: response.headers['retry-after'], bodyText: response.body, now: clock.now(), oauth: true });
+        }
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(response.body);
+        } catch {
+          throw invalidResponse('POST', endpoint, 'the token answer is not JSON');
+        }
+        const answer = answerSchema.safeParse(parsed);
+        if (!answer.success) throw invalidResponse('POST', endpoint, 'the token answer has no access_token');
+        if (answer.data.token_type != null && answer.data.token_type.toLowerCase() !== 'bearer') {
+          throw invalidResponse('POST', endpoint, `token_type ${answer.data.token_type} is not Bearer`);
+        }
+        return {
+          accessToken: answer.data.access_token,
+          refreshToken: answer.data.refresh_token ?? undefined,
+          expiresIn: answer.data.expires_in ?? undefined,
+          scope: answer.data.scope ?? undefined,
+        };
+      },
+      safeToRepeat,
+    );
+  } finally {
+    agents.destroy();
+  }
+}

@@ -1,0 +1,134 @@
+import { rmSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTokenProvider } from './token-provider.js';
+import { readTokens, writeTokens, type StoredTokens } from './token-store.js';
+import { makeTempDir } from '../../../test/support/test-service.js';
+import { instantClock, sendJson, startFakeServer, type FakeServer, type InstantClock } from '../../../test/support/api-client-fakes.js';
+
+describe('the token provider against a scripted token endpoint', () => {
+  let stateDir: string;
+  let server: FakeServer;
+  let clock: InstantClock;
+  let rotate = true;
+  let issued = 0;
+  let refuse: string | undefined;
+
+  beforeEach(async () => {
+    stateDir = makeTempDir('asset-sync-provider-');
+    clock = instantClock();
+    rotate = true;
+    issued = 0;
+    refuse = undefined;
+    server = await startFakeServer(async (request, response) => {
+      const form = new URLSearchParams(request.body.toString());
+      if (refuse !== undefined) {
+        sendJson(response, 400, { error: refuse, error_description: 'no such refresh token' });
+        return;
+      }
+      // Slow enough that concurrent callers overlap.
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      issued++;
+      sendJson(response, 200, {
+        access_token: `access-${issued + 1}`,
+        ...(rotate ? { refresh_token: `refresh-${issued + 1}` } : {}),
+        expires_in: 3600,
+        token_type: 'Bearer',
+        scope: 'subdomain:local offline_access',
+        echo: form.get('refresh_token'),
+      });
+    });
+  });
+
+  afterEach(async () => {
+    await server.close();
+    rmSync(stateDir, { recursive: true, force: true });
+  });
+
+  const stored = (overrides: Partial<StoredTokens> = {}): StoredTokens => ({
+    server: server.url,
+    authServer: server.url,
+    clientId: 'asset-sync-desktop',
+    accessToken: 'access-1',
+    refreshToken: 'refresh-1',
+    expiresAt: clock.now() + 3600_000,
+    scope: 'subdomain:local offline_access',
+    ...overrides,
+  });
+
+  it('answers the stored token while it is valid, and refreshes it a minute before it expires', async () => {
+    await writeTokens(stateDir, stored({ expiresAt: clock.now() + 120_000 }));
+    const provider = createTokenProvider({ stateDir, clock, env: {} });
+    expect(await provider.accessToken()).toBe('access-1');
+    expect(server.requests).toHaveLength(0);
+    clock.advance(61_000);
+    expect(await provider.accessToken()).toBe('access-2');
+    const request = new URLSearchParams(server.requests[0]?.body.toString());
+    expect(Object.fromEntries(request)).toEqual({ grant_type: 'refresh_token', client_id: 'asset-sync-desktop', refresh_token: 'refresh-1' });
+    expect(await readTokens(stateDir)).toMatchObject({ accessToken: 'access-2', refreshToken: 'refresh-2', expiresAt: clock.now() + 3600_000 });
+  });
+
+  it('refreshes once for many concurrent 401s', async () => {
+    await writeTokens(stateDir, stored());
+    const provider = createTokenProvider({ stateDir, clock, env: {} });
+    const previous = await provider.accessToken();
+    const answers = await Promise.all(Array.from({ length: 8 }, () => provider.refreshed(previous)));
+    expect(new Set(answers)).toEqual(new Set(['access-2']));
+    expect(server.requests).toHaveLength(1);
+    // A late caller still holding the refused token gets the new one without another refresh.
+    expect(await provider.refreshed(previous)).toBe('access-2');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('keeps the refresh token when the server does not rotate it', async () => {
+    rotate = false;
+    await writeTokens(stateDir, stored());
+    const provider = createTokenProvider({ stateDir, clock, env: {} });
+    expect(await provider.refreshed('access-1')).toBe('access-2');
+    expect(await readTokens(stateDir)).toMatchObject({ accessToken: 'access-2', refreshToken: 'refresh-1' });
+  });
+
+  it('adopts tokens another process refreshed instead of spending the refresh token again', async () => {
+    await writeTokens(stateDir, stored());
+    const provider = createTokenProvider({ stateDir, clock, env: {} });
+    expect(await provider.accessToken()).toBe('access-1');
+    await writeTokens(stateDir, stored({ accessToken: 'access-from-cli', refreshToken: 'refresh-from-cli' }));
+    expect(await provider.refreshed('access-1')).toBe('access-from-cli');
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('says NOT_SIGNED_IN when nobody signed in, when there is no refresh token, and when the server revoked it', async () => {
+    const provider = createTokenProvider({ stateDir, clock, env: {} });
+    await expect(provider.accessToken()).rejects.toMatchObject({ code: 'NOT_SIGNED_IN' });
+
+    await writeTokens(stateDir, stored({ refreshToken: null }));
+    await expect(createTokenProvider({ stateDir, clock, env: {} }).refreshed('access-1')).rejects.toMatchObject({ code: 'NOT_SIGNED_IN' });
+
+    await writeTokens(stateDir, stored());
+    refuse = 'invalid_grant';
+    const error = await createTokenProvider({ stateDir, clock, env: {} })
+      .refreshed('access-1')
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'NOT_SIGNED_IN', status: 401 });
+    expect((error as Error).cause).toMatchObject({ code: 'OAUTH_INVALID_GRANT' });
+    expect(String(error)).not.toContain('refresh-1');
+  });
+
+  it('answers ASSET_SYNC_TOKEN without touching the store', async () => {
+    const provider = createTokenProvider({ stateDir, clock, env: { ASSET_SYNC_TOKEN: 'static-token' } });
+    expect(await provider.accessToken()).toBe('static-token');
+    expect(await provider.refreshed('static-token')).toBe('static-token');
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('the token provider with no state dir at all', () => {
+  it('says NOT_SIGNED_IN when asked to refresh', async () => {
+    const root = makeTempDir('asset-sync-provider-');
+    try {
+      const provider = createTokenProvider({ stateDir: `${root}/missing/state`, env: {} });
+      await expect(provider.refreshed('anything')).rejects.toMatchObject({ code: 'NOT_SIGNED_IN' });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
