@@ -1,0 +1,127 @@
+import { appendFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ChokidarWatcher } from './chokidar-watcher.js';
+import { systemClock } from './clock.js';
+import { IgnoreRules } from './ignore-rules.js';
+import { NativeWatcher } from './native-watcher.js';
+import { isSameOrInside } from './rel-path.js';
+import type { Watcher, WatcherOptions } from './watcher.js';
+
+const watchHandles = (): number => process.getActiveResourcesInfo().filter((type) => type === 'FSEventWrap').length;
+
+async function until(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const implementations: [string, (options: WatcherOptions) => Watcher][] = [
+  ['ChokidarWatcher', (options) => new ChokidarWatcher(options)],
+  ['NativeWatcher', (options) => new NativeWatcher(options)],
+];
+
+describe.each(implementations)('%s on a real directory', (_name, create) => {
+  let root: string;
+  let watcher: Watcher | undefined;
+  let hints: string[];
+
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'asset-sync-watch-'));
+    mkdirSync(join(root, 'existing'));
+    writeFileSync(join(root, 'existing/old.png'), 'old');
+    hints = [];
+  });
+
+  afterEach(async () => {
+    await watcher?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  const start = async (): Promise<Watcher> => {
+    watcher = create({ root, rules: () => new IgnoreRules('*.psd'), clock: systemClock, batch: { debounceMs: 50, maxDelayMs: 200 } });
+    await watcher.start((paths) => void hints.push(...paths));
+    return watcher;
+  };
+  const hinted = (relPath: string): boolean => hints.some((hint) => isSameOrInside(hint, relPath));
+
+  it('hints creates, modifications, renames and deletes as NFC relPaths', async () => {
+    await start();
+    expect(hints).toEqual([]); // no initial events: the scanner does the first pass
+    writeFileSync(join(root, 'a.txt'), 'a');
+    await until(() => hinted('a.txt'), 'create');
+    hints.length = 0;
+    appendFileSync(join(root, 'a.txt'), 'more');
+    await until(() => hinted('a.txt'), 'modify');
+    hints.length = 0;
+    renameSync(join(root, 'a.txt'), join(root, 'existing/b.txt'));
+    await until(() => hinted('a.txt') && hinted('existing/b.txt'), 'rename');
+    hints.length = 0;
+    rmSync(join(root, 'existing/b.txt'));
+    await until(() => hinted('existing/b.txt'), 'delete');
+    mkdirSync(join(root, 'new folder'));
+    writeFileSync(join(root, 'new folder/Re\u0301sume\u0301.pdf'), 'cv');
+    await until(() => hinted('new folder/R\u00e9sum\u00e9.pdf'), 'a file in a new folder');
+    hints.length = 0;
+    rmSync(join(root, 'existing'), { recursive: true });
+    await until(() => hinted('existing/old.png'), 'a deleted folder');
+  });
+
+  it('keeps watching a folder under its new name after a rename, and folders moved in', async () => {
+    await start();
+    renameSync(join(root, 'existing'), join(root, 'renamed'));
+    await until(() => hinted('existing') && hinted('renamed'), 'the folder rename');
+    await new Promise((resolve) => setTimeout(resolve, 300)); // let the watches follow
+    hints.length = 0;
+    writeFileSync(join(root, 'renamed/inside.png'), 'x');
+    await until(() => hinted('renamed/inside.png'), 'a write in the renamed folder');
+    expect(hints.some((hint) => hint.startsWith('existing'))).toBe(false);
+
+    const outside = mkdtempSync(join(tmpdir(), 'asset-sync-outside-'));
+    mkdirSync(join(outside, 'tree/deep'), { recursive: true });
+    renameSync(join(outside, 'tree'), join(root, 'moved-in'));
+    rmSync(outside, { recursive: true });
+    await until(() => hinted('moved-in'), 'a folder moved in');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    hints.length = 0;
+    writeFileSync(join(root, 'moved-in/deep/new.png'), 'x');
+    await until(() => hinted('moved-in/deep/new.png'), 'a write deep in the moved-in folder');
+  });
+
+  it("hints '' when the root itself goes away (an unmounted drive)", async () => {
+    await start();
+    rmSync(root, { recursive: true });
+    await until(() => hints.includes(''), 'the root hint');
+  });
+
+  it('drops ignored paths, and does not watch inside ignored folders', async () => {
+    await until(() => watchHandles() === 0, 'earlier watchers to be released');
+    await start();
+    writeFileSync(join(root, '.DS_Store'), 'x');
+    writeFileSync(join(root, 'draft.tmp'), 'x');
+    writeFileSync(join(root, 'art.psd'), 'x');
+    mkdirSync(join(root, '.asset-sync'));
+    writeFileSync(join(root, '.asset-sync/download.partial'), 'x');
+    writeFileSync(join(root, 'marker.txt'), 'x'); // written last: once it is hinted, the others would have been
+    await until(() => hinted('marker.txt'), 'the marker');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(hints.filter((hint) => hint !== 'marker.txt')).toEqual([]);
+    expect(watchHandles()).toBe(2); // the root and existing/, not .asset-sync/
+  });
+
+  it('close() releases every watch handle and delivers nothing afterwards', async () => {
+    // libuv closes handles on the loop's next close phase, so earlier tests' handles may still be going.
+    await until(() => watchHandles() === 0, 'earlier watchers to be released');
+    const running = await start();
+    expect(watchHandles()).toBeGreaterThanOrEqual(2); // the root and existing/: one watch per directory
+    await running.close();
+    watcher = undefined;
+    await until(() => watchHandles() === 0, 'the watch handles to be released', 1000);
+    writeFileSync(join(root, 'after.txt'), 'x');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(hints).toEqual([]);
+  });
+});
