@@ -18,6 +18,7 @@ const benches: { name: string; run: () => Promise<string[]> }[] = [
         `  baseline (bare Node PUT server: md5 + write):  ${result.baselineMBps.toFixed(0)} MB/s`,
         `  asset service (job + parts + completion):      ${result.serviceMBps.toFixed(0)} MB/s`,
         `  ratio ${result.ratio.toFixed(2)} (target ≥ 0.80)${result.ratio >= 0.8 ? '' : '  BELOW TARGET'}`,
+        `  service phases: job ${result.phases.jobMs.toFixed(0)} ms, parts ${result.phases.partsMs.toFixed(0)} ms, completion ${result.phases.completionMs.toFixed(0)} ms`,
         `  service peak RSS ${result.serviceRssBytes === undefined ? 'n/a' : `${(result.serviceRssBytes / 1024 / 1024).toFixed(0)} MB`}`,
       ];
     },
