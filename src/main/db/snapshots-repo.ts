@@ -20,6 +20,7 @@ export function snapshotsRepo(db: StateDb) {
     'INSERT OR REPLACE INTO local_files (root_id, rel_path, size, mtime_ms, ino, dev, md5) VALUES (@root_id, @relPath, @size, @mtimeMs, @ino, @dev, @md5)',
   );
   const localDelete = db.prepare('DELETE FROM local_files WHERE root_id = ? AND rel_path = ?');
+  const localDeleteTree = db.prepare("DELETE FROM local_files WHERE root_id = ? AND (rel_path = ? OR rel_path LIKE ? ESCAPE '\\')");
   const syncedAll = db.prepare<[string], FileColumns & { asset_id: string }>('SELECT * FROM synced WHERE root_id = ?');
   const syncedOne = db.prepare<[string, string], FileColumns & { asset_id: string }>('SELECT * FROM synced WHERE root_id = ? AND rel_path = ?');
   const syncedPut = db.prepare(
@@ -38,6 +39,8 @@ export function snapshotsRepo(db: StateDb) {
     },
     putLocal: (rootId: string, entry: LocalEntry) => void localPut.run({ root_id: rootId, ...entry }),
     deleteLocal: (rootId: string, relPath: string) => void localDelete.run(rootId, relPath),
+    /** Forgets a path and everything below it. */
+    deleteLocalTree: (rootId: string, relPath: string) => void localDeleteTree.run(rootId, relPath, `${relPath.replace(/[\\%_]/g, (c) => `\\${c}`)}/%`),
     synced(rootId: string): Map<string, SyncedEntry> {
       return new Map(syncedAll.all(rootId).map((row) => [row.rel_path, { ...toLocal(row), assetId: row.asset_id }]));
     },

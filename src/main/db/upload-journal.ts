@@ -62,6 +62,7 @@ export function uploadJournal(db: StateDb) {
   );
   const setJob = db.prepare('UPDATE uploads SET job_id = ? WHERE root_id = ? AND batch_item_id = ?');
   const setUpload = db.prepare("UPDATE uploads SET asset_id = ?, upload_id = ?, part_size = ?, parts = '{}' WHERE root_id = ? AND rel_path = ?");
+  const forgetUpload = db.prepare("UPDATE uploads SET asset_id = ?, upload_id = NULL, part_size = NULL, parts = '{}' WHERE root_id = ? AND rel_path = ?");
   const setParts = db.prepare('UPDATE uploads SET parts = ? WHERE root_id = ? AND rel_path = ?');
   const remove = db.prepare('DELETE FROM uploads WHERE root_id = ? AND rel_path = ?');
 
@@ -80,6 +81,8 @@ export function uploadJournal(db: StateDb) {
       })();
     },
     uploadCreated: (rootId: string, relPath: string, assetId: string, uploadId: string, partSize: number) => void setUpload.run(assetId, uploadId, partSize, rootId, relPath),
+    /** Drops the upload (its file changed, or the service forgot it) but keeps the asset for the next one. */
+    forgetUpload: (rootId: string, relPath: string, assetId: string) => void forgetUpload.run(assetId, rootId, relPath),
     partsConfirmed: (rootId: string, relPath: string, parts: ReadonlyMap<number, string>) =>
       void setParts.run(JSON.stringify(Object.fromEntries(parts)), rootId, relPath),
     finish: (rootId: string, relPath: string) => void remove.run(rootId, relPath),

@@ -87,6 +87,23 @@ describe('planOperations', () => {
     expect(result.heldDeletes).toEqual([]);
   });
 
+  it('calls a vanished file a move when its inode reappears, unchanged, under a name still settling', () => {
+    const a = file('old.txt', 'A');
+    const pending = new Map([['new.txt', { size: a.size, mtimeMs: a.mtimeMs, ino: a.ino, dev: a.dev }]]);
+    const result = plan([], [synced(a, 'asset-a')], { unstable: new Set(['new.txt']), pending });
+    expect(result.operations).toEqual([{ kind: 'MOVE', from: 'old.txt', to: 'new.txt', assetId: 'asset-a', local: { relPath: 'new.txt', size: a.size, mtimeMs: a.mtimeMs, ino: a.ino, dev: a.dev, md5: 'A' } }]);
+  });
+
+  it('holds a deletion while a settling file might be the same file or a copy of it', () => {
+    const a = file('old.txt', 'A');
+    const edited = new Map([['moved.txt', { size: 99, mtimeMs: 7, ino: a.ino, dev: a.dev }]]);
+    expect(plan([], [synced(a, 'asset-a')], { unstable: new Set(['moved.txt']), pending: edited }).operations).toEqual([]);
+    const copy = new Map([['copy.txt', { size: a.size, mtimeMs: 9, ino: 4242, dev: a.dev }]]);
+    expect(plan([], [synced(a, 'asset-a')], { unstable: new Set(['copy.txt']), pending: copy }).operations).toEqual([]);
+    const unrelated = new Map([['other.txt', { size: 12345, mtimeMs: 9, ino: 4343, dev: a.dev }]]);
+    expect(kinds(plan([], [synced(a, 'asset-a')], { unstable: new Set(['other.txt']), pending: unrelated }))).toEqual(['DELETE old.txt']);
+  });
+
   it('leaves busy paths alone', () => {
     const a = file('a.txt', 'A');
     const b = file('b.txt', 'B');

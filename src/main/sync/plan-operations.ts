@@ -69,12 +69,26 @@ export function planOperations(input: PlanInput): Plan {
     const key = `${entry.md5}:${entry.size}`;
     byContent.set(key, [...(byContent.get(key) ?? []), entry]);
   }
+  // 3. Files still settling: the same inode with the same size and mtime is a rename (a rename
+  //    changes neither), whatever the stability gate thinks of the new name. A vanished file that may
+  //    be one of the others (same inode, or same size) waits: deleting now and uploading later would
+  //    lose the asset's identity.
+  const pending = [...(input.pending ?? new Map<string, never>())].filter(([relPath]) => !synced.has(relPath) && !busy.has(relPath));
   const deletes: Extract<Operation, { kind: 'DELETE' }>[] = [];
   for (const gone of unmatched) {
     const candidates = (byContent.get(`${gone.md5}:${gone.size}`) ?? []).filter((entry) => !claimed.has(entry.relPath));
     const candidate = candidates.find((entry) => basename(entry.relPath) === basename(gone.relPath)) ?? candidates[0];
-    if (gone.size > 0 && candidate !== undefined) move(gone, candidate);
-    else deletes.push({ kind: 'DELETE', relPath: gone.relPath, assetId: gone.assetId });
+    if (gone.size > 0 && candidate !== undefined) {
+      move(gone, candidate);
+      continue;
+    }
+    const renamed = pending.find(([relPath, sig]) => !claimed.has(relPath) && sig.dev === gone.dev && sig.ino === gone.ino && sig.size === gone.size && sig.mtimeMs === gone.mtimeMs);
+    if (renamed !== undefined) {
+      move(gone, { relPath: renamed[0], ...renamed[1], md5: gone.md5 });
+      continue;
+    }
+    const maybe = pending.some(([, sig]) => (sig.dev === gone.dev && sig.ino === gone.ino) || sig.size === gone.size);
+    if (!maybe) deletes.push({ kind: 'DELETE', relPath: gone.relPath, assetId: gone.assetId });
   }
 
   const uploads: Operation[] = appeared.filter((entry) => !claimed.has(entry.relPath)).map((entry) => ({ kind: 'UPLOAD_NEW', relPath: entry.relPath, local: entry }));

@@ -38,6 +38,13 @@ export type Operation =
   /** Same content, new identity (touched, copied back, safe-saved unchanged): record it, send nothing. */
   | { kind: 'REFRESH_IDENTITY'; relPath: string; assetId: string; local: LocalEntry };
 
+export interface PendingSignature {
+  size: number;
+  mtimeMs: number;
+  ino: number;
+  dev: number;
+}
+
 export interface DeleteGuard {
   /** More deletions than this in one pass wait for confirmation (default 50). */
   maxDeletes: number;
@@ -50,8 +57,13 @@ export const DEFAULT_DELETE_GUARD: DeleteGuard = { maxDeletes: 50, maxFraction: 
 export interface PlanInput {
   /** Stable local files by relPath. */
   local: ReadonlyMap<string, LocalEntry>;
-  /** Paths that exist but are still changing (copy in progress): neither new nor deleted yet. */
+  /** Paths that exist but are still changing (copy in progress) or unreadable: neither new nor deleted yet. */
   unstable: ReadonlySet<string>;
+  /**
+   * What is known of files still settling (no hash yet): a synced file renamed a moment ago shows up
+   * here with its old inode, size and mtime, and is a move, not a deletion plus a new upload.
+   */
+  pending?: ReadonlyMap<string, PendingSignature>;
   synced: ReadonlyMap<string, SyncedEntry>;
   /** Paths an executor is working on right now: left alone this pass. */
   busy?: ReadonlySet<string>;

@@ -1,0 +1,243 @@
+/**
+ * The one place that wires the sync engine (DESIGN.md §1): state database, scanner, stability gates,
+ * watchers, folder mapping and executors, with the file system, the clock and the service API passed in
+ * (constructor injection, no globals), so the CLI, the desktop app and the simulation harness build
+ * the same engine around different edges.
+ */
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseRemotePath } from '../shared/api/remote-path.js';
+import type { AssetApi } from './api/index.js';
+import { openStateDb, type StateDb } from './db/open-state-db.js';
+import { rootsRepo, type RootRow } from './db/roots-repo.js';
+import { snapshotsRepo } from './db/snapshots-repo.js';
+import { uploadJournal } from './db/upload-journal.js';
+import { issuesRepo } from './db/issues-repo.js';
+import { foldersRepo } from './db/folders-repo.js';
+import { LocalScanner, StabilityGate, checkRoot, loadIgnoreRules, readRootMarker, writeRootMarker, type Clock, type FileSystem, type IgnoreRules, type Watcher } from './local/index.js';
+import { FolderMapper } from './sync/folder-mapper.js';
+import { UploadExecutor, type UploadRoot } from './sync/upload-executor.js';
+import { PlacementExecutor } from './sync/placement-executor.js';
+import { RootSync, type PassReport } from './sync/root-sync.js';
+import { SyncError } from './sync/sync-error.js';
+import type { SyncedEntry } from './sync/sync-types.js';
+
+export interface EngineConfig {
+  /** Where state.db and logs live (never inside a synced folder). */
+  stateDir: string;
+  /** The service the roots sync with. */
+  server: string;
+  /** A file is uploaded once unchanged for this long (default 1500 ms). */
+  stableMs?: number;
+  limits?: { filesInFlight?: number; partsInFlight?: number; batchSize?: number };
+}
+
+export interface EngineEvent {
+  level: 'info' | 'warn';
+  message: string;
+  rootId?: string;
+  relPath?: string;
+}
+
+export interface EngineDeps {
+  api: AssetApi;
+  fs: FileSystem;
+  clock: Clock;
+  /** A watcher for a root (the CLI passes NativeWatcher; tests may pass none and hint by hand). */
+  createWatcher?: (root: string, rules: () => IgnoreRules) => Watcher;
+  log?: (event: EngineEvent) => void;
+  onBytes?: (relPath: string, bytes: number) => void;
+}
+
+export interface RootInput {
+  path: string;
+  /** `/` or `/Brand/Logos`. */
+  remotePath: string;
+  publishLive: boolean;
+}
+
+export interface OnceResult {
+  converged: boolean;
+  reports: PassReport[];
+}
+
+export interface Engine {
+  readonly db: StateDb;
+  /** Adds (or updates) a root, writing its marker the first time. */
+  addRoot(input: RootInput): Promise<RootRow>;
+  roots(): RootRow[];
+  /** Passes until every root is at rest (or `maxPasses`); converged when nothing is left to do or fix. */
+  syncOnce(options?: { maxPasses?: number; onReport?: (report: PassReport) => void }): Promise<OnceResult>;
+  /** Watches every root and syncs on changes until the signal aborts. */
+  watch(signal: AbortSignal, onReport?: (report: PassReport) => void): Promise<void>;
+  /** Marks the held deletions of every root as confirmed; returns how many. */
+  confirmDeletes(): number;
+  close(): void;
+}
+
+export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
+  mkdirSync(config.stateDir, { recursive: true, mode: 0o700 });
+  const db = openStateDb(join(config.stateDir, 'state.db'));
+  const roots = rootsRepo(db);
+  const snapshots = snapshotsRepo(db);
+  const journal = uploadJournal(db);
+  const issues = issuesRepo(db);
+  const folders = new FolderMapper(deps.api, foldersRepo(db));
+  const log = deps.log ?? (() => undefined);
+  const nowIso = (): string => new Date(deps.clock.now()).toISOString();
+  const scanner = new LocalScanner({ fs: deps.fs });
+
+  const uploads = new UploadExecutor({
+    api: deps.api,
+    fs: deps.fs,
+    journal,
+    folders,
+    nowIso,
+    commit: db.transaction((rootId: string, synced: SyncedEntry) => {
+      snapshots.putSynced(rootId, synced);
+      journal.finish(rootId, synced.relPath);
+      issues.cleared(rootId, synced.relPath);
+    }),
+    ...(deps.onBytes === undefined ? {} : { onBytes: deps.onBytes }),
+    ...(config.limits === undefined ? {} : { limits: config.limits }),
+  });
+  const placements = new PlacementExecutor({
+    api: deps.api,
+    folders,
+    otherPlacements: (rootId, assetId, relPath) => snapshots.placements(rootId, assetId) - (snapshots.syncedEntry(rootId, relPath)?.assetId === assetId ? 1 : 0),
+    moved: db.transaction((rootId: string, from: string, to: SyncedEntry) => {
+      snapshots.deleteSynced(rootId, from);
+      snapshots.putSynced(rootId, to);
+    }),
+    removed: (rootId, relPath) => snapshots.deleteSynced(rootId, relPath),
+  });
+
+  const syncs = new Map<string, RootSync>();
+  const syncFor = (row: RootRow): RootSync => {
+    let sync = syncs.get(row.id);
+    if (sync === undefined) {
+      const root: UploadRoot = { id: row.id, path: row.path, remotePath: row.remote_path, publishLive: row.publish_live === 1 };
+      sync = new RootSync(root, {
+        fs: deps.fs,
+        scanner,
+        gate: new StabilityGate(deps.clock, config.stableMs === undefined ? {} : { stableMs: config.stableMs }),
+        snapshots,
+        issues,
+        journal,
+        uploads,
+        placements,
+        now: () => deps.clock.now(),
+        setStopped: (reason) => roots.setStopped(row.id, reason),
+        log: (event) => log({ ...event, rootId: row.id }),
+      });
+      syncs.set(row.id, sync);
+    }
+    return sync;
+  };
+
+  const passAll = async (onReport?: (report: PassReport) => void): Promise<PassReport[]> => {
+    const reports: PassReport[] = [];
+    for (const row of roots.all()) {
+      const report = await syncFor(row).pass();
+      onReport?.(report);
+      reports.push(report);
+    }
+    return reports;
+  };
+
+  const atRest = (): boolean =>
+    roots.all().every((row) => row.stopped === null && issues.notSynced(row.id).length === 0 && issues.heldDeletes(row.id).length === 0 && journal.all(row.id).length === 0);
+
+  return {
+    db,
+    roots: () => roots.all(),
+
+    async addRoot(input) {
+      const path = resolve(input.path);
+      const stat = await deps.fs.stat(path).catch(() => undefined);
+      if (stat?.kind !== 'directory') throw new SyncError('ROOT_STOPPED', `${path} is not a folder; create it first.`);
+      const parsed = input.remotePath === '/' ? undefined : parseRemotePath(input.remotePath.replace(/\/+$/, ''));
+      if (parsed !== undefined && !parsed.ok) throw new SyncError('INVALID_NAME', `--remote ${input.remotePath}: ${parsed.reason}.`);
+      const existing = roots.byPath(path);
+      const row = roots.upsert({ path, server: config.server, remotePath: input.remotePath === '/' ? '/' : input.remotePath.replace(/\/+$/, '').normalize('NFC'), publishLive: input.publishLive }, nowIso());
+      if (existing === undefined) {
+        const marker = await readRootMarker(deps.fs, path).catch(() => undefined);
+        if (marker !== undefined && marker.rootId !== row.id) {
+          db.prepare('DELETE FROM roots WHERE id = ?').run(row.id);
+          throw new SyncError('ROOT_IN_USE', `${path} is already synced by another Asset Sync state (root ${marker.rootId}); use that state directory, or remove ${path}/.asset-sync to start over.`);
+        }
+        await writeRootMarker(deps.fs, path, { rootId: row.id, server: config.server, remotePath: row.remote_path }, deps.clock);
+      }
+      return row;
+    },
+
+    async syncOnce(options = {}) {
+      const maxPasses = options.maxPasses ?? 50;
+      const reports: PassReport[] = [];
+      // One full pass: every root is scanned whole first, whatever the watcher said before.
+      for (const row of roots.all()) syncFor(row).hint(['']);
+      for (let pass = 0; pass < maxPasses; pass++) {
+        const round = await passAll(options.onReport);
+        reports.push(...round);
+        if (round.some((report) => report.stopped !== undefined)) break;
+        const settling = round.some((report) => report.settling > 0);
+        const busy = round.some((report) => report.operations > 0 && report.failed < report.operations);
+        if (!settling && !busy) break;
+        if (settling && !busy) {
+          const next = Math.min(...[...syncs.values()].map((sync) => sync.nextCheckAt() ?? Infinity));
+          if (Number.isFinite(next)) await deps.clock.sleep(Math.max(0, next - deps.clock.now()));
+        }
+      }
+      return { converged: atRest(), reports };
+    },
+
+    async watch(signal, onReport) {
+      const watchers: Watcher[] = [];
+      let wake: (() => void) | undefined;
+      const nudge = (): void => wake?.();
+      try {
+        for (const row of roots.all()) {
+          if (deps.createWatcher === undefined) break;
+          const sync = syncFor(row);
+          let rules = await loadIgnoreRules(deps.fs, row.path);
+          const watcher = deps.createWatcher(row.path, () => rules);
+          await watcher.start((hints) => {
+            if (hints.includes('.assetsyncignore')) void loadIgnoreRules(deps.fs, row.path).then((fresh) => (rules = fresh), () => undefined);
+            sync.hint(hints);
+            nudge();
+          });
+          watchers.push(watcher);
+        }
+        while (!signal.aborted) {
+          await passAll(onReport);
+          const next = Math.min(...[...syncs.values()].map((sync) => sync.nextCheckAt() ?? Infinity), deps.clock.now() + 60_000);
+          await new Promise<void>((resolveWait) => {
+            const cancel = deps.clock.setTimer(Math.max(0, next - deps.clock.now()), () => resolveWait());
+            wake = () => {
+              cancel();
+              resolveWait();
+            };
+            signal.addEventListener('abort', () => wake?.(), { once: true });
+          });
+          wake = undefined;
+        }
+      } finally {
+        await Promise.all(watchers.map((watcher) => watcher.close()));
+      }
+    },
+
+    confirmDeletes() {
+      return roots.all().reduce((count, row) => count + issues.confirmDeletes(row.id), 0);
+    },
+
+    close() {
+      db.close();
+    },
+  };
+}
+
+/** Whether a root folder and its marker are in place (for `status`). */
+export async function rootHealth(fs: FileSystem, row: RootRow): Promise<string> {
+  const check = await checkRoot(fs, row.path, row.id);
+  return check.status === 'OK' ? 'OK' : `${check.status}: ${check.detail}`;
+}

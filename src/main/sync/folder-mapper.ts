@@ -1,0 +1,109 @@
+/**
+ * Local directories → options of the service's Folders field (DESIGN.md §3). A root maps to a remote
+ * path (`/Brand`, or `/` for the top level); each subfolder maps to the child option with the same
+ * name, created when missing. Looks up before it creates, and after a lost race (a sibling with the
+ * same value appeared meanwhile) looks up again, so it never creates a duplicate option. Answers are
+ * cached per root in the state database.
+ */
+import type { FieldOption } from '../../shared/api/resources.js';
+import type { AssetApi } from '../api/index.js';
+import { isApiError } from '../api/index.js';
+import type { FoldersRepo } from '../db/folders-repo.js';
+import { SyncError } from './sync-error.js';
+
+export interface FolderRoot {
+  id: string;
+  /** `/` or `/Brand/Logos`. */
+  remotePath: string;
+}
+
+/** The folder names of a remote path (`/Brand/Logos` → ['Brand', 'Logos'], `/` → []). */
+export function remoteSegments(remotePath: string): string[] {
+  return remotePath.split('/').filter((segment) => segment !== '').map((segment) => segment.normalize('NFC'));
+}
+
+/** The directory of a relPath ('' at the root). */
+export function relDirOf(relPath: string): string {
+  const slash = relPath.lastIndexOf('/');
+  return slash < 0 ? '' : relPath.slice(0, slash);
+}
+
+/** The full remote path of a file, as upload items carry it (`/Brand/Logos/logo.png`). */
+export function remoteFilePath(root: FolderRoot, relPath: string): string {
+  return `/${[...remoteSegments(root.remotePath), ...relPath.split('/')].join('/')}`;
+}
+
+export class FolderMapper {
+  private foldersField: Promise<string> | undefined;
+  /** One lookup at a time per directory, so parallel uploads into a new folder create it once. */
+  private readonly inFlight = new Map<string, Promise<string | null>>();
+
+  constructor(
+    private readonly api: AssetApi,
+    private readonly folders: FoldersRepo,
+  ) {}
+
+  fieldId(): Promise<string> {
+    this.foldersField ??= this.api.foldersFieldId().catch((error: unknown) => {
+      this.foldersField = undefined;
+      throw error;
+    });
+    return this.foldersField;
+  }
+
+  /** The option a local directory maps to; null for the top level of the Folders field. */
+  async optionFor(root: FolderRoot, relDir: string): Promise<string | null> {
+    const known = this.folders.optionOf(root.id, relDir);
+    if (known !== undefined) return known;
+    const key = `${root.id}\n${relDir}`;
+    let pending = this.inFlight.get(key);
+    if (pending === undefined) {
+      pending = this.resolve(root, relDir).finally(() => this.inFlight.delete(key));
+      this.inFlight.set(key, pending);
+    }
+    return pending;
+  }
+
+  /** The directory an option maps to in this root, if it is known. */
+  dirOf(root: FolderRoot, optionId: string): string | undefined {
+    return this.folders.dirOf(root.id, optionId);
+  }
+
+  /** Forgets cached options under a directory (after a rename, or an option that vanished). */
+  forget(root: FolderRoot, relDir: string): void {
+    this.folders.forget(root.id, relDir);
+  }
+
+  private async resolve(root: FolderRoot, relDir: string): Promise<string | null> {
+    const fieldId = await this.fieldId();
+    if (relDir === '') {
+      let parent: string | null = null;
+      for (const value of remoteSegments(root.remotePath)) parent = await this.child(fieldId, parent, value);
+      this.folders.remember(root.id, '', parent);
+      return parent;
+    }
+    const slash = relDir.lastIndexOf('/');
+    const parent = await this.optionFor(root, slash < 0 ? '' : relDir.slice(0, slash));
+    const option = await this.child(fieldId, parent, relDir.slice(slash + 1));
+    this.folders.remember(root.id, relDir, option);
+    return option;
+  }
+
+  /** The child option with this value, created when missing. */
+  private async child(fieldId: string, parentId: string | null, value: string): Promise<string> {
+    const find = async (): Promise<FieldOption | undefined> =>
+      (await this.api.listFieldOptionChildren(fieldId, parentId)).find((option) => option.value.normalize('NFC') === value);
+    const existing = await find();
+    if (existing !== undefined) return existing.id;
+    const outcome = await this.api.createFieldOptions([{ batchItemId: 'folder', fieldId, value, parentId }]);
+    const created = outcome.successes.folder;
+    if (created !== undefined) return created.id;
+    const failure = outcome.failures.folder;
+    // Somebody created it between our lookup and our create: use theirs.
+    if (failure === undefined || (isApiError(failure) && failure.code === 'FIELD_OPTION_CONFLICT')) {
+      const raced = await find();
+      if (raced !== undefined) return raced.id;
+    }
+    throw new SyncError('FOLDER_UNAVAILABLE', `Cannot create the folder "${value}" on the service: ${failure?.message ?? 'no answer'}.`, { cause: failure });
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * Carries out the operations that change where an asset is filed, not its bytes (DESIGN.md §3):
+ * a move is a Folders edit (remove the old placement, add the new), a rename is `PATCH filename`,
+ * a deletion removes the placement — and moves the asset to BINNED (recoverable) only when it was
+ * the asset's last folder. Never a re-upload, never a permanent delete.
+ */
+import type { AssetApi } from '../api/index.js';
+import { isApiError } from '../api/index.js';
+import type { FolderMapper } from './folder-mapper.js';
+import { relDirOf } from './folder-mapper.js';
+import type { UploadRoot } from './upload-executor.js';
+import type { Operation, SyncedEntry } from './sync-types.js';
+
+type MoveOp = Extract<Operation, { kind: 'MOVE' }>;
+type DeleteOp = Extract<Operation, { kind: 'DELETE' }>;
+
+export interface PlacementExecutorDeps {
+  api: AssetApi;
+  folders: FolderMapper;
+  /** Other synced placements of the asset in this root (besides `relPath`). */
+  otherPlacements(rootId: string, assetId: string, relPath: string): number;
+  /** Replaces the synced entry at `from` by `to`, in one transaction. */
+  moved(rootId: string, from: string, to: SyncedEntry): void;
+  /** Forgets the synced entry. */
+  removed(rootId: string, relPath: string): void;
+}
+
+const baseName = (relPath: string): string => relPath.slice(relPath.lastIndexOf('/') + 1);
+
+export class PlacementExecutor {
+  constructor(private readonly deps: PlacementExecutorDeps) {}
+
+  async move(root: UploadRoot, op: MoveOp, previous: SyncedEntry): Promise<void> {
+    const { api, folders } = this.deps;
+    const fromDir = relDirOf(op.from);
+    const toDir = relDirOf(op.to);
+    if (fromDir !== toDir) {
+      const fieldId = await folders.fieldId();
+      const [oldOption, newOption] = await Promise.all([folders.optionFor(root, fromDir), folders.optionFor(root, toDir)]);
+      const updates = [
+        ...(oldOption === null || this.deps.otherPlacements(root.id, op.assetId, op.from) > 0 ? [] : [{ fieldId, type: 'BY_IDS' as const, values: [oldOption], operation: 'REMOVE' as const }]),
+        ...(newOption === null ? [] : [{ fieldId, type: 'BY_IDS' as const, values: [newOption], operation: 'ADD' as const }]),
+      ];
+      if (updates.length > 0) expectEach(await api.editMetadata({ type: 'BY_IDS', assetIds: [op.assetId] }, updates), op.assetId);
+    }
+    if (baseName(op.from) !== baseName(op.to)) await api.changeAsset(op.assetId, { filename: baseName(op.to) });
+    // Content is what it was: if it changed too, the planner's UPLOAD_VERSION for the new path follows.
+    this.deps.moved(root.id, op.from, { ...op.local, md5: previous.md5, assetId: op.assetId });
+  }
+
+  async remove(root: UploadRoot, op: DeleteOp): Promise<'UNFILED' | 'BINNED' | 'ALREADY_GONE'> {
+    const { api, folders } = this.deps;
+    const fieldId = await folders.fieldId();
+    const option = await folders.optionFor(root, relDirOf(op.relPath));
+    let asset;
+    try {
+      asset = await api.getAsset(op.assetId);
+    } catch (error) {
+      if (isApiError(error, 'NOT_FOUND')) {
+        this.deps.removed(root.id, op.relPath);
+        return 'ALREADY_GONE';
+      }
+      throw error;
+    }
+    const placements = asset.metadata.values[fieldId] ?? [];
+    const remaining = option === null ? placements : placements.filter((value) => value !== option);
+    const elsewhere = remaining.length > 0 || this.deps.otherPlacements(root.id, op.assetId, op.relPath) > 0;
+    let verdict: 'UNFILED' | 'BINNED';
+    if (elsewhere) {
+      if (option !== null && placements.includes(option)) {
+        expectEach(await api.editMetadata({ type: 'BY_IDS', assetIds: [op.assetId] }, [{ fieldId, type: 'BY_IDS', values: [option], operation: 'REMOVE' }]), op.assetId);
+      }
+      verdict = 'UNFILED';
+    } else {
+      if (asset.lifecycleStatus.state !== 'BINNED') expectEach(await api.transitionLifecycle({ type: 'BY_IDS', assetIds: [op.assetId] }, 'BINNED'), op.assetId);
+      verdict = 'BINNED';
+    }
+    this.deps.removed(root.id, op.relPath);
+    return verdict;
+  }
+}
+
+/** A batch job answers per item: a failure for our one asset is the operation's failure. */
+function expectEach(outcome: { failures: Record<string, Error> }, assetId: string): void {
+  const failure = outcome.failures[assetId] ?? Object.values(outcome.failures)[0];
+  if (failure !== undefined) throw failure;
+}

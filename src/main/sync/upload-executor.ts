@@ -1,0 +1,293 @@
+/**
+ * Carries out uploads (DESIGN.md §3): new files become assets through batched asset-and-upload jobs,
+ * changed files become new versions. Every step lands in the upload journal before the next begins —
+ * the intent before the job, the upload id before the first byte, each confirmed part — so a crash
+ * resumes with only the missing parts (fresh URLs when the old ones expired), and a file that changed
+ * meanwhile restarts its upload instead of sending a mix of two versions.
+ *
+ * Must never: create a second asset for a file the journal already has one for; record a file as
+ * synced with a checksum the service did not confirm; send a part of a file whose identity changed.
+ */
+import { defaultPartSize } from '../../shared/api/part-layout.js';
+import type { Asset, AssetUpload } from '../../shared/api/resources.js';
+import type { AssetApi, UploadItem } from '../api/index.js';
+import { isApiError, missingPartNumbers } from '../api/index.js';
+import type { UploadJournal, JournalEntry } from '../db/upload-journal.js';
+import type { FileSystem } from '../local/index.js';
+import { sameSignature } from '../local/index.js';
+import type { FolderMapper, FolderRoot } from './folder-mapper.js';
+import { relDirOf, remoteFilePath } from './folder-mapper.js';
+import { ConcurrencyLimit } from './limit-concurrency.js';
+import { locateFile } from './locate-file.js';
+import { SyncError } from './sync-error.js';
+import type { LocalEntry, SyncedEntry } from './sync-types.js';
+
+export interface UploadRoot extends FolderRoot {
+  /** Absolute path of the local folder. */
+  path: string;
+  publishLive: boolean;
+}
+
+export interface UploadOutcome {
+  relPath: string;
+  /** The placement now agreed on, or the error that stopped it. */
+  result: { ok: true; synced: SyncedEntry; bytesSent: number } | { ok: false; error: unknown };
+}
+
+export interface UploadExecutorDeps {
+  api: AssetApi;
+  fs: FileSystem;
+  journal: UploadJournal;
+  folders: FolderMapper;
+  nowIso(): string;
+  /** Records a finished placement and clears the journal in one transaction. */
+  commit(rootId: string, synced: SyncedEntry): void;
+  /** Called as bytes leave, for progress. */
+  onBytes?(relPath: string, bytes: number): void;
+  limits?: { filesInFlight?: number; partsInFlight?: number; batchSize?: number };
+}
+
+export class UploadExecutor {
+  private readonly files: ConcurrencyLimit;
+  private readonly parts: ConcurrencyLimit;
+  private readonly batchSize: number;
+
+  constructor(private readonly deps: UploadExecutorDeps) {
+    this.files = new ConcurrencyLimit(deps.limits?.filesInFlight ?? 8);
+    this.parts = new ConcurrencyLimit(deps.limits?.partsInFlight ?? 8);
+    this.batchSize = deps.limits?.batchSize ?? 100;
+  }
+
+  /** New files: one asset each, created in batches; files the journal already has an asset for reuse it. */
+  async uploadNew(root: UploadRoot, entries: readonly LocalEntry[]): Promise<UploadOutcome[]> {
+    const outcomes: Promise<UploadOutcome>[] = [];
+    const fresh: LocalEntry[] = [];
+    for (const local of entries) {
+      const known = this.deps.journal.get(root.id, local.relPath);
+      if (known?.assetId != null) outcomes.push(this.guard(local.relPath, () => this.uploadToAsset(root, 'NEW', known.assetId ?? '', local)));
+      else fresh.push(local);
+    }
+    for (let start = 0; start < fresh.length; start += this.batchSize) {
+      outcomes.push(...(await this.createBatch(root, fresh.slice(start, start + this.batchSize))));
+    }
+    const done = await Promise.all(outcomes);
+    await this.publish(root, done);
+    return done;
+  }
+
+  /** New content for synced assets: a new AssetFile version each, the asset id kept. */
+  async uploadVersions(root: UploadRoot, items: readonly { assetId: string; local: LocalEntry }[]): Promise<UploadOutcome[]> {
+    return Promise.all(items.map(({ assetId, local }) => this.guard(local.relPath, () => this.uploadToAsset(root, 'VERSION', assetId, local))));
+  }
+
+  /**
+   * Finishes what the journal says was under way when the engine stopped. Entries whose file changed
+   * keep their asset (the next upload of that path reuses it) but lose their upload.
+   */
+  async resume(root: UploadRoot): Promise<UploadOutcome[]> {
+    const entries = this.deps.journal.all(root.id);
+    const orphans = entries.filter((entry) => entry.assetId === null);
+    const adopted = orphans.length === 0 ? new Map<string, string>() : await this.adoptOrphans(root, orphans);
+    return Promise.all(
+      entries.map((entry) =>
+        this.guard(entry.relPath, async () => {
+          const assetId = entry.assetId ?? adopted.get(entry.relPath);
+          if (assetId === undefined) {
+            // The job never created an asset (or we cannot find it): start from scratch next pass.
+            this.deps.journal.finish(root.id, entry.relPath);
+            throw new SyncError('LOCAL_FILE_CHANGED', 'The interrupted upload left nothing on the service; it starts again.');
+          }
+          if ((await this.currentPath(root, entry.local)) === undefined) {
+            this.deps.journal.forgetUpload(root.id, entry.relPath, assetId);
+            throw new SyncError('LOCAL_FILE_CHANGED', 'The file changed while it was being uploaded; it uploads again once it settles.');
+          }
+          if (entry.uploadId === null || entry.uploadId === '' || entry.partSize === null) return this.uploadToAsset(root, entry.kind, assetId, entry.local);
+          return this.continueUpload(root, { ...entry, assetId });
+        }),
+      ),
+    );
+  }
+
+  private async createBatch(root: UploadRoot, batch: readonly LocalEntry[]): Promise<Promise<UploadOutcome>[]> {
+    const { api, journal } = this.deps;
+    const now = this.deps.nowIso();
+    let items: UploadItem[];
+    try {
+      items = await Promise.all(
+        batch.map(async (local, index) => {
+          await this.deps.folders.optionFor(root, relDirOf(local.relPath));
+          return { batchItemId: `f${index}`, path: remoteFilePath(root, local.relPath), size: local.size, partSize: defaultPartSize(local.size) };
+        }),
+      );
+    } catch (error) {
+      return batch.map((local) => Promise.resolve(failed(local.relPath, error)));
+    }
+    batch.forEach((local, index) => journal.begin(root.id, 'NEW', `f${index}`, local, null, now));
+    let outcome: Awaited<ReturnType<AssetApi['createAssetsWithUploads']>>;
+    try {
+      outcome = await api.createAssetsWithUploads(items);
+    } catch (error) {
+      // The job may have been created although no answer came back: keep the journal, so the next
+      // pass adopts the assets it made instead of creating them again.
+      if (!(isApiError(error) && error.maybeApplied)) for (const local of batch) journal.finish(root.id, local.relPath);
+      return batch.map((local) => Promise.resolve(failed(local.relPath, error)));
+    }
+    return batch.map((local, index) => {
+      const key = `f${index}`;
+      const success = outcome.successes[key];
+      if (success === undefined) {
+        journal.finish(root.id, local.relPath);
+        return Promise.resolve(failed(local.relPath, outcome.failures[key] ?? new SyncError('FOLDER_UNAVAILABLE', 'The service did not answer for this file.')));
+      }
+      journal.uploadCreated(root.id, local.relPath, success.assetId, success.upload.uploadId, success.upload.partSize);
+      return this.guard(local.relPath, () => this.files.run(() => this.sendAndComplete(root, local, success.assetId, success.upload, new Map())));
+    });
+  }
+
+  private async uploadToAsset(root: UploadRoot, kind: 'NEW' | 'VERSION', assetId: string, local: LocalEntry): Promise<UploadOutcome> {
+    return this.files.run(async () => {
+      const { api, journal } = this.deps;
+      // (Re)writes the journal with the identity being sent now, keeping the asset it is for.
+      journal.begin(root.id, journal.get(root.id, local.relPath)?.kind ?? kind, 'v', local, assetId, this.deps.nowIso());
+      const upload = await api.createUpload({ assetId, assetFileId: null, path: remoteFilePath(root, local.relPath), size: local.size, partSize: defaultPartSize(local.size) });
+      journal.uploadCreated(root.id, local.relPath, assetId, upload.uploadId, upload.partSize);
+      return this.sendAndComplete(root, local, assetId, upload, new Map());
+    });
+  }
+
+  private async continueUpload(root: UploadRoot, entry: JournalEntry & { assetId: string }): Promise<UploadOutcome> {
+    return this.files.run(async () => {
+      const { api } = this.deps;
+      const partSize = entry.partSize ?? defaultPartSize(entry.local.size);
+      const missing = missingPartNumbers(entry.local.size, partSize, entry.parts.keys());
+      let upload: AssetUpload;
+      try {
+        upload =
+          missing.length === 0
+            ? { id: '', uploadId: entry.uploadId ?? '', assetId: entry.assetId, assetFileId: null, size: entry.local.size, partSize, expiresAt: '', parts: [] }
+            : await api.resumeUpload({ uploadId: entry.uploadId ?? '', assetId: entry.assetId, size: entry.local.size, partSize, parts: missing.map((partNumber) => ({ partNumber })) });
+      } catch (error) {
+        // The service forgot the upload (expired, swept): a fresh one for the same asset.
+        if (isApiError(error) && (error.code === 'UPLOAD_EXPIRED' || error.code === 'NOT_FOUND' || error.code === 'UPLOAD_ALREADY_COMPLETED')) {
+          this.deps.journal.forgetUpload(root.id, entry.relPath, entry.assetId);
+          const fresh = await api.createUpload({ assetId: entry.assetId, assetFileId: null, path: remoteFilePath(root, entry.relPath), size: entry.local.size, partSize: defaultPartSize(entry.local.size) });
+          this.deps.journal.uploadCreated(root.id, entry.relPath, entry.assetId, fresh.uploadId, fresh.partSize);
+          return this.sendAndComplete(root, entry.local, entry.assetId, fresh, new Map());
+        }
+        throw error;
+      }
+      return this.sendAndComplete(root, entry.local, entry.assetId, upload, new Map(entry.parts));
+    });
+  }
+
+  /** Sends the parts not yet confirmed, completes, and records the placement once the checksum matches. */
+  private async sendAndComplete(root: UploadRoot, local: LocalEntry, assetId: string, upload: AssetUpload, confirmed: Map<number, string>): Promise<UploadOutcome> {
+    const { api, journal } = this.deps;
+    const filePath = await this.currentPath(root, local);
+    if (filePath === undefined) {
+      journal.forgetUpload(root.id, local.relPath, assetId);
+      throw new SyncError('LOCAL_FILE_CHANGED', 'The file changed before it was sent; it uploads again once it settles.');
+    }
+    let bytesSent = 0;
+    await Promise.all(
+      upload.parts
+        .filter((part) => !confirmed.has(part.partNumber))
+        .map((part) =>
+          this.parts.run(async () => {
+            const { eTag } = await api.putPart({
+              url: part.url,
+              filePath,
+              start: part.byteRange.start,
+              end: part.byteRange.end,
+              onProgress: (bytes) => this.deps.onBytes?.(local.relPath, bytes),
+            });
+            bytesSent += part.byteRange.end - part.byteRange.start;
+            confirmed.set(part.partNumber, eTag);
+            journal.partsConfirmed(root.id, local.relPath, confirmed);
+          }),
+        ),
+    );
+    const parts = [...confirmed].sort(([a], [b]) => a - b).map(([partNumber, eTag]) => ({ partNumber, eTag }));
+    const asset = await api.completeUpload({ assetId, uploadId: upload.uploadId, parts });
+    const checksum = asset.currentAssetFile?.checksum;
+    if (checksum === undefined) throw new SyncError('CHECKSUM_MISMATCH', 'The service completed the upload but reports no file.');
+    await this.ensureFolder(root, local.relPath, asset);
+    // The service's checksum is what the service holds: if the file changed while it was read, the
+    // snapshots disagree and the next pass uploads the new content as a version. Nothing is lost.
+    const synced: SyncedEntry = { relPath: local.relPath, assetId, md5: checksum.toLowerCase(), size: local.size, mtimeMs: local.mtimeMs, ino: local.ino, dev: local.dev };
+    this.deps.commit(root.id, synced);
+    return { relPath: local.relPath, result: { ok: true, synced, bytesSent } };
+  }
+
+  /**
+   * `path` files new assets on the local service; a server that ignores it for a folder would leave the
+   * asset unfiled, so the placement is checked and added when missing.
+   */
+  private async ensureFolder(root: UploadRoot, relPath: string, asset: Asset): Promise<void> {
+    const option = await this.deps.folders.optionFor(root, relDirOf(relPath));
+    if (option === null) return;
+    const fieldId = await this.deps.folders.fieldId();
+    if ((asset.metadata.values[fieldId] ?? []).includes(option)) return;
+    await this.deps.api.editMetadata({ type: 'BY_IDS', assetIds: [asset.id] }, [{ fieldId, type: 'BY_IDS', values: [option], operation: 'ADD' }]);
+  }
+
+  /**
+   * Finds assets a batch job created just before a crash lost its answer: STAGED, without a file, in
+   * the folder the file was going to. Each journal entry of that folder takes one (any empty asset of
+   * ours will do: they differ only by id).
+   */
+  private async adoptOrphans(root: UploadRoot, orphans: readonly JournalEntry[]): Promise<Map<string, string>> {
+    const fieldId = await this.deps.folders.fieldId();
+    const adopted = new Map<string, string>();
+    const byFolder = new Map<string, JournalEntry[]>();
+    for (const entry of orphans) byFolder.set(relDirOf(entry.relPath), [...(byFolder.get(relDirOf(entry.relPath)) ?? []), entry]);
+    const me = (await this.deps.api.currentUser()).result.id;
+    for (const [relDir, entries] of byFolder) {
+      const option = await this.deps.folders.optionFor(root, relDir);
+      const folder = option === null ? { type: 'FIELD_IS_EMPTY', field: { type: 'FIELD', fieldId } } : { type: 'FIELD_EQUALS', field: { type: 'FIELD', fieldId }, value: option };
+      const page = await this.deps.api.searchAssets({
+        criterion: {
+          type: 'AND',
+          criteria: [
+            folder,
+            { type: 'FIELD_EQUALS', field: { type: 'FIXED', fieldName: 'LIFECYCLE_STATE' }, value: 'STAGED' },
+            { type: 'FIELD_EQUALS', field: { type: 'FIXED', fieldName: 'STAGED_BY' }, value: me },
+            { type: 'FIELD_IS_EMPTY', field: { type: 'FIXED', fieldName: 'CHECKSUM' } },
+          ],
+        },
+        sorts: [{ field: { type: 'FIXED', fieldName: 'DATE_STAGED' }, order: 'ASC' }],
+        from: 0,
+        pageSize: Math.min(1000, entries.length),
+      });
+      page.results.forEach((found, index) => {
+        const entry = entries[index];
+        if (entry !== undefined) adopted.set(entry.relPath, found.result.id);
+      });
+    }
+    return adopted;
+  }
+
+  /** The file's path on disk if it is still the file the upload began with, else undefined. */
+  private async currentPath(root: UploadRoot, local: LocalEntry): Promise<string | undefined> {
+    const found = await locateFile(this.deps.fs, root.path, local.relPath).catch(() => undefined);
+    return found !== undefined && sameSignature(found.stat, local) ? found.absPath : undefined;
+  }
+
+  private async publish(root: UploadRoot, outcomes: readonly UploadOutcome[]): Promise<void> {
+    if (!root.publishLive) return;
+    const assetIds = outcomes.flatMap((outcome) => (outcome.result.ok ? [outcome.result.synced.assetId] : []));
+    if (assetIds.length > 0) await this.deps.api.transitionLifecycle({ type: 'BY_IDS', assetIds }, 'LIVE');
+  }
+
+  private async guard(relPath: string, task: () => Promise<UploadOutcome>): Promise<UploadOutcome> {
+    try {
+      return await task();
+    } catch (error) {
+      return failed(relPath, error);
+    }
+  }
+}
+
+function failed(relPath: string, error: unknown): UploadOutcome {
+  return { relPath, result: { ok: false, error } };
+}

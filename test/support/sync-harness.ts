@@ -1,0 +1,88 @@
+/**
+ * An engine wired to a real local service on 127.0.0.1 and a real temp folder, for integration tests:
+ * the same createEngine the CLI uses, with a short stability window so tests do not wait long.
+ * `assets()` lists what the service holds (STAGED and LIVE) with their folder paths, to check by API.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApiClient, staticTokenProvider, type ApiClient } from '../../src/main/api/index.js';
+import { NodeFileSystem, systemClock } from '../../src/main/local/index.js';
+import { createEngine, type Engine, type OnceResult } from '../../src/main/engine.js';
+import type { TestService } from './test-service.js';
+import type { FieldOption } from '../../src/shared/api/resources.js';
+
+export interface SyncHarness {
+  folder: string;
+  stateDir: string;
+  api: ApiClient;
+  engine: Engine;
+  once(): Promise<OnceResult>;
+  /** Every non-binned asset as `{ path: '/Folder/name', id, checksum, state }`, sorted by path. */
+  assets(): Promise<RemoteAsset[]>;
+  /** Closes the engine (keeps the folders) and builds a new one on the same state dir. */
+  restart(): Promise<SyncHarness>;
+  dispose(): Promise<void>;
+}
+
+export interface RemoteAsset {
+  path: string;
+  id: string;
+  checksum: string | undefined;
+  state: string;
+  size: number | undefined;
+}
+
+export async function startSyncHarness(service: TestService, options: { remotePath?: string; folder?: string; stateDir?: string; publishLive?: boolean } = {}): Promise<SyncHarness> {
+  const folder = options.folder ?? mkdtempSync(join(tmpdir(), 'asset-sync-root-'));
+  const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), 'asset-sync-state-'));
+  const api = createApiClient({ server: service.url, tokens: staticTokenProvider(await service.token()) });
+  const engine = createEngine({ stateDir, server: service.url, stableMs: 40 }, { api, fs: new NodeFileSystem(), clock: systemClock });
+  await engine.addRoot({ path: folder, remotePath: options.remotePath ?? '/', publishLive: options.publishLive ?? false });
+  const harness: SyncHarness = {
+    folder,
+    stateDir,
+    api,
+    engine,
+    once: () => engine.syncOnce(),
+    assets: () => listAssets(api),
+    async restart() {
+      engine.close();
+      api.close();
+      return startSyncHarness(service, { ...options, folder, stateDir });
+    },
+    async dispose() {
+      engine.close();
+      api.close();
+      rmSync(folder, { recursive: true, force: true });
+      rmSync(stateDir, { recursive: true, force: true });
+    },
+  };
+  return harness;
+}
+
+async function listAssets(api: ApiClient): Promise<RemoteAsset[]> {
+  const fieldId = await api.foldersFieldId();
+  const paths = new Map<string, string>();
+  const folderPath = async (optionId: string): Promise<string> => {
+    const known = paths.get(optionId);
+    if (known !== undefined) return known;
+    const names: string[] = [];
+    for (let option: FieldOption | null = await api.getFieldOption(optionId); option; option = option.parent) names.unshift(option.value);
+    const path = `/${names.join('/')}`;
+    paths.set(optionId, path);
+    return path;
+  };
+  const result: RemoteAsset[] = [];
+  const criterion = { type: 'FIELD_IN', field: { type: 'FIXED', fieldName: 'LIFECYCLE_STATE' }, values: ['STAGED', 'PENDING_APPROVAL', 'LIVE'] };
+  for await (const page of api.scrollAssets({ criterion, sorts: [{ field: { type: 'FIXED', fieldName: 'ASSET_ID' }, order: 'ASC' }], pageSize: 500 })) {
+    for (const { result: asset } of page.results) {
+      const folders = asset.metadata.values[fieldId] ?? [];
+      const name = asset.currentAssetFile?.filename ?? '(no file)';
+      const base = { id: asset.id, checksum: asset.currentAssetFile?.checksum, state: asset.lifecycleStatus.state, size: asset.currentAssetFile?.size };
+      if (folders.length === 0) result.push({ ...base, path: `/${name}` });
+      for (const optionId of folders) result.push({ ...base, path: `${await folderPath(optionId)}/${name}` });
+    }
+  }
+  return result.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
