@@ -8,11 +8,22 @@ import { serveCommand } from './cli/serve-command.js';
 import { tokenCommand } from './cli/token-command.js';
 import { startCommand } from './cli/start-command.js';
 import { userCommand } from './cli/user-command.js';
+import { syncCommand } from './cli/sync-command.js';
+import { statusCommand } from './cli/status-command.js';
+import { confirmDeletesCommand } from './cli/confirm-deletes-command.js';
+import { loginCommand, logoutCommand } from './cli/login-command.js';
+import { isApiError } from './api/index.js';
+import { SyncError } from './sync/sync-error.js';
 import { AdminError } from '../service/admin/admin-error.js';
 
 type Command = (args: string[], io: CommandIo) => Promise<number>;
 
 const commands: Record<string, { run: Command; summary: string }> = {
+  sync: { run: syncCommand, summary: 'sync local folders with the service (--once for one pass)' },
+  status: { run: statusCommand, summary: 'show synced folders, progress and files that could not sync' },
+  'confirm-deletes': { run: confirmDeletesCommand, summary: 'let deletions held by the mass-delete guard go through' },
+  login: { run: loginCommand, summary: 'sign in to a service through your browser' },
+  logout: { run: logoutCommand, summary: 'forget the stored sign-in' },
   start: { run: startCommand, summary: 'run Asset Sync (today: the embedded local service)' },
   serve: { run: serveCommand, summary: 'run the asset service (API + OAuth) for a team or for tests' },
   token: { run: tokenCommand, summary: "print a bearer token for a user of a local service's data" },
@@ -23,7 +34,7 @@ const usage = `Usage: asset-sync <command> [options]
 
 Commands:
 ${Object.entries(commands)
-  .map(([name, { summary }]) => `  ${name.padEnd(8)} ${summary}`)
+  .map(([name, { summary }]) => `  ${name.padEnd(16)} ${summary}`)
   .join('\n')}
 
 Run \`asset-sync <command> --help\` for a command's options.`;
@@ -43,9 +54,13 @@ export async function main(argv: string[], io: CommandIo = processIo()): Promise
       io.err(`asset-sync: ${error.message} [${error.code}]`);
       return error.exitCode;
     }
-    if (error instanceof AdminError) {
+    if (isApiError(error, 'NOT_SIGNED_IN')) {
+      io.err(`asset-sync: ${error.message} Sign in with \`asset-sync login --server URL\`, or set ASSET_SYNC_TOKEN. [NOT_SIGNED_IN]`);
+      return 1;
+    }
+    if (error instanceof AdminError || error instanceof SyncError || isApiError(error)) {
       io.err(`asset-sync: ${error.message} [${error.code}]`);
-      return error.code === 'INVALID_INPUT' ? 2 : 1;
+      return error.code === 'INVALID_INPUT' || error.code === 'INVALID_SERVER' ? 2 : 1;
     }
     const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'FAILED';
     io.err(`asset-sync: ${error instanceof Error ? error.message : String(error)} [${code}]`);

@@ -5,6 +5,8 @@ export interface CommandIo {
   env: Record<string, string | undefined>;
   /** Resolves on SIGINT/SIGTERM. */
   untilInterrupted(): Promise<void>;
+  /** Rewrites the current stderr line in place; present only when stderr is a terminal. */
+  live?: (text: string) => void;
 }
 
 export function processIo(): CommandIo {
@@ -12,6 +14,7 @@ export function processIo(): CommandIo {
     out: (line) => void process.stdout.write(`${line}\n`),
     err: (line) => void process.stderr.write(`${line}\n`),
     env: process.env,
+    ...(process.stderr.isTTY ? { live: (text: string) => void process.stderr.write(`\r\u001b[2K${text}`) } : {}),
     untilInterrupted: () =>
       new Promise((resolve) => {
         process.once('SIGINT', () => resolve());

@@ -1,0 +1,36 @@
+/** `asset-sync confirm-deletes`: lets the deletions the mass-delete guard held go through on the next pass. */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { openStateDb } from '../db/open-state-db.js';
+import { issuesRepo } from '../db/issues-repo.js';
+import { rootsRepo } from '../db/roots-repo.js';
+import { parseFlags } from './parse-flags.js';
+import { stateDirOf } from './state-dir.js';
+import type { CommandIo } from './command-io.js';
+
+export async function confirmDeletesCommand(args: string[], io: CommandIo): Promise<number> {
+  const { values } = parseFlags('confirm-deletes', args, { state: { type: 'string' } });
+  if (values.help === true) {
+    io.out('Usage: asset-sync confirm-deletes [--state DIR]\n\nConfirms the deletions the mass-delete guard is holding; the next sync pass carries them out\n(assets whose last folder it was move to the bin, from which they can be restored).');
+    return 0;
+  }
+  const file = join(stateDirOf(values.state, io.env), 'state.db');
+  if (!existsSync(file)) {
+    io.out('Nothing to confirm: no sync state here.');
+    return 0;
+  }
+  const db = openStateDb(file);
+  try {
+    const issues = issuesRepo(db);
+    let total = 0;
+    for (const root of rootsRepo(db).all()) {
+      const count = issues.confirmDeletes(root.id);
+      if (count > 0) io.out(`${root.path}: ${count} deletions confirmed; the next sync pass carries them out.`);
+      total += count;
+    }
+    if (total === 0) io.out('No deletions are waiting for confirmation.');
+    return 0;
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,50 @@
+/** `asset-sync status`: each synced folder's state, counts, uploads under way and what could not sync. */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { openStateDb } from '../db/open-state-db.js';
+import { readStatus, type RootStatus } from '../sync/read-status.js';
+import { parseFlags } from './parse-flags.js';
+import { stateDirOf } from './state-dir.js';
+import type { CommandIo } from './command-io.js';
+
+export const statusHelp = `Usage: asset-sync status [--state DIR] [--json]
+
+Shows each synced folder: up to date, syncing, needs attention or stopped; file counts; uploads
+under way; files that could not sync, with the reason; deletions waiting for confirmation.`;
+
+export async function statusCommand(args: string[], io: CommandIo): Promise<number> {
+  const { values } = parseFlags('status', args, { state: { type: 'string' }, json: { type: 'boolean' } });
+  if (values.help === true) {
+    io.out(statusHelp);
+    return 0;
+  }
+  const stateDir = stateDirOf(values.state, io.env);
+  const file = join(stateDir, 'state.db');
+  const roots: RootStatus[] = [];
+  if (existsSync(file)) {
+    const db = openStateDb(file);
+    try {
+      roots.push(...readStatus(db));
+    } finally {
+      db.close();
+    }
+  }
+  if (values.json === true) {
+    io.out(JSON.stringify({ stateDir, roots }, null, 2));
+    return 0;
+  }
+  if (roots.length === 0) {
+    io.out(`No synced folders in ${stateDir}. Add one with \`asset-sync sync --folder DIR --server URL\`.`);
+    return 0;
+  }
+  for (const root of roots) {
+    io.out(`${root.path} → ${root.server} ${root.remotePath}`);
+    io.out(`  ${root.state.replaceAll('_', ' ').toLowerCase()}${root.stopped === null ? '' : `: ${root.stopped}`} · ${root.syncedFiles} synced of ${root.localFiles} local files${root.publishLive ? ' · publishing LIVE' : ''}`);
+    for (const upload of root.uploadsInProgress) io.out(`  uploading ${upload.relPath} (${upload.partsDone} parts done)`);
+    for (const issue of root.notSynced) io.out(`  not synced: ${issue.relPath}: ${issue.reason}: ${issue.detail}`);
+    if (root.heldDeletes.count > 0) {
+      io.out(`  ${root.heldDeletes.count} deletions ${root.heldDeletes.confirmed ? 'confirmed, applied on the next pass' : 'wait for `asset-sync confirm-deletes`'}: ${root.heldDeletes.sample.join(', ')}${root.heldDeletes.count > root.heldDeletes.sample.length ? ', …' : ''}`);
+    }
+  }
+  return 0;
+}

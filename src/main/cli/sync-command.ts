@@ -1,0 +1,97 @@
+/**
+ * `asset-sync sync`: syncs local folders to the service. With `--once`, one full pass that exits 0
+ * only when everything converged (and says why not otherwise); without it, keeps watching until
+ * interrupted. Progress goes to stderr: a live line on a terminal, plain lines otherwise.
+ */
+import { createApiClient } from '../api/index.js';
+import { createTokenProvider, readTokens } from '../auth/index.js';
+import { createEngine, type Engine } from '../engine.js';
+import { NativeWatcher, NodeFileSystem, systemClock } from '../local/index.js';
+import type { PassReport } from '../sync/root-sync.js';
+import { readStatus } from '../sync/read-status.js';
+import { CliError } from './cli-error.js';
+import { integerFlag, parseFlags, urlFlag } from './parse-flags.js';
+import { stateDirOf } from './state-dir.js';
+import type { CommandIo } from './command-io.js';
+import { ProgressLine } from './progress-line.js';
+
+export const syncHelp = `Usage: asset-sync sync [--server URL] [--folder DIR] [--remote /Path] [--state DIR]
+                       [--publish live] [--once] [--stable-ms N]
+
+Keeps local folders and the service in step. --folder adds (or updates) a synced folder; every
+folder of the state directory syncs. Sign in first with \`asset-sync login\`, or set ASSET_SYNC_TOKEN.
+  --server URL     the asset service (default: the one you signed in to)
+  --folder DIR     a local folder to sync (its subfolders map to folders of the service)
+  --remote /Path   the service folder it maps to (default /, the top level)
+  --publish live   new assets go LIVE instead of staying STAGED
+  --once           one full pass; exit 0 only when everything converged
+  --stable-ms N    how long a file must stay unchanged before it uploads (default 1500)
+  --state DIR      state directory (default $XDG_STATE_HOME/asset-sync)`;
+
+export async function syncCommand(args: string[], io: CommandIo): Promise<number> {
+  const { values } = parseFlags('sync', args, {
+    server: { type: 'string' },
+    folder: { type: 'string' },
+    remote: { type: 'string' },
+    state: { type: 'string' },
+    publish: { type: 'string' },
+    once: { type: 'boolean' },
+    'stable-ms': { type: 'string' },
+  });
+  if (values.help === true) {
+    io.out(syncHelp);
+    return 0;
+  }
+  if (values.publish !== undefined && values.publish !== 'live') throw new CliError('USAGE', `--publish takes "live", got "${values.publish}".`);
+  if (values.remote !== undefined && !values.remote.startsWith('/')) throw new CliError('USAGE', `--remote must start with "/", got "${values.remote}".`);
+  const stateDir = stateDirOf(values.state, io.env);
+  const server = urlFlag('server', values.server) ?? (await readTokens(stateDir).catch(() => undefined))?.server;
+  if (server === undefined) throw new CliError('USAGE', 'asset-sync sync needs --server URL (or sign in first with `asset-sync login --server URL`).');
+
+  const api = createApiClient({ server, tokens: createTokenProvider({ stateDir, env: io.env }), env: io.env });
+  const progress = new ProgressLine(io);
+  const engine = createEngine(
+    { stateDir, server, stableMs: integerFlag('stable-ms', values['stable-ms'], 1500, 0, 3_600_000) },
+    {
+      api,
+      fs: new NodeFileSystem(),
+      clock: systemClock,
+      createWatcher: (root, rules) => new NativeWatcher({ root, rules, clock: systemClock }),
+      log: (event) => progress.note(`${event.level === 'warn' ? 'warning: ' : ''}${event.relPath === undefined ? '' : `${event.relPath}: `}${event.message}`),
+      onBytes: (_relPath, bytes) => progress.bytes(bytes),
+    },
+  );
+  try {
+    if (values.folder !== undefined) await engine.addRoot({ path: values.folder, remotePath: values.remote ?? '/', publishLive: values.publish === 'live' });
+    if (engine.roots().length === 0) throw new CliError('USAGE', 'No folder to sync: add one with --folder DIR.');
+    const report = (pass: PassReport): void => progress.pass(pass, engine.roots().find((row) => row.id === pass.rootId)?.path ?? pass.rootId);
+    if (values.once === true) {
+      const result = await engine.syncOnce({ onReport: report });
+      progress.done();
+      return explain(engine, io, result.converged);
+    }
+    const controller = new AbortController();
+    void io.untilInterrupted().then(() => controller.abort());
+    io.err(`Watching ${engine.roots().map((row) => row.path).join(', ')}; press Ctrl+C to stop.`);
+    await engine.watch(controller.signal, report);
+    progress.done();
+    return 0;
+  } finally {
+    engine.close();
+    api.close();
+  }
+}
+
+/** Exit status of `--once`, with what stands between the folders and "up to date". */
+function explain(engine: Engine, io: CommandIo, converged: boolean): number {
+  const statuses = readStatus(engine.db);
+  for (const root of statuses) {
+    if (root.stopped !== null) io.err(`${root.path}: stopped (${root.stopped}). Nothing was deleted.`);
+    for (const issue of root.notSynced) io.err(`${root.path}: not synced: ${issue.relPath}: ${issue.reason}: ${issue.detail}`);
+    if (root.heldDeletes.count > 0) {
+      io.err(`${root.path}: ${root.heldDeletes.count} deletions wait for confirmation (e.g. ${root.heldDeletes.sample.slice(0, 3).join(', ')}); run \`asset-sync confirm-deletes\` if they are intended.`);
+    }
+  }
+  if (converged) io.out(`up to date: ${statuses.map((root) => `${root.path} (${root.syncedFiles} files)`).join(', ')}`);
+  return converged ? 0 : 1;
+}
