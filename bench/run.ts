@@ -5,6 +5,7 @@
  */
 import { benchLargeUpload } from './upload-large.js';
 import { benchSearch } from './search.js';
+import { benchMetadataEdit, formatMetadataEditBench } from './metadata-edit.js';
 
 const filter = process.argv[2];
 const benches: { name: string; run: () => Promise<string[]> }[] = [
@@ -19,6 +20,7 @@ const benches: { name: string; run: () => Promise<string[]> }[] = [
         `  asset service (job + parts + completion):      ${result.serviceMBps.toFixed(0)} MB/s`,
         `  ratio ${result.ratio.toFixed(2)} (target ≥ 0.80)${result.ratio >= 0.8 ? '' : '  BELOW TARGET'}`,
         `  service phases: job ${result.phases.jobMs.toFixed(0)} ms, parts ${result.phases.partsMs.toFixed(0)} ms, completion ${result.phases.completionMs.toFixed(0)} ms`,
+        `  CPU s (client + server): baseline ${(result.cpu.baselineClientMs / 1000).toFixed(1)} + ${(result.cpu.baselineServerMs / 1000).toFixed(1)}, service ${(result.cpu.serviceClientMs / 1000).toFixed(1)} + ${(result.cpu.serviceServerMs / 1000).toFixed(1)}`,
         `  service peak RSS ${result.serviceRssBytes === undefined ? 'n/a' : `${(result.serviceRssBytes / 1024 / 1024).toFixed(0)} MB`}`,
       ];
     },
@@ -36,6 +38,10 @@ const benches: { name: string; run: () => Promise<string[]> }[] = [
         `  same with includeSubfolders on a top folder:    ${ms(r.serviceWithSubfolders)}`,
       ];
     },
+  },
+  {
+    name: 'metadata-edit-10k',
+    run: async () => formatMetadataEditBench(await benchMetadataEdit()),
   },
 ];
 
