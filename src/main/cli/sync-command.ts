@@ -14,9 +14,11 @@ import { integerFlag, parseFlags, urlFlag } from './parse-flags.js';
 import { stateDirOf } from './state-dir.js';
 import type { CommandIo } from './command-io.js';
 import { ProgressLine } from './progress-line.js';
+import { FileLog } from '../log/file-log.js';
+import { join } from 'node:path';
 
 export const syncHelp = `Usage: asset-sync sync [--server URL] [--folder DIR] [--remote /Path] [--state DIR]
-                       [--publish live] [--once] [--stable-ms N]
+                       [--publish live] [--once] [--stable-ms N] [--max-upload-rate MB]
 
 Keeps local folders and the service in step. --folder adds (or updates) a synced folder; every
 folder of the state directory syncs. Sign in first with \`asset-sync login\`, or set ASSET_SYNC_TOKEN.
@@ -26,6 +28,7 @@ folder of the state directory syncs. Sign in first with \`asset-sync login\`, or
   --publish live   new assets go LIVE instead of staying STAGED
   --once           one full pass; exit 0 only when everything converged
   --stable-ms N    how long a file must stay unchanged before it uploads (default 1500)
+  --max-upload-rate MB, --max-download-rate MB   bandwidth caps in MB/s (default: none)
   --state DIR      state directory (default $XDG_STATE_HOME/asset-sync)`;
 
 export async function syncCommand(args: string[], io: CommandIo): Promise<number> {
@@ -37,6 +40,8 @@ export async function syncCommand(args: string[], io: CommandIo): Promise<number
     publish: { type: 'string' },
     once: { type: 'boolean' },
     'stable-ms': { type: 'string' },
+    'max-upload-rate': { type: 'string' },
+    'max-download-rate': { type: 'string' },
   });
   if (values.help === true) {
     io.out(syncHelp);
@@ -48,8 +53,16 @@ export async function syncCommand(args: string[], io: CommandIo): Promise<number
   const server = urlFlag('server', values.server) ?? (await readTokens(stateDir).catch(() => undefined))?.server;
   if (server === undefined) throw new CliError('USAGE', 'asset-sync sync needs --server URL (or sign in first with `asset-sync login --server URL`).');
 
-  const api = createApiClient({ server, tokens: createTokenProvider({ stateDir, env: io.env }), env: io.env });
+  const rate = (name: string, value: string | undefined): number | null => (value === undefined ? null : integerFlag(name, value, 0, 1, 100_000) * 1_000_000);
+  const api = createApiClient({
+    server,
+    tokens: createTokenProvider({ stateDir, env: io.env }),
+    env: io.env,
+    bandwidth: { uploadBytesPerSecond: rate('max-upload-rate', values['max-upload-rate']), downloadBytesPerSecond: rate('max-download-rate', values['max-download-rate']) },
+  });
   const progress = new ProgressLine(io);
+  const fileLog = new FileLog(join(stateDir, 'logs'));
+  fileLog.write({ level: 'info', message: 'sync started', server, once: values.once === true });
   const engine = createEngine(
     { stateDir, server, stableMs: integerFlag('stable-ms', values['stable-ms'], 1500, 0, 3_600_000) },
     {
@@ -57,14 +70,20 @@ export async function syncCommand(args: string[], io: CommandIo): Promise<number
       fs: new NodeFileSystem(),
       clock: systemClock,
       createWatcher: (root, rules) => new NativeWatcher({ root, rules, clock: systemClock }),
-      log: (event) => progress.note(`${event.level === 'warn' ? 'warning: ' : ''}${event.relPath === undefined ? '' : `${event.relPath}: `}${event.message}`),
+      log: (event) => {
+        fileLog.write({ ...event });
+        progress.note(`${event.level === 'warn' ? 'warning: ' : ''}${event.relPath === undefined ? '' : `${event.relPath}: `}${event.message}`);
+      },
       onBytes: (_relPath, bytes) => progress.bytes(bytes),
     },
   );
   try {
     if (values.folder !== undefined) await engine.addRoot({ path: values.folder, remotePath: values.remote ?? '/', publishLive: values.publish === 'live' });
     if (engine.roots().length === 0) throw new CliError('USAGE', 'No folder to sync: add one with --folder DIR.');
-    const report = (pass: PassReport): void => progress.pass(pass, engine.roots().find((row) => row.id === pass.rootId)?.path ?? pass.rootId);
+    const report = (pass: PassReport): void => {
+      if (pass.operations > 0 || pass.stopped !== undefined) fileLog.write({ level: pass.failed > 0 || pass.stopped !== undefined ? 'warn' : 'info', message: 'pass', ...pass });
+      progress.pass(pass, engine.roots().find((row) => row.id === pass.rootId)?.path ?? pass.rootId);
+    };
     if (values.once === true) {
       const result = await engine.syncOnce({ onReport: report });
       progress.done();
