@@ -4,14 +4,15 @@ import { join } from 'node:path';
 import { openStateDb } from '../db/open-state-db.js';
 import { issuesRepo } from '../db/issues-repo.js';
 import { rootsRepo } from '../db/roots-repo.js';
-import { parseFlags } from './parse-flags.js';
+import { parseFlags, urlFlag } from './parse-flags.js';
 import { stateDirOf } from './state-dir.js';
 import type { CommandIo } from './command-io.js';
 
 export async function confirmDeletesCommand(args: string[], io: CommandIo): Promise<number> {
-  const { values } = parseFlags('confirm-deletes', args, { state: { type: 'string' } });
+  const { values } = parseFlags('confirm-deletes', args, { state: { type: 'string' }, server: { type: 'string' } });
+  const server = urlFlag('server', values.server);
   if (values.help === true) {
-    io.out('Usage: asset-sync confirm-deletes [--state DIR]\n\nConfirms the deletions the mass-delete guard is holding; the next sync pass carries them out\n(assets whose last folder it was move to the bin, from which they can be restored).');
+    io.out('Usage: asset-sync confirm-deletes [--state DIR] [--server URL]\n\nConfirms the deletions the mass-delete guard is holding; the next sync pass carries them out\n(assets whose last folder it was move to the bin, from which they can be restored).');
     return 0;
   }
   const file = join(stateDirOf(values.state, io.env), 'state.db');
@@ -23,7 +24,7 @@ export async function confirmDeletesCommand(args: string[], io: CommandIo): Prom
   try {
     const issues = issuesRepo(db);
     let total = 0;
-    for (const root of rootsRepo(db).all()) {
+    for (const root of rootsRepo(db).all().filter((row) => server === undefined || row.server === server)) {
       const count = issues.confirmDeletes(root.id);
       if (count > 0) io.out(`${root.path}: ${count} deletions confirmed; the next sync pass carries them out.`);
       total += count;

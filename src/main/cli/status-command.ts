@@ -3,17 +3,18 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStateDb } from '../db/open-state-db.js';
 import { readStatus, type RootStatus } from '../sync/read-status.js';
-import { parseFlags } from './parse-flags.js';
+import { parseFlags, urlFlag } from './parse-flags.js';
 import { stateDirOf } from './state-dir.js';
 import type { CommandIo } from './command-io.js';
 
-export const statusHelp = `Usage: asset-sync status [--state DIR] [--json]
+export const statusHelp = `Usage: asset-sync status [--state DIR] [--server URL] [--json]
 
 Shows each synced folder: up to date, syncing, needs attention or stopped; file counts; uploads
 under way; files that could not sync, with the reason; deletions waiting for confirmation.`;
 
 export async function statusCommand(args: string[], io: CommandIo): Promise<number> {
-  const { values } = parseFlags('status', args, { state: { type: 'string' }, json: { type: 'boolean' } });
+  const { values } = parseFlags('status', args, { state: { type: 'string' }, server: { type: 'string' }, json: { type: 'boolean' } });
+  const server = urlFlag('server', values.server);
   if (values.help === true) {
     io.out(statusHelp);
     return 0;
@@ -24,7 +25,7 @@ export async function statusCommand(args: string[], io: CommandIo): Promise<numb
   if (existsSync(file)) {
     const db = openStateDb(file);
     try {
-      roots.push(...readStatus(db));
+      roots.push(...readStatus(db).filter((root) => server === undefined || root.server === server));
     } finally {
       db.close();
     }
