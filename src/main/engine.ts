@@ -194,7 +194,18 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
     async watch(signal, onReport) {
       const watchers: Watcher[] = [];
       let wake: (() => void) | undefined;
-      const nudge = (): void => wake?.();
+      // A hint that arrives while a pass runs must not wait for the next timer.
+      let dirty = false;
+      const nudge = (): void => {
+        dirty = true;
+        wake?.();
+      };
+      const takeDirty = (): boolean => {
+        const was = dirty;
+        dirty = false;
+        return was;
+      };
+      const stopped = (): boolean => signal.aborted;
       try {
         for (const row of roots.all()) {
           if (deps.createWatcher === undefined) break;
@@ -208,8 +219,11 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
           });
           watchers.push(watcher);
         }
-        while (!signal.aborted) {
+        signal.addEventListener('abort', nudge, { once: true });
+        while (!stopped()) {
+          takeDirty();
           await passAll(onReport);
+          if (stopped() || takeDirty()) continue;
           const next = Math.min(...[...syncs.values()].map((sync) => sync.nextCheckAt() ?? Infinity), deps.clock.now() + 60_000);
           await new Promise<void>((resolveWait) => {
             const cancel = deps.clock.setTimer(Math.max(0, next - deps.clock.now()), () => resolveWait());
@@ -217,7 +231,6 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
               cancel();
               resolveWait();
             };
-            signal.addEventListener('abort', () => wake?.(), { once: true });
           });
           wake = undefined;
         }
