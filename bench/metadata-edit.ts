@@ -4,12 +4,7 @@
  * transaction in the same run (what the job does minus HTTP, validation, chunking and its journal).
  * Assets are seeded straight into the database; the service runs in-process.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startService } from '../src/service/create-service.js';
-import { serviceConfig } from '../src/service/config.js';
-import { LOCAL_SUBDOMAIN } from '../src/service/bootstrap.js';
+import { startBenchService } from './support/in-process-service.js';
 import { assetSeeder } from '../test/support/seed-assets.js';
 
 export interface MetadataEditBenchResult {
@@ -20,15 +15,10 @@ export interface MetadataEditBenchResult {
 }
 
 export async function benchMetadataEdit(assetCount = 10_000): Promise<MetadataEditBenchResult> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'asset-sync-edit-bench-'));
-  const running = await startService(serviceConfig({ dataDir, port: 0, adminPassword: 'bench-password' }));
+  const bench = await startBenchService('asset-sync-edit-bench-');
   try {
+    const { running, accountId, foldersId, token } = bench;
     const { ctx } = running;
-    const accountId = ctx.accounts.bySubdomain(LOCAL_SUBDOMAIN)?.id ?? '';
-    const foldersId = ctx.fields.byRole(accountId, 'FOLDERS')?.id ?? '';
-    const admin = ctx.accounts.userByEmail(ctx.config.adminEmail);
-    if (admin === undefined) throw new Error('no admin');
-    const token = await ctx.tokens.issue({ sub: admin.id, scope: `subdomain:${LOCAL_SUBDOMAIN}` }, 3600);
     const caption = ctx.fields.create(accountId, { name: 'Caption', hasFixedOptions: false, hierarchical: false, multiValue: false }, ctx.nowIso());
     const folder = ctx.db.transaction(() => ctx.fieldOptions.ensurePath(accountId, foldersId, ['Campaign']))();
     const extra = ctx.db.transaction(() => ctx.fieldOptions.ensurePath(accountId, foldersId, ['Archive']))();
@@ -82,8 +72,7 @@ export async function benchMetadataEdit(assetCount = 10_000): Promise<MetadataEd
     const byCriterionMs = await runJob({ type: 'BY_CRITERION', criterion: { type: 'FIELD_EQUALS', field: { type: 'FIELD', fieldId: foldersId }, value: folder } }, 'by criterion');
     return { assets: assetCount, baselineMs, byIdsMs, byCriterionMs };
   } finally {
-    await running.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await bench.close();
   }
 }
 

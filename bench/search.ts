@@ -5,12 +5,7 @@
  * rendering). Assets are inserted straight into SQLite in a temp data dir (uploading 100k files would
  * measure uploads, not search); the service runs in-process. Target: p50 < 50 ms.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startService } from '../src/service/create-service.js';
-import { serviceConfig } from '../src/service/config.js';
-import { LOCAL_SUBDOMAIN } from '../src/service/bootstrap.js';
+import { startBenchService } from './support/in-process-service.js';
 import { compileAssetQuery } from '../src/service/search/asset-query.js';
 import { assetSearchRunner } from '../src/service/search/run-asset-search.js';
 import { searchAccount } from '../src/service/search/search-account.js';
@@ -50,15 +45,10 @@ async function time(count: number, run: (index: number) => Promise<void> | void)
 }
 
 export async function benchSearch(assetCount = Number(process.env.BENCH_SEARCH_ASSETS ?? 100_000), requests = 200, pageSize = 100): Promise<SearchBenchResult> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'asset-sync-search-bench-'));
-  const running = await startService(serviceConfig({ dataDir, port: 0, adminPassword: 'bench-password' }));
+  const bench = await startBenchService('asset-sync-search-bench-');
   try {
+    const { running, accountId, foldersId, token } = bench;
     const { ctx } = running;
-    const accountId = ctx.accounts.bySubdomain(LOCAL_SUBDOMAIN)?.id ?? '';
-    const foldersId = ctx.fields.byRole(accountId, 'FOLDERS')?.id ?? '';
-    const admin = ctx.accounts.userByEmail(ctx.config.adminEmail);
-    if (admin === undefined) throw new Error('no admin');
-    const token = await ctx.tokens.issue({ sub: admin.id, scope: `subdomain:${LOCAL_SUBDOMAIN}` }, 3600);
 
     // 20 top folders with 10 subfolders each; every asset sits in one subfolder. About 91 % are LIVE
     // (every 11th is STAGED: 11 shares no factor with the 200 folders, so each folder gets some of both).
@@ -138,7 +128,6 @@ export async function benchSearch(assetCount = Number(process.env.BENCH_SEARCH_A
       serviceWithSubfolders: percentiles(serviceWithSubfolders),
     };
   } finally {
-    await running.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await bench.close();
   }
 }
