@@ -8,9 +8,14 @@ export interface Child {
   stop(): Promise<void>;
 }
 
-/** Starts `node --import tsx <script> …args` and resolves with the URL it prints. */
+/**
+ * Starts `node --import tsx <script> …args` and resolves with the URL it prints. `BENCH_NODE_ARGS`
+ * (space-separated) adds Node flags to every child, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, which
+ * NODE_OPTIONS does not accept.
+ */
 export function startChild(script: string, args: string[]): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout });
     const timer = setTimeout(() => reject(new Error(`${script} did not start`)), 30_000);
@@ -43,4 +48,15 @@ export async function peakRss(pid: number | undefined): Promise<number | undefin
   const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
   const match = /VmHWM:\s+(\d+) kB/.exec(status);
   return match?.[1] === undefined ? undefined : Number(match[1]) * 1024;
+}
+
+/** CPU time (user + system, all threads) a process has used so far, in ms (Linux), or undefined elsewhere. */
+export async function cpuMs(pid: number | undefined): Promise<number | undefined> {
+  if (pid === undefined) return undefined;
+  const { readFile } = await import('node:fs/promises');
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  // Fields after the parenthesised command name: utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return Number.isFinite(ticks) ? ticks * 10 : undefined;
 }

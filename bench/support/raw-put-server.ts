@@ -11,13 +11,17 @@ import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 
 const file = process.argv[2];
-if (file === undefined) throw new Error('usage: raw-put-server FILE');
+if (file === undefined) throw new Error('usage: raw-put-server FILE (writes FILE.<round>)');
 
 const server = createServer((request, response) => {
   void (async () => {
-    const offset = Number(new URL(request.url ?? '/', 'http://x').searchParams.get('offset') ?? 0);
+    const query = new URL(request.url ?? '/', 'http://x').searchParams;
+    const offset = Number(query.get('offset') ?? 0);
+    // One file per upload (`round`), as the service keeps one per upload.
+    const round = Number(query.get('round') ?? 0);
+    if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(round)) throw new Error('bad offset or round');
     const md5 = createHash('md5');
-    const handle = await open(file, constants.O_WRONLY | constants.O_CREAT, 0o600);
+    const handle = await open(`${file}.${round}`, constants.O_WRONLY | constants.O_CREAT, 0o600);
     const hash = new Transform({
       transform(chunk: Buffer, _encoding, callback) {
         md5.update(chunk);

@@ -1,19 +1,19 @@
 /**
  * The upload flows of API.md §4: create uploads (with their assets, for new files), sign part URLs,
  * receive parts, complete. Part bytes stream straight into their place in one file per upload (never
- * whole parts in memory); the part's MD5 (its ETag) is computed on the way and the whole file's MD5
- * and SHA-256 by the digest pool, so completion only renames the file into the blob store.
+ * whole parts in memory, part-writer.ts). Every digest — the part's MD5 (its ETag), the whole file's
+ * MD5 and SHA-256 — is computed by the digest worker from the bytes as they land (upload-digests.ts),
+ * so the event loop only moves bytes and completion only hashes what is left, then renames the file
+ * into the blob store.
  *
  * Must never: accept a part that does not have exactly its range's size, report a part as received
  * before its bytes are written, or let a half-written part count after a crash (the row is removed
  * before the bytes are touched and written after they are).
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { constants, mkdirSync, rmSync } from 'node:fs';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync, rmSync } from 'node:fs';
 import { open, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import type { Asset, AssetUpload, UploadJobSuccess } from '../../shared/api/resources.js';
 import { partRange, planLayout } from '../../shared/api/part-layout.js';
@@ -25,6 +25,8 @@ import type { ServiceContext } from '../context.js';
 import { describeFile } from '../media/describe-file.js';
 import type { BlobStore } from '../blobs/blob-store.js';
 import { DigestPool } from './digest-pool.js';
+import { writePart } from './part-writer.js';
+import { UploadDigests, type DigestLayout } from './upload-digests.js';
 import type { UploadItem } from './upload-items.js';
 import type { UploadRow, UploadsRepo } from './uploads-repo.js';
 
@@ -45,13 +47,15 @@ export interface UploadServiceDeps {
 }
 
 export class UploadService {
-  private readonly digests = new DigestPool();
+  private readonly pool = new DigestPool();
+  private readonly digests: UploadDigests;
   /** Parts being written right now, per upload: a second writer of the same part must wait. */
   private readonly inFlight = new Map<string, Set<number>>();
   private readonly completing = new Set<string>();
 
   constructor(private readonly deps: UploadServiceDeps) {
     mkdirSync(deps.uploadsDir, { recursive: true });
+    this.digests = new UploadDigests(this.pool, (uploadId, partNumber) => deps.uploads.hasPart(uploadId, partNumber));
   }
 
   /** asset-and-upload: a new asset in the path's folder, with an upload for its first file. Call inside a transaction. */
@@ -113,12 +117,22 @@ export class UploadService {
     if (busy.has(partNumber) || this.completing.has(uploadId)) throw new ServiceError('PART_UPLOAD_IN_PROGRESS', undefined, { 'retry-after': '1' });
     busy.add(partNumber);
     this.inFlight.set(uploadId, busy);
+    const layout = this.digestLayout(upload);
+    let recorded = false;
     try {
-      // A part PUT again rewrites bytes the running whole-file digest may already have taken in, or
-      // is reading right now: forget the digest, so completion hashes the file afresh.
-      if (uploads.hasPart(uploadId, partNumber) || range.start < this.digests.offset(uploadId)) this.digests.drop(uploadId);
       uploads.forgetPart(uploadId, partNumber);
-      const md5 = await this.writePart(this.fileOf(uploadId), range.start, expected, body);
+      // A part PUT again rewrites bytes the running whole-file digest may already have read: the
+      // digest is dropped when it reached this range, and otherwise stops in front of it.
+      this.digests.partStarting(layout, partNumber);
+      await writePart({ file: layout.file, start: range.start, size: expected }, body, (bytes) => {
+        this.digests.partWritten(layout, partNumber, bytes);
+      });
+      // Hashed by the digest worker as the batches landed (and while the bytes synced).
+      const md5 = await this.digests.partMd5(layout, partNumber).catch((error: unknown) => {
+        // A discarded upload takes its digests along: answered as expired just below.
+        if (uploads.get(uploadId) === undefined) return '';
+        throw error;
+      });
       if (uploads.get(uploadId) === undefined) {
         // The upload was discarded (its asset deleted) while the bytes arrived; writing may have
         // re-created its file, which nothing would ever sweep.
@@ -129,13 +143,11 @@ export class UploadService {
         throw new ServiceError('BAD_DIGEST');
       }
       uploads.putPart(uploadId, partNumber, expected, md5, ctx.clock.now());
-      this.catchUpDigest(upload);
+      recorded = true;
       return md5;
-    } catch (error) {
-      // The bytes of this part (and the running digest past it) can no longer be trusted.
-      if (range.start < this.digests.offset(uploadId)) this.digests.drop(uploadId);
-      throw error;
     } finally {
+      // A part that failed leaves bytes that can no longer be trusted: a digest that read them is dropped.
+      this.digests.partEnded(layout, partNumber, recorded);
       busy.delete(partNumber);
       if (busy.size === 0) this.inFlight.delete(uploadId);
     }
@@ -159,17 +171,20 @@ export class UploadService {
     try {
       const file = this.fileOf(upload.upload_id);
       await this.ensureSize(file, upload.size);
-      const digest = await this.digests.finish(upload.upload_id, file, upload.size);
-      const description = await describeFile(file, upload.filename, upload.size);
-      const handle = await open(file, 'r+');
-      await handle.sync().finally(() => handle.close());
+      // Side by side: the digest's last bytes, the type sniffing, and the sync (each part's data was
+      // synced before it was recorded; this one covers the size and the file's own metadata).
+      const [digest, description] = await Promise.all([
+        this.digests.finish(this.digestLayout(upload)),
+        describeFile(file, upload.filename, upload.size),
+        syncFile(file),
+      ]);
       const asset = assets.get(caller.accountId, upload.asset_id);
       if (asset === undefined) throw notFound('asset', upload.asset_id);
       // Replacing the bytes of a file that no longer exists would leave the asset's current file dangling.
       if (upload.replace_file_id !== null && assets.file(caller.accountId, upload.replace_file_id) === undefined) {
         throw notFound('asset file', upload.replace_file_id);
       }
-      blobs.adopt(file, digest.sha256);
+      await blobs.adopt(file, digest.sha256);
       const now = ctx.nowIso();
       const row: FileRow = {
         id: upload.replace_file_id ?? assets.newFileId(),
@@ -234,7 +249,8 @@ export class UploadService {
   }
 
   close(): Promise<void> {
-    return this.digests.close();
+    this.digests.close();
+    return this.pool.close();
   }
 
   private resume(caller: Caller, item: UploadItem): AssetUpload | undefined {
@@ -328,37 +344,6 @@ export class UploadService {
     if (wrong !== undefined) throw new ServiceError('UPLOAD_ETAG_MISMATCH', `The eTag of part ${wrong.partNumber} does not match the part received.`);
   }
 
-  private catchUpDigest(upload: UploadRow): void {
-    const received = new Set(this.deps.uploads.parts(upload.upload_id).map((part) => part.part_number));
-    const offset = this.digests.offset(upload.upload_id);
-    if (offset < 0 || offset % upload.part_size !== 0 && offset !== upload.size) return;
-    let to = offset;
-    for (let part = offset / upload.part_size + 1; part <= upload.part_count && received.has(part); part++) to = partRange(upload.size, upload.part_size, part).end;
-    if (to > offset) void this.digests.advance(upload.upload_id, this.fileOf(upload.upload_id), offset, to).catch(() => undefined);
-  }
-
-  private async writePart(file: string, start: number, expected: number, body: Readable): Promise<string> {
-    const md5 = createHash('md5');
-    let received = 0;
-    const meter = new Transform({
-      transform(chunk: Buffer, _encoding, callback) {
-        received += chunk.length;
-        if (received > expected) {
-          callback(new ServiceError('INVALID_PART_SIZE', `The part is larger than its ${expected}-byte range.`));
-          return;
-        }
-        md5.update(chunk);
-        callback(null, chunk);
-      },
-    });
-    const handle = await open(file, constants.O_WRONLY | constants.O_CREAT, 0o600);
-    // The stream closes the handle when it ends or fails; `flush` syncs the bytes first, because the
-    // ETag we answer with promises they are stored.
-    await pipeline(body, meter, handle.createWriteStream({ start, highWaterMark: 1 << 20, flush: true }));
-    if (received !== expected) throw new ServiceError('INVALID_PART_SIZE', `The part has ${received} bytes; its range needs ${expected}.`);
-    return md5.digest('hex');
-  }
-
   private async ensureSize(file: string, size: number): Promise<void> {
     const info = await stat(file).catch(() => undefined);
     if (info === undefined) {
@@ -368,9 +353,18 @@ export class UploadService {
     if (info?.size !== size) await truncate(file, size);
   }
 
+  private digestLayout(upload: UploadRow): DigestLayout {
+    return { uploadId: upload.upload_id, file: this.fileOf(upload.upload_id), size: upload.size, partSize: upload.part_size, partCount: upload.part_count };
+  }
+
   private fileOf(uploadId: string): string {
     return join(this.deps.uploadsDir, `${uploadId}.upload`);
   }
+}
+
+async function syncFile(file: string): Promise<void> {
+  const handle = await open(file, 'r+');
+  await handle.sync().finally(() => handle.close());
 }
 
 function normaliseParts(parts: CompletionBody['parts']): { partNumber: number; eTag: string }[] {

@@ -1,0 +1,122 @@
+/**
+ * Streams one part's request body into its byte range of the upload file. The body is read chunk by
+ * chunk and written in batches with `writev`, one batch on its way to the disk while the next one fills,
+ * so memory stays at two batches per part whatever the part's size. After every batch `onWritten` learns
+ * how many bytes of the part are in the file: the digests (the ETag too) are computed from there by the
+ * digest worker, so the event loop only moves bytes.
+ *
+ * Must never: write a byte beyond the part's range, or return before the bytes are durable: the ETag
+ * the caller answers with promises they are stored, so the file is `fdatasync`ed first (data and the
+ * metadata needed to read it back; the same durability as `fsync` for the bytes).
+ */
+import { constants } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { ServiceError } from '../errors/service-error.js';
+
+/** Bytes gathered before one `writev`: big enough to keep syscalls rare, small enough to stay in cache. */
+const BATCH_BYTES = 1 << 20;
+
+export interface PartTarget {
+  file: string;
+  /** Offset of the part's first byte in the file. */
+  start: number;
+  /** The part's exact size. */
+  size: number;
+}
+
+/** Writes the body to `target`; resolves once every byte is written and synced. */
+export async function writePart(target: PartTarget, body: Readable, onWritten: (bytes: number) => void = () => undefined): Promise<void> {
+  const handle = await open(target.file, constants.O_WRONLY | constants.O_CREAT, 0o600);
+  const writer = new BatchWriter(handle, target.start, onWritten);
+  let received = 0;
+  try {
+    let batch: Buffer[] = [];
+    let batchBytes = 0;
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      received += chunk.length;
+      if (received > target.size) throw new ServiceError('INVALID_PART_SIZE', `The part is larger than its ${target.size}-byte range.`);
+      batch.push(chunk);
+      batchBytes += chunk.length;
+      if (batchBytes >= BATCH_BYTES) {
+        await writer.write(batch, batchBytes);
+        batch = [];
+        batchBytes = 0;
+      }
+    }
+    if (received !== target.size) throw new ServiceError('INVALID_PART_SIZE', `The part has ${received} bytes; its range needs ${target.size}.`);
+    if (batchBytes > 0) await writer.write(batch, batchBytes);
+    await writer.drain();
+    await handle.datasync();
+  } finally {
+    // A failed part may still have a batch on its way: let it land before the handle closes.
+    await writer.settle();
+    await handle.close();
+  }
+}
+
+/** Writes batches in order at increasing positions, one in flight while the caller gathers the next. */
+class BatchWriter {
+  private inFlight: Promise<void> = Promise.resolve();
+  private position: number;
+  private written = 0;
+
+  constructor(
+    private readonly handle: FileHandle,
+    start: number,
+    private readonly onWritten: (bytes: number) => void,
+  ) {
+    this.position = start;
+  }
+
+  /** Waits for the previous batch (surfacing its failure), then starts this one. */
+  async write(batch: Buffer[], bytes: number): Promise<void> {
+    await this.inFlight;
+    const position = this.position;
+    this.position += bytes;
+    const landing = this.writeAll(batch, position).then(() => {
+      this.written += bytes;
+      this.onWritten(this.written);
+    });
+    // Observed here so a failure is never "unhandled" while the caller is still reading the body; the
+    // caller sees it at its next write() or drain().
+    landing.catch(() => undefined);
+    this.inFlight = landing;
+  }
+
+  /** Resolves when every batch is written; rejects with the first failure. */
+  drain(): Promise<void> {
+    return this.inFlight;
+  }
+
+  /** Resolves when nothing is in flight, whatever happened. */
+  async settle(): Promise<void> {
+    await this.inFlight.catch(() => undefined);
+  }
+
+  private async writeAll(batch: Buffer[], position: number): Promise<void> {
+    let buffers = batch;
+    let at = position;
+    // writev may write less than asked (rarely, for regular files): continue with what is left.
+    while (buffers.length > 0) {
+      const { bytesWritten } = await this.handle.writev(buffers, at);
+      if (bytesWritten === 0) throw new Error(`could not write at ${at}`);
+      at += bytesWritten;
+      buffers = remainder(buffers, bytesWritten);
+    }
+  }
+}
+
+/** The buffers left after the first `skip` bytes. */
+function remainder(buffers: Buffer[], skip: number): Buffer[] {
+  let left = skip;
+  let index = 0;
+  while (index < buffers.length && left >= (buffers[index]?.length ?? 0)) {
+    left -= buffers[index]?.length ?? 0;
+    index++;
+  }
+  const rest = buffers.slice(index);
+  const first = rest[0];
+  if (first !== undefined && left > 0) rest[0] = first.subarray(left);
+  return rest;
+}

@@ -1,0 +1,237 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, openSync, closeSync, rmSync, writeSync, ftruncateSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { partRange } from '../../shared/api/part-layout.js';
+import { DigestPool } from './digest-pool.js';
+import { UploadDigests, contiguousEnd, type DigestLayout, type PartProgress } from './upload-digests.js';
+
+const md5 = (bytes: Uint8Array): string => createHash('md5').update(bytes).digest('hex');
+const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+
+/** A pool that remembers every feed, to tell a running digest from a rehash at completion. */
+class RecordingPool extends DigestPool {
+  readonly feeds: { from: number; to: number; keys: string[] }[] = [];
+
+  override feed(worker: number, path: string, from: number, to: number, keys: string[]): ReturnType<DigestPool['feed']> {
+    this.feeds.push({ from, to, keys });
+    return super.feed(worker, path, from, to, keys);
+  }
+
+  /** Bytes read for digests so far. */
+  bytesRead(): number {
+    return this.feeds.reduce((sum, feed) => sum + feed.to - feed.from, 0);
+  }
+}
+
+/** Drives UploadDigests the way UploadService does, writing the bytes to a real file. */
+class Upload {
+  readonly recorded = new Set<number>();
+  readonly layout: DigestLayout;
+  readonly digests: UploadDigests;
+
+  constructor(
+    readonly pool: DigestPool,
+    dir: string,
+    readonly bytes: Buffer,
+    partSize: number,
+    digests?: UploadDigests,
+  ) {
+    const partCount = Math.max(1, Math.ceil(bytes.length / partSize));
+    this.layout = { uploadId: `upload-${randomBytes(4).toString('hex')}`, file: join(dir, 'file.upload'), size: bytes.length, partSize, partCount };
+    this.digests = digests ?? new UploadDigests(pool, (_uploadId, partNumber) => this.recorded.has(partNumber));
+    closeSync(openSync(this.layout.file, 'a'));
+  }
+
+  /** Writes the part in `batch`-byte steps (the bytes it carries default to the upload's); returns its MD5. */
+  async sendPart(partNumber: number, options: { batch?: number; content?: Buffer; failAfter?: number } = {}): Promise<string | undefined> {
+    const range = partRange(this.layout.size, this.layout.partSize, partNumber);
+    const content = options.content ?? this.bytes.subarray(range.start, range.end);
+    this.recorded.delete(partNumber);
+    this.digests.partStarting(this.layout, partNumber);
+    const fd = openSync(this.layout.file, 'r+');
+    try {
+      const batch = options.batch ?? 1 << 20;
+      for (let written = 0; written < content.length; ) {
+        const length = Math.min(batch, content.length - written, (options.failAfter ?? Infinity) - written);
+        if (length <= 0) break;
+        writeSync(fd, content, written, length, range.start + written);
+        written += length;
+        this.digests.partWritten(this.layout, partNumber, written);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      closeSync(fd);
+    }
+    if (options.failAfter !== undefined) {
+      this.digests.partEnded(this.layout, partNumber, false);
+      return undefined;
+    }
+    const etag = await this.digests.partMd5(this.layout, partNumber);
+    this.recorded.add(partNumber);
+    this.digests.partEnded(this.layout, partNumber, true);
+    return etag;
+  }
+
+  finish(): ReturnType<UploadDigests['finish']> {
+    const fd = openSync(this.layout.file, 'r+');
+    ftruncateSync(fd, this.layout.size);
+    closeSync(fd);
+    return this.digests.finish(this.layout);
+  }
+
+  partBytes(partNumber: number): Buffer {
+    const range = partRange(this.layout.size, this.layout.partSize, partNumber);
+    return this.bytes.subarray(range.start, range.end);
+  }
+}
+
+describe('contiguousEnd', () => {
+  const layout = { size: 25, partSize: 10 };
+  const progressOf = (states: Record<number, PartProgress>) => (partNumber: number) => states[partNumber];
+
+  it('runs through recorded parts and stops at a missing one', () => {
+    expect(contiguousEnd(layout, 0, progressOf({ 1: 'recorded', 3: 'recorded' }))).toBe(10);
+    expect(contiguousEnd(layout, 0, progressOf({ 1: 'recorded', 2: 'recorded', 3: 'recorded' }))).toBe(25);
+    expect(contiguousEnd(layout, 0, progressOf({ 2: 'recorded' }))).toBe(0);
+  });
+
+  it('goes into an arriving part up to its written bytes, and never past it even when it is all written', () => {
+    expect(contiguousEnd(layout, 0, progressOf({ 1: 'recorded', 2: 4 }))).toBe(14);
+    expect(contiguousEnd(layout, 0, progressOf({ 1: 10, 2: 'recorded' }))).toBe(10);
+    expect(contiguousEnd(layout, 12, progressOf({ 2: 1 }))).toBe(12);
+    expect(contiguousEnd(layout, 12, progressOf({ 2: 6, 3: 'recorded' }))).toBe(16);
+  });
+
+  it('continues from the middle of a recorded part', () => {
+    expect(contiguousEnd(layout, 13, progressOf({ 2: 'recorded', 3: 'recorded' }))).toBe(25);
+    expect(contiguousEnd({ size: 0, partSize: 10 }, 0, progressOf({ 1: 'recorded' }))).toBe(0);
+  });
+});
+
+describe('UploadDigests', () => {
+  let dir: string;
+  let pool: RecordingPool;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'upload-digests-'));
+    pool = new RecordingPool(1);
+  });
+  afterEach(async () => {
+    await pool.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('digests parts that arrive out of order, the last one short, and needs no rehash at completion', async () => {
+    const upload = new Upload(pool, dir, randomBytes(3 * 65_536 + 1234), 65_536);
+    for (const partNumber of [3, 1, 4, 2]) {
+      expect(await upload.sendPart(partNumber, { batch: 10_000 })).toBe(md5(upload.partBytes(partNumber)));
+    }
+    const feedsBeforeCompletion = pool.feeds.length;
+    const digest = await upload.finish();
+    expect(digest).toEqual({ md5: md5(upload.bytes), sha256: sha256(upload.bytes) });
+    // Every byte was read at most twice (once for its part, once for the file), and completion read
+    // nothing new: the running digest had it all.
+    expect(pool.bytesRead()).toBeLessThanOrEqual(2 * upload.bytes.length);
+    expect(pool.feeds.length).toBe(feedsBeforeCompletion);
+  });
+
+  it('reads bytes once for both digests when parts come in order, and part 1 borrows the file MD5', async () => {
+    const upload = new Upload(pool, dir, randomBytes(5 * 40_000 + 7), 40_000);
+    for (let partNumber = 1; partNumber <= upload.layout.partCount; partNumber++) {
+      expect(await upload.sendPart(partNumber, { batch: 8192 })).toBe(md5(upload.partBytes(partNumber)));
+    }
+    expect(await upload.finish()).toEqual({ md5: md5(upload.bytes), sha256: sha256(upload.bytes) });
+    expect(pool.bytesRead()).toBe(upload.bytes.length);
+  });
+
+  it('drops the file digest when a part it read is sent again with other bytes', async () => {
+    const upload = new Upload(pool, dir, randomBytes(3 * 50_000), 50_000);
+    for (const partNumber of [1, 2, 3]) await upload.sendPart(partNumber, { batch: 7000 });
+    const replacement = randomBytes(50_000);
+    expect(await upload.sendPart(2, { content: replacement, batch: 9000 })).toBe(md5(replacement));
+    const expected = Buffer.concat([upload.partBytes(1), replacement, upload.partBytes(3)]);
+    expect(await upload.finish()).toEqual({ md5: md5(expected), sha256: sha256(expected) });
+  });
+
+  it('forgets what it read of a part that failed half-way, then takes the bytes sent again', async () => {
+    const upload = new Upload(pool, dir, randomBytes(2 * 50_000 + 99), 50_000);
+    await upload.sendPart(1, { batch: 5000 });
+    // Part 2 sits at the front of the file digest: it reads the 20,000 bytes written before the failure.
+    await upload.sendPart(2, { content: randomBytes(50_000), batch: 5000, failAfter: 20_000 });
+    await upload.sendPart(3, { batch: 5000 });
+    expect(await upload.sendPart(2, { batch: 5000 })).toBe(md5(upload.partBytes(2)));
+    expect(await upload.finish()).toEqual({ md5: md5(upload.bytes), sha256: sha256(upload.bytes) });
+  });
+
+  it('hashes a part on its own from the file when its worker dies while it arrives', async () => {
+    const upload = new Upload(pool, dir, randomBytes(2 * 30_000), 30_000);
+    for (const partNumber of [1, 2]) {
+      // Part 1 borrows the file digest's MD5; part 2 keeps its own: both are lost with the worker.
+      const range = partRange(upload.layout.size, upload.layout.partSize, partNumber);
+      upload.digests.partStarting(upload.layout, partNumber);
+      const fd = openSync(upload.layout.file, 'r+');
+      writeSync(fd, upload.bytes, range.start, 10_000, range.start);
+      upload.digests.partWritten(upload.layout, partNumber, 10_000);
+      await pool.close();
+      writeSync(fd, upload.bytes, range.start + 10_000, range.end - range.start - 10_000, range.start + 10_000);
+      closeSync(fd);
+      upload.digests.partWritten(upload.layout, partNumber, range.end - range.start);
+      expect(await upload.digests.partMd5(upload.layout, partNumber)).toBe(md5(upload.partBytes(partNumber)));
+      upload.recorded.add(partNumber);
+      upload.digests.partEnded(upload.layout, partNumber, true);
+    }
+    expect(await upload.finish()).toEqual({ md5: md5(upload.bytes), sha256: sha256(upload.bytes) });
+  });
+
+  it('sends part 1 again after the file digest passed it', async () => {
+    const upload = new Upload(pool, dir, randomBytes(3 * 20_000), 20_000);
+    for (const partNumber of [1, 2, 3]) await upload.sendPart(partNumber, { batch: 3000 });
+    const replacement = randomBytes(20_000);
+    expect(await upload.sendPart(1, { content: replacement, batch: 3000 })).toBe(md5(replacement));
+    const expected = Buffer.concat([replacement, upload.partBytes(2), upload.partBytes(3)]);
+    expect(await upload.finish()).toEqual({ md5: md5(expected), sha256: sha256(expected) });
+  });
+
+  it.each([
+    ['a 0-byte file', 0],
+    ['a 1-byte file', 1],
+  ])('digests %s', async (_what, size) => {
+    const upload = new Upload(pool, dir, randomBytes(size), 5 << 20);
+    expect(await upload.sendPart(1)).toBe(md5(upload.bytes));
+    expect(await upload.finish()).toEqual({ md5: md5(upload.bytes), sha256: sha256(upload.bytes) });
+  });
+
+  it('starts over from the file after a restart (no running digest) and after a lost worker', async () => {
+    const bytes = randomBytes(4 * 25_000);
+    const before = new Upload(pool, dir, bytes, 25_000);
+    await before.sendPart(1);
+    await before.sendPart(2);
+    // A new process: nothing in memory but the recorded parts.
+    const restartedPool = new RecordingPool(1);
+    try {
+      const after = new Upload(restartedPool, dir, bytes, 25_000);
+      after.recorded.add(1).add(2);
+      await after.sendPart(3);
+      // The worker dies mid-upload: every running digest goes with it.
+      await restartedPool.close();
+      await after.sendPart(4);
+      expect(await after.finish()).toEqual({ md5: md5(bytes), sha256: sha256(bytes) });
+    } finally {
+      await restartedPool.close();
+    }
+  });
+
+  it('spreads the parts of one upload over several workers and still digests the file', async () => {
+    const wide = new RecordingPool(3);
+    try {
+      const upload = new Upload(wide, dir, randomBytes(7 * 12_345 + 3), 12_345);
+      const sends = [5, 2, 7, 1, 3, 8, 6, 4].map((partNumber) => upload.sendPart(partNumber, { batch: 4000 }));
+      const etags = await Promise.all(sends);
+      expect(etags).toEqual([5, 2, 7, 1, 3, 8, 6, 4].map((partNumber) => md5(upload.partBytes(partNumber))));
+      expect(await upload.finish()).toEqual({ md5: md5(upload.bytes), sha256: sha256(upload.bytes) });
+    } finally {
+      await wide.close();
+    }
+  });
+});
