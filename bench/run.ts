@@ -6,6 +6,10 @@
 import { benchLargeUpload } from './upload-large.js';
 import { benchSearch } from './search.js';
 import { benchMetadataEdit, formatMetadataEditBench } from './metadata-edit.js';
+import { benchRemoteLatency, formatRemoteLatencyBench } from './remote-latency.js';
+import { benchInitialDownload, formatInitialDownloadBench } from './download-initial.js';
+import { benchLocalScan, formatLocalScanBench } from './local-scan.js';
+import { benchSyncLargeFile, benchSyncSmallFiles, formatSyncBench } from './sync-engine.js';
 
 const filter = process.argv[2];
 const benches: { name: string; run: () => Promise<string[]> }[] = [
@@ -42,6 +46,26 @@ const benches: { name: string; run: () => Promise<string[]> }[] = [
   {
     name: 'metadata-edit-10k',
     run: async () => formatMetadataEditBench(await benchMetadataEdit()),
+  },
+  {
+    name: 'remote-latency',
+    run: async () => formatRemoteLatencyBench(await benchRemoteLatency()),
+  },
+  {
+    name: 'download-10k',
+    run: async () => formatInitialDownloadBench(await benchInitialDownload()),
+  },
+  {
+    name: 'local-scan-100k',
+    run: async () => formatLocalScanBench(await benchLocalScan()),
+  },
+  {
+    name: 'sync-10k-small',
+    run: async () => formatSyncBench('10,000 files of 4 KiB in 100 folders, initial sync', await benchSyncSmallFiles(), 0.5),
+  },
+  {
+    name: 'sync-1gib',
+    run: async () => formatSyncBench('one 1 GiB file, initial sync', await benchSyncLargeFile(), 0.8),
   },
 ];
 

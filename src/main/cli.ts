@@ -11,6 +11,7 @@ import { userCommand } from './cli/user-command.js';
 import { syncCommand } from './cli/sync-command.js';
 import { statusCommand } from './cli/status-command.js';
 import { confirmDeletesCommand } from './cli/confirm-deletes-command.js';
+import { conflictsCommand, resolveCommand } from './cli/conflicts-command.js';
 import { loginCommand, logoutCommand } from './cli/login-command.js';
 import { isApiError } from './api/index.js';
 import { SyncError } from './sync/sync-error.js';
@@ -22,6 +23,8 @@ const commands: Record<string, { run: Command; summary: string }> = {
   sync: { run: syncCommand, summary: 'sync local folders with the service (--once for one pass)' },
   status: { run: statusCommand, summary: 'show synced folders, progress and files that could not sync' },
   'confirm-deletes': { run: confirmDeletesCommand, summary: 'let deletions held by the mass-delete guard go through' },
+  conflicts: { run: conflictsCommand, summary: 'list files both sides changed, with both versions' },
+  resolve: { run: resolveCommand, summary: 'resolve a conflict: --keep mine, theirs or both' },
   login: { run: loginCommand, summary: 'sign in to a service through your browser' },
   logout: { run: logoutCommand, summary: 'forget the stored sign-in' },
   start: { run: startCommand, summary: 'run Asset Sync (today: the embedded local service)' },

@@ -14,13 +14,36 @@ import { snapshotsRepo } from './db/snapshots-repo.js';
 import { uploadJournal } from './db/upload-journal.js';
 import { issuesRepo } from './db/issues-repo.js';
 import { foldersRepo } from './db/folders-repo.js';
-import { LocalScanner, StabilityGate, checkRoot, loadIgnoreRules, readRootMarker, writeRootMarker, type Clock, type FileSystem, type IgnoreRules, type Watcher } from './local/index.js';
+import { remoteRepo } from './db/remote-repo.js';
+import { conflictsRepo } from './db/conflicts-repo.js';
+import { renameDirRows } from './db/rename-dir.js';
+import {
+  LocalScanner,
+  StabilityGate,
+  checkRoot,
+  createFreedesktopTrash,
+  loadIgnoreRules,
+  nodeLocalDisk,
+  readRootMarker,
+  writeRootMarker,
+  type Clock,
+  type FileSystem,
+  type IgnoreRules,
+  type LocalDisk,
+  type Trash,
+  type Watcher,
+} from './local/index.js';
+import { RemoteFeed, type RemoteFeedOptions } from './remote/remote-feed.js';
+import { RemoteSide } from './sync/remote-side.js';
+import { DownloadExecutor } from './sync/download-executor.js';
+import { LocalChangeExecutor } from './sync/local-change-executor.js';
+import { applyFolderChanges } from './sync/apply-folder-changes.js';
 import { FolderMapper } from './sync/folder-mapper.js';
 import { UploadExecutor, type UploadRoot } from './sync/upload-executor.js';
 import { PlacementExecutor } from './sync/placement-executor.js';
 import { RootSync, type PassReport } from './sync/root-sync.js';
 import { SyncError } from './sync/sync-error.js';
-import type { SyncedEntry } from './sync/sync-types.js';
+import type { LocalEntry, SyncedEntry } from './sync/sync-types.js';
 
 export interface EngineConfig {
   /** Where state.db and logs live (never inside a synced folder). */
@@ -30,6 +53,8 @@ export interface EngineConfig {
   /** A file is uploaded once unchanged for this long (default 1500 ms). */
   stableMs?: number;
   limits?: { filesInFlight?: number; partsInFlight?: number; batchSize?: number };
+  /** The remote feed's schedule: poll interval, full listing interval, poll overlap. */
+  remote?: RemoteFeedOptions;
 }
 
 export interface EngineEvent {
@@ -47,6 +72,10 @@ export interface EngineDeps {
   createWatcher?: (root: string, rules: () => IgnoreRules) => Watcher;
   log?: (event: EngineEvent) => void;
   onBytes?: (relPath: string, bytes: number) => void;
+  /** Where local deletions go (default: the freedesktop trash; Electron passes shell.trashItem). */
+  trash?: Trash;
+  /** fsync and friends for downloads (default: the real disk). */
+  disk?: LocalDisk;
 }
 
 export interface RootInput {
@@ -72,6 +101,8 @@ export interface Engine {
   watch(signal: AbortSignal, onReport?: (report: PassReport) => void): Promise<void>;
   /** Marks the held deletions of every root as confirmed; returns how many. */
   confirmDeletes(): number;
+  /** When the service's side of any root next wants a look (epoch ms). */
+  nextRemoteCheckAt(): number;
   close(): void;
 }
 
@@ -86,6 +117,52 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
   const log = deps.log ?? (() => undefined);
   const nowIso = (): string => new Date(deps.clock.now()).toISOString();
   const scanner = new LocalScanner({ fs: deps.fs });
+  const remote = remoteRepo(db);
+  const conflicts = conflictsRepo(db);
+  const renameRows = renameDirRows(db);
+  const folderCache = foldersRepo(db);
+  const disk = deps.disk ?? nodeLocalDisk;
+  const gates = new Map<string, StabilityGate>();
+  const landed = (rootId: string, relPath: string): void => gates.get(rootId)?.forget(relPath);
+  const downloads = new DownloadExecutor({
+    api: deps.api,
+    fs: deps.fs,
+    disk,
+    commit: db.transaction((rootId: string, landed: readonly { local: LocalEntry; assetId: string }[]) => {
+      for (const { local, assetId } of landed) {
+        snapshots.putLocal(rootId, local);
+        snapshots.putSynced(rootId, { ...local, assetId });
+        issues.cleared(rootId, local.relPath);
+      }
+    }),
+    landed,
+    ...(deps.onBytes === undefined ? {} : { onBytes: deps.onBytes }),
+    ...(config.limits?.filesInFlight === undefined ? {} : { limits: { filesInFlight: config.limits.filesInFlight } }),
+  });
+  const localChanges = new LocalChangeExecutor({
+    fs: deps.fs,
+    trash: deps.trash ?? createFreedesktopTrash({ now: () => deps.clock.now() }),
+    nowIso,
+    moved: db.transaction((rootId: string, from: string, local: LocalEntry, syncedFrom: string, synced: SyncedEntry) => {
+      snapshots.deleteLocal(rootId, from);
+      snapshots.putLocal(rootId, local);
+      snapshots.deleteSynced(rootId, syncedFrom);
+      snapshots.putSynced(rootId, synced);
+    }),
+    removed: db.transaction((rootId: string, relPath: string) => {
+      snapshots.deleteLocal(rootId, relPath);
+      snapshots.deleteSynced(rootId, relPath);
+    }),
+    addConflict: (rootId, conflict) => conflicts.add(rootId, conflict),
+    dropConflict: (id) => conflicts.resolved(id),
+    copied: db.transaction((rootId: string, relPath: string, copy: LocalEntry) => {
+      snapshots.deleteLocal(rootId, relPath);
+      snapshots.putLocal(rootId, copy);
+    }),
+    putSynced: (rootId, entry) => snapshots.putSynced(rootId, entry),
+    deleteSynced: (rootId, relPath) => snapshots.deleteSynced(rootId, relPath),
+    landed,
+  });
 
   const uploads = new UploadExecutor({
     api: deps.api,
@@ -117,10 +194,29 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
     let sync = syncs.get(row.id);
     if (sync === undefined) {
       const root: UploadRoot = { id: row.id, path: row.path, remotePath: row.remote_path, publishLive: row.publish_live === 1 };
+      const gate = new StabilityGate(deps.clock, config.stableMs === undefined ? {} : { stableMs: config.stableMs });
+      gates.set(row.id, gate);
+      const feed = new RemoteFeed(root, { api: deps.api, folders, repo: remote, now: () => deps.clock.now(), ...(config.remote === undefined ? {} : { options: config.remote }) });
+      const rootLog = (event: Omit<EngineEvent, 'rootId'>): void => log({ ...event, rootId: row.id });
+      const remoteSide = new RemoteSide(feed, {
+        repo: remote,
+        applyFolders: (target, changes) =>
+          applyFolderChanges(target, changes, {
+            fs: deps.fs,
+            disk,
+            renameRows,
+            remember: (rootId, relDir, optionId) => folderCache.remember(rootId, relDir, optionId),
+            forget: (rootId, relDir) => folderCache.forget(rootId, relDir),
+            log: rootLog,
+          }),
+      });
       sync = new RootSync(root, {
         fs: deps.fs,
         scanner,
-        gate: new StabilityGate(deps.clock, config.stableMs === undefined ? {} : { stableMs: config.stableMs }),
+        gate,
+        remote: remoteSide,
+        remoteChanges: { local: localChanges, downloads },
+        conflicts,
         snapshots,
         issues,
         journal,
@@ -146,7 +242,17 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
   };
 
   const atRest = (): boolean =>
-    roots.all().every((row) => row.stopped === null && issues.notSynced(row.id).length === 0 && issues.heldDeletes(row.id).length === 0 && journal.all(row.id).length === 0);
+    roots
+      .all()
+      .every(
+        (row) =>
+          row.stopped === null &&
+          issues.notSynced(row.id).length === 0 &&
+          issues.heldDeletes(row.id).length === 0 &&
+          journal.all(row.id).length === 0 &&
+          conflicts.ofRoot(row.id).length === 0 &&
+          syncs.get(row.id)?.remoteFailure === undefined,
+      );
 
   return {
     db,
@@ -174,8 +280,13 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
     async syncOnce(options = {}) {
       const maxPasses = options.maxPasses ?? 50;
       const reports: PassReport[] = [];
-      // One full pass: every root is scanned whole first, whatever the watcher said before.
-      for (const row of roots.all()) syncFor(row).hint(['']);
+      // One full pass: every root is scanned whole first, and listed whole on the service, whatever the
+      // watcher and the feed's schedule said before.
+      for (const row of roots.all()) {
+        const sync = syncFor(row);
+        sync.hint(['']);
+        sync.remoteFeed.requestFull();
+      }
       for (let pass = 0; pass < maxPasses; pass++) {
         const round = await passAll(options.onReport);
         reports.push(...round);
@@ -224,7 +335,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
           takeDirty();
           await passAll(onReport);
           if (stopped() || takeDirty()) continue;
-          const next = Math.min(...[...syncs.values()].map((sync) => sync.nextCheckAt() ?? Infinity), deps.clock.now() + 60_000);
+          const next = Math.min(...[...syncs.values()].map((sync) => Math.min(sync.nextCheckAt() ?? Infinity, sync.remoteFeed.nextDueAt())), deps.clock.now() + 60_000);
           await new Promise<void>((resolveWait) => {
             const cancel = deps.clock.setTimer(Math.max(0, next - deps.clock.now()), () => resolveWait());
             wake = () => {
@@ -241,6 +352,10 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
 
     confirmDeletes() {
       return roots.all().reduce((count, row) => count + issues.confirmDeletes(row.id), 0);
+    },
+
+    nextRemoteCheckAt() {
+      return Math.min(...roots.all().map((row) => syncFor(row).remoteFeed.nextDueAt()));
     },
 
     close() {

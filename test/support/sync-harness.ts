@@ -6,15 +6,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApiClient, staticTokenProvider, type ApiClient } from '../../src/main/api/index.js';
-import { NodeFileSystem, systemClock } from '../../src/main/local/index.js';
+import { createApiClient, staticTokenProvider, type ApiClient, type AssetApi } from '../../src/main/api/index.js';
+import { NodeFileSystem, createFreedesktopTrash, systemClock } from '../../src/main/local/index.js';
 import { createEngine, type Engine, type OnceResult } from '../../src/main/engine.js';
 import type { TestService } from './test-service.js';
 import type { FieldOption } from '../../src/shared/api/resources.js';
+import type { RemoteFeedOptions } from '../../src/main/remote/remote-feed.js';
 
 export interface SyncHarness {
   folder: string;
   stateDir: string;
+  /** The freedesktop trash the engine's local deletions go to (inside stateDir, never the user's). */
+  trashDir: string;
   api: ApiClient;
   engine: Engine;
   once(): Promise<OnceResult>;
@@ -33,15 +36,31 @@ export interface RemoteAsset {
   size: number | undefined;
 }
 
-export async function startSyncHarness(service: TestService, options: { remotePath?: string; folder?: string; stateDir?: string; publishLive?: boolean } = {}): Promise<SyncHarness> {
+export interface SyncHarnessOptions {
+  remotePath?: string;
+  folder?: string;
+  stateDir?: string;
+  publishLive?: boolean;
+  /** Wraps the API the engine uses (fault injection); `api` on the harness stays the plain client. */
+  wrapApi?: (api: ApiClient) => AssetApi;
+  /** The remote feed's schedule (poll interval, full listing interval, overlap). */
+  remote?: RemoteFeedOptions;
+}
+
+export async function startSyncHarness(service: TestService, options: SyncHarnessOptions = {}): Promise<SyncHarness> {
   const folder = options.folder ?? mkdtempSync(join(tmpdir(), 'asset-sync-root-'));
   const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), 'asset-sync-state-'));
   const api = createApiClient({ server: service.url, tokens: staticTokenProvider(await service.token()) });
-  const engine = createEngine({ stateDir, server: service.url, stableMs: 40 }, { api, fs: new NodeFileSystem(), clock: systemClock });
+  const trashHome = join(stateDir, 'trash-home');
+  const engine = createEngine(
+    { stateDir, server: service.url, stableMs: 40, ...(options.remote === undefined ? {} : { remote: options.remote }) },
+    { api: options.wrapApi?.(api) ?? api, fs: new NodeFileSystem(), clock: systemClock, trash: createFreedesktopTrash({ dataHome: trashHome }) },
+  );
   await engine.addRoot({ path: folder, remotePath: options.remotePath ?? '/', publishLive: options.publishLive ?? false });
   const harness: SyncHarness = {
     folder,
     stateDir,
+    trashDir: join(trashHome, 'Trash'),
     api,
     engine,
     once: () => engine.syncOnce(),

@@ -110,6 +110,10 @@ export interface DownloadToFileOptions {
   resumeFrom?: number;
   /** Sent as `If-Range`, so a changed file restarts from 0 instead of splicing two versions. */
   ifRange?: string;
+  /** Hash the bytes on the way: `md5` in the result when the whole file came in this call. */
+  md5?: boolean;
+  /** fsync the file before resolving (the caller renames it into place next). */
+  fsync?: boolean;
   signal?: AbortSignal;
   onProgress?: ProgressListener;
 }
@@ -120,6 +124,8 @@ export interface DownloadResult {
   /** True when the server honoured the resume (206), false when it sent the whole file. */
   resumed: boolean;
   etag: string | undefined;
+  /** MD5 hex of the whole file, when asked for and the download did not resume (else hash the file). */
+  md5?: string;
 }
 
 export interface MetadataValueUpdate {

@@ -6,11 +6,13 @@
  * limiter caps the rate. It never sends the bearer token and never buffers the body; verifying size
  * and checksum, fsync and the rename into place are the caller's.
  */
+import { createHash } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
+import { Transform } from 'node:stream';
 import { open, stat } from 'node:fs/promises';
-import type { IncomingHttpHeaders } from 'node:http';
+import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { pipeline } from 'node:stream/promises';
-import got, { type Request } from 'got';
 import { ApiError, apiErrorFromResponse, invalidResponse } from './api-error.js';
 import type { ClientContext } from './api-client.js';
 import type { DownloadResult, DownloadToFileOptions } from './asset-api.js';
@@ -22,30 +24,55 @@ const MAX_REDIRECTS = 5;
 const ERROR_BODY_LIMIT = 64 * 1024;
 
 interface Opened {
-  stream: Request;
+  stream: IncomingMessage;
   status: number;
   headers: IncomingHttpHeaders;
   url: URL;
 }
 
+/** A timeout the way transportError reads it (got's shape): name TimeoutError, the phase in `event`. */
+function timeoutError(event: 'connect' | 'response' | 'socket', ms: number): Error {
+  return Object.assign(new Error(`Timeout awaiting '${event}' for ${ms}ms`), { name: 'TimeoutError', code: 'ETIMEDOUT', event });
+}
+
+/**
+ * One GET without following redirects. Node's own http client rather than got: a sync of thousands of
+ * small files spends measurable CPU in got's per-request option handling, and a signed GET needs none
+ * of it (no auth, no JSON, no retry: the loop below retries). Timeouts as got's: connect, first byte,
+ * and an idle socket during the body.
+ */
 function openOnce(context: ClientContext, url: URL, headers: Record<string, string>, signal: AbortSignal | undefined): Promise<Opened> {
   return new Promise((resolve, reject) => {
-    const stream = got.stream(url, {
-      headers: { ...headers, 'user-agent': context.userAgent },
-      agent: context.agents.agentsFor(url),
-      timeout: { connect: context.timeouts.connectMs, secureConnect: context.timeouts.connectMs, response: context.timeouts.responseMs, socket: context.timeouts.idleMs },
-      retry: { limit: 0 },
-      throwHttpErrors: false,
-      followRedirect: false,
-      decompress: false,
-      ...(signal === undefined ? {} : { signal }),
+    const agents = context.agents.agentsFor(url);
+    const https = url.protocol === 'https:';
+    const options = { method: 'GET', headers: { ...headers, 'user-agent': context.userAgent }, ...(signal === undefined ? {} : { signal }) };
+    const request = https ? httpsRequest(url, { ...options, agent: agents.https }) : httpRequest(url, { ...options, agent: agents.http });
+    const { connectMs, responseMs, idleMs } = context.timeouts;
+    let connectTimer: NodeJS.Timeout | undefined;
+    const responseTimer = setTimeout(() => request.destroy(timeoutError('response', responseMs)), responseMs);
+    const settle = (): void => {
+      clearTimeout(responseTimer);
+      clearTimeout(connectTimer);
+    };
+    request.once('socket', (socket) => {
+      if (!socket.connecting) return;
+      connectTimer = setTimeout(() => request.destroy(timeoutError('connect', connectMs)), connectMs);
+      socket.once(https ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer));
     });
-    stream.once('error', (error) => reject(transportError(error, 'GET', url)));
-    stream.once('response', (response: { statusCode: number; headers: IncomingHttpHeaders }) => resolve({ stream, status: response.statusCode, headers: response.headers, url }));
+    request.setTimeout(idleMs, () => request.destroy(timeoutError('socket', idleMs)));
+    request.once('error', (error) => {
+      settle();
+      reject(transportError(error, 'GET', url));
+    });
+    request.once('response', (response) => {
+      settle();
+      resolve({ stream: response, status: response.statusCode ?? 0, headers: response.headers, url });
+    });
+    request.end();
   });
 }
 
-async function readSmall(stream: Request): Promise<string> {
+async function readSmall(stream: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   let total = 0;
   try {
@@ -102,8 +129,21 @@ function closed(file: WriteStream): Promise<void> {
   return file.closed ? Promise.resolve() : new Promise((resolve) => file.once('close', () => resolve()));
 }
 
+/** A pass-through that hashes what goes by (MD5, the service's checksum). */
+function md5Tap(): { stream: Transform; digest(): string } {
+  const hash = createHash('md5');
+  const stream = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      hash.update(chunk);
+      callback(null, chunk);
+    },
+  });
+  return { stream, digest: () => hash.digest('hex') };
+}
+
 async function attempt(context: ClientContext, url: URL, tempPath: string, wanted: number, options: DownloadToFileOptions): Promise<DownloadResult> {
-  let offset = await prepareFile(tempPath, wanted);
+  // From scratch the write stream truncates the file itself: no separate open, truncate and close.
+  let offset = wanted > 0 ? await prepareFile(tempPath, wanted) : 0;
   const headers: Record<string, string> = offset > 0 ? { range: `bytes=${offset}-`, ...(options.ifRange === undefined ? {} : { 'if-range': options.ifRange }) } : {};
   const opened = await openFollowing(context, url, headers, options.signal);
   const etag = typeof opened.headers.etag === 'string' ? opened.headers.etag : undefined;
@@ -130,17 +170,20 @@ async function attempt(context: ClientContext, url: URL, tempPath: string, wante
     resumed = true;
     expected = range.total;
   } else {
-    // A 200 is the whole file: the server ignored Range or If-Range found it changed.
-    if (offset > 0) offset = await prepareFile(tempPath, 0);
+    // A 200 is the whole file: the server ignored Range or If-Range found it changed (the stream
+    // below opens the file with 'w', which truncates it).
+    offset = 0;
     const length = Number(opened.headers['content-length']);
     expected = Number.isSafeInteger(length) ? length : undefined;
   }
 
   const counter = byteCounter(options.onProgress);
-  const file = createWriteStream(tempPath, { flags: 'r+', start: offset });
+  // `flush`: fsync before the stream closes, when the caller is about to rename the file into place.
+  const file = createWriteStream(tempPath, { flags: offset > 0 ? 'r+' : 'w', start: offset, flush: options.fsync === true });
+  const tap = options.md5 === true && offset === 0 ? md5Tap() : undefined;
+  const stages: Transform[] = [...(context.downloadLimiter.rate === null ? [] : [context.downloadLimiter.throttle()]), counter.stream, ...(tap === undefined ? [] : [tap.stream])];
   try {
-    if (context.downloadLimiter.rate === null) await pipeline(opened.stream, counter.stream, file);
-    else await pipeline(opened.stream, context.downloadLimiter.throttle(), counter.stream, file);
+    await pipeline([opened.stream, ...stages, file]);
   } catch (error) {
     await closed(file);
     throw localFileError(error, `write ${tempPath}`) ?? transportError(error, 'GET', opened.url);
@@ -149,7 +192,7 @@ async function attempt(context: ClientContext, url: URL, tempPath: string, wante
   if (expected !== undefined && size !== expected) {
     throw new ApiError({ code: 'NETWORK', retryable: true, message: `GET ${opened.url.origin}${opened.url.pathname} ended after ${size} of ${expected} bytes.`, method: 'GET', path: `${opened.url.origin}${opened.url.pathname}` });
   }
-  return { size, resumed, etag };
+  return { size, resumed, etag, ...(tap === undefined ? {} : { md5: tap.digest() }) };
 }
 
 export async function downloadToFile(context: ClientContext, url: string, tempPath: string, options: DownloadToFileOptions = {}): Promise<DownloadResult> {

@@ -40,13 +40,17 @@ export class ProgressLine {
       report.versions > 0 ? `${report.versions} changed` : '',
       report.moved > 0 ? `${report.moved} moved` : '',
       report.removed > 0 ? `${report.removed} removed` : '',
+      report.downloaded > 0 ? `${report.downloaded} downloaded` : '',
+      report.localMoved > 0 ? `${report.localMoved} moved here` : '',
+      report.trashed > 0 ? `${report.trashed} to the trash` : '',
+      report.conflicts > 0 ? `${report.conflicts} conflicts` : '',
       report.failed > 0 ? `${report.failed} failed` : '',
       report.settling > 0 ? `${report.settling} still being written` : '',
       report.heldDeletes > 0 ? `${report.heldDeletes} deletions held` : '',
     ].filter((part) => part !== '');
     if (report.stopped !== undefined) parts.push(`stopped: ${report.stopped}`);
     if (parts.length === 0) return;
-    const bytes = report.bytesSent > 0 ? ` · ${formatBytes(report.bytesSent)} sent` : '';
+    const bytes = `${report.bytesSent > 0 ? ` · ${formatBytes(report.bytesSent)} sent` : ''}${report.bytesReceived > 0 ? ` · ${formatBytes(report.bytesReceived)} received` : ''}`;
     this.note(`${rootPath}: ${parts.join(', ')}${bytes}`);
   }
 

@@ -10,7 +10,7 @@ import type { CommandIo } from './command-io.js';
 export const statusHelp = `Usage: asset-sync status [--state DIR] [--server URL] [--json]
 
 Shows each synced folder: up to date, syncing, needs attention or stopped; file counts; uploads
-under way; files that could not sync, with the reason; deletions waiting for confirmation.`;
+under way; files that could not sync, with the reason; conflicts; deletions waiting for confirmation.`;
 
 export async function statusCommand(args: string[], io: CommandIo): Promise<number> {
   const { values } = parseFlags('status', args, { state: { type: 'string' }, server: { type: 'string' }, json: { type: 'boolean' } });
@@ -43,6 +43,7 @@ export async function statusCommand(args: string[], io: CommandIo): Promise<numb
     io.out(`  ${root.state.replaceAll('_', ' ').toLowerCase()}${root.stopped === null ? '' : `: ${root.stopped}`} · ${root.syncedFiles} synced of ${root.localFiles} local files${root.publishLive ? ' · publishing LIVE' : ''}`);
     for (const upload of root.uploadsInProgress) io.out(`  uploading ${upload.relPath} (${upload.partsDone} parts done)`);
     for (const issue of root.notSynced) io.out(`  not synced: ${issue.relPath}: ${issue.reason}: ${issue.detail}`);
+    for (const conflict of root.conflicts) io.out(`  conflict #${conflict.id}: ${conflict.relPath} (yours: ${conflict.copyPath}); resolve with \`asset-sync resolve ${conflict.id} --keep mine|theirs|both\``);
     if (root.heldDeletes.count > 0) {
       io.out(`  ${root.heldDeletes.count} deletions ${root.heldDeletes.confirmed ? 'confirmed, applied on the next pass' : 'wait for `asset-sync confirm-deletes`'}: ${root.heldDeletes.sample.join(', ')}${root.heldDeletes.count > root.heldDeletes.sample.length ? ', …' : ''}`);
     }

@@ -6,7 +6,7 @@
 import { createApiClient } from '../api/index.js';
 import { createTokenProvider, readTokens } from '../auth/index.js';
 import { createEngine, type Engine } from '../engine.js';
-import { NativeWatcher, NodeFileSystem, systemClock } from '../local/index.js';
+import { NativeWatcher, NodeFileSystem, createFreedesktopTrash, systemClock } from '../local/index.js';
 import type { PassReport } from '../sync/root-sync.js';
 import { readStatus } from '../sync/read-status.js';
 import { CliError } from './cli-error.js';
@@ -16,15 +16,21 @@ import type { CommandIo } from './command-io.js';
 import { ProgressLine } from './progress-line.js';
 import { FileLog } from '../log/file-log.js';
 import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { openStateDb } from '../db/open-state-db.js';
+import { rootsRepo } from '../db/roots-repo.js';
 
 export const syncHelp = `Usage: asset-sync sync [--server URL] [--folder DIR] [--remote /Path] [--state DIR]
                        [--publish live] [--once] [--stable-ms N] [--max-upload-rate MB]
 
-Keeps local folders and the service in step. --folder adds (or updates) a synced folder; every
-folder of the state directory syncs. Sign in first with \`asset-sync login\`, or set ASSET_SYNC_TOKEN.
+Keeps local folders and the service in step, both ways: local changes upload, the service's changes
+download (deletions go to the trash; files both sides changed become conflicts, see \`asset-sync
+conflicts\`). --folder adds (or updates) a synced folder; every folder of the state directory
+syncs. Sign in first with \`asset-sync login\`, or set ASSET_SYNC_TOKEN.
   --server URL     the asset service (default: the one you signed in to)
   --folder DIR     a local folder to sync (its subfolders map to folders of the service)
-  --remote /Path   the service folder it maps to (default /, the top level)
+  --remote /Path   the service folder it maps to (default /, the top level); only that folder is
+                   listed and downloaded
   --publish live   new assets go LIVE instead of staying STAGED
   --once           one full pass; exit 0 only when everything converged
   --stable-ms N    how long a file must stay unchanged before it uploads (default 1500)
@@ -50,7 +56,7 @@ export async function syncCommand(args: string[], io: CommandIo): Promise<number
   if (values.publish !== undefined && values.publish !== 'live') throw new CliError('USAGE', `--publish takes "live", got "${values.publish}".`);
   if (values.remote !== undefined && !values.remote.startsWith('/')) throw new CliError('USAGE', `--remote must start with "/", got "${values.remote}".`);
   const stateDir = stateDirOf(values.state, io.env);
-  const server = urlFlag('server', values.server) ?? (await readTokens(stateDir).catch(() => undefined))?.server;
+  const server = urlFlag('server', values.server) ?? (await readTokens(stateDir).catch(() => undefined))?.server ?? knownServer(stateDir);
   if (server === undefined) throw new CliError('USAGE', 'asset-sync sync needs --server URL (or sign in first with `asset-sync login --server URL`).');
 
   const rate = (name: string, value: string | undefined): number | null => (value === undefined ? null : integerFlag(name, value, 0, 1, 100_000) * 1_000_000);
@@ -75,6 +81,7 @@ export async function syncCommand(args: string[], io: CommandIo): Promise<number
         progress.note(`${event.level === 'warn' ? 'warning: ' : ''}${event.relPath === undefined ? '' : `${event.relPath}: `}${event.message}`);
       },
       onBytes: (_relPath, bytes) => progress.bytes(bytes),
+      trash: createFreedesktopTrash({ env: io.env }),
     },
   );
   try {
@@ -101,12 +108,26 @@ export async function syncCommand(args: string[], io: CommandIo): Promise<number
   }
 }
 
+/** The one server the state directory's folders sync with, when they agree on one. */
+function knownServer(stateDir: string): string | undefined {
+  const file = join(stateDir, 'state.db');
+  if (!existsSync(file)) return undefined;
+  const db = openStateDb(file);
+  try {
+    const servers = new Set(rootsRepo(db).all().map((row) => row.server));
+    return servers.size === 1 ? [...servers][0] : undefined;
+  } finally {
+    db.close();
+  }
+}
+
 /** Exit status of `--once`, with what stands between the folders and "up to date". */
 function explain(engine: Engine, io: CommandIo, converged: boolean): number {
   const statuses = readStatus(engine.db);
   for (const root of statuses) {
     if (root.stopped !== null) io.err(`${root.path}: stopped (${root.stopped}). Nothing was deleted.`);
     for (const issue of root.notSynced) io.err(`${root.path}: not synced: ${issue.relPath}: ${issue.reason}: ${issue.detail}`);
+    for (const conflict of root.conflicts) io.err(`${root.path}: conflict #${conflict.id}: ${conflict.relPath} changed on both sides; yours is ${conflict.copyPath} (\`asset-sync resolve ${conflict.id} --keep mine|theirs|both\`).`);
     if (root.heldDeletes.count > 0) {
       io.err(`${root.path}: ${root.heldDeletes.count} deletions wait for confirmation (e.g. ${root.heldDeletes.sample.slice(0, 3).join(', ')}); run \`asset-sync confirm-deletes\` if they are intended.`);
     }

@@ -18,6 +18,8 @@ export interface HeldDeleteRow {
   rel_path: string;
   asset_id: string;
   confirmed: number;
+  /** REMOTE: the placement on the service would go; LOCAL: the file on disk would go to the trash. */
+  direction: 'REMOTE' | 'LOCAL';
 }
 
 export function issuesRepo(db: StateDb) {
@@ -30,7 +32,7 @@ export function issuesRepo(db: StateDb) {
   const clearNotSynced = db.prepare('DELETE FROM not_synced WHERE root_id = ? AND rel_path = ?');
   const clearReason = db.prepare('DELETE FROM not_synced WHERE root_id = ? AND reason = ?');
   const held = db.prepare<[string], HeldDeleteRow>('SELECT * FROM held_deletes WHERE root_id = ? ORDER BY rel_path');
-  const hold = db.prepare('INSERT OR IGNORE INTO held_deletes (root_id, rel_path, asset_id) VALUES (?, ?, ?)');
+  const hold = db.prepare('INSERT OR IGNORE INTO held_deletes (root_id, rel_path, asset_id, direction) VALUES (?, ?, ?, ?)');
   const confirmAll = db.prepare('UPDATE held_deletes SET confirmed = 1 WHERE root_id = ?');
   const clearHeld = db.prepare('DELETE FROM held_deletes WHERE root_id = ?');
 
@@ -44,13 +46,13 @@ export function issuesRepo(db: StateDb) {
     clearedReason: (rootId: string, reason: string) => void clearReason.run(rootId, reason),
     heldDeletes: (rootId: string) => held.all(rootId),
     /** Replaces the held set with this pass's held deletions, keeping confirmations of the same set. */
-    holdDeletes(rootId: string, deletes: readonly { relPath: string; assetId: string }[]): void {
+    holdDeletes(rootId: string, deletes: readonly { relPath: string; assetId: string; direction?: 'REMOTE' | 'LOCAL' }[]): void {
       db.transaction(() => {
         const before = new Set(held.all(rootId).map((row) => row.rel_path));
         const same = before.size === deletes.length && deletes.every((entry) => before.has(entry.relPath));
         if (same) return;
         clearHeld.run(rootId);
-        for (const entry of deletes) hold.run(rootId, entry.relPath, entry.assetId);
+        for (const entry of deletes) hold.run(rootId, entry.relPath, entry.assetId, entry.direction ?? 'REMOTE');
       })();
     },
     confirmDeletes: (rootId: string) => confirmAll.run(rootId).changes,

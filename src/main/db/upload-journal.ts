@@ -86,6 +86,10 @@ export function uploadJournal(db: StateDb) {
     partsConfirmed: (rootId: string, relPath: string, parts: ReadonlyMap<number, string>) =>
       void setParts.run(JSON.stringify(Object.fromEntries(parts)), rootId, relPath),
     finish: (rootId: string, relPath: string) => void remove.run(rootId, relPath),
+    /** Runs `write` (several of the calls above) as one transaction. */
+    inTransaction(write: () => void): void {
+      db.transaction(write)();
+    },
   };
 }
 

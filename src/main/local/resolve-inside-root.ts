@@ -7,7 +7,7 @@
  * A writer should still create in `.asset-sync/` and rename into place right after resolving.
  */
 import { isAbsolute, relative, resolve, sep, win32 } from 'node:path';
-import type { FileSystem } from './file-system.js';
+import type { FileStat, FileSystem } from './file-system.js';
 import { ENGINE_DIR_NAME } from './default-ignores.js';
 import { LocalError } from './local-error.js';
 import { PathLocator } from './locate-path.js';
@@ -34,17 +34,24 @@ export function checkRelPath(relPath: string, platform: NodeJS.Platform = proces
 /**
  * The absolute path of `relPath` inside `root`, checked against the disk: no directory on the way may be
  * a symlink or a file, and an existing final entry may not be a symlink. It may not exist yet.
+ * `locator` (a PathLocator of the same root) lets a batch of lookups share what it learned of the
+ * directories on the way; it must not outlive the batch.
  */
-export async function resolveInsideRoot(fs: FileSystem, root: string, relPath: string): Promise<string> {
+export async function resolveInsideRoot(fs: FileSystem, root: string, relPath: string, locator?: PathLocator): Promise<string> {
+  return (await locateInsideRoot(fs, root, relPath, locator)).absPath;
+}
+
+/** resolveInsideRoot, also answering the lstat of what is there now (undefined: nothing). */
+export async function locateInsideRoot(fs: FileSystem, root: string, relPath: string, locator?: PathLocator): Promise<{ absPath: string; existing: FileStat | undefined }> {
   const segments = checkRelPath(relPath);
   const rootPath = resolve(root);
-  const located = await new PathLocator(fs, rootPath).locate(segments.join('/'));
+  const located = await (locator ?? new PathLocator(fs, rootPath)).locate(segments.join('/'));
   switch (located.kind) {
     case 'found':
       if (located.stat.kind === 'symlink') throw new LocalError('SYMLINK_IN_PATH', `${relPath} is a symbolic link`, relPath);
-      return confined(rootPath, located.absPath, relPath);
+      return { absPath: confined(rootPath, located.absPath, relPath), existing: located.stat };
     case 'missing':
-      return confined(rootPath, located.absPath, relPath);
+      return { absPath: confined(rootPath, located.absPath, relPath), existing: undefined };
     case 'blocked':
       if (located.what === 'symlink') throw new LocalError('SYMLINK_IN_PATH', `${located.at} is a symbolic link`, relPath);
       throw new LocalError('PATH_BLOCKED', `${located.at} is not a folder`, relPath);

@@ -18,7 +18,7 @@ function plan(local: LocalEntry[], syncedEntries: SyncedEntry[], more: Partial<P
   });
 }
 const kinds = (result: ReturnType<typeof plan>) =>
-  result.operations.map((op) => (op.kind === 'MOVE' ? `MOVE ${op.from} -> ${op.to}` : `${op.kind} ${op.relPath}`));
+  result.operations.map((op) => ('from' in op ? `${op.kind} ${op.from} -> ${op.to}` : `${op.kind} ${op.relPath}`));
 
 describe('planOperations', () => {
   it('uploads new files and does nothing for unchanged ones', () => {

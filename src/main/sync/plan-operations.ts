@@ -1,103 +1,197 @@
 /**
- * The planner (DESIGN.md §3): a pure function from the local and synced snapshots of one root to the
- * operations that bring the service in line. No I/O, no clock, no randomness: the same snapshots give
- * the same plan, which is what makes the simulation harness deterministic.
+ * The planner (DESIGN.md §3): a pure function from the local, remote and synced snapshots of one root
+ * to the operations that bring both sides in line. No I/O, no clock, no randomness: the same snapshots
+ * give the same plan, which is what makes the simulation harness deterministic.
  *
- * Don't try to be smart here: a wrong guess means data loss. A path that is still being written is
- * neither new nor deleted; a vanished file is a move only when the same file (inode) or the same bytes
- * (MD5, never for empty files) appeared elsewhere; whatever is left over is a deletion, and deletions
- * past the guard wait for the user.
+ * Each synced placement is judged on both sides (diff-local.ts, diff-remote.ts) and the pair decides:
+ * a change on one side goes to the other; the same bytes on both sides are simply recorded; different
+ * new bytes on both sides are a conflict (the service's version takes the name, ours is kept beside
+ * it); an edit beats a deletion on either side. Anything that would land on a path still in use waits
+ * for a later pass rather than overwrite it. Deletions past the guard wait for the user, in each
+ * direction separately. Without a remote view (no full listing yet) only the upload direction runs, and
+ * nothing is ever read as deleted on the service.
  */
-import { DEFAULT_DELETE_GUARD, type LocalEntry, type Operation, type Plan, type PlanInput, type SyncedEntry } from './sync-types.js';
+import { conflictCopyName } from './conflict-name.js';
+import { diffLocal, type LocalDiff } from './diff-local.js';
+import { diffRemote, type RemoteDiff } from './diff-remote.js';
+import { DEFAULT_DELETE_GUARD, type DeleteGuard, type LocalEntry, type Operation, type Plan, type PlanInput, type SyncedEntry } from './sync-types.js';
 
 /** Below this many deletions the fraction rule does not apply (deleting 1 of 3 files is ordinary). */
 const FRACTION_RULE_FLOOR = 5;
 
-const basename = (relPath: string): string => relPath.slice(relPath.lastIndexOf('/') + 1);
+type Op<K extends Operation['kind']> = Extract<Operation, { kind: K }>;
+
+/** What happened on disk to one synced placement. */
+type LocalState = { kind: 'same'; local: LocalEntry; refresh: boolean } | { kind: 'changed'; local: LocalEntry } | { kind: 'moved'; local: LocalEntry } | { kind: 'deleted' };
+
+/** Operations by kind of work, concatenated in this order (disk bookkeeping first, deletions last). */
+interface Buckets {
+  disk: Operation[];
+  moves: Operation[];
+  versions: Operation[];
+  moveVersions: Operation[];
+  refreshes: Operation[];
+  uploads: Operation[];
+  downloads: Operation[];
+  remoteDeletes: Op<'DELETE'>[];
+  localDeletes: Op<'LOCAL_DELETE'>[];
+}
+
 const byPath = (a: { relPath: string }, b: { relPath: string }): number => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0);
-const sameIdentity = (local: LocalEntry, synced: SyncedEntry): boolean =>
-  local.size === synced.size && local.mtimeMs === synced.mtimeMs && local.ino === synced.ino && local.dev === synced.dev;
 
 export function planOperations(input: PlanInput): Plan {
-  const { local, unstable, synced } = input;
-  const busy = input.busy ?? new Set<string>();
+  const local = diffLocal(input);
+  const buckets: Buckets = { disk: [], moves: [], versions: [], moveVersions: [], refreshes: [], uploads: [], downloads: [], remoteDeletes: [], localDeletes: [] };
+  if (input.remote === undefined) uploadDirection(local, buckets);
+  else bothDirections(input, local, diffRemote(input.synced, input.remote), buckets);
+
   const guard = input.guard ?? DEFAULT_DELETE_GUARD;
-  const moves: Operation[] = [];
-  const versions: Operation[] = [];
-  const refreshes: Operation[] = [];
-
-  const vanished: SyncedEntry[] = [];
-  for (const entry of [...synced.values()].sort(byPath)) {
-    if (busy.has(entry.relPath)) continue;
-    const now = local.get(entry.relPath);
-    if (now === undefined) {
-      if (!unstable.has(entry.relPath)) vanished.push(entry);
-    } else if (now.md5 !== entry.md5) {
-      versions.push({ kind: 'UPLOAD_VERSION', relPath: entry.relPath, assetId: entry.assetId, local: now });
-    } else if (!sameIdentity(now, entry)) {
-      refreshes.push({ kind: 'REFRESH_IDENTITY', relPath: entry.relPath, assetId: entry.assetId, local: now });
-    }
-  }
-  const appeared = [...local.values()].filter((entry) => !synced.has(entry.relPath) && !busy.has(entry.relPath)).sort(byPath);
-
-  const claimed = new Set<string>();
-  const move = (from: SyncedEntry, to: LocalEntry): void => {
-    claimed.add(to.relPath);
-    moves.push({ kind: 'MOVE', from: from.relPath, to: to.relPath, assetId: from.assetId, local: to });
-    // Moved and edited in one go: the content follows as a new version at the new path.
-    if (to.md5 !== from.md5) versions.push({ kind: 'UPLOAD_VERSION', relPath: to.relPath, assetId: from.assetId, local: to });
-  };
-
-  // 1. The same file (device + inode) at a new path. Inodes are reused after a delete, so an inode
-  //    match also needs the same bytes or the same name before it counts as a move.
-  const byInode = new Map(appeared.map((entry) => [`${entry.dev}:${entry.ino}`, entry]));
-  const unmatched: SyncedEntry[] = [];
-  for (const gone of vanished) {
-    const candidate = byInode.get(`${gone.dev}:${gone.ino}`);
-    if (candidate !== undefined && !claimed.has(candidate.relPath) && (candidate.md5 === gone.md5 || basename(candidate.relPath) === basename(gone.relPath))) {
-      move(gone, candidate);
-    } else {
-      unmatched.push(gone);
-    }
-  }
-
-  // 2. The same bytes at a new path (copied then deleted, moved across file systems). Empty files all
-  //    share one MD5, so they never match by content.
-  const byContent = new Map<string, LocalEntry[]>();
-  for (const entry of appeared) {
-    if (claimed.has(entry.relPath) || entry.size === 0) continue;
-    const key = `${entry.md5}:${entry.size}`;
-    byContent.set(key, [...(byContent.get(key) ?? []), entry]);
-  }
-  // 3. Files still settling: the same inode with the same size and mtime is a rename (a rename
-  //    changes neither), whatever the stability gate thinks of the new name. A vanished file that may
-  //    be one of the others (same inode, or same size) waits: deleting now and uploading later would
-  //    lose the asset's identity.
-  const pending = [...(input.pending ?? new Map<string, never>())].filter(([relPath]) => !synced.has(relPath) && !busy.has(relPath));
-  const deletes: Extract<Operation, { kind: 'DELETE' }>[] = [];
-  for (const gone of unmatched) {
-    const candidates = (byContent.get(`${gone.md5}:${gone.size}`) ?? []).filter((entry) => !claimed.has(entry.relPath));
-    const candidate = candidates.find((entry) => basename(entry.relPath) === basename(gone.relPath)) ?? candidates[0];
-    if (gone.size > 0 && candidate !== undefined) {
-      move(gone, candidate);
-      continue;
-    }
-    const renamed = pending.find(([relPath, sig]) => !claimed.has(relPath) && sig.dev === gone.dev && sig.ino === gone.ino && sig.size === gone.size && sig.mtimeMs === gone.mtimeMs);
-    if (renamed !== undefined) {
-      move(gone, { relPath: renamed[0], ...renamed[1], md5: gone.md5 });
-      continue;
-    }
-    const maybe = pending.some(([, sig]) => (sig.dev === gone.dev && sig.ino === gone.ino) || sig.size === gone.size);
-    if (!maybe) deletes.push({ kind: 'DELETE', relPath: gone.relPath, assetId: gone.assetId });
-  }
-
-  const uploads: Operation[] = appeared.filter((entry) => !claimed.has(entry.relPath)).map((entry) => ({ kind: 'UPLOAD_NEW', relPath: entry.relPath, local: entry }));
-
-  const tripped =
-    input.deletesConfirmed !== true &&
-    (deletes.length > guard.maxDeletes || (deletes.length > FRACTION_RULE_FLOOR && deletes.length > guard.maxFraction * synced.size));
+  const confirmed = input.deletesConfirmed === true;
+  const holdRemote = !confirmed && trips(buckets.remoteDeletes.length, input.synced.size, guard);
+  const holdLocal = !confirmed && trips(buckets.localDeletes.length, input.synced.size, guard);
   return {
-    operations: [...moves, ...versions, ...refreshes, ...uploads, ...(tripped ? [] : deletes)],
-    heldDeletes: tripped ? deletes : [],
+    operations: [
+      ...buckets.disk,
+      ...buckets.moves,
+      ...buckets.versions,
+      ...buckets.moveVersions,
+      ...buckets.refreshes,
+      ...buckets.uploads,
+      ...buckets.downloads,
+      ...(holdRemote ? [] : buckets.remoteDeletes),
+      ...(holdLocal ? [] : buckets.localDeletes),
+    ],
+    heldDeletes: [...(holdRemote ? buckets.remoteDeletes : []), ...(holdLocal ? buckets.localDeletes : [])],
   };
+}
+
+function trips(deletes: number, syncedCount: number, guard: DeleteGuard): boolean {
+  return deletes > guard.maxDeletes || (deletes > FRACTION_RULE_FLOOR && deletes > guard.maxFraction * syncedCount);
+}
+
+/** The upload direction alone: local changes become service changes. */
+function uploadDirection(diff: LocalDiff, buckets: Buckets): void {
+  for (const { synced, local } of diff.moved) toService(synced, { kind: 'moved', local }, buckets);
+  for (const { synced, local } of diff.changed) toService(synced, { kind: 'changed', local }, buckets);
+  for (const { synced, local } of diff.refreshed) toService(synced, { kind: 'same', local, refresh: true }, buckets);
+  for (const entry of diff.deleted) toService(entry, { kind: 'deleted' }, buckets);
+  for (const entry of diff.appeared) buckets.uploads.push({ kind: 'UPLOAD_NEW', relPath: entry.relPath, local: entry });
+}
+
+/** One placement's local change, sent to the service (the service side is unchanged or unknown). */
+function toService(synced: SyncedEntry, state: LocalState, buckets: Buckets): void {
+  const { relPath, assetId } = synced;
+  switch (state.kind) {
+    case 'same':
+      if (state.refresh) buckets.refreshes.push({ kind: 'REFRESH_IDENTITY', relPath, assetId, local: state.local });
+      break;
+    case 'changed':
+      buckets.versions.push({ kind: 'UPLOAD_VERSION', relPath, assetId, local: state.local });
+      break;
+    case 'moved':
+      buckets.moves.push({ kind: 'MOVE', from: relPath, to: state.local.relPath, assetId, local: state.local });
+      // Moved and edited in one go: the content follows as a new version at the new path.
+      if (state.local.md5 !== synced.md5) buckets.moveVersions.push({ kind: 'UPLOAD_VERSION', relPath: state.local.relPath, assetId, local: state.local });
+      break;
+    case 'deleted':
+      buckets.remoteDeletes.push({ kind: 'DELETE', relPath, assetId });
+      break;
+  }
+}
+
+function localStates(input: PlanInput, diff: LocalDiff): Map<string, LocalState> {
+  const states = new Map<string, LocalState>();
+  for (const relPath of diff.unchanged) {
+    const local = input.local.get(relPath);
+    if (local !== undefined) states.set(relPath, { kind: 'same', local, refresh: false });
+  }
+  for (const { synced, local } of diff.refreshed) states.set(synced.relPath, { kind: 'same', local, refresh: true });
+  for (const { synced, local } of diff.changed) states.set(synced.relPath, { kind: 'changed', local });
+  for (const { synced, local } of diff.moved) states.set(synced.relPath, { kind: 'moved', local });
+  for (const entry of diff.deleted) states.set(entry.relPath, { kind: 'deleted' });
+  return states;
+}
+
+/** The three-way table of DESIGN.md §3, row by row. */
+function bothDirections(input: PlanInput, localDiff: LocalDiff, remoteDiff: RemoteDiff, buckets: Buckets): void {
+  const busy = input.busy ?? new Set<string>();
+  const remoteEntries = input.remote?.entries ?? new Map();
+  const claimed = new Set<string>();
+  const occupied = (relPath: string): boolean =>
+    input.local.has(relPath) || input.unstable.has(relPath) || (input.pending?.has(relPath) ?? false) || input.synced.has(relPath) || claimed.has(relPath) || busy.has(relPath);
+  const claim = (relPath: string): boolean => {
+    if (occupied(relPath)) return false;
+    claimed.add(relPath);
+    return true;
+  };
+  const copyName = (relPath: string): string => {
+    const name = conflictCopyName(relPath, input.now ?? 0, (candidate) => occupied(candidate) || remoteEntries.has(candidate));
+    claimed.add(name);
+    return name;
+  };
+  const states = localStates(input, localDiff);
+
+  for (const synced of [...input.synced.values()].sort(byPath)) {
+    const here = states.get(synced.relPath);
+    if (here === undefined) continue; // still being written, or busy: wait
+    const there = remoteDiff.states.get(synced.relPath) ?? { kind: 'unknown' as const };
+    const { relPath, assetId } = synced;
+    switch (there.kind) {
+      case 'unknown':
+      case 'same':
+        toService(synced, here, buckets);
+        break;
+      case 'changed': {
+        const remote = there.remote;
+        if (here.kind === 'same') buckets.downloads.push({ kind: 'DOWNLOAD', relPath, remote, replace: here.local });
+        else if (here.kind === 'changed' && here.local.md5 === remote.md5) buckets.disk.push({ kind: 'ADOPT', relPath, assetId, local: here.local, md5: remote.md5 });
+        else if (here.kind === 'changed') buckets.disk.push({ kind: 'CONFLICT', relPath, copyPath: copyName(relPath), local: here.local, remote, assetId });
+        // Moved here and changed there: the move goes first; the next pass compares the bytes.
+        else if (here.kind === 'moved') buckets.moves.push({ kind: 'MOVE', from: relPath, to: here.local.relPath, assetId, local: here.local });
+        // Deleted here, edited there: the edit wins.
+        else buckets.downloads.push({ kind: 'DOWNLOAD', relPath, remote });
+        break;
+      }
+      case 'moved': {
+        const to = there.remote.relPath;
+        if (here.kind === 'same' || here.kind === 'changed') {
+          if (claim(to)) buckets.disk.push({ kind: 'LOCAL_MOVE', from: relPath, to, syncedPath: relPath, assetId, local: here.local, md5: synced.md5 });
+        } else if (here.kind === 'moved' && here.local.relPath === to) {
+          // Both sides made the same move.
+          buckets.disk.push({ kind: 'FORGET', relPath, assetId }, { kind: 'ADOPT', relPath: to, assetId, local: here.local, md5: synced.md5 });
+        } else if (here.kind === 'moved') {
+          // Both moved it, differently: the service's name wins, as in a conflict.
+          if (claim(to)) buckets.disk.push({ kind: 'LOCAL_MOVE', from: here.local.relPath, to, syncedPath: relPath, assetId, local: here.local, md5: synced.md5 });
+        } else {
+          buckets.disk.push({ kind: 'FORGET', relPath, assetId });
+          if (claim(to)) buckets.downloads.push({ kind: 'DOWNLOAD', relPath: to, remote: there.remote });
+        }
+        break;
+      }
+      case 'removed':
+        if (here.kind === 'same') buckets.localDeletes.push({ kind: 'LOCAL_DELETE', relPath, assetId, local: here.local });
+        // Changed or moved here while removed there: the edit wins; the file uploads as new next pass.
+        else buckets.disk.push({ kind: 'FORGET', relPath, assetId });
+        break;
+    }
+  }
+
+  const newHere = new Map(localDiff.appeared.map((entry) => [entry.relPath, entry]));
+  const answered = new Set<string>();
+  for (const remote of remoteDiff.appeared) {
+    if (busy.has(remote.relPath)) continue;
+    const mine = newHere.get(remote.relPath);
+    if (mine !== undefined) {
+      // A new file on each side under one name: the same bytes are one file; otherwise a conflict.
+      answered.add(remote.relPath);
+      claimed.add(remote.relPath);
+      if (mine.md5 === remote.md5) buckets.disk.push({ kind: 'ADOPT', relPath: remote.relPath, assetId: remote.assetId, local: mine, md5: remote.md5 });
+      else buckets.disk.push({ kind: 'CONFLICT', relPath: remote.relPath, copyPath: copyName(remote.relPath), local: mine, remote, assetId: remote.assetId });
+    } else if (claim(remote.relPath)) {
+      buckets.downloads.push({ kind: 'DOWNLOAD', relPath: remote.relPath, remote });
+    }
+  }
+  for (const entry of localDiff.appeared) {
+    if (!answered.has(entry.relPath)) buckets.uploads.push({ kind: 'UPLOAD_NEW', relPath: entry.relPath, local: entry });
+  }
 }

@@ -13,6 +13,9 @@ import { planOperations } from './plan-operations.js';
 import type { PlacementExecutor } from './placement-executor.js';
 import type { UploadExecutor, UploadOutcome, UploadRoot } from './upload-executor.js';
 import type { LocalEntry, Operation, PendingSignature } from './sync-types.js';
+import type { ConflictsRepo } from '../db/conflicts-repo.js';
+import type { RemoteSide } from './remote-side.js';
+import { executeRemoteChanges, isRemoteChange, type RemoteChangeDeps, type RemoteChangeOp } from './execute-remote-changes.js';
 
 /** What one pass did, for progress output and `--once`'s verdict. */
 export interface PassReport {
@@ -30,6 +33,14 @@ export interface PassReport {
   settling: number;
   /** Operations tried this pass (0 means the root is at rest unless files are settling). */
   operations: number;
+  /** The service's side: files downloaded (and their bytes), moved or trashed on disk, conflicts found. */
+  downloaded: number;
+  bytesReceived: number;
+  localMoved: number;
+  trashed: number;
+  conflicts: number;
+  /** Why the service could not be read this pass (the last complete listing served instead). */
+  remoteError?: string;
 }
 
 export interface RootSyncDeps {
@@ -41,6 +52,11 @@ export interface RootSyncDeps {
   journal: UploadJournal;
   uploads: UploadExecutor;
   placements: PlacementExecutor;
+  /** The service's side: feed, folder changes, remote view (two-way sync). */
+  remote: RemoteSide;
+  /** Executors of the service's changes on disk (downloads, local moves, trash, conflicts). */
+  remoteChanges: Pick<RemoteChangeDeps, 'local' | 'downloads'>;
+  conflicts: ConflictsRepo;
   now(): number;
   /** Stops the root with a reason (null: running). */
   setStopped(reason: string | null): void;
@@ -72,6 +88,16 @@ export class RootSync {
     }
   }
 
+  /** The root's remote change feed (its schedule, and `requestFull` for `--once`). */
+  get remoteFeed(): RemoteSide['feed'] {
+    return this.deps.remote.feed;
+  }
+
+  /** Why the service could not be read on the last pass, if it could not. */
+  get remoteFailure(): unknown {
+    return this.deps.remote.lastError;
+  }
+
   /** When the stability gate next wants a look (epoch ms), if ever. */
   nextCheckAt(): number | undefined {
     return this.deps.gate.nextCheckAt();
@@ -79,7 +105,24 @@ export class RootSync {
 
   async pass(): Promise<PassReport> {
     const { deps, root } = this;
-    const report: PassReport = { rootId: root.id, scanned: false, uploaded: 0, versions: 0, moved: 0, removed: 0, failed: 0, bytesSent: 0, heldDeletes: 0, settling: 0, operations: 0 };
+    const report: PassReport = {
+      rootId: root.id,
+      scanned: false,
+      uploaded: 0,
+      versions: 0,
+      moved: 0,
+      removed: 0,
+      failed: 0,
+      bytesSent: 0,
+      heldDeletes: 0,
+      settling: 0,
+      operations: 0,
+      downloaded: 0,
+      bytesReceived: 0,
+      localMoved: 0,
+      trashed: 0,
+      conflicts: 0,
+    };
     const check = await checkRoot(deps.fs, root.path, root.id);
     if (check.status !== 'OK') {
       report.stopped = `${check.status}: ${check.detail}`;
@@ -94,12 +137,32 @@ export class RootSync {
     }
     report.scanned = await this.refreshLocal();
     report.settling = deps.gate.settlingCount;
+    const remote = await deps.remote.prepare(root, this.rules ?? (await loadIgnoreRules(deps.fs, root.path)));
+    if (remote.error !== undefined) {
+      report.remoteError = remote.error instanceof Error ? remote.error.message : 'unexpected failure';
+      deps.log({ level: 'warn', message: `could not read the service's changes: ${report.remoteError}` });
+    }
+    if (remote.renamed.length > 0) {
+      this.hint(remote.renamed);
+      await this.refreshLocal();
+    }
 
     const now = deps.now();
     const busy = new Set(deps.issues.notSynced(root.id).filter((row) => row.retry_at !== null && row.retry_at > now && !SCANNER_REASONS.has(row.reason)).map((row) => row.rel_path));
     const local = new Map([...deps.snapshots.local(root.id)].filter(([relPath]) => !this.unstable.has(relPath)));
-    const plan = planOperations({ local, unstable: this.unstable, pending: this.pending, synced: deps.snapshots.synced(root.id), busy, deletesConfirmed: deps.issues.deletesConfirmed(root.id) });
-    if (plan.heldDeletes.length > 0) deps.issues.holdDeletes(root.id, plan.heldDeletes);
+    const conflictCopies = this.conflictCopies(local);
+    const plan = planOperations({
+      local,
+      unstable: this.unstable,
+      pending: this.pending,
+      synced: deps.snapshots.synced(root.id),
+      busy,
+      deletesConfirmed: deps.issues.deletesConfirmed(root.id),
+      ...(remote.view === undefined ? {} : { remote: remote.view }),
+      conflictCopies,
+      now,
+    });
+    if (plan.heldDeletes.length > 0) deps.issues.holdDeletes(root.id, plan.heldDeletes.map((op) => ({ relPath: op.relPath, assetId: op.assetId, direction: op.kind === 'LOCAL_DELETE' ? 'LOCAL' : 'REMOTE' })));
     else deps.issues.clearHeld(root.id);
     report.heldDeletes = plan.heldDeletes.length;
     report.operations = plan.operations.length;
@@ -107,12 +170,32 @@ export class RootSync {
     return report;
   }
 
+  /**
+   * The conflict copies still waiting for the user. A copy that is gone (deleted, or renamed: it then
+   * syncs as a new file) resolves its conflict.
+   */
+  private conflictCopies(local: ReadonlyMap<string, LocalEntry>): Set<string> {
+    const copies = new Set<string>();
+    for (const conflict of this.deps.conflicts.ofRoot(this.root.id)) {
+      if (local.has(conflict.copyPath) || this.unstable.has(conflict.copyPath)) copies.add(conflict.copyPath);
+      else this.deps.conflicts.resolved(conflict.id);
+    }
+    return copies;
+  }
+
   private async execute(operations: readonly Operation[], report: PassReport): Promise<void> {
     const { deps, root } = this;
     const synced = deps.snapshots.synced(root.id);
     const fresh: LocalEntry[] = [];
     const versions: { assetId: string; local: LocalEntry }[] = [];
+    const remoteChanges: RemoteChangeOp[] = [];
+    const touched = new Set<string>();
     for (const op of operations) {
+      if (isRemoteChange(op)) {
+        remoteChanges.push(op);
+        continue;
+      }
+      if (op.kind === 'UPLOAD_VERSION' || op.kind === 'MOVE' || op.kind === 'DELETE') touched.add(op.assetId);
       switch (op.kind) {
         case 'UPLOAD_NEW':
           fresh.push(op.local);
@@ -135,7 +218,23 @@ export class RootSync {
     }
     // Versions after moves (a moved-and-edited file's version goes to its new path).
     this.record(report, await deps.uploads.uploadVersions(root, versions), 'versions');
-    this.record(report, await deps.uploads.uploadNew(root, fresh), 'uploaded');
+    const created = await deps.uploads.uploadNew(root, fresh);
+    this.record(report, created, 'uploaded');
+    for (const outcome of created) if (outcome.result.ok) touched.add(outcome.result.synced.assetId);
+    // What we changed on the service is read back before the next plan (our own news is not news).
+    deps.remote.feed.touched(touched);
+    if (remoteChanges.length === 0) return;
+    const counters = await executeRemoteChanges(root, remoteChanges, {
+      ...deps.remoteChanges,
+      failed: (relPath, error) => this.failed(relPath, error, report, false),
+      cleared: (relPath) => deps.issues.cleared(root.id, relPath),
+    });
+    report.downloaded += counters.downloaded;
+    report.bytesReceived += counters.bytesReceived;
+    report.localMoved += counters.localMoved;
+    report.trashed += counters.trashed;
+    report.conflicts += counters.conflicts;
+    report.failed += counters.failed;
   }
 
   private async attempt(relPath: string, report: PassReport, counter: 'moved' | 'removed', task: () => Promise<unknown>): Promise<void> {
@@ -159,12 +258,12 @@ export class RootSync {
     }
   }
 
-  private failed(relPath: string, error: unknown, report: PassReport): void {
+  private failed(relPath: string, error: unknown, report: PassReport, count = true): void {
     const attempts = this.deps.issues.notSyncedEntry(this.root.id, relPath)?.attempts ?? 0;
     const verdict = classifyFailure(error, attempts);
     this.deps.issues.failed(this.root.id, relPath, verdict.reason, verdict.detail, this.deps.now() + verdict.retryInMs);
     this.deps.log({ level: 'warn', message: `${verdict.reason}: ${verdict.detail}`, relPath });
-    report.failed++;
+    if (count) report.failed++;
   }
 
   /** Scans what needs scanning and folds the observations into the local snapshot. */
@@ -185,9 +284,11 @@ export class RootSync {
       this.unstable.clear();
       this.pending.clear();
       await deps.scanner.scan(root.path, (observation) => this.observe(observation, seen, unknown), { ...options, rules: this.rules });
+      const known = (relPath: string): boolean => seen.has(relPath) || unknown.some((prefix) => relPath === prefix || relPath.startsWith(`${prefix}/`));
       for (const relPath of deps.snapshots.local(root.id).keys()) {
-        if (!seen.has(relPath) && !unknown.some((prefix) => relPath === prefix || relPath.startsWith(`${prefix}/`))) deps.snapshots.deleteLocal(root.id, relPath);
+        if (!known(relPath)) deps.snapshots.deleteLocal(root.id, relPath);
       }
+      this.forgetIssues((relPath) => !known(relPath));
       return true;
     }
     const paths = new Set([...this.hints, ...deps.gate.due()]);
@@ -196,6 +297,18 @@ export class RootSync {
     const seen = new Set<string>();
     await deps.scanner.rescan(root.path, paths, (observation) => this.observe(observation, seen, []), options);
     return true;
+  }
+
+  /**
+   * Drops the "not synced" reports of paths that are no longer there (a removed symlink, a file that
+   * failed to upload and was then deleted): nothing is left to sync, and a stale report would keep
+   * `--once` from ever converging. A synced path keeps its report: its deletion is still to be done.
+   */
+  private forgetIssues(gone: (relPath: string) => boolean): void {
+    const { deps, root } = this;
+    for (const issue of deps.issues.notSynced(root.id)) {
+      if (gone(issue.rel_path) && deps.snapshots.syncedEntry(root.id, issue.rel_path) === undefined) deps.issues.cleared(root.id, issue.rel_path);
+    }
   }
 
   private observe(observation: LocalObservation, seen: Set<string>, unknown: string[]): void {
@@ -226,6 +339,7 @@ export class RootSync {
         break;
       case 'gone':
         deps.snapshots.deleteLocalTree(root.id, relPath);
+        this.forgetIssues((path) => path === relPath || path.startsWith(`${relPath}/`));
         for (const path of [...this.unstable]) {
           if (path === relPath || path.startsWith(`${relPath}/`)) {
             this.unstable.delete(path);

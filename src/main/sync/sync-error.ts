@@ -9,7 +9,8 @@ export type SyncErrorCode =
   | 'INVALID_NAME'
   | 'ROOT_STOPPED'
   | 'NOT_SIGNED_IN'
-  | 'ROOT_IN_USE';
+  | 'ROOT_IN_USE'
+  | 'CONFLICT_NOT_FOUND';
 
 export class SyncError extends Error {
   override readonly name = 'SyncError';

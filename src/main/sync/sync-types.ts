@@ -1,6 +1,6 @@
 /**
- * The snapshots the planner reads and the operations it emits (DESIGN.md §3). Plain data: the planner
- * is a pure function of these, and executors carry operations out.
+ * The snapshots the planner reads (local × remote × synced) and the operations it emits (DESIGN.md §3).
+ * Plain data: the planner is a pure function of these, and executors carry operations out.
  * Paths are relative to the sync root, NFC-normalised, with `/` separators.
  */
 
@@ -26,6 +26,20 @@ export interface SyncedEntry {
   dev: number;
 }
 
+/** One placement of an asset on the service, as a local path (remote-placements.ts). */
+export interface RemoteEntry {
+  relPath: string;
+  assetId: string;
+  /** The current AssetFile. */
+  fileId: string;
+  /** MD5 hex of the current file (lowercase). */
+  md5: string;
+  size: number;
+  dateModified: string;
+  /** When the current file was added ('' when unknown): the downloaded file's mtime. */
+  dateAdded: string;
+}
+
 export type Operation =
   /** A file the service has never seen: a new asset in the file's folder. */
   | { kind: 'UPLOAD_NEW'; relPath: string; local: LocalEntry }
@@ -36,7 +50,28 @@ export type Operation =
   /** A synced placement whose file is gone: remove the placement (BINNED when it was the last). */
   | { kind: 'DELETE'; relPath: string; assetId: string }
   /** Same content, new identity (touched, copied back, safe-saved unchanged): record it, send nothing. */
-  | { kind: 'REFRESH_IDENTITY'; relPath: string; assetId: string; local: LocalEntry };
+  | { kind: 'REFRESH_IDENTITY'; relPath: string; assetId: string; local: LocalEntry }
+  /**
+   * The service's file to disk at relPath. `replace` is the local file it may overwrite (unchanged since
+   * it was synced); without it nothing may be at relPath when the file lands.
+   */
+  | { kind: 'DOWNLOAD'; relPath: string; remote: RemoteEntry; replace?: LocalEntry }
+  /**
+   * The service moved or renamed the asset: the same move on disk (never a re-download). `from` is where
+   * the file is now (`local`), `syncedPath` the synced entry that becomes `to`, recorded with `md5`.
+   */
+  | { kind: 'LOCAL_MOVE'; from: string; to: string; syncedPath: string; assetId: string; local: LocalEntry; md5: string }
+  /** The service no longer has this placement and the local file is unchanged: it goes to the trash. */
+  | { kind: 'LOCAL_DELETE'; relPath: string; assetId: string; local: LocalEntry }
+  /**
+   * Both sides changed the file: ours moves aside to `copyPath` (kept, not uploaded) and the service's
+   * version is downloaded to relPath. `assetId` is the asset whose version takes the name.
+   */
+  | { kind: 'CONFLICT'; relPath: string; copyPath: string; local: LocalEntry; remote: RemoteEntry; assetId: string }
+  /** Both sides agree on relPath: record `local` as synced with `md5` (the agreed bytes), transfer nothing. */
+  | { kind: 'ADOPT'; relPath: string; assetId: string; local: LocalEntry; md5: string }
+  /** The synced entry no longer describes anything (gone on both sides, or its asset left): drop it. */
+  | { kind: 'FORGET'; relPath: string; assetId: string };
 
 export interface PendingSignature {
   size: number;
@@ -70,10 +105,25 @@ export interface PlanInput {
   guard?: DeleteGuard;
   /** The user confirmed this pass's deletions (`asset-sync confirm-deletes`). */
   deletesConfirmed?: boolean;
+  /**
+   * The remote snapshot as local paths. Absent: upload direction only (no full listing yet), and the
+   * planner never reads a missing remote entry as a deletion.
+   */
+  remote?: RemoteView;
+  /** Conflict copies waiting for the user: never uploaded, never moved. */
+  conflictCopies?: ReadonlySet<string>;
+  /** Epoch ms, for naming conflict copies (the planner reads no clock). */
+  now?: number;
+}
+
+export interface RemoteView {
+  entries: ReadonlyMap<string, RemoteEntry>;
+  /** Assets whose remote state is not known right now (our own change not refreshed yet): no remote-side decision. */
+  unknownAssets?: ReadonlySet<string>;
 }
 
 export interface Plan {
   operations: Operation[];
-  /** Deletions the guard held back; empty unless it tripped. */
-  heldDeletes: Extract<Operation, { kind: 'DELETE' }>[];
+  /** Deletions the guard held back (on the service: DELETE; on disk: LOCAL_DELETE); empty unless it tripped. */
+  heldDeletes: Extract<Operation, { kind: 'DELETE' | 'LOCAL_DELETE' }>[];
 }

@@ -62,10 +62,28 @@ export class UploadExecutor {
   async uploadNew(root: UploadRoot, entries: readonly LocalEntry[]): Promise<UploadOutcome[]> {
     const outcomes: Promise<UploadOutcome>[] = [];
     const fresh: LocalEntry[] = [];
+    const intents: { local: LocalEntry; entry: JournalEntry }[] = [];
     for (const local of entries) {
       const known = this.deps.journal.get(root.id, local.relPath);
       if (known?.assetId != null) outcomes.push(this.guard(local.relPath, () => this.uploadToAsset(root, 'NEW', known.assetId ?? '', local)));
+      else if (known !== undefined) intents.push({ local, entry: known });
       else fresh.push(local);
+    }
+    if (intents.length > 0) {
+      // An intent without an asset is a batch whose answer never came (createBatch keeps those): the
+      // job may have created the asset, so look for it before creating another. `resume` does the
+      // same after a restart; this is the running engine's next pass.
+      let adopted: Map<string, string> | undefined;
+      try {
+        adopted = await this.adoptOrphans(root, intents.map(({ entry }) => entry));
+      } catch (error) {
+        outcomes.push(...intents.map(({ local }) => Promise.resolve(failed(local.relPath, error))));
+      }
+      for (const { local } of adopted === undefined ? [] : intents) {
+        const assetId = adopted?.get(local.relPath);
+        if (assetId === undefined) fresh.push(local);
+        else outcomes.push(this.guard(local.relPath, () => this.uploadToAsset(root, 'NEW', assetId, local)));
+      }
     }
     for (let start = 0; start < fresh.length; start += this.batchSize) {
       outcomes.push(...(await this.createBatch(root, fresh.slice(start, start + this.batchSize))));
@@ -87,11 +105,26 @@ export class UploadExecutor {
   async resume(root: UploadRoot): Promise<UploadOutcome[]> {
     const entries = this.deps.journal.all(root.id);
     const orphans = entries.filter((entry) => entry.assetId === null);
-    const adopted = orphans.length === 0 ? new Map<string, string>() : await this.adoptOrphans(root, orphans);
-    return Promise.all(
+    let adopted = new Map<string, string>();
+    let searchFailed: Error | undefined;
+    try {
+      if (orphans.length > 0) adopted = await this.adoptOrphans(root, orphans);
+    } catch (error) {
+      // Not knowing is not "nothing there": keep the intents for the next pass (uploadNew adopts too).
+      searchFailed = error instanceof Error ? error : new SyncError('FOLDER_UNAVAILABLE', `Cannot look for the assets of interrupted uploads: ${String(error)}`);
+    }
+    const outcomes = await Promise.all(
       entries.map((entry) =>
         this.guard(entry.relPath, async () => {
+          if (entry.assetId === null && searchFailed !== undefined) throw searchFailed;
           const assetId = entry.assetId ?? adopted.get(entry.relPath);
+          if ((await locateFile(this.deps.fs, root.path, entry.relPath).catch(() => undefined)) === undefined) {
+            // Deleted (or moved away) while the engine was down: nothing is left to finish. The asset
+            // made for a new file has no version yet; it goes to the bin rather than stay behind empty.
+            if (entry.kind === 'NEW' && assetId !== undefined) await this.binIfEmpty(assetId);
+            this.deps.journal.finish(root.id, entry.relPath);
+            return undefined;
+          }
           if (assetId === undefined) {
             // The job never created an asset (or we cannot find it): start from scratch next pass.
             this.deps.journal.finish(root.id, entry.relPath);
@@ -106,6 +139,20 @@ export class UploadExecutor {
         }),
       ),
     );
+    const done = outcomes.filter((outcome) => outcome !== undefined);
+    // New files finished after a restart are published like any other (`--publish live`).
+    await this.publish(root, done.filter((outcome) => entries.find((entry) => entry.relPath === outcome.relPath)?.kind === 'NEW'));
+    return done;
+  }
+
+  /** Moves an asset with no file to the bin (an upload's asset whose file went away); leaves any other alone. */
+  private async binIfEmpty(assetId: string): Promise<void> {
+    const asset = await this.deps.api.getAsset(assetId).catch((error: unknown) => {
+      if (isApiError(error, 'NOT_FOUND')) return undefined;
+      throw error;
+    });
+    if (asset === undefined || asset.currentAssetFile != null || asset.lifecycleStatus.state === 'BINNED') return;
+    await this.deps.api.transitionLifecycle({ type: 'BY_IDS', assetIds: [assetId] }, 'BINNED');
   }
 
   private async createBatch(root: UploadRoot, batch: readonly LocalEntry[]): Promise<Promise<UploadOutcome>[]> {
@@ -122,24 +169,29 @@ export class UploadExecutor {
     } catch (error) {
       return batch.map((local) => Promise.resolve(failed(local.relPath, error)));
     }
-    batch.forEach((local, index) => journal.begin(root.id, 'NEW', `f${index}`, local, null, now));
+    // One transaction per batch, not one per file: with thousands of small files the state database's
+    // commits are a measurable share of the engine's time (bench/sync-engine.ts).
+    journal.inTransaction(() => batch.forEach((local, index) => journal.begin(root.id, 'NEW', `f${index}`, local, null, now)));
     let outcome: Awaited<ReturnType<AssetApi['createAssetsWithUploads']>>;
     try {
       outcome = await api.createAssetsWithUploads(items);
     } catch (error) {
       // The job may have been created although no answer came back: keep the journal, so the next
-      // pass adopts the assets it made instead of creating them again.
-      if (!(isApiError(error) && error.maybeApplied)) for (const local of batch) journal.finish(root.id, local.relPath);
+      // pass adopts the assets it made instead of creating them again. Only the service refusing the
+      // POST itself proves there is no job; a failure while polling (method GET: the POST was
+      // answered, the job exists) or a lost connection (maybeApplied) does not.
+      if (!mayHaveCreatedJob(error)) for (const local of batch) journal.finish(root.id, local.relPath);
       return batch.map((local) => Promise.resolve(failed(local.relPath, error)));
     }
-    return batch.map((local, index) => {
-      const key = `f${index}`;
-      const success = outcome.successes[key];
-      if (success === undefined) {
-        journal.finish(root.id, local.relPath);
-        return Promise.resolve(failed(local.relPath, outcome.failures[key] ?? new SyncError('FOLDER_UNAVAILABLE', 'The service did not answer for this file.')));
+    const answers = batch.map((local, index) => ({ local, key: `f${index}`, success: outcome.successes[`f${index}`] }));
+    journal.inTransaction(() => {
+      for (const { local, success } of answers) {
+        if (success === undefined) journal.finish(root.id, local.relPath);
+        else journal.uploadCreated(root.id, local.relPath, success.assetId, success.upload.uploadId, success.upload.partSize);
       }
-      journal.uploadCreated(root.id, local.relPath, success.assetId, success.upload.uploadId, success.upload.partSize);
+    });
+    return answers.map(({ local, key, success }) => {
+      if (success === undefined) return Promise.resolve(failed(local.relPath, outcome.failures[key] ?? new SyncError('FOLDER_UNAVAILABLE', 'The service did not answer for this file.')));
       return this.guard(local.relPath, () => this.files.run(() => this.sendAndComplete(root, local, success.assetId, success.upload, new Map())));
     });
   }
@@ -234,11 +286,13 @@ export class UploadExecutor {
   /**
    * Finds assets a batch job created just before a crash lost its answer: STAGED, without a file, in
    * the folder the file was going to. Each journal entry of that folder takes one (any empty asset of
-   * ours will do: they differ only by id).
+   * ours will do: they differ only by id) — except assets the journal already names: an upload under
+   * way in the same folder has an empty asset too, and taking it would put two files on one asset.
    */
   private async adoptOrphans(root: UploadRoot, orphans: readonly JournalEntry[]): Promise<Map<string, string>> {
     const fieldId = await this.deps.folders.fieldId();
     const adopted = new Map<string, string>();
+    const owned = new Set(this.deps.journal.all(root.id).flatMap((entry) => (entry.assetId === null ? [] : [entry.assetId])));
     const byFolder = new Map<string, JournalEntry[]>();
     for (const entry of orphans) byFolder.set(relDirOf(entry.relPath), [...(byFolder.get(relDirOf(entry.relPath)) ?? []), entry]);
     const me = (await this.deps.api.currentUser()).result.id;
@@ -257,11 +311,12 @@ export class UploadExecutor {
         },
         sorts: [{ field: { type: 'FIXED', fieldName: 'DATE_STAGED' }, order: 'ASC' }],
         from: 0,
-        pageSize: Math.min(1000, entries.length),
+        pageSize: Math.min(1000, entries.length + owned.size),
       });
-      page.results.forEach((found, index) => {
+      const free = page.results.map((found) => found.result.id).filter((id) => !owned.has(id));
+      free.forEach((assetId, index) => {
         const entry = entries[index];
-        if (entry !== undefined) adopted.set(entry.relPath, found.result.id);
+        if (entry !== undefined) adopted.set(entry.relPath, assetId);
       });
     }
     return adopted;
@@ -279,13 +334,20 @@ export class UploadExecutor {
     if (assetIds.length > 0) await this.deps.api.transitionLifecycle({ type: 'BY_IDS', assetIds }, 'LIVE');
   }
 
-  private async guard(relPath: string, task: () => Promise<UploadOutcome>): Promise<UploadOutcome> {
+  private async guard<T extends UploadOutcome | undefined>(relPath: string, task: () => Promise<T>): Promise<T | UploadOutcome> {
     try {
       return await task();
     } catch (error) {
       return failed(relPath, error);
     }
   }
+}
+
+/** Whether an asset-and-upload job may exist after `createAssetsWithUploads` failed this way. */
+function mayHaveCreatedJob(error: unknown): boolean {
+  if (!isApiError(error)) return true;
+  const refused = error.method === 'POST' && error.status !== undefined && !error.maybeApplied;
+  return !refused;
 }
 
 function failed(relPath: string, error: unknown): UploadOutcome {

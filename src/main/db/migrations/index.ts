@@ -1,4 +1,5 @@
 /** The engine's numbered migrations, in order. Append only: a shipped migration is never edited. */
 import engine from './0001-engine.js';
+import remote from './0002-remote.js';
 
-export const migrations: readonly string[] = [engine];
+export const migrations: readonly string[] = [engine, remote];

@@ -1,0 +1,114 @@
+/**
+ * Benchmark: the initial download of 10,000 small files (1–32 KiB, in 100 folders) by the sync engine
+ * (`syncOnce` on an empty folder: full listing, folder tree, download jobs, signed GETs, MD5 check,
+ * fsync, rename, state database) beside a raw loopback baseline: the same bytes GET from a bare Node
+ * server with the same 8 in flight, each written to a temp file, fsynced and renamed into place (the
+ * least a downloader that never leaves a partial file may do). Both servers run in their own process;
+ * rounds alternate. Target: ratio ≥ 0.7.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { open, rename } from 'node:fs/promises';
+import { Agent, get } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { createApiClient, staticTokenProvider } from '../src/main/api/index.js';
+import { createEngine } from '../src/main/engine.js';
+import { NodeFileSystem, systemClock } from '../src/main/local/index.js';
+import { mintToken } from '../src/service/auth/mint-token.js';
+import { startChild } from './support/processes.js';
+import { seedServiceFiles } from './support/seed-service-files.js';
+
+const IN_FLIGHT = 8;
+
+export interface InitialDownloadResult {
+  files: number;
+  bytes: number;
+  baselineMs: number;
+  engineMs: number;
+  ratio: number;
+}
+
+/** GET every file from the raw server with IN_FLIGHT at a time: temp file, fsync, rename. */
+async function baselineRound(url: string, count: number, target: string): Promise<void> {
+  const agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
+  for (let folder = 0; folder < 100; folder++) mkdirSync(join(target, `Folder ${String(folder).padStart(3, '0')}`), { recursive: true });
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < count) {
+      const index = next++;
+      const final = join(target, `Folder ${String(index % 100).padStart(3, '0')}`, `file ${String(index).padStart(5, '0')}.bin`);
+      const temp = join(target, `.${index}.part`);
+      await new Promise<void>((resolve, reject) => {
+        get(`${url}/${index}`, { agent }, (response) => {
+          void (async () => {
+            // `flush`: fsync before the stream closes, as the engine does before its rename.
+            const handle = await open(temp, 'w');
+            await pipeline(response, handle.createWriteStream({ flush: true }));
+            await rename(temp, final);
+          })().then(resolve, reject);
+        }).on('error', reject);
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+  agent.destroy();
+}
+
+async function engineRound(server: string, token: string, folder: string, stateDir: string, count: number): Promise<void> {
+  const api = createApiClient({ server, tokens: staticTokenProvider(token) });
+  const engine = createEngine({ stateDir, server, limits: { filesInFlight: IN_FLIGHT } }, { api, fs: new NodeFileSystem(), clock: systemClock });
+  try {
+    await engine.addRoot({ path: folder, remotePath: '/', publishLive: false });
+    const result = await engine.syncOnce();
+    const downloaded = result.reports.reduce((sum, report) => sum + report.downloaded, 0);
+    if (!result.converged || downloaded !== count) throw new Error(`the engine downloaded ${downloaded} of ${count} files (converged: ${result.converged})`);
+  } finally {
+    engine.close();
+    api.close();
+  }
+}
+
+export async function benchInitialDownload(count = Number(process.env.BENCH_FILES ?? 10_000), rounds = Number(process.env.BENCH_ROUNDS ?? 2)): Promise<InitialDownloadResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'asset-sync-bench-dl-'));
+  const dataDir = join(dir, 'service');
+  const service = await startChild('bench/support/cli-entry.ts', ['serve', '--data', dataDir, '--port', '0', '--admin-password', 'bench-password']);
+  let raw: Awaited<ReturnType<typeof startChild>> | undefined;
+  try {
+    const seeded = await seedServiceFiles(dataDir, join(dir, 'raw'), count, 100);
+    raw = await startChild('bench/support/raw-get-server.ts', [join(dir, 'raw')]);
+    const token = await mintToken({ dataDir, ttlSeconds: 3600 });
+    let baselineMs = Infinity;
+    let engineMs = Infinity;
+    for (let round = 0; round < rounds; round++) {
+      const target = join(dir, `baseline-${round}`);
+      let started = performance.now();
+      await baselineRound(raw.url, count, target);
+      baselineMs = Math.min(baselineMs, performance.now() - started);
+      rmSync(target, { recursive: true, force: true });
+
+      const folder = join(dir, `engine-${round}`);
+      const stateDir = join(dir, `state-${round}`);
+      mkdirSync(folder);
+      started = performance.now();
+      await engineRound(service.url, token, folder, stateDir, count);
+      engineMs = Math.min(engineMs, performance.now() - started);
+      rmSync(folder, { recursive: true, force: true });
+      rmSync(stateDir, { recursive: true, force: true });
+    }
+    return { files: seeded.count, bytes: seeded.bytes, baselineMs, engineMs, ratio: baselineMs / engineMs };
+  } finally {
+    await Promise.all([service.stop(), raw?.stop()]);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export function formatInitialDownloadBench(r: InitialDownloadResult): string[] {
+  const rate = (ms: number): string => `${(r.files / (ms / 1000)).toFixed(0)} files/s, ${(r.bytes / 1024 / 1024 / (ms / 1000)).toFixed(1)} MB/s`;
+  return [
+    `${r.files} files (${(r.bytes / 1024 / 1024).toFixed(0)} MB, 1–32 KiB, 100 folders), ${IN_FLIGHT} in flight, initial download into an empty folder`,
+    `  baseline (bare GET server; temp file, fsync, rename): ${(r.baselineMs / 1000).toFixed(1)} s (${rate(r.baselineMs)})`,
+    `  sync engine (listing, jobs, GET, MD5, fsync, rename, state): ${(r.engineMs / 1000).toFixed(1)} s (${rate(r.engineMs)})`,
+    `  ratio ${r.ratio.toFixed(2)} (target ≥ 0.70)${r.ratio >= 0.7 ? '' : '  BELOW TARGET'}`,
+  ];
+}

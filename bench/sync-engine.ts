@@ -1,0 +1,237 @@
+/**
+ * Benchmarks: an initial sync through the engine (`createEngine` in this process, the asset service in
+ * its own, on 127.0.0.1), beside a raw loopback baseline for the same bytes in the same run.
+ *   (a) 10,000 small files (4 KiB): the baseline PUTs each file, read from disk, over one keep-alive
+ *       agent to a bare server that hashes and writes (and syncs) each one (raw-files-server.ts).
+ *       Target: engine files/s ≥ 0.5 × baseline.
+ *   (b) one 1 GiB file: the baseline PUTs the engine's own part layout (16 MiB parts, 8 in flight) to
+ *       a bare server that hashes and writes at offsets (raw-put-server.ts). Target ≥ 0.8.
+ * The engine's figure is the whole of `syncOnce` on a fresh state dir: scan and hash, folder lookups,
+ * asset-and-upload jobs, parts, completions and the state database. Rounds alternate baseline and
+ * engine, and each side's best round counts. Run alone: `node --import tsx bench/sync-engine.ts`.
+ */
+import { randomFillSync } from 'node:crypto';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createApiClient, staticTokenProvider } from '../src/main/api/index.js';
+import { createEngine } from '../src/main/engine.js';
+import { NodeFileSystem, systemClock } from '../src/main/local/index.js';
+import { defaultPartSize, partRange } from '../src/shared/api/part-layout.js';
+import { mintToken } from '../src/service/auth/mint-token.js';
+import { cpuMs, startChild, type Child } from './support/processes.js';
+import { putParts } from './support/put-parts.js';
+
+const MiB = 1024 * 1024;
+/** The engine's default part and file concurrency; the baselines use the same. */
+const IN_FLIGHT = 8;
+
+export interface SyncRun {
+  ms: number;
+  /** CPU (user + system) of this process and of the server process during the run, ms. */
+  clientCpuMs: number;
+  serverCpuMs: number;
+}
+
+export interface SyncBenchResult {
+  files: number;
+  bytes: number;
+  baseline: SyncRun;
+  engine: SyncRun;
+  /** Engine throughput / baseline throughput (higher is better). */
+  ratio: number;
+  /** The engine's passes in its best round: what each did and when it ended (ms from the start). */
+  passes: { atMs: number; uploaded: number; settling: number }[];
+}
+
+const processCpuMs = (): number => {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+};
+
+async function measured(server: Child, run: () => Promise<void>): Promise<SyncRun> {
+  const clientBefore = processCpuMs();
+  const serverBefore = (await cpuMs(server.process.pid)) ?? 0;
+  const started = performance.now();
+  await run();
+  const ms = performance.now() - started;
+  return { ms, clientCpuMs: processCpuMs() - clientBefore, serverCpuMs: ((await cpuMs(server.process.pid)) ?? 0) - serverBefore };
+}
+
+/** PUTs each file whole over one keep-alive agent, `IN_FLIGHT` at a time. */
+async function putFiles(base: string, paths: string[]): Promise<void> {
+  const agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
+  const queue = [...paths];
+  const putOne = async (path: string): Promise<void> => {
+    const body = await readFile(path);
+    await new Promise<void>((resolve, reject) => {
+      const outgoing = request(`${base}/`, { method: 'PUT', agent, headers: { 'content-length': body.length, 'content-type': 'application/octet-stream' } }, (response) => {
+        response.resume();
+        response.on('end', () => (response.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${response.statusCode}`))));
+      });
+      outgoing.on('error', reject);
+      outgoing.end(body);
+    });
+  };
+  const worker = async (): Promise<void> => {
+    for (let path = queue.shift(); path !== undefined; path = queue.shift()) await putOne(path);
+  };
+  try {
+    await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+  } finally {
+    agent.destroy();
+  }
+}
+
+/** One initial sync of `folder` on a fresh state dir; throws unless it converged with `files` synced. */
+async function engineSync(service: Child, token: string, folder: string, files: number, passes: SyncBenchResult['passes']): Promise<SyncRun> {
+  const stateDir = mkdtempSync(join(tmpdir(), 'asset-sync-bench-state-'));
+  const api = createApiClient({ server: service.url, tokens: staticTokenProvider(token) });
+  const engine = createEngine({ stateDir, server: service.url, stableMs: 0 }, { api, fs: new NodeFileSystem(), clock: systemClock });
+  try {
+    // A new remote folder each round, so every round uploads everything.
+    await engine.addRoot({ path: folder, remotePath: `/bench-${Date.now()}`, publishLive: false });
+    let started = 0;
+    passes.length = 0;
+    const run = await measured(service, async () => {
+      started = performance.now();
+      const result = await engine.syncOnce({
+        onReport: (report) => passes.push({ atMs: performance.now() - started, uploaded: report.uploaded, settling: report.settling }),
+      });
+      const synced = engine.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM synced').get()?.n ?? 0;
+      if (!result.converged || synced !== files) throw new Error(`the engine did not converge (${synced} of ${files} synced): ${JSON.stringify(result.reports.at(-1))}`);
+    });
+    return run;
+  } finally {
+    engine.close();
+    api.close();
+    rmSync(join(folder, '.asset-sync'), { recursive: true, force: true });
+    rmSync(stateDir, { recursive: true, force: true });
+  }
+}
+
+async function compare(options: { files: number; bytes: number; rounds: number; folder: string; baselineServer: [string, string[]]; baseline: (raw: Child, round: number) => Promise<void> }): Promise<SyncBenchResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'asset-sync-bench-sync-'));
+  const dataDir = join(dir, 'service');
+  const raw = await startChild(...options.baselineServer);
+  const service = await startChild('bench/support/cli-entry.ts', ['serve', '--data', dataDir, '--port', '0', '--admin-password', 'bench-password']).catch(async (error: unknown) => {
+    await raw.stop();
+    throw error;
+  });
+  try {
+    const token = await mintToken({ dataDir, ttlSeconds: 3600 });
+    let baseline: SyncRun | undefined;
+    let engine: SyncRun | undefined;
+    let bestPasses: SyncBenchResult['passes'] = [];
+    for (let round = 0; round < options.rounds; round++) {
+      const base = await measured(raw, () => options.baseline(raw, round));
+      if (baseline === undefined || base.ms < baseline.ms) baseline = base;
+      const passes: SyncBenchResult['passes'] = [];
+      const run = await engineSync(service, token, options.folder, options.files, passes);
+      if (engine === undefined || run.ms < engine.ms) {
+        engine = run;
+        bestPasses = [...passes];
+      }
+    }
+    if (baseline === undefined || engine === undefined) throw new Error('no rounds');
+    return { files: options.files, bytes: options.bytes, baseline, engine, ratio: baseline.ms / engine.ms, passes: bestPasses };
+  } finally {
+    await Promise.all([raw.stop(), service.stop()]);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** (a) 10,000 files of 4 KiB in 100 folders. */
+export async function benchSyncSmallFiles(count = Number(process.env.BENCH_SYNC_FILES ?? 10_000), size = 4096, rounds = 2): Promise<SyncBenchResult> {
+  const folder = mkdtempSync(join(tmpdir(), 'asset-sync-bench-small-'));
+  const sink = mkdtempSync(join(tmpdir(), 'asset-sync-bench-sink-'));
+  try {
+    const paths: string[] = [];
+    const bytes = Buffer.alloc(size);
+    for (let index = 0; index < count; index++) {
+      const sub = join(folder, `folder-${index % 100}`);
+      if (index < 100) mkdirSync(sub);
+      randomFillSync(bytes);
+      const path = join(sub, `image-${index}.png`);
+      writeFileSync(path, bytes);
+      paths.push(path);
+    }
+    return await compare({
+      files: count,
+      bytes: count * size,
+      rounds,
+      folder,
+      baselineServer: ['bench/support/raw-files-server.ts', [sink]],
+      baseline: async (raw) => {
+        await putFiles(raw.url, paths);
+        rmSync(sink, { recursive: true, force: true });
+        mkdirSync(sink);
+      },
+    });
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+    rmSync(sink, { recursive: true, force: true });
+  }
+}
+
+/** (b) One file of 1 GiB. */
+export async function benchSyncLargeFile(sizeMiB = Number(process.env.BENCH_SIZE_MIB ?? 1024), rounds = 2): Promise<SyncBenchResult> {
+  const folder = mkdtempSync(join(tmpdir(), 'asset-sync-bench-large-'));
+  const sink = mkdtempSync(join(tmpdir(), 'asset-sync-bench-sink-'));
+  try {
+    const size = sizeMiB * MiB;
+    const source = join(folder, 'video.bin');
+    const fd = openSync(source, 'w');
+    const chunk = Buffer.allocUnsafe(MiB);
+    for (let written = 0; written < size; written += chunk.length) {
+      randomFillSync(chunk);
+      writeSync(fd, chunk, 0, Math.min(chunk.length, size - written));
+    }
+    closeSync(fd);
+    const partSize = defaultPartSize(size);
+    const target = join(sink, 'target.bin');
+    return await compare({
+      files: 1,
+      bytes: size,
+      rounds,
+      folder,
+      baselineServer: ['bench/support/raw-put-server.ts', [target]],
+      baseline: async (raw, round) => {
+        // A new target file each round, as each engine round makes a new upload file.
+        rmSync(sink, { recursive: true, force: true });
+        mkdirSync(sink);
+        const parts = Array.from({ length: Math.ceil(size / partSize) }, (_, index) => {
+          const range = partRange(size, partSize, index + 1);
+          return { partNumber: index + 1, url: `${raw.url}/?offset=${range.start}&round=${round}`, start: range.start, end: range.end };
+        });
+        await putParts(source, parts, IN_FLIGHT);
+      },
+    });
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+    rmSync(sink, { recursive: true, force: true });
+  }
+}
+
+export function formatSyncBench(what: string, result: SyncBenchResult, target: number): string[] {
+  const perSecond = (run: SyncRun): string =>
+    result.files > 1 ? `${(result.files / (run.ms / 1000)).toFixed(0)} files/s` : `${(result.bytes / MiB / (run.ms / 1000)).toFixed(0)} MB/s`;
+  const cpu = (run: SyncRun): string => `CPU ${(run.clientCpuMs / 1000).toFixed(1)} s client + ${(run.serverCpuMs / 1000).toFixed(1)} s server`;
+  const passes = result.passes.map((pass) => `${pass.atMs.toFixed(0)} ms${pass.settling > 0 ? ` (${pass.settling} settling)` : ''}${pass.uploaded > 0 ? ` (${pass.uploaded} uploaded)` : ''}`);
+  return [
+    what,
+    `  baseline (raw loopback PUTs, bare server):  ${(result.baseline.ms / 1000).toFixed(2)} s, ${perSecond(result.baseline)}; ${cpu(result.baseline)}`,
+    `  engine (createEngine → syncOnce):           ${(result.engine.ms / 1000).toFixed(2)} s, ${perSecond(result.engine)}; ${cpu(result.engine)}`,
+    `  ratio ${result.ratio.toFixed(2)} (target ≥ ${target.toFixed(2)})${result.ratio >= target ? '' : '  BELOW TARGET'}`,
+    `  engine passes ended at: ${passes.join(', ')}`,
+  ];
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const which = process.argv[2] ?? 'all';
+  if (which !== 'large') for (const line of formatSyncBench(`${process.env.BENCH_SYNC_FILES ?? 10_000} files of 4 KiB, initial sync`, await benchSyncSmallFiles(), 0.5)) process.stdout.write(`${line}\n`);
+  if (which !== 'small') for (const line of formatSyncBench('one 1 GiB file, initial sync', await benchSyncLargeFile(), 0.8)) process.stdout.write(`${line}\n`);
+}

@@ -1,0 +1,90 @@
+/**
+ * `asset-sync conflicts` lists the conflicts waiting for the user (both versions' details);
+ * `asset-sync resolve ID --keep mine|theirs|both` resolves one. Both work on the state directory and
+ * the disk only; the next sync carries the resolution to the service.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { conflictsRepo } from '../db/conflicts-repo.js';
+import { openStateDb, type StateDb } from '../db/open-state-db.js';
+import { rootsRepo } from '../db/roots-repo.js';
+import { snapshotsRepo } from '../db/snapshots-repo.js';
+import { NodeFileSystem, createFreedesktopTrash } from '../local/index.js';
+import { resolveConflict, type Keep } from '../sync/resolve-conflict.js';
+import { CliError } from './cli-error.js';
+import type { CommandIo } from './command-io.js';
+import { parseFlags } from './parse-flags.js';
+import { stateDirOf } from './state-dir.js';
+
+export const conflictsHelp = `Usage: asset-sync conflicts [--state DIR] [--json]
+
+Lists the files both sides changed. The service's version kept the file's name; yours sits beside it
+as "name (conflict DATE TIME).ext" and is not uploaded until you resolve it with \`asset-sync resolve\`.`;
+
+export const resolveHelp = `Usage: asset-sync resolve ID --keep mine|theirs|both [--state DIR]
+
+Resolves conflict ID (see \`asset-sync conflicts\`):
+  mine     your version becomes the file again and uploads as a new version of the asset
+  theirs   your conflict copy goes to the trash; the service's version stays
+  both     your conflict copy stays and uploads as an asset of its own`;
+
+function withState<T>(stateDir: string, run: (db: StateDb) => T | Promise<T>): Promise<T | undefined> {
+  const file = join(stateDir, 'state.db');
+  if (!existsSync(file)) return Promise.resolve(undefined);
+  const db = openStateDb(file);
+  return Promise.resolve(run(db)).finally(() => db.close());
+}
+
+export async function conflictsCommand(args: string[], io: CommandIo): Promise<number> {
+  const { values } = parseFlags('conflicts', args, { state: { type: 'string' }, json: { type: 'boolean' } });
+  if (values.help === true) {
+    io.out(conflictsHelp);
+    return 0;
+  }
+  const stateDir = stateDirOf(values.state, io.env);
+  const listed =
+    (await withState(stateDir, (db) => {
+      const roots = new Map(rootsRepo(db).all().map((row) => [row.id, row.path]));
+      return conflictsRepo(db)
+        .all()
+        .map((conflict) => ({ ...conflict, rootPath: roots.get(conflict.rootId) ?? '' }));
+    })) ?? [];
+  if (values.json === true) {
+    io.out(JSON.stringify({ stateDir, conflicts: listed }, null, 2));
+    return 0;
+  }
+  if (listed.length === 0) {
+    io.out('No conflicts.');
+    return 0;
+  }
+  for (const conflict of listed) {
+    io.out(`#${conflict.id} ${join(conflict.rootPath, conflict.relPath)}`);
+    io.out(`  theirs: ${conflict.relPath} (${conflict.remote.size} bytes, md5 ${conflict.remote.md5}, changed ${conflict.remote.dateModified})`);
+    io.out(`  yours:  ${conflict.copyPath} (${conflict.local.size} bytes, md5 ${conflict.local.md5}, changed ${new Date(conflict.local.mtimeMs).toISOString()})`);
+  }
+  io.out(`Resolve with \`asset-sync resolve ID --keep mine|theirs|both\`.`);
+  return 0;
+}
+
+export async function resolveCommand(args: string[], io: CommandIo): Promise<number> {
+  const { values, positionals } = parseFlags('resolve', args, { state: { type: 'string' }, keep: { type: 'string' } });
+  if (values.help === true) {
+    io.out(resolveHelp);
+    return 0;
+  }
+  const [idText, ...extra] = positionals;
+  if (idText === undefined || extra.length > 0 || !/^\d+$/.test(idText)) throw new CliError('USAGE', `asset-sync resolve needs one conflict ID (see \`asset-sync conflicts\`).`);
+  const keep = values.keep;
+  if (keep !== 'mine' && keep !== 'theirs' && keep !== 'both') throw new CliError('USAGE', `--keep takes mine, theirs or both${keep === undefined ? '' : `, got "${keep}"`}.`);
+  const stateDir = stateDirOf(values.state, io.env);
+  const message = await withState(stateDir, (db) =>
+    resolveConflict(
+      { fs: new NodeFileSystem(), trash: createFreedesktopTrash({ env: io.env }), conflicts: conflictsRepo(db), snapshots: snapshotsRepo(db), root: (id) => rootsRepo(db).byId(id) },
+      Number(idText),
+      keep satisfies Keep,
+    ),
+  );
+  if (message === undefined) throw new CliError('NOT_FOUND', `No sync state in ${stateDir}.`);
+  io.out(message);
+  return 0;
+}

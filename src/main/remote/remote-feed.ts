@@ -1,0 +1,281 @@
+/**
+ * The remote change feed of one root (DESIGN.md §3 "remote" snapshot): a full listing (the folder tree,
+ * then a scroll over the root's folders) when the engine starts and periodically after, which is how
+ * removals, moves out of the root and moves to BINNED are certainly seen; between listings a cheap
+ * incremental poll of what changed since a watermark (with an overlap, and confirmed by the file's
+ * checksum, because a server may set dates into the past when a file is replaced); and a refresh of
+ * the assets the engine itself just changed, so its own uploads never look like remote news.
+ *
+ * Must never: list the whole account when the root maps to a sub-folder; report the snapshot as
+ * complete before a full listing succeeded in this process (a stale snapshot would read our own fresh
+ * uploads as deletions); decide anything about local files (that is the planner's job).
+ */
+import type { Asset } from '../../shared/api/resources.js';
+import type { AssetApi } from '../api/index.js';
+import { isApiError } from '../api/index.js';
+import type { RemoteAssetRow, RemoteFolderRow, RemoteRepo } from '../db/remote-repo.js';
+import type { FolderMapper, FolderRoot } from '../sync/folder-mapper.js';
+import { MAX_IN_VALUES, POLLED_STATES, SYNCED_STATES, allOf, assetIdsCriterion, changedSinceCriterion, chunks, folderCriterion, stateCriterion } from './remote-criteria.js';
+import { diffFolderTrees, walkRemoteTree, type FolderChange } from './remote-tree.js';
+
+export interface RemoteFeedOptions {
+  /** Between incremental polls (default 10 s). */
+  pollIntervalMs?: number;
+  /** Between full listings (default 10 min). */
+  fullIntervalMs?: number;
+  /** How far before the watermark a poll starts (default 15 s). */
+  overlapMs?: number;
+}
+
+export interface RemoteFeedDeps {
+  api: AssetApi;
+  folders: FolderMapper;
+  repo: RemoteRepo;
+  now(): number;
+  options?: RemoteFeedOptions;
+}
+
+export type Ignores = (relPath: string, isDirectory: boolean) => boolean;
+
+export interface FeedUpdate {
+  /** What this update did. */
+  did: 'full' | 'poll' | 'refresh' | 'nothing';
+  /** Folder changes found by a full listing, to apply on disk. */
+  folderChanges: FolderChange[];
+}
+
+/** Between incremental polls: a change made in the service reaches the disk ~5 s later on average. */
+export const DEFAULT_POLL_MS = 10_000;
+const DEFAULT_FULL_MS = 10 * 60_000;
+const DEFAULT_OVERLAP_MS = 15_000;
+/** A poll that finds more changes than this does a full listing instead. */
+const POLL_LIMIT = 5_000;
+const PAGE_SIZE = 1000;
+
+const later = (a: string | null, b: string | null | undefined): string | null => {
+  if (b === undefined || b === null || b === '' || Number.isNaN(Date.parse(b))) return a;
+  return a === null || Date.parse(b) > Date.parse(a) ? new Date(Date.parse(b)).toISOString() : a;
+};
+
+export class RemoteFeed {
+  private completed = false;
+  private nextPollAt = 0;
+  private nextFullAt = 0;
+  /** Assets our own executors changed: refreshed before the next plan; unknown until then. */
+  private readonly dirty = new Set<string>();
+  /** Assets filed in a folder of the root the stored tree does not know yet: unknown until the tree is walked. */
+  private readonly strangers = new Set<string>();
+  private readonly options: Required<RemoteFeedOptions>;
+
+  constructor(
+    readonly root: FolderRoot,
+    private readonly deps: RemoteFeedDeps,
+  ) {
+    this.options = {
+      pollIntervalMs: deps.options?.pollIntervalMs ?? DEFAULT_POLL_MS,
+      fullIntervalMs: deps.options?.fullIntervalMs ?? DEFAULT_FULL_MS,
+      overlapMs: deps.options?.overlapMs ?? DEFAULT_OVERLAP_MS,
+    };
+  }
+
+  /** Whether a full listing succeeded in this process: only then may the planner act on remote absence. */
+  get complete(): boolean {
+    return this.completed;
+  }
+
+  /** Asset ids whose remote state is not known right now (changed by us, not yet refreshed). */
+  unknownAssets(): ReadonlySet<string> {
+    return this.strangers.size === 0 ? this.dirty : new Set([...this.dirty, ...this.strangers]);
+  }
+
+  /** Our executors changed these assets: look at them again before the next plan. */
+  touched(assetIds: Iterable<string>): void {
+    for (const id of assetIds) this.dirty.add(id);
+  }
+
+  /** The next full listing happens on the next update, whatever the schedule says. */
+  requestFull(): void {
+    this.nextFullAt = 0;
+  }
+
+  /** When the feed next wants to run (epoch ms). */
+  nextDueAt(): number {
+    return Math.min(this.nextPollAt, this.nextFullAt);
+  }
+
+  /** Does what is due: a full listing, else a poll, and always a refresh of what we touched. */
+  async update(ignores: Ignores): Promise<FeedUpdate> {
+    const now = this.deps.now();
+    let result: FeedUpdate = { did: 'nothing', folderChanges: [] };
+    let needsTree = false;
+    if (!this.completed || now >= this.nextFullAt) {
+      result = { did: 'full', folderChanges: await this.fullListing(ignores) };
+    } else if (now >= this.nextPollAt) {
+      needsTree = await this.poll();
+      result = { did: 'poll', folderChanges: [] };
+    }
+    if (this.dirty.size > 0) {
+      needsTree = (await this.refresh([...this.dirty])) || needsTree;
+      if (result.did === 'nothing') result = { did: 'refresh', folderChanges: [] };
+    }
+    // An asset filed in a folder the stored tree does not know: walk the tree again now, or its
+    // placement there would read as a removal.
+    if (needsTree) result = { ...result, folderChanges: [...result.folderChanges, ...(await this.walkTree(ignores))] };
+    return result;
+  }
+
+  /** Walks the root's folder tree again and stores it; answers what changed. */
+  private async walkTree(ignores: Ignores): Promise<FolderChange[]> {
+    const { api, folders, repo } = this.deps;
+    const fieldId = await folders.fieldId();
+    const rootOption = await folders.optionFor(this.root, '');
+    const tree = await walkRemoteTree(api, fieldId, rootOption, ignores);
+    const changes = diffFolderTrees(repo.folders(this.root.id), tree);
+    repo.replaceFolders(this.root.id, tree);
+    this.strangers.clear();
+    return changes;
+  }
+
+  /** The tree, then every asset in it; replaces the snapshot. Returns what happened to folders. */
+  private async fullListing(ignores: Ignores): Promise<FolderChange[]> {
+    const { api, folders, repo } = this.deps;
+    const startedAt = this.deps.now();
+    const fieldId = await folders.fieldId();
+    const rootOption = await folders.optionFor(this.root, '');
+    const tree = await walkRemoteTree(api, fieldId, rootOption, ignores);
+    const scopes = rootOption === null ? [undefined] : chunks([rootOption, ...tree.map((row) => row.optionId)], MAX_IN_VALUES).map((ids) => folderCriterion(fieldId, ids));
+    const rows = new Map<string, RemoteAssetRow>();
+    let watermark: string | null = null;
+    for (const scope of scopes) {
+      const criterion = allOf(stateCriterion(SYNCED_STATES), scope);
+      for await (const page of api.scrollAssets({ criterion, sorts: [{ field: { type: 'FIXED', fieldName: 'ASSET_ID' }, order: 'ASC' }], pageSize: PAGE_SIZE })) {
+        for (const { result: asset } of page.results) {
+          watermark = later(later(watermark, asset.dateLastModified), asset.currentAssetFile?.dateAdded);
+          const row = toRow(asset, fieldId);
+          if (row !== undefined) rows.set(row.assetId, row);
+        }
+      }
+    }
+    const before = repo.folders(this.root.id);
+    const changes = diffFolderTrees(before, tree);
+    const previous = repo.state(this.root.id);
+    repo.replaceFolders(this.root.id, tree);
+    repo.replaceAssets(this.root.id, [...rows.values()]);
+    repo.putState(this.root.id, {
+      watermark: later(previous.watermark, watermark) ?? new Date(startedAt - 5 * 60_000).toISOString(),
+      lastFull: new Date(startedAt).toISOString(),
+      rootOption: rootOption ?? '',
+    });
+    // Everything we had touched is in the listing now, and every folder in the tree.
+    this.dirty.clear();
+    this.strangers.clear();
+    this.completed = true;
+    this.nextFullAt = startedAt + this.options.fullIntervalMs;
+    this.nextPollAt = startedAt + this.options.pollIntervalMs;
+    return changes;
+  }
+
+  /** What changed since the watermark; true when a folder appeared that needs the tree walked again. */
+  private async poll(): Promise<boolean> {
+    const { api, folders, repo } = this.deps;
+    const startedAt = this.deps.now();
+    this.nextPollAt = startedAt + this.options.pollIntervalMs;
+    const state = repo.state(this.root.id);
+    const fieldId = await folders.fieldId();
+    const tree = repo.folders(this.root.id);
+    const rootOption = state.rootOption === '' || state.rootOption === null ? null : state.rootOption;
+    const since = new Date((state.watermark === null ? startedAt : Date.parse(state.watermark)) - this.options.overlapMs).toISOString();
+    const optionIds = rootOption === null ? [] : [rootOption, ...tree.map((row) => row.optionId)];
+    // A very large tree would take many searches a poll: the periodic full listing covers it.
+    if (optionIds.length > MAX_IN_VALUES) return false;
+    const criterion = allOf(stateCriterion(POLLED_STATES), rootOption === null ? undefined : folderCriterion(fieldId, optionIds), changedSinceCriterion(since));
+    const found: Asset[] = [];
+    for (let from = 0; ; ) {
+      const page = await api.searchAssets({ criterion, sorts: [{ field: { type: 'FIXED', fieldName: 'DATE_LAST_MODIFIED' }, order: 'ASC' }], from, pageSize: Math.min(PAGE_SIZE, 10_000 - from) });
+      if (page.totalResults > POLL_LIMIT) return true;
+      found.push(...page.results.map(({ result }) => result));
+      from += page.results.length;
+      if (page.results.length === 0 || from >= page.totalResults || from >= 10_000) break;
+    }
+    return this.absorb(found, fieldId, rootOption, tree);
+  }
+
+  /** Looks at these assets again (after our own changes); the ones not found are gone. True when the tree needs a walk. */
+  private async refresh(assetIds: readonly string[]): Promise<boolean> {
+    const { api, folders, repo } = this.deps;
+    const fieldId = await folders.fieldId();
+    const state = repo.state(this.root.id);
+    const rootOption = state.rootOption === '' || state.rootOption === null ? null : state.rootOption;
+    let needsTree = false;
+    for (const ids of chunks(assetIds, MAX_IN_VALUES)) {
+      const found: Asset[] = [];
+      const page = await api.searchAssets({ criterion: allOf(stateCriterion(POLLED_STATES), assetIdsCriterion(ids)), sorts: [{ field: { type: 'FIXED', fieldName: 'ASSET_ID' }, order: 'ASC' }], from: 0, pageSize: ids.length });
+      found.push(...page.results.map(({ result }) => result));
+      const seen = new Set(found.map((asset) => asset.id));
+      for (const id of ids) if (!seen.has(id)) repo.deleteAsset(this.root.id, id);
+      needsTree = (await this.absorb(found, fieldId, rootOption, repo.folders(this.root.id))) || needsTree;
+      for (const id of ids) this.dirty.delete(id);
+    }
+    return needsTree;
+  }
+
+  /**
+   * Folds assets into the snapshot: in scope → stored, otherwise (binned, no file, filed elsewhere) →
+   * removed. True when one is filed in a folder of the root that the stored tree does not know yet.
+   */
+  private async absorb(assets: readonly Asset[], fieldId: string, rootOption: string | null, tree: readonly RemoteFolderRow[]): Promise<boolean> {
+    const { repo } = this.deps;
+    const known = new Set(tree.map((row) => row.optionId));
+    if (rootOption !== null) known.add(rootOption);
+    let state = repo.state(this.root.id);
+    let unknownFolder = false;
+    for (const asset of assets) {
+      this.dirty.delete(asset.id);
+      state = { ...state, watermark: later(later(state.watermark, asset.dateLastModified), asset.currentAssetFile?.dateAdded) };
+      const row = asset.lifecycleStatus.state === 'BINNED' ? undefined : toRow(asset, fieldId);
+      const options = row?.folders ?? [];
+      const strangers = options.filter((option) => !known.has(option));
+      const newFolderOfRoot = row !== undefined && strangers.length > 0 && (rootOption === null || (await this.insideRoot(strangers, rootOption)));
+      if (newFolderOfRoot) {
+        unknownFolder = true;
+        this.strangers.add(asset.id);
+      }
+      const inScope = row !== undefined && (rootOption === null || newFolderOfRoot || options.some((option) => known.has(option)));
+      if (inScope) repo.putAsset(this.root.id, row);
+      else repo.deleteAsset(this.root.id, asset.id);
+    }
+    repo.putState(this.root.id, state);
+    return unknownFolder;
+  }
+
+  /** Whether any of these options lies below the root's option (its parent chain says so). */
+  private async insideRoot(optionIds: readonly string[], rootOption: string): Promise<boolean> {
+    for (const id of optionIds) {
+      try {
+        for (let option = await this.deps.api.getFieldOption(id); option.parent !== null; option = option.parent) {
+          if (option.parent.id === rootOption) return true;
+        }
+      } catch (error) {
+        if (!isApiError(error, 'NOT_FOUND')) throw error;
+      }
+    }
+    return false;
+  }
+}
+
+/** The snapshot row of an asset, or undefined when it has no file to sync. */
+function toRow(asset: Asset, fieldId: string): RemoteAssetRow | undefined {
+  const file = asset.currentAssetFile;
+  if (file === null) return undefined;
+  return {
+    assetId: asset.id,
+    fileId: file.id,
+    filename: file.filename,
+    md5: file.checksum.toLowerCase(),
+    size: file.size,
+    dateModified: asset.dateLastModified,
+    dateAdded: file.dateAdded,
+    folders: asset.metadata.values[fieldId] ?? [],
+  };
+}
+

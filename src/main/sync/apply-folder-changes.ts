@@ -1,0 +1,81 @@
+/**
+ * Folder changes seen on the service, made on disk (DESIGN.md §3): a new folder is created, a renamed or
+ * moved one is renamed here in one step (its files follow without being downloaded again, and every
+ * state row below it follows too), a removed one is removed when empty. When the local side does not
+ * match what was expected (the old folder is not there, the new name is taken) nothing is forced: the
+ * per-file planner then moves what needs moving file by file.
+ * Must never: remove a folder that still holds anything; write outside the root.
+ */
+import { dirname } from 'node:path';
+import type { FolderChange } from '../remote/remote-tree.js';
+import { errnoCode, resolveInsideRoot, type FileSystem, type LocalDisk } from '../local/index.js';
+import type { UploadRoot } from './upload-executor.js';
+
+export interface FolderChangeDeps {
+  fs: FileSystem;
+  disk: LocalDisk;
+  /** Every state row below `from` now names `to` (snapshots, conflicts, folder cache). */
+  renameRows(rootId: string, from: string, to: string): void;
+  /** The folder cache learns (or forgets, with null) which option a directory is. */
+  remember(rootId: string, relDir: string, optionId: string): void;
+  forget(rootId: string, relDir: string): void;
+  log(event: { level: 'info' | 'warn'; message: string; relPath?: string }): void;
+}
+
+const isInside = (dir: string, path: string): boolean => path === dir || path.startsWith(`${dir}/`);
+
+export async function applyFolderChanges(root: UploadRoot, changes: readonly FolderChange[], deps: FolderChangeDeps): Promise<string[]> {
+  const touched: string[] = [];
+  /** Moves done so far: a later change's old path is read through them. */
+  const done: { from: string; to: string }[] = [];
+  const current = (path: string): string => done.reduce((at, move) => (isInside(move.from, at) ? `${move.to}${at.slice(move.from.length)}` : at), path);
+  for (const change of changes) {
+    try {
+      switch (change.kind) {
+        case 'CREATED': {
+          await deps.fs.mkdirp(await resolveInsideRoot(deps.fs, root.path, change.relDir));
+          deps.remember(root.id, change.relDir, change.optionId);
+          break;
+        }
+        case 'MOVED': {
+          const from = current(change.from);
+          deps.forget(root.id, change.from);
+          if (from === change.to) break;
+          const source = await resolveInsideRoot(deps.fs, root.path, from);
+          const target = await resolveInsideRoot(deps.fs, root.path, change.to);
+          const there = await kindOf(deps.fs, source);
+          if (there !== 'directory' || (await kindOf(deps.fs, target)) !== undefined) {
+            await deps.fs.mkdirp(target);
+            break;
+          }
+          await deps.fs.mkdirp(dirname(target));
+          await deps.fs.rename(source, target);
+          deps.renameRows(root.id, from, change.to);
+          deps.remember(root.id, change.to, change.optionId);
+          done.push({ from, to: change.to });
+          touched.push(from, change.to);
+          deps.log({ level: 'info', message: `folder moved on the service: ${from} → ${change.to}`, relPath: change.to });
+          break;
+        }
+        case 'REMOVED': {
+          deps.forget(root.id, change.relDir);
+          const path = await resolveInsideRoot(deps.fs, root.path, current(change.relDir));
+          if ((await kindOf(deps.fs, path)) === 'directory') await deps.disk.removeEmptyDir(path);
+          break;
+        }
+      }
+    } catch (error) {
+      deps.log({ level: 'warn', message: `folder change not applied (${change.kind}): ${error instanceof Error ? error.message : String(error)}`, relPath: change.kind === 'MOVED' ? change.to : change.relDir });
+    }
+  }
+  return touched;
+}
+
+async function kindOf(fs: FileSystem, path: string): Promise<string | undefined> {
+  try {
+    return (await fs.lstat(path)).kind;
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return undefined;
+    throw error;
+  }
+}

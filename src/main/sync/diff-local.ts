@@ -1,0 +1,109 @@
+/**
+ * The local half of the planner (DESIGN.md §3): what happened on disk to each synced file since both
+ * sides agreed — unchanged, new bytes, new identity only, moved (by inode, by content, or renamed while
+ * still settling), deleted — and which files are new. Pure, deterministic (inputs are sorted first).
+ *
+ * Don't try to be smart here: a wrong guess means data loss. A path still being written is neither new
+ * nor deleted; a vanished file is a move only when the same file (inode) or the same bytes (MD5, never
+ * for empty files) appeared elsewhere; a vanished file that a settling file might be waits.
+ */
+import type { LocalEntry, PendingSignature, PlanInput, SyncedEntry } from './sync-types.js';
+
+export interface LocalChange {
+  synced: SyncedEntry;
+  local: LocalEntry;
+}
+
+export interface LocalDiff {
+  /** Same path, new bytes; by path. */
+  changed: LocalChange[];
+  /** Same path and bytes, new identity (touched, safe-saved unchanged); by path. */
+  refreshed: LocalChange[];
+  /** The synced file is now at `local.relPath` (perhaps with new bytes); in the order found. */
+  moved: LocalChange[];
+  /** Gone without a trace; by path. */
+  deleted: SyncedEntry[];
+  /** Synced paths present and unchanged. */
+  unchanged: Set<string>;
+  /** New files nothing claimed; by path. */
+  appeared: LocalEntry[];
+}
+
+const basename = (relPath: string): string => relPath.slice(relPath.lastIndexOf('/') + 1);
+const byPath = (a: { relPath: string }, b: { relPath: string }): number => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0);
+const sameIdentity = (local: LocalEntry, synced: SyncedEntry): boolean =>
+  local.size === synced.size && local.mtimeMs === synced.mtimeMs && local.ino === synced.ino && local.dev === synced.dev;
+
+export function diffLocal(input: Pick<PlanInput, 'local' | 'unstable' | 'pending' | 'synced' | 'busy' | 'conflictCopies'>): LocalDiff {
+  const { local, unstable, synced } = input;
+  const busy = input.busy ?? new Set<string>();
+  const copies = input.conflictCopies ?? new Set<string>();
+  const diff: LocalDiff = { changed: [], refreshed: [], moved: [], deleted: [], unchanged: new Set(), appeared: [] };
+
+  const vanished: SyncedEntry[] = [];
+  for (const entry of [...synced.values()].sort(byPath)) {
+    if (busy.has(entry.relPath)) continue;
+    const now = local.get(entry.relPath);
+    if (now === undefined) {
+      if (!unstable.has(entry.relPath)) vanished.push(entry);
+    } else if (now.md5 !== entry.md5) {
+      diff.changed.push({ synced: entry, local: now });
+    } else if (!sameIdentity(now, entry)) {
+      diff.refreshed.push({ synced: entry, local: now });
+    } else {
+      diff.unchanged.add(entry.relPath);
+    }
+  }
+  const appeared = [...local.values()].filter((entry) => !synced.has(entry.relPath) && !busy.has(entry.relPath) && !copies.has(entry.relPath)).sort(byPath);
+
+  const claimed = new Set<string>();
+  const move = (from: SyncedEntry, to: LocalEntry): void => {
+    claimed.add(to.relPath);
+    diff.moved.push({ synced: from, local: to });
+  };
+
+  // 1. The same file (device + inode) at a new path. Inodes are reused after a delete, so an inode
+  //    match also needs the same bytes or the same name before it counts as a move.
+  const byInode = new Map(appeared.map((entry) => [`${entry.dev}:${entry.ino}`, entry]));
+  const unmatched: SyncedEntry[] = [];
+  for (const gone of vanished) {
+    const candidate = byInode.get(`${gone.dev}:${gone.ino}`);
+    if (candidate !== undefined && !claimed.has(candidate.relPath) && (candidate.md5 === gone.md5 || basename(candidate.relPath) === basename(gone.relPath))) {
+      move(gone, candidate);
+    } else {
+      unmatched.push(gone);
+    }
+  }
+
+  // 2. The same bytes at a new path (copied then deleted, moved across file systems). Empty files all
+  //    share one MD5, so they never match by content.
+  const byContent = new Map<string, LocalEntry[]>();
+  for (const entry of appeared) {
+    if (claimed.has(entry.relPath) || entry.size === 0) continue;
+    const key = `${entry.md5}:${entry.size}`;
+    byContent.set(key, [...(byContent.get(key) ?? []), entry]);
+  }
+  // 3. Files still settling: the same inode with the same size and mtime is a rename (a rename
+  //    changes neither), whatever the stability gate thinks of the new name. A vanished file that may
+  //    be one of the others (same inode, or same size) waits: deleting now and uploading later would
+  //    lose the asset's identity.
+  const pending = [...(input.pending ?? new Map<string, PendingSignature>())].filter(([relPath]) => !synced.has(relPath) && !busy.has(relPath));
+  for (const gone of unmatched) {
+    const candidates = (byContent.get(`${gone.md5}:${gone.size}`) ?? []).filter((entry) => !claimed.has(entry.relPath));
+    const candidate = candidates.find((entry) => basename(entry.relPath) === basename(gone.relPath)) ?? candidates[0];
+    if (gone.size > 0 && candidate !== undefined) {
+      move(gone, candidate);
+      continue;
+    }
+    const renamed = pending.find(([relPath, sig]) => !claimed.has(relPath) && sig.dev === gone.dev && sig.ino === gone.ino && sig.size === gone.size && sig.mtimeMs === gone.mtimeMs);
+    if (renamed !== undefined) {
+      move(gone, { relPath: renamed[0], ...renamed[1], md5: gone.md5 });
+      continue;
+    }
+    const maybe = pending.some(([, sig]) => (sig.dev === gone.dev && sig.ino === gone.ino) || sig.size === gone.size);
+    if (!maybe) diff.deleted.push(gone);
+  }
+
+  diff.appeared = appeared.filter((entry) => !claimed.has(entry.relPath));
+  return diff;
+}

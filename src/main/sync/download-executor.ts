@@ -1,0 +1,208 @@
+/**
+ * Carries out downloads (DESIGN.md §3 "remote new/changed"): a download batch job signs URLs for the
+ * files the plan wants; each file version streams once into a temp file in the root's
+ * `.asset-sync/downloads/`, named by its AssetFile id and checksum so an interrupted download resumes
+ * with `Range` even after a restart; size and MD5 are verified (hashed on the way), the file is fsynced,
+ * given the version's date as mtime and renamed into place (copied first for every other folder the
+ * asset is in); the local and synced snapshots then record each batch in one transaction, so a landed
+ * file never reads as a local change to upload back. A crash between a rename and its record is
+ * harmless: the next pass finds the same bytes on both sides and adopts them.
+ *
+ * Must never: put a partial or unverified file at its final path; write outside the root (every target
+ * goes through locateInsideRoot); overwrite a local file that changed since the plan (that is a
+ * conflict for the next pass, not a download).
+ */
+import { createHash } from 'node:crypto';
+import { basename, dirname, join } from 'node:path';
+import type { DownloadItem } from '../../shared/api/resources.js';
+import type { AssetApi, BatchOutcome } from '../api/index.js';
+import { ENGINE_DIR_NAME, HASH_READ_BYTES, hashFile, locateInsideRoot, sameSignature, type FileSystem, type LocalDisk } from '../local/index.js';
+import { PathLocator } from '../local/locate-path.js';
+import { ConcurrencyLimit } from './limit-concurrency.js';
+import { SyncError } from './sync-error.js';
+import type { LocalEntry, Operation } from './sync-types.js';
+import type { UploadRoot } from './upload-executor.js';
+
+type DownloadOp = Extract<Operation, { kind: 'DOWNLOAD' }>;
+
+export interface DownloadOutcome {
+  relPath: string;
+  assetId: string;
+  result: { ok: true; bytes: number; resumedFrom: number } | { ok: false; error: unknown };
+}
+
+export interface DownloadExecutorDeps {
+  api: AssetApi;
+  fs: FileSystem;
+  disk: LocalDisk;
+  /** Records landed files in the local and synced snapshots, in one transaction. */
+  commit(rootId: string, landed: readonly { local: LocalEntry; assetId: string }[]): void;
+  /** The file at relPath is ours: the stability gate and watcher hints may forget it. */
+  landed(rootId: string, relPath: string): void;
+  onBytes?(relPath: string, bytes: number): void;
+  limits?: { filesInFlight?: number; batchSize?: number };
+}
+
+/** Where the partial download of one file version lives: stable across restarts, unique per version. */
+export function downloadTempPath(rootPath: string, fileId: string, md5: string): string {
+  const key = createHash('sha256').update(`${fileId}\n${md5}`).digest('hex').slice(0, 40);
+  return join(rootPath, ENGINE_DIR_NAME, 'downloads', `${key}.part`);
+}
+
+type Signed = { ok: true; outcome: BatchOutcome<DownloadItem> } | { ok: false; error: unknown };
+
+/**
+ * What one batch learned of the disk: directories checked (no symlink on the way) or created, and the
+ * files landed but not yet recorded. Lives for one batch only, so the disk cannot drift far from it.
+ */
+interface BatchState {
+  locator: PathLocator;
+  dirs: Set<string>;
+  landed: { local: LocalEntry; assetId: string }[];
+}
+
+export class DownloadExecutor {
+  private readonly files: ConcurrencyLimit;
+  private readonly batchSize: number;
+  private readonly buffers: Uint8Array[] = [];
+
+  constructor(private readonly deps: DownloadExecutorDeps) {
+    this.files = new ConcurrencyLimit(deps.limits?.filesInFlight ?? 8);
+    this.batchSize = deps.limits?.batchSize ?? 200;
+  }
+
+  async download(root: UploadRoot, ops: readonly DownloadOp[]): Promise<DownloadOutcome[]> {
+    if (ops.length === 0) return [];
+    // One transfer per file version: an asset in several folders is downloaded once and copied.
+    const groups = new Map<string, DownloadOp[]>();
+    for (const op of ops) {
+      const key = `${op.remote.fileId}\n${op.remote.md5}`;
+      groups.set(key, [...(groups.get(key) ?? []), op]);
+    }
+    const all = [...groups.values()];
+    const batches: DownloadOp[][][] = [];
+    for (let start = 0; start < all.length; start += this.batchSize) batches.push(all.slice(start, start + this.batchSize));
+    const tempDir = dirname(downloadTempPath(root.path, '', ''));
+    await this.deps.fs.mkdirp(tempDir);
+    // Partial downloads left by an earlier run: only these are worth a stat.
+    const partials = new Set((await this.deps.fs.readdir(tempDir)).map((entry) => entry.name));
+
+    const outcomes: DownloadOutcome[] = [];
+    // The next batch's URLs are signed while this batch downloads.
+    let next = this.sign(batches[0] ?? []);
+    for (const [index, batch] of batches.entries()) {
+      const signed = await next;
+      const following = batches[index + 1];
+      if (following !== undefined) next = this.sign(following);
+      if (!signed.ok) {
+        outcomes.push(...batch.flat().map((op) => failed(op, signed.error)));
+        continue;
+      }
+      const state: BatchState = { locator: new PathLocator(this.deps.fs, root.path), dirs: new Set(), landed: [] };
+      const done = await Promise.all(
+        batch.map(async (group, item) => {
+          const key = `d${item}`;
+          const signedItem = signed.outcome.successes[key];
+          if (signedItem === undefined) return group.map((op) => failed(op, signed.outcome.failures[key] ?? new SyncError('CHECKSUM_MISMATCH', 'The service signed no URL for this file.')));
+          return this.files.run(() => this.group(root, group, signedItem, state, partials)).catch((error: unknown) => group.map((op) => failed(op, error)));
+        }),
+      );
+      this.deps.commit(root.id, state.landed);
+      for (const { local } of state.landed) this.deps.landed(root.id, local.relPath);
+      outcomes.push(...done.flat());
+    }
+    return outcomes;
+  }
+
+  private async sign(batch: readonly DownloadOp[][]): Promise<Signed> {
+    try {
+      const items = batch.flatMap((group, item) => (group[0] === undefined ? [] : [{ batchItemId: `d${item}`, assetId: group[0].remote.assetId, assetFileId: group[0].remote.fileId }]));
+      return { ok: true, outcome: await this.deps.api.requestDownloads(items) };
+    } catch (error) {
+      return { ok: false, error };
+    }
+  }
+
+  /** Downloads one file version and puts it at every path that wants it (copies for all but the last). */
+  private async group(root: UploadRoot, group: readonly DownloadOp[], item: DownloadItem, state: BatchState, partials: ReadonlySet<string>): Promise<DownloadOutcome[]> {
+    const [first] = group;
+    if (first === undefined) return [];
+    const fetched = await this.fetch(root, first, item, partials);
+    const outcomes: DownloadOutcome[] = [];
+    for (const [index, op] of group.entries()) {
+      const last = index === group.length - 1;
+      try {
+        let source = fetched.temp;
+        if (!last) {
+          source = `${fetched.temp}.${index + 1}`;
+          await this.deps.disk.removeFile(source);
+          await this.deps.disk.copyFile(fetched.temp, source);
+          await this.deps.disk.syncFile(source);
+        }
+        state.landed.push({ local: await this.place(root, op, source, fetched.md5, state), assetId: op.remote.assetId });
+        outcomes.push({ relPath: op.relPath, assetId: op.remote.assetId, result: { ok: true, bytes: index === 0 ? fetched.bytes : 0, resumedFrom: index === 0 ? fetched.resumedFrom : 0 } });
+      } catch (error) {
+        outcomes.push(failed(op, error));
+        if (last) await this.deps.disk.removeFile(fetched.temp);
+      }
+    }
+    return outcomes;
+  }
+
+  /** Streams the version into its temp file (resuming what an earlier try left), verified and fsynced. */
+  private async fetch(root: UploadRoot, op: DownloadOp, item: DownloadItem, partials: ReadonlySet<string>): Promise<{ temp: string; md5: string; bytes: number; resumedFrom: number }> {
+    const { api, fs, disk } = this.deps;
+    const { remote } = op;
+    const temp = downloadTempPath(root.path, remote.fileId, remote.md5);
+    const kept = partials.has(basename(temp)) ? ((await disk.fileSize(temp)) ?? 0) : 0;
+    const resumeFrom = kept > 0 && kept <= remote.size ? kept : 0;
+    // Hashed on the way and fsynced before it resolves; a resumed file is hashed whole afterwards.
+    const result = await api.downloadToFile(item.url, temp, { resumeFrom, md5: true, fsync: true, onProgress: (bytes) => this.deps.onBytes?.(op.relPath, bytes) });
+    if (result.size !== remote.size) {
+      await disk.removeFile(temp);
+      throw new SyncError('CHECKSUM_MISMATCH', `The download of ${op.relPath} has ${result.size} bytes, the service said ${remote.size}; it starts again.`);
+    }
+    const md5 = result.md5 ?? (await this.md5(temp, await fs.lstat(temp)));
+    if (md5 !== remote.md5) {
+      await disk.removeFile(temp);
+      throw new SyncError('CHECKSUM_MISMATCH', `The download of ${op.relPath} does not match its checksum (${md5}, expected ${remote.md5}); it starts again.`);
+    }
+    if (result.md5 === undefined) await disk.syncFile(temp);
+    const resumedFrom = result.resumed ? resumeFrom : 0;
+    return { temp, md5, bytes: result.size - resumedFrom, resumedFrom };
+  }
+
+  /** Gives the verified temp file the version's date and renames it into place; answers its entry. */
+  private async place(root: UploadRoot, op: DownloadOp, temp: string, md5: string, state: BatchState): Promise<LocalEntry> {
+    const { fs } = this.deps;
+    const versionDate = Date.parse(op.remote.dateAdded);
+    if (Number.isFinite(versionDate)) await fs.utimes(temp, versionDate, versionDate);
+    const target = await locateInsideRoot(fs, root.path, op.relPath, state.locator);
+    // What the plan expected there must still be there: the unchanged file to replace, or nothing.
+    const expected = op.replace === undefined ? target.existing === undefined : target.existing?.kind === 'file' && sameSignature(target.existing, op.replace);
+    if (!expected) throw new SyncError('LOCAL_FILE_CHANGED', `${op.relPath} changed on disk while its new version was downloading; both versions are compared again.`);
+    const parent = dirname(target.absPath);
+    if (!state.dirs.has(parent)) {
+      await fs.mkdirp(parent);
+      state.dirs.add(parent);
+    }
+    const stat = await fs.lstat(temp);
+    await fs.rename(temp, target.absPath);
+    return { relPath: op.relPath, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev, md5 };
+  }
+
+  private async md5(path: string, stat: { size: number; mtimeMs: number; ino: number }): Promise<string> {
+    const buffer = this.buffers.pop() ?? new Uint8Array(HASH_READ_BYTES);
+    try {
+      const outcome = await hashFile(this.deps.fs, path, stat, buffer);
+      if (outcome.kind !== 'hashed') throw new SyncError('CHECKSUM_MISMATCH', `The downloaded file ${path} changed while it was checked.`);
+      return outcome.md5;
+    } finally {
+      this.buffers.push(buffer);
+    }
+  }
+}
+
+function failed(op: DownloadOp, error: unknown): DownloadOutcome {
+  return { relPath: op.relPath, assetId: op.remote.assetId, result: { ok: false, error } };
+}

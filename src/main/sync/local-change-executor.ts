@@ -1,0 +1,117 @@
+/**
+ * Carries out what the service's changes mean on disk, apart from downloads (DESIGN.md §3): a remote
+ * move or rename is the same rename here (never a re-download); a remote removal sends the unchanged
+ * local file to the trash; a conflict moves our version aside as a conflict copy (recorded before the
+ * rename) so the service's version can take the name; adoption and forgetting only touch the synced
+ * snapshot.
+ *
+ * Must never: act on a file that changed since the plan (the next pass judges it again); delete
+ * anything other than by the injected trash; write outside the root; overwrite an existing file.
+ */
+import { dirname } from 'node:path';
+import type { ConflictInput } from '../db/conflicts-repo.js';
+import { errnoCode, resolveInsideRoot, sameSignature, type FileSystem, type Trash } from '../local/index.js';
+import { locateFile } from './locate-file.js';
+import { SyncError } from './sync-error.js';
+import type { LocalEntry, Operation, SyncedEntry } from './sync-types.js';
+import type { UploadRoot } from './upload-executor.js';
+
+type Op<K extends Operation['kind']> = Extract<Operation, { kind: K }>;
+
+export interface LocalChangeDeps {
+  fs: FileSystem;
+  trash: Trash;
+  nowIso(): string;
+  /** A file moved on disk: local `from` → `local`, synced `syncedFrom` → `synced`, in one transaction. */
+  moved(rootId: string, from: string, local: LocalEntry, syncedFrom: string, synced: SyncedEntry): void;
+  /** A file left the disk and the synced snapshot, in one transaction. */
+  removed(rootId: string, relPath: string): void;
+  /** Records a conflict (before its copy exists); returns its id. */
+  addConflict(rootId: string, conflict: ConflictInput): number;
+  dropConflict(id: number): void;
+  /** The local file moved aside to the copy (the synced entry at relPath stays until the download). */
+  copied(rootId: string, relPath: string, copy: LocalEntry): void;
+  putSynced(rootId: string, entry: SyncedEntry): void;
+  deleteSynced(rootId: string, relPath: string): void;
+  /** These paths changed under the engine's hands: the stability gate may forget them. */
+  landed(rootId: string, relPath: string): void;
+}
+
+export class LocalChangeExecutor {
+  constructor(private readonly deps: LocalChangeDeps) {}
+
+  async move(root: UploadRoot, op: Op<'LOCAL_MOVE'>): Promise<void> {
+    const { fs } = this.deps;
+    const from = await this.expectFile(root, op.from, op.local);
+    const to = await this.free(root, op.to);
+    await fs.mkdirp(dirname(to));
+    await fs.rename(from, to);
+    const stat = await fs.lstat(to);
+    const local: LocalEntry = { relPath: op.to, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev, md5: op.local.md5 };
+    this.deps.moved(root.id, op.from, local, op.syncedPath, { ...local, md5: op.md5, assetId: op.assetId });
+    this.deps.landed(root.id, op.from);
+    this.deps.landed(root.id, op.to);
+  }
+
+  async remove(root: UploadRoot, op: Op<'LOCAL_DELETE'>): Promise<void> {
+    const path = await this.expectFile(root, op.relPath, op.local);
+    await this.deps.trash(path);
+    this.deps.removed(root.id, op.relPath);
+    this.deps.landed(root.id, op.relPath);
+  }
+
+  /** Moves our version aside; the caller then downloads the service's version to op.relPath. */
+  async setAside(root: UploadRoot, op: Op<'CONFLICT'>): Promise<number> {
+    const { fs } = this.deps;
+    const from = await this.expectFile(root, op.relPath, op.local);
+    const to = await this.free(root, op.copyPath);
+    const id = this.deps.addConflict(root.id, {
+      relPath: op.relPath,
+      copyPath: op.copyPath,
+      assetId: op.assetId,
+      local: { md5: op.local.md5, size: op.local.size, mtimeMs: op.local.mtimeMs },
+      remote: { md5: op.remote.md5, size: op.remote.size, fileId: op.remote.fileId, dateModified: op.remote.dateModified },
+      dateCreated: this.deps.nowIso(),
+    });
+    try {
+      await fs.rename(from, to);
+    } catch (error) {
+      this.deps.dropConflict(id);
+      throw error;
+    }
+    const stat = await fs.lstat(to);
+    this.deps.copied(root.id, op.relPath, { relPath: op.copyPath, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev, md5: op.local.md5 });
+    this.deps.landed(root.id, op.relPath);
+    this.deps.landed(root.id, op.copyPath);
+    return id;
+  }
+
+  adopt(root: UploadRoot, op: Op<'ADOPT'>): void {
+    this.deps.putSynced(root.id, { ...op.local, md5: op.md5, assetId: op.assetId });
+  }
+
+  forget(root: UploadRoot, op: Op<'FORGET'>): void {
+    this.deps.deleteSynced(root.id, op.relPath);
+  }
+
+  /** The absolute path of relPath if it is still the file the plan saw. */
+  private async expectFile(root: UploadRoot, relPath: string, expected: LocalEntry): Promise<string> {
+    const found = await locateFile(this.deps.fs, root.path, relPath).catch(() => undefined);
+    if (found === undefined || !sameSignature(found.stat, expected)) {
+      throw new SyncError('LOCAL_FILE_CHANGED', `${relPath} changed on disk since the plan; it is compared again.`);
+    }
+    return found.absPath;
+  }
+
+  /** The absolute path of relPath inside the root, where nothing is yet. */
+  private async free(root: UploadRoot, relPath: string): Promise<string> {
+    const path = await resolveInsideRoot(this.deps.fs, root.path, relPath);
+    try {
+      await this.deps.fs.lstat(path);
+    } catch (error) {
+      if (errnoCode(error) === 'ENOENT') return path;
+      throw error;
+    }
+    throw new SyncError('LOCAL_FILE_CHANGED', `${relPath} appeared on disk since the plan; it is compared again.`);
+  }
+}

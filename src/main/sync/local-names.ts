@@ -1,0 +1,60 @@
+/**
+ * Local names for what the service calls things (DESIGN.md §3, §4.7): a remote name becomes a legal,
+ * syncable name on this disk (safe-local-name.ts, then the scanner's own rules, so a downloaded file is
+ * never one the scanner refuses and downloads again), and names that clash in one folder are told apart
+ * stably: `logo.png`, `logo (2).png`, … by the owners' ids, so every pass and every machine agrees.
+ * Pure: no disk, no clock.
+ */
+import { nameProblem } from '../../shared/api/remote-path.js';
+import { safeLocalName } from '../local/index.js';
+
+/** A name the service returned, as this machine will store it. Never contains `/`, never `.` or `..`. */
+export function localNameOf(remoteName: string, platform: NodeJS.Platform = process.platform): string {
+  let name = safeLocalName(remoteName, platform);
+  if (nameProblem(name) !== undefined) {
+    // Leading or trailing white space: legal on disk, refused by the scanner (and the service).
+    name = name.replace(/^\s+|\s+$/gu, (run) => '_'.repeat(run.length));
+    if (nameProblem(name) !== undefined) name = safeLocalName(`_${name}_`, platform);
+  }
+  return name;
+}
+
+/** `logo.png` → `logo (n).png`; `README` → `README (n)`; `.env` → `.env (n)`. */
+export function numberedName(name: string, n: number): string {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? `${name.slice(0, dot)} (${n})${name.slice(dot)}` : `${name} (${n})`;
+}
+
+/**
+ * Gives every owner in one folder a distinct name. `owners` are `{ key, name }` (key: an asset or option
+ * id); `taken` are names already used in the folder by something else (e.g. sub-folders). Owners of a
+ * clashing name are sorted by key: the first keeps the name, the others get the lowest free number.
+ */
+export function disambiguate(owners: readonly { key: string; name: string }[], taken: ReadonlySet<string> = new Set()): Map<string, string> {
+  const byName = new Map<string, string[]>();
+  for (const owner of owners) byName.set(owner.name, [...(byName.get(owner.name) ?? []), owner.key]);
+  const used = new Set<string>(taken);
+  const result = new Map<string, string>();
+  const clashes: [string, string[]][] = [];
+  // Unique names first, so a real `logo (2).png` keeps its name and a numbered one goes around it.
+  for (const [name, keys] of [...byName].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const sorted = [...keys].sort();
+    const [first, ...rest] = sorted;
+    if (first === undefined) continue;
+    if (rest.length === 0 && !used.has(name)) {
+      result.set(first, name);
+      used.add(name);
+    } else {
+      clashes.push([name, sorted]);
+    }
+  }
+  for (const [name, keys] of clashes) {
+    for (const key of keys) {
+      let candidate = name;
+      for (let n = 2; used.has(candidate); n++) candidate = numberedName(name, n);
+      result.set(key, candidate);
+      used.add(candidate);
+    }
+  }
+  return result;
+}

@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import { planOperations } from './plan-operations.js';
+import type { LocalEntry, Operation, PlanInput, RemoteEntry, SyncedEntry } from './sync-types.js';
+
+let nextInode = 5000;
+const file = (relPath: string, md5: string, extra: Partial<LocalEntry> = {}): LocalEntry => ({ relPath, md5, size: 10, mtimeMs: 1, ino: nextInode++, dev: 1, ...extra });
+const synced = (entry: LocalEntry, assetId: string): SyncedEntry => ({ ...entry, assetId });
+const remote = (relPath: string, assetId: string, md5: string): RemoteEntry => ({ relPath, assetId, md5, fileId: `${assetId}-${md5}`, size: 10, dateModified: '2026-01-01T00:00:00.000Z', dateAdded: '' });
+// 2026-03-01 09:24:01 local time.
+const NOW = new Date(2026, 2, 1, 9, 24, 1).getTime();
+
+function plan(local: LocalEntry[], syncedEntries: SyncedEntry[], remoteEntries: RemoteEntry[] | undefined, more: Partial<PlanInput> = {}) {
+  return planOperations({
+    local: new Map(local.map((entry) => [entry.relPath, entry])),
+    synced: new Map(syncedEntries.map((entry) => [entry.relPath, entry])),
+    unstable: new Set(),
+    ...(remoteEntries === undefined ? {} : { remote: { entries: new Map(remoteEntries.map((entry) => [entry.relPath, entry])) } }),
+    now: NOW,
+    ...more,
+  });
+}
+const describeOp = (op: Operation): string => {
+  switch (op.kind) {
+    case 'MOVE':
+    case 'LOCAL_MOVE':
+      return `${op.kind} ${op.from} -> ${op.to}`;
+    case 'CONFLICT':
+      return `CONFLICT ${op.relPath} (copy ${op.copyPath})`;
+    case 'DOWNLOAD':
+      return `DOWNLOAD ${op.relPath}${op.replace === undefined ? '' : ' (replace)'}`;
+    default:
+      return `${op.kind} ${op.relPath}`;
+  }
+};
+const kinds = (result: ReturnType<typeof plan>): string[] => result.operations.map(describeOp);
+
+// Base state: a.png synced as asset A with bytes "A", identical on both sides.
+const a = file('Brand/a.png', 'A');
+const base = synced(a, 'asset-a');
+const same = remote('Brand/a.png', 'asset-a', 'A');
+
+describe('planOperations, both directions (DESIGN.md §3 table)', () => {
+  it.each<[string, LocalEntry[], SyncedEntry[], RemoteEntry[], string[]]>([
+    ['nothing changed', [a], [base], [same], []],
+    // Local changes go up.
+    ['new local file', [a, file('Brand/new.png', 'N')], [base], [same], ['UPLOAD_NEW Brand/new.png']],
+    ['local content change', [{ ...a, md5: 'A2' }], [base], [same], ['UPLOAD_VERSION Brand/a.png']],
+    ['local move', [{ ...a, relPath: 'Other/a.png' }], [base], [same], ['MOVE Brand/a.png -> Other/a.png']],
+    ['local rename', [{ ...a, relPath: 'Brand/b.png' }], [base], [same], ['MOVE Brand/a.png -> Brand/b.png']],
+    ['local delete', [], [base], [same], ['DELETE Brand/a.png']],
+    // Remote changes come down.
+    ['remote new file', [a], [base], [same, remote('Brand/r.png', 'asset-r', 'R')], ['DOWNLOAD Brand/r.png']],
+    ['remote content change', [a], [base], [remote('Brand/a.png', 'asset-a', 'A2')], ['DOWNLOAD Brand/a.png (replace)']],
+    ['remote move', [a], [base], [remote('Other/a.png', 'asset-a', 'A')], ['LOCAL_MOVE Brand/a.png -> Other/a.png']],
+    ['remote rename', [a], [base], [remote('Brand/renamed.png', 'asset-a', 'A')], ['LOCAL_MOVE Brand/a.png -> Brand/renamed.png']],
+    ['remote removal (bin, or filed elsewhere)', [a], [base], [], ['LOCAL_DELETE Brand/a.png']],
+    // Both sides.
+    ['both changed: conflict, the service takes the name', [{ ...a, md5: 'A-mine' }], [base], [remote('Brand/a.png', 'asset-a', 'A-theirs')], ['CONFLICT Brand/a.png (copy Brand/a (conflict 2026-03-01 092401).png)']],
+    ['both changed to the same bytes', [{ ...a, md5: 'A2' }], [base], [remote('Brand/a.png', 'asset-a', 'A2')], ['ADOPT Brand/a.png']],
+    ['local edit vs remote delete: the edit wins', [{ ...a, md5: 'A2' }], [base], [], ['FORGET Brand/a.png']],
+    ['local delete vs remote edit: the edit wins', [], [base], [remote('Brand/a.png', 'asset-a', 'A2')], ['DOWNLOAD Brand/a.png']],
+    ['deleted on both sides', [], [base], [], ['FORGET Brand/a.png']],
+    ['local delete vs remote move: the file comes back where it went', [], [base], [remote('Other/a.png', 'asset-a', 'A')], ['FORGET Brand/a.png', 'DOWNLOAD Other/a.png']],
+    ['local move vs remote removal: kept, uploads as new next pass', [{ ...a, relPath: 'Other/a.png' }], [base], [], ['FORGET Brand/a.png']],
+    ['the same move on both sides', [{ ...a, relPath: 'Other/a.png' }], [base], [remote('Other/a.png', 'asset-a', 'A')], ['FORGET Brand/a.png', 'ADOPT Other/a.png']],
+    ['different moves: the service names it', [{ ...a, relPath: 'Mine/a.png' }], [base], [remote('Theirs/a.png', 'asset-a', 'A')], ['LOCAL_MOVE Mine/a.png -> Theirs/a.png']],
+    ['local edit vs remote move: move, then the version next pass', [{ ...a, md5: 'A2' }], [base], [remote('Other/a.png', 'asset-a', 'A')], ['LOCAL_MOVE Brand/a.png -> Other/a.png']],
+    ['local move vs remote edit: move first, no version', [{ ...a, relPath: 'Other/a.png', md5: 'A2' }], [base], [remote('Brand/a.png', 'asset-a', 'A3')], ['MOVE Brand/a.png -> Other/a.png']],
+    ['new on both sides, one name, other bytes', [file('n.txt', 'mine')], [], [remote('n.txt', 'asset-n', 'theirs')], ['CONFLICT n.txt (copy n (conflict 2026-03-01 092401).txt)']],
+    ['new on both sides, same bytes', [file('n.txt', 'same')], [], [remote('n.txt', 'asset-n', 'same')], ['ADOPT n.txt']],
+    ['an asset in two folders appears in both', [], [], [remote('One/x.png', 'asset-x', 'X'), remote('Two/x.png', 'asset-x', 'X')], ['DOWNLOAD One/x.png', 'DOWNLOAD Two/x.png']],
+    ['a second folder added on the service', [a], [base], [same, remote('Other/a.png', 'asset-a', 'A')], ['DOWNLOAD Other/a.png']],
+  ])('%s', (_name, local, syncedEntries, remoteEntries, expected) => {
+    expect(kinds(plan(local, syncedEntries, remoteEntries))).toEqual(expected);
+  });
+
+  it('downloads with the expected local file to replace, and records the agreed bytes on adoption', () => {
+    const changed = remote('Brand/a.png', 'asset-a', 'A2');
+    expect(plan([a], [base], [changed]).operations).toEqual([{ kind: 'DOWNLOAD', relPath: 'Brand/a.png', remote: changed, replace: a }]);
+    const moved = remote('Other/a.png', 'asset-a', 'A');
+    expect(plan([a], [base], [moved]).operations).toEqual([{ kind: 'LOCAL_MOVE', from: 'Brand/a.png', to: 'Other/a.png', syncedPath: 'Brand/a.png', assetId: 'asset-a', local: a, md5: 'A' }]);
+  });
+
+  it('names a second conflict copy apart from the first', () => {
+    const mine = { ...a, md5: 'A-mine' };
+    const first = 'Brand/a (conflict 2026-03-01 092401).png';
+    const result = plan([mine, file(first, 'older copy')], [base], [remote('Brand/a.png', 'asset-a', 'A-theirs')], { conflictCopies: new Set([first]) });
+    expect(kinds(result)).toEqual(['CONFLICT Brand/a.png (copy Brand/a (conflict 2026-03-01 092401 2).png)']);
+  });
+
+  it('never uploads a conflict copy waiting for the user', () => {
+    const copy = file('Brand/a (conflict 2026-03-01 092401).png', 'mine');
+    expect(kinds(plan([a, copy], [base], [same], { conflictCopies: new Set([copy.relPath]) }))).toEqual([]);
+  });
+
+  it('does not download over a path still in use; the path frees up first', () => {
+    // Asset A left a.png (binned) and asset B was renamed to it: A's file goes first, B follows next pass.
+    const result = plan([a], [base], [remote('Brand/a.png', 'asset-b', 'B')]);
+    expect(kinds(result)).toEqual(['LOCAL_DELETE Brand/a.png']);
+    // A file still being written where a remote file wants to land.
+    expect(kinds(plan([], [], [remote('busy.png', 'asset-b', 'B')], { unstable: new Set(['busy.png']) }))).toEqual([]);
+    // A remote move onto a path a new local file holds.
+    const squatter = file('Other/a.png', 'S');
+    expect(kinds(plan([a, squatter], [base], [remote('Other/a.png', 'asset-a', 'A')]))).toEqual(['UPLOAD_NEW Other/a.png']);
+  });
+
+  it('decides nothing on the service side for an asset whose own change was not read back yet', () => {
+    const unknown = { entries: new Map<string, RemoteEntry>(), unknownAssets: new Set(['asset-a']) };
+    expect(kinds(plan([a], [base], undefined, { remote: unknown }))).toEqual([]);
+    expect(kinds(plan([{ ...a, md5: 'A2' }], [base], undefined, { remote: unknown }))).toEqual(['UPLOAD_VERSION Brand/a.png']);
+  });
+
+  it('never reads a missing remote entry as a deletion without a remote view', () => {
+    expect(kinds(plan([a], [base], undefined))).toEqual([]);
+  });
+
+  it('leaves busy paths alone in both directions', () => {
+    expect(kinds(plan([], [], [remote('x.png', 'asset-x', 'X')], { busy: new Set(['x.png']) }))).toEqual([]);
+    expect(kinds(plan([a], [base], [remote('Brand/a.png', 'asset-a', 'A2')], { busy: new Set(['Brand/a.png']) }))).toEqual([]);
+  });
+
+  describe('mass-delete guard, remote direction', () => {
+    const files = Array.from({ length: 40 }, (_, index) => file(`f${String(index).padStart(2, '0')}.txt`, `M${index}`));
+    const syncedAll = files.map((entry, index) => synced(entry, `asset-${index}`));
+    const remoteAll = files.map((entry, index) => remote(entry.relPath, `asset-${index}`, entry.md5));
+
+    it('holds local deletions when the service suddenly lists most assets as gone', () => {
+      const result = plan(files, syncedAll, remoteAll.slice(0, 5));
+      expect(result.operations).toEqual([]);
+      expect(result.heldDeletes).toHaveLength(35);
+      expect(result.heldDeletes.every((op) => op.kind === 'LOCAL_DELETE')).toBe(true);
+    });
+
+    it('lets a few through, and the held ones once confirmed', () => {
+      expect(kinds(plan(files, syncedAll, remoteAll.slice(0, 38)))).toEqual(['LOCAL_DELETE f38.txt', 'LOCAL_DELETE f39.txt']);
+      expect(plan(files, syncedAll, [], { deletesConfirmed: true }).operations).toHaveLength(40);
+    });
+
+    it('still downloads and uploads while deletions are held', () => {
+      const result = plan([...files, file('new.txt', 'N')], syncedAll, [remote('fresh.txt', 'asset-f', 'F')]);
+      expect(kinds(result)).toEqual(['UPLOAD_NEW new.txt', 'DOWNLOAD fresh.txt']);
+      expect(result.heldDeletes).toHaveLength(40);
+    });
+  });
+
+  it('is deterministic whatever the order of its inputs', () => {
+    const local = Array.from({ length: 12 }, (_, index) => file(`d${index % 3}/f${index}.txt`, `H${index}`));
+    const syncedEntries = local.slice(0, 8).map((entry, index) => synced(entry, `asset-${index}`));
+    const remoteEntries = [
+      ...local.slice(0, 8).map((entry, index) => remote(index % 2 === 0 ? entry.relPath : `moved/${entry.relPath}`, `asset-${index}`, index % 3 === 0 ? `${entry.md5}x` : entry.md5)),
+      remote('d0/f10.txt', 'asset-10', 'other'),
+    ];
+    const first = plan(local, syncedEntries, remoteEntries);
+    const second = plan([...local].reverse(), [...syncedEntries].reverse(), [...remoteEntries].reverse());
+    expect(second).toEqual(first);
+  });
+});

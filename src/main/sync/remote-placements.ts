@@ -1,0 +1,56 @@
+/**
+ * The remote snapshot as local paths (DESIGN.md §3): each asset appears once in every folder of the
+ * root's tree it is filed in (or at the root's top when it is in no folder and the root maps to `/`),
+ * under a safe, disambiguated name. Ignored names are left out, because the scanner would never see
+ * them and they would download forever. Pure: the planner's `remote` input comes from here.
+ */
+import type { RemoteAssetRow, RemoteFolderRow } from '../db/remote-repo.js';
+import { disambiguate, localNameOf } from './local-names.js';
+import type { RemoteEntry } from './sync-types.js';
+
+export interface PlacementScope {
+  /** The root's own option; null when the root maps to the top level (`/`). */
+  rootOption: string | null;
+  folders: readonly RemoteFolderRow[];
+  /** The root's ignore rules. */
+  ignores(relPath: string, isDirectory: boolean): boolean;
+}
+
+const joinRel = (dir: string, name: string): string => (dir === '' ? name : `${dir}/${name}`);
+
+/** relPath → remote entry. */
+export function remotePlacements(assets: readonly RemoteAssetRow[], scope: PlacementScope): Map<string, RemoteEntry> {
+  const dirOf = new Map<string, string>(scope.folders.map((folder) => [folder.optionId, folder.relDir]));
+  if (scope.rootOption !== null) dirOf.set(scope.rootOption, '');
+  const subdirs = new Map<string, Set<string>>();
+  for (const folder of scope.folders) {
+    const slash = folder.relDir.lastIndexOf('/');
+    const parent = slash < 0 ? '' : folder.relDir.slice(0, slash);
+    subdirs.set(parent, (subdirs.get(parent) ?? new Set<string>()).add(folder.relDir.slice(slash + 1)));
+  }
+
+  const byDir = new Map<string, RemoteAssetRow[]>();
+  for (const asset of assets) {
+    const dirs = new Set<string>();
+    for (const option of asset.folders) {
+      const dir = dirOf.get(option);
+      if (dir !== undefined) dirs.add(dir);
+    }
+    if (asset.folders.length === 0 && scope.rootOption === null) dirs.add('');
+    for (const dir of dirs) byDir.set(dir, [...(byDir.get(dir) ?? []), asset]);
+  }
+
+  const entries = new Map<string, RemoteEntry>();
+  for (const [dir, group] of byDir) {
+    const names = disambiguate(
+      group.map((asset) => ({ key: asset.assetId, name: localNameOf(asset.filename) })),
+      subdirs.get(dir),
+    );
+    for (const asset of group) {
+      const relPath = joinRel(dir, names.get(asset.assetId) ?? localNameOf(asset.filename));
+      if (scope.ignores(relPath, false)) continue;
+      entries.set(relPath, { relPath, assetId: asset.assetId, fileId: asset.fileId, md5: asset.md5, size: asset.size, dateModified: asset.dateModified, dateAdded: asset.dateAdded });
+    }
+  }
+  return entries;
+}

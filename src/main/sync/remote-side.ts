@@ -1,0 +1,67 @@
+/**
+ * The service's side of one root's pass: brings the remote snapshot up to date as far as the feed's
+ * schedule says (full listing, poll, or refresh of what we changed ourselves), makes folder changes on
+ * disk, and answers the planner's remote view. When the service cannot be reached the last complete
+ * snapshot still serves (it can only be behind, never ahead), and the failure is kept for `--once`.
+ * Before the first full listing of this process there is no view: the planner then runs the upload
+ * direction only, and nothing on disk is ever deleted for want of a listing.
+ */
+import type { RemoteRepo } from '../db/remote-repo.js';
+import type { IgnoreRules } from '../local/index.js';
+import type { FolderChange } from '../remote/remote-tree.js';
+import type { RemoteFeed } from '../remote/remote-feed.js';
+import { remotePlacements } from './remote-placements.js';
+import type { RemoteView } from './sync-types.js';
+import type { UploadRoot } from './upload-executor.js';
+
+export interface RemoteSideDeps {
+  repo: RemoteRepo;
+  /** Makes folder changes on disk; answers the directories it renamed (to be rescanned). */
+  applyFolders(root: UploadRoot, changes: readonly FolderChange[]): Promise<string[]>;
+}
+
+export interface RemoteSideResult {
+  view: RemoteView | undefined;
+  /** Directories renamed on disk this time. */
+  renamed: string[];
+  /** Why the service could not be read this time, if it could not. */
+  error?: unknown;
+}
+
+export class RemoteSide {
+  private failure: unknown;
+
+  constructor(
+    readonly feed: RemoteFeed,
+    private readonly deps: RemoteSideDeps,
+  ) {}
+
+  /** The last update's failure, or undefined when the service answered. */
+  get lastError(): unknown {
+    return this.failure;
+  }
+
+  async prepare(root: UploadRoot, rules: IgnoreRules): Promise<RemoteSideResult> {
+    const ignores = (relPath: string, isDirectory: boolean): boolean => rules.ignores(relPath, isDirectory);
+    let renamed: string[] = [];
+    try {
+      const update = await this.feed.update(ignores);
+      if (update.folderChanges.length > 0) renamed = await this.deps.applyFolders(root, update.folderChanges);
+      this.failure = undefined;
+    } catch (error) {
+      this.failure = error;
+    }
+    return { view: this.view(root, ignores), renamed, ...(this.failure === undefined ? {} : { error: this.failure }) };
+  }
+
+  private view(root: UploadRoot, ignores: (relPath: string, isDirectory: boolean) => boolean): RemoteView | undefined {
+    if (!this.feed.complete) return undefined;
+    const { repo } = this.deps;
+    const state = repo.state(root.id);
+    const rootOption = state.rootOption === '' || state.rootOption === null ? null : state.rootOption;
+    return {
+      entries: remotePlacements(repo.assets(root.id), { rootOption, folders: repo.folders(root.id), ignores }),
+      unknownAssets: new Set(this.feed.unknownAssets()),
+    };
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * `asset-sync login` as a user runs it: a real process that, with `--no-browser`, prints the sign-in
+ * URL on stderr and waits on its loopback listener; a fake browser (test/support/fake-browser.ts)
+ * signs in there. The stored tokens then carry `sync` without --server or ASSET_SYNC_TOKEN, and
+ * `logout` takes that away again.
+ */
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../support/test-service.js';
+import { fakeBrowser } from '../support/fake-browser.js';
+import { cli, spawnCli, type CliChild } from '../support/cli-runner.js';
+import { tokenFilePath } from '../../src/main/auth/token-store.js';
+
+/** Waits for the sign-in URL on the child's stderr. */
+async function signInUrl(child: CliChild): Promise<string> {
+  for (let waited = 0; waited < 20_000; waited += 20) {
+    const url = /^ {2}(http:\/\/\S+\/authorize\?\S+)$/m.exec(child.err)?.[1];
+    if (url !== undefined) return url;
+    if (child.process.exitCode !== null) break;
+    await sleep(20);
+  }
+  throw new Error(`no sign-in URL on stderr: ${child.err}`);
+}
+
+describe('asset-sync login', () => {
+  let service: TestService;
+  const dirs: string[] = [];
+  const children: CliChild[] = [];
+  const tempDir = (prefix: string): string => {
+    const dir = mkdtempSync(join(tmpdir(), prefix));
+    dirs.push(dir);
+    return dir;
+  };
+
+  beforeAll(async () => {
+    service = await startTestService();
+  });
+  afterEach(async () => {
+    for (const child of children.splice(0)) await child.kill();
+  });
+  afterAll(async () => {
+    await service.dispose();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('prints the URL with --no-browser, signs in through the browser, and the tokens carry sync', async () => {
+    const stateDir = tempDir('asset-sync-login-state-');
+    const child = spawnCli(['login', '--server', service.url, '--state', stateDir, '--no-browser']);
+    children.push(child);
+    const url = new URL(await signInUrl(child));
+    expect(child.err).toContain('Open this address in a browser to sign in:');
+    expect(`${url.origin}${url.pathname}`).toBe(`${service.url}/authorize`);
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({ response_type: 'code', client_id: 'asset-sync-desktop', code_challenge_method: 'S256', scope: 'subdomain:local offline_access' });
+    expect(url.searchParams.get('redirect_uri')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+
+    const browser = fakeBrowser({ email: service.running.ctx.config.adminEmail });
+    await browser.openUrl(url.href);
+    expect(browser.visits[0]?.callbackStatus).toBe(200);
+    expect(await child.exited).toBe(0);
+    expect(child.out.trim()).toBe(`signed in to ${service.url}`);
+    expect(child.err).not.toMatch(/eyJ|access_token|code_verifier/);
+    if (process.platform !== 'win32') expect(statSync(tokenFilePath(stateDir)).mode & 0o777).toBe(0o600);
+
+    // No --server, no ASSET_SYNC_TOKEN: the stored sign-in is enough.
+    const folder = tempDir('asset-sync-login-root-');
+    writeFileSync(join(folder, 'signed-in.txt'), 'hello');
+    const synced = await cli(['sync', '--folder', folder, '--state', stateDir, '--once', '--stable-ms', '50']);
+    expect(synced.code, synced.err).toBe(0);
+    const names = service.running.ctx.db.prepare<[], { filename: string }>('SELECT filename FROM asset_files').all();
+    expect(names.map((row) => row.filename)).toContain('signed-in.txt');
+
+    expect((await cli(['logout', '--state', stateDir])).out).toBe('signed out');
+    writeFileSync(join(folder, 'after-logout.txt'), 'not sent');
+    const signedOut = await cli(['sync', '--server', service.url, '--state', stateDir, '--once', '--stable-ms', '50']);
+    expect(signedOut.code).toBe(1);
+    expect(signedOut.err).toContain('not synced: after-logout.txt: NOT_SIGNED_IN: ');
+  });
+
+  it('fails with OAUTH_ACCESS_DENIED when the user declines, storing nothing', async () => {
+    const stateDir = tempDir('asset-sync-login-denied-');
+    const child = spawnCli(['login', '--server', service.url, '--state', stateDir, '--no-browser']);
+    children.push(child);
+    await fakeBrowser({ email: service.running.ctx.config.adminEmail, decision: 'deny' }).openUrl(await signInUrl(child));
+    expect(await child.exited).toBe(1);
+    expect(child.err).toContain('[OAUTH_ACCESS_DENIED]');
+    expect(() => statSync(tokenFilePath(stateDir))).toThrow();
+  });
+});

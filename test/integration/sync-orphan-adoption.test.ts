@@ -1,0 +1,169 @@
+/**
+ * DESIGN.md §4.5: a crash between "the asset-and-upload job created the asset" and "the journal
+ * recorded its id" must not leave a second asset behind. The test stages that moment by hand, the way
+ * the engine reaches it: the journal intent (written before the job), then the job's empty STAGED asset
+ * in the file's folder, and nothing else. The next sync must adopt that asset.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/main/api/index.js';
+import { uploadJournal } from '../../src/main/db/upload-journal.js';
+import { NodeFileSystem } from '../../src/main/local/index.js';
+import { startTestService, type TestService } from '../support/test-service.js';
+import { startSyncHarness, type SyncHarness } from '../support/sync-harness.js';
+import { waitForJob } from '../support/upload-helpers.js';
+
+const md5 = (bytes: string): string => createHash('md5').update(bytes).digest('hex');
+
+describe('orphans of an interrupted asset-and-upload job', () => {
+  let service: TestService;
+  const harnesses: SyncHarness[] = [];
+
+  beforeAll(async () => {
+    service = await startTestService();
+  });
+  afterAll(async () => {
+    for (const harness of harnesses) await harness.dispose();
+    await service.dispose();
+  });
+
+  const put = (sync: SyncHarness, relPath: string, content: string): void => {
+    mkdirSync(join(sync.folder, relPath, '..'), { recursive: true });
+    writeFileSync(join(sync.folder, relPath), content);
+  };
+
+  /** The journal row the engine writes before it creates the job: the file's identity, with `assetId` when known. */
+  async function journalIntent(sync: SyncHarness, relPath: string, content: string, assetId: string | null): Promise<void> {
+    const stat = await new NodeFileSystem().stat(join(sync.folder, relPath));
+    const rootId = sync.engine.roots()[0]?.id ?? '';
+    const local = { relPath, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev, md5: md5(content) };
+    uploadJournal(sync.engine.db).begin(rootId, 'NEW', 'f0', local, assetId, new Date().toISOString());
+  }
+
+  /** What the job did before the crash: empty STAGED assets filed at these remote paths. */
+  async function jobAssets(paths: string[]): Promise<string[]> {
+    const items = paths.map((path, index) => ({ batchItemId: `i${index}`, path, size: 1 }));
+    const created = await service.api('POST', '/asset-and-upload-batch-jobs', { items });
+    const job = await waitForJob(service, '/asset-and-upload-batch-jobs', created.body.result.id);
+    return paths.map((_path, index) => String(job.successes[`i${index}`].assetId));
+  }
+
+  const assetCount = (): number => service.running.ctx.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM assets').get()?.n ?? 0;
+
+  it('adopts the empty assets after a restart, never taking one another upload already owns', async () => {
+    const before = assetCount();
+    const first = await startSyncHarness(service);
+    harnesses.push(first);
+    const contents = { 'Brand/a.txt': 'alpha', 'Brand/b.txt': 'bravo', 'Brand/c.txt': 'charlie' };
+    for (const [relPath, content] of Object.entries(contents)) put(first, relPath, content);
+
+    // c.txt's upload was under way: its asset is in the journal but has no file yet. It is the oldest
+    // empty asset in the folder, so a search for "any empty asset of mine" finds it first.
+    const [cAsset] = await jobAssets(['/Brand/c.txt']);
+    await journalIntent(first, 'Brand/c.txt', contents['Brand/c.txt'], cAsset ?? null);
+    await sleep(5);
+    // a.txt and b.txt: the job ran, then the engine died before it recorded the answer.
+    const orphans = await jobAssets(['/Brand/a.txt', '/Brand/b.txt']);
+    await journalIntent(first, 'Brand/a.txt', contents['Brand/a.txt'], null);
+    await journalIntent(first, 'Brand/b.txt', contents['Brand/b.txt'], null);
+    expect(assetCount() - before).toBe(3);
+
+    const sync = await first.restart();
+    harnesses.push(sync);
+    const result = await sync.once();
+    expect(result.converged, JSON.stringify(result.reports)).toBe(true);
+
+    const remote = await sync.assets();
+    expect(remote.map((asset) => [asset.path, asset.checksum])).toEqual(Object.entries(contents).map(([relPath, content]) => [`/${relPath}`, md5(content)]));
+    expect(remote.find((asset) => asset.path === '/Brand/c.txt')?.id).toBe(cAsset);
+    expect(new Set(remote.map((asset) => asset.id))).toEqual(new Set([cAsset, ...orphans]));
+    expect(assetCount() - before).toBe(3);
+    expect(uploadJournal(sync.engine.db).all(sync.engine.roots()[0]?.id ?? '')).toEqual([]);
+  });
+
+  it('adopts on the next pass of a running engine, not only after a restart', async () => {
+    const sync = await startSyncHarness(service, { remotePath: '/Running' });
+    harnesses.push(sync);
+    put(sync, 'first.txt', 'first');
+    expect((await sync.once()).converged).toBe(true);
+    const before = assetCount();
+
+    // A batch whose answer was lost (the engine keeps the intent when the job may exist), in the
+    // root's top folder, which maps to /Running.
+    put(sync, 'late.txt', 'late');
+    const [orphan] = await jobAssets(['/Running/late.txt']);
+    await journalIntent(sync, 'late.txt', 'late', null);
+
+    const result = await sync.once();
+    expect(result.converged, JSON.stringify(result.reports)).toBe(true);
+    expect(assetCount() - before).toBe(1);
+    const remote = await sync.assets();
+    expect(remote.find((asset) => asset.path === '/Running/late.txt')).toMatchObject({ id: orphan, checksum: md5('late') });
+  });
+
+  it('keeps the intent when the job answer is lost while polling, and the retry adopts what the job made', async () => {
+    let made: string[] | undefined;
+    const sync = await startSyncHarness(service, {
+      remotePath: '/Lost',
+      wrapApi: (api) => ({
+        ...api,
+        async createAssetsWithUploads(items) {
+          const outcome = await api.createAssetsWithUploads(items);
+          if (made !== undefined) return outcome;
+          // The job ran (its assets exist) but the poll that would have said so failed.
+          made = Object.values(outcome.successes).map((success) => success.assetId);
+          throw new ApiError({ code: 'NETWORK', message: 'GET /asset-and-upload-batch-jobs/… failed: ECONNRESET', method: 'GET', retryable: true });
+        },
+      }),
+    });
+    harnesses.push(sync);
+    const before = assetCount();
+    put(sync, 'a.txt', 'alpha');
+    put(sync, 'b.txt', 'bravo');
+    const lost = await sync.once();
+    expect(lost.converged).toBe(false);
+    expect(made).toHaveLength(2);
+    const rootId = sync.engine.roots()[0]?.id ?? '';
+    expect(uploadJournal(sync.engine.db).all(rootId).map((entry) => [entry.relPath, entry.assetId])).toEqual([
+      ['a.txt', null],
+      ['b.txt', null],
+    ]);
+
+    // The retry time comes (the failure backs off for seconds; the test does not wait for it).
+    sync.engine.db.prepare('UPDATE not_synced SET retry_at = 0').run();
+    const retried = await sync.once();
+    expect(retried.converged, JSON.stringify(retried.reports)).toBe(true);
+    expect(assetCount() - before).toBe(2);
+    const remote = await sync.assets();
+    expect(remote.filter((asset) => asset.path.startsWith('/Lost/')).map((asset) => [asset.path, asset.checksum])).toEqual([
+      ['/Lost/a.txt', md5('alpha')],
+      ['/Lost/b.txt', md5('bravo')],
+    ]);
+    expect(new Set(remote.filter((asset) => asset.path.startsWith('/Lost/')).map((asset) => asset.id))).toEqual(new Set(made));
+  });
+
+  it('bins the empty assets of uploads whose files were deleted while the engine was down, and converges', async () => {
+    const first = await startSyncHarness(service, { remotePath: '/Deleted' });
+    harnesses.push(first);
+    put(first, 'kept.txt', 'kept');
+    put(first, 'known.txt', 'known');
+    put(first, 'orphan.txt', 'orphan');
+    const [known, orphan] = await jobAssets(['/Deleted/known.txt', '/Deleted/orphan.txt']);
+    await journalIntent(first, 'known.txt', 'known', known ?? null);
+    await journalIntent(first, 'orphan.txt', 'orphan', null);
+    rmSync(join(first.folder, 'known.txt'));
+    rmSync(join(first.folder, 'orphan.txt'));
+
+    const sync = await first.restart();
+    harnesses.push(sync);
+    const result = await sync.once();
+    expect(result.converged, JSON.stringify(result.reports)).toBe(true);
+    expect(result.reports.reduce((sum, report) => sum + report.failed, 0)).toBe(0);
+    expect((await sync.api.getAsset(known ?? '')).lifecycleStatus.state).toBe('BINNED');
+    expect((await sync.api.getAsset(orphan ?? '')).lifecycleStatus.state).toBe('BINNED');
+    expect((await sync.assets()).filter((asset) => asset.path.startsWith('/Deleted/')).map((asset) => asset.path)).toEqual(['/Deleted/kept.txt']);
+  });
+});

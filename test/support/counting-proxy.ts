@@ -1,0 +1,95 @@
+/**
+ * An HTTP proxy on 127.0.0.1 in front of a test service, so a test can see what crossed the wire:
+ * it forwards every request unchanged and counts the body bytes of part uploads (`PUT /upload-parts/…`)
+ * it passed on. With `holdParts` set, part bodies beyond the first N stall part-way (the service gets
+ * only their first bytes and never an end), which leaves a client with some parts confirmed and others
+ * mid-flight for as long as the test needs — the moment to kill it. Start the service with `publicUrl: proxy.url` so the part
+ * URLs it signs point here too.
+ */
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { TestService } from './test-service.js';
+
+export interface CountingProxy {
+  url: string;
+  /** Where requests go (the service's listening address, not its public URL); set once it is up. */
+  target: string;
+  /** Body bytes of part PUTs forwarded since the last reset (partial bodies included). */
+  partBytes: number;
+  /** Part PUTs the service answered 200 since the last reset. */
+  partsAnswered: number;
+  /** When set: the first `passParts` part bodies pass whole, later ones stall after `stallAfterBytes`. */
+  holdParts: { passParts: number; stallAfterBytes: number } | undefined;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+const isPartPut = (request: IncomingMessage): boolean => request.method === 'PUT' && (request.url ?? '').startsWith('/upload-parts/');
+
+export async function startCountingProxy(): Promise<CountingProxy> {
+  let started = 0;
+  const forward = (incoming: IncomingMessage, outgoing: ServerResponse): void => {
+    const target = new URL(incoming.url ?? '/', proxy.target);
+    const upstream = httpRequest(target, { method: incoming.method, headers: { ...incoming.headers, host: target.host } }, (answer) => {
+      if (isPartPut(incoming) && answer.statusCode === 200) proxy.partsAnswered++;
+      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(outgoing);
+    });
+    upstream.on('error', () => outgoing.destroy());
+    // A client that dies mid-request must look the same to the service: an aborted request.
+    outgoing.on('close', () => {
+      if (!outgoing.writableFinished) upstream.destroy();
+    });
+    if (!isPartPut(incoming)) {
+      incoming.pipe(upstream);
+      return;
+    }
+    const hold = proxy.holdParts;
+    const stallAt = hold !== undefined && started++ >= hold.passParts ? hold.stallAfterBytes : Infinity;
+    let sent = 0;
+    incoming.on('data', (chunk: Buffer) => {
+      const room = Math.max(0, stallAt - sent);
+      const piece = chunk.length <= room ? chunk : chunk.subarray(0, room);
+      sent += piece.length;
+      proxy.partBytes += piece.length;
+      // Past the stall point bytes are read and dropped (reading on is what lets the proxy notice a
+      // client that dies): the service waits for the rest of the part, the client for an answer.
+      if (piece.length > 0 && !upstream.write(piece)) {
+        incoming.pause();
+        upstream.once('drain', () => incoming.resume());
+      }
+    });
+    incoming.on('end', () => {
+      if (sent < stallAt) upstream.end();
+    });
+  };
+  const server = createServer(forward);
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const proxy: CountingProxy = {
+    url: `http://127.0.0.1:${port}`,
+    target: '',
+    partBytes: 0,
+    partsAnswered: 0,
+    holdParts: undefined,
+    reset() {
+      proxy.partBytes = 0;
+      proxy.partsAnswered = 0;
+      started = 0;
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+  return proxy;
+}
+
+/** The address a test service really listens on (its `url` is the public URL, i.e. the proxy). */
+export function listeningUrl(service: TestService): string {
+  const address = service.running.app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('the service is not listening on TCP');
+  return `http://127.0.0.1:${address.port}`;
+}
