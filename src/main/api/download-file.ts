@@ -6,18 +6,15 @@
  * limiter caps the rate. It never sends the bearer token and never buffers the body; verifying size
  * and checksum, fsync and the rename into place are the caller's.
  */
-import { createHash } from 'node:crypto';
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { Transform } from 'node:stream';
 import { open, stat } from 'node:fs/promises';
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { pipeline } from 'node:stream/promises';
 import { ApiError, apiErrorFromResponse, invalidResponse } from './api-error.js';
 import type { ClientContext } from './api-client.js';
 import type { DownloadResult, DownloadToFileOptions } from './asset-api.js';
 import { transportError } from './transport-error.js';
-import { byteCounter, localFileError } from './transfer-streams.js';
+import { localFileError } from './transfer-streams.js';
+import { writeBody } from './write-body.js';
 import { withRetries } from './with-retries.js';
 
 const MAX_REDIRECTS = 5;
@@ -125,24 +122,8 @@ async function prepareFile(path: string, keep: number): Promise<number> {
   }
 }
 
-function closed(file: WriteStream): Promise<void> {
-  return file.closed ? Promise.resolve() : new Promise((resolve) => file.once('close', () => resolve()));
-}
-
-/** A pass-through that hashes what goes by (MD5, the service's checksum). */
-function md5Tap(): { stream: Transform; digest(): string } {
-  const hash = createHash('md5');
-  const stream = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      hash.update(chunk);
-      callback(null, chunk);
-    },
-  });
-  return { stream, digest: () => hash.digest('hex') };
-}
-
 async function attempt(context: ClientContext, url: URL, tempPath: string, wanted: number, options: DownloadToFileOptions): Promise<DownloadResult> {
-  // From scratch the write stream truncates the file itself: no separate open, truncate and close.
+  // From scratch the body writer truncates the file itself: no separate open, truncate and close.
   let offset = wanted > 0 ? await prepareFile(tempPath, wanted) : 0;
   const headers: Record<string, string> = offset > 0 ? { range: `bytes=${offset}-`, ...(options.ifRange === undefined ? {} : { 'if-range': options.ifRange }) } : {};
   const opened = await openFollowing(context, url, headers, options.signal);
@@ -170,29 +151,19 @@ async function attempt(context: ClientContext, url: URL, tempPath: string, wante
     resumed = true;
     expected = range.total;
   } else {
-    // A 200 is the whole file: the server ignored Range or If-Range found it changed (the stream
-    // below opens the file with 'w', which truncates it).
+    // A 200 is the whole file: the server ignored Range or If-Range found it changed (the body
+    // writer opens the file with 'w', which truncates it).
     offset = 0;
     const length = Number(opened.headers['content-length']);
     expected = Number.isSafeInteger(length) ? length : undefined;
   }
 
-  const counter = byteCounter(options.onProgress);
-  // `flush`: fsync before the stream closes, when the caller is about to rename the file into place.
-  const file = createWriteStream(tempPath, { flags: offset > 0 ? 'r+' : 'w', start: offset, flush: options.fsync === true });
-  const tap = options.md5 === true && offset === 0 ? md5Tap() : undefined;
-  const stages: Transform[] = [...(context.downloadLimiter.rate === null ? [] : [context.downloadLimiter.throttle()]), counter.stream, ...(tap === undefined ? [] : [tap.stream])];
-  try {
-    await pipeline([opened.stream, ...stages, file]);
-  } catch (error) {
-    await closed(file);
-    throw localFileError(error, `write ${tempPath}`) ?? transportError(error, 'GET', opened.url);
-  }
-  const size = offset + counter.bytes;
+  const written = await writeBody(context, opened.stream, opened.url, tempPath, offset, options);
+  const size = offset + written.bytes;
   if (expected !== undefined && size !== expected) {
     throw new ApiError({ code: 'NETWORK', retryable: true, message: `GET ${opened.url.origin}${opened.url.pathname} ended after ${size} of ${expected} bytes.`, method: 'GET', path: `${opened.url.origin}${opened.url.pathname}` });
   }
-  return { size, resumed, etag, ...(tap === undefined ? {} : { md5: tap.digest() }) };
+  return { size, resumed, etag, ...(written.md5 === undefined ? {} : { md5: written.md5 }) };
 }
 
 export async function downloadToFile(context: ClientContext, url: string, tempPath: string, options: DownloadToFileOptions = {}): Promise<DownloadResult> {

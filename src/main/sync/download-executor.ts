@@ -52,12 +52,13 @@ export function downloadTempPath(rootPath: string, fileId: string, md5: string):
 type Signed = { ok: true; outcome: BatchOutcome<DownloadItem> } | { ok: false; error: unknown };
 
 /**
- * What one batch learned of the disk: directories checked (no symlink on the way) or created, and the
+ * What one batch learned of the disk: the directories on the way checked once (no symlink), and the
  * files landed but not yet recorded. Lives for one batch only, so the disk cannot drift far from it.
+ * `created` lives for the whole download: directories made so far (a re-check is the locator's job).
  */
 interface BatchState {
   locator: PathLocator;
-  dirs: Set<string>;
+  created: Set<string>;
   landed: { local: LocalEntry; assetId: string }[];
 }
 
@@ -68,6 +69,7 @@ export class DownloadExecutor {
 
   constructor(private readonly deps: DownloadExecutorDeps) {
     this.files = new ConcurrencyLimit(deps.limits?.filesInFlight ?? 8);
+    // The service's download job works in chunks of 500; a batch is also how long a directory check lasts.
     this.batchSize = deps.limits?.batchSize ?? 200;
   }
 
@@ -88,6 +90,7 @@ export class DownloadExecutor {
     const partials = new Set((await this.deps.fs.readdir(tempDir)).map((entry) => entry.name));
 
     const outcomes: DownloadOutcome[] = [];
+    const created = new Set<string>();
     // The next batch's URLs are signed while this batch downloads.
     let next = this.sign(batches[0] ?? []);
     for (const [index, batch] of batches.entries()) {
@@ -98,7 +101,7 @@ export class DownloadExecutor {
         outcomes.push(...batch.flat().map((op) => failed(op, signed.error)));
         continue;
       }
-      const state: BatchState = { locator: new PathLocator(this.deps.fs, root.path), dirs: new Set(), landed: [] };
+      const state: BatchState = { locator: new PathLocator(this.deps.fs, root.path), created, landed: [] };
       const done = await Promise.all(
         batch.map(async (group, item) => {
           const key = `d${item}`;
@@ -181,10 +184,11 @@ export class DownloadExecutor {
     // What the plan expected there must still be there: the unchanged file to replace, or nothing.
     const expected = op.replace === undefined ? target.existing === undefined : target.existing?.kind === 'file' && sameSignature(target.existing, op.replace);
     if (!expected) throw new SyncError('LOCAL_FILE_CHANGED', `${op.relPath} changed on disk while its new version was downloading; both versions are compared again.`);
+    // The folder tree was made before the downloads; a parent is created at most once per download.
     const parent = dirname(target.absPath);
-    if (!state.dirs.has(parent)) {
+    if (target.existing === undefined && !state.created.has(parent)) {
       await fs.mkdirp(parent);
-      state.dirs.add(parent);
+      state.created.add(parent);
     }
     const stat = await fs.lstat(temp);
     await fs.rename(temp, target.absPath);

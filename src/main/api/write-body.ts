@@ -1,0 +1,81 @@
+/**
+ * Writes a download's body into its temp file at `offset`, counting bytes for progress, hashing them
+ * (MD5) when asked and the file starts at 0, and fsyncing before it resolves when asked. Without a
+ * bandwidth cap it writes each chunk as it arrives through one file handle, with no stream pipeline:
+ * a sync of thousands of small files spends most of its client CPU in per-file stream machinery
+ * otherwise. With a cap the throttle is a stream, so the pipeline stays. Errors of the local file
+ * become LOCAL_FILE_ERROR, anything else on the way in a transport error.
+ */
+import { createHash, type Hash } from 'node:crypto';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ClientContext } from './api-client.js';
+import type { DownloadToFileOptions } from './asset-api.js';
+import { byteCounter, localFileError } from './transfer-streams.js';
+import { transportError } from './transport-error.js';
+
+export interface WrittenBody {
+  /** Bytes written in this call. */
+  bytes: number;
+  /** MD5 hex of the whole file, when asked for and written from 0. */
+  md5?: string;
+}
+
+function closed(file: WriteStream): Promise<void> {
+  return file.closed ? Promise.resolve() : new Promise((resolve) => file.once('close', () => resolve()));
+}
+
+function hashing(hash: Hash): Transform {
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      hash.update(chunk);
+      callback(null, chunk);
+    },
+  });
+}
+
+export async function writeBody(context: ClientContext, body: IncomingMessage, url: URL, tempPath: string, offset: number, options: DownloadToFileOptions): Promise<WrittenBody> {
+  const hash = options.md5 === true && offset === 0 ? createHash('md5') : undefined;
+  const digest = (): { md5?: string } => (hash === undefined ? {} : { md5: hash.digest('hex') });
+  const fail = (error: unknown): Error => localFileError(error, `write ${tempPath}`) ?? transportError(error, 'GET', url);
+
+  if (context.downloadLimiter.rate !== null) {
+    const counter = byteCounter(options.onProgress);
+    // `flush`: fsync before the stream closes, when the caller is about to rename the file into place.
+    const file = createWriteStream(tempPath, { flags: offset > 0 ? 'r+' : 'w', start: offset, flush: options.fsync === true });
+    try {
+      await pipeline([body, context.downloadLimiter.throttle(), counter.stream, ...(hash === undefined ? [] : [hashing(hash)]), file]);
+    } catch (error) {
+      await closed(file);
+      throw fail(error);
+    }
+    return { bytes: counter.bytes, ...digest() };
+  }
+
+  let handle;
+  try {
+    handle = await open(tempPath, offset > 0 ? 'r+' : 'w');
+  } catch (error) {
+    body.destroy();
+    throw fail(error);
+  }
+  let bytes = 0;
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      hash?.update(chunk);
+      for (let done = 0; done < chunk.length; ) done += (await handle.write(chunk, done, chunk.length - done, offset + bytes + done)).bytesWritten;
+      bytes += chunk.length;
+      options.onProgress?.(bytes);
+    }
+    if (options.fsync === true) await handle.sync();
+  } catch (error) {
+    body.destroy();
+    throw fail(error);
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+  return { bytes, ...digest() };
+}
