@@ -52,6 +52,8 @@ describe('files that do not sync', () => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
+  // Root reads mode-000 files, so this runs the CLI as an unprivileged user (nobody) when the test may
+  // switch to one; where it cannot, the in-memory file system covers the case (local-scanner-memory.test.ts).
   const user = unprivilegedUser();
   it.skipIf(user === undefined)('reports a file it may not read as UNREADABLE and syncs the rest', { timeout: 60_000 }, async () => {
     const runAs = user ?? { uid: 0, gid: 0 };
