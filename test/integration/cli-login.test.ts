@@ -4,11 +4,11 @@
  * signs in there. The stored tokens then carry `sync` without --server or ASSET_SYNC_TOKEN, and
  * `logout` takes that away again.
  */
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { tempDirs } from '../support/temp-dirs.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { fakeBrowser } from '../support/fake-browser.js';
 import { cli, spawnCli, type CliChild } from '../support/cli-runner.js';
@@ -27,13 +27,9 @@ async function signInUrl(child: CliChild): Promise<string> {
 
 describe('asset-sync login', () => {
   let service: TestService;
-  const dirs: string[] = [];
+  const dirs = tempDirs();
   const children: CliChild[] = [];
-  const tempDir = (prefix: string): string => {
-    const dir = mkdtempSync(join(tmpdir(), prefix));
-    dirs.push(dir);
-    return dir;
-  };
+  const tempDir = (prefix: string): string => dirs.make(prefix);
 
   beforeAll(async () => {
     service = await startTestService();
@@ -43,7 +39,7 @@ describe('asset-sync login', () => {
   });
   afterAll(async () => {
     await service.dispose();
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    dirs.removeAll();
   });
 
   it('prints the URL with --no-browser, signs in through the browser, and the tokens carry sync', async () => {

@@ -3,22 +3,18 @@
  * `confirm-deletes`, in-process) against the real service: the mass-delete guard (50 files or 25 %)
  * holds deletions until confirmed, and a missing root or marker stops the root with nothing binned.
  */
-import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDirs } from '../support/temp-dirs.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { cli } from '../support/cli-runner.js';
 
 describe('guards, through the CLI', () => {
   let service: TestService;
   let env: Record<string, string>;
-  const dirs: string[] = [];
-  const tempDir = (prefix: string): string => {
-    const dir = mkdtempSync(join(tmpdir(), prefix));
-    dirs.push(dir);
-    return dir;
-  };
+  const dirs = tempDirs();
+  const tempDir = (prefix: string): string => dirs.make(prefix);
 
   beforeAll(async () => {
     service = await startTestService();
@@ -26,7 +22,7 @@ describe('guards, through the CLI', () => {
   });
   afterAll(async () => {
     await service.dispose();
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    dirs.removeAll();
   });
 
   /** A synced folder of `count` files named `${prefix}-N.txt`, with its own state dir and remote folder. */

@@ -4,10 +4,11 @@
  * root's `.assetsyncignore`), which are never uploaded and never reported. Through the CLI against the
  * real service.
  */
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
+import { chmodSync, chownSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDirs } from '../support/temp-dirs.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { cli, runCliChild } from '../support/cli-runner.js';
 
@@ -22,12 +23,8 @@ function unprivilegedUser(): { uid: number; gid: number } | undefined {
 describe('files that do not sync', () => {
   let service: TestService;
   let env: Record<string, string>;
-  const dirs: string[] = [];
-  const tempDir = (prefix: string): string => {
-    const dir = mkdtempSync(join(tmpdir(), prefix));
-    dirs.push(dir);
-    return dir;
-  };
+  const dirs = tempDirs();
+  const tempDir = (prefix: string): string => dirs.make(prefix);
   const put = (folder: string, relPath: string, content: string): void => {
     mkdirSync(join(folder, relPath, '..'), { recursive: true });
     writeFileSync(join(folder, relPath), content);
@@ -49,7 +46,7 @@ describe('files that do not sync', () => {
   });
   afterAll(async () => {
     await service.dispose();
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    dirs.removeAll();
   });
 
   // Root reads mode-000 files, so this runs the CLI as an unprivileged user (nobody) when the test may
