@@ -2,7 +2,7 @@
  * Benchmarks: an initial sync through the engine (`createEngine` in this process, the asset service in
  * its own, on 127.0.0.1), beside a raw loopback baseline for the same bytes in the same run.
  *   (a) 10,000 small files (4 KiB): the baseline PUTs each file, read from disk, over one keep-alive
- *       agent to a bare server that hashes and writes (and syncs) each one (raw-files-server.ts).
+ *       agent to a bare server that hashes and writes (and syncs) each one (raw-put-server.ts, one file per PUT).
  *       Target: engine files/s ≥ 0.5 × baseline.
  *   (b) one 1 GiB file: the baseline PUTs the engine's own part layout (16 MiB parts, 8 in flight) to
  *       a bare server that hashes and writes at offsets (raw-put-server.ts). Target ≥ 0.8.
@@ -164,7 +164,7 @@ export async function benchSyncSmallFiles(count = Number(process.env.BENCH_SYNC_
       bytes: count * size,
       rounds,
       folder,
-      baselineServer: ['bench/support/raw-files-server.ts', [sink]],
+      baselineServer: ['bench/support/raw-put-server.ts', [`${sink}/`]],
       baseline: async (raw) => {
         await putFiles(raw.url, paths);
         rmSync(sink, { recursive: true, force: true });
