@@ -14,6 +14,8 @@ const tokens: StoredTokens = {
   scope: 'subdomain:local offline_access',
 };
 
+// These assert POSIX file modes (0600, 0700), which Windows does not have; there the store relies on
+// the user profile's ACLs (and the desktop app on safeStorage).
 describe.skipIf(process.platform === 'win32')('the token store', () => {
   let root: string;
   let stateDir: string;
