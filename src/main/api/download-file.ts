@@ -7,9 +7,8 @@
  * and checksum, fsync and the rename into place are the caller's.
  */
 import { open, stat } from 'node:fs/promises';
-import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { ApiError, apiErrorFromResponse, invalidResponse } from './api-error.js';
+import { exchange, readText, type Exchange } from './http-exchange.js';
 import type { ClientContext } from './api-client.js';
 import type { DownloadResult, DownloadToFileOptions } from './asset-api.js';
 import { transportError } from './transport-error.js';
@@ -18,72 +17,16 @@ import { writeBody } from './write-body.js';
 import { withRetries } from './with-retries.js';
 
 const MAX_REDIRECTS = 5;
-const ERROR_BODY_LIMIT = 64 * 1024;
 
-interface Opened {
-  stream: IncomingMessage;
-  status: number;
-  headers: IncomingHttpHeaders;
-  url: URL;
-}
+type Opened = Exchange;
 
-/** A timeout the way transportError reads it (got's shape): name TimeoutError, the phase in `event`. */
-function timeoutError(event: 'connect' | 'response' | 'socket', ms: number): Error {
-  return Object.assign(new Error(`Timeout awaiting '${event}' for ${ms}ms`), { name: 'TimeoutError', code: 'ETIMEDOUT', event });
-}
-
-/**
- * One GET without following redirects. Node's own http client rather than got: a sync of thousands of
- * small files spends measurable CPU in got's per-request option handling, and a signed GET needs none
- * of it (no auth, no JSON, no retry: the loop below retries). Timeouts as got's: connect, first byte,
- * and an idle socket during the body.
- */
-function openOnce(context: ClientContext, url: URL, headers: Record<string, string>, signal: AbortSignal | undefined): Promise<Opened> {
-  return new Promise((resolve, reject) => {
-    const agents = context.agents.agentsFor(url);
-    const https = url.protocol === 'https:';
-    const options = { method: 'GET', headers: { ...headers, 'user-agent': context.userAgent }, ...(signal === undefined ? {} : { signal }) };
-    const request = https ? httpsRequest(url, { ...options, agent: agents.https }) : httpRequest(url, { ...options, agent: agents.http });
-    const { connectMs, responseMs, idleMs } = context.timeouts;
-    let connectTimer: NodeJS.Timeout | undefined;
-    const responseTimer = setTimeout(() => request.destroy(timeoutError('response', responseMs)), responseMs);
-    const settle = (): void => {
-      clearTimeout(responseTimer);
-      clearTimeout(connectTimer);
-    };
-    request.once('socket', (socket) => {
-      if (!socket.connecting) return;
-      connectTimer = setTimeout(() => request.destroy(timeoutError('connect', connectMs)), connectMs);
-      socket.once(https ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer));
-    });
-    request.setTimeout(idleMs, () => request.destroy(timeoutError('socket', idleMs)));
-    request.once('error', (error) => {
-      settle();
-      reject(transportError(error, 'GET', url));
-    });
-    request.once('response', (response) => {
-      settle();
-      resolve({ stream: response, status: response.statusCode ?? 0, headers: response.headers, url });
-    });
-    request.end();
-  });
-}
-
-async function readSmall(stream: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let total = 0;
+/** One GET, redirects not followed; failures below HTTP as ApiErrors. */
+async function openOnce(context: ClientContext, url: URL, headers: Record<string, string>, signal: AbortSignal | undefined): Promise<Opened> {
   try {
-    for await (const chunk of stream) {
-      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-      chunks.push(buffer);
-      total += buffer.length;
-      if (total >= ERROR_BODY_LIMIT) break;
-    }
-  } catch {
-    // The error body is only for the message.
+    return await exchange(context, { method: 'GET', url, headers, responseMs: context.timeouts.responseMs, signal });
+  } catch (error) {
+    throw transportError(error, 'GET', url);
   }
-  stream.destroy();
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Opens the URL, following redirects by hand. */
@@ -139,7 +82,7 @@ async function attempt(context: ClientContext, url: URL, tempPath: string, wante
     return attempt(context, url, tempPath, 0, options);
   }
   if (opened.status >= 300) {
-    const bodyText = await readSmall(opened.stream);
+    const bodyText = await readText(opened.stream);
     throw apiErrorFromResponse({ method: 'GET', url: opened.url, status: opened.status, retryAfter: opened.headers['retry-after'], bodyText, now: context.clock.now() });
   }
   if (opened.status === 206) {
