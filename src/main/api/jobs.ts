@@ -140,8 +140,10 @@ export async function pollJob(requester: Requester, policy: JobPollPolicy, path:
 function outcomeOf<S>(job: Job, path: string, success: z.ZodType<S>): BatchOutcome<S> {
   const jobPath = `${path}/${job.id}`;
   const successes: Record<string, S> = {};
+  // Built once per job, not per item: making a zod schema costs far more than using it.
+  const item = z.preprocess(unwrapResult, success);
   for (const [key, value] of Object.entries(job.successes ?? {})) {
-    successes[key] = parseAnswer(z.preprocess(unwrapResult, success), value, 'GET', `${jobPath} (successes.${key})`);
+    successes[key] = parseAnswer(item, value, 'GET', `${jobPath} (successes.${key})`);
   }
   const failures: Record<string, ApiError> = {};
   for (const [key, body] of Object.entries(job.failures ?? {})) {

@@ -151,12 +151,19 @@ export const downloadItemSchema: z.ZodType<DownloadItem> = z.object({
   contentType: z.string().default('application/octet-stream'),
 });
 
+/** Envelope schemas already made, by item schema: making a zod schema costs far more than using it. */
+const envelopes = new WeakMap<z.ZodType, z.ZodType>();
+
 /** A single resource: `{ result, permittedActions }`, or the bare resource from a foreign server. */
 export function envelopeSchema<T>(item: z.ZodType<T>): z.ZodType<Envelope<T>> {
-  return z.preprocess(
+  const known = envelopes.get(item) as z.ZodType<Envelope<T>> | undefined;
+  if (known !== undefined) return known;
+  const schema: z.ZodType<Envelope<T>> = z.preprocess(
     (value) => (isRecord(value) && 'result' in value ? value : { result: value }),
     z.object({ result: item, permittedActions: z.array(permittedActionSchema).default([]) }),
   );
+  envelopes.set(item, schema);
+  return schema;
 }
 
 /** A search page; `totalResults` defaults to the page's length when absent. */
