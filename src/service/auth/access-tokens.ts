@@ -1,7 +1,9 @@
 /**
  * Access tokens: ES256 JWTs signed with the installation's key (kept in the settings table, created on
  * first start). Verification pins the algorithm and checks `iss`, `aud` and `exp`, so `alg: none`,
- * HS256-with-the-public-key and tampered tokens are all refused.
+ * HS256-with-the-public-key and tampered tokens are all refused. A token that verified is remembered
+ * (by its exact text, signature included) until it expires: every API request carries one, and an
+ * ES256 verification costs more than the rest of a small request's work on the service.
  */
 import { randomUUID } from 'node:crypto';
 import { SignJWT, exportJWK, generateKeyPair, importJWK, jwtVerify, errors as joseErrors, type JWK, type CryptoKey } from 'jose';
@@ -10,6 +12,8 @@ import type { Clock } from '../clock.js';
 import type { Settings } from '../settings/settings-repo.js';
 
 const ALGORITHM = 'ES256';
+/** Verified tokens remembered at most; a client uses one at a time, so this is many clients' worth. */
+const REMEMBERED_TOKENS = 1000;
 
 export interface AccessClaims {
   /** User id. */
@@ -43,6 +47,7 @@ export async function loadAccessTokens(settings: Settings, audience: string, clo
   const { d: _d, ...publicJwk } = privateJwk;
   const publicKey = (await importJWK(publicJwk, ALGORITHM)) as CryptoKey;
   const seconds = (): number => Math.floor(clock.now() / 1000);
+  const verified = new Map<string, AccessClaims & { expiresAtMs: number }>();
 
   return {
     issuer,
@@ -60,6 +65,15 @@ export async function loadAccessTokens(settings: Settings, audience: string, clo
         .sign(privateKey);
     },
     async verify(token) {
+      const known = verified.get(token);
+      if (known !== undefined) {
+        // jose refuses a token whose exp is not after now: the same rule here.
+        if (clock.now() >= known.expiresAtMs) {
+          verified.delete(token);
+          throw new ServiceError('TOKEN_EXPIRED');
+        }
+        return { sub: known.sub, scope: known.scope };
+      }
       try {
         const { payload } = await jwtVerify(token, publicKey, {
           algorithms: [ALGORITHM],
@@ -69,7 +83,13 @@ export async function loadAccessTokens(settings: Settings, audience: string, clo
           requiredClaims: ['sub', 'exp', 'iss', 'aud'],
         });
         if (typeof payload.sub !== 'string') throw new ServiceError('TOKEN_INVALID', 'The token has no subject.');
-        return { sub: payload.sub, scope: typeof payload.scope === 'string' ? payload.scope : '' };
+        const claims = { sub: payload.sub, scope: typeof payload.scope === 'string' ? payload.scope : '' };
+        if (typeof payload.exp === 'number') {
+          // Oldest first out: a Map iterates in insertion order.
+          if (verified.size >= REMEMBERED_TOKENS) verified.delete(verified.keys().next().value ?? '');
+          verified.set(token, { ...claims, expiresAtMs: payload.exp * 1000 });
+        }
+        return claims;
       } catch (error) {
         if (error instanceof ServiceError) throw error;
         if (error instanceof joseErrors.JWTExpired) throw new ServiceError('TOKEN_EXPIRED', undefined, {}, { cause: error });
