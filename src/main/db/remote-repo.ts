@@ -70,6 +70,7 @@ export function remoteRepo(db: StateDb) {
   const folders = db.prepare<[string], { option_id: string; parent_id: string | null; value: string; rel_dir: string }>('SELECT * FROM remote_folders WHERE root_id = ? ORDER BY rel_dir');
   const putFolder = db.prepare('INSERT INTO remote_folders (root_id, option_id, parent_id, value, rel_dir) VALUES (?, ?, ?, ?, ?)');
   const clearFolders = db.prepare('DELETE FROM remote_folders WHERE root_id = ?');
+  const addFolder = db.prepare('INSERT OR REPLACE INTO remote_folders (root_id, option_id, parent_id, value, rel_dir) VALUES (?, ?, ?, ?, ?)');
   const state = db.prepare<[string], { watermark: string | null; last_full: string | null; root_option: string | null }>('SELECT * FROM remote_state WHERE root_id = ?');
   const putState = db.prepare(
     `INSERT INTO remote_state (root_id, watermark, last_full, root_option) VALUES (@root_id, @watermark, @lastFull, @rootOption)
@@ -93,6 +94,15 @@ export function remoteRepo(db: StateDb) {
         clearFolders.run(rootId);
         for (const row of rows) putFolder.run(rootId, row.optionId, row.parentId, row.value, row.relDir);
       })(),
+    /** Adds folders to the stored tree (ones the engine itself just created), keeping the rest. */
+    addFolders: (rootId: string, rows: readonly RemoteFolderRow[]) =>
+      db.transaction(() => {
+        for (const row of rows) addFolder.run(rootId, row.optionId, row.parentId, row.value, row.relDir);
+      })(),
+    /** Runs `write` (several of the calls above) as one transaction. */
+    inTransaction(write: () => void): void {
+      db.transaction(write)();
+    },
     state(rootId: string): RemoteState {
       const row = state.get(rootId);
       return { watermark: row?.watermark ?? null, lastFull: row?.last_full ?? null, rootOption: row?.root_option ?? null };

@@ -4,7 +4,9 @@
  * removals, moves out of the root and moves to BINNED are certainly seen; between listings a cheap
  * incremental poll of what changed since a watermark (with an overlap, and confirmed by the file's
  * checksum, because a server may set dates into the past when a file is replaced); and a refresh of
- * the assets the engine itself just changed, so its own uploads never look like remote news.
+ * the assets the engine itself just changed, so its own changes never look like remote news. An upload's
+ * completion already answers the asset as the service holds it: that answer is folded in directly
+ * (`learned`), with the folders the upload created, instead of being asked for again.
  *
  * Must never: list the whole account when the root maps to a sub-folder; report the snapshot as
  * complete before a full listing succeeded in this process (a stale snapshot would read our own fresh
@@ -14,7 +16,7 @@ import type { Asset } from '../../shared/api/resources.js';
 import type { AssetApi } from '../api/index.js';
 import { isApiError } from '../api/index.js';
 import type { RemoteAssetRow, RemoteFolderRow, RemoteRepo } from '../db/remote-repo.js';
-import type { FolderMapper, FolderRoot } from '../sync/folder-mapper.js';
+import { relDirOf, type FolderMapper, type FolderRoot } from '../sync/folder-mapper.js';
 import { MAX_IN_VALUES, POLLED_STATES, SYNCED_STATES, allOf, assetIdsCriterion, changedSinceCriterion, chunks, folderCriterion, stateCriterion } from './remote-criteria.js';
 import { diffFolderTrees, walkRemoteTree, type FolderChange } from './remote-tree.js';
 
@@ -93,6 +95,25 @@ export class RemoteFeed {
     for (const id of assetIds) this.dirty.add(id);
   }
 
+  /**
+   * Our uploads' answers: each asset as the service held it right after we changed it. Folded in at
+   * once (a refresh would only ask again); before the first full listing they wait for it like any
+   * touched asset. Folders the uploads created join the stored tree from the folder mapper, which made
+   * them inside this root, so they need no walk of the tree.
+   */
+  async learned(assets: readonly Asset[]): Promise<void> {
+    if (assets.length === 0) return;
+    if (!this.completed) {
+      this.touched(assets.map((asset) => asset.id));
+      return;
+    }
+    const fieldId = await this.deps.folders.fieldId();
+    const state = this.deps.repo.state(this.root.id);
+    const rootOption = state.rootOption === '' || state.rootOption === null ? null : state.rootOption;
+    this.addMappedFolders(assets.flatMap((asset) => asset.metadata.values[fieldId] ?? []), rootOption);
+    await this.absorb(assets, fieldId, rootOption, this.deps.repo.folders(this.root.id));
+  }
+
   /** The next full listing happens on the next update, whatever the schedule says. */
   requestFull(): void {
     this.nextFullAt = 0;
@@ -120,7 +141,7 @@ export class RemoteFeed {
     }
     // An asset filed in a folder the stored tree does not know: walk the tree again now, or its
     // placement there would read as a removal.
-    if (needsTree) result = { ...result, folderChanges: [...result.folderChanges, ...(await this.walkTree(ignores))] };
+    if (needsTree || this.strangers.size > 0) result = { ...result, folderChanges: [...result.folderChanges, ...(await this.walkTree(ignores))] };
     return result;
   }
 
@@ -220,8 +241,36 @@ export class RemoteFeed {
   }
 
   /**
+   * Adds to the stored tree the folders among `optionIds` that the folder mapper made for directories
+   * of this root (with their parents), unless the tree has another folder at that place: then only a
+   * walk can tell how the service's names map to disk.
+   */
+  private addMappedFolders(optionIds: readonly string[], rootOption: string | null): void {
+    const { folders, repo } = this.deps;
+    const tree = repo.folders(this.root.id);
+    const known = new Set(tree.map((row) => row.optionId));
+    const taken = new Set(tree.map((row) => row.relDir));
+    const added: RemoteFolderRow[] = [];
+    const place = (optionId: string): boolean => {
+      if (optionId === rootOption || known.has(optionId)) return true;
+      const relDir = folders.dirOf(this.root, optionId);
+      if (relDir === undefined || relDir === '' || taken.has(relDir)) return false;
+      const parentDir = relDirOf(relDir);
+      const parentId = parentDir === '' ? null : folders.knownOption(this.root, parentDir);
+      if (parentId === undefined || (parentId !== null && !place(parentId))) return false;
+      added.push({ optionId, parentId, value: relDir.slice(relDir.lastIndexOf('/') + 1), relDir });
+      known.add(optionId);
+      taken.add(relDir);
+      return true;
+    };
+    for (const optionId of new Set(optionIds)) place(optionId);
+    if (added.length > 0) repo.addFolders(this.root.id, added);
+  }
+
+  /**
    * Folds assets into the snapshot: in scope → stored, otherwise (binned, no file, filed elsewhere) →
    * removed. True when one is filed in a folder of the root that the stored tree does not know yet.
+   * Decides first (that may ask the service about folders), then writes everything in one transaction.
    */
   private async absorb(assets: readonly Asset[], fieldId: string, rootOption: string | null, tree: readonly RemoteFolderRow[]): Promise<boolean> {
     const { repo } = this.deps;
@@ -229,8 +278,8 @@ export class RemoteFeed {
     if (rootOption !== null) known.add(rootOption);
     let state = repo.state(this.root.id);
     let unknownFolder = false;
+    const decided: { assetId: string; row: RemoteAssetRow | undefined }[] = [];
     for (const asset of assets) {
-      this.dirty.delete(asset.id);
       state = { ...state, watermark: later(later(state.watermark, asset.dateLastModified), asset.currentAssetFile?.dateAdded) };
       const row = asset.lifecycleStatus.state === 'BINNED' ? undefined : toRow(asset, fieldId);
       const options = row?.folders ?? [];
@@ -241,10 +290,16 @@ export class RemoteFeed {
         this.strangers.add(asset.id);
       }
       const inScope = row !== undefined && (rootOption === null || newFolderOfRoot || options.some((option) => known.has(option)));
-      if (inScope) repo.putAsset(this.root.id, row);
-      else repo.deleteAsset(this.root.id, asset.id);
+      decided.push({ assetId: asset.id, row: inScope ? row : undefined });
     }
-    repo.putState(this.root.id, state);
+    repo.inTransaction(() => {
+      for (const { assetId, row } of decided) {
+        if (row !== undefined) repo.putAsset(this.root.id, row);
+        else repo.deleteAsset(this.root.id, assetId);
+      }
+      repo.putState(this.root.id, state);
+    });
+    for (const { assetId } of decided) this.dirty.delete(assetId);
     return unknownFolder;
   }
 

@@ -53,7 +53,7 @@ export class FolderMapper {
 
   /** The option a local directory maps to; null for the top level of the Folders field. */
   async optionFor(root: FolderRoot, relDir: string): Promise<string | null> {
-    const known = this.folders.optionOf(root.id, relDir);
+    const known = this.knownOption(root, relDir);
     if (known !== undefined) return known;
     const key = `${root.id}\n${relDir}`;
     let pending = this.inFlight.get(key);
@@ -62,6 +62,11 @@ export class FolderMapper {
       this.inFlight.set(key, pending);
     }
     return pending;
+  }
+
+  /** The option of a directory if it is known already (no lookup): null for the top level. */
+  knownOption(root: FolderRoot, relDir: string): string | null | undefined {
+    return this.folders.optionOf(root.id, relDir);
   }
 
   /** The directory an option maps to in this root, if it is known. */

@@ -6,7 +6,8 @@
 import { PathLocator } from '../local/locate-path.js';
 import type { FileStat, FileSystem } from '../local/index.js';
 
-export async function locateFile(fs: FileSystem, rootPath: string, relPath: string): Promise<{ absPath: string; stat: FileStat } | undefined> {
-  const located = await new PathLocator(fs, rootPath).locate(relPath);
+/** `locator` may be shared by a batch of lookups made together (it caches the directories it checked). */
+export async function locateFile(fs: FileSystem, rootPath: string, relPath: string, locator = new PathLocator(fs, rootPath)): Promise<{ absPath: string; stat: FileStat } | undefined> {
+  const located = await locator.locate(relPath);
   return located.kind === 'found' && located.stat.kind === 'file' ? { absPath: located.absPath, stat: located.stat } : undefined;
 }

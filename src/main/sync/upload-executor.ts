@@ -14,7 +14,7 @@ import type { AssetApi, UploadItem } from '../api/index.js';
 import { isApiError, missingPartNumbers } from '../api/index.js';
 import type { UploadJournal, JournalEntry } from '../db/upload-journal.js';
 import type { FileSystem } from '../local/index.js';
-import { sameSignature } from '../local/index.js';
+import { PathLocator, sameSignature } from '../local/index.js';
 import type { FolderMapper, FolderRoot } from './folder-mapper.js';
 import { relDirOf, remoteFilePath } from './folder-mapper.js';
 import { ConcurrencyLimit } from './limit-concurrency.js';
@@ -30,8 +30,11 @@ export interface UploadRoot extends FolderRoot {
 
 export interface UploadOutcome {
   relPath: string;
-  /** The placement now agreed on, or the error that stopped it. */
-  result: { ok: true; synced: SyncedEntry; bytesSent: number } | { ok: false; error: unknown };
+  /**
+   * The placement now agreed on, or the error that stopped it. `asset` is the service's answer to the
+   * completion when nothing changed the asset after it (the remote snapshot takes it as it is).
+   */
+  result: { ok: true; synced: SyncedEntry; bytesSent: number; asset?: Asset } | { ok: false; error: unknown };
 }
 
 export interface UploadExecutorDeps {
@@ -190,9 +193,11 @@ export class UploadExecutor {
         else journal.uploadCreated(root.id, local.relPath, success.assetId, success.upload.uploadId, success.upload.partSize);
       }
     });
+    // One locator for the batch: its files share directories, each checked once (not a symlink).
+    const locator = new PathLocator(this.deps.fs, root.path);
     return answers.map(({ local, key, success }) => {
       if (success === undefined) return Promise.resolve(failed(local.relPath, outcome.failures[key] ?? new SyncError('FOLDER_UNAVAILABLE', 'The service did not answer for this file.')));
-      return this.guard(local.relPath, () => this.files.run(() => this.sendAndComplete(root, local, success.assetId, success.upload, new Map())));
+      return this.guard(local.relPath, () => this.files.run(() => this.sendAndComplete(root, local, success.assetId, success.upload, new Map(), locator)));
     });
   }
 
@@ -233,9 +238,9 @@ export class UploadExecutor {
   }
 
   /** Sends the parts not yet confirmed, completes, and records the placement once the checksum matches. */
-  private async sendAndComplete(root: UploadRoot, local: LocalEntry, assetId: string, upload: AssetUpload, confirmed: Map<number, string>): Promise<UploadOutcome> {
+  private async sendAndComplete(root: UploadRoot, local: LocalEntry, assetId: string, upload: AssetUpload, confirmed: Map<number, string>, locator?: PathLocator): Promise<UploadOutcome> {
     const { api, journal } = this.deps;
-    const filePath = await this.currentPath(root, local);
+    const filePath = await this.currentPath(root, local, locator);
     if (filePath === undefined) {
       journal.forgetUpload(root.id, local.relPath, assetId);
       throw new SyncError('LOCAL_FILE_CHANGED', 'The file changed before it was sent; it uploads again once it settles.');
@@ -255,7 +260,9 @@ export class UploadExecutor {
             });
             bytesSent += part.byteRange.end - part.byteRange.start;
             confirmed.set(part.partNumber, eTag);
-            journal.partsConfirmed(root.id, local.relPath, confirmed);
+            // A one-part upload completes right after: after a crash that one part is simply sent
+            // again, which costs less than a journal write for every small file.
+            if (upload.parts.length > 1 || confirmed.size > 1) journal.partsConfirmed(root.id, local.relPath, confirmed);
           }),
         ),
     );
@@ -263,24 +270,25 @@ export class UploadExecutor {
     const asset = await api.completeUpload({ assetId, uploadId: upload.uploadId, parts });
     const checksum = asset.currentAssetFile?.checksum;
     if (checksum === undefined) throw new SyncError('CHECKSUM_MISMATCH', 'The service completed the upload but reports no file.');
-    await this.ensureFolder(root, local.relPath, asset);
+    const refiled = await this.ensureFolder(root, local.relPath, asset);
     // The service's checksum is what the service holds: if the file changed while it was read, the
     // snapshots disagree and the next pass uploads the new content as a version. Nothing is lost.
     const synced: SyncedEntry = { relPath: local.relPath, assetId, md5: checksum.toLowerCase(), size: local.size, mtimeMs: local.mtimeMs, ino: local.ino, dev: local.dev };
     this.deps.commit(root.id, synced);
-    return { relPath: local.relPath, result: { ok: true, synced, bytesSent } };
+    return { relPath: local.relPath, result: { ok: true, synced, bytesSent, ...(refiled ? {} : { asset }) } };
   }
 
   /**
    * `path` files new assets on the local service; a server that ignores it for a folder would leave the
-   * asset unfiled, so the placement is checked and added when missing.
+   * asset unfiled, so the placement is checked and added when missing. True when it had to be added.
    */
-  private async ensureFolder(root: UploadRoot, relPath: string, asset: Asset): Promise<void> {
+  private async ensureFolder(root: UploadRoot, relPath: string, asset: Asset): Promise<boolean> {
     const option = await this.deps.folders.optionFor(root, relDirOf(relPath));
-    if (option === null) return;
+    if (option === null) return false;
     const fieldId = await this.deps.folders.fieldId();
-    if ((asset.metadata.values[fieldId] ?? []).includes(option)) return;
+    if ((asset.metadata.values[fieldId] ?? []).includes(option)) return false;
     await this.deps.api.editMetadata({ type: 'BY_IDS', assetIds: [asset.id] }, [{ fieldId, type: 'BY_IDS', values: [option], operation: 'ADD' }]);
+    return true;
   }
 
   /**
@@ -323,8 +331,8 @@ export class UploadExecutor {
   }
 
   /** The file's path on disk if it is still the file the upload began with, else undefined. */
-  private async currentPath(root: UploadRoot, local: LocalEntry): Promise<string | undefined> {
-    const found = await locateFile(this.deps.fs, root.path, local.relPath).catch(() => undefined);
+  private async currentPath(root: UploadRoot, local: LocalEntry, locator?: PathLocator): Promise<string | undefined> {
+    const found = await locateFile(this.deps.fs, root.path, local.relPath, locator).catch(() => undefined);
     return found !== undefined && sameSignature(found.stat, local) ? found.absPath : undefined;
   }
 
