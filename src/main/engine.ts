@@ -42,6 +42,8 @@ import { FolderMapper } from './sync/folder-mapper.js';
 import { UploadExecutor, type UploadRoot } from './sync/upload-executor.js';
 import { PlacementExecutor } from './sync/placement-executor.js';
 import { RootSync, type PassReport } from './sync/root-sync.js';
+import { reportingIncrements } from './sync/byte-increments.js';
+import type { TransferEvent } from '../shared/sync/transfer-event.js';
 import { SyncError } from './sync/sync-error.js';
 import type { LocalEntry, SyncedEntry } from './sync/sync-types.js';
 
@@ -71,7 +73,10 @@ export interface EngineDeps {
   /** A watcher for a root (the CLI passes NativeWatcher; tests may pass none and hint by hand). */
   createWatcher?: (root: string, rules: () => IgnoreRules) => Watcher;
   log?: (event: EngineEvent) => void;
+  /** Bytes uploaded or downloaded for relPath since the last call (an increment, not a total). */
   onBytes?: (relPath: string, bytes: number) => void;
+  /** What each pass is about to transfer, and each file that got there (progress and ETA). */
+  onTransfer?: (event: TransferEvent) => void;
   /** Where local deletions go (default: the freedesktop trash; Electron passes shell.trashItem). */
   trash?: Trash;
   /** fsync and friends for downloads (default: the real disk). */
@@ -124,8 +129,11 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
   const disk = deps.disk ?? nodeLocalDisk;
   const gates = new Map<string, StabilityGate>();
   const landed = (rootId: string, relPath: string): void => gates.get(rootId)?.forget(relPath);
+  const transferred = (rootId: string, relPath: string, direction: 'send' | 'receive'): void => deps.onTransfer?.({ kind: 'file-done', rootId, relPath, direction });
+  // onBytes promises increments; the API's listeners report each request's running total.
+  const transferApi = deps.onBytes === undefined ? deps.api : reportingIncrements(deps.api);
   const downloads = new DownloadExecutor({
-    api: deps.api,
+    api: transferApi,
     fs: deps.fs,
     disk,
     commit: db.transaction((rootId: string, landed: readonly { local: LocalEntry; assetId: string }[]) => {
@@ -136,6 +144,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
       }
     }),
     landed,
+    placed: (rootId, relPath) => transferred(rootId, relPath, 'receive'),
     ...(deps.onBytes === undefined ? {} : { onBytes: deps.onBytes }),
     ...(config.limits?.filesInFlight === undefined ? {} : { limits: { filesInFlight: config.limits.filesInFlight } }),
   });
@@ -164,17 +173,21 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
     landed,
   });
 
+  const commitUpload = db.transaction((rootId: string, synced: SyncedEntry) => {
+    snapshots.putSynced(rootId, synced);
+    journal.finish(rootId, synced.relPath);
+    issues.cleared(rootId, synced.relPath);
+  });
   const uploads = new UploadExecutor({
-    api: deps.api,
+    api: transferApi,
     fs: deps.fs,
     journal,
     folders,
     nowIso,
-    commit: db.transaction((rootId: string, synced: SyncedEntry) => {
-      snapshots.putSynced(rootId, synced);
-      journal.finish(rootId, synced.relPath);
-      issues.cleared(rootId, synced.relPath);
-    }),
+    commit: (rootId, synced) => {
+      commitUpload(rootId, synced);
+      transferred(rootId, synced.relPath, 'send');
+    },
     ...(deps.onBytes === undefined ? {} : { onBytes: deps.onBytes }),
     ...(config.limits === undefined ? {} : { limits: config.limits }),
   });
@@ -225,6 +238,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
         now: () => deps.clock.now(),
         setStopped: (reason) => roots.setStopped(row.id, reason),
         log: (event) => log({ ...event, rootId: row.id }),
+        planned: (transfers) => deps.onTransfer?.({ kind: 'planned', rootId: row.id, ...transfers }),
       });
       syncs.set(row.id, sync);
     }

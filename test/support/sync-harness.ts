@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApiClient, staticTokenProvider, type ApiClient, type AssetApi } from '../../src/main/api/index.js';
 import { NodeFileSystem, createFreedesktopTrash, systemClock } from '../../src/main/local/index.js';
-import { createEngine, type Engine, type OnceResult } from '../../src/main/engine.js';
+import { createEngine, type Engine, type EngineDeps, type OnceResult } from '../../src/main/engine.js';
 import type { TestService } from './test-service.js';
 import type { FieldOption } from '../../src/shared/api/resources.js';
 import type { RemoteFeedOptions } from '../../src/main/remote/remote-feed.js';
@@ -45,6 +45,8 @@ export interface SyncHarnessOptions {
   wrapApi?: (api: ApiClient) => AssetApi;
   /** The remote feed's schedule (poll interval, full listing interval, overlap). */
   remote?: RemoteFeedOptions;
+  /** Progress listeners, as the CLI passes them. */
+  progress?: Pick<EngineDeps, 'onBytes' | 'onTransfer'>;
 }
 
 export async function startSyncHarness(service: TestService, options: SyncHarnessOptions = {}): Promise<SyncHarness> {
@@ -54,7 +56,7 @@ export async function startSyncHarness(service: TestService, options: SyncHarnes
   const trashHome = join(stateDir, 'trash-home');
   const engine = createEngine(
     { stateDir, server: service.url, stableMs: 40, ...(options.remote === undefined ? {} : { remote: options.remote }) },
-    { api: options.wrapApi?.(api) ?? api, fs: new NodeFileSystem(), clock: systemClock, trash: createFreedesktopTrash({ dataHome: trashHome }) },
+    { api: options.wrapApi?.(api) ?? api, fs: new NodeFileSystem(), clock: systemClock, trash: createFreedesktopTrash({ dataHome: trashHome }), ...options.progress },
   );
   await engine.addRoot({ path: folder, remotePath: options.remotePath ?? '/', publishLive: options.publishLive ?? false });
   const harness: SyncHarness = {

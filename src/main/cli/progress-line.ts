@@ -1,32 +1,62 @@
 /**
- * Sync progress for people: on a terminal, one live line (files, bytes, rate) rewritten in place; in
- * a pipe or a log, a plain line per pass that did something. Never prints tokens or signed URLs (it
- * only ever sees paths, counts and messages the engine built).
+ * Sync progress for people: on a terminal, one live line rewritten in place (files and bytes of the
+ * pass's plan, the smoothed rate, the time left); in a pipe or a log, a plain line per pass that did
+ * something. Never prints tokens or signed URLs (it only ever sees paths, counts and messages the
+ * engine built). The rate and ETA arithmetic lives in transfer-estimate.ts; this file only keeps score
+ * and draws.
  */
+import type { PlannedTransfers, TransferEvent } from '../../shared/sync/transfer-event.js';
 import type { PassReport } from '../sync/root-sync.js';
 import type { CommandIo } from './command-io.js';
+import { TransferEstimate, formatDuration } from './transfer-estimate.js';
 
 const MB = 1_000_000;
 
+/** The live line is redrawn at most this often: more is flicker, and every redraw is a write. */
+const REDRAW_MS = 250;
+
 /** 512 B, 4.1 kB, 12.3 MB, 1.07 GB. */
 export function formatBytes(bytes: number): string {
-  if (bytes < 1000) return `${bytes} B`;
+  if (bytes < 1000) return `${Math.round(bytes)} B`;
   const [unit, size] = bytes < MB ? ['kB', 1000] : bytes < 1000 * MB ? ['MB', MB] : ['GB', 1000 * MB];
   return `${(bytes / size).toFixed(bytes < 10 * size ? 2 : 1)} ${unit}`;
 }
 
 export class ProgressLine {
-  private sent = 0;
-  private readonly started = Date.now();
-  private lastDraw = 0;
-  constructor(private readonly io: CommandIo) {}
+  /** What the current pass planned to move; undefined between passes (bytes then are unplanned, e.g. a resumed upload). */
+  private plan: PlannedTransfers | undefined;
+  private bytesDone = 0;
+  private filesDone = 0;
+  private estimate: TransferEstimate;
+  private lastDraw = -Infinity;
+  private drawn = false;
 
+  constructor(
+    private readonly io: CommandIo,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.estimate = new TransferEstimate(now);
+  }
+
+  /** Bytes just uploaded or downloaded (an increment). */
   bytes(count: number): void {
-    this.sent += count;
-    if (this.io.live === undefined || Date.now() - this.lastDraw < 250) return;
-    this.lastDraw = Date.now();
-    const seconds = Math.max(0.001, (Date.now() - this.started) / 1000);
-    this.io.live(`↑ ${(this.sent / MB).toFixed(1)} MB · ${(this.sent / MB / seconds).toFixed(1)} MB/s`);
+    this.bytesDone += count;
+    this.estimate.add(count);
+    this.draw(false);
+  }
+
+  transfer(event: TransferEvent): void {
+    switch (event.kind) {
+      case 'planned':
+        // A pass's own totals and a fresh estimate: the quiet time since the last pass is not its pace.
+        this.restart({ send: event.send, receive: event.receive });
+        this.draw(true);
+        break;
+      case 'file-done':
+        this.filesDone++;
+        this.draw(false);
+        break;
+    }
   }
 
   note(message: string): void {
@@ -35,6 +65,7 @@ export class ProgressLine {
   }
 
   pass(report: PassReport, rootPath: string): void {
+    this.restart(undefined);
     const parts = [
       report.uploaded > 0 ? `${report.uploaded} new` : '',
       report.versions > 0 ? `${report.versions} changed` : '',
@@ -58,10 +89,49 @@ export class ProgressLine {
     this.clear();
   }
 
+  /**
+   * `↑ 3/24 files · 45.2 MB of 340.0 MB · 39.8 MB/s · ETA 7s`; the arrows say which ways the pass
+   * moves files. Without a plan, just the bytes and the rate.
+   */
+  line(): string {
+    const rate = this.estimate.rate();
+    const speed = rate === undefined ? [] : [`${formatBytes(rate)}/s`];
+    const { plan } = this;
+    if (plan === undefined) return [formatBytes(this.bytesDone), ...speed].join(' · ');
+    const files = plan.send.files + plan.receive.files;
+    const bytes = plan.send.bytes + plan.receive.bytes;
+    const arrows = `${plan.send.files > 0 ? '↑' : ''}${plan.receive.files > 0 ? '↓' : ''}`;
+    // Retried bytes count twice on the wire; the line never says more than the plan.
+    const left = this.estimate.secondsLeft(bytes - this.bytesDone);
+    return [
+      `${arrows} ${Math.min(this.filesDone, files)}/${files} ${files === 1 ? 'file' : 'files'}`,
+      `${formatBytes(Math.min(this.bytesDone, bytes))} of ${formatBytes(bytes)}`,
+      ...speed,
+      ...(left === undefined ? [] : [`ETA ${formatDuration(left)}`]),
+    ].join(' · ');
+  }
+
+  private restart(plan: PlannedTransfers | undefined): void {
+    this.plan = plan;
+    this.bytesDone = 0;
+    this.filesDone = 0;
+    this.estimate = new TransferEstimate(this.now);
+  }
+
+  private draw(force: boolean): void {
+    if (this.io.live === undefined) return;
+    const now = this.now();
+    if (!force && now - this.lastDraw < REDRAW_MS) return;
+    this.lastDraw = now;
+    this.drawn = true;
+    this.io.live(this.line());
+  }
+
   private clear(): void {
-    if (this.io.live !== undefined && this.lastDraw > 0) {
+    if (this.io.live !== undefined && this.drawn) {
       this.io.live('');
-      this.lastDraw = 0;
+      this.drawn = false;
+      this.lastDraw = -Infinity;
     }
   }
 }

@@ -1,7 +1,8 @@
 /**
  * `asset-sync sync`: syncs local folders to the service. With `--once`, one full pass that exits 0
  * only when everything converged (and says why not otherwise); without it, keeps watching until
- * interrupted. Progress goes to stderr: a live line on a terminal, plain lines otherwise.
+ * interrupted. Progress goes to stderr: a live line on a terminal (files, bytes, rate, ETA), plain
+ * lines otherwise.
  */
 import { createApiClient } from '../api/index.js';
 import { createTokenProvider, readTokens } from '../auth/index.js';
@@ -81,6 +82,7 @@ export async function syncCommand(args: string[], io: CommandIo): Promise<number
         progress.note(`${event.level === 'warn' ? 'warning: ' : ''}${event.relPath === undefined ? '' : `${event.relPath}: `}${event.message}`);
       },
       onBytes: (_relPath, bytes) => progress.bytes(bytes),
+      onTransfer: (event) => progress.transfer(event),
       trash: createFreedesktopTrash({ env: io.env }),
     },
   );

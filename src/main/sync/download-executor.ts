@@ -39,6 +39,8 @@ export interface DownloadExecutorDeps {
   commit(rootId: string, landed: readonly { local: LocalEntry; assetId: string }[]): void;
   /** The file at relPath is ours: the stability gate and watcher hints may forget it. */
   landed(rootId: string, relPath: string): void;
+  /** A file just reached its final path (recorded later, with its batch): for progress only. */
+  placed?(rootId: string, relPath: string): void;
   onBytes?(relPath: string, bytes: number): void;
   limits?: { filesInFlight?: number; batchSize?: number };
 }
@@ -143,6 +145,7 @@ export class DownloadExecutor {
           await this.deps.disk.syncFile(source);
         }
         state.landed.push({ local: await this.place(root, op, source, fetched.md5, state), assetId: op.remote.assetId });
+        this.deps.placed?.(root.id, op.relPath);
         outcomes.push({ relPath: op.relPath, assetId: op.remote.assetId, result: { ok: true, bytes: index === 0 ? fetched.bytes : 0, resumedFrom: index === 0 ? fetched.resumedFrom : 0 } });
       } catch (error) {
         outcomes.push(failed(op, error));

@@ -13,9 +13,12 @@ import { planOperations } from './plan-operations.js';
 import type { PlacementExecutor } from './placement-executor.js';
 import type { UploadExecutor, UploadOutcome, UploadRoot } from './upload-executor.js';
 import type { LocalEntry, Operation, PendingSignature } from './sync-types.js';
+import type { Asset } from '../../shared/api/resources.js';
 import type { ConflictsRepo } from '../db/conflicts-repo.js';
 import type { RemoteSide } from './remote-side.js';
 import { executeRemoteChanges, isRemoteChange, type RemoteChangeDeps, type RemoteChangeOp } from './execute-remote-changes.js';
+import { plannedTransfers } from './planned-transfers.js';
+import type { PlannedTransfers } from '../../shared/sync/transfer-event.js';
 
 /** What one pass did, for progress output and `--once`'s verdict. */
 export interface PassReport {
@@ -61,6 +64,8 @@ export interface RootSyncDeps {
   /** Stops the root with a reason (null: running). */
   setStopped(reason: string | null): void;
   log(event: { level: 'info' | 'warn'; message: string; relPath?: string }): void;
+  /** Told what the pass is about to upload and download, before the first byte (progress and ETA). */
+  planned?(transfers: PlannedTransfers): void;
 }
 
 const SCANNER_REASONS = new Set(['SYMLINK', 'UNREADABLE', 'SPECIAL_FILE', 'INVALID_NAME', 'TOO_LONG', 'NAME_CLASH']);
@@ -216,13 +221,22 @@ export class RootSync {
           break;
       }
     }
+    const planned = plannedTransfers([...versions.map(({ local }) => local), ...fresh], remoteChanges);
+    if (planned.send.files + planned.receive.files > 0) deps.planned?.(planned);
     // Versions after moves (a moved-and-edited file's version goes to its new path).
     this.record(report, await deps.uploads.uploadVersions(root, versions), 'versions');
     const created = await deps.uploads.uploadNew(root, fresh);
     this.record(report, created, 'uploaded');
-    for (const outcome of created) if (outcome.result.ok) touched.add(outcome.result.synced.assetId);
-    // What we changed on the service is read back before the next plan (our own news is not news).
+    // What we changed on the service is known before the next plan (our own news is not news): from
+    // the completion's answer when it is the asset's latest state, else read back.
+    const answered: Asset[] = [];
+    for (const outcome of created) {
+      if (!outcome.result.ok) continue;
+      if (outcome.result.asset === undefined) touched.add(outcome.result.synced.assetId);
+      else answered.push(outcome.result.asset);
+    }
     deps.remote.feed.touched(touched);
+    await this.learned(answered, report);
     if (remoteChanges.length === 0) return;
     const counters = await executeRemoteChanges(root, remoteChanges, {
       ...deps.remoteChanges,
@@ -235,6 +249,16 @@ export class RootSync {
     report.trashed += counters.trashed;
     report.conflicts += counters.conflicts;
     report.failed += counters.failed;
+  }
+
+  private async learned(assets: readonly Asset[], report: PassReport): Promise<void> {
+    try {
+      await this.deps.remote.feed.learned(assets);
+    } catch (error) {
+      // Not fatal: read back like any other change of ours on the next pass.
+      this.deps.remote.feed.touched(assets.map((asset) => asset.id));
+      report.remoteError ??= error instanceof Error ? error.message : 'unexpected failure';
+    }
   }
 
   private async attempt(relPath: string, report: PassReport, counter: 'moved' | 'removed', task: () => Promise<unknown>): Promise<void> {

@@ -1,0 +1,26 @@
+/**
+ * What the engine says about the transfers of a pass, for progress displays (the CLI's live line
+ * today, the desktop UI later). Bytes in flight come separately, through the engine's `onBytes`: this
+ * union is the coarse part, how much a pass is about to move and each file that got there. A leaf
+ * file, so the engine, its root syncs and the displays share it without importing each other.
+ */
+
+/** An amount of work in one direction. */
+export interface TransferAmount {
+  files: number;
+  bytes: number;
+}
+
+/** What one root's pass is about to transfer, once it has planned. */
+export interface PlannedTransfers {
+  /** Uploads: new files and new versions, whole files. */
+  send: TransferAmount;
+  /** Downloads: every file that lands; bytes count each file version once (copies are local). */
+  receive: TransferAmount;
+}
+
+export type TransferEvent =
+  /** A root's pass planned these transfers and is about to start them (not sent when it has none). */
+  | ({ kind: 'planned'; rootId: string } & PlannedTransfers)
+  /** One planned file got there: an upload completed and recorded, a download at its final path. */
+  | { kind: 'file-done'; rootId: string; relPath: string; direction: 'send' | 'receive' };

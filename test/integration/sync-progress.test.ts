@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TransferEvent } from '../../src/shared/sync/transfer-event.js';
+import { startTestService, type TestService } from '../support/test-service.js';
+import { startSyncHarness, type SyncHarness } from '../support/sync-harness.js';
+import { client } from '../support/two-way.js';
+
+/** What a progress display is told: every event, and the bytes summed as the engine reports them. */
+function recorder() {
+  const seen = { events: [] as TransferEvent[], bytes: 0 };
+  return {
+    seen,
+    progress: {
+      onBytes: (_relPath: string, bytes: number) => void (seen.bytes += bytes),
+      onTransfer: (event: TransferEvent) => void seen.events.push(event),
+    },
+  };
+}
+
+describe('sync progress: what the engine tells a progress display', () => {
+  let service: TestService;
+  const harnesses: SyncHarness[] = [];
+  beforeAll(async () => {
+    service = await startTestService();
+  });
+  afterAll(async () => {
+    for (const harness of harnesses) await harness.dispose();
+    await service.dispose();
+  });
+
+  it('announces each pass’s uploads and downloads, counts every byte once, and each file as it lands', async () => {
+    // 20 MiB goes up in two parts sent at once: their byte counts must add up, not pile up.
+    const files = { 'video/big.bin': Buffer.alloc(20 * 1024 * 1024, 3), 'a.txt': 'alpha', 'b/c.txt': 'charlie' };
+    const total = Object.values(files).reduce((sum, content) => sum + Buffer.byteLength(content), 0);
+
+    const sender = recorder();
+    const me = client(await startSyncHarness(service, { remotePath: '/Progress', progress: sender.progress }));
+    harnesses.push(me.h);
+    for (const [relPath, content] of Object.entries(files)) me.write(relPath, content);
+    const up = await me.once();
+    expect(up.converged, JSON.stringify(up.reports)).toBe(true);
+    expect(sender.seen.events.filter((event) => event.kind === 'planned')).toEqual([
+      { kind: 'planned', rootId: expect.any(String), send: { files: 3, bytes: total }, receive: { files: 0, bytes: 0 } },
+    ]);
+    const sent = sender.seen.events.flatMap((event) => (event.kind === 'file-done' ? [`${event.direction} ${event.relPath}`] : []));
+    expect(sent.sort()).toEqual(['send a.txt', 'send b/c.txt', 'send video/big.bin']);
+    expect(sender.seen.bytes).toBe(total);
+
+    const receiver = recorder();
+    const colleague = client(await startSyncHarness(service, { remotePath: '/Progress', progress: receiver.progress }));
+    harnesses.push(colleague.h);
+    expect((await colleague.once()).converged).toBe(true);
+    expect(receiver.seen.events.filter((event) => event.kind === 'planned')).toEqual([
+      { kind: 'planned', rootId: expect.any(String), send: { files: 0, bytes: 0 }, receive: { files: 3, bytes: total } },
+    ]);
+    const received = receiver.seen.events.flatMap((event) => (event.kind === 'file-done' ? [`${event.direction} ${event.relPath}`] : []));
+    expect(received.sort()).toEqual(['receive a.txt', 'receive b/c.txt', 'receive video/big.bin']);
+    expect(receiver.seen.bytes).toBe(total);
+  });
+});
