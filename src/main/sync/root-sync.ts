@@ -1,10 +1,9 @@
 /**
  * One sync root's pass (DESIGN.md §3): check the root marker, bring the local snapshot up to date
- * (a full scan first, then only the paths the watcher hinted or the stability gate wants to see again),
- * plan, and carry out the plan. Knows the order of things; the pieces (scanner, planner, executors)
+ * (local-refresh.ts), read the service's side, plan, and carry out the plan. Knows the order of things; the pieces (scanner, planner, executors)
  * know how. A missing root or marker stops the root: never read an empty mount point as "delete all".
  */
-import { checkRoot, loadIgnoreRules, type FileSystem, type IgnoreRules, type LocalObservation, type LocalScanner, type StabilityGate } from '../local/index.js';
+import { checkRoot, type FileSystem, type LocalScanner, type StabilityGate } from '../local/index.js';
 import type { IssuesRepo } from '../db/issues-repo.js';
 import type { SnapshotsRepo } from '../db/snapshots-repo.js';
 import type { UploadJournal } from '../db/upload-journal.js';
@@ -12,7 +11,8 @@ import { classifyFailure } from './classify-failure.js';
 import { planOperations } from './plan-operations.js';
 import type { PlacementExecutor } from './placement-executor.js';
 import type { UploadExecutor, UploadOutcome, UploadRoot } from './upload-executor.js';
-import type { LocalEntry, Operation, PendingSignature } from './sync-types.js';
+import type { LocalEntry, Operation } from './sync-types.js';
+import { LocalRefresh, isScannerReason } from './local-refresh.js';
 import type { Asset } from '../../shared/api/resources.js';
 import type { ConflictsRepo } from '../db/conflicts-repo.js';
 import type { RemoteSide } from './remote-side.js';
@@ -68,29 +68,20 @@ export interface RootSyncDeps {
   planned?(transfers: PlannedTransfers): void;
 }
 
-const SCANNER_REASONS = new Set(['SYMLINK', 'UNREADABLE', 'SPECIAL_FILE', 'INVALID_NAME', 'TOO_LONG', 'NAME_CLASH']);
-
 export class RootSync {
-  private rules: IgnoreRules | undefined;
-  private fullScanNeeded = true;
   private resumed = false;
-  private readonly hints = new Set<string>();
-  /** Paths present but not hashable now: still being written, or not readable. Never deletions. */
-  private readonly unstable = new Set<string>();
-  /** Signatures of the files still settling (a subset of `unstable`), for rename detection. */
-  private readonly pending = new Map<string, PendingSignature>();
+  private readonly local: LocalRefresh;
 
   constructor(
     readonly root: UploadRoot,
     private readonly deps: RootSyncDeps,
-  ) {}
+  ) {
+    this.local = new LocalRefresh(root, deps);
+  }
 
   /** Paths a watcher says may have changed ('' = everything). */
   hint(relPaths: readonly string[]): void {
-    for (const relPath of relPaths) {
-      if (relPath === '' || relPath === '.assetsyncignore') this.fullScanNeeded = true;
-      this.hints.add(relPath);
-    }
+    this.local.hint(relPaths);
   }
 
   /** The root's remote change feed (its schedule, and `requestFull` for `--once`). */
@@ -140,26 +131,26 @@ export class RootSync {
       this.resumed = true;
       this.record(report, await deps.uploads.resume(root), 'uploaded');
     }
-    report.scanned = await this.refreshLocal();
+    report.scanned = await this.local.refresh();
     report.settling = deps.gate.settlingCount;
-    const remote = await deps.remote.prepare(root, this.rules ?? (await loadIgnoreRules(deps.fs, root.path)));
+    const remote = await deps.remote.prepare(root, await this.local.rules());
     if (remote.error !== undefined) {
       report.remoteError = remote.error instanceof Error ? remote.error.message : 'unexpected failure';
       deps.log({ level: 'warn', message: `could not read the service's changes: ${report.remoteError}` });
     }
     if (remote.renamed.length > 0) {
-      this.hint(remote.renamed);
-      await this.refreshLocal();
+      this.local.hint(remote.renamed);
+      await this.local.refresh();
     }
 
     const now = deps.now();
-    const busy = new Set(deps.issues.notSynced(root.id).filter((row) => row.retry_at !== null && row.retry_at > now && !SCANNER_REASONS.has(row.reason)).map((row) => row.rel_path));
-    const local = new Map([...deps.snapshots.local(root.id)].filter(([relPath]) => !this.unstable.has(relPath)));
+    const busy = new Set(deps.issues.notSynced(root.id).filter((row) => row.retry_at !== null && row.retry_at > now && !isScannerReason(row.reason)).map((row) => row.rel_path));
+    const local = new Map([...deps.snapshots.local(root.id)].filter(([relPath]) => !this.local.unstable.has(relPath)));
     const conflictCopies = this.conflictCopies(local);
     const plan = planOperations({
       local,
-      unstable: this.unstable,
-      pending: this.pending,
+      unstable: this.local.unstable,
+      pending: this.local.pending,
       synced: deps.snapshots.synced(root.id),
       busy,
       deletesConfirmed: deps.issues.deletesConfirmed(root.id),
@@ -182,7 +173,7 @@ export class RootSync {
   private conflictCopies(local: ReadonlyMap<string, LocalEntry>): Set<string> {
     const copies = new Set<string>();
     for (const conflict of this.deps.conflicts.ofRoot(this.root.id)) {
-      if (local.has(conflict.copyPath) || this.unstable.has(conflict.copyPath)) copies.add(conflict.copyPath);
+      if (local.has(conflict.copyPath) || this.local.unstable.has(conflict.copyPath)) copies.add(conflict.copyPath);
       else this.deps.conflicts.resolved(conflict.id);
     }
     return copies;
@@ -289,89 +280,4 @@ export class RootSync {
     this.deps.log({ level: 'warn', message: `${verdict.reason}: ${verdict.detail}`, relPath });
     if (count) report.failed++;
   }
-
-  /** Scans what needs scanning and folds the observations into the local snapshot. */
-  private async refreshLocal(): Promise<boolean> {
-    const { deps, root } = this;
-    this.rules ??= await loadIgnoreRules(deps.fs, root.path);
-    const options = {
-      rules: this.rules,
-      previous: (relPath: string) => deps.snapshots.localEntry(root.id, relPath),
-      isSettled: deps.gate.isSettled,
-    };
-    if (this.fullScanNeeded) {
-      this.fullScanNeeded = false;
-      this.hints.clear();
-      this.rules = await loadIgnoreRules(deps.fs, root.path);
-      const seen = new Set<string>();
-      const unknown: string[] = [];
-      this.unstable.clear();
-      this.pending.clear();
-      await deps.scanner.scan(root.path, (observation) => this.observe(observation, seen, unknown), { ...options, rules: this.rules });
-      const known = (relPath: string): boolean => seen.has(relPath) || unknown.some((prefix) => relPath === prefix || relPath.startsWith(`${prefix}/`));
-      for (const relPath of deps.snapshots.local(root.id).keys()) {
-        if (!known(relPath)) deps.snapshots.deleteLocal(root.id, relPath);
-      }
-      this.forgetIssues((relPath) => !known(relPath));
-      return true;
-    }
-    const paths = new Set([...this.hints, ...deps.gate.due()]);
-    this.hints.clear();
-    if (paths.size === 0) return false;
-    const seen = new Set<string>();
-    await deps.scanner.rescan(root.path, paths, (observation) => this.observe(observation, seen, []), options);
-    return true;
-  }
-
-  /**
-   * Drops the "not synced" reports of paths that are no longer there (a removed symlink, a file that
-   * failed to upload and was then deleted): nothing is left to sync, and a stale report would keep
-   * `--once` from ever converging. A synced path keeps its report: its deletion is still to be done.
-   */
-  private forgetIssues(gone: (relPath: string) => boolean): void {
-    const { deps, root } = this;
-    for (const issue of deps.issues.notSynced(root.id)) {
-      if (gone(issue.rel_path) && deps.snapshots.syncedEntry(root.id, issue.rel_path) === undefined) deps.issues.cleared(root.id, issue.rel_path);
-    }
-  }
-
-  private observe(observation: LocalObservation, seen: Set<string>, unknown: string[]): void {
-    const { deps, root } = this;
-    const relPath = observation.relPath;
-    seen.add(relPath);
-    switch (observation.kind) {
-      case 'file': {
-        this.unstable.delete(relPath);
-        this.pending.delete(relPath);
-        const { kind: _kind, ...entry } = observation;
-        deps.snapshots.putLocal(root.id, entry);
-        const issue = deps.issues.notSyncedEntry(root.id, relPath);
-        if (issue !== undefined && SCANNER_REASONS.has(issue.reason)) deps.issues.cleared(root.id, relPath);
-        break;
-      }
-      case 'pending':
-        this.unstable.add(relPath);
-        this.pending.set(relPath, { size: observation.size, mtimeMs: observation.mtimeMs, ino: observation.ino, dev: observation.dev });
-        break;
-      case 'directory':
-        break;
-      case 'not-synced':
-        // Present but not syncable: it must never look deleted.
-        this.unstable.add(relPath);
-        if (observation.subtreeUnknown) unknown.push(relPath);
-        deps.issues.failed(root.id, relPath, observation.reason, observation.detail, null);
-        break;
-      case 'gone':
-        deps.snapshots.deleteLocalTree(root.id, relPath);
-        this.forgetIssues((path) => path === relPath || path.startsWith(`${relPath}/`));
-        for (const path of [...this.unstable]) {
-          if (path === relPath || path.startsWith(`${relPath}/`)) {
-            this.unstable.delete(path);
-            this.pending.delete(path);
-          }
-        }
-        break;
-    }
-  }
 }
-

@@ -1,0 +1,139 @@
+/**
+ * Keeps one root's local snapshot up to date (DESIGN.md §3 "local" snapshot): a full scan first (and
+ * again when the watcher says everything, or the ignore file, changed), then only the paths the
+ * watcher hinted and the ones the stability gate wants to see again. Files still being written and
+ * files present but unreadable are `unstable`: never new, never deleted. Scanner reports (symlinks,
+ * unreadable files, bad names) become "not synced" issues and are dropped once the path is gone.
+ */
+import { loadIgnoreRules, type FileSystem, type IgnoreRules, type LocalObservation, type LocalScanner, type StabilityGate } from '../local/index.js';
+import type { IssuesRepo } from '../db/issues-repo.js';
+import type { SnapshotsRepo } from '../db/snapshots-repo.js';
+import type { FolderRoot } from './folder-mapper.js';
+import type { PendingSignature } from './sync-types.js';
+
+export interface LocalRefreshDeps {
+  fs: FileSystem;
+  scanner: LocalScanner;
+  gate: StabilityGate;
+  snapshots: SnapshotsRepo;
+  issues: IssuesRepo;
+}
+
+const SCANNER_REASONS: ReadonlySet<string> = new Set(['SYMLINK', 'UNREADABLE', 'SPECIAL_FILE', 'INVALID_NAME', 'TOO_LONG', 'NAME_CLASH']);
+
+/** Whether a "not synced" reason comes from the scanner (it clears when the scanner sees the path fine). */
+export function isScannerReason(reason: string): boolean {
+  return SCANNER_REASONS.has(reason);
+}
+
+export class LocalRefresh {
+  private ignoreRules: IgnoreRules | undefined;
+  private fullScanNeeded = true;
+  private readonly hints = new Set<string>();
+  /** Paths present but not hashable now: still being written, or not readable. Never deletions. */
+  readonly unstable = new Set<string>();
+  /** Signatures of the files still settling (a subset of `unstable`), for rename detection. */
+  readonly pending = new Map<string, PendingSignature>();
+
+  constructor(
+    private readonly root: FolderRoot & { path: string },
+    private readonly deps: LocalRefreshDeps,
+  ) {}
+
+  /** Paths a watcher says may have changed ('' = everything). */
+  hint(relPaths: readonly string[]): void {
+    for (const relPath of relPaths) {
+      if (relPath === '' || relPath === '.assetsyncignore') this.fullScanNeeded = true;
+      this.hints.add(relPath);
+    }
+  }
+
+  /** The root's ignore rules (read on first use, again with every full scan). */
+  async rules(): Promise<IgnoreRules> {
+    this.ignoreRules ??= await loadIgnoreRules(this.deps.fs, this.root.path);
+    return this.ignoreRules;
+  }
+
+  /** Scans what needs scanning and folds the observations into the local snapshot; true when it scanned. */
+  async refresh(): Promise<boolean> {
+    const { deps, root } = this;
+    const options = {
+      rules: await this.rules(),
+      previous: (relPath: string) => deps.snapshots.localEntry(root.id, relPath),
+      isSettled: deps.gate.isSettled,
+    };
+    if (this.fullScanNeeded) {
+      this.fullScanNeeded = false;
+      this.hints.clear();
+      this.ignoreRules = await loadIgnoreRules(deps.fs, root.path);
+      const seen = new Set<string>();
+      const unknown: string[] = [];
+      this.unstable.clear();
+      this.pending.clear();
+      await deps.scanner.scan(root.path, (observation) => this.observe(observation, seen, unknown), { ...options, rules: this.ignoreRules });
+      const known = (relPath: string): boolean => seen.has(relPath) || unknown.some((prefix) => relPath === prefix || relPath.startsWith(`${prefix}/`));
+      for (const relPath of deps.snapshots.local(root.id).keys()) {
+        if (!known(relPath)) deps.snapshots.deleteLocal(root.id, relPath);
+      }
+      this.forgetIssues((relPath) => !known(relPath));
+      return true;
+    }
+    const paths = new Set([...this.hints, ...deps.gate.due()]);
+    this.hints.clear();
+    if (paths.size === 0) return false;
+    const seen = new Set<string>();
+    await deps.scanner.rescan(root.path, paths, (observation) => this.observe(observation, seen, []), options);
+    return true;
+  }
+
+  /**
+   * Drops the "not synced" reports of paths that are no longer there (a removed symlink, a file that
+   * failed to upload and was then deleted): nothing is left to sync, and a stale report would keep
+   * `--once` from ever converging. A synced path keeps its report: its deletion is still to be done.
+   */
+  private forgetIssues(gone: (relPath: string) => boolean): void {
+    const { deps, root } = this;
+    for (const issue of deps.issues.notSynced(root.id)) {
+      if (gone(issue.rel_path) && deps.snapshots.syncedEntry(root.id, issue.rel_path) === undefined) deps.issues.cleared(root.id, issue.rel_path);
+    }
+  }
+
+  private observe(observation: LocalObservation, seen: Set<string>, unknown: string[]): void {
+    const { deps, root } = this;
+    const relPath = observation.relPath;
+    seen.add(relPath);
+    switch (observation.kind) {
+      case 'file': {
+        this.unstable.delete(relPath);
+        this.pending.delete(relPath);
+        const { kind: _kind, ...entry } = observation;
+        deps.snapshots.putLocal(root.id, entry);
+        const issue = deps.issues.notSyncedEntry(root.id, relPath);
+        if (issue !== undefined && isScannerReason(issue.reason)) deps.issues.cleared(root.id, relPath);
+        break;
+      }
+      case 'pending':
+        this.unstable.add(relPath);
+        this.pending.set(relPath, { size: observation.size, mtimeMs: observation.mtimeMs, ino: observation.ino, dev: observation.dev });
+        break;
+      case 'directory':
+        break;
+      case 'not-synced':
+        // Present but not syncable: it must never look deleted.
+        this.unstable.add(relPath);
+        if (observation.subtreeUnknown) unknown.push(relPath);
+        deps.issues.failed(root.id, relPath, observation.reason, observation.detail, null);
+        break;
+      case 'gone':
+        deps.snapshots.deleteLocalTree(root.id, relPath);
+        this.forgetIssues((path) => path === relPath || path.startsWith(`${relPath}/`));
+        for (const path of [...this.unstable]) {
+          if (path === relPath || path.startsWith(`${relPath}/`)) {
+            this.unstable.delete(path);
+            this.pending.delete(path);
+          }
+        }
+        break;
+    }
+  }
+}
