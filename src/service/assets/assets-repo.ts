@@ -101,9 +101,21 @@ export function assetsRepo(db: Db) {
     create(accountId: string, userId: string, now: string): AssetRow {
       const id = randomUUID();
       insert.run(id, accountId, now, userId, now, now);
-      const row = byId.get(accountId, id);
-      if (row === undefined) throw new Error('inserted asset vanished');
-      return row;
+      // The row as inserted (no need to read it back).
+      return {
+        id,
+        account_id: accountId,
+        current_file_id: null,
+        state: 'STAGED',
+        state_before_bin: null,
+        date_staged: now,
+        date_pending_approval: null,
+        date_live: null,
+        staged_by: userId,
+        date_created: now,
+        date_last_modified: now,
+        date_last_file_added: null,
+      };
     },
     /** Replaces the values of the listed fields; others are kept. */
     setValues(assetId: string, fieldId: string, list: readonly string[]): void {

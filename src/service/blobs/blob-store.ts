@@ -4,13 +4,18 @@
  * references it any more (the caller checks), together with the files derived from it (previews), so a
  * permanent delete leaves no copy of the bytes behind.
  *
- * `adopt` makes the new name durable before it resolves (the directory entries are fsynced), because
- * the caller records the blob in the database right after: a crash must not leave a row pointing at a
- * rename the disk never saw.
+ * `adopt` makes the new name durable before it resolves, because the caller records the blob in the
+ * database right after: a crash must not leave a row pointing at a rename the disk never saw. So the
+ * blob's directory is fsynced after the rename, and each directory's own entry in its parent is made
+ * durable (its parent fsynced) the first time this process uses it, whether it was created now or found
+ * (an earlier process may have died between its mkdir and the sync). A blob found already in place
+ * (the same bytes again) gets its directory synced too, for the same reason. Syncs of one directory
+ * are shared between concurrent adopts (directory-syncs.ts).
  */
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
-import { open, rm } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
+import { existsSync, fsyncSync, mkdirSync, openSync, closeSync, renameSync, rmSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { DirectorySyncs } from './directory-syncs.js';
 
 export interface BlobStore {
   pathOf(sha256: string): string;
@@ -20,29 +25,51 @@ export interface BlobStore {
 }
 
 /** `derivedOf` names the files rendered from a blob (e.g. its preview), removed with it. */
-export function createBlobStore(root: string, derivedOf: (sha256: string) => string[] = () => []): BlobStore {
-  mkdirSync(root, { recursive: true });
+export function createBlobStore(root: string, derivedOf: (sha256: string) => string[] = () => [], syncs = new DirectorySyncs()): BlobStore {
+  const created = mkdirSync(root, { recursive: true });
+  if (created !== undefined) {
+    // Once, at start: the directories made just now sit in their parents.
+    for (let dir = root; dir !== dirname(created); dir = dirname(dir)) syncDirectorySync(dirname(dir));
+  }
   const pathOf = (sha256: string): string => {
     if (!/^[0-9a-f]{64}$/.test(sha256)) throw new Error(`not a sha256: ${sha256}`);
     return join(root, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
   };
+  /** Directories that exist with their entry durable in their parent (this process saw to it). */
+  const durable = new Set<string>([root]);
+  const preparing = new Map<string, Promise<void>>();
+
+  /** Makes `dir` (root/ab or root/ab/cd) exist, durably; the first call per directory does the work. */
+  const prepare = (dir: string): Promise<void> => {
+    if (durable.has(dir)) return Promise.resolve();
+    let pending = preparing.get(dir);
+    if (pending === undefined) {
+      pending = (async () => {
+        const parent = dirname(dir);
+        await prepare(parent);
+        // On the thread pool: allocating a directory's inode can take the kernel a good part of a millisecond.
+        await mkdir(dir, { recursive: true });
+        await syncs.sync(parent);
+        durable.add(dir);
+      })().finally(() => preparing.delete(dir));
+      preparing.set(dir, pending);
+    }
+    return pending;
+  };
+
   return {
     pathOf,
     async adopt(file, sha256) {
       const target = pathOf(sha256);
+      const dir = dirname(target);
       if (existsSync(target)) {
         // Off the event loop: unlinking a large file takes a while.
-        await rm(file, { force: true });
+        await Promise.all([rm(file, { force: true }), prepare(dir).then(() => syncs.sync(dir))]);
         return;
       }
-      const created = mkdirSync(dirname(target), { recursive: true });
+      await prepare(dir);
       renameSync(file, target);
-      // The target's directory holds the new entry; directories created just now sit in their parents.
-      const synced = [dirname(target)];
-      if (created !== undefined) {
-        for (let dir = dirname(target); relative(root, dir) !== '' && dir !== dirname(created); dir = dirname(dir)) synced.push(dirname(dir));
-      }
-      for (const dir of synced) await syncDirectory(dir);
+      await syncs.sync(dir);
     },
     remove(sha256) {
       rmSync(pathOf(sha256), { force: true });
@@ -51,11 +78,11 @@ export function createBlobStore(root: string, derivedOf: (sha256: string) => str
   };
 }
 
-async function syncDirectory(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
+function syncDirectorySync(dir: string): void {
+  const fd = openSync(dir, 'r');
   try {
-    await handle.sync();
+    fsyncSync(fd);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }

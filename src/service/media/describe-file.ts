@@ -1,17 +1,27 @@
 /**
  * What a stored file is: media type from its first bytes (file-type), falling back to the name's
  * extension (mime), the coarse fileType class, and pixel dimensions of images (sharp reads only headers).
+ *
+ * Cheap for the common small file: one read brings the whole file in (file-type then sniffs the bytes in
+ * memory instead of issuing a read per probe), and sharp — a thread-pool trip that opens the file again
+ * and tries every loader — is skipped when sniffing found nothing and the first bytes could start no
+ * format this sharp build loads. Must never: describe a file differently from sniffing it on disk and
+ * asking sharp (fromBuffer over the whole file is fromFile; the sharp gate only drops calls that fail).
  */
-import { fileTypeFromFile } from 'file-type';
+import { fileTypeFromBuffer, fileTypeFromFile, type FileTypeResult } from 'file-type';
 import mime from 'mime';
 import sharp from 'sharp';
 import type { FileType, MediaType } from '../../shared/api/resources.js';
+import { readAt, withDescriptor } from '../io/descriptor-calls.js';
 
 export interface FileDescription {
   mediaType: MediaType;
   fileType: FileType;
   dimensions: { width: number; height: number } | null;
 }
+
+/** Files up to this size are read whole and sniffed in memory. */
+const READ_WHOLE_BYTES = 64 * 1024;
 
 const fontTypes = new Set(['font', 'application/font-woff', 'application/vnd.ms-fontobject', 'application/x-font-ttf']);
 const documentSubtypes = /^(pdf|msword|rtf|vnd\.|x-iwork|postscript|epub|json|xml|x-indesign|illustrator)/;
@@ -32,11 +42,12 @@ function splitMediaType(value: string): MediaType {
 }
 
 export async function describeFile(path: string, filename: string, size: number): Promise<FileDescription> {
-  const sniffed = size > 0 ? await fileTypeFromFile(path).catch(() => undefined) : undefined;
+  const whole = size > 0 && size <= READ_WHOLE_BYTES ? await readWhole(path, size).catch(() => undefined) : undefined;
+  const sniffed = size > 0 ? await sniff(path, whole).catch(() => undefined) : undefined;
   const mediaType = splitMediaType(sniffed?.mime ?? mime.getType(filename) ?? 'application/octet-stream');
   const fileType = classify(mediaType);
   let dimensions: FileDescription['dimensions'] = null;
-  if (fileType === 'IMAGE' && size > 0) {
+  if (fileType === 'IMAGE' && size > 0 && (sniffed !== undefined || whole === undefined || mayBeLoadable(whole))) {
     const metadata = await sharp(path, { failOn: 'none' }).metadata().catch(() => undefined);
     if (metadata !== undefined) {
       // EXIF orientations 5–8 are rotated by 90°: report what a viewer shows.
@@ -45,4 +56,31 @@ export async function describeFile(path: string, filename: string, size: number)
     }
   }
   return { mediaType, fileType, dimensions };
+}
+
+function sniff(path: string, whole: Buffer | undefined): Promise<FileTypeResult | undefined> {
+  return whole === undefined ? fileTypeFromFile(path) : fileTypeFromBuffer(whole);
+}
+
+/**
+ * Whether libvips might load a file file-type did not recognise, judging by its first bytes: the
+ * prefixes its loaders in this sharp build test for (jpeg png gif webp tiff heif vips), or text, which
+ * is how an SVG (the one format file-type cannot sniff) starts. Anything else fails in sharp anyway.
+ */
+export function mayBeLoadable(head: Uint8Array): boolean {
+  const starts = (bytes: readonly number[], at = 0): boolean => bytes.every((byte, index) => head[at + index] === byte);
+  const ascii = (text: string, at = 0): boolean => starts(Array.from(Buffer.from(text, 'latin1')), at);
+  if (starts([0xff, 0xd8]) || starts([0x89, 0x50, 0x4e, 0x47]) || ascii('GIF') || ascii('RIFF')) return true;
+  if (ascii('II*\0') || ascii('MM\0*') || ascii('II+\0') || ascii('MM\0+') || ascii('ftyp', 4)) return true;
+  if (starts([0x08, 0xf2, 0xa6, 0xb6]) || starts([0xb6, 0xa6, 0xf2, 0x08])) return true;
+  // Text: the first bytes (after a UTF-8 byte-order mark) are printable ASCII or whitespace.
+  const text = head.subarray(starts([0xef, 0xbb, 0xbf]) ? 3 : 0, 24);
+  return text.every((byte) => byte >= 0x09 && byte < 0x7f && (byte >= 0x20 || byte <= 0x0d));
+}
+
+/** The file's `size` bytes in one read (undefined if it holds fewer). */
+async function readWhole(path: string, size: number): Promise<Buffer | undefined> {
+  const buffer = Buffer.allocUnsafe(size);
+  const bytesRead = await withDescriptor(path, 'r', (fd) => readAt(fd, buffer, 0));
+  return bytesRead === size ? buffer : undefined;
 }

@@ -1,11 +1,17 @@
 /**
- * The worker threads that compute every upload digest (digest-worker-source.ts): the parts' MD5s
- * (ETags) and the whole files' MD5 and SHA-256. Keeping all hashing there lets the event loop only move
- * bytes, and keeping one upload's hashing on one thread is what lets a read feed several digests.
+ * The worker threads that compute the digests of large parts (digest-worker-source.ts): the parts' MD5s
+ * (ETags) and the whole files' MD5 and SHA-256 (small parts are hashed inline, upload-digests.ts).
+ * Keeping that hashing here lets the event loop only move bytes, and digests on one thread can share a
+ * read.
  *
- * Sizing: hashing is ALU-bound and two hashing threads on one physical core (SMT siblings) get little
- * more done than one, while receiving and writing parts is copy-bound and shares a core well. So the
- * default is one worker per two CPUs: one hashing thread and one receiving thread per core.
+ * Sizing: one worker per two CPUs (one hashing thread and one receiving thread per core), but never
+ * fewer than two. A large upload needs three digests over every byte (each part's MD5, the file's MD5
+ * and SHA-256), and the file digest can only follow the contiguous prefix of parts that arrive side by
+ * side, so with one worker it queues behind the part ETags and trails the last part by over a second
+ * per GiB. Even on two SMT siblings of one core, two workers (the file MD5 on one, the other parts and
+ * the file SHA-256 on the other) cut that tail to 0.2–0.5 s and measured a 1 GiB upload (64 MiB parts,
+ * 4 in flight) at 0.67–0.75 of a bare server's speed against 0.57–0.66 with one. Workers start on first
+ * use: uploads of small files start none.
  *
  * This module only carries messages to the worker a caller names; which bytes go where and when a
  * digest can no longer be trusted is upload-digests.ts's job. Messages to one worker are handled in the
@@ -25,7 +31,7 @@ export interface DigestAnswer {
 }
 
 type Request =
-  | { op: 'open'; key: string; at: number; sha256: boolean; md5From?: string }
+  | { op: 'open'; key: string; at: number; md5?: boolean; sha256: boolean; md5From?: string }
   | { op: 'feed'; path: string; from: number; to: number; keys: string[] }
   | { op: 'finish'; key: string }
   | { op: 'drop'; key: string };
@@ -41,7 +47,7 @@ export class DigestPool {
   private readonly pending = new Map<number, Pending & { worker: number }>();
   private workerEpoch = 0;
 
-  constructor(size = Math.max(1, Math.floor(availableParallelism() / 2))) {
+  constructor(size = Math.max(2, Math.floor(availableParallelism() / 2))) {
     this.workers = Array.from({ length: Math.max(1, size) }, () => undefined);
   }
 
@@ -55,8 +61,11 @@ export class DigestPool {
     return this.workers.length;
   }
 
-  /** Starts a digest of the bytes from `at` on; `md5From` borrows that digest's MD5 instead of keeping one. */
-  open(worker: number, key: string, at: number, options: { sha256: boolean; md5From?: string }): Promise<DigestAnswer> {
+  /**
+   * Starts a digest of the bytes from `at` on: an MD5 (unless `md5` is false) and a SHA-256 if asked;
+   * `md5From` borrows that digest's MD5 instead of keeping one.
+   */
+  open(worker: number, key: string, at: number, options: { md5?: boolean; sha256: boolean; md5From?: string }): Promise<DigestAnswer> {
     return this.send(worker, { op: 'open', key, at, ...options });
   }
 

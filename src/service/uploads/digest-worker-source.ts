@@ -13,7 +13,8 @@
  * cannot load .ts workers) and inside a bundled Electron app.
  *
  * Messages (each answered with `{ seq, offset }`, offset -1 when the digest is gone, or `{ seq, error }`):
- *   { op: 'open', key, at, sha256, md5From? }   a digest of the bytes from offset `at`
+ *   { op: 'open', key, at, md5?, sha256, md5From? }   a digest of the bytes from offset `at` (an MD5
+ *                                               unless md5 is false, a SHA-256 if sha256)
  *   { op: 'feed', path, from, to, keys }        bytes [from, to) of the file into every digest in `keys`
  *   { op: 'finish', key }                       answers `md5` (and `sha256`) hex, and forgets the digest
  *   { op: 'drop', key }                         forgets the digest
@@ -67,7 +68,7 @@ function finish(key) {
   if (digest === undefined) return { offset: -1 };
   digests.delete(key);
   let md5;
-  if (digest.md5From === undefined) md5 = digest.md5.digest('hex');
+  if (digest.md5From === undefined) md5 = digest.md5 && digest.md5.digest('hex');
   else {
     const lender = digests.get(digest.md5From);
     if (lender === undefined || lender.offset !== digest.offset) throw new Error('cannot borrow the MD5 of ' + digest.md5From);
@@ -80,9 +81,9 @@ parentPort.on('message', (message) => {
   const { op, seq } = message;
   try {
     if (op === 'open') {
-      const { key, at, sha256, md5From } = message;
+      const { key, at, md5, sha256, md5From } = message;
       if (md5From !== undefined) digestAt(md5From, at);
-      digests.set(key, { offset: at, md5From, md5: md5From === undefined ? createHash('md5') : undefined, sha256: sha256 ? createHash('sha256') : undefined });
+      digests.set(key, { offset: at, md5From, md5: md5From === undefined && md5 !== false ? createHash('md5') : undefined, sha256: sha256 ? createHash('sha256') : undefined });
       parentPort.postMessage({ seq, offset: at });
     } else if (op === 'feed') {
       parentPort.postMessage({ seq, offset: feed(message) });

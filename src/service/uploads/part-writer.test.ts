@@ -44,7 +44,7 @@ describe('writePart', () => {
     writeFileSync(file, around);
     const part = randomBytes(3 * (1 << 20) + 12_345);
     const progress: number[] = [];
-    await writePart({ file, start: 1000, size: part.length }, body(chunked(part, 65_536)), (bytes) => progress.push(bytes));
+    await writePart({ file, start: 1000, size: part.length }, body(chunked(part, 65_536)), { onWritten: (bytes) => progress.push(bytes) });
     const stored = readFileSync(file);
     expect(stored.subarray(1000, 1000 + part.length).equals(part)).toBe(true);
     expect(stored.subarray(0, 1000).equals(around.subarray(0, 1000))).toBe(true);
@@ -52,6 +52,28 @@ describe('writePart', () => {
     expect(progress.length).toBeGreaterThan(2);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
     expect(progress.at(-1)).toBe(part.length);
+  });
+
+  it('shows every chunk in order before writing it, and writes a small part in one go', async () => {
+    writeFileSync(file, Buffer.alloc(10_000));
+    const part = randomBytes(5000);
+    const seen: Buffer[] = [];
+    const progress: number[] = [];
+    await writePart({ file, start: 3000, size: part.length }, body(chunked(part, 700)), {
+      onChunk: (chunk) => seen.push(Buffer.from(chunk)),
+      onWritten: (bytes) => progress.push(bytes),
+    });
+    expect(Buffer.concat(seen).equals(part)).toBe(true);
+    expect(seen.length).toBe(Math.ceil(part.length / 700));
+    expect(progress).toEqual([part.length]);
+    expect(readFileSync(file).subarray(3000, 8000).equals(part)).toBe(true);
+  });
+
+  it('never shows a chunk that would run past the range', async () => {
+    const seen: number[] = [];
+    const write = writePart({ file, start: 0, size: 50 }, body([randomBytes(40), randomBytes(40)]), { onChunk: (chunk) => seen.push(chunk.length) });
+    await expect(write).rejects.toMatchObject({ code: 'INVALID_PART_SIZE' });
+    expect(seen).toEqual([40]);
   });
 
   it('refuses a body longer than the range without writing past it', async () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, openSync, closeSync, rmSync, writeSync, ftruncateSync } from 'node:fs';
+import { mkdtempSync, openSync, closeSync, readFileSync, rmSync, writeSync, ftruncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { partRange } from '../../shared/api/part-layout.js';
@@ -13,6 +13,12 @@ const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes)
 /** A pool that remembers every feed, to tell a running digest from a rehash at completion. */
 class RecordingPool extends DigestPool {
   readonly feeds: { from: number; to: number; keys: string[] }[] = [];
+  readonly opens: { worker: number; at: number; options: Parameters<DigestPool['open']>[3] }[] = [];
+
+  override open(worker: number, key: string, at: number, options: Parameters<DigestPool['open']>[3]): ReturnType<DigestPool['open']> {
+    this.opens.push({ worker, at, options });
+    return super.open(worker, key, at, options);
+  }
 
   override feed(worker: number, path: string, from: number, to: number, keys: string[]): ReturnType<DigestPool['feed']> {
     this.feeds.push({ from, to, keys });
@@ -37,10 +43,12 @@ class Upload {
     readonly bytes: Buffer,
     partSize: number,
     digests?: UploadDigests,
+    /** Parts up to this size are hashed inline; 0 (the default here) sends every part with bytes to the worker. */
+    inlinePartBytes = 0,
   ) {
     const partCount = Math.max(1, Math.ceil(bytes.length / partSize));
     this.layout = { uploadId: `upload-${randomBytes(4).toString('hex')}`, file: join(dir, 'file.upload'), size: bytes.length, partSize, partCount };
-    this.digests = digests ?? new UploadDigests(pool, (_uploadId, partNumber) => this.recorded.has(partNumber));
+    this.digests = digests ?? new UploadDigests(pool, (_uploadId, partNumber) => this.recorded.has(partNumber), inlinePartBytes);
     closeSync(openSync(this.layout.file, 'a'));
   }
 
@@ -56,6 +64,7 @@ class Upload {
       for (let written = 0; written < content.length; ) {
         const length = Math.min(batch, content.length - written, (options.failAfter ?? Infinity) - written);
         if (length <= 0) break;
+        this.digests.partReceived(this.layout, partNumber, content.subarray(written, written + length));
         writeSync(fd, content, written, length, range.start + written);
         written += length;
         this.digests.partWritten(this.layout, partNumber, written);
@@ -234,4 +243,155 @@ describe('UploadDigests', () => {
       await wide.close();
     }
   });
+
+  describe('small parts hashed inline', () => {
+    const inline = (bytes: Buffer, partSize: number): Upload => new Upload(pool, dir, bytes, partSize, undefined, 1 << 20);
+
+    it('gives a one-part upload the same ETag and file digest as the worker, without the worker', async () => {
+      const bytes = randomBytes(4096 + 17);
+      const quick = inline(bytes, 5 << 20);
+      const etag = await quick.sendPart(1, { batch: 1000 });
+      const digest = await quick.finish();
+      expect(pool.feeds).toEqual([]);
+      const viaWorker = new Upload(pool, dir, bytes, 5 << 20);
+      expect(await viaWorker.sendPart(1, { batch: 1000 })).toBe(etag);
+      expect(await viaWorker.finish()).toEqual(digest);
+      expect(digest).toEqual({ md5: md5(bytes), sha256: sha256(bytes) });
+      expect(etag).toBe(md5(bytes));
+    });
+
+    it.each([
+      ['a 0-byte file', 0],
+      ['a 1-byte file', 1],
+      ['a file of exactly the inline limit', 1 << 20],
+    ])('digests %s inline', async (_what, size) => {
+      const bytes = randomBytes(size);
+      const upload = inline(bytes, 5 << 20);
+      expect(await upload.sendPart(1, { batch: 65_536 })).toBe(md5(bytes));
+      expect(await upload.finish()).toEqual({ md5: md5(bytes), sha256: sha256(bytes) });
+      expect(pool.feeds).toEqual([]);
+    });
+
+    it('takes the digest of the bytes PUT last, and forgets it when a PUT again fails half-way', async () => {
+      const first = randomBytes(5000);
+      const upload = inline(first, 5 << 20);
+      await upload.sendPart(1);
+      const second = randomBytes(5000);
+      expect(await upload.sendPart(1, { content: second, batch: 999 })).toBe(md5(second));
+      await upload.sendPart(1, { content: randomBytes(5000), batch: 1000, failAfter: 3000 });
+      // Nothing recorded now: what completion gets is whatever the file holds, read back by the worker.
+      const digest = await upload.finish();
+      expect(pool.feeds.length).toBeGreaterThan(0);
+      const held = readFileSync(upload.layout.file);
+      expect(digest).toEqual({ md5: md5(held), sha256: sha256(held) });
+    });
+
+    it('uses a known file digest once; a later finish (a retried completion, a restart) reads the file', async () => {
+      const bytes = randomBytes(3000);
+      const upload = inline(bytes, 5 << 20);
+      await upload.sendPart(1);
+      expect(await upload.finish()).toEqual({ md5: md5(bytes), sha256: sha256(bytes) });
+      expect(pool.feeds).toEqual([]);
+      expect(await upload.finish()).toEqual({ md5: md5(bytes), sha256: sha256(bytes) });
+      expect(pool.bytesRead()).toBe(bytes.length);
+    });
+
+    it('hashes a short last part inline while the worker keeps the file digest of a multipart upload', async () => {
+      const upload = new Upload(pool, dir, randomBytes(3 * 40_000 + 500), 40_000, undefined, 1000);
+      for (const partNumber of [4, 2, 1, 3]) {
+        expect(await upload.sendPart(partNumber, { batch: 7000 })).toBe(md5(upload.partBytes(partNumber)));
+      }
+      expect(await upload.finish()).toEqual({ md5: md5(upload.bytes), sha256: sha256(upload.bytes) });
+      // Part 4's 500 bytes were read back only for the file digest.
+      expect(pool.bytesRead()).toBeLessThanOrEqual(2 * upload.bytes.length - 500);
+    });
+
+    it('refuses an inline ETag for bytes it did not see', async () => {
+      const upload = inline(randomBytes(2000), 5 << 20);
+      upload.digests.partStarting(upload.layout, 1);
+      upload.digests.partWritten(upload.layout, 1, 2000);
+      await expect(upload.digests.partMd5(upload.layout, 1)).rejects.toThrow(/hashed from 0 bytes/);
+      upload.digests.partEnded(upload.layout, 1, false);
+    });
+  });
 });
+
+describe('UploadDigests with the file digest in two lanes (two workers)', () => {
+  let dir: string;
+  let pool: RecordingPool;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'upload-digests-lanes-'));
+    pool = new RecordingPool(2);
+  });
+  afterEach(async () => {
+    await pool.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('digests parts arriving side by side and out of order, and completion reads nothing new', async () => {
+    const upload = new Upload(pool, dir, randomBytes(5 * 30_000 + 77), 30_000);
+    const etags = await Promise.all([3, 1, 6, 2, 5, 4].map((partNumber) => upload.sendPart(partNumber, { batch: 6000 })));
+    expect(etags).toEqual([3, 1, 6, 2, 5, 4].map((partNumber) => md5(upload.partBytes(partNumber))));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const feeds = pool.feeds.length;
+    expect(await upload.finish()).toEqual({ md5: md5(upload.bytes), sha256: sha256(upload.bytes) });
+    // Each byte read at most three times: for its part, the file MD5 and the file SHA-256.
+    expect(pool.bytesRead()).toBeLessThanOrEqual(3 * upload.bytes.length);
+    expect(pool.feeds.length).toBe(feeds);
+  });
+
+  it('keeps the file MD5 and SHA-256 on different workers, part 1 beside the MD5, the other parts off it', async () => {
+    const upload = new Upload(pool, dir, randomBytes(3 * 20_000), 20_000);
+    for (const partNumber of [1, 2, 3]) await upload.sendPart(partNumber, { batch: 5000 });
+    expect(await upload.finish()).toEqual({ md5: md5(upload.bytes), sha256: sha256(upload.bytes) });
+    const workerOf = (match: (open: RecordingPool['opens'][number]) => boolean): number[] => pool.opens.filter(match).map((open) => open.worker);
+    const [md5Lane] = workerOf((open) => open.options.md5 === true && !open.options.sha256);
+    const [shaLane] = workerOf((open) => open.options.md5 === false && open.options.sha256);
+    expect(md5Lane).toBeDefined();
+    expect(shaLane).toBeDefined();
+    expect(shaLane).not.toBe(md5Lane);
+    expect(workerOf((open) => open.options.md5From !== undefined)).toEqual([md5Lane]);
+    const otherParts = workerOf((open) => open.at > 0);
+    expect(otherParts).toHaveLength(2);
+    expect(otherParts).not.toContain(md5Lane);
+  });
+
+  it('drops only the lanes that read a part sent again, and ends with the bytes the file holds', async () => {
+    const upload = new Upload(pool, dir, randomBytes(3 * 25_000), 25_000);
+    for (const partNumber of [1, 2, 3]) await upload.sendPart(partNumber, { batch: 4000 });
+    const replacement = randomBytes(25_000);
+    expect(await upload.sendPart(2, { content: replacement, batch: 4000 })).toBe(md5(replacement));
+    await upload.sendPart(3, { content: randomBytes(25_000), batch: 4000, failAfter: 9000 });
+    const third = randomBytes(25_000);
+    await upload.sendPart(3, { content: third });
+    const expected = Buffer.concat([upload.partBytes(1), replacement, third]);
+    expect(await upload.finish()).toEqual({ md5: md5(expected), sha256: sha256(expected) });
+  });
+
+  it('starts both lanes over after a lost worker, and after a restart', async () => {
+    const bytes = randomBytes(4 * 15_000);
+    const before = new Upload(pool, dir, bytes, 15_000);
+    await before.sendPart(1);
+    await before.sendPart(2);
+    const restarted = new RecordingPool(2);
+    try {
+      const after = new Upload(restarted, dir, bytes, 15_000);
+      after.recorded.add(1).add(2);
+      await after.sendPart(3);
+      await restarted.close();
+      await after.sendPart(4);
+      expect(await after.finish()).toEqual({ md5: md5(bytes), sha256: sha256(bytes) });
+    } finally {
+      await restarted.close();
+    }
+  });
+
+  it('digests one large part with its MD5 borrowed from the file MD5 lane', async () => {
+    const upload = new Upload(pool, dir, randomBytes(70_000), 5 << 20);
+    expect(await upload.sendPart(1, { batch: 9000 })).toBe(md5(upload.bytes));
+    expect(await upload.finish()).toEqual({ md5: md5(upload.bytes), sha256: sha256(upload.bytes) });
+    // Read once for the MD5 (part and file together) and once for the SHA-256.
+    expect(pool.bytesRead()).toBe(2 * upload.bytes.length);
+  });
+});
+

@@ -2,17 +2,17 @@
  * The upload flows of API.md §4: create uploads (with their assets, for new files), sign part URLs,
  * receive parts, complete. Part bytes stream straight into their place in one file per upload (never
  * whole parts in memory, part-writer.ts). Every digest — the part's MD5 (its ETag), the whole file's
- * MD5 and SHA-256 — is computed by the digest worker from the bytes as they land (upload-digests.ts),
- * so the event loop only moves bytes and completion only hashes what is left, then renames the file
- * into the blob store.
+ * MD5 and SHA-256 — is computed while the bytes land (upload-digests.ts): a small part's on the event
+ * loop from its chunks, a large part's by a digest worker, so completion only hashes what is left,
+ * then renames the file into the blob store.
  *
  * Must never: accept a part that does not have exactly its range's size, report a part as received
  * before its bytes are written, or let a half-written part count after a crash (the row is removed
  * before the bytes are touched and written after they are).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
-import { open, stat, truncate } from 'node:fs/promises';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
+import { open, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Asset, AssetUpload, UploadJobSuccess } from '../../shared/api/resources.js';
@@ -23,6 +23,7 @@ import type { Caller } from '../http/request-auth.js';
 import type { AssetsRepo, FileRow } from '../assets/assets-repo.js';
 import type { ServiceContext } from '../context.js';
 import { describeFile } from '../media/describe-file.js';
+import { syncAll, withDescriptor } from '../io/descriptor-calls.js';
 import type { BlobStore } from '../blobs/blob-store.js';
 import { DigestPool } from './digest-pool.js';
 import { writePart } from './part-writer.js';
@@ -120,20 +121,27 @@ export class UploadService {
     const layout = this.digestLayout(upload);
     let recorded = false;
     try {
-      uploads.forgetPart(uploadId, partNumber);
+      // A read first: most parts arrive once, and a DELETE of nothing still takes SQLite's write lock.
+      if (uploads.hasPart(uploadId, partNumber)) uploads.forgetPart(uploadId, partNumber);
       // A part PUT again rewrites bytes the running whole-file digest may already have read: the
       // digest is dropped when it reached this range, and otherwise stops in front of it.
       this.digests.partStarting(layout, partNumber);
-      await writePart({ file: layout.file, start: range.start, size: expected }, body, (bytes) => {
-        this.digests.partWritten(layout, partNumber, bytes);
+      await writePart({ file: layout.file, start: range.start, size: expected }, body, {
+        onChunk: (chunk) => {
+          this.digests.partReceived(layout, partNumber, chunk);
+        },
+        onWritten: (bytes) => {
+          this.digests.partWritten(layout, partNumber, bytes);
+        },
       });
-      // Hashed by the digest worker as the batches landed (and while the bytes synced).
+      // Hashed as the bytes arrived (small parts) or by the digest worker as the batches landed (and
+      // while the bytes synced).
       const md5 = await this.digests.partMd5(layout, partNumber).catch((error: unknown) => {
         // A discarded upload takes its digests along: answered as expired just below.
-        if (uploads.get(uploadId) === undefined) return '';
+        if (!uploads.exists(uploadId)) return '';
         throw error;
       });
-      if (uploads.get(uploadId) === undefined) {
+      if (!uploads.exists(uploadId)) {
         // The upload was discarded (its asset deleted) while the bytes arrived; writing may have
         // re-created its file, which nothing would ever sweep.
         rmSync(this.fileOf(uploadId), { force: true });
@@ -142,8 +150,10 @@ export class UploadService {
       if (boundMd5 !== undefined && Buffer.from(md5, 'hex').toString('base64') !== boundMd5) {
         throw new ServiceError('BAD_DIGEST');
       }
-      uploads.putPart(uploadId, partNumber, expected, md5, ctx.clock.now());
+      uploads.putPart(uploadId, partNumber, expected, md5);
       recorded = true;
+      const now = ctx.clock.now();
+      if (now - upload.last_activity >= this.activityGranularity()) uploads.touch(uploadId, now);
       return md5;
     } finally {
       // A part that failed leaves bytes that can no longer be trusted: a digest that read them is dropped.
@@ -170,13 +180,15 @@ export class UploadService {
     this.completing.add(upload.upload_id);
     try {
       const file = this.fileOf(upload.upload_id);
-      await this.ensureSize(file, upload.size);
-      // Side by side: the digest's last bytes, the type sniffing, and the sync (each part's data was
-      // synced before it was recorded; this one covers the size and the file's own metadata).
+      const resized = await this.ensureSize(file, upload.size);
+      // Side by side: the digest's last bytes, the type sniffing, and a sync when one is needed. Each
+      // part's bytes were fdatasync'ed before the part was recorded, and fdatasync also makes the size
+      // they gave the file durable; only a file that ensureSize had to create or resize, or an empty
+      // one (whose 0-byte part wrote nothing to sync), needs its own fsync here.
       const [digest, description] = await Promise.all([
         this.digests.finish(this.digestLayout(upload)),
         describeFile(file, upload.filename, upload.size),
-        syncFile(file),
+        resized || upload.size === 0 ? syncFile(file) : undefined,
       ]);
       const asset = assets.get(caller.accountId, upload.asset_id);
       if (asset === undefined) throw notFound('asset', upload.asset_id);
@@ -220,6 +232,15 @@ export class UploadService {
     } finally {
       this.completing.delete(upload.upload_id);
     }
+  }
+
+  /**
+   * How stale an upload's last_activity may get before a part PUT writes it again: 1 % of the
+   * abandonment period, at most a minute (so at most a minute early, of 7 days by default). A one-part
+   * upload PUT right after it was created then costs one row write instead of two.
+   */
+  private activityGranularity(): number {
+    return Math.min(60_000, this.deps.ctx.config.uploadAbandonAfter * 10);
   }
 
   /** Deletes uploads with no activity for `uploadAbandonAfter`, with their bytes. */
@@ -344,13 +365,17 @@ export class UploadService {
     if (wrong !== undefined) throw new ServiceError('UPLOAD_ETAG_MISMATCH', `The eTag of part ${wrong.partNumber} does not match the part received.`);
   }
 
-  private async ensureSize(file: string, size: number): Promise<void> {
-    const info = await stat(file).catch(() => undefined);
+  /** Makes the file exist with exactly `size` bytes; answers whether it had to change it. */
+  private async ensureSize(file: string, size: number): Promise<boolean> {
+    // A stat of a file just written is served from the inode cache: cheaper here than a pool round trip.
+    const info = statSync(file, { throwIfNoEntry: false });
     if (info === undefined) {
       const handle = await open(file, 'w', 0o600);
       await handle.close();
     }
-    if (info?.size !== size) await truncate(file, size);
+    if (info?.size === size) return false;
+    await truncate(file, size);
+    return true;
   }
 
   private digestLayout(upload: UploadRow): DigestLayout {
@@ -362,9 +387,8 @@ export class UploadService {
   }
 }
 
-async function syncFile(file: string): Promise<void> {
-  const handle = await open(file, 'r+');
-  await handle.sync().finally(() => handle.close());
+function syncFile(file: string): Promise<void> {
+  return withDescriptor(file, 'r+', syncAll);
 }
 
 function normaliseParts(parts: CompletionBody['parts']): { partNumber: number; eTag: string }[] {

@@ -27,6 +27,7 @@ export interface PartRow {
 
 export function uploadsRepo(db: Db) {
   const byUploadId = db.prepare<[string], UploadRow>('SELECT * FROM uploads WHERE upload_id = ?');
+  const exists = db.prepare<[string], { n: number }>('SELECT 1 AS n FROM uploads WHERE upload_id = ?');
   const insert = db.prepare(
     `INSERT INTO uploads (upload_id, id, account_id, asset_id, replace_file_id, asset_file_id, filename, folder_option_id, size, part_size, part_count, created_by, date_created, last_activity)
      VALUES (@upload_id, @id, @account_id, @asset_id, @replace_file_id, NULL, @filename, @folder_option_id, @size, @part_size, @part_count, @created_by, @date_created, @last_activity)`,
@@ -45,15 +46,14 @@ export function uploadsRepo(db: Db) {
 
   return {
     get: (uploadId: string) => byUploadId.get(uploadId),
+    exists: (uploadId: string) => exists.get(uploadId) !== undefined,
     insert: (row: Omit<UploadRow, 'asset_file_id' | 'completed_parts'>) => void insert.run(row),
     parts: (uploadId: string) => parts.all(uploadId),
     hasPart: (uploadId: string, partNumber: number) => hasPart.get(uploadId, partNumber) !== undefined,
     /** Forgets a part before its bytes are rewritten, so a crash mid-write leaves it missing, not stale. */
     forgetPart: (uploadId: string, partNumber: number) => void deletePart.run(uploadId, partNumber),
-    putPart(uploadId: string, partNumber: number, size: number, etag: string, now: number): void {
-      putPart.run(uploadId, partNumber, size, etag);
-      touch.run(now, uploadId);
-    },
+    /** Records a part whose bytes are durable (the caller touches the upload when its activity is stale). */
+    putPart: (uploadId: string, partNumber: number, size: number, etag: string) => void putPart.run(uploadId, partNumber, size, etag),
     touch: (uploadId: string, now: number) => void touch.run(now, uploadId),
     markCompleted(uploadId: string, fileId: string, partsJson: string, now: number): void {
       complete.run(fileId, partsJson, now, uploadId);

@@ -1,0 +1,59 @@
+/**
+ * fsync of directories, with group commit per directory: while a sync of a directory is in flight,
+ * every request for the same directory waits for the one sync that starts after it ends, so N adopts
+ * landing in one directory at once cost about two syncs, not N.
+ *
+ * Must never: answer a request with a sync that may have started before the request did — that sync
+ * may not cover the entry the caller has just made. Waiting for the next one is what makes sharing sound.
+ */
+import { syncAll, withDescriptor } from '../io/descriptor-calls.js';
+
+export type SyncDirectory = (dir: string) => Promise<void>;
+
+interface Waiter {
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+export class DirectorySyncs {
+  /** Directories with a sync in flight, with the requests that arrived since it started. */
+  private readonly inFlight = new Map<string, Waiter[]>();
+
+  constructor(private readonly syncDirectory: SyncDirectory = fsyncDirectory) {}
+
+  /** Resolves once a sync of `dir` that started after this call has completed. */
+  sync(dir: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const waiting = this.inFlight.get(dir);
+      if (waiting === undefined) this.start(dir, [{ resolve, reject }]);
+      else waiting.push({ resolve, reject });
+    });
+  }
+
+  private start(dir: string, batch: Waiter[]): void {
+    this.inFlight.set(dir, []);
+    const settle = (outcome: (waiter: Waiter) => void): void => {
+      for (const waiter of batch) outcome(waiter);
+      const next = this.inFlight.get(dir) ?? [];
+      if (next.length === 0) this.inFlight.delete(dir);
+      else this.start(dir, next);
+    };
+    this.syncDirectory(dir).then(
+      () => {
+        settle((waiter) => {
+          waiter.resolve();
+        });
+      },
+      (error: unknown) => {
+        settle((waiter) => {
+          waiter.reject(error);
+        });
+      },
+    );
+  }
+}
+
+/** open + fsync + close of a directory, on the thread pool. */
+export function fsyncDirectory(dir: string): Promise<void> {
+  return withDescriptor(dir, 'r', syncAll);
+}
