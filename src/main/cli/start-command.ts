@@ -34,7 +34,8 @@ export async function startCommand(args: string[], io: CommandIo): Promise<numbe
     io.out(`Sign in at ${service.url}/authorize… as ${config.adminEmail} with password ${service.bootstrap.generatedAdminPassword} (shown once).`);
   }
   io.out(`Get a token for the API with: npx asset-sync token --data ${dataDir}`);
-  io.out('The sync engine and desktop UI are not built yet; press Ctrl+C to stop.');
+  io.out(`Sync a folder with it: npx asset-sync login --server ${service.url}, then npx asset-sync sync --server ${service.url} --folder DIR`);
+  io.out('The desktop app and its UI are not built yet; press Ctrl+C to stop.');
   await io.untilInterrupted();
   await service.close();
   return 0;
