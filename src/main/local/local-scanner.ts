@@ -13,10 +13,13 @@ import { DEFAULT_MAX_FOLDER_DEPTH, checkName } from './check-name.js';
 import type { FileStat, FileSystem } from './file-system.js';
 import type { IgnoreRules } from './ignore-rules.js';
 import { LocalError, errnoCode } from './local-error.js';
-import { PathLocator } from './locate-path.js';
+import { PathLocator, type Located } from './locate-path.js';
 import type { LocalObservation, PreviousLookup } from './observations.js';
 import { baseName, outermostPaths, relSegments } from './rel-path.js';
 import { TreeWalk, type SettleCheck, type WalkCounts } from './tree-walk.js';
+
+/** Hinted paths looked up at once during a rescan. */
+const LOCATE_WINDOW = 32;
 
 export type { SettleCheck } from './tree-walk.js';
 export type ScanSummary = WalkCounts;
@@ -81,22 +84,29 @@ export class LocalScanner {
     await this.assertRootDirectory(rootPath);
     const walk = this.newWalk(sink, options, true);
     const locator = new PathLocator(this.fs, rootPath);
-    for (const relPath of paths) {
+    // Looked up a window at a time (thousands of hinted paths after a big copy would otherwise wait
+    // on one lstat after another), and handled in the given order.
+    const located: Located[] = [];
+    for (let start = 0; start < paths.length; start += LOCATE_WINDOW) {
       if (options.signal?.aborted === true) throw new LocalError('ABORTED', 'the scan was aborted');
-      const located = await locator.locate(relPath);
-      switch (located.kind) {
+      located.push(...(await Promise.all(paths.slice(start, start + LOCATE_WINDOW).map((relPath) => locator.locate(relPath)))));
+    }
+    for (const [index, relPath] of paths.entries()) {
+      const found = located[index];
+      if (found === undefined) continue;
+      switch (found.kind) {
         case 'missing':
         case 'blocked':
           walk.reportGone(relPath);
           break;
         case 'unreadable':
-          if (!options.rules.ignores(relPath, false)) walk.notSynced(relPath, 'UNREADABLE', `cannot read ${located.at}: ${located.code}`, true);
+          if (!options.rules.ignores(relPath, false)) walk.notSynced(relPath, 'UNREADABLE', `cannot read ${found.at}: ${found.code}`, true);
           break;
         case 'clash':
-          if (!options.rules.ignores(relPath, false)) walk.notSynced(relPath, 'NAME_CLASH', `another name in the folder of ${located.at} is the same once Unicode-normalised`, true);
+          if (!options.rules.ignores(relPath, false)) walk.notSynced(relPath, 'NAME_CLASH', `another name in the folder of ${found.at} is the same once Unicode-normalised`, true);
           break;
         case 'found':
-          this.addFound(walk, relPath, located.absPath, located.stat, options.rules);
+          this.addFound(walk, relPath, found.absPath, found.stat, options.rules);
           break;
       }
     }
