@@ -18,10 +18,8 @@ import { withRetries } from './with-retries.js';
 
 const MAX_REDIRECTS = 5;
 
-type Opened = Exchange;
-
 /** One GET, redirects not followed; failures below HTTP as ApiErrors. */
-async function openOnce(context: ClientContext, url: URL, headers: Record<string, string>, signal: AbortSignal | undefined): Promise<Opened> {
+async function openOnce(context: ClientContext, url: URL, headers: Record<string, string>, signal: AbortSignal | undefined): Promise<Exchange> {
   try {
     return await exchange(context, { method: 'GET', url, headers, responseMs: context.timeouts.responseMs, signal });
   } catch (error) {
@@ -30,7 +28,7 @@ async function openOnce(context: ClientContext, url: URL, headers: Record<string
 }
 
 /** Opens the URL, following redirects by hand. */
-async function openFollowing(context: ClientContext, start: URL, headers: Record<string, string>, signal: AbortSignal | undefined): Promise<Opened> {
+async function openFollowing(context: ClientContext, start: URL, headers: Record<string, string>, signal: AbortSignal | undefined): Promise<Exchange> {
   let url = start;
   for (let hop = 0; ; hop++) {
     const opened = await openOnce(context, url, headers, signal);
