@@ -11,15 +11,21 @@
  */
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import type { ClientContext } from './api-client.js';
+
+/**
+ * Writes a body to the request and ends it, resolving once all of it is handed over; a rejection fails
+ * the request with its error. For bodies that manage their own buffers (send-file-range.ts).
+ */
+export type BodyWriter = (request: Writable) => Promise<void>;
 
 export interface ExchangeRequest {
   method: 'GET' | 'PUT';
   url: URL;
   headers: Record<string, string>;
-  /** Sent whole (a Buffer) or streamed; a stream that fails fails the request with its error. */
-  body?: Buffer | Readable;
+  /** Sent whole (a Buffer), streamed, or written by a function; a body that fails fails the request with its error. */
+  body?: Buffer | Readable | BodyWriter;
   /** Limit on the wait for the response's first byte after the request went out (none: the idle limit only). */
   responseMs?: number;
   signal?: AbortSignal | undefined;
@@ -74,6 +80,11 @@ export function exchange(context: ClientContext, input: ExchangeRequest): Promis
     }
     if (body === undefined || Buffer.isBuffer(body)) {
       request.end(body);
+      return;
+    }
+    if (typeof body === 'function') {
+      // Destroying an already destroyed request does nothing, so the first failure is the one reported.
+      body(request).catch((error: unknown) => request.destroy(error instanceof Error ? error : new Error(String(error))));
       return;
     }
     body.once('error', (error) => request.destroy(error));

@@ -1,23 +1,22 @@
 /**
- * PUTs one part of a multipart upload: streams exactly the byte range [start, end) of a local file to
+ * PUTs one part of a multipart upload: sends exactly the byte range [start, end) of a local file to
  * the part's signed URL, through the shared upload bandwidth limiter, and answers the ETag. Retries
  * (a fresh read of the range each time) on network errors, 429 and 5xx; a 403 means the URL expired or
  * was refused, which only fresh URLs fix, so it is not retried here.
  * It must never send the bearer token (the URL is the credential), never follow a redirect, and never
- * hold more than 1 MiB of a part in memory (smaller parts are read whole, larger ones streamed).
+ * hold more than 2 MiB of a part in memory (smaller parts are read whole, larger ones go through two
+ * reused 1 MiB buffers: send-file-range.ts).
  */
-import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
-import { pipeline, type Readable } from 'node:stream';
 import { ApiError, apiErrorFromResponse, invalidResponse } from './api-error.js';
-import { exchange, readText } from './http-exchange.js';
+import { exchange, readText, type BodyWriter } from './http-exchange.js';
 import type { ClientContext } from './api-client.js';
 import type { PutPartRequest } from './asset-api.js';
+import { sendFileRange } from './send-file-range.js';
 import { transportError } from './transport-error.js';
-import { byteCounter, localFileError } from './transfer-streams.js';
+import { localFileError } from './transfer-streams.js';
 import { withRetries } from './with-retries.js';
 
-const READ_CHUNK = 256 * 1024;
 /** Parts up to this size are read whole and sent in one write. */
 const WHOLE_PART_LIMIT = 1024 * 1024;
 
@@ -28,7 +27,10 @@ function checkNumbers(request: PutPartRequest): void {
   }
 }
 
-/** Before streaming: a file that became shorter than the range must not send a short body. */
+/**
+ * Before sending: a file that became shorter than the range fails here, before a request is made
+ * (sendFileRange catches one that shrinks while it is sent).
+ */
 async function checkRange(request: PutPartRequest): Promise<void> {
   const { end, filePath } = request;
   let size: number;
@@ -42,18 +44,11 @@ async function checkRange(request: PutPartRequest): Promise<void> {
   }
 }
 
-/** The part's bytes as a stream: file range → limiter (when capped) → counter. */
-function partBody(context: ClientContext, request: PutPartRequest): Readable {
-  const counter = byteCounter(request.onProgress);
-  if (request.end === request.start) {
-    counter.stream.end();
-    return counter.stream;
-  }
-  const file = createReadStream(request.filePath, { start: request.start, end: request.end - 1, highWaterMark: READ_CHUNK });
-  // Any stage failing destroys the others, and so fails the request with the file's error.
-  const ignore = (): void => undefined;
-  if (context.uploadLimiter.rate === null) return pipeline(file, counter.stream, ignore);
-  return pipeline(file, context.uploadLimiter.throttle(), counter.stream, ignore);
+/** Writes the part's bytes to the request as the limiter grants them, reporting the running total. */
+function partBody(context: ClientContext, request: PutPartRequest): BodyWriter {
+  const limiter = context.uploadLimiter;
+  const options = { grant: (bytes: number, signal: AbortSignal) => limiter.grant(bytes, signal), onProgress: request.onProgress };
+  return (outgoing) => sendFileRange(outgoing, request, options);
 }
 
 /** Reads a small part whole: one open and read instead of a stream per part. */
@@ -82,11 +77,15 @@ export async function putPart(context: ClientContext, request: PutPartRequest): 
   const url = new URL(request.url);
   const size = request.end - request.start;
   // Small parts (most files of a design folder) are read whole (a short file shows there) and go in
-  // one write; large ones, or any under a bandwidth cap, stream through the limiter and counter.
+  // one write; large ones, or any under a bandwidth cap, go a buffer at a time as the limiter grants.
   const whole = size <= WHOLE_PART_LIMIT && context.uploadLimiter.rate === null;
   if (!whole) await checkRange(request);
   const retryContext = { clock: context.clock, random: context.random, policy: context.retry, signal: request.signal };
+  let attempts = 0;
   return withRetries(retryContext, async () => {
+    // A retry counts from 0 again: saying so at once lets a listener of running totals tell it from
+    // more of the last attempt even when its first report (1 MiB) equals where that one failed.
+    if (attempts++ > 0) request.onProgress?.(0);
     let response;
     try {
       response = await exchange(context, {

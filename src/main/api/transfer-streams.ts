@@ -1,7 +1,7 @@
 /**
- * Small stream pieces shared by the part upload and the download: a pass-through that counts bytes
- * (for progress and for checking a body arrived whole), and the mapping of local file-system errors,
- * which retrying the request cannot fix, to a non-retryable ApiError.
+ * Small pieces of the transfers: a pass-through that counts bytes (a capped download's progress and
+ * size; the part upload counts its own, send-file-range.ts), and the mapping of local file-system
+ * errors, which retrying the request cannot fix, to a non-retryable ApiError (uploads and downloads).
  */
 import { Transform } from 'node:stream';
 import { ApiError } from './api-error.js';

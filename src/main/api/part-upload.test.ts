@@ -1,0 +1,188 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createApiClient, type ApiClient } from './create-api-client.js';
+import { errorBody, instantClock, scriptedTokens, sendJson, startFakeServer, type InstantClock } from '../../../test/support/api-client-fakes.js';
+import { openHandlesOn } from '../../../test/support/open-handles.js';
+
+const MIB = 1024 * 1024;
+
+interface ArrivingBody {
+  bytes: number;
+  /** The whole body arrived (false: the client stopped sending). */
+  complete: boolean;
+  closed: boolean;
+}
+
+interface StreamingServer {
+  url: string;
+  bodies: ArrivingBody[];
+  close(): Promise<void>;
+}
+
+/** A server on 127.0.0.1 that counts each body as it arrives, and lets the test act on its first bytes. */
+async function startStreamingServer(onFirstBytes: (response: ServerResponse) => void): Promise<StreamingServer> {
+  const bodies: ArrivingBody[] = [];
+  const server = createServer((incoming: IncomingMessage, response) => {
+    const body: ArrivingBody = { bytes: 0, complete: false, closed: false };
+    bodies.push(body);
+    incoming.on('data', (chunk: Buffer) => {
+      if (body.bytes === 0) onFirstBytes(response);
+      body.bytes += chunk.length;
+    });
+    incoming.on('end', () => {
+      body.complete = true;
+      response.writeHead(200, { etag: '"done"' });
+      response.end();
+    });
+    incoming.on('close', () => (body.closed = true));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/upload-parts/u/1?signature=x`,
+    bodies,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+describe('putPart of a large part (two reused buffers, not a stream)', () => {
+  let dir: string;
+  let path: string;
+  let bytes: Buffer;
+  let clock: InstantClock;
+  let client: ApiClient | undefined;
+  let closeServer: (() => Promise<void>) | undefined;
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'asset-sync-part-upload-'));
+    path = join(dir, 'source.bin');
+    bytes = randomBytes(12 * MIB + 777);
+    writeFileSync(path, bytes);
+    clock = instantClock();
+  });
+
+  afterEach(async () => {
+    client?.close();
+    client = undefined;
+    await closeServer?.();
+    closeServer = undefined;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function clientFor(server: string): ApiClient {
+    const created = createApiClient({ server, tokens: scriptedTokens(), clock, random: () => 0.5, env: {} });
+    client = created;
+    return created;
+  }
+
+  it('arrives byte for byte, read afresh on a retry, its progress a running total that reaches the size once per attempt', async () => {
+    let calls = 0;
+    const fake = await startFakeServer((_request, response) => {
+      if (++calls === 1) sendJson(response, 503, errorBody(503, 'UNAVAILABLE'), { 'retry-after': '1' });
+      else {
+        response.writeHead(200, { etag: '"abc"' });
+        response.end();
+      }
+    });
+    closeServer = () => fake.close();
+    const start = 4321;
+    const end = start + 9 * MIB + 55;
+    const progress: number[] = [];
+    const { eTag } = await clientFor(fake.url).putPart({ url: `${fake.url}/upload-parts/u/1?signature=x`, filePath: path, start, end, onProgress: (total) => progress.push(total) });
+
+    expect(eTag).toBe('"abc"');
+    expect(fake.requests).toHaveLength(2);
+    for (const request of fake.requests) {
+      expect(request.headers['content-length']).toBe(String(end - start));
+      expect(request.body.equals(bytes.subarray(start, end))).toBe(true);
+    }
+    // Split into attempts where the total starts again: each climbs to the size and reports it once.
+    const attempts: number[][] = [];
+    progress.forEach((total, index) => {
+      if (index === 0 || total <= (progress[index - 1] ?? 0)) attempts.push([]);
+      attempts.at(-1)?.push(total);
+    });
+    expect(attempts).toHaveLength(2);
+    // The retry says it starts again before its first report.
+    expect(attempts[1]?.[0]).toBe(0);
+    for (const totals of attempts) {
+      expect(totals.filter((total) => total === end - start)).toHaveLength(1);
+      expect(totals.at(-1)).toBe(end - start);
+      expect(totals.length).toBeGreaterThan(1);
+    }
+    expect(openHandlesOn(path)).toBe(0);
+  });
+
+  it('fails with LOCAL_FILE_CHANGED, without a retry, when the file is cut short while the part is sent', async () => {
+    const cutAt = 6 * MIB + 123;
+    const server = await startStreamingServer(() => truncateSync(path, cutAt));
+    closeServer = () => server.close();
+    const putting = clientFor(server.url).putPart({ url: server.url, filePath: path, start: 0, end: 12 * MIB });
+
+    await expect(putting).rejects.toMatchObject({ name: 'ApiError', code: 'LOCAL_FILE_CHANGED' });
+    await vi.waitFor(() => expect(server.bodies[0]?.closed).toBe(true));
+    expect(server.bodies).toHaveLength(1);
+    expect(server.bodies[0]?.complete).toBe(false);
+    expect(server.bodies[0]?.bytes).toBeLessThanOrEqual(cutAt);
+    await vi.waitFor(() => expect(openHandlesOn(path)).toBe(0));
+  });
+
+  it('stops sending when aborted, and does not retry', async () => {
+    const server = await startStreamingServer(() => undefined);
+    closeServer = () => server.close();
+    const controller = new AbortController();
+    const progress: number[] = [];
+    const putting = clientFor(server.url).putPart({
+      url: server.url,
+      filePath: path,
+      start: 0,
+      end: 12 * MIB,
+      signal: controller.signal,
+      onProgress: (total) => {
+        progress.push(total);
+        controller.abort();
+      },
+    });
+
+    await expect(putting).rejects.toMatchObject({ code: 'ABORTED' });
+    await vi.waitFor(() => expect(server.bodies[0]?.closed).toBe(true));
+    expect(server.bodies).toHaveLength(1);
+    expect(server.bodies[0]?.complete).toBe(false);
+    expect(server.bodies[0]?.bytes).toBeLessThan(12 * MIB);
+    expect(progress).toEqual([MIB]);
+    await vi.waitFor(() => expect(openHandlesOn(path)).toBe(0));
+  });
+
+  it('keeps to a bandwidth cap, and lets the rest go when the cap is lifted mid-part', async () => {
+    const fake = await startFakeServer((_request, response) => {
+      response.writeHead(200, { etag: '"e"' });
+      response.end();
+    });
+    closeServer = () => fake.close();
+    const api = clientFor(fake.url);
+    api.setBandwidthLimits({ uploadBytesPerSecond: MIB });
+
+    // 3 MiB + 5 bytes at 1 MiB/s from an empty bucket: twelve waits of 250 ms for 256 KiB, one of 1 ms.
+    let before = clock.now();
+    await api.putPart({ url: `${fake.url}/part`, filePath: path, start: 0, end: 3 * MIB + 5 });
+    expect(clock.now() - before).toBe(3001);
+    expect(fake.requests[0]?.body.equals(bytes.subarray(0, 3 * MIB + 5))).toBe(true);
+
+    before = clock.now();
+    const onProgress = (total: number): void => {
+      if (total >= MIB) api.setBandwidthLimits({ uploadBytesPerSecond: null });
+    };
+    await api.putPart({ url: `${fake.url}/part`, filePath: path, start: 0, end: 8 * MIB, onProgress });
+    expect(clock.now() - before).toBe(1000);
+    expect(fake.requests[1]?.body.equals(bytes.subarray(0, 8 * MIB))).toBe(true);
+  });
+});
