@@ -45,7 +45,7 @@ import { RootSync, type PassReport } from './sync/root-sync.js';
 import { reportingIncrements } from './sync/byte-increments.js';
 import type { TransferEvent } from '../shared/sync/transfer-event.js';
 import { SyncError } from './sync/sync-error.js';
-import type { LocalEntry, SyncedEntry } from './sync/sync-types.js';
+import type { HashedEntry, LocalEntry, SyncedEntry } from './sync/sync-types.js';
 
 export interface EngineConfig {
   /** Where state.db and logs live (never inside a synced folder). */
@@ -136,7 +136,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
     api: transferApi,
     fs: deps.fs,
     disk,
-    commit: db.transaction((rootId: string, landed: readonly { local: LocalEntry; assetId: string }[]) => {
+    commit: db.transaction((rootId: string, landed: readonly { local: HashedEntry; assetId: string }[]) => {
       for (const { local, assetId } of landed) {
         snapshots.putLocal(rootId, local);
         snapshots.putSynced(rootId, { ...local, assetId });
@@ -175,6 +175,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
 
   const commitUpload = db.transaction((rootId: string, synced: SyncedEntry) => {
     snapshots.putSynced(rootId, synced);
+    snapshots.fillUnread(rootId, synced);
     journal.finish(rootId, synced.relPath);
     issues.cleared(rootId, synced.relPath);
   });

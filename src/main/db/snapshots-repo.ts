@@ -8,10 +8,17 @@ interface FileColumns {
   mtime_ms: number;
   ino: number;
   dev: number;
+  md5: string | null;
+}
+
+/** A synced row: its md5 is NOT NULL (both sides agreed on bytes). */
+interface SyncedColumns extends FileColumns {
+  asset_id: string;
   md5: string;
 }
 
 const toLocal = (row: FileColumns): LocalEntry => ({ relPath: row.rel_path, size: row.size, mtimeMs: row.mtime_ms, ino: row.ino, dev: row.dev, md5: row.md5 });
+const toSynced = (row: SyncedColumns): SyncedEntry => ({ relPath: row.rel_path, assetId: row.asset_id, md5: row.md5, size: row.size, mtimeMs: row.mtime_ms, ino: row.ino, dev: row.dev });
 
 export function snapshotsRepo(db: StateDb) {
   const localAll = db.prepare<[string], FileColumns>('SELECT rel_path, size, mtime_ms, ino, dev, md5 FROM local_files WHERE root_id = ?');
@@ -19,10 +26,13 @@ export function snapshotsRepo(db: StateDb) {
   const localPut = db.prepare(
     'INSERT OR REPLACE INTO local_files (root_id, rel_path, size, mtime_ms, ino, dev, md5) VALUES (@root_id, @relPath, @size, @mtimeMs, @ino, @dev, @md5)',
   );
+  const localFill = db.prepare(
+    'UPDATE local_files SET md5 = @md5 WHERE root_id = @root_id AND rel_path = @relPath AND md5 IS NULL AND size = @size AND mtime_ms = @mtimeMs AND ino = @ino AND dev = @dev',
+  );
   const localDelete = db.prepare('DELETE FROM local_files WHERE root_id = ? AND rel_path = ?');
   const localDeleteTree = db.prepare("DELETE FROM local_files WHERE root_id = ? AND (rel_path = ? OR rel_path LIKE ? ESCAPE '\\')");
-  const syncedAll = db.prepare<[string], FileColumns & { asset_id: string }>('SELECT * FROM synced WHERE root_id = ?');
-  const syncedOne = db.prepare<[string, string], FileColumns & { asset_id: string }>('SELECT * FROM synced WHERE root_id = ? AND rel_path = ?');
+  const syncedAll = db.prepare<[string], SyncedColumns>('SELECT * FROM synced WHERE root_id = ?');
+  const syncedOne = db.prepare<[string, string], SyncedColumns>('SELECT * FROM synced WHERE root_id = ? AND rel_path = ?');
   const syncedPut = db.prepare(
     'INSERT OR REPLACE INTO synced (root_id, rel_path, asset_id, md5, size, mtime_ms, ino, dev) VALUES (@root_id, @relPath, @assetId, @md5, @size, @mtimeMs, @ino, @dev)',
   );
@@ -38,15 +48,21 @@ export function snapshotsRepo(db: StateDb) {
       return row === undefined ? undefined : toLocal(row);
     },
     putLocal: (rootId: string, entry: LocalEntry) => void localPut.run({ root_id: rootId, ...entry }),
+    /**
+     * An unread local file that is still exactly the file `synced` describes takes its md5: the
+     * service's checksum of the bytes an upload just sent. A file that changed since is left unread.
+     */
+    fillUnread: (rootId: string, synced: SyncedEntry) =>
+      void localFill.run({ root_id: rootId, relPath: synced.relPath, md5: synced.md5, size: synced.size, mtimeMs: synced.mtimeMs, ino: synced.ino, dev: synced.dev }),
     deleteLocal: (rootId: string, relPath: string) => void localDelete.run(rootId, relPath),
     /** Forgets a path and everything below it. */
     deleteLocalTree: (rootId: string, relPath: string) => void localDeleteTree.run(rootId, relPath, `${relPath.replace(/[\\%_]/g, (c) => `\\${c}`)}/%`),
     synced(rootId: string): Map<string, SyncedEntry> {
-      return new Map(syncedAll.all(rootId).map((row) => [row.rel_path, { ...toLocal(row), assetId: row.asset_id }]));
+      return new Map(syncedAll.all(rootId).map((row) => [row.rel_path, toSynced(row)]));
     },
     syncedEntry(rootId: string, relPath: string): SyncedEntry | undefined {
       const row = syncedOne.get(rootId, relPath);
-      return row === undefined ? undefined : { ...toLocal(row), assetId: row.asset_id };
+      return row === undefined ? undefined : toSynced(row);
     },
     putSynced: (rootId: string, entry: SyncedEntry) => void syncedPut.run({ root_id: rootId, ...entry }),
     deleteSynced: (rootId: string, relPath: string) => void syncedDelete.run(rootId, relPath),

@@ -19,7 +19,7 @@ export interface UploadRow {
   mtime_ms: number;
   ino: number;
   dev: number;
-  md5: string;
+  md5: string | null;
   part_size: number | null;
   parts: string;
   date_created: string;

@@ -5,7 +5,9 @@
  * the byte count must equal the size: otherwise the file changed while being read and is reported as
  * such, never with a hash of mixed content. Four file-system calls for a small file (open, read, fstat,
  * close): on 100,000 small files this is the initial scan's cost. Never follows a symlink, never blocks
- * on a FIFO.
+ * on a FIFO. `checkFile` is the same without the read: for a file whose content nothing needs yet
+ * (a new large file the service will hash anyway), it confirms the file can be opened and is the one
+ * the walk saw, for three calls whatever its size.
  */
 import { createHash } from 'node:crypto';
 import { sameSignature, type FileStat, type FileSystem, type ReadHandle } from './file-system.js';
@@ -23,6 +25,28 @@ export type HashOutcome =
   | { kind: 'not-a-file'; stat: FileStat }
   /** Opening or reading failed: `code` is the errno (ENOENT when it vanished, ELOOP for a symlink). */
   | { kind: 'failed'; code: string };
+
+/** What `checkFile` finds: `readable` is `hashed` without the hash. */
+export type CheckOutcome = { kind: 'readable'; stat: FileStat } | Exclude<HashOutcome, { kind: 'hashed' }>;
+
+/** Opens `path` and confirms it is a readable regular file with the signature `expected`, reading nothing. */
+export async function checkFile(fs: FileSystem, path: string, expected: FileSignature): Promise<CheckOutcome> {
+  let handle: ReadHandle;
+  try {
+    handle = await fs.openRead(path);
+  } catch (error) {
+    return { kind: 'failed', code: errnoCode(error) ?? 'EIO' };
+  }
+  try {
+    const stat = await handle.stat();
+    if (stat.kind !== 'file') return { kind: 'not-a-file', stat };
+    return sameSignature(expected, stat) ? { kind: 'readable', stat } : { kind: 'changed', stat };
+  } catch (error) {
+    return { kind: 'failed', code: errnoCode(error) ?? 'EIO' };
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
 
 /** Hashes `path`, expected to have `expected`; `buffer` holds at least HASH_READ_BYTES, reused across calls. */
 export async function hashFile(fs: FileSystem, path: string, expected: FileSignature, buffer: Uint8Array): Promise<HashOutcome> {

@@ -28,4 +28,4 @@ export { LocalError, errnoCode, type LocalErrorCode } from './local-error.js';
 export { nfc, toRelPath } from './rel-path.js';
 export { createFreedesktopTrash, trashDirOf, type Trash, type FreedesktopTrashOptions } from './freedesktop-trash.js';
 export { nodeLocalDisk, memoryLocalDisk, type LocalDisk } from './local-disk.js';
-export { hashFile, HASH_READ_BYTES } from './hash-file.js';
+export { checkFile, hashFile, HASH_READ_BYTES } from './hash-file.js';

@@ -154,6 +154,45 @@ describe('LocalScanner on the in-memory file system', () => {
     await expect(scanner.scan(ROOT, () => undefined, { rules, signal: AbortSignal.abort() })).rejects.toMatchObject({ code: 'ABORTED' });
   });
 
+  it('leaves a file unread when allowed: opened and checked, never read, and kept unread while unchanged', async () => {
+    const counting = new CountingFileSystem(tree());
+    const allowed = new Set(['folder/b.txt']);
+    const mayLeaveUnread = (relPath: string): boolean => allowed.has(relPath);
+    const first = collector();
+    const summary = await new LocalScanner({ fs: counting }).scan(ROOT, first.sink, { rules, mayLeaveUnread });
+    expect(first.byPath.get('folder/b.txt')).toMatchObject({ kind: 'file', md5: null, size: 1 });
+    expect(first.byPath.get('a.txt')).toMatchObject({ kind: 'file', md5: '0cc175b9c0f1b6a831c399e269772661' });
+    expect(counting.opened.filter((path) => path.endsWith('b.txt'))).toHaveLength(1);
+    expect(counting.readSizes).toHaveLength(2); // a.txt and c.txt only
+    expect(summary).toMatchObject({ hashedFiles: 2, unreadFiles: 1 });
+
+    const previous = new Map(first.all.flatMap((entry) => (entry.kind === 'file' ? [[entry.relPath, entry] as const] : [])));
+    counting.reset();
+    const again = collector();
+    await new LocalScanner({ fs: counting }).scan(ROOT, again.sink, { rules, mayLeaveUnread, previous: (relPath) => previous.get(relPath) });
+    expect(again.byPath.get('folder/b.txt')).toMatchObject({ md5: null });
+    expect(counting.opened).toEqual([]);
+
+    // No longer allowed (something synced at the path, say): the same unchanged file is read now.
+    allowed.clear();
+    const read = collector();
+    await new LocalScanner({ fs: counting }).scan(ROOT, read.sink, { rules, mayLeaveUnread, previous: (relPath) => previous.get(relPath) });
+    expect(read.byPath.get('folder/b.txt')).toMatchObject({ md5: '92eb5ffee6ae2fec3ad71c777531578f' });
+  });
+
+  it('reports an unread file that cannot be opened, or was swapped after listing, as the hashing path does', async () => {
+    const fs = tree();
+    fs.chmod(`${ROOT}/folder/b.txt`, 0o000);
+    const counting = new CountingFileSystem(fs);
+    counting.beforeOpen = (path) => {
+      if (path.endsWith('c.txt')) fs.writeFile(`${ROOT}/folder/sub/c.txt`, 'longer now');
+    };
+    const byPath = await scan(counting, { mayLeaveUnread: () => true });
+    expect(byPath.get('folder/b.txt')).toMatchObject({ kind: 'not-synced', reason: 'UNREADABLE', detail: 'cannot read the file: EACCES' });
+    expect(byPath.get('folder/sub/c.txt')).toMatchObject({ kind: 'pending', size: 10 });
+    expect(byPath.get('a.txt')).toMatchObject({ kind: 'file', md5: null });
+  });
+
   it('streams a large tree with a bounded hash backlog, in the same order every run', async () => {
     const build = (): MemoryFileSystem => {
       const fs = new MemoryFileSystem({ clock: new ManualClock() });

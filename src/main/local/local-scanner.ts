@@ -16,12 +16,12 @@ import { LocalError, errnoCode } from './local-error.js';
 import { PathLocator, type Located } from './locate-path.js';
 import type { LocalObservation, PreviousLookup } from './observations.js';
 import { baseName, outermostPaths, relSegments } from './rel-path.js';
-import { TreeWalk, type SettleCheck, type WalkCounts } from './tree-walk.js';
+import { TreeWalk, type ReadCheck, type SettleCheck, type WalkCounts } from './tree-walk.js';
 
 /** Hinted paths looked up at once during a rescan. */
 const LOCATE_WINDOW = 32;
 
-export type { SettleCheck } from './tree-walk.js';
+export type { ReadCheck, SettleCheck } from './tree-walk.js';
 export type ScanSummary = WalkCounts;
 export type ObservationSink = (observation: LocalObservation) => void;
 
@@ -48,6 +48,8 @@ export interface ScanOptions {
    * `(path, sig) => gate.observe(path, sig) === 'stable'`). Without it every changed file is hashed.
    */
   isSettled?: SettleCheck;
+  /** Which settled, changed files may be reported unread (md5 null); without it all are hashed. */
+  mayLeaveUnread?: ReadCheck;
   signal?: AbortSignal;
 }
 
@@ -134,6 +136,7 @@ export class LocalScanner {
       rules: options.rules,
       previous: options.previous,
       isSettled: options.isSettled,
+      mayLeaveUnread: options.mayLeaveUnread,
       maxFolderDepth: this.maxFolderDepth,
       dirConcurrency: this.dirConcurrency,
       hashConcurrency: this.hashConcurrency,

@@ -16,8 +16,12 @@ export interface LocalFile extends FileSignature {
   kind: 'file';
   relPath: string;
   dev: number;
-  /** MD5 of the content, lowercase hex (the service's AssetFile checksum). */
-  md5: string;
+  /**
+   * MD5 of the content, lowercase hex (the service's AssetFile checksum); null when the scanner was
+   * allowed to leave it unread (a new file whose content no decision needs yet: the engine reads it,
+   * or takes the service's checksum of the bytes it uploaded, when one does).
+   */
+  md5: string | null;
 }
 
 /**
@@ -82,7 +86,7 @@ export type LocalObservation = LocalFile | PendingFile | LocalDirectory | NotSyn
 
 /** What the engine last recorded for a path, so an unchanged file keeps its hash without a read. */
 export interface PreviousFile extends FileSignature {
-  md5: string;
+  md5: string | null;
 }
 
 export type PreviousLookup = (relPath: string) => PreviousFile | undefined;

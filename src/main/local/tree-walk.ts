@@ -9,7 +9,7 @@
 import { sep } from 'node:path';
 import { checkName } from './check-name.js';
 import { sameSignature, type FileStat, type FileSystem, type StatEntry } from './file-system.js';
-import { HASH_READ_BYTES, hashFile, type HashOutcome } from './hash-file.js';
+import { HASH_READ_BYTES, checkFile, hashFile, type CheckOutcome, type HashOutcome } from './hash-file.js';
 import type { IgnoreRules } from './ignore-rules.js';
 import { LocalError, errnoCode } from './local-error.js';
 import type { FileSignature, LocalObservation, NotSyncedReason, PreviousLookup } from './observations.js';
@@ -18,11 +18,19 @@ import { baseName, isAscii, joinRel, nfc } from './rel-path.js';
 /** Records an observation of a file that would be hashed and says whether it has settled. */
 export type SettleCheck = (relPath: string, signature: FileSignature) => boolean;
 
+/**
+ * Whether a settled file that would be hashed may be reported unread (md5 null) instead: its content
+ * is not needed to decide anything yet. It is still opened, to confirm it is readable and unchanged.
+ */
+export type ReadCheck = (relPath: string, signature: FileSignature) => boolean;
+
 export interface WalkSettings {
   fs: FileSystem;
   rules: IgnoreRules;
   previous: PreviousLookup | undefined;
   isSettled: SettleCheck | undefined;
+  /** Without it every changed file is hashed. */
+  mayLeaveUnread: ReadCheck | undefined;
   maxFolderDepth: number;
   dirConcurrency: number;
   hashConcurrency: number;
@@ -40,6 +48,8 @@ export interface WalkCounts {
   gone: number;
   hashedFiles: number;
   hashedBytes: number;
+  /** Files reported without their content read (`mayLeaveUnread`). */
+  unreadFiles: number;
 }
 
 interface PendingDir {
@@ -56,6 +66,8 @@ interface PendingHash {
   absPath: string;
   stat: FileStat;
   depth: number;
+  /** Open and check only: the content is not needed yet. */
+  unread: boolean;
 }
 
 /** Listing stops while this many files wait to be hashed. */
@@ -66,7 +78,7 @@ export function childPath(dirAbs: string, name: string): string {
 }
 
 export class TreeWalk {
-  readonly counts: WalkCounts = { files: 0, pending: 0, directories: 0, notSynced: 0, gone: 0, hashedFiles: 0, hashedBytes: 0 };
+  readonly counts: WalkCounts = { files: 0, pending: 0, directories: 0, notSynced: 0, gone: 0, hashedFiles: 0, hashedBytes: 0, unreadFiles: 0 };
   private readonly dirs: PendingDir[] = [];
   private readonly hashes: PendingHash[] = [];
   private readonly buffers: Uint8Array[] = [];
@@ -148,6 +160,13 @@ export class TreeWalk {
   private startHash(item: PendingHash | undefined): void {
     if (item === undefined) return;
     this.hashesActive++;
+    if (item.unread) {
+      void checkFile(this.settings.fs, item.absPath, item.stat).then(
+        (outcome) => this.finish(() => this.onHashed(item, outcome), 'hash'),
+        (error: unknown) => this.finish(() => this.fail(error), 'hash'),
+      );
+      return;
+    }
     const buffer = this.buffers.pop() ?? new Uint8Array(HASH_READ_BYTES);
     void hashFile(this.settings.fs, item.absPath, item.stat, buffer).then(
       (outcome) => {
@@ -204,22 +223,35 @@ export class TreeWalk {
     }
   }
 
-  private file(item: PendingHash): void {
+  private file(item: Omit<PendingHash, 'unread'>): void {
     const { relPath, stat } = item;
     const previous = this.settings.previous?.(relPath);
-    if (previous !== undefined && sameSignature(previous, stat)) {
+    const unchanged = previous !== undefined && sameSignature(previous, stat);
+    if (unchanged && previous.md5 !== null) {
       this.emit({ kind: 'file', relPath, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev, md5: previous.md5 });
+      return;
+    }
+    const mayLeaveUnread = this.settings.mayLeaveUnread?.(relPath, stat) ?? false;
+    // An unread file stays unread, unchanged, while that is still allowed; otherwise it is read now.
+    if (unchanged && mayLeaveUnread) {
+      this.emit({ kind: 'file', relPath, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev, md5: null });
     } else if (this.settings.isSettled === undefined || this.settings.isSettled(relPath, stat)) {
-      this.hashes.push(item);
+      this.hashes.push({ ...item, unread: mayLeaveUnread });
     } else {
       this.pending(relPath, stat);
     }
   }
 
-  private onHashed(item: PendingHash, outcome: HashOutcome): void {
+  private onHashed(item: PendingHash, outcome: HashOutcome | CheckOutcome): void {
     const { relPath } = item;
     const { isSettled } = this.settings;
     switch (outcome.kind) {
+      case 'readable': {
+        const { stat } = outcome;
+        this.counts.unreadFiles++;
+        this.emit({ kind: 'file', relPath, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev, md5: null });
+        break;
+      }
       case 'hashed': {
         const { stat } = outcome;
         this.counts.hashedFiles++;

@@ -7,11 +7,11 @@
  * nor deleted; a vanished file is a move only when the same file (inode) or the same bytes (MD5, never
  * for empty files) appeared elsewhere; a vanished file that a settling file might be waits.
  */
-import type { LocalEntry, PendingSignature, PlanInput, SyncedEntry } from './sync-types.js';
+import type { HashedEntry, PendingSignature, PlanInput, SyncedEntry } from './sync-types.js';
 
 export interface LocalChange {
   synced: SyncedEntry;
-  local: LocalEntry;
+  local: HashedEntry;
 }
 
 export interface LocalDiff {
@@ -26,15 +26,16 @@ export interface LocalDiff {
   /** Synced paths present and unchanged. */
   unchanged: Set<string>;
   /** New files nothing claimed; by path. */
-  appeared: LocalEntry[];
+  appeared: HashedEntry[];
 }
 
 const basename = (relPath: string): string => relPath.slice(relPath.lastIndexOf('/') + 1);
 const byPath = (a: { relPath: string }, b: { relPath: string }): number => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0);
-const sameIdentity = (local: LocalEntry, synced: SyncedEntry): boolean =>
+const sameIdentity = (local: HashedEntry, synced: SyncedEntry): boolean =>
   local.size === synced.size && local.mtimeMs === synced.mtimeMs && local.ino === synced.ino && local.dev === synced.dev;
 
-export function diffLocal(input: Pick<PlanInput, 'local' | 'unstable' | 'pending' | 'synced' | 'busy' | 'conflictCopies'>): LocalDiff {
+/** `local` holds hashed files only: the planner keeps unread ones out (plan-operations.ts). */
+export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synced' | 'busy' | 'conflictCopies'> & { local: ReadonlyMap<string, HashedEntry> }): LocalDiff {
   const { local, unstable, synced } = input;
   const busy = input.busy ?? new Set<string>();
   const copies = input.conflictCopies ?? new Set<string>();
@@ -57,7 +58,7 @@ export function diffLocal(input: Pick<PlanInput, 'local' | 'unstable' | 'pending
   const appeared = [...local.values()].filter((entry) => !synced.has(entry.relPath) && !busy.has(entry.relPath) && !copies.has(entry.relPath)).sort(byPath);
 
   const claimed = new Set<string>();
-  const move = (from: SyncedEntry, to: LocalEntry): void => {
+  const move = (from: SyncedEntry, to: HashedEntry): void => {
     claimed.add(to.relPath);
     diff.moved.push({ synced: from, local: to });
   };
@@ -77,7 +78,7 @@ export function diffLocal(input: Pick<PlanInput, 'local' | 'unstable' | 'pending
 
   // 2. The same bytes at a new path (copied then deleted, moved across file systems). Empty files all
   //    share one MD5, so they never match by content.
-  const byContent = new Map<string, LocalEntry[]>();
+  const byContent = new Map<string, HashedEntry[]>();
   for (const entry of appeared) {
     if (claimed.has(entry.relPath) || entry.size === 0) continue;
     const key = `${entry.md5}:${entry.size}`;

@@ -20,7 +20,7 @@ import { ENGINE_DIR_NAME, HASH_READ_BYTES, hashFile, locateInsideRoot, sameSigna
 import { PathLocator } from '../local/locate-path.js';
 import { ConcurrencyLimit } from './limit-concurrency.js';
 import { SyncError } from './sync-error.js';
-import type { LocalEntry, Operation } from './sync-types.js';
+import type { HashedEntry, Operation } from './sync-types.js';
 import type { UploadRoot } from './upload-executor.js';
 
 type DownloadOp = Extract<Operation, { kind: 'DOWNLOAD' }>;
@@ -36,7 +36,7 @@ export interface DownloadExecutorDeps {
   fs: FileSystem;
   disk: LocalDisk;
   /** Records landed files in the local and synced snapshots, in one transaction. */
-  commit(rootId: string, landed: readonly { local: LocalEntry; assetId: string }[]): void;
+  commit(rootId: string, landed: readonly { local: HashedEntry; assetId: string }[]): void;
   /** The file at relPath is ours: the stability gate and watcher hints may forget it. */
   landed(rootId: string, relPath: string): void;
   /** A file just reached its final path (recorded later, with its batch): for progress only. */
@@ -61,7 +61,7 @@ type Signed = { ok: true; outcome: BatchOutcome<DownloadItem> } | { ok: false; e
 interface BatchState {
   locator: PathLocator;
   created: Set<string>;
-  landed: { local: LocalEntry; assetId: string }[];
+  landed: { local: HashedEntry; assetId: string }[];
 }
 
 export class DownloadExecutor {
@@ -179,7 +179,7 @@ export class DownloadExecutor {
   }
 
   /** Gives the verified temp file the version's date and renames it into place; answers its entry. */
-  private async place(root: UploadRoot, op: DownloadOp, temp: string, md5: string, state: BatchState): Promise<LocalEntry> {
+  private async place(root: UploadRoot, op: DownloadOp, temp: string, md5: string, state: BatchState): Promise<HashedEntry> {
     const { fs } = this.deps;
     const versionDate = Date.parse(op.remote.dateAdded);
     if (Number.isFinite(versionDate)) await fs.utimes(temp, versionDate, versionDate);

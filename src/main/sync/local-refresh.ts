@@ -4,12 +4,16 @@
  * watcher hinted and the ones the stability gate wants to see again. Files still being written and
  * files present but unreadable are `unstable`: never new, never deleted. Scanner reports (symlinks,
  * unreadable files, bad names) become "not synced" issues and are dropped once the path is gone.
+ *
+ * A new file of UNREAD_FROM_BYTES or more at a path with nothing synced is recorded unread (md5 null):
+ * it is opened and checked, not read, since all the engine can do with it is upload it, and the
+ * upload's completion gives its MD5. `read` hashes the ones a decision turns out to need (content-needed.ts).
  */
-import { loadIgnoreRules, type FileSystem, type IgnoreRules, type LocalObservation, type LocalScanner, type StabilityGate } from '../local/index.js';
+import { loadIgnoreRules, sameSignature, type FileSignature, type FileSystem, type IgnoreRules, type LocalObservation, type LocalScanner, type StabilityGate } from '../local/index.js';
 import type { IssuesRepo } from '../db/issues-repo.js';
 import type { SnapshotsRepo } from '../db/snapshots-repo.js';
 import type { FolderRoot } from './folder-mapper.js';
-import type { PendingSignature } from './sync-types.js';
+import type { LocalEntry, PendingSignature } from './sync-types.js';
 
 export interface LocalRefreshDeps {
   fs: FileSystem;
@@ -18,6 +22,12 @@ export interface LocalRefreshDeps {
   snapshots: SnapshotsRepo;
   issues: IssuesRepo;
 }
+
+/**
+ * Smaller new files are hashed at once: up to 1 MiB the hash is one read beside the open and fstat a
+ * check makes anyway, so leaving them unread would save nothing worth a second kind of entry.
+ */
+export const UNREAD_FROM_BYTES = 1024 * 1024;
 
 const SCANNER_REASONS: ReadonlySet<string> = new Set(['SYMLINK', 'UNREADABLE', 'SPECIAL_FILE', 'INVALID_NAME', 'TOO_LONG', 'NAME_CLASH']);
 
@@ -61,6 +71,7 @@ export class LocalRefresh {
       rules: await this.rules(),
       previous: (relPath: string) => deps.snapshots.localEntry(root.id, relPath),
       isSettled: deps.gate.isSettled,
+      mayLeaveUnread: (relPath: string, signature: FileSignature) => signature.size >= UNREAD_FROM_BYTES && deps.snapshots.syncedEntry(root.id, relPath) === undefined,
     };
     if (this.fullScanNeeded) {
       this.fullScanNeeded = false;
@@ -84,6 +95,23 @@ export class LocalRefresh {
     const seen = new Set<string>();
     await deps.scanner.rescan(root.path, paths, (observation) => this.observe(observation, seen, []), options);
     return true;
+  }
+
+  /**
+   * Hashes unread files whose content a decision needs. A file that changed since it was recorded, or
+   * went, is reported as the scanner finds it now (pending, gone…), like any rescan.
+   */
+  async read(relPaths: Iterable<string>): Promise<void> {
+    const { deps, root } = this;
+    const previous = (relPath: string): LocalEntry | undefined => deps.snapshots.localEntry(root.id, relPath);
+    // A file still as recorded has settled already (the gate forgets what it let through); one that
+    // changed since starts settling again like any other.
+    const isSettled = (relPath: string, signature: FileSignature): boolean => {
+      const known = previous(relPath);
+      return (known !== undefined && sameSignature(known, signature)) || deps.gate.isSettled(relPath, signature);
+    };
+    const options = { rules: await this.rules(), previous, isSettled };
+    await deps.scanner.rescan(root.path, relPaths, (observation) => this.observe(observation, new Set(), []), options);
   }
 
   /**

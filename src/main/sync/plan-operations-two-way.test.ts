@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { planOperations } from './plan-operations.js';
-import type { LocalEntry, Operation, PlanInput, RemoteEntry, SyncedEntry } from './sync-types.js';
+import type { HashedEntry, LocalEntry, Operation, PlanInput, RemoteEntry, SyncedEntry } from './sync-types.js';
 
 let nextInode = 5000;
-const file = (relPath: string, md5: string, extra: Partial<LocalEntry> = {}): LocalEntry => ({ relPath, md5, size: 10, mtimeMs: 1, ino: nextInode++, dev: 1, ...extra });
-const synced = (entry: LocalEntry, assetId: string): SyncedEntry => ({ ...entry, assetId });
+const file = (relPath: string, md5: string, extra: Partial<HashedEntry> = {}): HashedEntry => ({ relPath, md5, size: 10, mtimeMs: 1, ino: nextInode++, dev: 1, ...extra });
+const synced = (entry: HashedEntry, assetId: string): SyncedEntry => ({ ...entry, assetId });
 const remote = (relPath: string, assetId: string, md5: string): RemoteEntry => ({ relPath, assetId, md5, fileId: `${assetId}-${md5}`, size: 10, dateModified: '2026-01-01T00:00:00.000Z', dateAdded: '' });
 // 2026-03-01 09:24:01 local time.
 const NOW = new Date(2026, 2, 1, 9, 24, 1).getTime();
@@ -44,6 +44,10 @@ describe('planOperations, both directions (DESIGN.md §3 table)', () => {
     ['nothing changed', [a], [base], [same], []],
     // Local changes go up.
     ['new local file', [a, file('Brand/new.png', 'N')], [base], [same], ['UPLOAD_NEW Brand/new.png']],
+    ['new local file, unread', [a, { ...file('Brand/new.mov', 'N'), md5: null }], [base], [same], ['UPLOAD_NEW Brand/new.mov']],
+    // An unread file where the service has one waits to be read: no conflict copy, no download over it.
+    ['new unread file where the service has a new one', [a, { ...file('Brand/r.png', 'R'), md5: null }], [base], [same, remote('Brand/r.png', 'asset-r', 'R')], []],
+    ['remote move onto an unread new file', [a, { ...file('Other/a.png', 'X'), size: 3, md5: null }], [base], [remote('Other/a.png', 'asset-a', 'A')], []],
     ['local content change', [{ ...a, md5: 'A2' }], [base], [same], ['UPLOAD_VERSION Brand/a.png']],
     ['local move', [{ ...a, relPath: 'Other/a.png' }], [base], [same], ['MOVE Brand/a.png -> Other/a.png']],
     ['local rename', [{ ...a, relPath: 'Brand/b.png' }], [base], [same], ['MOVE Brand/a.png -> Brand/b.png']],

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { contentNeeded } from './content-needed.js';
 import { planOperations } from './plan-operations.js';
-import type { LocalEntry, PlanInput, SyncedEntry } from './sync-types.js';
+import type { HashedEntry, LocalEntry, PlanInput, SyncedEntry } from './sync-types.js';
 
 let nextInode = 1000;
-function file(relPath: string, md5: string, extra: Partial<LocalEntry> = {}): LocalEntry {
+function file(relPath: string, md5: string, extra: Partial<HashedEntry> = {}): HashedEntry {
   return { relPath, md5, size: md5 === 'empty' ? 0 : 10, mtimeMs: 1, ino: nextInode++, dev: 1, ...extra };
 }
-function synced(entry: LocalEntry, assetId: string, extra: Partial<SyncedEntry> = {}): SyncedEntry {
+function synced(entry: HashedEntry, assetId: string, extra: Partial<SyncedEntry> = {}): SyncedEntry {
   return { relPath: entry.relPath, assetId, md5: entry.md5, size: entry.size, mtimeMs: entry.mtimeMs, ino: entry.ino, dev: entry.dev, ...extra };
 }
 function plan(local: LocalEntry[], syncedEntries: SyncedEntry[], more: Partial<PlanInput> = {}) {
@@ -148,6 +149,47 @@ describe('planOperations', () => {
       const result = plan([fresh], files.map((entry, index) => synced(entry, `asset-${index}`)));
       expect(kinds(result)).toEqual(['UPLOAD_NEW new.txt']);
       expect(result.heldDeletes).toHaveLength(100);
+    });
+  });
+
+  describe('files whose content was left unread', () => {
+    const unread = (entry: HashedEntry): LocalEntry => ({ ...entry, md5: null });
+
+    it('uploads a new unread file as it is, in path order with the others', () => {
+      const big = unread(file('video/big.mov', 'V'));
+      const small = file('a.png', 'A');
+      const result = plan([big, small], []);
+      expect(kinds(result)).toEqual(['UPLOAD_NEW a.png', 'UPLOAD_NEW video/big.mov']);
+      expect(result.operations[1]).toEqual({ kind: 'UPLOAD_NEW', relPath: 'video/big.mov', local: big });
+    });
+
+    it('holds back an unread file whose content a decision needs, and deletes nothing on its account', () => {
+      const gone = file('old/cut.mov', 'C');
+      const copied = unread({ ...file('new/cut.mov', 'C'), size: gone.size }); // copied, then the original deleted
+      const sameInode = unread({ ...file('renamed.mov', 'X', { ino: 77, size: 999 }) });
+      const movedAway = file('other.mov', 'O', { ino: 77, size: 5 });
+      const atSynced = unread(file('doc.pdf', 'D2'));
+      const result = plan([copied, sameInode, atSynced], [synced(gone, 'asset-c'), synced(movedAway, 'asset-o'), synced(file('doc.pdf', 'D'), 'asset-d')]);
+      expect(result.operations).toEqual([]);
+      expect(result.heldDeletes).toEqual([]);
+      const syncedMap = new Map([synced(gone, 'asset-c'), synced(movedAway, 'asset-o'), synced(file('doc.pdf', 'D'), 'asset-d')].map((entry) => [entry.relPath, entry]));
+      expect(contentNeeded({ local: new Map([copied, sameInode, atSynced].map((entry) => [entry.relPath, entry])), synced: syncedMap })).toEqual(new Set(['new/cut.mov', 'renamed.mov', 'doc.pdf']));
+    });
+
+    it('once read, the same files are a move, a move by inode and a new version', () => {
+      const gone = file('old/cut.mov', 'C');
+      const copied = { ...file('new/cut.mov', 'C'), size: gone.size };
+      const movedAway = file('other.mov', 'O', { ino: 77 });
+      const sameInode = { ...movedAway, relPath: 'renamed.mov' };
+      const edited = file('doc.pdf', 'D2');
+      const result = plan([copied, sameInode, edited], [synced(gone, 'asset-c'), synced(movedAway, 'asset-o'), synced(file('doc.pdf', 'D'), 'asset-d')]);
+      expect(kinds(result)).toEqual(['MOVE other.mov -> renamed.mov', 'MOVE old/cut.mov -> new/cut.mov', 'UPLOAD_VERSION doc.pdf']);
+    });
+
+    it('never uploads an unread conflict copy or busy path, and keeps a download off an unread path', () => {
+      const copy = unread(file('poster (conflict).psd', 'P'));
+      const busy = unread(file('busy.mov', 'B'));
+      expect(plan([copy, busy], [], { conflictCopies: new Set([copy.relPath]), busy: new Set([busy.relPath]) }).operations).toEqual([]);
     });
   });
 

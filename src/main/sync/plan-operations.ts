@@ -9,12 +9,14 @@
  * it); an edit beats a deletion on either side. Anything that would land on a path still in use waits
  * for a later pass rather than overwrite it. Deletions past the guard wait for the user, in each
  * direction separately. Without a remote view (no full listing yet) only the upload direction runs, and
- * nothing is ever read as deleted on the service.
+ * nothing is ever read as deleted on the service. A new file whose content was left unread (md5 null)
+ * is uploaded as it is; one whose content a decision needs waits until it is read (content-needed.ts).
  */
 import { conflictCopyName } from './conflict-name.js';
+import { contentNeeded } from './content-needed.js';
 import { diffLocal, type LocalDiff } from './diff-local.js';
 import { diffRemote, type RemoteDiff } from './diff-remote.js';
-import { DEFAULT_DELETE_GUARD, type DeleteGuard, type LocalEntry, type Operation, type Plan, type PlanInput, type SyncedEntry } from './sync-types.js';
+import { DEFAULT_DELETE_GUARD, isHashed, type DeleteGuard, type HashedEntry, type LocalEntry, type Operation, type Plan, type PlanInput, type SyncedEntry } from './sync-types.js';
 
 /** Below this many deletions the fraction rule does not apply (deleting 1 of 3 files is ordinary). */
 const FRACTION_RULE_FLOOR = 5;
@@ -22,7 +24,10 @@ const FRACTION_RULE_FLOOR = 5;
 type Op<K extends Operation['kind']> = Extract<Operation, { kind: K }>;
 
 /** What happened on disk to one synced placement. */
-type LocalState = { kind: 'same'; local: LocalEntry; refresh: boolean } | { kind: 'changed'; local: LocalEntry } | { kind: 'moved'; local: LocalEntry } | { kind: 'deleted' };
+type LocalState = { kind: 'same'; local: HashedEntry; refresh: boolean } | { kind: 'changed'; local: HashedEntry } | { kind: 'moved'; local: HashedEntry } | { kind: 'deleted' };
+
+/** The plan's input with the local side split: hashed files are diffed, unread ones can only be new. */
+type SplitInput = Omit<PlanInput, 'local'> & { local: ReadonlyMap<string, HashedEntry>; unread: LocalEntry[] };
 
 /** Operations by kind of work, concatenated in this order (disk bookkeeping first, deletions last). */
 interface Buckets {
@@ -39,11 +44,13 @@ interface Buckets {
 
 const byPath = (a: { relPath: string }, b: { relPath: string }): number => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0);
 
-export function planOperations(input: PlanInput): Plan {
+export function planOperations(whole: PlanInput): Plan {
+  const input = splitLocal(whole);
   const local = diffLocal(input);
   const buckets: Buckets = { disk: [], moves: [], versions: [], moveVersions: [], refreshes: [], uploads: [], downloads: [], remoteDeletes: [], localDeletes: [] };
   if (input.remote === undefined) uploadDirection(local, buckets);
   else bothDirections(input, local, diffRemote(input.synced, input.remote), buckets);
+  for (const entry of input.unread) buckets.uploads.push({ kind: 'UPLOAD_NEW', relPath: entry.relPath, local: entry });
 
   const guard = input.guard ?? DEFAULT_DELETE_GUARD;
   const confirmed = input.deletesConfirmed === true;
@@ -63,6 +70,32 @@ export function planOperations(input: PlanInput): Plan {
     ],
     heldDeletes: [...(holdRemote ? buckets.remoteDeletes : []), ...(holdLocal ? buckets.localDeletes : [])],
   };
+}
+
+/**
+ * Hashed files go on to be diffed. Unread ones are new files nothing can be compared with: they are
+ * uploaded (busy paths and conflict copies aside), and count as unstable for everything else, so no
+ * download, move or conflict copy lands on their paths. An unread file whose content a decision needs
+ * is held back as unstable: never a deletion, never a guess.
+ */
+function splitLocal(input: PlanInput): SplitInput {
+  const needed = contentNeeded(input);
+  const local = new Map<string, HashedEntry>();
+  const unread: LocalEntry[] = [];
+  const unstable = new Set(input.unstable);
+  const pending = new Map(input.pending);
+  for (const [relPath, entry] of input.local) {
+    if (isHashed(entry)) {
+      local.set(relPath, entry);
+      continue;
+    }
+    unstable.add(relPath);
+    // Held back like a settling file: a synced file that vanished and may be this one waits for it.
+    if (needed.has(relPath)) pending.set(relPath, { size: entry.size, mtimeMs: entry.mtimeMs, ino: entry.ino, dev: entry.dev });
+    else if (input.busy?.has(relPath) !== true && input.conflictCopies?.has(relPath) !== true) unread.push(entry);
+  }
+  unread.sort(byPath);
+  return { ...input, local, unstable, pending, unread };
 }
 
 function trips(deletes: number, syncedCount: number, guard: DeleteGuard): boolean {
@@ -99,7 +132,7 @@ function toService(synced: SyncedEntry, state: LocalState, buckets: Buckets): vo
   }
 }
 
-function localStates(input: PlanInput, diff: LocalDiff): Map<string, LocalState> {
+function localStates(input: SplitInput, diff: LocalDiff): Map<string, LocalState> {
   const states = new Map<string, LocalState>();
   for (const relPath of diff.unchanged) {
     const local = input.local.get(relPath);
@@ -113,7 +146,7 @@ function localStates(input: PlanInput, diff: LocalDiff): Map<string, LocalState>
 }
 
 /** The three-way table of DESIGN.md §3, row by row. */
-function bothDirections(input: PlanInput, localDiff: LocalDiff, remoteDiff: RemoteDiff, buckets: Buckets): void {
+function bothDirections(input: SplitInput, localDiff: LocalDiff, remoteDiff: RemoteDiff, buckets: Buckets): void {
   const busy = input.busy ?? new Set<string>();
   const remoteEntries = input.remote?.entries ?? new Map();
   const claimed = new Set<string>();

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { RemoteChangeOp } from './execute-remote-changes.js';
 import { plannedTransfers } from './planned-transfers.js';
-import type { LocalEntry, RemoteEntry } from './sync-types.js';
+import type { HashedEntry, RemoteEntry } from './sync-types.js';
 
-const local = (relPath: string, size: number): LocalEntry => ({ relPath, size, mtimeMs: 1, ino: 1, dev: 1, md5: `md5-${relPath}` });
+const local = (relPath: string, size: number): HashedEntry => ({ relPath, size, mtimeMs: 1, ino: 1, dev: 1, md5: `md5-${relPath}` });
 const remote = (relPath: string, fileId: string, size: number): RemoteEntry => ({ relPath, assetId: `a-${fileId}`, fileId, md5: `md5-${fileId}`, size, dateModified: '', dateAdded: '' });
 
 describe('plannedTransfers', () => {

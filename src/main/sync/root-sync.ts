@@ -8,6 +8,7 @@ import type { IssuesRepo } from '../db/issues-repo.js';
 import type { SnapshotsRepo } from '../db/snapshots-repo.js';
 import type { UploadJournal } from '../db/upload-journal.js';
 import { classifyFailure } from './classify-failure.js';
+import { contentNeeded } from './content-needed.js';
 import { planOperations } from './plan-operations.js';
 import type { PlacementExecutor } from './placement-executor.js';
 import type { UploadExecutor, UploadOutcome, UploadRoot } from './upload-executor.js';
@@ -145,13 +146,20 @@ export class RootSync {
 
     const now = deps.now();
     const busy = new Set(deps.issues.notSynced(root.id).filter((row) => row.retry_at !== null && row.retry_at > now && !isScannerReason(row.reason)).map((row) => row.rel_path));
-    const local = new Map([...deps.snapshots.local(root.id)].filter(([relPath]) => !this.local.unstable.has(relPath)));
+    const synced = deps.snapshots.synced(root.id);
+    const stableLocal = (): Map<string, LocalEntry> => new Map([...deps.snapshots.local(root.id)].filter(([relPath]) => !this.local.unstable.has(relPath)));
+    let local = stableLocal();
+    const needed = contentNeeded({ local, synced, ...(remote.view === undefined ? {} : { remote: remote.view }) });
+    if (needed.size > 0) {
+      await this.local.read(needed);
+      local = stableLocal();
+    }
     const conflictCopies = this.conflictCopies(local);
     const plan = planOperations({
       local,
       unstable: this.local.unstable,
       pending: this.local.pending,
-      synced: deps.snapshots.synced(root.id),
+      synced,
       busy,
       deletesConfirmed: deps.issues.deletesConfirmed(root.id),
       ...(remote.view === undefined ? {} : { remote: remote.view }),

@@ -11,9 +11,20 @@ export interface LocalEntry {
   mtimeMs: number;
   ino: number;
   dev: number;
-  /** MD5 hex of the content (the service's AssetFile checksum). */
+  /**
+   * MD5 hex of the content (the service's AssetFile checksum); null while unread: a new file whose
+   * content no decision needed (content-needed.ts reads it first when one does). An upload of it
+   * records the service's checksum of the bytes sent.
+   */
+  md5: string | null;
+}
+
+/** A local file whose content is known: every decision that compares bytes takes one of these. */
+export interface HashedEntry extends LocalEntry {
   md5: string;
 }
+
+export const isHashed = (entry: LocalEntry): entry is HashedEntry => entry.md5 !== null;
 
 /** The last state both sides agreed on for one placement of an asset. */
 export interface SyncedEntry {
@@ -41,35 +52,35 @@ export interface RemoteEntry {
 }
 
 export type Operation =
-  /** A file the service has never seen: a new asset in the file's folder. */
+  /** A file the service has never seen: a new asset in the file's folder (its content may be unread). */
   | { kind: 'UPLOAD_NEW'; relPath: string; local: LocalEntry }
   /** New content at a synced path: a new AssetFile version of the same asset. */
-  | { kind: 'UPLOAD_VERSION'; relPath: string; assetId: string; local: LocalEntry }
+  | { kind: 'UPLOAD_VERSION'; relPath: string; assetId: string; local: HashedEntry }
   /** Same content or same file (inode) at a new path: a folder edit and/or a rename, never a re-upload. */
-  | { kind: 'MOVE'; from: string; to: string; assetId: string; local: LocalEntry }
+  | { kind: 'MOVE'; from: string; to: string; assetId: string; local: HashedEntry }
   /** A synced placement whose file is gone: remove the placement (BINNED when it was the last). */
   | { kind: 'DELETE'; relPath: string; assetId: string }
   /** Same content, new identity (touched, copied back, safe-saved unchanged): record it, send nothing. */
-  | { kind: 'REFRESH_IDENTITY'; relPath: string; assetId: string; local: LocalEntry }
+  | { kind: 'REFRESH_IDENTITY'; relPath: string; assetId: string; local: HashedEntry }
   /**
    * The service's file to disk at relPath. `replace` is the local file it may overwrite (unchanged since
    * it was synced); without it nothing may be at relPath when the file lands.
    */
-  | { kind: 'DOWNLOAD'; relPath: string; remote: RemoteEntry; replace?: LocalEntry }
+  | { kind: 'DOWNLOAD'; relPath: string; remote: RemoteEntry; replace?: HashedEntry }
   /**
    * The service moved or renamed the asset: the same move on disk (never a re-download). `from` is where
    * the file is now (`local`), `syncedPath` the synced entry that becomes `to`, recorded with `md5`.
    */
-  | { kind: 'LOCAL_MOVE'; from: string; to: string; syncedPath: string; assetId: string; local: LocalEntry; md5: string }
+  | { kind: 'LOCAL_MOVE'; from: string; to: string; syncedPath: string; assetId: string; local: HashedEntry; md5: string }
   /** The service no longer has this placement and the local file is unchanged: it goes to the trash. */
-  | { kind: 'LOCAL_DELETE'; relPath: string; assetId: string; local: LocalEntry }
+  | { kind: 'LOCAL_DELETE'; relPath: string; assetId: string; local: HashedEntry }
   /**
    * Both sides changed the file: ours moves aside to `copyPath` (kept, not uploaded) and the service's
    * version is downloaded to relPath. `assetId` is the asset whose version takes the name.
    */
-  | { kind: 'CONFLICT'; relPath: string; copyPath: string; local: LocalEntry; remote: RemoteEntry; assetId: string }
+  | { kind: 'CONFLICT'; relPath: string; copyPath: string; local: HashedEntry; remote: RemoteEntry; assetId: string }
   /** Both sides agree on relPath: record `local` as synced with `md5` (the agreed bytes), transfer nothing. */
-  | { kind: 'ADOPT'; relPath: string; assetId: string; local: LocalEntry; md5: string }
+  | { kind: 'ADOPT'; relPath: string; assetId: string; local: HashedEntry; md5: string }
   /** The synced entry no longer describes anything (gone on both sides, or its asset left): drop it. */
   | { kind: 'FORGET'; relPath: string; assetId: string };
 
@@ -90,7 +101,10 @@ export interface DeleteGuard {
 export const DEFAULT_DELETE_GUARD: DeleteGuard = { maxDeletes: 50, maxFraction: 0.25 };
 
 export interface PlanInput {
-  /** Stable local files by relPath. */
+  /**
+   * Stable local files by relPath. One unread (md5 null) where a decision needs its content is held
+   * back like an unstable path: the caller reads those first (content-needed.ts).
+   */
   local: ReadonlyMap<string, LocalEntry>;
   /** Paths that exist but are still changing (copy in progress) or unreadable: neither new nor deleted yet. */
   unstable: ReadonlySet<string>;

@@ -1,5 +1,6 @@
 /** The engine's numbered migrations, in order. Append only: a shipped migration is never edited. */
 import engine from './0001-engine.js';
 import remote from './0002-remote.js';
+import unreadFiles from './0003-unread-files.js';
 
-export const migrations: readonly string[] = [engine, remote];
+export const migrations: readonly string[] = [engine, remote, unreadFiles];
