@@ -117,6 +117,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
       blobs,
       uploadsDir: join(config.dataDir, 'uploads'),
       renderAsset: (accountId, assetId) => render.byId(accountId, assetId),
+      renderRow: (row, currentFile) => render.asset(row, currentFile),
     });
     const jobs = jobsRepo(db);
     const runner = new JobRunner(ctx, jobs);

@@ -35,6 +35,11 @@ export function accountsRepo(db: Db) {
     `SELECT u.id, u.email, u.name, u.password_hash, m.role, m.account_id
        FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.account_id = ? AND m.user_id = ?`,
   );
+  // Every API request asks this: one statement for the account and the membership together.
+  const memberBySubdomain = db.prepare<[string, string], MemberRow>(
+    `SELECT u.id, u.email, u.name, u.password_hash, m.role, m.account_id
+       FROM accounts a JOIN memberships m ON m.account_id = a.id JOIN users u ON u.id = m.user_id WHERE a.subdomain = ? AND m.user_id = ?`,
+  );
 
   const members = db.prepare<[string], MemberRow>(
     `SELECT u.id, u.email, u.name, u.password_hash, m.role, m.account_id
@@ -64,6 +69,8 @@ export function accountsRepo(db: Db) {
     },
     addMembership: (accountId: string, userId: string, role: Role) => void insertMembership.run(accountId, userId, role),
     membership: (accountId: string, userId: string) => membership.get(accountId, userId),
+    /** The user's membership in the account with this subdomain (undefined: no such account, or not a member). */
+    membershipBySubdomain: (subdomain: string, userId: string) => memberBySubdomain.get(subdomain, userId),
     members: (accountId: string) => members.all(accountId),
     setRole: (accountId: string, userId: string, role: Role) => void setRole.run(role, accountId, userId),
     /** Removes the membership, and the user with it once they belong to no account. */

@@ -76,9 +76,10 @@ export function assetsRepo(db: Db) {
        media_subtype = @media_subtype, file_type = @file_type, width = @width, height = @height, date_added = @date_added, added_by = @added_by
      WHERE id = @id`,
   );
-  const setCurrent = db.prepare(
+  // RETURNING: the caller renders the asset it just changed without reading it back.
+  const setCurrent = db.prepare<[string, string, string, string, string, string], AssetRow>(
     `UPDATE assets SET current_file_id = ?, date_last_modified = ?, date_last_file_added = ?,
-       date_staged = coalesce(date_staged, ?), staged_by = coalesce(staged_by, ?) WHERE id = ?`,
+       date_staged = coalesce(date_staged, ?), staged_by = coalesce(staged_by, ?) WHERE id = ? RETURNING *`,
   );
   const setLifecycle = db.prepare(
     `UPDATE assets SET state = @state, state_before_bin = @state_before_bin, date_pending_approval = @date_pending_approval,
@@ -126,15 +127,16 @@ export function assetsRepo(db: Db) {
     file: (accountId: string, id: string) => fileById.get(accountId, id),
     files: (assetId: string) => filesOf.all(assetId),
     /**
-     * Adds a file version (or replaces one's bytes in place) and makes it current. Returns the blob
-     * hash of the replaced bytes when no file uses it any more.
+     * Adds a file version (or replaces one's bytes in place) and makes it current. Answers the asset
+     * row as changed (undefined when the asset does not exist), and the blob hash of the replaced
+     * bytes when no file uses it any more.
      */
-    putFile(row: FileRow, replace: boolean, userId: string, now: string): string | undefined {
+    putFile(row: FileRow, replace: boolean, userId: string, now: string): { asset: AssetRow | undefined; freed: string | undefined } {
       const previous = replace ? fileById.get(row.account_id, row.id)?.sha256 : undefined;
       if (replace) replaceFile.run(row);
       else insertFile.run(row);
-      setCurrent.run(row.id, now, row.date_added, now, userId, row.asset_id);
-      return previous !== undefined && (blobUsers.get(previous)?.n ?? 0) === 0 ? previous : undefined;
+      const asset = setCurrent.get(row.id, now, row.date_added, now, userId, row.asset_id);
+      return { asset, freed: previous !== undefined && (blobUsers.get(previous)?.n ?? 0) === 0 ? previous : undefined };
     },
     renameFile: (fileId: string, filename: string) => void renameFile.run(filename, fileId),
     setLifecycle: (assetId: string, change: Pick<AssetRow, 'state' | 'state_before_bin' | 'date_pending_approval' | 'date_live'>, now: string) =>
@@ -151,8 +153,10 @@ export function assetsRepo(db: Db) {
       deleteAsset.run(assetId);
       return [...new Set(files.map((file) => file.sha256))].filter((sha) => (blobUsers.get(sha)?.n ?? 0) === 0);
     },
-    render(row: AssetRow, preview: (file: FileRow) => string | null): Asset {
-      const current = row.current_file_id === null ? undefined : fileById.get(row.account_id, row.current_file_id);
+    /** `known`: the asset's current file row when the caller has it at hand (saves reading it back). */
+    render(row: AssetRow, preview: (file: FileRow) => string | null, known?: FileRow): Asset {
+      const current =
+        row.current_file_id === null ? undefined : known?.id === row.current_file_id ? known : fileById.get(row.account_id, row.current_file_id);
       return {
         id: row.id,
         accountId: row.account_id,

@@ -5,7 +5,8 @@ import { notFound } from '../errors/service-error.js';
 import type { AssetRow, AssetsRepo, FileRow } from './assets-repo.js';
 
 export interface AssetRenderer {
-  asset(row: AssetRow): Asset;
+  /** `currentFile`: the row of the asset's current file, when the caller already has it. */
+  asset(row: AssetRow, currentFile?: FileRow): Asset;
   byId(accountId: string, assetId: string): Asset;
   previewUrl(file: FileRow): string | null;
 }
@@ -13,7 +14,7 @@ export interface AssetRenderer {
 export function assetRenderer(ctx: ServiceContext, assets: AssetsRepo): AssetRenderer {
   const previewUrl = (file: FileRow): string | null =>
     file.file_type === 'IMAGE' && file.size > 0 ? ctx.signer.sign(`/files/${file.id}/preview`, {}, ctx.config.signedUrlTtl).url : null;
-  const asset = (row: AssetRow): Asset => assets.render(row, previewUrl);
+  const asset = (row: AssetRow, currentFile?: FileRow): Asset => assets.render(row, previewUrl, currentFile);
   return {
     asset,
     previewUrl,

@@ -49,11 +49,12 @@ async function authenticate(header: string | undefined, tokens: AccessTokens, ac
   const claims = await tokens.verify(credential);
   const subdomain = subdomainOf(claims.scope);
   if (subdomain === undefined) throw new ServiceError('TOKEN_INVALID', 'The token has no "subdomain:" scope selecting an account.');
-  const account = accounts.bySubdomain(subdomain);
-  if (account === undefined) throw new ServiceError('TOKEN_INVALID', `No account with subdomain "${subdomain}".`);
-  const member = accounts.membership(account.id, claims.sub);
-  if (member === undefined) throw new ServiceError('TOKEN_INVALID', 'The token\'s user is not a member of that account.');
-  return { userId: member.id, email: member.email, name: member.name, accountId: account.id, role: member.role };
+  const member = accounts.membershipBySubdomain(subdomain, claims.sub);
+  if (member === undefined) {
+    const why = accounts.bySubdomain(subdomain) === undefined ? `No account with subdomain "${subdomain}".` : 'The token\'s user is not a member of that account.';
+    throw new ServiceError('TOKEN_INVALID', why);
+  }
+  return { userId: member.id, email: member.email, name: member.name, accountId: member.account_id, role: member.role };
 }
 
 /** The authenticated caller of an API route (a bug if called on a public route). */

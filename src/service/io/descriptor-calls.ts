@@ -24,8 +24,12 @@ export async function withDescriptor<T>(path: string, flags: string | number, us
   }
 }
 
-/** Opens (and perhaps creates) `path` on the thread pool, runs `use`, and closes it whatever happened. */
-export async function withCreatedDescriptor<T>(path: string, flags: number, mode: number, use: (fd: number) => Promise<T>): Promise<T> {
+/**
+ * Opens (and perhaps creates) `path` on the thread pool, runs `use`, and closes it whatever happened:
+ * on the pool, or inline when `closeInline` (the caller wrote with O_DSYNC, so there is no writeback left
+ * for the close to start, and it costs less than the round trip).
+ */
+export async function withCreatedDescriptor<T>(path: string, flags: number, mode: number, use: (fd: number) => Promise<T>, closeInline = false): Promise<T> {
   const fd = await new Promise<number>((resolve, reject) => {
     open(path, flags, mode, (error, opened) => {
       if (error === null) resolve(opened);
@@ -35,13 +39,17 @@ export async function withCreatedDescriptor<T>(path: string, flags: number, mode
   try {
     return await use(fd);
   } finally {
-    // Closing a file just written may start its writeback; that is the pool's to wait for.
-    await new Promise<void>((resolve, reject) => {
-      close(fd, (error) => {
-        if (error === null) resolve();
-        else reject(error);
+    if (closeInline) {
+      closeSync(fd);
+    } else {
+      // Closing a file just written may start its writeback; that is the pool's to wait for.
+      await new Promise<void>((resolve, reject) => {
+        close(fd, (error) => {
+          if (error === null) resolve();
+          else reject(error);
+        });
       });
-    });
+    }
   }
 }
 

@@ -74,6 +74,18 @@ describe('describeFile', () => {
     }
   });
 
+  it('describes every sample the same from the bytes handed in, without reading a small file', async () => {
+    for (const { name, bytes } of samples) {
+      const path = join(dir, name);
+      expect({ name, ...(await describeFile(path, name, bytes.length, bytes)) }).toEqual({ name, ...(await reference(path, name, bytes.length)) });
+    }
+    // No file to read: a small non-image is described from the bytes alone.
+    const pdf = samples.find((sample) => sample.name === 'document.pdf')?.bytes ?? Buffer.alloc(0);
+    expect(await describeFile(join(dir, 'missing.pdf'), 'missing.pdf', pdf.length, pdf)).toMatchObject({ mediaType: { type: 'application', subType: 'pdf' } });
+    // Bytes of another size than the file's are not taken for it.
+    expect(await describeFile(join(dir, 'notes.txt'), 'notes.txt', 5, Buffer.from('%PDF-1.4\n'))).toMatchObject({ mediaType: { type: 'text', subType: 'plain' } });
+  });
+
   it('measures real images, the rotated JPEG as shown', async () => {
     expect(await describeFile(join(dir, 'a.png'), 'a.png', samples[0]?.bytes.length ?? 0)).toEqual({ mediaType: { type: 'image', subType: 'png' }, fileType: 'IMAGE', dimensions: { width: 40, height: 30 } });
     const jpeg = samples[1]?.bytes.length ?? 0;

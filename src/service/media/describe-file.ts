@@ -41,8 +41,10 @@ function splitMediaType(value: string): MediaType {
   return { type, subType };
 }
 
-export async function describeFile(path: string, filename: string, size: number): Promise<FileDescription> {
-  const whole = size > 0 && size <= READ_WHOLE_BYTES ? await readWhole(path, size).catch(() => undefined) : undefined;
+/** `contents`: the file's bytes when the caller already holds them (then a small file is not read). */
+export async function describeFile(path: string, filename: string, size: number, contents?: Buffer): Promise<FileDescription> {
+  const held = contents?.length === size ? contents : undefined;
+  const whole = size > 0 && size <= READ_WHOLE_BYTES ? (held ?? (await readWhole(path, size).catch(() => undefined))) : undefined;
   const sniffed = size > 0 ? await sniff(path, whole).catch(() => undefined) : undefined;
   const mediaType = splitMediaType(sniffed?.mime ?? mime.getType(filename) ?? 'application/octet-stream');
   const fileType = classify(mediaType);
@@ -69,14 +71,29 @@ function sniff(path: string, whole: Buffer | undefined): Promise<FileTypeResult 
  */
 export function mayBeLoadable(head: Uint8Array): boolean {
   const starts = (bytes: readonly number[], at = 0): boolean => bytes.every((byte, index) => head[at + index] === byte);
-  const ascii = (text: string, at = 0): boolean => starts(Array.from(Buffer.from(text, 'latin1')), at);
-  if (starts([0xff, 0xd8]) || starts([0x89, 0x50, 0x4e, 0x47]) || ascii('GIF') || ascii('RIFF')) return true;
-  if (ascii('II*\0') || ascii('MM\0*') || ascii('II+\0') || ascii('MM\0+') || ascii('ftyp', 4)) return true;
-  if (starts([0x08, 0xf2, 0xa6, 0xb6]) || starts([0xb6, 0xa6, 0xf2, 0x08])) return true;
+  if (loaderPrefixes.some((prefix) => starts(prefix)) || starts(FTYP, 4)) return true;
   // Text: the first bytes (after a UTF-8 byte-order mark) are printable ASCII or whitespace.
-  const text = head.subarray(starts([0xef, 0xbb, 0xbf]) ? 3 : 0, 24);
+  const text = head.subarray(starts(UTF8_BOM) ? 3 : 0, 24);
   return text.every((byte) => byte >= 0x09 && byte < 0x7f && (byte >= 0x20 || byte <= 0x0d));
 }
+
+const bytesOf = (text: string): number[] => Array.from(Buffer.from(text, 'latin1'));
+/** First bytes the loaders test for: jpeg, png, gif, webp, tiff (4 byte orders), vips (2). Built once: this runs per upload. */
+const loaderPrefixes: readonly (readonly number[])[] = [
+  [0xff, 0xd8],
+  [0x89, 0x50, 0x4e, 0x47],
+  bytesOf('GIF'),
+  bytesOf('RIFF'),
+  bytesOf('II*\0'),
+  bytesOf('MM\0*'),
+  bytesOf('II+\0'),
+  bytesOf('MM\0+'),
+  [0x08, 0xf2, 0xa6, 0xb6],
+  [0xb6, 0xa6, 0xf2, 0x08],
+];
+/** heif/avif: "ftyp" at byte 4. */
+const FTYP = bytesOf('ftyp');
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
 
 /** The file's `size` bytes in one read (undefined if it holds fewer). */
 async function readWhole(path: string, size: number): Promise<Buffer | undefined> {

@@ -39,7 +39,7 @@ export function writePart(target: PartTarget, body: Readable, hooks: PartWriteHo
   // One batch, one write: O_DSYNC makes that write durable by itself (a 0-byte part has no write to lean on).
   const oneWrite = target.size > 0 && target.size <= BATCH_BYTES;
   const flags = constants.O_WRONLY | constants.O_CREAT | (oneWrite ? constants.O_DSYNC : 0);
-  return withCreatedDescriptor(target.file, flags, 0o600, (fd) => writeBody(fd, target, body, hooks, oneWrite));
+  return withCreatedDescriptor(target.file, flags, 0o600, (fd) => writeBody(fd, target, body, hooks, oneWrite), oneWrite);
 }
 
 async function writeBody(fd: number, target: PartTarget, body: Readable, hooks: PartWriteHooks, oneWrite: boolean): Promise<void> {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { partRange } from '../../shared/api/part-layout.js';
 import { DigestPool } from './digest-pool.js';
-import { UploadDigests, contiguousEnd, type DigestLayout, type PartProgress } from './upload-digests.js';
+import { KEEP_FILE_BYTES, UploadDigests, contiguousEnd, type DigestLayout, type PartProgress } from './upload-digests.js';
 
 const md5 = (bytes: Uint8Array): string => createHash('md5').update(bytes).digest('hex');
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
@@ -294,6 +294,46 @@ describe('UploadDigests', () => {
       expect(pool.feeds).toEqual([]);
       expect(await upload.finish()).toEqual({ md5: md5(bytes), sha256: sha256(bytes) });
       expect(pool.bytesRead()).toBe(bytes.length);
+    });
+
+    it('keeps a small one-part upload\'s bytes until finish, and only bytes it recorded', async () => {
+      const bytes = randomBytes(3000);
+      const upload = inline(bytes, 5 << 20);
+      expect(upload.digests.keptFile(upload.layout.uploadId)).toBeUndefined();
+      await upload.sendPart(1, { batch: 1000 });
+      expect(upload.digests.keptFile(upload.layout.uploadId)).toEqual(bytes);
+      await upload.finish();
+      expect(upload.digests.keptFile(upload.layout.uploadId)).toBeUndefined();
+
+      const again = inline(bytes, 5 << 20);
+      await again.sendPart(1);
+      await again.sendPart(1, { content: randomBytes(3000), batch: 1000, failAfter: 2000 });
+      expect(again.digests.keptFile(again.layout.uploadId)).toBeUndefined();
+      await again.sendPart(1, { batch: 700 });
+      expect(again.digests.keptFile(again.layout.uploadId)).toEqual(bytes);
+      again.digests.drop(again.layout.uploadId);
+      expect(again.digests.keptFile(again.layout.uploadId)).toBeUndefined();
+    });
+
+    it('keeps no bytes of a larger or multipart upload, or beyond its memory budget', async () => {
+      const large = inline(randomBytes(KEEP_FILE_BYTES + 1), 5 << 20);
+      await large.sendPart(1);
+      expect(large.digests.keptFile(large.layout.uploadId)).toBeUndefined();
+      const multipart = inline(randomBytes(3000), 2000);
+      await multipart.sendPart(1);
+      await multipart.sendPart(2);
+      expect(multipart.digests.keptFile(multipart.layout.uploadId)).toBeUndefined();
+
+      // One UploadDigests for many uploads: the first 512 of 64 KiB fill its 32 MiB.
+      const shared = new UploadDigests(pool, () => false);
+      const uploads = Array.from({ length: 513 }, () => new Upload(pool, dir, randomBytes(KEEP_FILE_BYTES), 5 << 20, shared, 1 << 20));
+      for (const upload of uploads) await upload.sendPart(1, { batch: 1 << 20 });
+      expect(uploads.filter((upload) => shared.keptFile(upload.layout.uploadId) !== undefined)).toHaveLength(512);
+      // Finishing one frees its share for the next.
+      await uploads[0]?.finish();
+      const next = new Upload(pool, dir, randomBytes(KEEP_FILE_BYTES), 5 << 20, shared, 1 << 20);
+      await next.sendPart(1);
+      expect(shared.keptFile(next.layout.uploadId)).toEqual(next.bytes);
     });
 
     it('hashes a short last part inline while the worker keeps the file digest of a multipart upload', async () => {

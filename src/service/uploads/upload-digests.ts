@@ -38,6 +38,15 @@ import type { DigestPool } from './digest-pool.js';
 /** Parts up to this size are hashed inline, on the event loop (a few ms of MD5 at most per part). */
 export const INLINE_PART_BYTES = 1 << 20;
 
+/**
+ * A one-part upload up to this size keeps its bytes from the PUT until completion, which sniffs its type
+ * from them instead of reading the file back (describe-file.ts reads files this small whole anyway).
+ */
+export const KEEP_FILE_BYTES = 64 * 1024;
+
+/** At most this many bytes are kept across all open uploads; beyond it, completion reads the file. */
+const KEEP_TOTAL_BYTES = 32 << 20;
+
 /** The most bytes one catch-up request of a file digest hashes, so a part's batches never wait long behind it. */
 const STEP = 8 << 20;
 
@@ -107,6 +116,8 @@ interface InlineDigest {
   md5: Hash;
   /** Only when the part is the whole file. */
   sha256: Hash | undefined;
+  /** The chunks themselves, when the part is the whole file and small enough to keep (KEEP_FILE_BYTES). */
+  chunks: Buffer[] | undefined;
   received: number;
   /** Set once the part is complete. */
   result: { md5: string; sha256: string | undefined } | undefined;
@@ -116,8 +127,12 @@ export class UploadDigests {
   /** Each upload's file digest lanes, in the order of `lanes` (a lane absent: not started, or dropped). */
   private readonly files = new Map<string, (FileRun | undefined)[]>();
   private readonly parts = new Map<string, Map<number, PartRun>>();
-  /** File digests of one-part uploads, taken inline while the part arrived and kept once it is recorded. */
-  private readonly known = new Map<string, FileDigest>();
+  /**
+   * File digests of one-part uploads, taken inline while the part arrived and kept once it is recorded,
+   * with the file's bytes when it is small (`keptBytes` counts those).
+   */
+  private readonly known = new Map<string, { digest: FileDigest; bytes: Buffer | undefined }>();
+  private keptBytes = 0;
   private generation = 0;
   private closed = false;
 
@@ -132,13 +147,14 @@ export class UploadDigests {
   partStarting(layout: DigestLayout, partNumber: number): void {
     const range = partRange(layout.size, layout.partSize, partNumber);
     // The file changes: a digest known from an earlier PUT of the part no longer holds.
-    this.known.delete(layout.uploadId);
+    this.forgetKnown(layout.uploadId);
     this.dropFileIfCovered(layout.uploadId, range.start);
     const worker = this.partWorker(layout.uploadId, partNumber);
     const part: PartRun = { key: this.newKey(layout.uploadId), worker, range, written: 0, md5: undefined, inline: undefined };
     if (range.end - range.start <= this.inlinePartBytes) {
       const whole = range.start === 0 && range.end === layout.size;
-      part.inline = { md5: createHash('md5'), sha256: whole ? createHash('sha256') : undefined, received: 0, result: undefined };
+      const keep = whole && layout.size > 0 && layout.size <= KEEP_FILE_BYTES;
+      part.inline = { md5: createHash('md5'), sha256: whole ? createHash('sha256') : undefined, chunks: keep ? [] : undefined, received: 0, result: undefined };
     } else {
       let md5From: string | undefined;
       if (range.start === 0) {
@@ -164,6 +180,7 @@ export class UploadDigests {
     if (inline === undefined) return;
     inline.md5.update(chunk);
     inline.sha256?.update(chunk);
+    inline.chunks?.push(chunk);
     inline.received += chunk.length;
   }
 
@@ -223,7 +240,7 @@ export class UploadDigests {
       const result = part.inline.result;
       if (recorded && result?.sha256 !== undefined) {
         // The one part is the whole file: its digest is the file's, nothing to read back.
-        this.known.set(layout.uploadId, { md5: result.md5, sha256: result.sha256 });
+        this.known.set(layout.uploadId, { digest: { md5: result.md5, sha256: result.sha256 }, bytes: this.keep(part.inline.chunks, layout.size) });
         return;
       }
     } else if (part?.md5 === undefined && part !== undefined) this.pool.drop(part.worker, part.key).catch(() => undefined);
@@ -233,8 +250,8 @@ export class UploadDigests {
 
   /** The digest of the whole `layout.size`-byte file (no part may be arriving). */
   async finish(layout: DigestLayout): Promise<FileDigest> {
-    const known = this.known.get(layout.uploadId);
-    this.known.delete(layout.uploadId);
+    const known = this.known.get(layout.uploadId)?.digest;
+    this.forgetKnown(layout.uploadId);
     if (known !== undefined) return known;
     // Taken out first, so nothing feeds them any more; then they finish side by side, each on its worker.
     const running = this.lanes().map((_, index) => this.current(layout.uploadId, index));
@@ -259,9 +276,18 @@ export class UploadDigests {
     return digest;
   }
 
+  /**
+   * The bytes of a small one-part upload, as its recorded PUT brought them, until `finish` (undefined
+   * when they were not kept: a larger or multipart upload, a part PUT again and not recorded, the
+   * memory budget spent, a restart).
+   */
+  keptFile(uploadId: string): Buffer | undefined {
+    return this.known.get(uploadId)?.bytes;
+  }
+
   /** Forgets every digest of an upload (discarded). */
   drop(uploadId: string): void {
-    this.known.delete(uploadId);
+    this.forgetKnown(uploadId);
     this.dropFile(uploadId);
     for (const part of this.parts.get(uploadId)?.values() ?? []) this.pool.drop(part.worker, part.key).catch(() => undefined);
     this.parts.delete(uploadId);
@@ -271,8 +297,25 @@ export class UploadDigests {
   close(): void {
     this.closed = true;
     this.known.clear();
+    this.keptBytes = 0;
     this.files.clear();
     this.parts.clear();
+  }
+
+  /** One copy of the chunks (the body's buffers may be slices of larger ones), if the budget allows. */
+  private keep(chunks: Buffer[] | undefined, size: number): Buffer | undefined {
+    if (chunks === undefined || this.keptBytes + size > KEEP_TOTAL_BYTES) return undefined;
+    const bytes = Buffer.allocUnsafeSlow(size);
+    let at = 0;
+    for (const chunk of chunks) at += chunk.copy(bytes, at);
+    if (at !== size) return undefined;
+    this.keptBytes += size;
+    return bytes;
+  }
+
+  private forgetKnown(uploadId: string): void {
+    this.keptBytes -= this.known.get(uploadId)?.bytes?.length ?? 0;
+    this.known.delete(uploadId);
   }
 
   /** Sends each file digest lane the next slice of contiguous bytes it has not been sent yet. */

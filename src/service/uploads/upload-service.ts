@@ -20,11 +20,12 @@ import { partRange, planLayout } from '../../shared/api/part-layout.js';
 import { parseRemotePath } from '../../shared/api/remote-path.js';
 import { ServiceError, notFound } from '../errors/service-error.js';
 import type { Caller } from '../http/request-auth.js';
-import type { AssetsRepo, FileRow } from '../assets/assets-repo.js';
+import type { AssetRow, AssetsRepo, FileRow } from '../assets/assets-repo.js';
 import type { ServiceContext } from '../context.js';
 import { describeFile } from '../media/describe-file.js';
 import { syncAll, withDescriptor } from '../io/descriptor-calls.js';
 import type { BlobStore } from '../blobs/blob-store.js';
+import { WriteBatches } from '../db/write-batches.js';
 import { DigestPool } from './digest-pool.js';
 import { writePart } from './part-writer.js';
 import { UploadDigests, type DigestLayout } from './upload-digests.js';
@@ -45,6 +46,8 @@ export interface UploadServiceDeps {
   uploadsDir: string;
   /** Renders an asset in wire form (with its preview URL). */
   renderAsset(accountId: string, assetId: string): Asset;
+  /** Renders an asset row in wire form, given its current file's row. */
+  renderRow(row: AssetRow, currentFile: FileRow): Asset;
 }
 
 export class UploadService {
@@ -53,9 +56,11 @@ export class UploadService {
   /** Parts being written right now, per upload: a second writer of the same part must wait. */
   private readonly inFlight = new Map<string, Set<number>>();
   private readonly completing = new Set<string>();
+  private readonly writes: WriteBatches;
 
   constructor(private readonly deps: UploadServiceDeps) {
     mkdirSync(deps.uploadsDir, { recursive: true });
+    this.writes = new WriteBatches(deps.ctx.db);
     this.digests = new UploadDigests(this.pool, (uploadId, partNumber) => deps.uploads.hasPart(uploadId, partNumber));
   }
 
@@ -69,8 +74,12 @@ export class UploadService {
     if (!parsed.ok) throw new ServiceError('INVALID_PATH', `Invalid path: ${parsed.reason}.`);
     const layout = this.layout(item);
     const asset = assets.create(caller.accountId, caller.userId, ctx.nowIso());
-    const folderId = this.folderOption(caller.accountId, parsed.path.folders);
-    if (folderId !== null) assets.setValues(asset.id, this.foldersFieldId(caller.accountId), [folderId]);
+    let folderId: string | null = null;
+    if (parsed.path.folders.length > 0) {
+      const foldersFieldId = this.foldersFieldId(caller.accountId);
+      folderId = ctx.fieldOptions.ensurePath(caller.accountId, foldersFieldId, parsed.path.folders);
+      assets.setValues(asset.id, foldersFieldId, [folderId]);
+    }
     const upload = this.insertUpload(caller, asset.id, null, parsed.path.filename, folderId, item.size, layout);
     return { assetId: asset.id, upload: this.sign(upload, item) };
   }
@@ -102,8 +111,9 @@ export class UploadService {
   /** Receives one part: checks it against its signed URL and range, streams it into place, returns its ETag. */
   async receivePart(uploadId: string, partNumber: number, body: Readable, headers: { contentLength?: string | undefined; contentMd5?: string | undefined }, boundMd5: string | undefined): Promise<string> {
     const { uploads, ctx } = this.deps;
-    const upload = uploads.get(uploadId);
-    if (upload === undefined) throw new ServiceError('UPLOAD_EXPIRED');
+    const found = uploads.forPart(uploadId, partNumber);
+    if (found === undefined) throw new ServiceError('UPLOAD_EXPIRED');
+    const { upload } = found;
     if (upload.asset_file_id !== null) throw new ServiceError('UPLOAD_ALREADY_COMPLETED', 'This upload is already completed; its parts can no longer change.');
     if (partNumber > upload.part_count) throw new ServiceError('INVALID_PART_LAYOUT', `Part ${partNumber} is beyond this upload's ${upload.part_count} parts.`);
     const range = partRange(upload.size, upload.part_size, partNumber);
@@ -121,8 +131,8 @@ export class UploadService {
     const layout = this.digestLayout(upload);
     let recorded = false;
     try {
-      // A read first: most parts arrive once, and a DELETE of nothing still takes SQLite's write lock.
-      if (uploads.hasPart(uploadId, partNumber)) uploads.forgetPart(uploadId, partNumber);
+      // Asked with the upload above: most parts arrive once, and a DELETE of nothing still takes SQLite's write lock.
+      if (found.hasPart) uploads.forgetPart(uploadId, partNumber);
       // A part PUT again rewrites bytes the running whole-file digest may already have read: the
       // digest is dropped when it reached this range, and otherwise stops in front of it.
       this.digests.partStarting(layout, partNumber);
@@ -141,19 +151,24 @@ export class UploadService {
         if (!uploads.exists(uploadId)) return '';
         throw error;
       });
-      if (!uploads.exists(uploadId)) {
+      const digestMatches = boundMd5 === undefined || Buffer.from(md5, 'hex').toString('base64') === boundMd5;
+      // Recorded only if the upload still exists (one statement checks and records), in a transaction
+      // shared with the other parts and completions ready in this turn (write-batches.ts).
+      const now = ctx.clock.now();
+      recorded =
+        digestMatches &&
+        (await this.writes.run(() => {
+          const put = uploads.putPart(uploadId, partNumber, expected, md5);
+          if (put && now - upload.last_activity >= this.activityGranularity()) uploads.touch(uploadId, now);
+          return put;
+        }));
+      if (!recorded && !uploads.exists(uploadId)) {
         // The upload was discarded (its asset deleted) while the bytes arrived; writing may have
         // re-created its file, which nothing would ever sweep.
         rmSync(this.fileOf(uploadId), { force: true });
         throw new ServiceError('UPLOAD_EXPIRED');
       }
-      if (boundMd5 !== undefined && Buffer.from(md5, 'hex').toString('base64') !== boundMd5) {
-        throw new ServiceError('BAD_DIGEST');
-      }
-      uploads.putPart(uploadId, partNumber, expected, md5);
-      recorded = true;
-      const now = ctx.clock.now();
-      if (now - upload.last_activity >= this.activityGranularity()) uploads.touch(uploadId, now);
+      if (!digestMatches) throw new ServiceError('BAD_DIGEST');
       return md5;
     } finally {
       // A part that failed leaves bytes that can no longer be trusted: a digest that read them is dropped.
@@ -185,9 +200,11 @@ export class UploadService {
       // part's bytes were fdatasync'ed before the part was recorded, and fdatasync also makes the size
       // they gave the file durable; only a file that ensureSize had to create or resize, or an empty
       // one (whose 0-byte part wrote nothing to sync), needs its own fsync here.
+      // A small one-part upload's bytes are still in memory from its PUT: sniffed from there.
+      const kept = this.digests.keptFile(upload.upload_id);
       const [digest, description] = await Promise.all([
         this.digests.finish(this.digestLayout(upload)),
-        describeFile(file, upload.filename, upload.size),
+        describeFile(file, upload.filename, upload.size, kept),
         resized || upload.size === 0 ? syncFile(file) : undefined,
       ]);
       const asset = assets.get(caller.accountId, upload.asset_id);
@@ -214,13 +231,16 @@ export class UploadService {
         date_added: now,
         added_by: caller.userId,
       };
-      const freed = ctx.db.transaction(() => {
-        const replaced = assets.putFile(row, upload.replace_file_id !== null, caller.userId, now);
+      // Committed together with the completions that get here in the same turn (write-batches.ts). The
+      // answer is rendered from the rows just written, inside the transaction: no read-back.
+      const { freed, answer } = await this.writes.run(() => {
+        const put = assets.putFile(row, upload.replace_file_id !== null, caller.userId, now);
+        if (put.asset === undefined) throw notFound('asset', upload.asset_id);
         uploads.markCompleted(upload.upload_id, row.id, JSON.stringify(given), ctx.clock.now());
-        return replaced;
-      })();
+        return { freed: put.freed, answer: this.deps.renderRow(put.asset, row) };
+      });
       if (freed !== undefined) blobs.remove(freed);
-      return this.deps.renderAsset(caller.accountId, upload.asset_id);
+      return answer;
     } catch (error) {
       if (uploads.get(upload.upload_id) === undefined) {
         // Discarded (its asset deleted) while the file was being hashed: the file is gone or was
@@ -341,11 +361,6 @@ export class UploadService {
       expiresAt: new Date(expiresAt).toISOString(),
       parts,
     };
-  }
-
-  private folderOption(accountId: string, folders: string[]): string | null {
-    if (folders.length === 0) return null;
-    return this.deps.ctx.fieldOptions.ensurePath(accountId, this.foldersFieldId(accountId), folders);
   }
 
   private foldersFieldId(accountId: string): string {

@@ -28,6 +28,9 @@ export interface PartRow {
 export function uploadsRepo(db: Db) {
   const byUploadId = db.prepare<[string], UploadRow>('SELECT * FROM uploads WHERE upload_id = ?');
   const exists = db.prepare<[string], { n: number }>('SELECT 1 AS n FROM uploads WHERE upload_id = ?');
+  const forPart = db.prepare<[number, string], UploadRow & { has_part: 0 | 1 }>(
+    'SELECT u.*, EXISTS (SELECT 1 FROM upload_parts p WHERE p.upload_id = u.upload_id AND p.part_number = ?) AS has_part FROM uploads u WHERE u.upload_id = ?',
+  );
   const insert = db.prepare(
     `INSERT INTO uploads (upload_id, id, account_id, asset_id, replace_file_id, asset_file_id, filename, folder_option_id, size, part_size, part_count, created_by, date_created, last_activity)
      VALUES (@upload_id, @id, @account_id, @asset_id, @replace_file_id, NULL, @filename, @folder_option_id, @size, @part_size, @part_count, @created_by, @date_created, @last_activity)`,
@@ -35,7 +38,10 @@ export function uploadsRepo(db: Db) {
   const parts = db.prepare<[string], PartRow>('SELECT part_number, size, etag FROM upload_parts WHERE upload_id = ? ORDER BY part_number');
   const hasPart = db.prepare<[string, number], { n: number }>('SELECT 1 AS n FROM upload_parts WHERE upload_id = ? AND part_number = ?');
   const deletePart = db.prepare('DELETE FROM upload_parts WHERE upload_id = ? AND part_number = ?');
-  const putPart = db.prepare('INSERT OR REPLACE INTO upload_parts (upload_id, part_number, size, etag) VALUES (?, ?, ?, ?)');
+  // Only while the upload exists: one statement both checks that it was not discarded meanwhile and records.
+  const putPart = db.prepare(
+    'INSERT OR REPLACE INTO upload_parts (upload_id, part_number, size, etag) SELECT @uploadId, @partNumber, @size, @etag WHERE EXISTS (SELECT 1 FROM uploads WHERE upload_id = @uploadId)',
+  );
   const touch = db.prepare('UPDATE uploads SET last_activity = ? WHERE upload_id = ?');
   const complete = db.prepare('UPDATE uploads SET asset_file_id = ?, completed_parts = ?, last_activity = ? WHERE upload_id = ?');
   const deleteParts = db.prepare('DELETE FROM upload_parts WHERE upload_id = ?');
@@ -47,13 +53,23 @@ export function uploadsRepo(db: Db) {
   return {
     get: (uploadId: string) => byUploadId.get(uploadId),
     exists: (uploadId: string) => exists.get(uploadId) !== undefined,
+    /** The upload, and whether this part of it is recorded (a part PUT asks both, in one statement). */
+    forPart(uploadId: string, partNumber: number): { upload: UploadRow; hasPart: boolean } | undefined {
+      const row = forPart.get(partNumber, uploadId);
+      if (row === undefined) return undefined;
+      const { has_part: hasPart, ...upload } = row;
+      return { upload, hasPart: hasPart === 1 };
+    },
     insert: (row: Omit<UploadRow, 'asset_file_id' | 'completed_parts'>) => void insert.run(row),
     parts: (uploadId: string) => parts.all(uploadId),
     hasPart: (uploadId: string, partNumber: number) => hasPart.get(uploadId, partNumber) !== undefined,
     /** Forgets a part before its bytes are rewritten, so a crash mid-write leaves it missing, not stale. */
     forgetPart: (uploadId: string, partNumber: number) => void deletePart.run(uploadId, partNumber),
-    /** Records a part whose bytes are durable (the caller touches the upload when its activity is stale). */
-    putPart: (uploadId: string, partNumber: number, size: number, etag: string) => void putPart.run(uploadId, partNumber, size, etag),
+    /**
+     * Records a part whose bytes are durable (the caller touches the upload when its activity is stale).
+     * Answers false, recording nothing, when the upload no longer exists.
+     */
+    putPart: (uploadId: string, partNumber: number, size: number, etag: string): boolean => putPart.run({ uploadId, partNumber, size, etag }).changes > 0,
     touch: (uploadId: string, now: number) => void touch.run(now, uploadId),
     markCompleted(uploadId: string, fileId: string, partsJson: string, now: number): void {
       complete.run(fileId, partsJson, now, uploadId);

@@ -1,0 +1,27 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { tempDirs } from '../../../test/support/temp-dirs.js';
+import { WAL_CHECKPOINT_PAGES, openDatabase } from './open-database.js';
+import { migrations } from './migrations/index.js';
+
+describe('openDatabase', () => {
+  const dirs = tempDirs();
+  afterAll(() => {
+    dirs.removeAll();
+  });
+
+  it('opens in WAL mode with foreign keys, the longer checkpoint interval, journals in memory, and every migration applied', () => {
+    const db = openDatabase(join(dirs.make('open-database-'), 'service.db'));
+    try {
+      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+      expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(WAL_CHECKPOINT_PAGES);
+      expect(db.pragma('temp_store', { simple: true })).toBe(2);
+      // The first hash table of the log's index holds 4,062 frames: the interval stays within it.
+      expect(WAL_CHECKPOINT_PAGES).toBeLessThanOrEqual(4062);
+      expect(db.pragma('user_version', { simple: true })).toBe(migrations.length);
+    } finally {
+      db.close();
+    }
+  });
+});
