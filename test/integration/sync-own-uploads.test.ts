@@ -22,13 +22,18 @@ describe("the engine's own uploads", () => {
   });
 
   it('reach the remote snapshot from the completion answers, new folders included, without reading them back', async () => {
-    const calls = { searchesById: 0, optionLookups: 0, treeListings: 0 };
+    const calls = { searchesById: 0, optionLookups: 0, treeListings: 0, completions: 0 };
     let counting = false;
     const record = (api: AssetApi): AssetApi => {
       const wrapped: AssetApi = Object.create(api) as AssetApi;
       wrapped.searchAssets = (request) => {
         if (counting && JSON.stringify(request.criterion).includes('"ASSET_ID"')) calls.searchesById++;
         return api.searchAssets(request);
+      };
+      // Each file is one part, and its PUT completes it: no separate completion request.
+      wrapped.completeUpload = (completion) => {
+        calls.completions++;
+        return api.completeUpload(completion);
       };
       wrapped.getFieldOption = (id) => {
         if (counting) calls.optionLookups++;
@@ -54,7 +59,7 @@ describe("the engine's own uploads", () => {
       });
       expect(first.converged).toBe(true);
       expect(first.reports.reduce((sum, report) => sum + report.uploaded, 0)).toBe(3);
-      expect(calls).toEqual({ searchesById: 0, optionLookups: 0, treeListings: 0 });
+      expect(calls).toEqual({ searchesById: 0, optionLookups: 0, treeListings: 0, completions: 0 });
 
       const repo = remoteRepo(me.h.engine.db);
       const rootId = me.h.engine.roots()[0]?.id ?? '';

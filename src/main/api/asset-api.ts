@@ -94,8 +94,21 @@ export interface PutPartRequest {
   end: number;
   /** base64 MD5 of the range, when the URL was requested with one. */
   contentMd5?: string;
+  /**
+   * Asks the service to complete the upload with this PUT when it makes the upload whole (a one-part
+   * upload) [ours: header `Asset-Sync-Complete: ?1`]. A service that does answers the completed asset
+   * (`completed`); one that ignores the header answers the part alone, and the caller completes as
+   * usual. Parts up to 1 MiB only.
+   */
+  complete?: boolean;
   signal?: AbortSignal;
   onProgress?: ProgressListener;
+}
+
+/** What a part PUT answered: its ETag, and the asset when the PUT also completed the upload. */
+export interface PartAnswer {
+  eTag: string;
+  completed?: Asset;
 }
 
 export interface DownloadRequestItem {
@@ -196,7 +209,7 @@ export interface AssetApi {
   /** Fresh URLs for the listed parts of an existing upload. */
   resumeUpload(item: ResumeUploadItem): Promise<AssetUpload>;
   /** Streams the byte range to the signed URL; answers the ETag. */
-  putPart(request: PutPartRequest): Promise<{ eTag: string }>;
+  putPart(request: PutPartRequest): Promise<PartAnswer>;
   completeUpload(completion: { assetId: string; uploadId: string; parts: CompletedPart[] }): Promise<Asset>;
 
   // Batch jobs

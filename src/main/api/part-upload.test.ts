@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -184,5 +184,73 @@ describe('putPart of a large part (two reused buffers, not a stream)', () => {
     await api.putPart({ url: `${fake.url}/part`, filePath: path, start: 0, end: 8 * MIB, onProgress });
     expect(clock.now() - before).toBe(1000);
     expect(fake.requests[1]?.body.equals(bytes.subarray(0, 8 * MIB))).toBe(true);
+  });
+});
+
+describe('putPart asked to complete a one-part upload', () => {
+  let dir: string;
+  let path: string;
+  let client: ApiClient | undefined;
+  let closeServer: (() => Promise<void>) | undefined;
+  const bytes = Buffer.from('a small design file');
+  const md5 = createHash('md5').update(bytes).digest('hex');
+  const asset = { id: 'a1', lifecycleStatus: { state: 'STAGED' }, dateLastModified: '2026-03-01T09:24:01.417Z', currentAssetFile: { id: 'f1', filename: 'x.txt', size: bytes.length, checksum: md5 } };
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'asset-sync-part-complete-'));
+    path = join(dir, 'x.txt');
+    writeFileSync(path, bytes);
+  });
+
+  afterEach(async () => {
+    client?.close();
+    client = undefined;
+    await closeServer?.();
+    closeServer = undefined;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function put(handler: Parameters<typeof startFakeServer>[0], request: { complete?: boolean; end?: number } = {}) {
+    const fake = await startFakeServer(handler);
+    closeServer = () => fake.close();
+    client = createApiClient({ server: fake.url, tokens: scriptedTokens(), clock: instantClock(), random: () => 0.5, env: {} });
+    const answer = await client.putPart({ url: `${fake.url}/upload-parts/u/1?signature=x`, filePath: path, start: 0, end: request.end ?? bytes.length, complete: request.complete ?? true });
+    return { answer, requests: fake.requests };
+  }
+
+  it('asks with the header and takes the asset from an answer that says it completed', async () => {
+    const { answer, requests } = await put((_request, response) => sendJson(response, 200, { result: asset, permittedActions: [] }, { etag: `"${md5}"`, 'asset-sync-complete': '?1' }));
+    expect(requests[0]?.headers['asset-sync-complete']).toBe('?1');
+    expect(answer).toMatchObject({ eTag: `"${md5}"`, completed: { id: 'a1', currentAssetFile: { checksum: md5 } } });
+  });
+
+  it('answers the part alone when the service ignores the header, and never asks unless told to', async () => {
+    const ignoring = (_request: unknown, response: ServerResponse): void => {
+      response.writeHead(200, { etag: `"${md5}"` });
+      response.end();
+    };
+    expect((await put(ignoring)).answer).toEqual({ eTag: `"${md5}"` });
+    await closeServer?.();
+    client?.close();
+    const plain = await put(ignoring, { complete: false });
+    expect(plain.requests[0]?.headers['asset-sync-complete']).toBeUndefined();
+  });
+
+  it('refuses a completing answer that is not an asset', async () => {
+    await expect(put((_request, response) => sendJson(response, 200, { result: { nope: true } }, { etag: `"${md5}"`, 'asset-sync-complete': '?1' }))).rejects.toMatchObject({ code: 'INVALID_RESPONSE' });
+  });
+
+  it('after an answer lost on the way, takes "already completed" on the retry as the part sent, with its MD5 as the ETag', async () => {
+    let calls = 0;
+    const { answer, requests } = await put((_request, response, socket) => {
+      if (++calls === 1) socket.destroy(); // completed, then the answer never arrives
+      else sendJson(response, 409, errorBody(409, 'UPLOAD_ALREADY_COMPLETED'));
+    });
+    expect(requests).toHaveLength(2);
+    expect(answer).toEqual({ eTag: `"${md5}"` });
+  });
+
+  it('still fails with "already completed" when no earlier attempt of this call could have completed it', async () => {
+    await expect(put((_request, response) => sendJson(response, 409, errorBody(409, 'UPLOAD_ALREADY_COMPLETED')))).rejects.toMatchObject({ code: 'UPLOAD_ALREADY_COMPLETED' });
   });
 });

@@ -6,20 +6,28 @@
  * It must never send the bearer token (the URL is the credential), never follow a redirect, and never
  * hold more than 2 MiB of a part in memory (smaller parts are read whole, larger ones go through two
  * reused 1 MiB buffers: send-file-range.ts).
+ *
+ * A one-part upload may ask the service to complete it with the PUT (`complete`): one request per small
+ * file instead of two. Our service does and answers the asset; one that does not know the header
+ * answers the part alone, and the caller completes as usual, so nothing depends on it.
  */
+import { createHash } from 'node:crypto';
 import { close, open, read } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { ApiError, apiErrorFromResponse, invalidResponse } from './api-error.js';
 import { exchange, readText, type BodyWriter } from './http-exchange.js';
 import type { ClientContext } from './api-client.js';
-import type { PutPartRequest } from './asset-api.js';
+import type { PartAnswer, PutPartRequest } from './asset-api.js';
 import { sendFileRange } from './send-file-range.js';
 import { transportError } from './transport-error.js';
 import { localFileError } from './transfer-streams.js';
+import { assetSchema, envelopeSchema, parseAnswer } from './wire-shapes.js';
 import { withRetries } from './with-retries.js';
 
 /** Parts up to this size are read whole and sent in one write. */
 const WHOLE_PART_LIMIT = 1024 * 1024;
+/** [ours] Asks the service to complete a one-part upload with its PUT; echoed when it did. */
+const COMPLETE_HEADER = 'asset-sync-complete';
 
 function checkNumbers(request: PutPartRequest): void {
   const { start, end } = request;
@@ -86,7 +94,7 @@ async function readRange(request: PutPartRequest): Promise<Buffer> {
   }
 }
 
-export async function putPart(context: ClientContext, request: PutPartRequest): Promise<{ eTag: string }> {
+export async function putPart(context: ClientContext, request: PutPartRequest): Promise<PartAnswer> {
   checkNumbers(request);
   const url = new URL(request.url);
   const size = request.end - request.start;
@@ -95,21 +103,24 @@ export async function putPart(context: ClientContext, request: PutPartRequest): 
   const whole = size <= WHOLE_PART_LIMIT && context.uploadLimiter.rate === null;
   if (!whole) await checkRange(request);
   const retryContext = { clock: context.clock, random: context.random, policy: context.retry, signal: request.signal };
+  const complete = request.complete === true && whole;
   let attempts = 0;
-  return withRetries(retryContext, async () => {
+  return withRetries(retryContext, async (): Promise<PartAnswer> => {
     // A retry counts from 0 again: saying so at once lets a listener of running totals tell it from
     // more of the last attempt even when its first report (1 MiB) equals where that one failed.
     if (attempts++ > 0) request.onProgress?.(0);
+    const bytes = whole ? await readRange(request) : undefined;
     let response;
     try {
       response = await exchange(context, {
         method: 'PUT',
         url,
-        body: whole ? await readRange(request) : partBody(context, request),
+        body: bytes ?? partBody(context, request),
         headers: {
           'content-length': String(size),
           'content-type': 'application/octet-stream',
           ...(request.contentMd5 === undefined ? {} : { 'content-md5': request.contentMd5 }),
+          ...(complete ? { [COMPLETE_HEADER]: '?1' } : {}),
         },
         signal: request.signal,
       });
@@ -118,11 +129,22 @@ export async function putPart(context: ClientContext, request: PutPartRequest): 
     }
     const bodyText = await readText(response.stream);
     if (response.status >= 300) {
-      throw apiErrorFromResponse({ method: 'PUT', url, status: response.status, retryAfter: response.headers['retry-after'], bodyText, now: context.clock.now() });
+      const error = apiErrorFromResponse({ method: 'PUT', url, status: response.status, retryAfter: response.headers['retry-after'], bodyText, now: context.clock.now() });
+      // An earlier attempt completed the upload and its answer was lost: the part is the one sent, so
+      // its ETag is these bytes' MD5, and completing with it answers the same asset again.
+      if (complete && attempts > 1 && bytes !== undefined && error.code === 'UPLOAD_ALREADY_COMPLETED') return { eTag: `"${createHash('md5').update(bytes).digest('hex')}"` };
+      throw error;
     }
     const eTag = response.headers.etag;
     if (eTag === undefined || eTag === '') throw invalidResponse('PUT', url, 'the part upload answered no ETag');
     if (whole) request.onProgress?.(size);
-    return { eTag };
+    if (!complete || response.headers[COMPLETE_HEADER] !== '?1') return { eTag };
+    let answer: unknown;
+    try {
+      answer = JSON.parse(bodyText);
+    } catch {
+      throw invalidResponse('PUT', url, 'the completing part upload answered no JSON');
+    }
+    return { eTag, completed: parseAnswer(envelopeSchema(assetSchema), answer, 'PUT', url.pathname).result };
   });
 }

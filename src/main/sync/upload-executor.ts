@@ -246,18 +246,24 @@ export class UploadExecutor {
       throw new SyncError('LOCAL_FILE_CHANGED', 'The file changed before it was sent; it uploads again once it settles.');
     }
     let bytesSent = 0;
+    // A one-part upload asks its PUT to complete it too (our service does; others answer the part).
+    const onePart = upload.parts.length === 1 && confirmed.size === 0;
+    let completed: Asset | undefined;
     await Promise.all(
       upload.parts
         .filter((part) => !confirmed.has(part.partNumber))
         .map((part) =>
           this.parts.run(async () => {
-            const { eTag } = await api.putPart({
+            const answer = await api.putPart({
               url: part.url,
               filePath,
               start: part.byteRange.start,
               end: part.byteRange.end,
               onProgress: (bytes) => this.deps.onBytes?.(local.relPath, bytes),
+              ...(onePart ? { complete: true } : {}),
             });
+            const { eTag } = answer;
+            if (answer.completed?.id === assetId) completed = answer.completed;
             bytesSent += part.byteRange.end - part.byteRange.start;
             confirmed.set(part.partNumber, eTag);
             // A one-part upload completes right after: after a crash that one part is simply sent
@@ -267,7 +273,7 @@ export class UploadExecutor {
         ),
     );
     const parts = [...confirmed].sort(([a], [b]) => a - b).map(([partNumber, eTag]) => ({ partNumber, eTag }));
-    const asset = await api.completeUpload({ assetId, uploadId: upload.uploadId, parts });
+    const asset = completed ?? (await api.completeUpload({ assetId, uploadId: upload.uploadId, parts }));
     const checksum = asset.currentAssetFile?.checksum;
     if (checksum === undefined) throw new SyncError('CHECKSUM_MISMATCH', 'The service completed the upload but reports no file.');
     const refiled = await this.ensureFolder(root, local.relPath, asset);

@@ -1,7 +1,8 @@
 /**
  * Upload endpoints: `POST /asset-uploads` (one upload at once, also how a resume asks for fresh part
  * URLs), the signed part PUTs, and `POST /asset-upload-completions`. The batch-job variants are
- * registered as job kinds (upload-jobs.ts).
+ * registered as job kinds (upload-jobs.ts). A part PUT with `Asset-Sync-Complete: ?1` that makes its
+ * upload whole also completes it and answers the completion's envelope [ours].
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -22,6 +23,9 @@ const completionBody = z.object({
     .min(1)
     .max(MAX_PARTS),
 });
+
+/** [ours] A part PUT that asks to complete its (one-part) upload; echoed when it did. */
+const COMPLETE_HEADER = 'asset-sync-complete';
 
 const partParams = z.object({
   uploadId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'is not an upload id'),
@@ -71,7 +75,18 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: ServiceContext, 
         void reply.header('connection', 'close');
         throw error;
       }
-      return reply.header('etag', `"${etag}"`).code(200).send();
+      void reply.header('etag', `"${etag}"`).code(200);
+      if (header(request.headers[COMPLETE_HEADER]) !== '?1') return reply.send();
+      // [ours] The client asks this PUT to complete a one-part upload: one request instead of two. Any
+      // reason not to (parts missing, a failed completion) answers the part alone, and the client
+      // completes with POST /asset-upload-completions, which reports the reason.
+      const { uploadId } = request.params as { uploadId: string };
+      const done = await uploads.completeByPart(uploadId).catch((error: unknown) => {
+        request.log.warn({ err: error, uploadId }, 'completing an upload with its part failed; the client completes it');
+        return undefined;
+      });
+      if (done === undefined) return reply.send();
+      return reply.header(COMPLETE_HEADER, '?1').send(envelope(done.asset, permittedActions(done.caller.role, 'ASSET', done.asset.id)));
     });
   });
 }

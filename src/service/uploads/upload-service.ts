@@ -19,6 +19,7 @@ import type { Asset, AssetUpload, UploadJobSuccess } from '../../shared/api/reso
 import { partRange, planLayout } from '../../shared/api/part-layout.js';
 import { parseRemotePath } from '../../shared/api/remote-path.js';
 import { ServiceError, notFound } from '../errors/service-error.js';
+import { may } from '../auth/permissions.js';
 import type { Caller } from '../http/request-auth.js';
 import type { AssetRow, AssetsRepo, FileRow } from '../assets/assets-repo.js';
 import type { ServiceContext } from '../context.js';
@@ -176,6 +177,25 @@ export class UploadService {
       busy.delete(partNumber);
       if (busy.size === 0) this.inFlight.delete(uploadId);
     }
+  }
+
+  /**
+   * Completes the upload a part PUT just made whole, as its creator would with the recorded parts
+   * (the PUT asked with `Asset-Sync-Complete: ?1`) [ours]. Undefined when parts are still missing,
+   * it is completed already, or its creator may no longer upload: the PUT then answers the part alone
+   * and the client completes with POST /asset-upload-completions as usual.
+   */
+  async completeByPart(uploadId: string): Promise<{ asset: Asset; caller: Caller } | undefined> {
+    const { uploads, ctx } = this.deps;
+    const upload = uploads.get(uploadId);
+    if (upload === undefined || upload.asset_file_id !== null) return undefined;
+    const parts = uploads.parts(uploadId);
+    if (parts.length !== upload.part_count) return undefined;
+    const member = ctx.accounts.membership(upload.account_id, upload.created_by);
+    if (member === undefined || !may(member.role, 'ASSET', 'UPLOAD')) return undefined;
+    const caller: Caller = { userId: member.id, email: member.email, name: member.name, accountId: upload.account_id, role: member.role };
+    const asset = await this.complete(caller, { assetId: upload.asset_id, uploadId, parts: parts.map((part) => ({ partNumber: part.part_number, eTag: part.etag })) });
+    return { asset, caller };
   }
 
   /** Completes an upload: all parts present with matching ETags → the file becomes the asset's current file. */

@@ -1,0 +1,76 @@
+/**
+ * [ours] A one-part upload's PUT may complete it (`Asset-Sync-Complete: ?1`): one request per small
+ * file instead of two. Anything that stands in the way answers the part alone, and POST
+ * /asset-upload-completions still works (and answers the same asset after a completing PUT).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_SUBDOMAIN } from '../bootstrap.js';
+import { startTestService, type TestService } from '../../../test/support/test-service.js';
+import { addUser } from '../../../test/support/test-users.js';
+import { MiB, md5Hex, putPart, randomFile, waitForJob } from '../../../test/support/upload-helpers.js';
+
+const COMPLETE = { 'asset-sync-complete': '?1' };
+
+describe('a part PUT that completes its upload', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService();
+  });
+  afterAll(async () => {
+    await service.dispose();
+  });
+
+  async function newUpload(path: string, size: number, partSize?: number, token?: string) {
+    const created = await service.api('POST', '/asset-and-upload-batch-jobs', { items: [{ batchItemId: 'a', path, size, ...(partSize === undefined ? {} : { partSize }) }] }, token);
+    expect(created.status).toBe(200);
+    const job = await waitForJob(service, '/asset-and-upload-batch-jobs', created.body.result.id, token);
+    return job.successes.a as { assetId: string; upload: { uploadId: string; parts: { url: string }[] } };
+  }
+
+  it('completes a one-part upload and answers the asset; a completion afterwards answers the same', async () => {
+    const bytes = Buffer.from('one small file, one request');
+    const { assetId, upload } = await newUpload('/Completing/small.txt', bytes.length);
+    const put = await putPart(upload.parts[0]?.url ?? '', bytes, COMPLETE);
+    expect(put.status).toBe(200);
+    expect(put.headers.get('asset-sync-complete')).toBe('?1');
+    expect(put.headers.get('etag')).toBe(`"${md5Hex(bytes)}"`);
+    const body = (await put.json()) as { result: { id: string; currentAssetFile: { checksum: string; size: number }; lifecycleStatus: { state: string } }; permittedActions: unknown[] };
+    expect(body.result).toMatchObject({ id: assetId, currentAssetFile: { checksum: md5Hex(bytes), size: bytes.length }, lifecycleStatus: { state: 'STAGED' } });
+    expect(body.permittedActions.length).toBeGreaterThan(0);
+
+    const again = await service.api('POST', '/asset-upload-completions', { assetId, uploadId: upload.uploadId, parts: [{ partNumber: 1, eTag: `"${md5Hex(bytes)}"` }] });
+    expect(again.status).toBe(200);
+    expect(again.body.result).toMatchObject({ id: assetId, currentAssetFile: { checksum: md5Hex(bytes) } });
+    // The upload is done: its part can no longer change.
+    expect((await putPart(upload.parts[0]?.url ?? '', bytes, COMPLETE)).status).toBe(409);
+  });
+
+  it('answers the part alone while other parts are missing, and without the header', async () => {
+    const bytes = randomFile(12 * MiB);
+    const { upload } = await newUpload('/Completing/two parts.bin', bytes.length, 6 * MiB);
+    const first = await putPart(upload.parts[0]?.url ?? '', bytes.subarray(0, 6 * MiB), COMPLETE);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('asset-sync-complete')).toBeNull();
+    expect(await first.text()).toBe('');
+
+    const plain = Buffer.from('no header');
+    const single = await newUpload('/Completing/plain.txt', plain.length);
+    const put = await putPart(single.upload.parts[0]?.url ?? '', plain);
+    expect(put.headers.get('asset-sync-complete')).toBeNull();
+    const asset = await service.api('GET', `/assets/${single.assetId}`);
+    expect(asset.body.result.currentAssetFile).toBeNull();
+  });
+
+  it("answers the part alone when the upload's creator may no longer upload", async () => {
+    const { userId, token } = await addUser(service, 'member@example.com', 'member');
+    const bytes = Buffer.from('uploaded by someone whose role changed');
+    const { assetId, upload } = await newUpload('/Completing/by member.txt', bytes.length, undefined, token);
+    const { ctx } = service.running;
+    const account = ctx.accounts.bySubdomain(LOCAL_SUBDOMAIN);
+    ctx.accounts.setRole(account?.id ?? '', userId, 'viewer');
+    const put = await putPart(upload.parts[0]?.url ?? '', bytes, COMPLETE);
+    expect(put.status).toBe(200);
+    expect(put.headers.get('asset-sync-complete')).toBeNull();
+    expect((await service.api('GET', `/assets/${assetId}`)).body.result.currentAssetFile).toBeNull();
+  });
+});
