@@ -273,7 +273,14 @@ export class UploadExecutor {
         ),
     );
     const parts = [...confirmed].sort(([a], [b]) => a - b).map(([partNumber, eTag]) => ({ partNumber, eTag }));
-    const asset = completed ?? (await api.completeUpload({ assetId, uploadId: upload.uploadId, parts }));
+    const asset =
+      completed ??
+      (await api.completeUpload({ assetId, uploadId: upload.uploadId, parts }).catch((error: unknown) => {
+        // The service no longer has the upload (swept after a long absence, or its bytes were lost):
+        // completing it again can never work. The asset stays; the next pass starts a new upload.
+        if (isApiError(error, 'UPLOAD_EXPIRED') || isApiError(error, 'NOT_FOUND')) journal.forgetUpload(root.id, local.relPath, assetId);
+        throw error;
+      }));
     const checksum = asset.currentAssetFile?.checksum;
     if (checksum === undefined) throw new SyncError('CHECKSUM_MISMATCH', 'The service completed the upload but reports no file.');
     const refiled = await this.ensureFolder(root, local.relPath, asset);

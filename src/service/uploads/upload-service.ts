@@ -215,6 +215,13 @@ export class UploadService {
     this.completing.add(upload.upload_id);
     try {
       const file = this.fileOf(upload.upload_id);
+      // Every recorded part's bytes were written and synced before its row: with all parts recorded, a
+      // file that is gone or short has lost bytes (a crash took it, or someone removed it). Never pad
+      // it with zeros into a file: the upload is over, and the client starts a new one.
+      if ((statSync(file, { throwIfNoEntry: false })?.size ?? 0) < upload.size) {
+        this.discard(upload.upload_id);
+        throw new ServiceError('UPLOAD_EXPIRED', 'The bytes received for this upload were lost; start a new upload.');
+      }
       const resized = await this.ensureSize(file, upload.size);
       // Side by side: the digest's last bytes, the type sniffing, and a sync when one is needed. Each
       // part's bytes were fdatasync'ed before the part was recorded, and fdatasync also makes the size
@@ -262,6 +269,7 @@ export class UploadService {
       if (freed !== undefined) blobs.remove(freed);
       return answer;
     } catch (error) {
+      if (error instanceof ServiceError && error.code === 'UPLOAD_EXPIRED') throw error;
       if (uploads.get(upload.upload_id) === undefined) {
         // Discarded (its asset deleted) while the file was being hashed: the file is gone or was
         // re-created empty by ensureSize, and the failure is the client's expected one, not a bug.
@@ -400,7 +408,7 @@ export class UploadService {
     if (wrong !== undefined) throw new ServiceError('UPLOAD_ETAG_MISMATCH', `The eTag of part ${wrong.partNumber} does not match the part received.`);
   }
 
-  /** Makes the file exist with exactly `size` bytes; answers whether it had to change it. */
+  /** Makes the file exist with exactly `size` bytes (an empty upload has none yet); answers whether it had to change it. */
   private async ensureSize(file: string, size: number): Promise<boolean> {
     // A stat of a file just written is served from the inode cache: cheaper here than a pool round trip.
     const info = statSync(file, { throwIfNoEntry: false });
