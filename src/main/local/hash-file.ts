@@ -29,34 +29,41 @@ export type HashOutcome =
 /** What `checkFile` finds: `readable` is `hashed` without the hash. */
 export type CheckOutcome = { kind: 'readable'; stat: FileStat } | Exclude<HashOutcome, { kind: 'hashed' }>;
 
-/** Opens `path` and confirms it is a readable regular file with the signature `expected`, reading nothing. */
-export async function checkFile(fs: FileSystem, path: string, expected: FileSignature): Promise<CheckOutcome> {
+/**
+ * Opens `path` for reading, runs `use` with the handle and closes it whatever happened. Failing to open,
+ * or `use` throwing, is `failed` with the errno.
+ */
+async function withHandle<T>(fs: FileSystem, path: string, use: (handle: ReadHandle) => Promise<T | Failed>): Promise<T | Failed> {
   let handle: ReadHandle;
   try {
     handle = await fs.openRead(path);
   } catch (error) {
-    return { kind: 'failed', code: errnoCode(error) ?? 'EIO' };
+    return failed(error);
   }
   try {
-    const stat = await handle.stat();
-    if (stat.kind !== 'file') return { kind: 'not-a-file', stat };
-    return sameSignature(expected, stat) ? { kind: 'readable', stat } : { kind: 'changed', stat };
+    return await use(handle);
   } catch (error) {
-    return { kind: 'failed', code: errnoCode(error) ?? 'EIO' };
+    return failed(error);
   } finally {
     await handle.close().catch(() => undefined);
   }
 }
 
+type Failed = Extract<HashOutcome, { kind: 'failed' }>;
+const failed = (error: unknown): Failed => ({ kind: 'failed', code: errnoCode(error) ?? 'EIO' });
+
+/** Opens `path` and confirms it is a readable regular file with the signature `expected`, reading nothing. */
+export function checkFile(fs: FileSystem, path: string, expected: FileSignature): Promise<CheckOutcome> {
+  return withHandle(fs, path, async (handle): Promise<CheckOutcome> => {
+    const stat = await handle.stat();
+    if (stat.kind !== 'file') return { kind: 'not-a-file', stat };
+    return sameSignature(expected, stat) ? { kind: 'readable', stat } : { kind: 'changed', stat };
+  });
+}
+
 /** Hashes `path`, expected to have `expected`; `buffer` holds at least HASH_READ_BYTES, reused across calls. */
-export async function hashFile(fs: FileSystem, path: string, expected: FileSignature, buffer: Uint8Array): Promise<HashOutcome> {
-  let handle: ReadHandle;
-  try {
-    handle = await fs.openRead(path);
-  } catch (error) {
-    return { kind: 'failed', code: errnoCode(error) ?? 'EIO' };
-  }
-  try {
+export function hashFile(fs: FileSystem, path: string, expected: FileSignature, buffer: Uint8Array): Promise<HashOutcome> {
+  return withHandle(fs, path, async (handle): Promise<HashOutcome> => {
     const hash = createHash('md5');
     let position = 0;
     try {
@@ -70,15 +77,11 @@ export async function hashFile(fs: FileSystem, path: string, expected: FileSigna
       }
     } catch (error) {
       const stat = await handle.stat();
-      return stat.kind === 'file' ? { kind: 'failed', code: errnoCode(error) ?? 'EIO' } : { kind: 'not-a-file', stat };
+      return stat.kind === 'file' ? failed(error) : { kind: 'not-a-file', stat };
     }
     const stat = await handle.stat();
     if (stat.kind !== 'file') return { kind: 'not-a-file', stat };
     if (!sameSignature(expected, stat) || position !== stat.size) return { kind: 'changed', stat };
     return { kind: 'hashed', md5: hash.digest('hex'), stat };
-  } catch (error) {
-    return { kind: 'failed', code: errnoCode(error) ?? 'EIO' };
-  } finally {
-    await handle.close().catch(() => undefined);
-  }
+  });
 }
