@@ -203,6 +203,10 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
     removed: (rootId, relPath) => snapshots.deleteSynced(rootId, relPath),
   });
 
+  // This connection's writes, and the commits of any other (a CLI's confirm-deletes or resolve).
+  const totalChanges = db.prepare<[], { n: number }>('SELECT total_changes() AS n');
+  const stateVersion = (): string => `${totalChanges.get()?.n ?? 0}:${String(db.pragma('data_version', { simple: true }))}`;
+
   const syncs = new Map<string, RootSync>();
   const syncFor = (row: RootRow): RootSync => {
     let sync = syncs.get(row.id);
@@ -240,6 +244,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
         setStopped: (reason) => roots.setStopped(row.id, reason),
         log: (event) => log({ ...event, rootId: row.id }),
         planned: (transfers) => deps.onTransfer?.({ kind: 'planned', rootId: row.id, ...transfers }),
+        stateVersion,
       });
       syncs.set(row.id, sync);
     }

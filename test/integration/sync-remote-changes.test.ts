@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AssetApi, Criterion } from '../../src/main/api/index.js';
 import { startTestService, type TestService } from '../support/test-service.js';
+import type { PassReport } from '../../src/main/sync/root-sync.js';
 import { startSyncHarness } from '../support/sync-harness.js';
 import { assetAt, client, colleague, dirsOf, total } from '../support/two-way.js';
 
@@ -142,7 +143,8 @@ describe('changes made on the service reach the disk', () => {
   it('in watch mode a change arrives within a poll, even one whose date the service set into the past', async () => {
     const me = client(await startSyncHarness(service, { remotePath: '/Watched', remote: { pollIntervalMs: 200, overlapMs: 1000 } }));
     const controller = new AbortController();
-    const watching = me.h.engine.watch(controller.signal);
+    const reports: PassReport[] = [];
+    const watching = me.h.engine.watch(controller.signal, (report) => reports.push(report));
     const until = async (check: () => boolean): Promise<void> => {
       for (let waited = 0; !check(); waited += 50) {
         if (waited > 10_000) throw new Error('timed out');
@@ -154,6 +156,9 @@ describe('changes made on the service reach the disk', () => {
       const id = await people.upload('/Watched/live.txt', 'first');
       await until(() => me.exists('live.txt'));
       expect(me.read('live.txt')).toBe('first');
+      // Quiet polls after that: the root rests (no plan) instead of planning every 200 ms...
+      await until(() => reports.filter((report) => report.rested === true).length >= 3);
+      // ...and wakes for the next change all the same.
       await people.newVersion(id, 'second');
       // The hosted service may set the modification date into the past on a file replacement.
       service.running.ctx.db.prepare('UPDATE assets SET date_last_modified = ? WHERE id = ?').run('2020-01-01T00:00:00.000Z', id);

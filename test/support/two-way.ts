@@ -68,7 +68,7 @@ export function dirsOf(folder: string): string[] {
   return dirs.sort();
 }
 
-export const total = (result: OnceResult, key: keyof Omit<PassReport, 'rootId' | 'stopped' | 'scanned' | 'remoteError'>): number =>
+export const total = (result: OnceResult, key: keyof Omit<PassReport, 'rootId' | 'stopped' | 'scanned' | 'remoteError' | 'rested'>): number =>
   result.reports.reduce((sum, report) => sum + report[key], 0);
 
 export async function startTwoClients(service: TestService, remotePath: string, options: SyncHarnessOptions = {}): Promise<{ a: Client; b: Client; settle: () => Promise<void>; dispose: () => Promise<void> }> {

@@ -61,9 +61,15 @@ const toAsset = (row: AssetColumns): RemoteAssetRow => ({
 
 export function remoteRepo(db: StateDb) {
   const assets = db.prepare<[string], AssetColumns>('SELECT * FROM remote_assets WHERE root_id = ?');
+  // Writes only what differs: a poll reads its overlap window again every time, and an unchanged row
+  // left as it is leaves the database unchanged, so a resting root stays at rest (root-sync.ts).
   const putAsset = db.prepare(
-    `INSERT OR REPLACE INTO remote_assets (root_id, asset_id, file_id, filename, md5, size, date_modified, date_added, folders)
-     VALUES (@root_id, @assetId, @fileId, @filename, @md5, @size, @dateModified, @dateAdded, @folders)`,
+    `INSERT INTO remote_assets (root_id, asset_id, file_id, filename, md5, size, date_modified, date_added, folders)
+     VALUES (@root_id, @assetId, @fileId, @filename, @md5, @size, @dateModified, @dateAdded, @folders)
+     ON CONFLICT (root_id, asset_id) DO UPDATE SET file_id = excluded.file_id, filename = excluded.filename, md5 = excluded.md5,
+       size = excluded.size, date_modified = excluded.date_modified, date_added = excluded.date_added, folders = excluded.folders
+     WHERE (file_id, filename, md5, size, date_modified, date_added, folders)
+       IS NOT (excluded.file_id, excluded.filename, excluded.md5, excluded.size, excluded.date_modified, excluded.date_added, excluded.folders)`,
   );
   const deleteAsset = db.prepare('DELETE FROM remote_assets WHERE root_id = ? AND asset_id = ?');
   const clearAssets = db.prepare('DELETE FROM remote_assets WHERE root_id = ?');
@@ -74,7 +80,8 @@ export function remoteRepo(db: StateDb) {
   const state = db.prepare<[string], { watermark: string | null; last_full: string | null; root_option: string | null }>('SELECT * FROM remote_state WHERE root_id = ?');
   const putState = db.prepare(
     `INSERT INTO remote_state (root_id, watermark, last_full, root_option) VALUES (@root_id, @watermark, @lastFull, @rootOption)
-     ON CONFLICT (root_id) DO UPDATE SET watermark = excluded.watermark, last_full = excluded.last_full, root_option = excluded.root_option`,
+     ON CONFLICT (root_id) DO UPDATE SET watermark = excluded.watermark, last_full = excluded.last_full, root_option = excluded.root_option
+     WHERE (watermark, last_full, root_option) IS NOT (excluded.watermark, excluded.last_full, excluded.root_option)`,
   );
   const put = (rootId: string, row: RemoteAssetRow): void => void putAsset.run({ root_id: rootId, ...row, folders: JSON.stringify(row.folders) });
 

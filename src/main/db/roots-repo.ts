@@ -18,7 +18,8 @@ export function rootsRepo(db: StateDb) {
   const byId = db.prepare<[string], RootRow>('SELECT * FROM roots WHERE id = ?');
   const insert = db.prepare('INSERT INTO roots (id, path, server, remote_path, publish_live, date_created) VALUES (@id, @path, @server, @remote_path, @publish_live, @date_created)');
   const update = db.prepare('UPDATE roots SET server = @server, remote_path = @remote_path, publish_live = @publish_live WHERE id = @id');
-  const setStopped = db.prepare('UPDATE roots SET stopped = ? WHERE id = ?');
+  // Only a different value is written: every pass sets it, and an unchanged database lets a root rest.
+  const setStopped = db.prepare('UPDATE roots SET stopped = @reason WHERE id = @id AND stopped IS NOT @reason');
 
   return {
     all: () => all.all(),
@@ -40,7 +41,7 @@ export function rootsRepo(db: StateDb) {
       else update.run(row);
       return row;
     },
-    setStopped: (id: string, reason: string | null) => void setStopped.run(reason, id),
+    setStopped: (id: string, reason: string | null) => void setStopped.run({ reason, id }),
   };
 }
 

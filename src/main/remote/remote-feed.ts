@@ -274,6 +274,9 @@ export class RemoteFeed {
    */
   private async absorb(assets: readonly Asset[], fieldId: string, rootOption: string | null, tree: readonly RemoteFolderRow[]): Promise<boolean> {
     const { repo } = this.deps;
+    // Nothing new: no write either (the watermark only moves with what was found), so a quiet poll
+    // leaves the state database as it was and a resting root stays at rest (root-sync.ts).
+    if (assets.length === 0) return false;
     const known = new Set(tree.map((row) => row.optionId));
     if (rootOption !== null) known.add(rootOption);
     let state = repo.state(this.root.id);
