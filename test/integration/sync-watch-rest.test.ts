@@ -44,6 +44,8 @@ describe('a resting watch', () => {
       watching = me.h.engine.watch(controller.signal, (report) => reports.push(report));
       await until(() => reports.filter((report) => report.rested === true).length >= 3);
       expect(await me.h.assets()).toHaveLength(8);
+      // At rest, the held deletions are still reported as held.
+      expect(reports.filter((report) => report.rested === true).every((report) => report.heldDeletes === 6)).toBe(true);
 
       // `asset-sync confirm-deletes` is another process with its own connection to the database.
       const other = openStateDb(join(me.h.stateDir, 'state.db'));

@@ -10,6 +10,7 @@ import type { UploadJournal } from '../db/upload-journal.js';
 import { classifyFailure } from './classify-failure.js';
 import { contentNeeded } from './content-needed.js';
 import { planOperations } from './plan-operations.js';
+import { PlanRest } from './plan-rest.js';
 import type { PlacementExecutor } from './placement-executor.js';
 import type { UploadExecutor, UploadOutcome, UploadRoot } from './upload-executor.js';
 import type { LocalEntry, Operation } from './sync-types.js';
@@ -45,19 +46,9 @@ export interface PassReport {
   conflicts: number;
   /** Why the service could not be read this pass (the last complete listing served instead). */
   remoteError?: string;
-  /**
-   * No plan was made: the last one found nothing to do, and nothing it reads can have changed since
-   * (no scan, no write to the state database by anyone, no retry come due, no asset awaiting a look).
-   */
+  /** No plan was made: the last one found nothing to do and nothing it reads changed since (plan-rest.ts). */
   rested?: boolean;
 }
-
-/**
- * A resting root is planned again at least this often all the same. The plan reads the whole local,
- * synced and remote snapshots (about 1 s of CPU at 100,000 files), so an idle watch must not make one
- * every poll; this bounds what a change the rest rule failed to notice could wait.
- */
-export const REPLAN_AT_LEAST_EVERY_MS = 5 * 60_000;
 
 export interface RootSyncDeps {
   fs: FileSystem;
@@ -86,18 +77,11 @@ export interface RootSyncDeps {
   stateVersion?(): string;
 }
 
-/** What the last plan saw, when it found nothing to do. */
-interface Rest {
-  at: number;
-  state: string;
-  /** The paths waiting out a retry, and the assets whose remote state was unknown. */
-  waiting: string;
-}
 
 export class RootSync {
   private resumed = false;
   private readonly local: LocalRefresh;
-  private rest: Rest | undefined;
+  private readonly rest = new PlanRest();
 
   constructor(
     readonly root: UploadRoot,
@@ -173,11 +157,10 @@ export class RootSync {
     const now = deps.now();
     const busy = new Set(deps.issues.notSynced(root.id).filter((row) => row.retry_at !== null && row.retry_at > now && !isScannerReason(row.reason)).map((row) => row.rel_path));
     const waiting = `${[...busy].sort().join('\n')}\n\n${[...(remote.view?.unknownAssets ?? [])].sort().join('\n')}`;
-    const rest = this.rest;
-    this.rest = undefined;
-    if (!report.scanned && remote.renamed.length === 0 && rest !== undefined && now - rest.at < REPLAN_AT_LEAST_EVERY_MS && rest.waiting === waiting && rest.state === deps.stateVersion?.()) {
-      this.rest = rest;
+    const resting = this.rest.resting({ now, observed: report.scanned || remote.renamed.length > 0, state: deps.stateVersion?.(), waiting });
+    if (resting !== undefined) {
       report.rested = true;
+      report.heldDeletes = resting.heldDeletes;
       return report;
     }
     const synced = deps.snapshots.synced(root.id);
@@ -205,9 +188,8 @@ export class RootSync {
     report.heldDeletes = plan.heldDeletes.length;
     report.operations = plan.operations.length;
     await this.execute(plan.operations, report);
-    // Taken after this pass's own writes (held deletions, say): only later changes wake the root.
-    const state = deps.stateVersion?.();
-    if (plan.operations.length === 0 && state !== undefined) this.rest = { at: now, state, waiting };
+    // The state is taken after this pass's own writes (held deletions, say): only later changes wake the root.
+    this.rest.planned({ now, state: deps.stateVersion?.(), waiting }, plan.operations.length, plan.heldDeletes.length);
     return report;
   }
 
