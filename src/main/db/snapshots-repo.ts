@@ -66,6 +66,10 @@ export function snapshotsRepo(db: StateDb) {
     },
     putSynced: (rootId: string, entry: SyncedEntry) => void syncedPut.run({ root_id: rootId, ...entry }),
     deleteSynced: (rootId: string, relPath: string) => void syncedDelete.run(rootId, relPath),
+    /** Runs `write` in one transaction (nested: a savepoint). */
+    inTransaction(write: () => void): void {
+      db.transaction(write)();
+    },
     /** How many placements of the asset this root has. */
     placements: (rootId: string, assetId: string) => placements.get(rootId, assetId)?.n ?? 0,
   };
