@@ -54,33 +54,38 @@ async function startStreamingServer(onFirstBytes: (response: ServerResponse) => 
   };
 }
 
-describe('putPart of a large part (two reused buffers, not a stream)', () => {
-  let dir: string;
-  let path: string;
-  let bytes: Buffer;
-  let clock: InstantClock;
-  let client: ApiClient | undefined;
-  let closeServer: (() => Promise<void>) | undefined;
-
+/**
+ * Each test's source file in a temp folder, and the client and server the test opened: closed and
+ * removed after it.
+ */
+function sourceFile(prefix: string, name: string, content: () => Buffer) {
+  const file = { dir: '', path: '', bytes: Buffer.alloc(0) as Buffer, client: undefined as ApiClient | undefined, closeServer: undefined as (() => Promise<void>) | undefined };
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'asset-sync-part-upload-'));
-    path = join(dir, 'source.bin');
-    bytes = randomBytes(12 * MIB + 777);
-    writeFileSync(path, bytes);
-    clock = instantClock();
+    file.dir = mkdtempSync(join(tmpdir(), prefix));
+    file.path = join(file.dir, name);
+    file.bytes = content();
+    writeFileSync(file.path, file.bytes);
   });
-
   afterEach(async () => {
-    client?.close();
-    client = undefined;
-    await closeServer?.();
-    closeServer = undefined;
-    rmSync(dir, { recursive: true, force: true });
+    file.client?.close();
+    file.client = undefined;
+    await file.closeServer?.();
+    file.closeServer = undefined;
+    rmSync(file.dir, { recursive: true, force: true });
+  });
+  return file;
+}
+
+describe('putPart of a large part (two reused buffers, not a stream)', () => {
+  const file = sourceFile('asset-sync-part-upload-', 'source.bin', () => randomBytes(12 * MIB + 777));
+  let clock: InstantClock;
+  beforeEach(() => {
+    clock = instantClock();
   });
 
   function clientFor(server: string): ApiClient {
     const created = createApiClient({ server, tokens: scriptedTokens(), clock, random: () => 0.5, env: {} });
-    client = created;
+    file.client = created;
     return created;
   }
 
@@ -93,17 +98,17 @@ describe('putPart of a large part (two reused buffers, not a stream)', () => {
         response.end();
       }
     });
-    closeServer = () => fake.close();
+    file.closeServer = () => fake.close();
     const start = 4321;
     const end = start + 9 * MIB + 55;
     const progress: number[] = [];
-    const { eTag } = await clientFor(fake.url).putPart({ url: `${fake.url}/upload-parts/u/1?signature=x`, filePath: path, start, end, onProgress: (total) => progress.push(total) });
+    const { eTag } = await clientFor(fake.url).putPart({ url: `${fake.url}/upload-parts/u/1?signature=x`, filePath: file.path, start, end, onProgress: (total) => progress.push(total) });
 
     expect(eTag).toBe('"abc"');
     expect(fake.requests).toHaveLength(2);
     for (const request of fake.requests) {
       expect(request.headers['content-length']).toBe(String(end - start));
-      expect(request.body.equals(bytes.subarray(start, end))).toBe(true);
+      expect(request.body.equals(file.bytes.subarray(start, end))).toBe(true);
     }
     // Split into attempts where the total starts again: each climbs to the size and reports it once.
     const attempts: number[][] = [];
@@ -119,31 +124,31 @@ describe('putPart of a large part (two reused buffers, not a stream)', () => {
       expect(totals.at(-1)).toBe(end - start);
       expect(totals.length).toBeGreaterThan(1);
     }
-    expect(openHandlesOn(path)).toBe(0);
+    expect(openHandlesOn(file.path)).toBe(0);
   });
 
   it('fails with LOCAL_FILE_CHANGED, without a retry, when the file is cut short while the part is sent', async () => {
     const cutAt = 6 * MIB + 123;
-    const server = await startStreamingServer(() => truncateSync(path, cutAt));
-    closeServer = () => server.close();
-    const putting = clientFor(server.url).putPart({ url: server.url, filePath: path, start: 0, end: 12 * MIB });
+    const server = await startStreamingServer(() => truncateSync(file.path, cutAt));
+    file.closeServer = () => server.close();
+    const putting = clientFor(server.url).putPart({ url: server.url, filePath: file.path, start: 0, end: 12 * MIB });
 
     await expect(putting).rejects.toMatchObject({ name: 'ApiError', code: 'LOCAL_FILE_CHANGED' });
     await vi.waitFor(() => expect(server.bodies[0]?.closed).toBe(true));
     expect(server.bodies).toHaveLength(1);
     expect(server.bodies[0]?.complete).toBe(false);
     expect(server.bodies[0]?.bytes).toBeLessThanOrEqual(cutAt);
-    await vi.waitFor(() => expect(openHandlesOn(path)).toBe(0));
+    await vi.waitFor(() => expect(openHandlesOn(file.path)).toBe(0));
   });
 
   it('stops sending when aborted, and does not retry', async () => {
     const server = await startStreamingServer(() => undefined);
-    closeServer = () => server.close();
+    file.closeServer = () => server.close();
     const controller = new AbortController();
     const progress: number[] = [];
     const putting = clientFor(server.url).putPart({
       url: server.url,
-      filePath: path,
+      filePath: file.path,
       start: 0,
       end: 12 * MIB,
       signal: controller.signal,
@@ -159,7 +164,7 @@ describe('putPart of a large part (two reused buffers, not a stream)', () => {
     expect(server.bodies[0]?.complete).toBe(false);
     expect(server.bodies[0]?.bytes).toBeLessThan(12 * MIB);
     expect(progress).toEqual([MIB]);
-    await vi.waitFor(() => expect(openHandlesOn(path)).toBe(0));
+    await vi.waitFor(() => expect(openHandlesOn(file.path)).toBe(0));
   });
 
   it('keeps to a bandwidth cap, and lets the rest go when the cap is lifted mid-part', async () => {
@@ -167,54 +172,39 @@ describe('putPart of a large part (two reused buffers, not a stream)', () => {
       response.writeHead(200, { etag: '"e"' });
       response.end();
     });
-    closeServer = () => fake.close();
+    file.closeServer = () => fake.close();
     const api = clientFor(fake.url);
     api.setBandwidthLimits({ uploadBytesPerSecond: MIB });
 
-    // 3 MiB + 5 bytes at 1 MiB/s from an empty bucket: twelve waits of 250 ms for 256 KiB, one of 1 ms.
+    // 3 MiB + 5 file.bytes at 1 MiB/s from an empty bucket: twelve waits of 250 ms for 256 KiB, one of 1 ms.
     let before = clock.now();
-    await api.putPart({ url: `${fake.url}/part`, filePath: path, start: 0, end: 3 * MIB + 5 });
+    await api.putPart({ url: `${fake.url}/part`, filePath: file.path, start: 0, end: 3 * MIB + 5 });
     expect(clock.now() - before).toBe(3001);
-    expect(fake.requests[0]?.body.equals(bytes.subarray(0, 3 * MIB + 5))).toBe(true);
+    expect(fake.requests[0]?.body.equals(file.bytes.subarray(0, 3 * MIB + 5))).toBe(true);
 
     before = clock.now();
     const onProgress = (total: number): void => {
       if (total >= MIB) api.setBandwidthLimits({ uploadBytesPerSecond: null });
     };
-    await api.putPart({ url: `${fake.url}/part`, filePath: path, start: 0, end: 8 * MIB, onProgress });
+    await api.putPart({ url: `${fake.url}/part`, filePath: file.path, start: 0, end: 8 * MIB, onProgress });
     expect(clock.now() - before).toBe(1000);
-    expect(fake.requests[1]?.body.equals(bytes.subarray(0, 8 * MIB))).toBe(true);
+    expect(fake.requests[1]?.body.equals(file.bytes.subarray(0, 8 * MIB))).toBe(true);
   });
 });
 
 describe('putPart asked to complete a one-part upload', () => {
-  let dir: string;
-  let path: string;
-  let client: ApiClient | undefined;
-  let closeServer: (() => Promise<void>) | undefined;
   const bytes = Buffer.from('a small design file');
   const md5 = createHash('md5').update(bytes).digest('hex');
   const asset = { id: 'a1', lifecycleStatus: { state: 'STAGED' }, dateLastModified: '2026-03-01T09:24:01.417Z', currentAssetFile: { id: 'f1', filename: 'x.txt', size: bytes.length, checksum: md5 } };
 
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'asset-sync-part-complete-'));
-    path = join(dir, 'x.txt');
-    writeFileSync(path, bytes);
-  });
-
-  afterEach(async () => {
-    client?.close();
-    client = undefined;
-    await closeServer?.();
-    closeServer = undefined;
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const file = sourceFile('asset-sync-part-complete-', 'x.txt', () => bytes);
 
   async function put(handler: Parameters<typeof startFakeServer>[0], request: { complete?: boolean; end?: number } = {}) {
     const fake = await startFakeServer(handler);
-    closeServer = () => fake.close();
-    client = createApiClient({ server: fake.url, tokens: scriptedTokens(), clock: instantClock(), random: () => 0.5, env: {} });
-    const answer = await client.putPart({ url: `${fake.url}/upload-parts/u/1?signature=x`, filePath: path, start: 0, end: request.end ?? bytes.length, complete: request.complete ?? true });
+    file.closeServer = () => fake.close();
+    const client = createApiClient({ server: fake.url, tokens: scriptedTokens(), clock: instantClock(), random: () => 0.5, env: {} });
+    file.client = client;
+    const answer = await client.putPart({ url: `${fake.url}/upload-parts/u/1?signature=x`, filePath: file.path, start: 0, end: request.end ?? bytes.length, complete: request.complete ?? true });
     return { answer, requests: fake.requests };
   }
 
@@ -230,8 +220,8 @@ describe('putPart asked to complete a one-part upload', () => {
       response.end();
     };
     expect((await put(ignoring)).answer).toEqual({ eTag: `"${md5}"` });
-    await closeServer?.();
-    client?.close();
+    await file.closeServer?.();
+    file.client?.close();
     const plain = await put(ignoring, { complete: false });
     expect(plain.requests[0]?.headers['asset-sync-complete']).toBeUndefined();
   });
