@@ -2,9 +2,9 @@
  * Assets, their metadata values and their files, read and written as rows and rendered in wire form.
  * Callers run multi-step changes inside `db.transaction`; this module never reaches outside the DB.
  */
-import { randomUUID } from 'node:crypto';
 import type { Asset, AssetFile, FileType, LifecycleState } from '../../shared/api/resources.js';
 import type { Db } from '../db/open-database.js';
+import { timeOrderedUuid } from '../db/time-ordered-id.js';
 
 export interface AssetRow {
   id: string;
@@ -100,7 +100,7 @@ export function assetsRepo(db: Db) {
     get: (accountId: string, id: string) => byId.get(accountId, id),
     values,
     create(accountId: string, userId: string, now: string): AssetRow {
-      const id = randomUUID();
+      const id = timeOrderedUuid();
       insert.run(id, accountId, now, userId, now, now);
       // The row as inserted (no need to read it back).
       return {
@@ -172,7 +172,7 @@ export function assetsRepo(db: Db) {
         dateLastModified: row.date_last_modified,
       };
     },
-    newFileId: () => randomUUID(),
+    newFileId: () => timeOrderedUuid(),
   };
 }
 

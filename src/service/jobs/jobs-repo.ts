@@ -1,7 +1,7 @@
 /** Persisted jobs: their input, how far they got (`cursor`), per-item results and final state. */
-import { randomUUID } from 'node:crypto';
 import type { ErrorBody, Job, JobState } from '../../shared/api/resources.js';
 import type { Db } from '../db/open-database.js';
+import { timeOrderedUuid } from '../db/time-ordered-id.js';
 
 export interface JobRow {
   id: string;
@@ -51,7 +51,7 @@ export function jobsRepo(db: Db) {
 
   return {
     create(accountId: string, userId: string, type: string, input: unknown, now: string): JobRow {
-      const id = randomUUID();
+      const id = timeOrderedUuid();
       insert.run(id, accountId, userId, type, JSON.stringify(input), now);
       const row = byIdAny.get(id);
       if (row === undefined) throw new Error('inserted job vanished');

@@ -10,7 +10,6 @@
  * before its bytes are written, or let a half-written part count after a crash (the row is removed
  * before the bytes are touched and written after they are).
  */
-import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { open, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -27,6 +26,7 @@ import { describeFile } from '../media/describe-file.js';
 import { syncAll, withDescriptor } from '../io/descriptor-calls.js';
 import type { BlobStore } from '../blobs/blob-store.js';
 import { WriteBatches } from '../db/write-batches.js';
+import { timeOrderedToken, timeOrderedUuid } from '../db/time-ordered-id.js';
 import { DigestPool } from './digest-pool.js';
 import { writePart } from './part-writer.js';
 import { UploadDigests, type DigestLayout } from './upload-digests.js';
@@ -345,8 +345,8 @@ export class UploadService {
   private insertUpload(caller: Caller, assetId: string, replaceFileId: string | null, filename: string, folderId: string | null, size: number, layout: { partSize: number; partCount: number }): UploadRow {
     const { ctx, uploads } = this.deps;
     const row = {
-      upload_id: randomBytes(18).toString('base64url'),
-      id: randomUUID(),
+      upload_id: timeOrderedToken(),
+      id: timeOrderedUuid(),
       account_id: caller.accountId,
       asset_id: assetId,
       replace_file_id: replaceFileId,
