@@ -1,9 +1,13 @@
 /**
  * [ours] A one-part upload's PUT may complete it (`Asset-Sync-Complete: ?1`): one request per small
- * file instead of two. Anything that stands in the way answers the part alone, and POST
- * /asset-upload-completions still works (and answers the same asset after a completing PUT).
+ * file instead of two, and one commit (the part is never recorded on its own). Anything that stands in
+ * the way answers the part alone, with the part recorded, and POST /asset-upload-completions still
+ * works (and answers the same asset after a completing PUT).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { LOCAL_SUBDOMAIN } from '../bootstrap.js';
 import { startTestService, type TestService } from '../../../test/support/test-service.js';
 import { addUser } from '../../../test/support/test-users.js';
@@ -45,7 +49,7 @@ describe('a part PUT that completes its upload', () => {
     expect((await putPart(upload.parts[0]?.url ?? '', bytes, COMPLETE)).status).toBe(409);
   });
 
-  it('answers the part alone while other parts are missing, and without the header', async () => {
+  it('answers the part alone for a multipart upload, and without the header', async () => {
     const bytes = randomFile(12 * MiB);
     const { upload } = await newUpload('/Completing/two parts.bin', bytes.length, 6 * MiB);
     const first = await putPart(upload.parts[0]?.url ?? '', bytes.subarray(0, 6 * MiB), COMPLETE);
@@ -72,5 +76,26 @@ describe('a part PUT that completes its upload', () => {
     expect(put.status).toBe(200);
     expect(put.headers.get('asset-sync-complete')).toBeNull();
     expect((await service.api('GET', `/assets/${assetId}`)).body.result.currentAssetFile).toBeNull();
+  });
+
+  it('records the part and answers it alone when completing fails before the bytes move; POST completes it later', async () => {
+    const bytes = Buffer.from('a file whose blob directory cannot be made');
+    const { assetId, upload } = await newUpload('/Completing/blocked.txt', bytes.length);
+    // A file where the blob's directory would go: the move into the blob store fails, the upload's bytes stay put.
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const blocker = join(service.running.ctx.config.dataDir, 'blobs', sha256.slice(0, 2));
+    writeFileSync(blocker, 'in the way');
+    try {
+      const put = await putPart(upload.parts[0]?.url ?? '', bytes, COMPLETE);
+      expect(put.status).toBe(200);
+      expect(put.headers.get('etag')).toBe(`"${md5Hex(bytes)}"`);
+      expect(put.headers.get('asset-sync-complete')).toBeNull();
+      expect((await service.api('GET', `/assets/${assetId}`)).body.result.currentAssetFile).toBeNull();
+    } finally {
+      rmSync(blocker, { force: true });
+    }
+    const completed = await service.api('POST', '/asset-upload-completions', { assetId, uploadId: upload.uploadId, parts: [{ partNumber: 1, eTag: `"${md5Hex(bytes)}"` }] });
+    expect(completed.status).toBe(200);
+    expect(completed.body.result).toMatchObject({ id: assetId, currentAssetFile: { checksum: md5Hex(bytes), sha256, size: bytes.length } });
   });
 });

@@ -1,8 +1,8 @@
 /**
  * Upload endpoints: `POST /asset-uploads` (one upload at once, also how a resume asks for fresh part
  * URLs), the signed part PUTs, and `POST /asset-upload-completions`. The batch-job variants are
- * registered as job kinds (upload-jobs.ts). A part PUT with `Asset-Sync-Complete: ?1` that makes its
- * upload whole also completes it and answers the completion's envelope [ours].
+ * registered as job kinds (upload-jobs.ts). The PUT of a one-part upload's part with
+ * `Asset-Sync-Complete: ?1` also completes it and answers the completion's envelope [ours].
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -13,7 +13,7 @@ import { parseInput } from '../http/parse-input.js';
 import { caller } from '../http/request-auth.js';
 import { permittedActions, requireAction } from '../auth/permissions.js';
 import { uploadItemSchema } from './upload-items.js';
-import type { UploadService } from './upload-service.js';
+import type { ReceivedPart, UploadService } from './upload-service.js';
 
 const completionBody = z.object({
   assetId: z.string().min(1).max(200),
@@ -57,17 +57,19 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: ServiceContext, 
       done(null);
     });
     scope.put('/upload-parts/:uploadId/:partNumber', { config: { public: true } }, async (request, reply) => {
-      let etag: string;
+      let received: ReceivedPart;
       try {
         const { uploadId, partNumber } = parseInput(partParams, request.params, 'INVALID_PATH');
         const query = request.query as Record<string, string | undefined>;
         const bound = ctx.signer.verify(`/upload-parts/${uploadId}/${partNumber}`, query, ['md5']);
-        etag = await uploads.receivePart(
+        received = await uploads.receivePart(
           uploadId,
           partNumber,
           request.raw,
           { contentLength: request.headers['content-length'], contentMd5: header(request.headers['content-md5']) },
           bound.md5,
+          // [ours] The client asks this PUT to complete a one-part upload: one request instead of two.
+          { complete: header(request.headers[COMPLETE_HEADER]) === '?1' },
         );
       } catch (error) {
         // A refused part can leave unread body bytes on the connection (a body abandoned half-way is
@@ -75,16 +77,8 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: ServiceContext, 
         void reply.header('connection', 'close');
         throw error;
       }
-      void reply.header('etag', `"${etag}"`).code(200);
-      if (header(request.headers[COMPLETE_HEADER]) !== '?1') return reply.send();
-      // [ours] The client asks this PUT to complete a one-part upload: one request instead of two. Any
-      // reason not to (parts missing, a failed completion) answers the part alone, and the client
-      // completes with POST /asset-upload-completions, which reports the reason.
-      const { uploadId } = request.params as { uploadId: string };
-      const done = await uploads.completeByPart(uploadId).catch((error: unknown) => {
-        request.log.warn({ err: error, uploadId }, 'completing an upload with its part failed; the client completes it');
-        return undefined;
-      });
+      void reply.header('etag', `"${received.etag}"`).code(200);
+      const done = received.completed;
       if (done === undefined) return reply.send();
       return reply.header(COMPLETE_HEADER, '?1').send(envelope(done.asset, permittedActions(done.caller.role, 'ASSET', done.asset.id)));
     });

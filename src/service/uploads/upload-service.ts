@@ -10,7 +10,7 @@
  * before its bytes are written, or let a half-written part count after a crash (the row is removed
  * before the bytes are touched and written after they are).
  */
-import { mkdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { open, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -37,6 +37,18 @@ export interface CompletionBody {
   assetId: string;
   uploadId: string;
   parts: { partNumber: number; eTag: string }[];
+}
+
+/** A one-part upload completed by its PUT [ours]: the asset, and whom the completion acted for. */
+export interface CompletedByPart {
+  asset: Asset;
+  caller: Caller;
+}
+
+/** What a part PUT answers: the part's ETag, and the asset when the PUT also completed the upload. */
+export interface ReceivedPart {
+  etag: string;
+  completed?: CompletedByPart;
 }
 
 export interface UploadServiceDeps {
@@ -109,8 +121,22 @@ export class UploadService {
     return this.sign(upload, item);
   }
 
-  /** Receives one part: checks it against its signed URL and range, streams it into place, returns its ETag. */
-  async receivePart(uploadId: string, partNumber: number, body: Readable, headers: { contentLength?: string | undefined; contentMd5?: string | undefined }, boundMd5: string | undefined): Promise<string> {
+  /**
+   * Receives one part: checks it against its signed URL and range, streams it into place, answers its
+   * ETag. With `complete`, a one-part upload is completed by the same PUT, as its creator would [ours]:
+   * the part is then never recorded on its own, and one commit makes the file the asset's. Anything
+   * that stands in the way of completing (the creator may no longer upload, a failed completion before
+   * the bytes moved) records the part instead and answers it alone; the client then completes with
+   * POST /asset-upload-completions, which reports the reason.
+   */
+  async receivePart(
+    uploadId: string,
+    partNumber: number,
+    body: Readable,
+    headers: { contentLength?: string | undefined; contentMd5?: string | undefined },
+    boundMd5: string | undefined,
+    options: { complete?: boolean } = {},
+  ): Promise<ReceivedPart> {
     const { uploads, ctx } = this.deps;
     const found = uploads.forPart(uploadId, partNumber);
     if (found === undefined) throw new ServiceError('UPLOAD_EXPIRED');
@@ -131,6 +157,7 @@ export class UploadService {
     this.inFlight.set(uploadId, busy);
     const layout = this.digestLayout(upload);
     let recorded = false;
+    let ended = false;
     try {
       // Asked with the upload above: most parts arrive once, and a DELETE of nothing still takes SQLite's write lock.
       if (found.hasPart) uploads.forgetPart(uploadId, partNumber);
@@ -153,16 +180,26 @@ export class UploadService {
         throw error;
       });
       const digestMatches = boundMd5 === undefined || Buffer.from(md5, 'hex').toString('base64') === boundMd5;
-      // Recorded only if the upload still exists (one statement checks and records), in a transaction
-      // shared with the other parts and completions ready in this turn (write-batches.ts).
-      const now = ctx.clock.now();
-      recorded =
-        digestMatches &&
-        (await this.writes.run(() => {
-          const put = uploads.putPart(uploadId, partNumber, expected, md5);
-          if (put && now - upload.last_activity >= this.activityGranularity()) uploads.touch(uploadId, now);
-          return put;
-        }));
+      const completer = options.complete === true && upload.part_count === 1 && digestMatches && md5 !== '' ? this.uploaderOf(upload) : undefined;
+      if (completer !== undefined) {
+        // The part is whole and its digest is the file's: ended as recorded, so completion finds it.
+        this.digests.partEnded(layout, partNumber, true);
+        ended = true;
+        const completed = await this.completeOnePart(completer, upload, md5);
+        if (completed.answer !== undefined) return { etag: md5, completed: completed.answer };
+        recorded = completed.recorded;
+      } else {
+        // Recorded only if the upload still exists (one statement checks and records), in a transaction
+        // shared with the other parts and completions ready in this turn (write-batches.ts).
+        const now = ctx.clock.now();
+        recorded =
+          digestMatches &&
+          (await this.writes.run(() => {
+            const put = uploads.putPart(uploadId, partNumber, expected, md5);
+            if (put && now - upload.last_activity >= this.activityGranularity()) uploads.touch(uploadId, now);
+            return put;
+          }));
+      }
       if (!recorded && !uploads.exists(uploadId)) {
         // The upload was discarded (its asset deleted) while the bytes arrived; writing may have
         // re-created its file, which nothing would ever sweep.
@@ -170,37 +207,44 @@ export class UploadService {
         throw new ServiceError('UPLOAD_EXPIRED');
       }
       if (!digestMatches) throw new ServiceError('BAD_DIGEST');
-      return md5;
+      return { etag: md5 };
     } finally {
       // A part that failed leaves bytes that can no longer be trusted: a digest that read them is dropped.
-      this.digests.partEnded(layout, partNumber, recorded);
+      // (A completing PUT has ended its part already.)
+      if (!ended) this.digests.partEnded(layout, partNumber, recorded);
       busy.delete(partNumber);
       if (busy.size === 0) this.inFlight.delete(uploadId);
     }
   }
 
-  /**
-   * Completes the upload a part PUT just made whole, as its creator would with the recorded parts
-   * (the PUT asked with `Asset-Sync-Complete: ?1`) [ours]. Undefined when parts are still missing,
-   * it is completed already, or its creator may no longer upload: the PUT then answers the part alone
-   * and the client completes with POST /asset-upload-completions as usual.
-   */
-  async completeByPart(uploadId: string): Promise<{ asset: Asset; caller: Caller } | undefined> {
-    const { uploads, ctx } = this.deps;
-    const upload = uploads.get(uploadId);
-    if (upload === undefined || upload.asset_file_id !== null) return undefined;
-    const parts = uploads.parts(uploadId);
-    if (parts.length !== upload.part_count) return undefined;
-    const member = ctx.accounts.membership(upload.account_id, upload.created_by);
+  /** The upload's creator as a caller, while they may still upload (a completing PUT acts for them). */
+  private uploaderOf(upload: UploadRow): Caller | undefined {
+    const member = this.deps.ctx.accounts.membership(upload.account_id, upload.created_by);
     if (member === undefined || !may(member.role, 'ASSET', 'UPLOAD')) return undefined;
-    const caller: Caller = { userId: member.id, email: member.email, name: member.name, accountId: upload.account_id, role: member.role };
-    const asset = await this.complete(caller, { assetId: upload.asset_id, uploadId, parts: parts.map((part) => ({ partNumber: part.part_number, eTag: part.etag })) });
-    return { asset, caller };
+    return { userId: member.id, email: member.email, name: member.name, accountId: upload.account_id, role: member.role };
+  }
+
+  /**
+   * Completes a one-part upload whose part has just been written and hashed, for its creator (the PUT
+   * is still in flight, so no other writer of the part and no completion can run). Without `answer`,
+   * `recorded` says whether the part was recorded instead, for a later completion.
+   */
+  private async completeOnePart(caller: Caller, upload: UploadRow, md5: string): Promise<{ answer?: CompletedByPart; recorded: boolean }> {
+    try {
+      const asset = await this.finishUpload(caller, upload, [{ partNumber: 1, eTag: md5 }]);
+      return { answer: { asset, caller }, recorded: true };
+    } catch (error) {
+      // Only while the bytes are still in uploads/ (the failure came before they moved) can a later
+      // completion use them; otherwise the PUT fails and the client sends the part again.
+      if (!existsSync(this.fileOf(upload.upload_id))) throw error;
+      this.deps.ctx.log.warn({ err: error, uploadId: upload.upload_id }, 'completing an upload with its part failed; the client completes it');
+      return { recorded: await this.writes.run(() => this.deps.uploads.putPart(upload.upload_id, 1, upload.size, md5)) };
+    }
   }
 
   /** Completes an upload: all parts present with matching ETags → the file becomes the asset's current file. */
   async complete(caller: Caller, body: CompletionBody): Promise<Asset> {
-    const { uploads, assets, blobs, ctx } = this.deps;
+    const { uploads } = this.deps;
     const upload = uploads.get(body.uploadId);
     if (upload?.account_id !== caller.accountId || upload.asset_id !== body.assetId) throw notFound('upload', body.uploadId);
     const given = normaliseParts(body.parts);
@@ -213,6 +257,20 @@ export class UploadService {
       throw new ServiceError('PART_UPLOAD_IN_PROGRESS', 'Parts of this upload are still being received or it is being completed.', { 'retry-after': '1' });
     }
     this.completing.add(upload.upload_id);
+    try {
+      return await this.finishUpload(caller, upload, given);
+    } finally {
+      this.completing.delete(upload.upload_id);
+    }
+  }
+
+  /**
+   * Makes an upload's file the asset's: checks the bytes are all there, takes the file's digest and
+   * type, moves the bytes into the blob store and commits the AssetFile. The caller has checked the
+   * parts and keeps any other writer or completion of the upload away.
+   */
+  private async finishUpload(caller: Caller, upload: UploadRow, given: { partNumber: number; eTag: string }[]): Promise<Asset> {
+    const { uploads, assets, blobs, ctx } = this.deps;
     try {
       const file = this.fileOf(upload.upload_id);
       // Every recorded part's bytes were written and synced before its row: with all parts recorded, a
@@ -277,8 +335,6 @@ export class UploadService {
         throw new ServiceError('UPLOAD_EXPIRED', undefined, {}, { cause: error });
       }
       throw error;
-    } finally {
-      this.completing.delete(upload.upload_id);
     }
   }
 
