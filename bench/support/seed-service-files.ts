@@ -8,6 +8,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { withDataDir } from '../../src/service/admin/data-dir.js';
+import { blobPath } from '../../src/service/blobs/blob-layout.js';
 
 export interface SeededFiles {
   count: number;
@@ -42,7 +43,7 @@ export async function seedServiceFiles(dataDir: string, rawDir: string, count: n
         const content = randomBytes(1024 + ((index * 7919) % (31 * 1024)));
         bytes += content.length;
         const sha256 = createHash('sha256').update(content).digest('hex');
-        const blob = join(dataDir, 'blobs', sha256.slice(0, 2), sha256.slice(2, 4), sha256);
+        const blob = blobPath(join(dataDir, 'blobs'), sha256);
         mkdirSync(dirname(blob), { recursive: true });
         writeFileSync(blob, content);
         writeFileSync(join(rawDir, String(index)), content);

@@ -31,7 +31,7 @@ import { assetRenderer } from './assets/render-asset.js';
 import { registerAssetRoutes } from './assets/asset-routes.js';
 import { registerSearchRoutes } from './search/search-routes.js';
 import { assetIdSelector } from './search/select-asset-ids.js';
-import { createBlobStore } from './blobs/blob-store.js';
+import { createBlobStore, type BlobStore } from './blobs/blob-store.js';
 import { uploadsRepo } from './uploads/uploads-repo.js';
 import { UploadService } from './uploads/upload-service.js';
 import { registerUploadRoutes } from './uploads/upload-routes.js';
@@ -49,6 +49,8 @@ export interface RunningService {
   readonly ctx: ServiceContext;
   readonly bootstrap: BootstrapReport;
   readonly app: FastifyInstance;
+  /** Where the blobs are (tests ask it for a blob's path rather than restate the layout). */
+  readonly blobs: BlobStore;
   /** Resolves when no job is queued or running (tests). */
   jobsIdle(): Promise<void>;
   close(): Promise<void>;
@@ -156,6 +158,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
       ctx,
       bootstrap: report,
       app,
+      blobs,
       jobsIdle: () => runner.idle(),
       async close() {
         await app.close();

@@ -24,7 +24,7 @@ describe('asset routes', () => {
     await service.dispose();
   });
 
-  const blobPath = (sha256: string): string => join(service.dataDir, 'blobs', sha256.slice(0, 2), sha256.slice(2, 4), sha256);
+  const blobPath = (sha256: string): string => service.running.blobs.pathOf(sha256);
   const expectError = (answer: { status: number; body: any }, status: number, code: string, path?: string): void => {
     expect(answer.status).toBe(status);
     expect(answer.body).toMatchObject({ status, code, error: expect.any(String), message: expect.any(String), timestamp: expect.any(String) });

@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../../test/support/test-service.js';
 import { uploadNewAsset, waitForJob } from '../../../test/support/upload-helpers.js';
@@ -19,7 +18,7 @@ describe('selector batch jobs', () => {
   }
   const byIds = (...assetIds: string[]) => ({ type: 'BY_IDS', assetIds });
   const asset = async (id: string) => (await service.api('GET', `/assets/${id}`)).body.result;
-  const blobPath = (sha256: string) => join(service.dataDir, 'blobs', sha256.slice(0, 2), sha256.slice(2, 4), sha256);
+  const blobPath = (sha256: string) => service.running.blobs.pathOf(sha256);
 
   beforeAll(async () => {
     service = await startTestService();

@@ -1,20 +1,22 @@
 /**
- * Content-addressed file storage: every AssetFile's bytes live once, at blobs/ab/cd/<sha256>.
- * Completed uploads are renamed into place (never copied); a blob is removed only when no AssetFile
- * references it any more (the caller checks), together with the files derived from it (previews), so a
- * permanent delete leaves no copy of the bytes behind.
+ * Content-addressed file storage: every AssetFile's bytes live once, at blobs/ab/<sha256> (256
+ * directories; blob-layout.ts settles the layout at start and moves stores of the earlier blobs/ab/cd/
+ * layout over). Completed uploads are renamed into place (never copied); a blob is removed only when no
+ * AssetFile references it any more (the caller checks), together with the files derived from it
+ * (previews), so a permanent delete leaves no copy of the bytes behind.
  *
  * `adopt` makes the new name durable before it resolves, because the caller records the blob in the
  * database right after: a crash must not leave a row pointing at a rename the disk never saw. So the
- * blob's directory is fsynced after the rename, and each directory's own entry in its parent is made
- * durable (its parent fsynced) the first time this process uses it, whether it was created now or found
+ * blob's directory is fsynced after the rename, and each directory's own entry in the root is made
+ * durable (the root fsynced) the first time this process uses it, whether it was created now or found
  * (an earlier process may have died between its mkdir and the sync). A blob found already in place
  * (the same bytes again) gets its directory synced too, for the same reason. Syncs of one directory
  * are shared between concurrent adopts (directory-syncs.ts).
  */
-import { existsSync, fsyncSync, mkdirSync, openSync, closeSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
+import { blobPath, settleBlobLayout } from './blob-layout.js';
 import { DirectorySyncs } from './directory-syncs.js';
 
 export interface BlobStore {
@@ -24,32 +26,34 @@ export interface BlobStore {
   remove(sha256: string): void;
 }
 
-/** `derivedOf` names the files rendered from a blob (e.g. its preview), removed with it. */
+/**
+ * Opens the store at `root`, making it when missing and settling its layout first (blocking; throws a
+ * `BlobLayoutError` when the store cannot be used as found). `derivedOf` names the files rendered from a
+ * blob (e.g. its preview), removed with it.
+ */
 export function createBlobStore(root: string, derivedOf: (sha256: string) => string[] = () => [], syncs = new DirectorySyncs()): BlobStore {
   const created = mkdirSync(root, { recursive: true });
   if (created !== undefined) {
     // Once, at start: the directories made just now sit in their parents.
-    for (let dir = root; dir !== dirname(created); dir = dirname(dir)) syncDirectorySync(dirname(dir));
+    for (let dir = root; dir !== dirname(created); dir = dirname(dir)) syncs.syncNow(dirname(dir));
   }
-  const pathOf = (sha256: string): string => {
-    if (!/^[0-9a-f]{64}$/.test(sha256)) throw new Error(`not a sha256: ${sha256}`);
-    return join(root, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
-  };
-  /** Directories that exist with their entry durable in their parent (this process saw to it). */
-  const durable = new Set<string>([root]);
+  settleBlobLayout(root, (dir) => {
+    syncs.syncNow(dir);
+  });
+  const pathOf = (sha256: string): string => blobPath(root, sha256);
+  /** Directories (root/ab) that exist with their entry in the root durable (this process saw to it). */
+  const durable = new Set<string>();
   const preparing = new Map<string, Promise<void>>();
 
-  /** Makes `dir` (root/ab or root/ab/cd) exist, durably; the first call per directory does the work. */
+  /** Makes `dir` (root/ab) exist, durably; the first call per directory does the work. */
   const prepare = (dir: string): Promise<void> => {
     if (durable.has(dir)) return Promise.resolve();
     let pending = preparing.get(dir);
     if (pending === undefined) {
       pending = (async () => {
-        const parent = dirname(dir);
-        await prepare(parent);
         // On the thread pool: allocating a directory's inode can take the kernel a good part of a millisecond.
         await mkdir(dir, { recursive: true });
-        await syncs.sync(parent);
+        await syncs.sync(root);
         durable.add(dir);
       })().finally(() => preparing.delete(dir));
       preparing.set(dir, pending);
@@ -76,13 +80,4 @@ export function createBlobStore(root: string, derivedOf: (sha256: string) => str
       for (const file of derivedOf(sha256)) rmSync(file, { force: true });
     },
   };
-}
-
-function syncDirectorySync(dir: string): void {
-  const fd = openSync(dir, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
 }

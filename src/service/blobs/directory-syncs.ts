@@ -5,10 +5,16 @@
  *
  * Must never: answer a request with a sync that may have started before the request did — that sync
  * may not cover the entry the caller has just made. Waiting for the next one is what makes sharing sound.
+ *
+ * `syncNow` is the blocking form, for start-up work that runs before anything else does (the blob
+ * store's layout check): nothing to share there. It goes through this class too so that tests see
+ * every directory sync in one place.
  */
+import { closeSync, fsyncSync, openSync } from 'node:fs';
 import { syncAll, withDescriptor } from '../io/descriptor-calls.js';
 
 export type SyncDirectory = (dir: string) => Promise<void>;
+export type SyncDirectoryNow = (dir: string) => void;
 
 interface Waiter {
   resolve(): void;
@@ -19,7 +25,15 @@ export class DirectorySyncs {
   /** Directories with a sync in flight, with the requests that arrived since it started. */
   private readonly inFlight = new Map<string, Waiter[]>();
 
-  constructor(private readonly syncDirectory: SyncDirectory = fsyncDirectory) {}
+  constructor(
+    private readonly syncDirectory: SyncDirectory = fsyncDirectory,
+    private readonly syncDirectoryNow: SyncDirectoryNow = fsyncDirectorySync,
+  ) {}
+
+  /** Syncs `dir` before returning, blocking the event loop: only for start-up, before anything runs. */
+  syncNow(dir: string): void {
+    this.syncDirectoryNow(dir);
+  }
 
   /** Resolves once a sync of `dir` that started after this call has completed. */
   sync(dir: string): Promise<void> {
@@ -56,4 +70,14 @@ export class DirectorySyncs {
 /** open + fsync + close of a directory, on the thread pool. */
 export function fsyncDirectory(dir: string): Promise<void> {
   return withDescriptor(dir, 'r', syncAll);
+}
+
+/** open + fsync + close of a directory, blocking. */
+export function fsyncDirectorySync(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }

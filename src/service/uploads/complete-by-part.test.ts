@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname } from 'node:path';
 import { LOCAL_SUBDOMAIN } from '../bootstrap.js';
 import { startTestService, type TestService } from '../../../test/support/test-service.js';
 import { addUser } from '../../../test/support/test-users.js';
@@ -83,7 +83,7 @@ describe('a part PUT that completes its upload', () => {
     const { assetId, upload } = await newUpload('/Completing/blocked.txt', bytes.length);
     // A file where the blob's directory would go: the move into the blob store fails, the upload's bytes stay put.
     const sha256 = createHash('sha256').update(bytes).digest('hex');
-    const blocker = join(service.running.ctx.config.dataDir, 'blobs', sha256.slice(0, 2));
+    const blocker = dirname(service.running.blobs.pathOf(sha256));
     writeFileSync(blocker, 'in the way');
     try {
       const put = await putPart(upload.parts[0]?.url ?? '', bytes, COMPLETE);

@@ -342,7 +342,7 @@ describe('upload edge cases', () => {
       const done = await complete(assetId, upload.body.result.uploadId, await sendParts(upload.body.result, v2));
       expect(done.body.result.currentAssetFile).toMatchObject({ id: asset.currentAssetFile.id, checksum: md5Hex(v2), size: 950 });
       expect((await service.api('GET', `/assets/${assetId}/files`)).body.totalResults).toBe(1);
-      const blob = (sha: string): string => join(service.dataDir, 'blobs', sha.slice(0, 2), sha.slice(2, 4), sha);
+      const blob = (sha: string): string => service.running.blobs.pathOf(sha);
       expect(existsSync(blob(sha256Hex(v2)))).toBe(true);
       expect(existsSync(blob(sha256Hex(v1)))).toBe(false);
     });
