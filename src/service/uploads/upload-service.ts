@@ -321,7 +321,7 @@ export class UploadService {
       const { freed, answer } = await this.writes.run(() => {
         const put = assets.putFile(row, upload.replace_file_id !== null, caller.userId, now);
         if (put.asset === undefined) throw notFound('asset', upload.asset_id);
-        uploads.markCompleted(upload.upload_id, row.id, JSON.stringify(given), ctx.clock.now());
+        uploads.markCompleted(upload.upload_id, row.id, JSON.stringify(given));
         return { freed: put.freed, answer: this.deps.renderRow(put.asset, row) };
       });
       if (freed !== undefined) blobs.remove(freed);

@@ -43,7 +43,8 @@ export function uploadsRepo(db: Db) {
     'INSERT OR REPLACE INTO upload_parts (upload_id, part_number, size, etag) SELECT @uploadId, @partNumber, @size, @etag WHERE EXISTS (SELECT 1 FROM uploads WHERE upload_id = @uploadId)',
   );
   const touch = db.prepare('UPDATE uploads SET last_activity = ? WHERE upload_id = ?');
-  const complete = db.prepare('UPDATE uploads SET asset_file_id = ?, completed_parts = ?, last_activity = ? WHERE upload_id = ?');
+  // last_activity stays: only open uploads are swept by it, and moving it would rewrite its index entry.
+  const complete = db.prepare('UPDATE uploads SET asset_file_id = ?, completed_parts = ? WHERE upload_id = ?');
   const deleteParts = db.prepare('DELETE FROM upload_parts WHERE upload_id = ?');
   const abandoned = db.prepare<[number], { upload_id: string }>('SELECT upload_id FROM uploads WHERE asset_file_id IS NULL AND last_activity < ?');
   const remove = db.prepare('DELETE FROM uploads WHERE upload_id = ?');
@@ -71,8 +72,8 @@ export function uploadsRepo(db: Db) {
      */
     putPart: (uploadId: string, partNumber: number, size: number, etag: string): boolean => putPart.run({ uploadId, partNumber, size, etag }).changes > 0,
     touch: (uploadId: string, now: number) => void touch.run(now, uploadId),
-    markCompleted(uploadId: string, fileId: string, partsJson: string, now: number): void {
-      complete.run(fileId, partsJson, now, uploadId);
+    markCompleted(uploadId: string, fileId: string, partsJson: string): void {
+      complete.run(fileId, partsJson, uploadId);
       deleteParts.run(uploadId);
     },
     abandonedBefore: (cutoff: number) => abandoned.all(cutoff).map((row) => row.upload_id),
