@@ -6,7 +6,7 @@
  * such, never with a hash of mixed content. Four file-system calls for a small file (open, read, fstat,
  * close): on 100,000 small files this is the initial scan's cost. Never follows a symlink, never blocks
  * on a FIFO. `checkFile` is the same without the read: for a file whose content nothing needs yet
- * (a new large file the service will hash anyway), it confirms the file can be opened and is the one
+ * (a new file the service will hash anyway as it arrives), it confirms the file can be opened and is the one
  * the walk saw, for three calls whatever its size.
  */
 import { createHash } from 'node:crypto';

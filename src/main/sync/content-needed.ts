@@ -4,7 +4,8 @@
  * a synced entry at its path, a service file at its path, or a synced file that vanished and has its
  * size or inode (a move, detected by content or inode: diff-local.ts). Any other new file can only be
  * uploaded, and the upload's completion tells its MD5 (the service's checksum of the bytes sent), so
- * reading it beforehand would only delay the first byte: for a 1 GiB file, 1.5 s of MD5 here.
+ * reading it beforehand would only delay the first byte (for a 1 GiB file, 1.5 s of MD5 here) or, for
+ * a small file, read it twice (again for its PUT).
  *
  * Pure. The planner holds back what this names (never deciding on unknown content); the caller reads
  * those files and plans again.
