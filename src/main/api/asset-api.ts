@@ -85,10 +85,24 @@ export interface CompletedPart {
 /** Progress of a transfer: bytes moved so far in this call. */
 export type ProgressListener = (bytes: number) => void;
 
+/** A local file as the engine last recorded it: what its sameSignature compares (local/file-system.ts). */
+export interface FileIdentity {
+  size: number;
+  mtimeMs: number;
+  ino: number;
+}
+
 export interface PutPartRequest {
   /** The part's signed URL (from AssetUpload.parts). Never sent the bearer token. */
   url: string;
   filePath: string;
+  /**
+   * The file the part must come from. When set, the final name of `filePath` is opened without
+   * following a symlink and the open descriptor's fstat must show a regular file with this size, mtime
+   * and inode, else the PUT fails with LOCAL_FILE_CHANGED before a byte is sent (a path that no longer
+   * opens as a file, ENOENT or ELOOP, fails the same way). Checked again on every attempt.
+   */
+  expected?: FileIdentity;
   /** Byte range of the file, start inclusive, end exclusive (AssetUpload.parts[].byteRange). */
   start: number;
   end: number;

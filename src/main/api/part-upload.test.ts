@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, renameSync, rmSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -242,5 +243,89 @@ describe('putPart asked to complete a one-part upload', () => {
 
   it('still fails with "already completed" when no earlier attempt of this call could have completed it', async () => {
     await expect(put((_request, response) => sendJson(response, 409, errorBody(409, 'UPLOAD_ALREADY_COMPLETED')))).rejects.toMatchObject({ code: 'UPLOAD_ALREADY_COMPLETED' });
+  });
+});
+
+describe('putPart told the file it expects', () => {
+  const file = sourceFile('asset-sync-part-expected-', 'logo.png', () => randomBytes(4096));
+
+  async function fakeClient(): Promise<{ client: ApiClient; url: string; requests: { body: Buffer }[] }> {
+    const fake = await startFakeServer((_request, response) => {
+      response.writeHead(200, { etag: '"e"' });
+      response.end();
+    });
+    file.closeServer = () => fake.close();
+    const client = createApiClient({ server: fake.url, tokens: scriptedTokens(), clock: instantClock(), random: () => 0.5, env: {} });
+    file.client = client;
+    return { client, url: `${fake.url}/upload-parts/u/1?signature=x`, requests: fake.requests };
+  }
+
+  const identityOf = (path: string): { size: number; mtimeMs: number; ino: number } => {
+    const { size, mtimeMs, ino } = statSync(path);
+    return { size, mtimeMs, ino };
+  };
+
+  it('sends the part when what it opened is that file', async () => {
+    const { client, url, requests } = await fakeClient();
+    await client.putPart({ url, filePath: file.path, start: 0, end: 4096, expected: identityOf(file.path) });
+    expect(requests[0]?.body.equals(file.bytes)).toBe(true);
+    expect(openHandlesOn(file.path)).toBe(0);
+  });
+
+  it('fails with LOCAL_FILE_CHANGED, sending nothing, when size, mtime or inode differ', async () => {
+    const { client, url, requests } = await fakeClient();
+    const expected = identityOf(file.path);
+    const put = (changed: Partial<typeof expected>) => client.putPart({ url, filePath: file.path, start: 0, end: 4096, expected: { ...expected, ...changed } });
+    await expect(put({ size: 4095 })).rejects.toMatchObject({ name: 'ApiError', code: 'LOCAL_FILE_CHANGED', retryable: false });
+    await expect(put({ mtimeMs: expected.mtimeMs + 1 })).rejects.toMatchObject({ code: 'LOCAL_FILE_CHANGED' });
+    await expect(put({ ino: expected.ino + 1 })).rejects.toMatchObject({ code: 'LOCAL_FILE_CHANGED' });
+    // Replaced by a file of the same size and mtime: only the inode tells.
+    const replacement = join(file.dir, 'replacement.png');
+    writeFileSync(replacement, randomBytes(4096));
+    utimesSync(replacement, new Date(expected.mtimeMs), new Date(expected.mtimeMs));
+    renameSync(replacement, file.path);
+    await expect(client.putPart({ url, filePath: file.path, start: 0, end: 4096, expected })).rejects.toMatchObject({ code: 'LOCAL_FILE_CHANGED' });
+    expect(requests).toHaveLength(0);
+    expect(openHandlesOn(file.path)).toBe(0);
+  });
+
+  it('takes a final symlink, a vanished file or a FIFO for a changed file, never following or waiting on it', async () => {
+    const { client, url, requests } = await fakeClient();
+    const expected = identityOf(file.path);
+    // A symlink to the very file: its target would pass the check, but the link is not followed.
+    const link = join(file.dir, 'link.png');
+    symlinkSync(file.path, link);
+    await expect(client.putPart({ url, filePath: link, start: 0, end: 4096, expected })).rejects.toMatchObject({ code: 'LOCAL_FILE_CHANGED' });
+    await expect(client.putPart({ url, filePath: join(file.dir, 'gone.png'), start: 0, end: 4096, expected })).rejects.toMatchObject({ code: 'LOCAL_FILE_CHANGED' });
+    if (process.platform !== 'win32') {
+      const fifo = join(file.dir, 'fifo.png');
+      execFileSync('mkfifo', [fifo]);
+      await expect(client.putPart({ url, filePath: fifo, start: 0, end: 4096, expected })).rejects.toMatchObject({ code: 'LOCAL_FILE_CHANGED' });
+    }
+    expect(requests).toHaveLength(0);
+    // Without an expected file a missing one is still a failure of the file, not a change.
+    await expect(client.putPart({ url, filePath: join(file.dir, 'gone.png'), start: 0, end: 4096 })).rejects.toMatchObject({ code: 'LOCAL_FILE_ERROR' });
+  });
+});
+
+describe('putPart of a large part told the file it expects', () => {
+  const file = sourceFile('asset-sync-part-expected-large-', 'take.mov', () => randomBytes(3 * MIB));
+
+  it('checks what it opened before the first byte, on every attempt', async () => {
+    const server = await startStreamingServer(() => undefined);
+    file.closeServer = () => server.close();
+    const client = createApiClient({ server: server.url, tokens: scriptedTokens(), clock: instantClock(), random: () => 0.5, env: {} });
+    file.client = client;
+    const { size, mtimeMs, ino } = statSync(file.path);
+
+    await client.putPart({ url: server.url, filePath: file.path, start: 0, end: size, expected: { size, mtimeMs, ino } });
+    await vi.waitFor(() => expect(server.bodies[0]?.complete).toBe(true));
+    expect(server.bodies[0]?.bytes).toBe(size);
+
+    utimesSync(file.path, new Date(), new Date(mtimeMs + 5000));
+    await expect(client.putPart({ url: server.url, filePath: file.path, start: 0, end: size, expected: { size, mtimeMs, ino } })).rejects.toMatchObject({ code: 'LOCAL_FILE_CHANGED' });
+    // The request may have reached the server, but not one byte of its body.
+    expect(server.bodies.slice(1).every((body) => body.bytes === 0 && !body.complete)).toBe(true);
+    await vi.waitFor(() => expect(openHandlesOn(file.path)).toBe(0));
   });
 });

@@ -10,13 +10,15 @@
  * Every piece waits for the bandwidth limiter's grant (uncapped, it is granted at once), so a cap set
  * while a part is on its way applies to it, and capped or not the bytes take the same path.
  * It must never send past `end` or a short body (a file that ends early fails with
- * LOCAL_FILE_CHANGED), and it closes its file handle however it ends. Errors of the file are thrown
- * as Node raised them; the caller maps them (localFileError).
+ * LOCAL_FILE_CHANGED), never a byte of a file that is not the `expected` one (checked on the opened
+ * handle before the first read: part-source.ts), and it closes its file handle however it ends.
+ * Errors of the file are thrown as Node raised them; the caller maps them (partFileError).
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { ApiError } from './api-error.js';
-import type { ProgressListener } from './asset-api.js';
+import type { FileIdentity, ProgressListener } from './asset-api.js';
+import { checkOpened, partOpenFlags } from './part-source.js';
 
 /** Bytes per read and per write. */
 const CHUNK = 1024 * 1024;
@@ -26,6 +28,8 @@ export interface FileRange {
   /** Start inclusive, end exclusive. */
   start: number;
   end: number;
+  /** The file the range must come from; its open handle is checked before anything is read. */
+  expected?: FileIdentity | undefined;
 }
 
 export interface SendRangeOptions {
@@ -67,7 +71,9 @@ export async function sendFileRange(outgoing: Writable, range: FileRange, option
   let handle: FileHandle | undefined;
   try {
     if (outgoing.destroyed) throw closedEarly(outgoing);
-    handle = await open(range.filePath, 'r');
+    handle = await open(range.filePath, partOpenFlags(range.expected));
+    // Once per part over 1 MiB (or sent under a cap): the promise API's cost does not matter here.
+    if (range.expected !== undefined) checkOpened(range.filePath, range.expected, await handle.stat());
     let sent = 0;
     const send = async (chunk: Buffer): Promise<void> => {
       for (let offset = 0; offset < chunk.length; ) {

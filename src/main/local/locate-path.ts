@@ -22,6 +22,15 @@ export type Located =
   /** Two names in one directory spell the same NFC name. */
   | { kind: 'clash'; at: string };
 
+/** Every outcome of `locate` but `found`. */
+export type Unlocated = Exclude<Located, { kind: 'found' }>;
+
+/** `absPath` is the entry's path with the names as spelled on disk, its directories checked; nothing says it exists. */
+export interface Named {
+  kind: 'named';
+  absPath: string;
+}
+
 export class PathLocator {
   private readonly listings = new Map<string, DirEntry[]>();
   private readonly directories = new Map<string, string>();
@@ -35,12 +44,52 @@ export class PathLocator {
 
   async locate(relPath: string): Promise<Located> {
     const segments = relSegments(relPath);
+    if (segments.length === 0) return { kind: 'found', absPath: this.root, stat: await this.fs.stat(this.root) };
+    const named = await this.entry(segments);
+    if (named.kind !== 'named') return named;
+    let stat: FileStat;
+    try {
+      stat = await this.fs.lstat(named.absPath);
+    } catch (error) {
+      return this.lstatFailed(error, segments, segments.length - 1, named.dirAbs);
+    }
+    return { kind: 'found', absPath: named.absPath, stat };
+  }
+
+  /**
+   * Where a relPath's file is on disk, its directories checked as `locate` does and its last name
+   * spelled as on disk, but the entry itself left unchecked: for a caller that opens it next without
+   * following a final symlink and checks what it opened (the upload's part PUT: one fstat on the
+   * descriptor it reads from instead of an lstat before it). A missing ASCII name is only found out by
+   * that open; a non-ASCII one is matched against the listing and may come back `missing`.
+   */
+  async onDiskPath(relPath: string): Promise<Named | Unlocated> {
+    const segments = relSegments(relPath);
+    if (segments.length === 0) return { kind: 'named', absPath: this.root };
+    const named = await this.entry(segments);
+    return named.kind === 'named' ? { kind: 'named', absPath: named.absPath } : named;
+  }
+
+  /** The last segment's on-disk path and its (checked) directory; `segments` is not empty. */
+  private async entry(segments: readonly string[]): Promise<(Named & { dirAbs: string }) | Unlocated> {
+    const last = segments.length - 1;
+    const parent = await this.directory(segments, last);
+    if (parent.kind !== 'directory') return parent;
+    const segment = segments[last] ?? '';
+    const named = await this.diskName(parent.absPath, segment);
+    if (typeof named === 'object') return { ...named, at: segments.join('/') };
+    if (named === undefined) return { kind: 'missing', absPath: join(parent.absPath, segment) };
+    return { kind: 'named', absPath: join(parent.absPath, named), dirAbs: parent.absPath };
+  }
+
+  /** The directory of the first `count` segments, each one on the way lstat-ed once per locator. */
+  private async directory(segments: readonly string[], count: number): Promise<{ kind: 'directory'; absPath: string } | Unlocated> {
     let dirAbs = this.root;
     let prefix = '';
-    for (const [index, segment] of segments.entries()) {
+    for (let index = 0; index < count; index++) {
+      const segment = segments[index] ?? '';
       prefix = prefix === '' ? segment : `${prefix}/${segment}`;
-      const last = index === segments.length - 1;
-      const cached = last ? undefined : this.directories.get(prefix);
+      const cached = this.directories.get(prefix);
       if (cached !== undefined) {
         dirAbs = cached;
         continue;
@@ -53,18 +102,23 @@ export class PathLocator {
       try {
         stat = await this.fs.lstat(absPath);
       } catch (error) {
-        const code = errnoCode(error) ?? 'EIO';
-        if (code === 'ENOENT') return { kind: 'missing', absPath: join(dirAbs, ...segments.slice(index)) };
-        if (code === 'ENOTDIR') return { kind: 'blocked', at: prefix, what: 'not-directory' };
-        return { kind: 'unreadable', at: prefix, code };
+        return this.lstatFailed(error, segments, index, dirAbs);
       }
-      if (last) return { kind: 'found', absPath, stat };
       if (stat.kind === 'symlink') return { kind: 'blocked', at: prefix, what: 'symlink' };
       if (stat.kind !== 'directory') return { kind: 'blocked', at: prefix, what: 'not-directory' };
       this.directories.set(prefix, absPath);
       dirAbs = absPath;
     }
-    return { kind: 'found', absPath: this.root, stat: await this.fs.stat(this.root) };
+    return { kind: 'directory', absPath: dirAbs };
+  }
+
+  /** What an lstat of segment `index` (in `dirAbs`) failing means. */
+  private lstatFailed(error: unknown, segments: readonly string[], index: number, dirAbs: string): Unlocated {
+    const code = errnoCode(error) ?? 'EIO';
+    const at = segments.slice(0, index + 1).join('/');
+    if (code === 'ENOENT') return { kind: 'missing', absPath: join(dirAbs, ...segments.slice(index)) };
+    if (code === 'ENOTDIR') return { kind: 'blocked', at, what: 'not-directory' };
+    return { kind: 'unreadable', at, code };
   }
 
   /**

@@ -11,3 +11,14 @@ export async function locateFile(fs: FileSystem, rootPath: string, relPath: stri
   const located = await locator.locate(relPath);
   return located.kind === 'found' && located.stat.kind === 'file' ? { absPath: located.absPath, stat: located.stat } : undefined;
 }
+
+/**
+ * Where the file would be, its directories checked but the file itself not looked at: for a caller
+ * that opens it without following a symlink and checks what it opened (the part PUT's `expected`).
+ * undefined when the path cannot hold the file (a symlinked directory on the way, a name clash, no
+ * such non-ASCII name in the listing).
+ */
+export async function fileOnDiskPath(fs: FileSystem, rootPath: string, relPath: string, locator = new PathLocator(fs, rootPath)): Promise<string | undefined> {
+  const named = await locator.onDiskPath(relPath);
+  return named.kind === 'named' ? named.absPath : undefined;
+}

@@ -18,7 +18,7 @@ import { PathLocator, sameSignature } from '../local/index.js';
 import type { FolderMapper, FolderRoot } from './folder-mapper.js';
 import { relDirOf, remoteFilePath } from './folder-mapper.js';
 import { ConcurrencyLimit } from './limit-concurrency.js';
-import { locateFile } from './locate-file.js';
+import { fileOnDiskPath, locateFile } from './locate-file.js';
 import { SyncError } from './sync-error.js';
 import type { LocalEntry, SyncedEntry } from './sync-types.js';
 
@@ -240,23 +240,25 @@ export class UploadExecutor {
   /** Sends the parts not yet confirmed, completes, and records the placement once the checksum matches. */
   private async sendAndComplete(root: UploadRoot, local: LocalEntry, assetId: string, upload: AssetUpload, confirmed: Map<number, string>, locator?: PathLocator): Promise<UploadOutcome> {
     const { api, journal } = this.deps;
-    const filePath = await this.currentPath(root, local, locator);
-    if (filePath === undefined) {
-      journal.forgetUpload(root.id, local.relPath, assetId);
-      throw new SyncError('LOCAL_FILE_CHANGED', 'The file changed before it was sent; it uploads again once it settles.');
-    }
+    const toSend = upload.parts.filter((part) => !confirmed.has(part.partNumber));
+    // Each PUT checks the file on the descriptor it reads from (`expected`), so the path alone is
+    // needed here: no lstat of every file before its PUT. With nothing left to send, the file is
+    // checked here before the completion, as it always was.
+    const filePath = toSend.length > 0 ? await this.pathOf(root, local, locator) : await this.currentPath(root, local, locator);
+    if (filePath === undefined) throw this.changed(root, local, assetId);
+    const expected = { size: local.size, mtimeMs: local.mtimeMs, ino: local.ino };
     let bytesSent = 0;
     // A one-part upload asks its PUT to complete it too (our service does; others answer the part).
     const onePart = upload.parts.length === 1 && confirmed.size === 0;
     let completed: Asset | undefined;
-    await Promise.all(
-      upload.parts
-        .filter((part) => !confirmed.has(part.partNumber))
-        .map((part) =>
+    try {
+      await Promise.all(
+        toSend.map((part) =>
           this.parts.run(async () => {
             const answer = await api.putPart({
               url: part.url,
               filePath,
+              expected,
               start: part.byteRange.start,
               end: part.byteRange.end,
               onProgress: (bytes) => this.deps.onBytes?.(local.relPath, bytes),
@@ -271,7 +273,13 @@ export class UploadExecutor {
             if (upload.parts.length > 1 || confirmed.size > 1) journal.partsConfirmed(root.id, local.relPath, confirmed);
           }),
         ),
-    );
+      );
+    } catch (error) {
+      // Not the file the upload began with (changed, replaced, gone, a symlink now): its parts so far
+      // are of other bytes, so the upload goes, as when the check before sending fails.
+      if (isApiError(error, 'LOCAL_FILE_CHANGED')) throw this.changed(root, local, assetId, error);
+      throw error;
+    }
     const parts = [...confirmed].sort(([a], [b]) => a - b).map(([partNumber, eTag]) => ({ partNumber, eTag }));
     const asset =
       completed ??
@@ -341,6 +349,20 @@ export class UploadExecutor {
       });
     }
     return adopted;
+  }
+
+  /**
+   * Forgets the upload of a file that is not the one it began with (the asset stays for the next one),
+   * and says so: retried as soon as the file settles.
+   */
+  private changed(root: UploadRoot, local: LocalEntry, assetId: string, cause?: unknown): SyncError {
+    this.deps.journal.forgetUpload(root.id, local.relPath, assetId);
+    return new SyncError('LOCAL_FILE_CHANGED', 'The file changed before it was sent; it uploads again once it settles.', cause === undefined ? undefined : { cause });
+  }
+
+  /** Where the file is on disk, its directories checked (not a symlink, names as spelled on disk), the file itself not. */
+  private async pathOf(root: UploadRoot, local: LocalEntry, locator?: PathLocator): Promise<string | undefined> {
+    return fileOnDiskPath(this.deps.fs, root.path, local.relPath, locator).catch(() => undefined);
   }
 
   /** The file's path on disk if it is still the file the upload began with, else undefined. */
