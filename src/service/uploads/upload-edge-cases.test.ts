@@ -437,4 +437,22 @@ describe('abandoned uploads', () => {
     const done = await service.api('POST', '/asset-upload-completions', { assetId: active.assetId, uploadId: active.upload.uploadId, parts: await sendParts(active.upload, small) });
     expect(done.body.result.currentAssetFile.checksum).toBe(md5Hex(small));
   });
+
+  it('forgets a completed upload as long after its last activity; the asset keeps its file', async () => {
+    const bytes = randomFile(10);
+    const created = await service.api('POST', '/asset-and-upload-batch-jobs', { items: [{ batchItemId: 'c', path: '/completed.bin', size: bytes.length }] });
+    const { assetId, upload } = (await waitForJob(service, '/asset-and-upload-batch-jobs', created.body.result.id)).successes.c;
+    const completion = { assetId, uploadId: upload.uploadId, parts: await sendParts(upload, bytes) };
+    expect((await service.api('POST', '/asset-upload-completions', completion)).status).toBe(200);
+    await sleep(1500);
+    // Kept while it is recent: a repeated completion answers the same.
+    expect((await service.api('POST', '/asset-upload-completions', completion)).status).toBe(200);
+
+    clock.advance(2000);
+    const records = service.running.ctx.db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM uploads WHERE upload_id = ?');
+    for (let waited = 0; (records.get(upload.uploadId)?.n ?? 0) > 0 && waited < 5000; waited += 100) await sleep(100);
+    expect(records.get(upload.uploadId)?.n).toBe(0);
+    expect((await service.api('POST', '/asset-upload-completions', completion)).status).toBe(404);
+    expect((await service.api('GET', `/assets/${assetId}`)).body.result.currentAssetFile.checksum).toBe(md5Hex(bytes));
+  });
 });

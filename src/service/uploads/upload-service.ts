@@ -347,12 +347,18 @@ export class UploadService {
     return Math.min(60_000, this.deps.ctx.config.uploadAbandonAfter * 10);
   }
 
-  /** Deletes uploads with no activity for `uploadAbandonAfter`, with their bytes. */
+  /**
+   * Deletes open uploads with no activity for `uploadAbandonAfter`, with their bytes, and forgets
+   * completed ones as old: a completed upload's record only answers a repeated completion the same way
+   * (a client whose answer was lost), which no client still needs that long after. Answers how many
+   * open uploads went.
+   */
   sweepAbandoned(): number {
     const { uploads, ctx } = this.deps;
     const cutoff = ctx.clock.now() - ctx.config.uploadAbandonAfter * 1000;
     const stale = uploads.abandonedBefore(cutoff).filter((id) => !this.inFlight.has(id) && !this.completing.has(id));
     for (const uploadId of stale) this.discard(uploadId);
+    uploads.forgetCompletedBefore(cutoff);
     return stale.length;
   }
 

@@ -48,6 +48,7 @@ export function uploadsRepo(db: Db) {
   const deleteParts = db.prepare('DELETE FROM upload_parts WHERE upload_id = ?');
   const abandoned = db.prepare<[number], { upload_id: string }>('SELECT upload_id FROM uploads WHERE asset_file_id IS NULL AND last_activity < ?');
   const remove = db.prepare('DELETE FROM uploads WHERE upload_id = ?');
+  const forgetCompleted = db.prepare('DELETE FROM uploads WHERE asset_file_id IS NOT NULL AND last_activity < ?');
   const openOfAsset = db.prepare<[string], { upload_id: string }>('SELECT upload_id FROM uploads WHERE asset_id = ? AND asset_file_id IS NULL');
   const openReplacing = db.prepare<[string], { upload_id: string }>('SELECT upload_id FROM uploads WHERE replace_file_id = ? AND asset_file_id IS NULL');
 
@@ -77,6 +78,8 @@ export function uploadsRepo(db: Db) {
       deleteParts.run(uploadId);
     },
     abandonedBefore: (cutoff: number) => abandoned.all(cutoff).map((row) => row.upload_id),
+    /** Drops the records of uploads completed with no activity since `cutoff` (their bytes are blobs); answers how many. */
+    forgetCompletedBefore: (cutoff: number): number => forgetCompleted.run(cutoff).changes,
     openOfAsset: (assetId: string) => openOfAsset.all(assetId).map((row) => row.upload_id),
     /** Open uploads carrying new bytes for this AssetFile. */
     openReplacing: (fileId: string) => openReplacing.all(fileId).map((row) => row.upload_id),
