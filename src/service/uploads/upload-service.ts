@@ -137,7 +137,7 @@ export class UploadService {
     boundMd5: string | undefined,
     options: { complete?: boolean } = {},
   ): Promise<ReceivedPart> {
-    const { uploads, ctx } = this.deps;
+    const { uploads } = this.deps;
     const found = uploads.forPart(uploadId, partNumber);
     if (found === undefined) throw new ServiceError('UPLOAD_EXPIRED');
     const { upload } = found;
@@ -189,16 +189,7 @@ export class UploadService {
         if (completed.answer !== undefined) return { etag: md5, completed: completed.answer };
         recorded = completed.recorded;
       } else {
-        // Recorded only if the upload still exists (one statement checks and records), in a transaction
-        // shared with the other parts and completions ready in this turn (write-batches.ts).
-        const now = ctx.clock.now();
-        recorded =
-          digestMatches &&
-          (await this.writes.run(() => {
-            const put = uploads.putPart(uploadId, partNumber, expected, md5);
-            if (put && now - upload.last_activity >= this.activityGranularity()) uploads.touch(uploadId, now);
-            return put;
-          }));
+        recorded = digestMatches && (await this.recordPart(upload, partNumber, expected, md5));
       }
       if (!recorded && !uploads.exists(uploadId)) {
         // The upload was discarded (its asset deleted) while the bytes arrived; writing may have
@@ -238,8 +229,23 @@ export class UploadService {
       // completion use them; otherwise the PUT fails and the client sends the part again.
       if (!existsSync(this.fileOf(upload.upload_id))) throw error;
       this.deps.ctx.log.warn({ err: error, uploadId: upload.upload_id }, 'completing an upload with its part failed; the client completes it');
-      return { recorded: await this.writes.run(() => this.deps.uploads.putPart(upload.upload_id, 1, upload.size, md5)) };
+      return { recorded: await this.recordPart(upload, 1, upload.size, md5) };
     }
+  }
+
+  /**
+   * Records a part whose bytes are durable, and refreshes the upload's activity when it is stale; false
+   * when the upload no longer exists (one statement checks and records). In a transaction shared with the
+   * other parts and completions ready in this turn (write-batches.ts).
+   */
+  private recordPart(upload: UploadRow, partNumber: number, size: number, md5: string): Promise<boolean> {
+    const { uploads, ctx } = this.deps;
+    const now = ctx.clock.now();
+    return this.writes.run(() => {
+      const put = uploads.putPart(upload.upload_id, partNumber, size, md5);
+      if (put && now - upload.last_activity >= this.activityGranularity()) uploads.touch(upload.upload_id, now);
+      return put;
+    });
   }
 
   /** Completes an upload: all parts present with matching ETags → the file becomes the asset's current file. */
