@@ -7,15 +7,22 @@
  *   (b) one 1 GiB file: the baseline PUTs the engine's own part layout (16 MiB parts, 8 in flight) to
  *       a bare server that hashes and writes at offsets (raw-put-server.ts). Target ≥ 0.8.
  * The engine's figure is the whole of `syncOnce` on a fresh state dir: scan and hash, folder lookups,
- * asset-and-upload jobs, parts, completions and the state database. Rounds alternate baseline and
- * engine, and each side's best round counts. Run alone: `node --import tsx bench/sync-engine.ts`.
+ * asset-and-upload jobs, parts, completions and the state database. Each side's best round counts;
+ * the order of the sides alternates and each run starts after a pause (support/fair-rounds.ts). Run
+ * alone: `node --import tsx bench/sync-engine.ts [small|large]`.
  *
- * KEEPING: each side keeps what it received until the bench ends, as the service must. On these
- * machines (a VM that hands memory freed for about 2 s back to its host) the page cache for a new file
- * costs far more when it cannot reuse pages just freed: writing 1 GiB measured 0.23 s of system CPU
- * right after another 1 GiB file was deleted, 0.9 s three seconds later, up to 3 s into memory never
- * used. A baseline that deleted its previous round's file just before each round (as this bench once
- * did) wrote into warm pages while the service, which keeps every blob, could not.
+ * What each round starts from matters as much as the order, on a VM that hands memory freed for about
+ * 2 s back to its host and an ext4 without a journal that skips inodes freed in the last minutes:
+ * - SMALL FILES: both sides keep what they received until the bench ends (deleting 10,000 files makes
+ *   every file created for minutes after cost several times more, on whichever side comes next). The
+ *   files get new bytes before each round, so the service stores every round's files as new blobs; with
+ *   the same bytes again it would only find them stored already, a different (dedup) path.
+ * - ONE LARGE FILE (FRESH ROUNDS): a round's 1 GiB is removed after it (the baseline's file; the
+ *   service, with its whole data directory, replaced by a new one before the engine's next round).
+ *   Kept instead, each side writes into ever less used memory: a fresh page-cache page costs more the
+ *   longer ago the memory was last used (1 GiB measured 0.23 s of system CPU right after a delete,
+ *   0.9 s three seconds later, up to 3 s into memory never used), so both sides' figures drifted up
+ *   round after round, in favour of whichever side ran first.
  */
 import { randomFillSync } from 'node:crypto';
 import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
@@ -28,9 +35,10 @@ import { createApiClient, staticTokenProvider } from '../src/main/api/index.js';
 import { createEngine } from '../src/main/engine.js';
 import { NodeFileSystem, systemClock } from '../src/main/local/index.js';
 import { defaultPartSize, partRange } from '../src/shared/api/part-layout.js';
-import { mintToken } from '../src/service/auth/mint-token.js';
 import { cpuMs, startChild, type Child } from './support/processes.js';
+import { alternatingRounds } from './support/fair-rounds.js';
 import { putParts } from './support/put-parts.js';
+import { startServiceChild, type ServiceChild } from './support/service-child.js';
 
 const MiB = 1024 * 1024;
 /** The engine's default part and file concurrency; the baselines use the same. */
@@ -120,33 +128,66 @@ async function engineSync(service: Child, token: string, folder: string, files: 
   }
 }
 
-async function compare(options: { files: number; bytes: number; rounds: number; folder: string; baselineServer: [string, string[]]; baseline: (raw: Child, round: number) => Promise<void> }): Promise<SyncBenchResult> {
+interface CompareOptions {
+  files: number;
+  bytes: number;
+  rounds: number;
+  folder: string;
+  baselineServer: [string, string[]];
+  /** Prepares a round before either side runs (e.g. new bytes in the folder). */
+  beforeRound?: (round: number) => void;
+  baseline: (raw: Child, round: number) => Promise<void>;
+  /**
+   * When set, each round starts both sides with nothing received (FRESH ROUNDS above): this removes
+   * what the baseline received, and the engine's round gets a new service on an empty data directory.
+   */
+  discardBaseline?: (round: number) => void;
+}
+
+async function compare(options: CompareOptions): Promise<SyncBenchResult> {
   const dir = mkdtempSync(join(tmpdir(), 'asset-sync-bench-sync-'));
-  const dataDir = join(dir, 'service');
   const raw = await startChild(...options.baselineServer);
-  const service = await startChild('bench/support/cli-entry.ts', ['serve', '--data', dataDir, '--port', '0', '--admin-password', 'bench-password']).catch(async (error: unknown) => {
-    await raw.stop();
-    throw error;
-  });
+  let service: ServiceChild | undefined;
   try {
-    const token = await mintToken({ dataDir, ttlSeconds: 3600 });
+    service = await startServiceChild(dir, 'service-0');
     let baseline: SyncRun | undefined;
     let engine: SyncRun | undefined;
     let bestPasses: SyncBenchResult['passes'] = [];
-    for (let round = 0; round < options.rounds; round++) {
-      const base = await measured(raw, () => options.baseline(raw, round));
-      if (baseline === undefined || base.ms < baseline.ms) baseline = base;
-      const passes: SyncBenchResult['passes'] = [];
-      const run = await engineSync(service, token, options.folder, options.files, passes);
-      if (engine === undefined || run.ms < engine.ms) {
-        engine = run;
-        bestPasses = [...passes];
-      }
-    }
+    let prepared = -1;
+    const prepare = (round: number): void => {
+      if (prepared === round) return;
+      prepared = round;
+      options.beforeRound?.(round);
+    };
+    await alternatingRounds(options.rounds, {
+      baseline: async (round) => {
+        prepare(round);
+        const run = await measured(raw, () => options.baseline(raw, round));
+        if (baseline === undefined || run.ms < baseline.ms) baseline = run;
+        options.discardBaseline?.(round);
+      },
+      ours: async (round) => {
+        prepare(round);
+        if (options.discardBaseline !== undefined && round > 0 && service !== undefined) {
+          const old = service;
+          service = undefined;
+          await old.child.stop();
+          rmSync(old.dataDir, { recursive: true, force: true });
+          service = await startServiceChild(dir, `service-${round}`);
+        }
+        if (service === undefined) throw new Error('no service');
+        const passes: SyncBenchResult['passes'] = [];
+        const run = await engineSync(service.child, service.token, options.folder, options.files, passes);
+        if (engine === undefined || run.ms < engine.ms) {
+          engine = run;
+          bestPasses = [...passes];
+        }
+      },
+    });
     if (baseline === undefined || engine === undefined) throw new Error('no rounds');
     return { files: options.files, bytes: options.bytes, baseline, engine, ratio: baseline.ms / engine.ms, passes: bestPasses };
   } finally {
-    await Promise.all([raw.stop(), service.stop()]);
+    await Promise.all([raw.stop(), service?.child.stop()]);
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -172,7 +213,12 @@ export async function benchSyncSmallFiles(count = Number(process.env.BENCH_SYNC_
       rounds,
       folder,
       baselineServer: ['bench/support/raw-put-server.ts', [`${sink}/`]],
-      // New file names each round (the server counts), kept until the end (see KEEPING above).
+      // New bytes in the same files (no inode freed or made: see SMALL FILES above).
+      beforeRound: (round) => {
+        if (round === 0) return;
+        for (const path of paths) writeFileSync(path, randomFillSync(bytes));
+      },
+      // New file names each round (the server counts), kept until the end (see SMALL FILES above).
       baseline: (raw) => putFiles(raw.url, paths),
     });
   } finally {
@@ -182,7 +228,7 @@ export async function benchSyncSmallFiles(count = Number(process.env.BENCH_SYNC_
 }
 
 /** (b) One file of 1 GiB. */
-export async function benchSyncLargeFile(sizeMiB = Number(process.env.BENCH_SIZE_MIB ?? 1024), rounds = 3): Promise<SyncBenchResult> {
+export async function benchSyncLargeFile(sizeMiB = Number(process.env.BENCH_SIZE_MIB ?? 1024), rounds = Number(process.env.BENCH_ROUNDS ?? 4)): Promise<SyncBenchResult> {
   const folder = mkdtempSync(join(tmpdir(), 'asset-sync-bench-large-'));
   const sink = mkdtempSync(join(tmpdir(), 'asset-sync-bench-sink-'));
   try {
@@ -204,14 +250,15 @@ export async function benchSyncLargeFile(sizeMiB = Number(process.env.BENCH_SIZE
       folder,
       baselineServer: ['bench/support/raw-put-server.ts', [target]],
       baseline: async (raw, round) => {
-        // A new target file each round, as each engine round makes a new upload file, and kept until the
-        // end, as the service keeps each round's file (see KEEPING above).
+        // A new target file each round, as each engine round makes a new upload file; removed after
+        // the round (see FRESH ROUNDS above).
         const parts = Array.from({ length: Math.ceil(size / partSize) }, (_, index) => {
           const range = partRange(size, partSize, index + 1);
           return { partNumber: index + 1, url: `${raw.url}/?offset=${range.start}&round=${round}`, start: range.start, end: range.end };
         });
         await putParts(source, parts, IN_FLIGHT);
       },
+      discardBaseline: (round) => rmSync(`${target}.${round}`, { force: true }),
     });
   } finally {
     rmSync(folder, { recursive: true, force: true });
