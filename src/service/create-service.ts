@@ -32,6 +32,7 @@ import { registerAssetRoutes } from './assets/asset-routes.js';
 import { registerSearchRoutes } from './search/search-routes.js';
 import { assetIdSelector } from './search/select-asset-ids.js';
 import { createBlobStore, type BlobStore } from './blobs/blob-store.js';
+import { inlineBlobs } from './blobs/inline-blobs.js';
 import { uploadsRepo } from './uploads/uploads-repo.js';
 import { UploadService } from './uploads/upload-service.js';
 import { registerUploadRoutes } from './uploads/upload-routes.js';
@@ -111,7 +112,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     const assets = assetsRepo(db);
     const render = assetRenderer(ctx, assets);
     const previewsDir = join(config.dataDir, 'previews');
-    const blobs = createBlobStore(join(config.dataDir, 'blobs'), (sha256) => [previewPath(previewsDir, sha256)]);
+    const blobs = createBlobStore(join(config.dataDir, 'blobs'), (sha256) => [previewPath(previewsDir, sha256)], undefined, inlineBlobs(db));
     const uploads = new UploadService({
       ctx,
       assets,

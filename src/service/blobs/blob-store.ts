@@ -1,5 +1,6 @@
 /**
- * Content-addressed file storage: every AssetFile's bytes live once, at blobs/ab/<sha256> (256
+ * Content-addressed storage: every AssetFile's bytes live once, in the database when small and kept
+ * there by the upload that brought them (inline-blobs.ts), otherwise at blobs/ab/<sha256> (256
  * directories; blob-layout.ts settles the layout at start and moves stores of the earlier blobs/ab/cd/
  * layout over). Completed uploads are renamed into place (never copied); a blob is removed only when no
  * AssetFile references it any more (the caller checks), together with the files derived from it
@@ -18,20 +19,34 @@ import { mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { blobPath, settleBlobLayout } from './blob-layout.js';
 import { DirectorySyncs } from './directory-syncs.js';
+import type { InlineBlobs } from './inline-blobs.js';
+
+/** Where a blob's bytes are: in the database, or in a file of the store. */
+export type BlobSource = { bytes: Buffer } | { path: string };
 
 export interface BlobStore {
+  /** The path a blob's file has (or would have) in the store. */
   pathOf(sha256: string): string;
+  /** The blob's bytes when kept inline, else the path of its file (missing if the blob is). */
+  source(sha256: string): BlobSource;
+  has(sha256: string): boolean;
   /** Moves a finished (synced) file into the store under its hash; drops it when the blob already exists. */
   adopt(file: string, sha256: string): Promise<void>;
+  /**
+   * Keeps a small blob's bytes in the database (up to INLINE_BLOB_BYTES). Synchronous: call it inside
+   * the transaction that records the AssetFile referencing them, so both commit or neither does.
+   */
+  keepInline(sha256: string, bytes: Buffer): void;
+  /** Removes the blob, wherever it is, and the files derived from it. */
   remove(sha256: string): void;
 }
 
 /**
  * Opens the store at `root`, making it when missing and settling its layout first (blocking; throws a
  * `BlobLayoutError` when the store cannot be used as found). `derivedOf` names the files rendered from a
- * blob (e.g. its preview), removed with it.
+ * blob (e.g. its preview), removed with it; `inline` holds the small blobs (without it, none can be kept).
  */
-export function createBlobStore(root: string, derivedOf: (sha256: string) => string[] = () => [], syncs = new DirectorySyncs()): BlobStore {
+export function createBlobStore(root: string, derivedOf: (sha256: string) => string[] = () => [], syncs = new DirectorySyncs(), inline?: InlineBlobs): BlobStore {
   const created = mkdirSync(root, { recursive: true });
   if (created !== undefined) {
     // Once, at start: the directories made just now sit in their parents.
@@ -63,6 +78,15 @@ export function createBlobStore(root: string, derivedOf: (sha256: string) => str
 
   return {
     pathOf,
+    source(sha256) {
+      const bytes = inline?.get(sha256);
+      return bytes === undefined ? { path: pathOf(sha256) } : { bytes };
+    },
+    has: (sha256) => inline?.has(sha256) === true || existsSync(pathOf(sha256)),
+    keepInline(sha256, bytes) {
+      if (inline === undefined) throw new Error('this blob store keeps no blobs inline');
+      inline.put(sha256, bytes);
+    },
     async adopt(file, sha256) {
       const target = pathOf(sha256);
       const dir = dirname(target);
@@ -76,6 +100,7 @@ export function createBlobStore(root: string, derivedOf: (sha256: string) => str
       await syncs.sync(dir);
     },
     remove(sha256) {
+      inline?.remove(sha256);
       rmSync(pathOf(sha256), { force: true });
       for (const file of derivedOf(sha256)) rmSync(file, { force: true });
     },

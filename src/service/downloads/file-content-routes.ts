@@ -4,7 +4,7 @@
  * (and `If-Range`) so interrupted downloads resume; previews are web-sized renditions of images,
  * rendered once and cached beside the blobs.
  */
-import { createReadStream, existsSync, mkdirSync, renameSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, renameSync, type ReadStream } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import sharp from 'sharp';
@@ -48,15 +48,18 @@ export function registerFileContentRoutes(app: FastifyInstance, ctx: ServiceCont
     if (range.kind === 'unsatisfiable') {
       throw new ServiceError('RANGE_NOT_SATISFIABLE', `The file has ${file.size} bytes.`, { 'content-range': `bytes */${file.size}` });
     }
-    const path = blobs.pathOf(file.sha256);
-    if (range.kind === 'partial') {
-      void reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${file.size}`).header('content-length', range.end - range.start + 1);
-      return request.method === 'HEAD' ? reply.send() : reply.send(createReadStream(path, { start: range.start, end: range.end, highWaterMark: 1 << 20 }));
-    }
-    void reply.header('content-length', file.size);
+    const head = request.method === 'HEAD';
+    const source = head ? undefined : blobs.source(file.sha256);
     // `end` bounds each read buffer by what is left: without it every GET of a small file allocates
     // the whole 1 MiB highWaterMark, and thousands of small downloads spend their time in GC.
-    return request.method === 'HEAD' || file.size === 0 ? reply.send() : reply.send(createReadStream(path, { end: file.size - 1, highWaterMark: 1 << 20 }));
+    const body = (start: number, end: number): Buffer | ReadStream | undefined =>
+      source === undefined ? undefined : 'bytes' in source ? source.bytes.subarray(start, end + 1) : createReadStream(source.path, { start, end, highWaterMark: 1 << 20 });
+    if (range.kind === 'partial') {
+      void reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${file.size}`).header('content-length', range.end - range.start + 1);
+      return reply.send(body(range.start, range.end));
+    }
+    void reply.header('content-length', file.size);
+    return reply.send(file.size === 0 ? undefined : body(0, file.size - 1));
   };
   app.get('/files/:fileId/content', { config: { public: true } }, content);
 
@@ -67,7 +70,8 @@ export function registerFileContentRoutes(app: FastifyInstance, ctx: ServiceCont
     const target = previewPath(previewsDir, file.sha256);
     if (!existsSync(target)) {
       const temporary = `${target}.${process.pid}.${Date.now()}.tmp`;
-      await sharp(blobs.pathOf(file.sha256), { failOn: 'none' })
+      const source = blobs.source(file.sha256);
+      await sharp('bytes' in source ? source.bytes : source.path, { failOn: 'none' })
         .rotate()
         .resize(PREVIEW_SIZE, PREVIEW_SIZE, { fit: 'inside', withoutEnlargement: true })
         .webp({ quality: 80 })

@@ -2,10 +2,11 @@
  * What a stored file is: media type from its first bytes (file-type), falling back to the name's
  * extension (mime), the coarse fileType class, and pixel dimensions of images (sharp reads only headers).
  *
- * Cheap for the common small file: one read brings the whole file in (file-type then sniffs the bytes in
- * memory instead of issuing a read per probe), and sharp — a thread-pool trip that opens the file again
- * and tries every loader — is skipped when sniffing found nothing and the first bytes could start no
- * format this sharp build loads. Must never: describe a file differently from sniffing it on disk and
+ * Cheap for the common small file: one read brings the whole file in, unless the caller holds its bytes
+ * (a small upload kept inline has no file at all). file-type then sniffs the bytes in memory instead of
+ * issuing a read per probe, sharp reads them from memory too, and sharp — a thread-pool trip that tries
+ * every loader — is skipped when sniffing found nothing and the first bytes could start no format this
+ * sharp build loads. Must never: describe a file differently from sniffing it on disk and
  * asking sharp (fromBuffer over the whole file is fromFile; the sharp gate only drops calls that fail).
  */
 import { fileTypeFromBuffer, fileTypeFromFile, type FileTypeResult } from 'file-type';
@@ -50,7 +51,7 @@ export async function describeFile(path: string, filename: string, size: number,
   const fileType = classify(mediaType);
   let dimensions: FileDescription['dimensions'] = null;
   if (fileType === 'IMAGE' && size > 0 && (sniffed !== undefined || whole === undefined || mayBeLoadable(whole))) {
-    const metadata = await sharp(path, { failOn: 'none' }).metadata().catch(() => undefined);
+    const metadata = await sharp(whole ?? path, { failOn: 'none' }).metadata().catch(() => undefined);
     if (metadata !== undefined) {
       // EXIF orientations 5–8 are rotated by 90°: report what a viewer shows.
       const rotated = (metadata.orientation ?? 1) >= 5;

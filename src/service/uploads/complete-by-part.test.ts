@@ -4,14 +4,15 @@
  * the way answers the part alone, with the part recorded, and POST /asset-upload-completions still
  * works (and answers the same asset after a completing PUT).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHash } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { INLINE_BLOB_BYTES } from '../blobs/inline-blobs.js';
 import { LOCAL_SUBDOMAIN } from '../bootstrap.js';
 import { startTestService, type TestService } from '../../../test/support/test-service.js';
 import { addUser } from '../../../test/support/test-users.js';
-import { MiB, md5Hex, putPart, randomFile, waitForJob } from '../../../test/support/upload-helpers.js';
+import { MiB, downloadAsset, md5Hex, putPart, randomFile, waitForJob } from '../../../test/support/upload-helpers.js';
 
 const COMPLETE = { 'asset-sync-complete': '?1' };
 
@@ -78,8 +79,57 @@ describe('a part PUT that completes its upload', () => {
     expect((await service.api('GET', `/assets/${assetId}`)).body.result.currentAssetFile).toBeNull();
   });
 
+  it('keeps a small file inline: no file anywhere, downloadable whole and by range, gone with its asset', async () => {
+    const bytes = randomFile(INLINE_BLOB_BYTES);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const { assetId, upload } = await newUpload('/Completing/inline.bin', bytes.length);
+    const uploadsDir = join(service.dataDir, 'uploads');
+    const before = readdirSync(uploadsDir);
+    const put = await putPart(upload.parts[0]?.url ?? '', bytes, COMPLETE);
+    expect(put.headers.get('asset-sync-complete')).toBe('?1');
+    const { blobs } = service.running;
+    expect(blobs.has(sha256)).toBe(true);
+    expect(blobs.source(sha256)).toEqual({ bytes });
+    expect(existsSync(blobs.pathOf(sha256))).toBe(false);
+    expect(readdirSync(uploadsDir)).toEqual(before);
+
+    const whole = await downloadAsset(service, assetId);
+    expect(Buffer.from(await whole.response.arrayBuffer()).equals(bytes)).toBe(true);
+    const ranged = await downloadAsset(service, assetId, { range: 'bytes=100-199' });
+    expect(ranged.response.status).toBe(206);
+    expect(Buffer.from(await ranged.response.arrayBuffer()).equals(bytes.subarray(100, 200))).toBe(true);
+
+    expect((await service.api('DELETE', `/assets/${assetId}`)).status).toBe(200);
+    expect(blobs.has(sha256)).toBe(false);
+  });
+
+  it('writes a small file after all when keeping it inline fails; POST completes it from the file', async () => {
+    const bytes = Buffer.from('a small file whose database write fails once');
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const { assetId, upload } = await newUpload('/Completing/inline failed.txt', bytes.length);
+    const { blobs } = service.running;
+    const failing = vi.spyOn(blobs, 'keepInline').mockImplementationOnce(() => {
+      throw new Error('the disk is full');
+    });
+    try {
+      const put = await putPart(upload.parts[0]?.url ?? '', bytes, COMPLETE);
+      expect(put.status).toBe(200);
+      expect(put.headers.get('etag')).toBe(`"${md5Hex(bytes)}"`);
+      expect(put.headers.get('asset-sync-complete')).toBeNull();
+      expect((await service.api('GET', `/assets/${assetId}`)).body.result.currentAssetFile).toBeNull();
+      expect(failing).toHaveBeenCalledTimes(1);
+    } finally {
+      failing.mockRestore();
+    }
+    const completed = await service.api('POST', '/asset-upload-completions', { assetId, uploadId: upload.uploadId, parts: [{ partNumber: 1, eTag: `"${md5Hex(bytes)}"` }] });
+    expect(completed.status).toBe(200);
+    expect(completed.body.result).toMatchObject({ id: assetId, currentAssetFile: { checksum: md5Hex(bytes), sha256, size: bytes.length } });
+    expect(readFileSync(blobs.pathOf(sha256)).equals(bytes)).toBe(true);
+  });
+
   it('records the part and answers it alone when completing fails before the bytes move; POST completes it later', async () => {
-    const bytes = Buffer.from('a file whose blob directory cannot be made');
+    // Larger than a blob kept inline, so its bytes go to a file and on into the blob store.
+    const bytes = randomFile(INLINE_BLOB_BYTES + 1);
     const { assetId, upload } = await newUpload('/Completing/blocked.txt', bytes.length);
     // A file where the blob's directory would go: the move into the blob store fails, the upload's bytes stay put.
     const sha256 = createHash('sha256').update(bytes).digest('hex');

@@ -42,6 +42,33 @@ export function writePart(target: PartTarget, body: Readable, hooks: PartWriteHo
   return withCreatedDescriptor(target.file, flags, 0o600, (fd) => writeBody(fd, target, body, hooks, oneWrite), oneWrite);
 }
 
+/**
+ * Reads a small part's whole body into memory instead of a file (a blob kept inline, inline-blobs.ts),
+ * with the same checks as `writePart`; `onChunk` sees every chunk, and `onWritten` the whole part once
+ * every byte is held.
+ */
+export async function receivePartInMemory(size: number, body: Readable, hooks: PartWriteHooks = {}): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let received = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    received = checkReceived(received + chunk.length, size);
+    hooks.onChunk?.(chunk);
+    chunks.push(chunk);
+  }
+  checkComplete(received, size);
+  hooks.onWritten?.(size);
+  return Buffer.concat(chunks, size);
+}
+
+function checkReceived(received: number, size: number): number {
+  if (received > size) throw new ServiceError('INVALID_PART_SIZE', `The part is larger than its ${size}-byte range.`);
+  return received;
+}
+
+function checkComplete(received: number, size: number): void {
+  if (received !== size) throw new ServiceError('INVALID_PART_SIZE', `The part has ${received} bytes; its range needs ${size}.`);
+}
+
 async function writeBody(fd: number, target: PartTarget, body: Readable, hooks: PartWriteHooks, oneWrite: boolean): Promise<void> {
   const writer = new BatchWriter(fd, target.start, (bytes) => hooks.onWritten?.(bytes));
   let received = 0;
@@ -49,8 +76,7 @@ async function writeBody(fd: number, target: PartTarget, body: Readable, hooks: 
     let batch: Buffer[] = [];
     let batchBytes = 0;
     for await (const chunk of body as AsyncIterable<Buffer>) {
-      received += chunk.length;
-      if (received > target.size) throw new ServiceError('INVALID_PART_SIZE', `The part is larger than its ${target.size}-byte range.`);
+      received = checkReceived(received + chunk.length, target.size);
       hooks.onChunk?.(chunk);
       batch.push(chunk);
       batchBytes += chunk.length;
@@ -60,7 +86,7 @@ async function writeBody(fd: number, target: PartTarget, body: Readable, hooks: 
         batchBytes = 0;
       }
     }
-    if (received !== target.size) throw new ServiceError('INVALID_PART_SIZE', `The part has ${received} bytes; its range needs ${target.size}.`);
+    checkComplete(received, target.size);
     if (batchBytes > 0) await writer.write(batch, batchBytes);
     await writer.drain();
     if (!oneWrite) await syncData(fd);

@@ -388,6 +388,18 @@ describe('upload edge cases', () => {
       expect(await errorOf(await fetch(tampered))).toMatchObject({ status: 403, code: 'INVALID_SIGNATURE' });
     });
 
+    it('describes and previews a PNG its PUT completed, kept inline', async () => {
+      const png = await sharp({ create: { width: 24, height: 16, channels: 3, background: { r: 200, g: 20, b: 20 } } }).png().toBuffer();
+      const created = await service.api('POST', '/asset-and-upload-batch-jobs', { items: [{ batchItemId: 'one', path: '/Images/inline.png', size: png.length }] });
+      const job = await waitForJob(service, '/asset-and-upload-batch-jobs', created.body.result.id);
+      const put = await putPart(job.successes.one.upload.parts[0].url, png, { 'asset-sync-complete': '?1' });
+      const file = ((await put.json()) as any).result.currentAssetFile;
+      expect(service.running.blobs.source(file.sha256)).toEqual({ bytes: png });
+      expect(file).toMatchObject({ fileType: 'IMAGE', mediaType: { type: 'image', subType: 'png' }, dimensions: { width: 24, height: 16 } });
+      const rendered = await sharp(Buffer.from(await (await fetch(file.previewUrl)).arrayBuffer())).metadata();
+      expect(rendered).toMatchObject({ format: 'webp', width: 24, height: 16 });
+    });
+
     it('sniffs the type from the bytes and reports rotated JPEG dimensions as shown', async () => {
       const jpeg = await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 0, g: 0, b: 0 } } }).jpeg().withMetadata({ orientation: 6 }).toBuffer();
       const { asset } = await uploadNewAsset(service, '/Images/sideways.bin', jpeg);

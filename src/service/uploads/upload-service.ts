@@ -4,7 +4,9 @@
  * whole parts in memory, part-writer.ts). Every digest — the part's MD5 (its ETag), the whole file's
  * MD5 and SHA-256 — is computed while the bytes land (upload-digests.ts): a small part's on the event
  * loop from its chunks, a large part's by a digest worker, so completion only hashes what is left,
- * then renames the file into the blob store.
+ * then renames the file into the blob store. A small one-part upload that its PUT completes is the
+ * exception: its bytes are held in memory and kept in the database with the AssetFile that references
+ * them (blobs/inline-blobs.ts), never written to a file.
  *
  * Must never: accept a part that does not have exactly its range's size, report a part as received
  * before its bytes are written, or let a half-written part count after a crash (the row is removed
@@ -13,7 +15,7 @@
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { open, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { Asset, AssetUpload, UploadJobSuccess } from '../../shared/api/resources.js';
 import { partRange, planLayout } from '../../shared/api/part-layout.js';
 import { parseRemotePath } from '../../shared/api/remote-path.js';
@@ -25,10 +27,11 @@ import type { ServiceContext } from '../context.js';
 import { describeFile } from '../media/describe-file.js';
 import { syncAll, withDescriptor } from '../io/descriptor-calls.js';
 import type { BlobStore } from '../blobs/blob-store.js';
+import { INLINE_BLOB_BYTES } from '../blobs/inline-blobs.js';
 import { WriteBatches } from '../db/write-batches.js';
 import { timeOrderedToken, timeOrderedUuid } from '../db/time-ordered-id.js';
 import { DigestPool } from './digest-pool.js';
-import { writePart } from './part-writer.js';
+import { receivePartInMemory, writePart } from './part-writer.js';
 import { UploadDigests, type DigestLayout } from './upload-digests.js';
 import type { UploadItem } from './upload-items.js';
 import type { UploadRow, UploadsRepo } from './uploads-repo.js';
@@ -164,14 +167,18 @@ export class UploadService {
       // A part PUT again rewrites bytes the running whole-file digest may already have read: the
       // digest is dropped when it reached this range, and otherwise stops in front of it.
       this.digests.partStarting(layout, partNumber);
-      await writePart({ file: layout.file, start: range.start, size: expected }, body, {
-        onChunk: (chunk) => {
+      const hooks = {
+        onChunk: (chunk: Buffer) => {
           this.digests.partReceived(layout, partNumber, chunk);
         },
-        onWritten: (bytes) => {
+        onWritten: (bytes: number) => {
           this.digests.partWritten(layout, partNumber, bytes);
         },
-      });
+      };
+      // A small whole file this PUT completes is held, not written: its blob is kept inline.
+      const inline = options.complete === true && upload.part_count === 1 && expected > 0 && expected <= INLINE_BLOB_BYTES;
+      const held = inline ? await receivePartInMemory(expected, body, hooks) : undefined;
+      if (!inline) await writePart({ file: layout.file, start: range.start, size: expected }, body, hooks);
       // Hashed as the bytes arrived (small parts) or by the digest worker as the batches landed (and
       // while the bytes synced).
       const md5 = await this.digests.partMd5(layout, partNumber).catch((error: unknown) => {
@@ -185,11 +192,12 @@ export class UploadService {
         // The part is whole and its digest is the file's: ended as recorded, so completion finds it.
         this.digests.partEnded(layout, partNumber, true);
         ended = true;
-        const completed = await this.completeOnePart(completer, upload, md5);
+        const completed = await this.completeOnePart(completer, upload, md5, held);
         if (completed.answer !== undefined) return { etag: md5, completed: completed.answer };
         recorded = completed.recorded;
-      } else {
-        recorded = digestMatches && (await this.recordPart(upload, partNumber, expected, md5));
+      } else if (digestMatches) {
+        if (held !== undefined) await this.writeHeld(upload, held);
+        recorded = await this.recordPart(upload, partNumber, expected, md5);
       }
       if (!recorded && !uploads.exists(uploadId)) {
         // The upload was discarded (its asset deleted) while the bytes arrived; writing may have
@@ -220,17 +228,30 @@ export class UploadService {
    * is still in flight, so no other writer of the part and no completion can run). Without `answer`,
    * `recorded` says whether the part was recorded instead, for a later completion.
    */
-  private async completeOnePart(caller: Caller, upload: UploadRow, md5: string): Promise<{ answer?: CompletedByPart; recorded: boolean }> {
+  private async completeOnePart(caller: Caller, upload: UploadRow, md5: string, held: Buffer | undefined): Promise<{ answer?: CompletedByPart; recorded: boolean }> {
     try {
-      const asset = await this.finishUpload(caller, upload, [{ partNumber: 1, eTag: md5 }]);
+      const asset = await this.finishUpload(caller, upload, [{ partNumber: 1, eTag: md5 }], held);
       return { answer: { asset, caller }, recorded: true };
     } catch (error) {
-      // Only while the bytes are still in uploads/ (the failure came before they moved) can a later
-      // completion use them; otherwise the PUT fails and the client sends the part again.
+      // Bytes held in memory were not kept (nothing committed): written now, they serve a later
+      // completion. Only while file bytes are still in uploads/ (the failure came before they moved)
+      // can a later completion use them; otherwise the PUT fails and the client sends the part again.
+      if (held !== undefined && this.deps.uploads.exists(upload.upload_id)) {
+        try {
+          await this.writeHeld(upload, held);
+        } catch {
+          throw error;
+        }
+      }
       if (!existsSync(this.fileOf(upload.upload_id))) throw error;
       this.deps.ctx.log.warn({ err: error, uploadId: upload.upload_id }, 'completing an upload with its part failed; the client completes it');
       return { recorded: await this.recordPart(upload, 1, upload.size, md5) };
     }
+  }
+
+  /** Writes (and syncs) a one-part upload's bytes held in memory to its file in uploads/, as a PUT would have. */
+  private async writeHeld(upload: UploadRow, held: Buffer): Promise<void> {
+    await writePart({ file: this.fileOf(upload.upload_id), start: 0, size: held.length }, Readable.from([held]));
   }
 
   /**
@@ -272,31 +293,33 @@ export class UploadService {
 
   /**
    * Makes an upload's file the asset's: checks the bytes are all there, takes the file's digest and
-   * type, moves the bytes into the blob store and commits the AssetFile. The caller has checked the
-   * parts and keeps any other writer or completion of the upload away.
+   * type, moves the bytes into the blob store and commits the AssetFile. `held`: the whole file's bytes,
+   * received into memory by the completing PUT and never written; they are kept inline, committed with
+   * the AssetFile. The caller has checked the parts and keeps any other writer or completion of the
+   * upload away.
    */
-  private async finishUpload(caller: Caller, upload: UploadRow, given: { partNumber: number; eTag: string }[]): Promise<Asset> {
+  private async finishUpload(caller: Caller, upload: UploadRow, given: { partNumber: number; eTag: string }[], held?: Buffer): Promise<Asset> {
     const { uploads, assets, blobs, ctx } = this.deps;
     try {
       const file = this.fileOf(upload.upload_id);
       // Every recorded part's bytes were written and synced before its row: with all parts recorded, a
       // file that is gone or short has lost bytes (a crash took it, or someone removed it). Never pad
       // it with zeros into a file: the upload is over, and the client starts a new one.
-      if ((statSync(file, { throwIfNoEntry: false })?.size ?? 0) < upload.size) {
+      if (held === undefined && (statSync(file, { throwIfNoEntry: false })?.size ?? 0) < upload.size) {
         this.discard(upload.upload_id);
         throw new ServiceError('UPLOAD_EXPIRED', 'The bytes received for this upload were lost; start a new upload.');
       }
-      const resized = await this.ensureSize(file, upload.size);
+      const resized = held === undefined && (await this.ensureSize(file, upload.size));
       // Side by side: the digest's last bytes, the type sniffing, and a sync when one is needed. Each
       // part's bytes were fdatasync'ed before the part was recorded, and fdatasync also makes the size
       // they gave the file durable; only a file that ensureSize had to create or resize, or an empty
       // one (whose 0-byte part wrote nothing to sync), needs its own fsync here.
       // A small one-part upload's bytes are still in memory from its PUT: sniffed from there.
-      const kept = this.digests.keptFile(upload.upload_id);
+      const kept = held ?? this.digests.keptFile(upload.upload_id);
       const [digest, description] = await Promise.all([
         this.digests.finish(this.digestLayout(upload)),
         describeFile(file, upload.filename, upload.size, kept),
-        resized || upload.size === 0 ? syncFile(file) : undefined,
+        resized || (held === undefined && upload.size === 0) ? syncFile(file) : undefined,
       ]);
       const asset = assets.get(caller.accountId, upload.asset_id);
       if (asset === undefined) throw notFound('asset', upload.asset_id);
@@ -304,7 +327,7 @@ export class UploadService {
       if (upload.replace_file_id !== null && assets.file(caller.accountId, upload.replace_file_id) === undefined) {
         throw notFound('asset file', upload.replace_file_id);
       }
-      await blobs.adopt(file, digest.sha256);
+      if (held === undefined) await blobs.adopt(file, digest.sha256);
       const now = ctx.nowIso();
       const row: FileRow = {
         id: upload.replace_file_id ?? assets.newFileId(),
@@ -325,6 +348,7 @@ export class UploadService {
       // Committed together with the completions that get here in the same turn (write-batches.ts). The
       // answer is rendered from the rows just written, inside the transaction: no read-back.
       const { freed, answer } = await this.writes.run(() => {
+        if (held !== undefined) blobs.keepInline(digest.sha256, held);
         const put = assets.putFile(row, upload.replace_file_id !== null, caller.userId, now);
         if (put.asset === undefined) throw notFound('asset', upload.asset_id);
         uploads.markCompleted(upload.upload_id, row.id, JSON.stringify(given));

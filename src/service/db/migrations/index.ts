@@ -3,5 +3,6 @@ import initial from './0001-initial.js';
 import uploadReplacesFile from './0002-upload-replaces-file.js';
 import search from './0003-search.js';
 import uploadPartsWithoutRowid from './0004-upload-parts-without-rowid.js';
+import inlineBlobs from './0005-inline-blobs.js';
 
-export const migrations: readonly string[] = [initial, uploadReplacesFile, search, uploadPartsWithoutRowid];
+export const migrations: readonly string[] = [initial, uploadReplacesFile, search, uploadPartsWithoutRowid, inlineBlobs];
