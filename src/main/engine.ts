@@ -17,6 +17,7 @@ import { foldersRepo } from './db/folders-repo.js';
 import { remoteRepo } from './db/remote-repo.js';
 import { conflictsRepo } from './db/conflicts-repo.js';
 import { renameDirRows } from './db/rename-dir.js';
+import { CommitBatches } from './db/commit-batches.js';
 import {
   LocalScanner,
   StabilityGate,
@@ -173,7 +174,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
     landed,
   });
 
-  const commitUpload = db.transaction((rootId: string, synced: SyncedEntry) => {
+  const uploadCommits = new CommitBatches<{ rootId: string; synced: SyncedEntry }>(db, ({ rootId, synced }) => {
     snapshots.putSynced(rootId, synced);
     snapshots.fillUnread(rootId, synced);
     journal.finish(rootId, synced.relPath);
@@ -185,8 +186,8 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
     journal,
     folders,
     nowIso,
-    commit: (rootId, synced) => {
-      commitUpload(rootId, synced);
+    commit: async (rootId, synced) => {
+      await uploadCommits.commit({ rootId, synced });
       transferred(rootId, synced.relPath, 'send');
     },
     ...(deps.onBytes === undefined ? {} : { onBytes: deps.onBytes }),

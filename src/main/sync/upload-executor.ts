@@ -43,8 +43,8 @@ export interface UploadExecutorDeps {
   journal: UploadJournal;
   folders: FolderMapper;
   nowIso(): string;
-  /** Records a finished placement and clears the journal in one transaction. */
-  commit(rootId: string, synced: SyncedEntry): void;
+  /** Records a finished placement and clears the journal in one transaction; resolves once committed. */
+  commit(rootId: string, synced: SyncedEntry): Promise<void>;
   /** Called as bytes leave, for progress. */
   onBytes?(relPath: string, bytes: number): void;
   limits?: { filesInFlight?: number; partsInFlight?: number; batchSize?: number };
@@ -295,7 +295,7 @@ export class UploadExecutor {
     // The service's checksum is what the service holds: if the file changed while it was read, the
     // snapshots disagree and the next pass uploads the new content as a version. Nothing is lost.
     const synced: SyncedEntry = { relPath: local.relPath, assetId, md5: checksum.toLowerCase(), size: local.size, mtimeMs: local.mtimeMs, ino: local.ino, dev: local.dev };
-    this.deps.commit(root.id, synced);
+    await this.deps.commit(root.id, synced);
     return { relPath: local.relPath, result: { ok: true, synced, bytesSent, ...(refiled ? {} : { asset }) } };
   }
 
