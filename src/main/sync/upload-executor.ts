@@ -50,6 +50,14 @@ export interface UploadExecutorDeps {
   limits?: { filesInFlight?: number; partsInFlight?: number; batchSize?: number };
 }
 
+/** What a batch of new files shares with each file's upload. */
+interface BatchContext {
+  /** Checks each directory of the batch once. */
+  locator: PathLocator;
+  /** The Folders option of the file's directory, as the batch looked it up. */
+  option: string | null;
+}
+
 export class UploadExecutor {
   private readonly files: ConcurrencyLimit;
   private readonly parts: ConcurrencyLimit;
@@ -162,10 +170,22 @@ export class UploadExecutor {
     const { api, journal } = this.deps;
     const now = this.deps.nowIso();
     let items: UploadItem[];
+    // Each directory's option looked up once for the batch (its files share a few directories), and
+    // handed on to the completion's folder check.
+    const options = new Map<string, Promise<string | null>>();
+    const optionOf = (relDir: string): Promise<string | null> => {
+      let option = options.get(relDir);
+      if (option === undefined) {
+        option = this.deps.folders.optionFor(root, relDir);
+        options.set(relDir, option);
+      }
+      return option;
+    };
+    const folderOptions: (string | null)[] = [];
     try {
       items = await Promise.all(
         batch.map(async (local, index) => {
-          await this.deps.folders.optionFor(root, relDirOf(local.relPath));
+          folderOptions[index] = await optionOf(relDirOf(local.relPath));
           return { batchItemId: `f${index}`, path: remoteFilePath(root, local.relPath), size: local.size, partSize: defaultPartSize(local.size) };
         }),
       );
@@ -195,9 +215,10 @@ export class UploadExecutor {
     });
     // One locator for the batch: its files share directories, each checked once (not a symlink).
     const locator = new PathLocator(this.deps.fs, root.path);
-    return answers.map(({ local, key, success }) => {
+    return answers.map(({ local, key, success }, index) => {
       if (success === undefined) return Promise.resolve(failed(local.relPath, outcome.failures[key] ?? new SyncError('FOLDER_UNAVAILABLE', 'The service did not answer for this file.')));
-      return this.guard(local.relPath, () => this.files.run(() => this.sendAndComplete(root, local, success.assetId, success.upload, new Map(), locator)));
+      const context = { locator, option: folderOptions[index] ?? null };
+      return this.guard(local.relPath, () => this.files.run(() => this.sendAndComplete(root, local, success.assetId, success.upload, new Map(), context)));
     });
   }
 
@@ -237,9 +258,13 @@ export class UploadExecutor {
     });
   }
 
-  /** Sends the parts not yet confirmed, completes, and records the placement once the checksum matches. */
-  private async sendAndComplete(root: UploadRoot, local: LocalEntry, assetId: string, upload: AssetUpload, confirmed: Map<number, string>, locator?: PathLocator): Promise<UploadOutcome> {
+  /**
+   * Sends the parts not yet confirmed, completes, and records the placement once the checksum matches.
+   * `batch`: what the batch that created the upload found out already (its locator, the file's folder option).
+   */
+  private async sendAndComplete(root: UploadRoot, local: LocalEntry, assetId: string, upload: AssetUpload, confirmed: Map<number, string>, batch?: BatchContext): Promise<UploadOutcome> {
     const { api, journal } = this.deps;
+    const locator = batch?.locator;
     const toSend = upload.parts.filter((part) => !confirmed.has(part.partNumber));
     // Each PUT checks the file on the descriptor it reads from (`expected`), so the path alone is
     // needed here: no lstat of every file before its PUT. With nothing left to send, the file is
@@ -291,7 +316,7 @@ export class UploadExecutor {
       }));
     const checksum = asset.currentAssetFile?.checksum;
     if (checksum === undefined) throw new SyncError('CHECKSUM_MISMATCH', 'The service completed the upload but reports no file.');
-    const refiled = await this.ensureFolder(root, local.relPath, asset);
+    const refiled = await this.ensureFolder(root, local.relPath, asset, batch?.option);
     // The service's checksum is what the service holds: if the file changed while it was read, the
     // snapshots disagree and the next pass uploads the new content as a version. Nothing is lost.
     const synced: SyncedEntry = { relPath: local.relPath, assetId, md5: checksum.toLowerCase(), size: local.size, mtimeMs: local.mtimeMs, ino: local.ino, dev: local.dev };
@@ -303,8 +328,8 @@ export class UploadExecutor {
    * `path` files new assets on the local service; a server that ignores it for a folder would leave the
    * asset unfiled, so the placement is checked and added when missing. True when it had to be added.
    */
-  private async ensureFolder(root: UploadRoot, relPath: string, asset: Asset): Promise<boolean> {
-    const option = await this.deps.folders.optionFor(root, relDirOf(relPath));
+  private async ensureFolder(root: UploadRoot, relPath: string, asset: Asset, known?: string | null): Promise<boolean> {
+    const option = known === undefined ? await this.deps.folders.optionFor(root, relDirOf(relPath)) : known;
     if (option === null) return false;
     const fieldId = await this.deps.folders.fieldId();
     if ((asset.metadata.values[fieldId] ?? []).includes(option)) return false;
