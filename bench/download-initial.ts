@@ -4,7 +4,8 @@
  * fsync, rename, state database) beside a raw loopback baseline: the same bytes GET from a bare Node
  * server with the same 8 in flight, each written to a temp file, fsynced and renamed into place (the
  * least a downloader that never leaves a partial file may do). Both servers run in their own process;
- * rounds alternate (best of 3: this machine is noisy). Target: ratio ≥ 0.7.
+ * each side's best of 4 rounds counts, the order alternating and each run after a pause
+ * (support/fair-rounds.ts: this machine is noisy, and the order alone moves its figures). Target: ratio ≥ 0.7.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -17,6 +18,7 @@ import { createApiClient, staticTokenProvider } from '../src/main/api/index.js';
 import { createEngine } from '../src/main/engine.js';
 import { NodeFileSystem, systemClock } from '../src/main/local/index.js';
 import { mintToken } from '../src/service/auth/mint-token.js';
+import { alternatingRounds } from './support/fair-rounds.js';
 import { startChild } from './support/processes.js';
 import { seedServiceFiles } from './support/seed-service-files.js';
 
@@ -70,7 +72,7 @@ async function engineRound(server: string, token: string, folder: string, stateD
   }
 }
 
-export async function benchInitialDownload(count = Number(process.env.BENCH_FILES ?? 10_000), rounds = Number(process.env.BENCH_ROUNDS ?? 3)): Promise<InitialDownloadResult> {
+export async function benchInitialDownload(count = Number(process.env.BENCH_FILES ?? 10_000), rounds = Number(process.env.BENCH_ROUNDS ?? 4)): Promise<InitialDownloadResult> {
   const dir = mkdtempSync(join(tmpdir(), 'asset-sync-bench-dl-'));
   const dataDir = join(dir, 'service');
   const service = await startChild('bench/support/cli-entry.ts', ['serve', '--data', dataDir, '--port', '0', '--admin-password', 'bench-password']);
@@ -79,29 +81,31 @@ export async function benchInitialDownload(count = Number(process.env.BENCH_FILE
     const seeded = await seedServiceFiles(dataDir, join(dir, 'raw'), count, 100);
     // Write the seeded bytes back now, so that neither side pays for the other's dirty pages.
     execFileSync('sync');
-    raw = await startChild('bench/support/raw-get-server.ts', [join(dir, 'raw')]);
+    const rawServer = await startChild('bench/support/raw-get-server.ts', [join(dir, 'raw')]);
+    raw = rawServer;
     const token = await mintToken({ dataDir, ttlSeconds: 3600 });
     let baselineMs = Infinity;
     let engineMs = Infinity;
-    for (let round = 0; round < rounds; round++) {
-      const target = join(dir, `baseline-${round}`);
-      // Each side starts with nothing left to write back from the other (fsync waits for that too).
-      execFileSync('sync');
-      let started = performance.now();
-      await baselineRound(raw.url, count, target);
-      baselineMs = Math.min(baselineMs, performance.now() - started);
-      // Each round's files stay until the end, on both sides: deleting 10,000 files just before the
-      // other side creates its own would make it pay for them (ext4 without a journal skips inodes
-      // freed in the last minute or more, scanning past each one on every create).
-
-      const folder = join(dir, `engine-${round}`);
-      const stateDir = join(dir, `state-${round}`);
-      mkdirSync(folder);
-      execFileSync('sync');
-      started = performance.now();
-      await engineRound(service.url, token, folder, stateDir, count);
-      engineMs = Math.min(engineMs, performance.now() - started);
-    }
+    // Each round's files stay until the end, on both sides: deleting 10,000 files just before the
+    // other side creates its own would make it pay for them (ext4 without a journal skips inodes freed
+    // in the last minute or more, scanning past each one on every create). Each run starts with
+    // nothing left to write back from the other (fsync waits for that too).
+    await alternatingRounds(rounds, {
+      baseline: async (round) => {
+        execFileSync('sync');
+        const started = performance.now();
+        await baselineRound(rawServer.url, count, join(dir, `baseline-${round}`));
+        baselineMs = Math.min(baselineMs, performance.now() - started);
+      },
+      ours: async (round) => {
+        const folder = join(dir, `engine-${round}`);
+        mkdirSync(folder);
+        execFileSync('sync');
+        const started = performance.now();
+        await engineRound(service.url, token, folder, join(dir, `state-${round}`), count);
+        engineMs = Math.min(engineMs, performance.now() - started);
+      },
+    });
     return { files: seeded.count, bytes: seeded.bytes, baselineMs, engineMs, ratio: baselineMs / engineMs };
   } finally {
     await Promise.all([service.stop(), raw?.stop()]);
