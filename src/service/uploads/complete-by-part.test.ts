@@ -32,6 +32,21 @@ describe('a part PUT that completes its upload', () => {
     return job.successes.a as { assetId: string; upload: { uploadId: string; parts: { url: string }[] } };
   }
 
+  /** The PUT answered its part alone: the part's ETag, no completion, the asset still without a file. */
+  async function expectAnsweredAlone(put: Response, assetId: string, bytes: Buffer): Promise<void> {
+    expect(put.status).toBe(200);
+    expect(put.headers.get('etag')).toBe(`"${md5Hex(bytes)}"`);
+    expect(put.headers.get('asset-sync-complete')).toBeNull();
+    expect((await service.api('GET', `/assets/${assetId}`)).body.result.currentAssetFile).toBeNull();
+  }
+
+  /** A POST completion finishes the upload from its recorded part. */
+  async function expectCompletedByPost(assetId: string, uploadId: string, bytes: Buffer, sha256: string): Promise<void> {
+    const completed = await service.api('POST', '/asset-upload-completions', { assetId, uploadId, parts: [{ partNumber: 1, eTag: `"${md5Hex(bytes)}"` }] });
+    expect(completed.status).toBe(200);
+    expect(completed.body.result).toMatchObject({ id: assetId, currentAssetFile: { checksum: md5Hex(bytes), sha256, size: bytes.length } });
+  }
+
   it('completes a one-part upload and answers the asset; a completion afterwards answers the same', async () => {
     const bytes = Buffer.from('one small file, one request');
     const { assetId, upload } = await newUpload('/Completing/small.txt', bytes.length);
@@ -112,18 +127,12 @@ describe('a part PUT that completes its upload', () => {
       throw new Error('the disk is full');
     });
     try {
-      const put = await putPart(upload.parts[0]?.url ?? '', bytes, COMPLETE);
-      expect(put.status).toBe(200);
-      expect(put.headers.get('etag')).toBe(`"${md5Hex(bytes)}"`);
-      expect(put.headers.get('asset-sync-complete')).toBeNull();
-      expect((await service.api('GET', `/assets/${assetId}`)).body.result.currentAssetFile).toBeNull();
+      await expectAnsweredAlone(await putPart(upload.parts[0]?.url ?? '', bytes, COMPLETE), assetId, bytes);
       expect(failing).toHaveBeenCalledTimes(1);
     } finally {
       failing.mockRestore();
     }
-    const completed = await service.api('POST', '/asset-upload-completions', { assetId, uploadId: upload.uploadId, parts: [{ partNumber: 1, eTag: `"${md5Hex(bytes)}"` }] });
-    expect(completed.status).toBe(200);
-    expect(completed.body.result).toMatchObject({ id: assetId, currentAssetFile: { checksum: md5Hex(bytes), sha256, size: bytes.length } });
+    await expectCompletedByPost(assetId, upload.uploadId, bytes, sha256);
     expect(readFileSync(blobs.pathOf(sha256)).equals(bytes)).toBe(true);
   });
 
@@ -136,16 +145,10 @@ describe('a part PUT that completes its upload', () => {
     const blocker = dirname(service.running.blobs.pathOf(sha256));
     writeFileSync(blocker, 'in the way');
     try {
-      const put = await putPart(upload.parts[0]?.url ?? '', bytes, COMPLETE);
-      expect(put.status).toBe(200);
-      expect(put.headers.get('etag')).toBe(`"${md5Hex(bytes)}"`);
-      expect(put.headers.get('asset-sync-complete')).toBeNull();
-      expect((await service.api('GET', `/assets/${assetId}`)).body.result.currentAssetFile).toBeNull();
+      await expectAnsweredAlone(await putPart(upload.parts[0]?.url ?? '', bytes, COMPLETE), assetId, bytes);
     } finally {
       rmSync(blocker, { force: true });
     }
-    const completed = await service.api('POST', '/asset-upload-completions', { assetId, uploadId: upload.uploadId, parts: [{ partNumber: 1, eTag: `"${md5Hex(bytes)}"` }] });
-    expect(completed.status).toBe(200);
-    expect(completed.body.result).toMatchObject({ id: assetId, currentAssetFile: { checksum: md5Hex(bytes), sha256, size: bytes.length } });
+    await expectCompletedByPost(assetId, upload.uploadId, bytes, sha256);
   });
 });
