@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { writePart } from './part-writer.js';
+import { receivePartInMemory, writePart } from './part-writer.js';
 
 /** A body that yields the buffers one by one (then fails, when asked to). */
 function body(chunks: Buffer[], failure?: Error): Readable {
@@ -98,5 +98,24 @@ describe('writePart', () => {
     await writePart({ file, start: 0, size: 0 }, body([]));
     expect(existsSync(file)).toBe(true);
     expect(readFileSync(file).length).toBe(0);
+  });
+});
+
+describe('receivePartInMemory', () => {
+  it('holds the whole body, showing every chunk in order and then the whole size', async () => {
+    const bytes = randomBytes(10_000);
+    const seen: Buffer[] = [];
+    const written: number[] = [];
+    const held = await receivePartInMemory(bytes.length, body(chunked(bytes, 3000)), { onChunk: (chunk) => seen.push(chunk), onWritten: (n) => written.push(n) });
+    expect(held.equals(bytes)).toBe(true);
+    expect(Buffer.concat(seen).equals(bytes)).toBe(true);
+    expect(written).toEqual([bytes.length]);
+  });
+
+  it('refuses a body longer or shorter than the part, before holding it whole', async () => {
+    const written: number[] = [];
+    await expect(receivePartInMemory(5000, body(chunked(randomBytes(6000), 3000)), { onWritten: (n) => written.push(n) })).rejects.toMatchObject({ code: 'INVALID_PART_SIZE' });
+    await expect(receivePartInMemory(5000, body([randomBytes(4999)]), { onWritten: (n) => written.push(n) })).rejects.toMatchObject({ code: 'INVALID_PART_SIZE' });
+    expect(written).toEqual([]);
   });
 });

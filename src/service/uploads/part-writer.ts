@@ -1,5 +1,6 @@
 /**
- * Streams one part's request body into its byte range of the upload file. The body is read chunk by
+ * Streams one part's request body into its byte range of the upload file (or, for a small whole file
+ * kept inline, into memory: `receivePartInMemory`). The body is read chunk by
  * chunk and written in batches with `writev`, one batch on its way to the disk while the next one fills,
  * so memory stays at two batches per part whatever the part's size. `onChunk` sees every chunk as it
  * arrives (small parts are hashed from there, on the event loop); after every batch `onWritten` learns
