@@ -193,7 +193,7 @@ async function compare(options: CompareOptions): Promise<SyncBenchResult> {
 }
 
 /** (a) 10,000 files of 4 KiB in 100 folders. */
-export async function benchSyncSmallFiles(count = Number(process.env.BENCH_SYNC_FILES ?? 10_000), size = 4096, rounds = 2): Promise<SyncBenchResult> {
+export async function benchSyncSmallFiles(count = Number(process.env.BENCH_SYNC_FILES ?? 10_000), size = 4096, rounds = Number(process.env.BENCH_ROUNDS ?? 4)): Promise<SyncBenchResult> {
   const folder = mkdtempSync(join(tmpdir(), 'asset-sync-bench-small-'));
   const sink = mkdtempSync(join(tmpdir(), 'asset-sync-bench-sink-'));
   try {
