@@ -73,6 +73,13 @@ interface PendingHash {
 /** Listing stops while this many files wait to be hashed. */
 const HASH_BACKLOG = 512;
 
+/**
+ * Checks of unread files in flight (open, fstat, close: no bytes read, only thread-pool round trips),
+ * where hashes are held to `hashConcurrency`. Four at a time, checking 5,000 new files took about
+ * 0.5 s before their uploads could begin.
+ */
+const CHECKS_IN_FLIGHT = 16;
+
 export function childPath(dirAbs: string, name: string): string {
   return dirAbs.endsWith(sep) ? `${dirAbs}${name}` : `${dirAbs}${sep}${name}`;
 }
@@ -84,6 +91,7 @@ export class TreeWalk {
   private readonly buffers: Uint8Array[] = [];
   private dirsActive = 0;
   private hashesActive = 0;
+  private checksActive = 0;
   private failure: { error: unknown } | undefined;
   private settle: { resolve: () => void; reject: (error: unknown) => void } | undefined;
 
@@ -136,10 +144,13 @@ export class TreeWalk {
   private pump(): void {
     if (this.failure === undefined && this.settings.signal?.aborted === true) this.fail(new LocalError('ABORTED', 'the scan was aborted'));
     if (this.failure === undefined) {
-      while (this.hashesActive < this.settings.hashConcurrency && this.hashes.length > 0) this.startHash(this.hashes.pop());
+      for (let next = this.hashes.at(-1); next !== undefined; next = this.hashes.at(-1)) {
+        if (next.unread ? this.checksActive >= CHECKS_IN_FLIGHT : this.hashesActive >= this.settings.hashConcurrency) break;
+        this.startHash(this.hashes.pop());
+      }
       while (this.dirsActive < this.settings.dirConcurrency && this.dirs.length > 0 && this.hashes.length < HASH_BACKLOG) this.startListing(this.dirs.pop());
     }
-    if (this.dirsActive > 0 || this.hashesActive > 0) return;
+    if (this.dirsActive > 0 || this.hashesActive > 0 || this.checksActive > 0) return;
     if (this.failure !== undefined) this.settle?.reject(this.failure.error);
     else if (this.dirs.length === 0 && this.hashes.length === 0) this.settle?.resolve();
   }
@@ -159,14 +170,15 @@ export class TreeWalk {
 
   private startHash(item: PendingHash | undefined): void {
     if (item === undefined) return;
-    this.hashesActive++;
     if (item.unread) {
+      this.checksActive++;
       void checkFile(this.settings.fs, item.absPath, item.stat).then(
-        (outcome) => this.finish(() => this.onHashed(item, outcome), 'hash'),
-        (error: unknown) => this.finish(() => this.fail(error), 'hash'),
+        (outcome) => this.finish(() => this.onHashed(item, outcome), 'check'),
+        (error: unknown) => this.finish(() => this.fail(error), 'check'),
       );
       return;
     }
+    this.hashesActive++;
     const buffer = this.buffers.pop() ?? new Uint8Array(HASH_READ_BYTES);
     void hashFile(this.settings.fs, item.absPath, item.stat, buffer).then(
       (outcome) => {
@@ -178,9 +190,10 @@ export class TreeWalk {
   }
 
   /** Runs a completion step; a throwing sink fails the walk instead of escaping as an unhandled rejection. */
-  private finish(step: () => void, slot: 'dir' | 'hash'): void {
+  private finish(step: () => void, slot: 'dir' | 'hash' | 'check'): void {
     if (slot === 'dir') this.dirsActive--;
-    else this.hashesActive--;
+    else if (slot === 'hash') this.hashesActive--;
+    else this.checksActive--;
     try {
       if (this.failure === undefined) step();
     } catch (error) {
