@@ -143,8 +143,12 @@ export class UploadDigests {
     private readonly inlinePartBytes = INLINE_PART_BYTES,
   ) {}
 
-  /** A part is about to be (re)written: opens its digest; a file digest that read its range is stale. */
-  partStarting(layout: DigestLayout, partNumber: number): void {
+  /**
+   * A part is about to be (re)written: opens its digest; a file digest that read its range is stale.
+   * `holding`: the caller holds the part's bytes itself (a small file kept inline), so a one-part
+   * upload's chunks are not kept a second time.
+   */
+  partStarting(layout: DigestLayout, partNumber: number, holding = false): void {
     const range = partRange(layout.size, layout.partSize, partNumber);
     // The file changes: a digest known from an earlier PUT of the part no longer holds.
     this.forgetKnown(layout.uploadId);
@@ -153,7 +157,7 @@ export class UploadDigests {
     const part: PartRun = { key: this.newKey(layout.uploadId), worker, range, written: 0, md5: undefined, inline: undefined };
     if (range.end - range.start <= this.inlinePartBytes) {
       const whole = range.start === 0 && range.end === layout.size;
-      const keep = whole && layout.size > 0 && layout.size <= KEEP_FILE_BYTES;
+      const keep = whole && !holding && layout.size > 0 && layout.size <= KEEP_FILE_BYTES;
       part.inline = { md5: createHash('md5'), sha256: whole ? createHash('sha256') : undefined, chunks: keep ? [] : undefined, received: 0, result: undefined };
     } else {
       let md5From: string | undefined;

@@ -164,9 +164,12 @@ export class UploadService {
     try {
       // Asked with the upload above: most parts arrive once, and a DELETE of nothing still takes SQLite's write lock.
       if (found.hasPart) uploads.forgetPart(uploadId, partNumber);
+      // A small whole file this PUT completes is held, not written: its blob is kept inline.
+      const inline = options.complete === true && upload.part_count === 1 && expected > 0 && expected <= INLINE_BLOB_BYTES;
       // A part PUT again rewrites bytes the running whole-file digest may already have read: the
-      // digest is dropped when it reached this range, and otherwise stops in front of it.
-      this.digests.partStarting(layout, partNumber);
+      // digest is dropped when it reached this range, and otherwise stops in front of it. Bytes held
+      // here are not kept by the digest too.
+      this.digests.partStarting(layout, partNumber, inline);
       const hooks = {
         onChunk: (chunk: Buffer) => {
           this.digests.partReceived(layout, partNumber, chunk);
@@ -175,8 +178,6 @@ export class UploadService {
           this.digests.partWritten(layout, partNumber, bytes);
         },
       };
-      // A small whole file this PUT completes is held, not written: its blob is kept inline.
-      const inline = options.complete === true && upload.part_count === 1 && expected > 0 && expected <= INLINE_BLOB_BYTES;
       const held = inline ? await receivePartInMemory(expected, body, hooks) : undefined;
       if (!inline) await writePart({ file: layout.file, start: range.start, size: expected }, body, hooks);
       // Hashed as the bytes arrived (small parts) or by the digest worker as the batches landed (and
