@@ -153,21 +153,14 @@ async function compare(options: CompareOptions): Promise<SyncBenchResult> {
     let baseline: SyncRun | undefined;
     let engine: SyncRun | undefined;
     let bestPasses: SyncBenchResult['passes'] = [];
-    let prepared = -1;
-    const prepare = (round: number): void => {
-      if (prepared === round) return;
-      prepared = round;
-      options.beforeRound?.(round);
-    };
     await alternatingRounds(options.rounds, {
+      ...(options.beforeRound === undefined ? {} : { beforeRound: options.beforeRound }),
       baseline: async (round) => {
-        prepare(round);
         const run = await measured(raw, () => options.baseline(raw, round));
         if (baseline === undefined || run.ms < baseline.ms) baseline = run;
         options.discardBaseline?.(round);
       },
       ours: async (round) => {
-        prepare(round);
         if (options.discardBaseline !== undefined && round > 0 && service !== undefined) {
           const old = service;
           service = undefined;

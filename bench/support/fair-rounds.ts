@@ -17,6 +17,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 export const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 4000);
 
 export interface RoundSides {
+  /** Prepares a round before either side runs (e.g. new bytes in the files both send). */
+  beforeRound?: (round: number) => void;
   baseline: (round: number) => Promise<void>;
   ours: (round: number) => Promise<void>;
 }
@@ -24,6 +26,7 @@ export interface RoundSides {
 /** Runs `rounds` rounds of both sides, alternating which goes first and settling before each run. */
 export async function alternatingRounds(rounds: number, sides: RoundSides): Promise<void> {
   for (let round = 0; round < rounds; round++) {
+    sides.beforeRound?.(round);
     const order = round % 2 === 0 ? [sides.baseline, sides.ours] : [sides.ours, sides.baseline];
     for (const run of order) {
       await delay(SETTLE_MS);
