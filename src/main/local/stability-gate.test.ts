@@ -6,10 +6,12 @@ import { ManualClock } from './manual-clock.js';
 import { MemoryFileSystem } from './memory-file-system.js';
 import { MemoryWatcher } from './memory-watcher.js';
 import type { LocalFile, PreviousFile } from './observations.js';
-import { StabilityGate } from './stability-gate.js';
+import { MTIME_SLACK_MS, StabilityGate } from './stability-gate.js';
 
 const md5 = (data: string): string => createHash('md5').update(data).digest('hex');
-const sig = (size: number, mtimeMs = 1000, ino = 7) => ({ size, mtimeMs, ino });
+/** When the tests' ManualClock starts: a file written then is new to the gate. */
+const START = new ManualClock().now();
+const sig = (size: number, mtimeMs = START, ino = 7) => ({ size, mtimeMs, ino });
 
 describe('StabilityGate', () => {
   it('calls a file stable only after the same size, mtime and inode twice, stableMs apart', () => {
@@ -30,15 +32,39 @@ describe('StabilityGate', () => {
   it('keeps a growing file settling, and restarts the wait on any change of size, mtime or inode', () => {
     const clock = new ManualClock();
     const gate = new StabilityGate(clock);
+    let written = START;
     for (let size = 1; size <= 20; size++) {
-      expect(gate.observe('copy.mov', sig(size * 1_000_000, 1000 + size))).toBe('settling');
+      written = clock.now();
+      expect(gate.observe('copy.mov', sig(size * 1_000_000, written))).toBe('settling');
       clock.advance(1000);
     }
-    expect(gate.observe('copy.mov', sig(20_000_000, 1020))).toBe('settling'); // first seen 1 s ago
+    expect(gate.observe('copy.mov', sig(20_000_000, written))).toBe('settling'); // first seen 1 s ago
     clock.advance(500);
-    expect(gate.observe('copy.mov', sig(20_000_000, 1020, 8))).toBe('settling'); // replaced: new inode
+    expect(gate.observe('copy.mov', sig(20_000_000, written, 8))).toBe('settling'); // replaced: new inode
     clock.advance(1500);
-    expect(gate.observe('copy.mov', sig(20_000_000, 1020, 8))).toBe('stable');
+    expect(gate.observe('copy.mov', sig(20_000_000, written, 8))).toBe('stable');
+  });
+
+  it('calls a file stable at first sight once its mtime is stableMs plus the slack old, and not a moment sooner', () => {
+    const clock = new ManualClock();
+    const gate = new StabilityGate(clock, { stableMs: 1500 });
+    clock.advance(1500 + MTIME_SLACK_MS);
+    expect(gate.observe('old.psd', sig(10))).toBe('stable');
+    expect(gate.isSettling('old.psd')).toBe(false);
+    expect(gate.observe('recent.psd', sig(10, START + 1))).toBe('settling');
+    // A copy that keeps its original time (cp -p, Finder) settles like any file while its bytes go in,
+    // and is stable at once when it ends with the old time.
+    expect(gate.observe('copied.psd', sig(5, clock.now()))).toBe('settling');
+    expect(gate.observe('copied.psd', sig(10, START - 86_400_000))).toBe('stable');
+    expect(gate.isSettling('copied.psd')).toBe(false);
+  });
+
+  it('keeps a file with an mtime in the future settling like a new one', () => {
+    const clock = new ManualClock();
+    const gate = new StabilityGate(clock, { stableMs: 0 });
+    const ahead = sig(10, START + 60_000);
+    expect(gate.observe('skewed.psd', ahead)).toBe('settling');
+    expect(gate.observe('skewed.psd', ahead)).toBe('stable');
   });
 
   it('forgets a path and everything below it', () => {

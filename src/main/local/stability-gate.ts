@@ -1,7 +1,8 @@
 /**
- * Decides when a file is ready to upload: only once its size, mtime and inode were the same in two
- * observations at least `stableMs` apart. A copy in progress keeps changing and stays out; a safe-save's
- * temp file is renamed away before it settles, and the final name starts settling afresh (new inode).
+ * Decides when a file is ready to upload: once its size, mtime and inode were the same in two
+ * observations at least `stableMs` apart, or at first sight when its mtime is older than `stableMs`
+ * plus MTIME_SLACK_MS. A copy in progress keeps changing and stays out; a safe-save's temp file is
+ * renamed away before it settles, and the final name starts settling afresh (new inode).
  * Pure apart from the clock: the engine feeds it observations (usually through the scanner's
  * `isSettled` option) and asks which paths to look at again and when. It never touches the disk.
  * A copy that stalls for longer than `stableMs` looks finished: raise `stableMs` for slow networks.
@@ -12,6 +13,16 @@ import type { FileSignature } from './observations.js';
 import { isSameOrInside } from './rel-path.js';
 
 export const DEFAULT_STABLE_MS = 1500;
+
+/**
+ * How much older than `stableMs` an mtime must be for a file to count as stable at first sight. Every
+ * write sets the mtime to the time of writing, so a file last written long ago is not being written
+ * now; tools that keep a copy's original time (cp -p, rsync, Finder) set it only once the bytes are
+ * in. The slack covers coarse mtimes (FAT keeps even seconds) and a file server's clock a little
+ * behind ours. Without this rule a folder that already holds 10,000 files was scanned twice, and its
+ * first upload waited `stableMs`, before anything could start.
+ */
+export const MTIME_SLACK_MS = 2000;
 
 export type Stability = 'stable' | 'settling';
 
@@ -34,10 +45,15 @@ export class StabilityGate {
 
   /**
    * Records that `relPath` has `signature` now. 'stable' when the same signature was first seen at
-   * least `stableMs` ago (the path is then forgotten: the snapshot holds it from here on).
+   * least `stableMs` ago, or its mtime is old (the path is then forgotten: the snapshot holds it from
+   * here on).
    */
   observe(relPath: string, signature: FileSignature): Stability {
     const now = this.clock.now();
+    if (now - signature.mtimeMs >= this.stableMs + MTIME_SLACK_MS) {
+      this.settling.delete(relPath);
+      return 'stable';
+    }
     const known = this.settling.get(relPath);
     if (known === undefined || !sameSignature(known.signature, signature)) {
       this.settling.set(relPath, { signature: { size: signature.size, mtimeMs: signature.mtimeMs, ino: signature.ino }, since: now });
