@@ -39,6 +39,7 @@ import { cpuMs, startChild, type Child } from './support/processes.js';
 import { alternatingRounds } from './support/fair-rounds.js';
 import { putParts } from './support/put-parts.js';
 import { startServiceChild, type ServiceChild } from './support/service-child.js';
+import { InlineCalls } from '../src/main/io/inline-calls.js';
 
 const MiB = 1024 * 1024;
 /** The engine's default part and file concurrency; the baselines use the same. */
@@ -104,8 +105,10 @@ async function putFiles(base: string, paths: string[]): Promise<void> {
 /** One initial sync of `folder` on a fresh state dir; throws unless it converged with `files` synced. */
 async function engineSync(service: Child, token: string, folder: string, files: number, passes: SyncBenchResult['passes']): Promise<SyncRun> {
   const stateDir = mkdtempSync(join(tmpdir(), 'asset-sync-bench-state-'));
-  const api = createApiClient({ server: service.url, tokens: staticTokenProvider(token) });
-  const engine = createEngine({ stateDir, server: service.url, stableMs: 0 }, { api, fs: new NodeFileSystem(), clock: systemClock });
+  // Wired as `asset-sync sync` wires it: one budget of event-loop time for the scan's and the uploads' file calls.
+  const inline = new InlineCalls();
+  const api = createApiClient({ server: service.url, tokens: staticTokenProvider(token), inline });
+  const engine = createEngine({ stateDir, server: service.url, stableMs: 0 }, { api, fs: new NodeFileSystem({ inline }), clock: systemClock });
   try {
     // A new remote folder each round, so every round uploads everything.
     await engine.addRoot({ path: folder, remotePath: `/bench-${Date.now()}`, publishLive: false });

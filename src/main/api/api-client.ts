@@ -13,6 +13,7 @@ import type { BandwidthLimiter } from './bandwidth-limiter.js';
 import type { ClientClock } from './client-clock.js';
 import { transportError } from './transport-error.js';
 import { withRetries, type RetryPolicy } from './with-retries.js';
+import type { InlineCalls } from '../io/inline-calls.js';
 
 /** Where bearer tokens come from (src/main/auth implements it; tests pass a fake). */
 export interface TokenProvider {
@@ -50,6 +51,8 @@ export interface ClientContext {
   userAgent: string;
   uploadLimiter: BandwidthLimiter;
   downloadLimiter: BandwidthLimiter;
+  /** Runs a part's small file calls on the event loop where that is safe (part-upload.ts). */
+  inline: InlineCalls;
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -20,6 +20,7 @@ import { createAgentPool, type ProxyEnv } from './proxy-agents.js';
 import { searchResources } from './search-resources.js';
 import { uploadResources } from './upload-resources.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './with-retries.js';
+import { InlineCalls } from '../io/inline-calls.js';
 
 export interface BandwidthLimits {
   /** Bytes per second for all part uploads together; null = no cap. */
@@ -44,6 +45,8 @@ export interface ApiClientOptions {
   pageSize?: number;
   bandwidth?: Partial<BandwidthLimits>;
   userAgent?: string;
+  /** When a part's small file calls may run on the event loop (default: on local disks, briefly). */
+  inline?: InlineCalls;
 }
 
 export interface ApiClient extends AssetApi {
@@ -69,6 +72,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     userAgent: options.userAgent ?? 'asset-sync',
     uploadLimiter: createBandwidthLimiter(clock, options.bandwidth?.uploadBytesPerSecond ?? null),
     downloadLimiter: createBandwidthLimiter(clock, options.bandwidth?.downloadBytesPerSecond ?? null),
+    inline: options.inline ?? new InlineCalls(),
   };
   const requester = createRequester(context, options.tokens);
   const jobPoll = { ...DEFAULT_JOB_POLL, ...options.jobPoll };

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApiClient, type ApiClient } from './create-api-client.js';
+import { InlineCalls } from '../io/inline-calls.js';
 import { errorBody, instantClock, scriptedTokens, sendJson, startFakeServer, type InstantClock } from '../../../test/support/api-client-fakes.js';
 import { openHandlesOn } from '../../../test/support/open-handles.js';
 
@@ -246,8 +247,14 @@ describe('putPart asked to complete a one-part upload', () => {
   });
 });
 
-describe('putPart told the file it expects', () => {
+// Inline: the temp directory taken for a local disk, the file read on the event loop; pooled: as on
+// a network share, every call on the thread pool.
+describe.each([
+  ['inline', true],
+  ['pooled', false],
+])('putPart told the file it expects (%s)', (_mode, local) => {
   const file = sourceFile('asset-sync-part-expected-', 'logo.png', () => randomBytes(4096));
+  const inline = new InlineCalls({ isLocalDirectory: () => Promise.resolve(local) });
 
   async function fakeClient(): Promise<{ client: ApiClient; url: string; requests: { body: Buffer }[] }> {
     const fake = await startFakeServer((_request, response) => {
@@ -255,7 +262,7 @@ describe('putPart told the file it expects', () => {
       response.end();
     });
     file.closeServer = () => fake.close();
-    const client = createApiClient({ server: fake.url, tokens: scriptedTokens(), clock: instantClock(), random: () => 0.5, env: {} });
+    const client = createApiClient({ server: fake.url, tokens: scriptedTokens(), clock: instantClock(), random: () => 0.5, env: {}, inline });
     file.client = client;
     return { client, url: `${fake.url}/upload-parts/u/1?signature=x`, requests: fake.requests };
   }

@@ -8,6 +8,7 @@ import { createApiClient } from '../api/index.js';
 import { createTokenProvider, readTokens } from '../auth/index.js';
 import { createEngine, type Engine } from '../engine.js';
 import { NativeWatcher, NodeFileSystem, createFreedesktopTrash, systemClock } from '../local/index.js';
+import { InlineCalls } from '../io/inline-calls.js';
 import type { PassReport } from '../sync/root-sync.js';
 import { readStatus } from '../sync/read-status.js';
 import { CliError } from './cli-error.js';
@@ -61,8 +62,11 @@ export async function syncCommand(args: string[], io: CommandIo): Promise<number
   if (server === undefined) throw new CliError('USAGE', 'asset-sync sync needs --server URL (or sign in first with `asset-sync login --server URL`).');
 
   const rate = (name: string, value: string | undefined): number | null => (value === undefined ? null : integerFlag(name, value, 0, 1, 100_000) * 1_000_000);
+  // One budget of event-loop time for the small file calls of the scan and of the uploads.
+  const inline = new InlineCalls();
   const api = createApiClient({
     server,
+    inline,
     tokens: createTokenProvider({ stateDir, env: io.env }),
     env: io.env,
     bandwidth: { uploadBytesPerSecond: rate('max-upload-rate', values['max-upload-rate']), downloadBytesPerSecond: rate('max-download-rate', values['max-download-rate']) },
@@ -74,7 +78,7 @@ export async function syncCommand(args: string[], io: CommandIo): Promise<number
     { stateDir, server, stableMs: integerFlag('stable-ms', values['stable-ms'], 1500, 0, 3_600_000) },
     {
       api,
-      fs: new NodeFileSystem(),
+      fs: new NodeFileSystem({ inline }),
       clock: systemClock,
       createWatcher: (root, rules) => new NativeWatcher({ root, rules, clock: systemClock }),
       log: (event) => {

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { FileSystem } from './file-system.js';
 import { MemoryFileSystem } from './memory-file-system.js';
 import { NodeFileSystem } from './node-file-system.js';
+import { InlineCalls } from '../io/inline-calls.js';
 
 interface Fixture {
   fs: FileSystem;
@@ -18,29 +19,34 @@ interface Fixture {
   cleanup: () => void;
 }
 
-const implementations: [string, () => Fixture][] = [
-  [
-    'NodeFileSystem',
-    () => {
-      const root = mkdtempSync(join(tmpdir(), 'asset-sync-fs-'));
-      return {
-        fs: new NodeFileSystem(),
-        root,
-        file: (relPath, data) => writeFileSync(join(root, relPath), data),
-        dir: (relPath) => mkdirSync(join(root, relPath), { recursive: true }),
-        symlink: (target, relPath) => symlinkSync(target, join(root, relPath)),
-        fifo: (relPath) => {
-          try {
-            execFileSync('mkfifo', [join(root, relPath)]);
-            return true;
-          } catch {
-            return false;
-          }
-        },
-        cleanup: () => rmSync(root, { recursive: true, force: true }),
-      };
+/** The real file system, its small calls run as `inline` decides (io/inline-calls.ts). */
+function nodeFixture(inline: InlineCalls): Fixture {
+  const root = mkdtempSync(join(tmpdir(), 'asset-sync-fs-'));
+  return {
+    fs: new NodeFileSystem({ inline }),
+    root,
+    file: (relPath, data) => writeFileSync(join(root, relPath), data),
+    dir: (relPath) => mkdirSync(join(root, relPath), { recursive: true }),
+    symlink: (target, relPath) => symlinkSync(target, join(root, relPath)),
+    fifo: (relPath) => {
+      try {
+        execFileSync('mkfifo', [join(root, relPath)]);
+        return true;
+      } catch {
+        return false;
+      }
     },
-  ],
+    cleanup: () => rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+const implementations: [string, () => Fixture][] = [
+  // The temp directory counts as a local disk: its calls run on the event loop.
+  ['NodeFileSystem, inline', () => nodeFixture(new InlineCalls({ isLocalDirectory: () => Promise.resolve(true) }))],
+  // A slice too short for a second call: each turn runs one inline and the rest on the pool.
+  ['NodeFileSystem, inline one call a turn', () => nodeFixture(new InlineCalls({ isLocalDirectory: () => Promise.resolve(true), sliceMs: 1e-9 }))],
+  // As on a network share: every call on the thread pool.
+  ['NodeFileSystem, pooled', () => nodeFixture(new InlineCalls({ isLocalDirectory: () => Promise.resolve(false) }))],
   [
     'MemoryFileSystem',
     () => {

@@ -1,15 +1,20 @@
 /**
  * The real FileSystem over `node:fs`. Thin on purpose: every decision (what to follow, what to report)
  * is made by the callers against the interface, so the in-memory twin exercises the same logic.
+ * The small per-file calls (lstat, open, fstat, close, reads of up to 64 KiB) run inline on the event
+ * loop where that is safe and fast, on the thread pool otherwise (io/inline-calls.ts).
  * Must never follow a symlink where the interface says it does not.
  */
-import { close, constants, fstat, lstat as lstatCallback, open as openCallback, read, stat as statCallback, type Stats } from 'node:fs';
+import { close, closeSync, constants, fstat, fstatSync, lstat as lstatCallback, lstatSync, open as openCallback, openSync, read, readSync, stat as statCallback, type Stats } from 'node:fs';
 import { mkdir, open, readdir, readFile, realpath, rename, unlink, utimes, type FileHandle } from 'node:fs/promises';
 import type { DirEntry, EntryKind, FileStat, FileSystem, ReadHandle, StatEntry, WriteHandle } from './file-system.js';
 import { errnoCode } from './local-error.js';
+import { InlineCalls } from '../io/inline-calls.js';
 
 /** lstat calls one readdirStats keeps in flight: enough to keep libuv's thread pool busy, no more. */
 const STATS_IN_FLIGHT = 32;
+/** Reads up to this many bytes may run inline; longer ones (hashing reads 1 MiB) stay on the pool. */
+const INLINE_READ_BYTES = 64 * 1024;
 
 // O_NOFOLLOW: a path swapped for a symlink between lstat and open is refused (ELOOP), not followed.
 // O_NONBLOCK: a path swapped for a FIFO does not hang a thread-pool thread waiting for a writer.
@@ -41,16 +46,31 @@ function call<T>(run: (done: (error: NodeJS.ErrnoException | null, value: T) => 
   });
 }
 
+/** A descriptor, and whether it was opened inline. */
+interface Opened {
+  fd: number;
+  inline: boolean;
+}
+
 class NodeReadHandle implements ReadHandle {
-  constructor(private readonly fd: number) {}
+  /** `inline`: given when the file was opened inline (its directory is on a local disk). */
+  constructor(
+    private readonly fd: number,
+    private readonly inline: InlineCalls | undefined,
+  ) {}
   async stat(): Promise<FileStat> {
-    return toFileStat(await call<Stats>((done) => fstat(this.fd, done)));
+    const pooled = (): Promise<Stats> => call<Stats>((done) => fstat(this.fd, done));
+    return toFileStat(this.inline === undefined ? await pooled() : await this.inline.onOpened(() => fstatSync(this.fd), pooled));
   }
   read(buffer: Uint8Array, offset: number, length: number, position: number): Promise<number> {
-    return call<number>((done) => read(this.fd, buffer, offset, length, position, done));
+    const pooled = (): Promise<number> => call<number>((done) => read(this.fd, buffer, offset, length, position, done));
+    if (this.inline === undefined || length > INLINE_READ_BYTES) return pooled();
+    return this.inline.onOpened(() => readSync(this.fd, buffer, offset, length, position), pooled);
   }
-  close(): Promise<void> {
-    return call<undefined>((done) => close(this.fd, (error) => done(error, undefined)));
+  async close(): Promise<void> {
+    const pooled = (): Promise<void> => call<undefined>((done) => close(this.fd, (error) => done(error, undefined)));
+    if (this.inline === undefined) await pooled();
+    else await this.inline.onOpened(() => closeSync(this.fd), pooled);
   }
 }
 
@@ -73,8 +93,14 @@ class NodeWriteHandle implements WriteHandle {
   }
 }
 
-/** lstat of every name in `dir`, STATS_IN_FLIGHT at a time, through the callback API (no promise per file). */
-function statAll(dir: string, names: string[]): Promise<StatEntry[]> {
+const statEntry = (name: string, error: unknown, stats: Stats | undefined): StatEntry =>
+  stats === undefined ? { name, error: errnoCode(error) ?? 'EIO' } : { name, stat: toFileStat(stats) };
+
+/**
+ * lstat of every name in `dir`: inline while the slice allows (`local`: the directory is on a local
+ * disk), the rest STATS_IN_FLIGHT at a time through the callback API (no promise per file).
+ */
+function statAll(dir: string, names: string[], inline: InlineCalls | undefined): Promise<StatEntry[]> {
   const results = new Array<StatEntry>(names.length);
   return new Promise((resolve) => {
     let next = 0;
@@ -83,23 +109,42 @@ function statAll(dir: string, names: string[]): Promise<StatEntry[]> {
       while (pending < STATS_IN_FLIGHT && next < names.length) {
         const index = next++;
         const name = names[index] ?? '';
+        const path = `${dir}/${name}`;
+        let ran: { value: Stats } | undefined;
+        try {
+          ran = inline?.tryInline(() => lstatSync(path));
+        } catch (error) {
+          results[index] = statEntry(name, error, undefined);
+          continue;
+        }
+        if (ran !== undefined) {
+          results[index] = statEntry(name, undefined, ran.value);
+          continue;
+        }
         pending++;
-        lstatCallback(`${dir}/${name}`, (error, stats) => {
+        lstatCallback(path, (error, stats) => {
           pending--;
-          results[index] = error === null ? { name, stat: toFileStat(stats) } : { name, error: errnoCode(error) ?? 'EIO' };
+          results[index] = statEntry(name, error, error === null ? stats : undefined);
           if (next < names.length) launch();
           else if (pending === 0) resolve(results);
         });
       }
+      if (next === names.length && pending === 0) resolve(results);
     };
-    if (names.length === 0) resolve(results);
-    else launch();
+    launch();
   });
 }
 
 export class NodeFileSystem implements FileSystem {
+  private readonly inline: InlineCalls;
+
+  /** `inline`: when small calls may run on the event loop (default: on local disks, briefly). */
+  constructor(options: { inline?: InlineCalls } = {}) {
+    this.inline = options.inline ?? new InlineCalls();
+  }
+
   async lstat(path: string): Promise<FileStat> {
-    return toFileStat(await call<Stats>((done) => lstatCallback(path, done)));
+    return toFileStat(await this.inline.onPath(path, () => lstatSync(path), () => call<Stats>((done) => lstatCallback(path, done))));
   }
   async stat(path: string): Promise<FileStat> {
     return toFileStat(await call<Stats>((done) => statCallback(path, done)));
@@ -110,13 +155,18 @@ export class NodeFileSystem implements FileSystem {
   }
   async readdirStats(path: string): Promise<StatEntry[]> {
     const names = await readdir(path);
-    return statAll(path, names);
+    return statAll(path, names, (await this.inline.isLocal(path)) ? this.inline : undefined);
   }
   realpath(path: string): Promise<string> {
     return realpath(path);
   }
   async openRead(path: string): Promise<ReadHandle> {
-    return new NodeReadHandle(await call<number>((done) => openCallback(path, READ_FLAGS, done)));
+    const opened = await this.inline.onPath<Opened>(
+      path,
+      () => ({ fd: openSync(path, READ_FLAGS), inline: true }),
+      async () => ({ fd: await call<number>((done) => openCallback(path, READ_FLAGS, done)), inline: false }),
+    );
+    return new NodeReadHandle(opened.fd, opened.inline ? this.inline : undefined);
   }
   async readFile(path: string): Promise<Uint8Array> {
     return readFile(path);
