@@ -34,6 +34,17 @@ describe('InlineCalls', () => {
     expect(lookups).toEqual(['/local', '/mnt/nas']);
   });
 
+  it('looks a directory up again after a minute, so a share mounted over it later is seen', async () => {
+    const { calls, taking, pooled, lookups, advance } = harness();
+    await calls.onPath('/local/a', taking(0.01), pooled);
+    advance(59_999);
+    await calls.onPath('/local/b', taking(0.01), pooled);
+    expect(lookups).toEqual(['/local']);
+    advance(1);
+    await calls.onPath('/local/c', taking(0.01), pooled);
+    expect(lookups).toEqual(['/local', '/local']);
+  });
+
   it('goes to the pool once a turn has spent its slice inline, and inline again in the next turn', async () => {
     const { calls, taking, pooled, endTurn } = harness({ sliceMs: 2 });
     const answers: string[] = [];

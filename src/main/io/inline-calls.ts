@@ -32,7 +32,7 @@ export interface InlineCallsOptions {
   /** This many slow calls within `slowWindowMs` send calls to the pool for `coolDownMs` (default 3 in 1 s). */
   slowCalls?: number;
   slowWindowMs?: number;
-  /** How long calls stay pooled after a slow one, in ms (default 30 s). */
+  /** How long calls stay pooled after slow ones, in ms (default 30 s). */
   coolDownMs?: number;
   /** Whether files in `dir` (absolute) are on a local disk; default: statfs or the path (disk-locality.ts). */
   isLocalDirectory?: (dir: string) => Promise<boolean>;
@@ -42,8 +42,12 @@ export interface InlineCallsOptions {
   afterTurn?: (callback: () => void) => void;
 }
 
-/** Directories whose disk is remembered; past this the memory starts afresh (a lookup is one statfs). */
+/**
+ * Directories whose disk is remembered, and for how long: past either the memory starts afresh (a
+ * lookup is one statfs), so a share mounted over a folder later is seen within a minute.
+ */
 const REMEMBERED_DIRECTORIES = 4096;
+const REMEMBERED_MS = 60_000;
 
 /** Looks `dir` up the platform's way. */
 function lookUpDisk(dir: string): Promise<boolean> {
@@ -64,6 +68,7 @@ export class InlineCalls {
   private readonly now: () => number;
   private readonly afterTurn: (callback: () => void) => void;
   private readonly disks = new Map<string, boolean | Promise<boolean>>();
+  private disksSince = -Infinity;
   /** Inline ms spent in this turn of the event loop. */
   private spent = 0;
   private turnEnding = false;
@@ -97,9 +102,13 @@ export class InlineCalls {
    * Callers that make many calls in one directory ask once, then use `tryInline` per call.
    */
   isLocal(dir: string): boolean | Promise<boolean> {
+    const now = this.now();
+    if (now - this.disksSince >= REMEMBERED_MS || this.disks.size >= REMEMBERED_DIRECTORIES) {
+      this.disks.clear();
+      this.disksSince = now;
+    }
     const known = this.disks.get(dir);
     if (known !== undefined) return known;
-    if (this.disks.size >= REMEMBERED_DIRECTORIES) this.disks.clear();
     const lookup = this.isLocalDirectory(dir).then(
       (local) => {
         this.disks.set(dir, local);
