@@ -97,8 +97,8 @@ const statEntry = (name: string, error: unknown, stats: Stats | undefined): Stat
   stats === undefined ? { name, error: errnoCode(error) ?? 'EIO' } : { name, stat: toFileStat(stats) };
 
 /**
- * lstat of every name in `dir`: inline while the slice allows (`local`: the directory is on a local
- * disk), the rest STATS_IN_FLIGHT at a time through the callback API (no promise per file).
+ * lstat of every name in `dir`: inline while the slice allows (`inline`: given when `dir` is on a
+ * local disk), the rest STATS_IN_FLIGHT at a time through the callback API (no promise per file).
  */
 function statAll(dir: string, names: string[], inline: InlineCalls | undefined): Promise<StatEntry[]> {
   const results = new Array<StatEntry>(names.length);
