@@ -15,11 +15,12 @@
  * answers the part alone, and the caller completes as usual, so nothing depends on it.
  */
 import { createHash } from 'node:crypto';
-import { close, closeSync, fstatSync, open, openSync, read, readSync } from 'node:fs';
+import { fstatSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { ApiError, apiErrorFromResponse, invalidResponse } from './api-error.js';
 import { exchange, readText, type BodyWriter } from './http-exchange.js';
 import type { ClientContext } from './api-client.js';
+import { Descriptor } from '../io/descriptor.js';
 import type { InlineCalls } from '../io/inline-calls.js';
 import type { PartAnswer, PutPartRequest } from './asset-api.js';
 import { checkOpened, fileChangedError, partFileError, partOpenFlags } from './part-source.js';
@@ -63,51 +64,25 @@ function partBody(context: ClientContext, request: PutPartRequest): BodyWriter {
   return (outgoing) => sendFileRange(outgoing, request, options);
 }
 
-/** `fn(...args, callback)` as a promise. */
-function call<T>(run: (done: (error: NodeJS.ErrnoException | null, value: T) => void) => void): Promise<T> {
-  return new Promise((resolve, reject) => run((error, value) => (error === null ? resolve(value) : reject(error))));
-}
-
-/** A descriptor, and whether it was opened inline. */
-interface Opened {
-  fd: number;
-  inline: boolean;
-}
-
-/** A part's bytes may be read inline when at most this many (larger reads stay on the thread pool). */
-const INLINE_READ_BYTES = 64 * 1024;
-
 /**
- * Reads a small part whole: one open and read instead of a stream per part, through node:fs's callback
- * API (a profile of 3,000 small files put fs/promises' FileHandle open, read and close at ~0.2 ms of
- * CPU each, the callback calls at a tenth of that), or inline where the file is on a local disk
- * (io/inline-calls.ts: a third of that again). The expected file is checked on the descriptor with
- * an inline fstatSync: one syscall on a descriptor just opened, whose attributes the open brought in
- * (NFS revalidates them on open), so it does not wait on a disk or a server; 1.5 µs a file measured,
- * against 2.6 µs for the callback form and its round trip through the thread pool.
+ * Reads a small part whole: one open and read instead of a stream per part, through a Descriptor
+ * (io/descriptor.ts: node:fs's callback API, or inline where the file is on a local disk). The
+ * expected file is checked on the descriptor with an inline fstatSync, wherever it is: one syscall on
+ * a descriptor just opened, whose attributes the open brought in (NFS revalidates them on open), so it
+ * does not wait on a disk or a server; 1.5 µs a file measured, against 2.6 µs for the callback form
+ * and its round trip through the thread pool.
  */
 async function readRange(inline: InlineCalls, request: PutPartRequest): Promise<Buffer> {
   const { filePath, expected } = request;
   const size = request.end - request.start;
-  let fd: number | undefined;
-  let openedInline = false;
-  // Calls on the descriptor: inline when it was opened inline (its directory is on a local disk).
-  const onOpened = <T>(run: () => T, pooled: () => Promise<T>): Promise<T> => (openedInline ? inline.onOpened(run, pooled) : pooled());
+  let descriptor: Descriptor | undefined;
   try {
-    const flags = partOpenFlags(expected);
-    ({ fd, inline: openedInline } = await inline.onPath<Opened>(
-      filePath,
-      () => ({ fd: openSync(filePath, flags), inline: true }),
-      async () => ({ fd: await call<number>((done) => open(filePath, flags, done)), inline: false }),
-    ));
-    const opened = fd;
-    if (expected !== undefined) checkOpened(filePath, expected, fstatSync(opened));
+    descriptor = await Descriptor.open(inline, filePath, partOpenFlags(expected));
+    if (expected !== undefined) checkOpened(filePath, expected, fstatSync(descriptor.fd));
     const buffer = Buffer.allocUnsafe(size);
     let filled = 0;
     while (filled < size) {
-      const [offset, length, position] = [filled, size - filled, request.start + filled];
-      const pooled = (): Promise<number> => call<number>((done) => read(opened, buffer, offset, length, position, done));
-      const bytesRead = size <= INLINE_READ_BYTES ? await onOpened(() => readSync(opened, buffer, offset, length, position), pooled) : await pooled();
+      const bytesRead = await descriptor.read(buffer, filled, size - filled, request.start + filled);
       if (bytesRead === 0) throw fileChangedError(filePath, `ended before the part's end at ${request.end}`);
       filled += bytesRead;
     }
@@ -115,13 +90,7 @@ async function readRange(inline: InlineCalls, request: PutPartRequest): Promise<
   } catch (error) {
     throw partFileError(error, filePath, expected) ?? error;
   } finally {
-    if (fd !== undefined) {
-      const opened = fd;
-      await onOpened(
-        () => closeSync(opened),
-        () => call<undefined>((done) => close(opened, (error) => done(error, undefined))),
-      );
-    }
+    await descriptor?.close();
   }
 }
 

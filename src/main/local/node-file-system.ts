@@ -5,16 +5,15 @@
  * loop where that is safe and fast, on the thread pool otherwise (io/inline-calls.ts).
  * Must never follow a symlink where the interface says it does not.
  */
-import { close, closeSync, constants, fstat, fstatSync, lstat as lstatCallback, lstatSync, open as openCallback, openSync, read, readSync, stat as statCallback, type Stats } from 'node:fs';
+import { constants, lstat as lstatCallback, lstatSync, stat as statCallback, type Stats } from 'node:fs';
 import { mkdir, open, readdir, readFile, realpath, rename, unlink, utimes, type FileHandle } from 'node:fs/promises';
 import type { DirEntry, EntryKind, FileStat, FileSystem, ReadHandle, StatEntry, WriteHandle } from './file-system.js';
 import { errnoCode } from './local-error.js';
+import { Descriptor, promised } from '../io/descriptor.js';
 import { InlineCalls } from '../io/inline-calls.js';
 
 /** lstat calls one readdirStats keeps in flight: enough to keep libuv's thread pool busy, no more. */
 const STATS_IN_FLIGHT = 32;
-/** Reads up to this many bytes may run inline; longer ones (hashing reads 1 MiB) stay on the pool. */
-const INLINE_READ_BYTES = 64 * 1024;
 
 // O_NOFOLLOW: a path swapped for a symlink between lstat and open is refused (ELOOP), not followed.
 // O_NONBLOCK: a path swapped for a FIFO does not hang a thread-pool thread waiting for a writer.
@@ -32,45 +31,17 @@ function toFileStat(stats: Stats): FileStat {
   return { kind: kindOf(stats), size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino, dev: stats.dev, mode: stats.mode & 0o7777 };
 }
 
-/**
- * `fn(...args, callback)` as a promise. The callback API is used for every call made per file: the
- * promise API cost ~0.2 ms of CPU per lstat and per FileHandle open, read or close in a profile of a
- * sync of 3,000 small files, the callback API a tenth of that.
- */
-function call<T>(run: (done: (error: NodeJS.ErrnoException | null, value: T) => void) => void): Promise<T> {
-  return new Promise((resolve, reject) => {
-    run((error, value) => {
-      if (error === null) resolve(value);
-      else reject(error);
-    });
-  });
-}
-
-/** A descriptor, and whether it was opened inline. */
-interface Opened {
-  fd: number;
-  inline: boolean;
-}
-
+/** A FileSystem read handle over a Descriptor. */
 class NodeReadHandle implements ReadHandle {
-  /** `inline`: given when the file was opened inline (its directory is on a local disk). */
-  constructor(
-    private readonly fd: number,
-    private readonly inline: InlineCalls | undefined,
-  ) {}
+  constructor(private readonly descriptor: Descriptor) {}
   async stat(): Promise<FileStat> {
-    const pooled = (): Promise<Stats> => call<Stats>((done) => fstat(this.fd, done));
-    return toFileStat(this.inline === undefined ? await pooled() : await this.inline.onOpened(() => fstatSync(this.fd), pooled));
+    return toFileStat(await this.descriptor.fstat());
   }
   read(buffer: Uint8Array, offset: number, length: number, position: number): Promise<number> {
-    const pooled = (): Promise<number> => call<number>((done) => read(this.fd, buffer, offset, length, position, done));
-    if (this.inline === undefined || length > INLINE_READ_BYTES) return pooled();
-    return this.inline.onOpened(() => readSync(this.fd, buffer, offset, length, position), pooled);
+    return this.descriptor.read(buffer, offset, length, position);
   }
-  async close(): Promise<void> {
-    const pooled = (): Promise<void> => call<undefined>((done) => close(this.fd, (error) => done(error, undefined)));
-    if (this.inline === undefined) await pooled();
-    else await this.inline.onOpened(() => closeSync(this.fd), pooled);
+  close(): Promise<void> {
+    return this.descriptor.close();
   }
 }
 
@@ -144,10 +115,10 @@ export class NodeFileSystem implements FileSystem {
   }
 
   async lstat(path: string): Promise<FileStat> {
-    return toFileStat(await this.inline.onPath(path, () => lstatSync(path), () => call<Stats>((done) => lstatCallback(path, done))));
+    return toFileStat(await this.inline.onPath(path, () => lstatSync(path), () => promised<Stats>((done) => lstatCallback(path, done))));
   }
   async stat(path: string): Promise<FileStat> {
-    return toFileStat(await call<Stats>((done) => statCallback(path, done)));
+    return toFileStat(await promised<Stats>((done) => statCallback(path, done)));
   }
   async readdir(path: string): Promise<DirEntry[]> {
     const entries = await readdir(path, { withFileTypes: true });
@@ -161,12 +132,7 @@ export class NodeFileSystem implements FileSystem {
     return realpath(path);
   }
   async openRead(path: string): Promise<ReadHandle> {
-    const opened = await this.inline.onPath<Opened>(
-      path,
-      () => ({ fd: openSync(path, READ_FLAGS), inline: true }),
-      async () => ({ fd: await call<number>((done) => openCallback(path, READ_FLAGS, done)), inline: false }),
-    );
-    return new NodeReadHandle(opened.fd, opened.inline ? this.inline : undefined);
+    return new NodeReadHandle(await Descriptor.open(this.inline, path, READ_FLAGS));
   }
   async readFile(path: string): Promise<Uint8Array> {
     return readFile(path);
