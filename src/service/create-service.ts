@@ -10,7 +10,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { ServiceConfig } from './config.js';
 import type { ServiceContext } from './context.js';
 import { systemClock, type Clock } from './clock.js';
-import { openDatabase } from './db/open-database.js';
+import { openDatabase, type Db } from './db/open-database.js';
 import { settingsRepo } from './settings/settings-repo.js';
 import { accountsRepo } from './accounts/accounts-repo.js';
 import { fieldsRepo } from './fields/fields-repo.js';
@@ -43,6 +43,7 @@ import { registerJobKind } from './jobs/job-routes.js';
 import { registerBatchJobs } from './batch/batch-jobs.js';
 import { authorizeDownload, downloadBatchBody, downloadJob } from './downloads/download-job.js';
 import { previewPath, registerFileContentRoutes } from './downloads/file-content-routes.js';
+import { lockDataDir } from './admin/data-dir-lock.js';
 
 export interface RunningService {
   /** The base URL clients use (the public URL when one was configured). */
@@ -64,7 +65,15 @@ export interface ServiceDeps {
 export async function startService(config: ServiceConfig, deps: ServiceDeps = {}): Promise<RunningService> {
   const clock = deps.clock ?? systemClock;
   mkdirSync(config.dataDir, { recursive: true });
-  const db = openDatabase(join(config.dataDir, 'service.db'));
+  // Before anything reads or writes the directory: a second service on it is refused here.
+  const lock = lockDataDir(config.dataDir);
+  let db: Db;
+  try {
+    db = openDatabase(join(config.dataDir, 'service.db'));
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
   const app = Fastify({
     logger: false,
     bodyLimit: config.bodyLimit,
@@ -164,11 +173,13 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
       async close() {
         await app.close();
         db.close();
+        lock.release();
       },
     };
   } catch (error) {
     await app.close();
     db.close();
+    lock.release();
     throw error;
   }
 }
