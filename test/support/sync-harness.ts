@@ -47,6 +47,8 @@ export interface SyncHarnessOptions {
   remote?: RemoteFeedOptions;
   /** Progress listeners, as the CLI passes them. */
   progress?: Pick<EngineDeps, 'onBytes' | 'onTransfer'>;
+  /** How long a file must stay unchanged (default 40 ms, so tests do not wait long). */
+  stableMs?: number;
 }
 
 export async function startSyncHarness(service: TestService, options: SyncHarnessOptions = {}): Promise<SyncHarness> {
@@ -55,7 +57,7 @@ export async function startSyncHarness(service: TestService, options: SyncHarnes
   const api = createApiClient({ server: service.url, tokens: staticTokenProvider(await service.token()) });
   const trashHome = join(stateDir, 'trash-home');
   const engine = createEngine(
-    { stateDir, server: service.url, stableMs: 40, ...(options.remote === undefined ? {} : { remote: options.remote }) },
+    { stateDir, server: service.url, stableMs: options.stableMs ?? 40, ...(options.remote === undefined ? {} : { remote: options.remote }) },
     { api: options.wrapApi?.(api) ?? api, fs: new NodeFileSystem(), clock: systemClock, trash: createFreedesktopTrash({ dataHome: trashHome }), ...options.progress },
   );
   await engine.addRoot({ path: folder, remotePath: options.remotePath ?? '/', publishLive: options.publishLive ?? false });
