@@ -89,12 +89,13 @@ export class InlineCalls {
 
   /** A call on `path` (absolute): inline when its directory is on a local disk and the slice allows. */
   async onPath<T>(path: string, inline: () => T, pooled: () => Promise<T>): Promise<T> {
-    return (await this.isLocal(dirname(path))) && this.open() ? this.run(inline) : pooled();
+    return (await this.isLocal(dirname(path))) ? this.onOpened(inline, pooled) : pooled();
   }
 
   /** A call on a descriptor opened inline: inline when the slice allows. */
   async onOpened<T>(inline: () => T, pooled: () => Promise<T>): Promise<T> {
-    return this.open() ? this.run(inline) : pooled();
+    const ran = this.tryInline(inline);
+    return ran === undefined ? pooled() : ran.value;
   }
 
   /**
