@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -36,7 +36,10 @@ describe('lockDataDir', () => {
     // In a container the service is process 1 after every restart: its own id, but not held here.
     writeFileSync(lockFile, JSON.stringify({ pid: process.pid, since: '2026-01-01T00:00:00Z' }));
     lockDataDir(dir).release();
+    // Unreadable and fresh: perhaps another start writing it this moment. Seconds old: stale.
     writeFileSync(lockFile, '{"pi');
+    expect(() => lockDataDir(dir, { isAlive: () => true })).toThrow(expect.objectContaining({ code: 'DATA_DIR_IN_USE' }));
+    utimesSync(lockFile, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
     const lock = lockDataDir(dir, { isAlive: () => true });
     expect(JSON.parse(readFileSync(lockFile, 'utf8'))).toMatchObject({ pid: process.pid });
     lock.release();

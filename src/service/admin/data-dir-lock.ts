@@ -5,14 +5,18 @@
  * refused with DATA_DIR_IN_USE, naming that process. A lock left by a process that is gone (killed,
  * crashed, the machine restarted) is taken over. The administration commands (`token`, `user …`) do
  * not take it: they are short, and SQLite serialises their writes with the service's.
- * Must never: refuse a directory whose lock names no live process, or let two starts both take it
- * (the file is created exclusively; a stale one is removed and the creation raced again).
+ * Must never: refuse a directory whose lock names no live process (for longer than a lock takes to
+ * write), or let two starts both take it (the file is created exclusively; a stale one is removed and
+ * the creation raced again; an unreadable one is stale only once it is seconds old, as one being
+ * written would be read empty).
  */
-import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AdminError } from './admin-error.js';
 
 export const LOCK_FILE = 'service.lock';
+/** An unreadable lock younger than this may be one another start is writing right now: not stale. */
+const WRITING_MS = 5000;
 
 export interface DataDirLock {
   /** Removes the lock if it is still ours. */
@@ -56,7 +60,11 @@ export function lockDataDir(dataDir: string, options: { pid?: number; isAlive?: 
   const pid = options.pid ?? process.pid;
   const isAlive = options.isAlive ?? processAlive;
   const path = join(dataDir, LOCK_FILE);
-  const live = (holder: LockOwner | undefined): holder is LockOwner => holder !== undefined && (holder.pid === pid ? heldHere.has(path) : isAlive(holder.pid));
+  /** Whether the lock's holder may still be serving: a live process, or a lock still being written. */
+  const held = (holder: LockOwner | undefined): boolean => {
+    if (holder === undefined) return justCreated(path);
+    return holder.pid === pid ? heldHere.has(path) : isAlive(holder.pid);
+  };
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       writeFileSync(path, `${JSON.stringify({ pid, since: new Date().toISOString() })}\n`, { flag: 'wx', mode: 0o644 });
@@ -66,7 +74,7 @@ export function lockDataDir(dataDir: string, options: { pid?: number; isAlive?: 
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     const holder = readOwner(path);
-    if (live(holder)) throw inUse(dataDir, holder);
+    if (held(holder)) throw inUse(dataDir, holder);
     // Stale: its process is gone. Remove it and race for the creation once more.
     try {
       unlinkSync(path);
@@ -76,6 +84,15 @@ export function lockDataDir(dataDir: string, options: { pid?: number; isAlive?: 
   }
   // Another start took it between our removal and our creation.
   throw inUse(dataDir, readOwner(path));
+}
+
+/** Whether the file was modified within WRITING_MS (false when it is gone). */
+function justCreated(path: string): boolean {
+  try {
+    return Date.now() - statSync(path).mtimeMs < WRITING_MS;
+  } catch {
+    return false;
+  }
 }
 
 function release(path: string, pid: number): void {
