@@ -16,7 +16,7 @@ import { permittedActions, requireAccountAction } from '../auth/permissions.js';
 import type { ServiceContext } from '../context.js';
 import { ServiceError } from '../errors/service-error.js';
 import { envelope } from '../http/envelope.js';
-import { parseInput } from '../http/parse-input.js';
+import { parseBody } from '../http/route-bodies.js';
 import { caller, type Caller } from '../http/request-auth.js';
 import { compileAssetQuery } from './asset-query.js';
 import { assetSearchRunner } from './run-asset-search.js';
@@ -69,9 +69,9 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: ServiceContext, 
     return who;
   };
 
-  app.post('/asset-searches', async (request) => {
+  app.post('/asset-searches', { config: { body: pagedBody } }, async (request) => {
     const who = searcher(request);
-    const body = parseInput(pagedBody, request.body);
+    const body = parseBody(request, pagedBody);
     const query = compileAssetQuery(searchAccount(ctx.fields, who.accountId), body.criterion, body.sorts);
     if (body.from + body.pageSize > PAGING_LIMIT) {
       throw new ServiceError(
@@ -84,9 +84,9 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: ServiceContext, 
     return { results: results(who, rows), totalResults };
   });
 
-  app.post('/asset-scroll-searches', async (request) => {
+  app.post('/asset-scroll-searches', { config: { body: scrollBody } }, async (request) => {
     const who = searcher(request);
-    const body = parseInput(scrollBody, request.body);
+    const body = parseBody(request, scrollBody);
     const query = compileAssetQuery(searchAccount(ctx.fields, who.accountId), body.criterion, body.sorts);
     const totalResults = runner.count(query);
     const scroll = scrolls.create({
@@ -101,9 +101,9 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: ServiceContext, 
     return { results: results(who, page.rows), totalResults, scrollId: scrolls.scrollId(scroll, page.last) };
   });
 
-  app.post('/asset-scroll-search-scrolls', async (request) => {
+  app.post('/asset-scroll-search-scrolls', { config: { body: scrollOnBody } }, async (request) => {
     const who = searcher(request);
-    const { scrollId } = parseInput(scrollOnBody, request.body);
+    const { scrollId } = parseBody(request, scrollOnBody);
     const { row, cursor } = scrolls.open(scrollId, who.accountId, who.userId);
     const query = compileAssetQuery(searchAccount(ctx.fields, who.accountId), JSON.parse(row.criterion) as unknown, JSON.parse(row.sorts) as unknown);
     const page = runner.pageAfter(query, cursor, row.page_size);
