@@ -11,6 +11,7 @@ import type { ServiceContext } from '../context.js';
 import { envelope } from '../http/envelope.js';
 import { parseInput } from '../http/parse-input.js';
 import { parseBody } from '../http/route-bodies.js';
+import { requiredByHandler } from '../http/null-as-absent.js';
 import { caller, type Caller } from '../http/request-auth.js';
 import { ServiceError, notFound } from '../errors/service-error.js';
 import { toErrorBody } from '../errors/to-error-body.js';
@@ -31,7 +32,8 @@ const batchBody = batchOf(z.object({ batchItemId: z.string().min(1).max(200).opt
 const searchBody = z.object({
   from: z.number().int().min(0).max(PAGING_LIMIT).default(0),
   pageSize: z.number().int().min(0).max(1000).default(100),
-  criterion: z.unknown().optional(),
+  // Required; compileOptionCriterion reports it missing (absent or null alike).
+  criterion: requiredByHandler(z.unknown()),
   sorts: z.unknown().optional(),
 });
 

@@ -20,6 +20,25 @@ export function withoutAbsentNulls(schema: z.core.$ZodType, input: unknown): unk
   return strip(schema, input, 0);
 }
 
+const checkedByHandler = new WeakSet<z.core.$ZodType>();
+
+/**
+ * A property that is required, but whose absence the handler reports itself, with its own code and a
+ * better message than zod's (a search's `criterion` and `sorts`, required [real]: 400 INVALID_CRITERION /
+ * INVALID_SORT). The schema lets it through absent, and a `null` reads as absent like everywhere else,
+ * so the handler's message is the same for both; tests know from `isRequiredByHandler` that it is not
+ * optional to clients.
+ */
+export function requiredByHandler<S extends z.ZodType>(schema: S): z.ZodOptional<S> {
+  const property = schema.optional();
+  checkedByHandler.add(property);
+  return property;
+}
+
+export function isRequiredByHandler(property: z.core.$ZodType): boolean {
+  return checkedByHandler.has(property);
+}
+
 /** May the property be left out, and does `null` then mean the same as leaving it out? */
 export function nullMeansAbsent(property: z.core.$ZodType): boolean {
   return property._zod.optin !== undefined && !spellsOutNull(property);

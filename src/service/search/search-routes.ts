@@ -17,6 +17,7 @@ import type { ServiceContext } from '../context.js';
 import { ServiceError } from '../errors/service-error.js';
 import { envelope } from '../http/envelope.js';
 import { parseBody } from '../http/route-bodies.js';
+import { requiredByHandler } from '../http/null-as-absent.js';
 import { caller, type Caller } from '../http/request-auth.js';
 import { compileAssetQuery } from './asset-query.js';
 import { assetSearchRunner } from './run-asset-search.js';
@@ -29,12 +30,13 @@ export const MAX_PAGE_SIZE = 1000;
 export const DEFAULT_PAGE_SIZE = 100;
 
 const pageSize = (min: number) => z.number().int().min(min).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE);
-const pagedBody = z.object({ from: z.number().int().min(0).default(0), pageSize: pageSize(0), criterion: z.unknown().optional(), sorts: z.unknown().optional() });
+// `criterion` and `sorts` are required [real]; compileAssetQuery reports them missing (absent or null alike).
+const pagedBody = z.object({ from: z.number().int().min(0).default(0), pageSize: pageSize(0), criterion: requiredByHandler(z.unknown()), sorts: requiredByHandler(z.unknown()) });
 const scrollBody = z.object({
   from: z.literal(0, 'scroll searches always start at the first result; page on with the scrollId').optional(),
   pageSize: pageSize(1),
-  criterion: z.unknown().optional(),
-  sorts: z.unknown().optional(),
+  criterion: requiredByHandler(z.unknown()),
+  sorts: requiredByHandler(z.unknown()),
 });
 // A scroll id carries the sort values of the last asset returned (text values up to 10,000 characters each).
 const scrollOnBody = z.object({ scrollId: z.string().min(1).max(500_000) });
