@@ -26,7 +26,7 @@ export interface IntegrationSettings {
 
 const putBody = z.object({
   redirectUris: z
-    .array(z.string().max(2000).refine(isRegistrableRedirectUri, 'must be an absolute http(s) URI in canonical form, without fragment or credentials'))
+    .array(z.string().max(2000).refine(isRegistrableRedirectUri, 'must be an absolute http(s) URI (e.g. https://app.example/callback) without fragment, credentials or spaces'))
     .max(20)
     .optional(),
 });
