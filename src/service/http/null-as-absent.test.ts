@@ -40,6 +40,11 @@ describe('null on an optional request property', () => {
     expect(parseInput(item, { size: 1, extra: null })).toEqual({ size: 1, operation: 'REPLACE' });
   });
 
+  it('keeps a "__proto__" key as data, never as the prototype', () => {
+    const body: unknown = JSON.parse('{"__proto__": {"size": 1}, "partSize": null}');
+    expect(() => parseInput(item, body)).toThrow(/size: Invalid input/);
+  });
+
   it('follows the member a discriminator names, and intersections on both sides', () => {
     const union = z.discriminatedUnion('type', [z.object({ type: z.literal('A'), a: z.string().optional() }), z.object({ type: z.literal('B'), b: z.number().optional() })]);
     expect(parseInput(union, { type: 'B', b: null })).toEqual({ type: 'B' });

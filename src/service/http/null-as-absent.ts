@@ -69,14 +69,15 @@ function strip(schema: z.core.$ZodType, input: unknown, depth: number): unknown 
 }
 
 function stripObject(shape: Readonly<Record<string, z.core.$ZodType>>, input: object, depth: number): object {
-  const output: Record<string, unknown> = {};
+  const entries: [string, unknown][] = [];
   for (const [key, value] of Object.entries(input)) {
     const property = Object.hasOwn(shape, key) ? shape[key] : undefined;
-    if (property === undefined) output[key] = value;
+    if (property === undefined) entries.push([key, value]);
     else if (value === null && nullMeansAbsent(property)) continue;
-    else output[key] = strip(property, value, depth + 1);
+    else entries.push([key, strip(property, value, depth + 1)]);
   }
-  return output;
+  // fromEntries defines own properties: a `__proto__` key stays data, never becomes the prototype.
+  return Object.fromEntries(entries);
 }
 
 /** The member the discriminator names (as zod picks it); the input as it came when it names none. */
