@@ -9,7 +9,7 @@ export interface ServiceConfig {
   publicUrl?: string | undefined;
   /** The `aud` the service issues and accepts. */
   audience: string;
-  /** Rotate refresh tokens on use and treat reuse as theft (default true). */
+  /** Rotate public clients' refresh tokens on use and treat reuse as theft (default true); confidential clients' never rotate. */
   rotateRefreshTokens: boolean;
   /** Lifetimes, seconds. */
   accessTokenTtl: number;

@@ -20,6 +20,7 @@ import { createUrlSigner } from './http/signed-urls.js';
 import { handleFrameworkError, installErrorHandling } from './http/error-handler.js';
 import { installBodyParsers } from './http/body-parsers.js';
 import { installRequestAuth } from './http/request-auth.js';
+import { collectRoutes, type RouteEntry } from './http/route-bodies.js';
 import { bootstrap, type BootstrapReport } from './bootstrap.js';
 import { registerCurrentUserRoutes } from './accounts/current-user-routes.js';
 import { registerFieldRoutes } from './fields/fields-routes.js';
@@ -53,6 +54,8 @@ export interface RunningService {
   readonly app: FastifyInstance;
   /** Where the blobs are (tests ask it for a blob's path rather than restate the layout). */
   readonly blobs: BlobStore;
+  /** Every route with the body schema it declares (tests walk them). */
+  readonly routes: readonly RouteEntry[];
   /** Resolves when no job is queued or running (tests). */
   jobsIdle(): Promise<void>;
   close(): Promise<void>;
@@ -108,6 +111,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     };
     const report = await bootstrap(ctx);
 
+    const routes = collectRoutes(app);
     installErrorHandling(app);
     installBodyParsers(app);
     installRequestAuth(app, tokens, ctx.accounts);
@@ -169,6 +173,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
       bootstrap: report,
       app,
       blobs,
+      routes,
       jobsIdle: () => runner.idle(),
       async close() {
         await app.close();

@@ -105,8 +105,8 @@ const BODIES: [string, string | undefined, string][] = [
   ['invalid JSON in another charset', 'application/json; charset=utf-16le', '{"count": 1,'],
 ];
 
-/** Bodies that may be valid on a route whose every property is optional. */
-const PARTIAL = new Set(['1 MB strings', 'prototype keys', 'a form with hostile values']);
+/** Bodies that may be valid on a route whose every property is optional (null there reads as absent). */
+const PARTIAL = new Set(['1 MB strings', 'prototype keys', 'a form with hostile values', 'null everywhere']);
 
 const PARAMS: [string, string][] = [
   ['an encoded traversal', '..%2F..%2Fetc%2Fpasswd'],

@@ -8,6 +8,7 @@ import { nameProblem } from '../../shared/api/remote-path.js';
 import type { ServiceContext } from '../context.js';
 import { envelope } from '../http/envelope.js';
 import { parseInput } from '../http/parse-input.js';
+import { parseBody } from '../http/route-bodies.js';
 import { caller } from '../http/request-auth.js';
 import { ServiceError, notFound } from '../errors/service-error.js';
 import { permittedActions, requireAccountAction, requireAction } from '../auth/permissions.js';
@@ -46,11 +47,11 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ServiceContext, d
     return envelope(render.asset(row), permittedActions(who.role, 'ASSET', row.id));
   });
 
-  app.patch('/assets/:id', async (request) => {
+  app.patch('/assets/:id', { config: { body: patchBody } }, async (request) => {
     const who = caller(request);
     const row = load(who.accountId, request.params);
     requireAction(who.role, 'ASSET', 'EDIT');
-    const body = parseInput(patchBody, request.body);
+    const body = parseBody(request, patchBody);
     const values = body.metadata === undefined ? {} : validateValues(ctx.db, ctx.fields, who.accountId, body.metadata.values);
     let filename: string | undefined;
     if (body.filename !== undefined) {
@@ -80,10 +81,10 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ServiceContext, d
     return envelope(before);
   });
 
-  app.post('/assets-creations', async (request) => {
+  app.post('/assets-creations', { config: { body: creationBody } }, async (request) => {
     const who = caller(request);
     requireAccountAction(who.role, 'ASSETS', 'CREATE_ASSETS');
-    const { count } = parseInput(creationBody, request.body);
+    const { count } = parseBody(request, creationBody);
     const now = ctx.nowIso();
     const rows = ctx.db.transaction(() => Array.from({ length: count }, () => assets.create(who.accountId, who.userId, now)))();
     return { results: rows.map((row) => envelope(render.asset(row), permittedActions(who.role, 'ASSET', row.id))), totalResults: rows.length };

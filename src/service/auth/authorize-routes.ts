@@ -19,6 +19,7 @@ import { browserKeyCookie, browserKeyFrom, newBrowserKey, type SignInRequest, ty
 import { hashSecret, newOpaqueSecret } from './opaque-secrets.js';
 import type { OAuthClient, OAuthClientsRepo } from './oauth-clients-repo.js';
 import type { AuthCodesRepo } from './auth-codes-repo.js';
+import { withoutAbsentNulls } from '../http/null-as-absent.js';
 
 export interface AuthorizeDeps {
   ctx: ServiceContext;
@@ -89,8 +90,8 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     }
   });
 
-  app.post('/authorize', { config: { public: true } }, async (request, reply) => {
-    const parsed = signInForm.safeParse(request.body ?? {});
+  app.post('/authorize', { config: { public: true, body: signInForm } }, async (request, reply) => {
+    const parsed = signInForm.safeParse(withoutAbsentNulls(signInForm, request.body ?? {}));
     const browserKey = browserKeyFrom(request.headers.cookie);
     let form: FormContext;
     try {

@@ -122,6 +122,48 @@ describe('custom integration settings and the confidential client', () => {
       expect(answer.status).toBe(200);
     });
 
+    it('refreshes with the same stored refresh token again and again: not rotated, never revoked (RFC 9700 §4.14.2)', async () => {
+      await service.api('PUT', '/custom-integration-settings', { redirectUris: [INTEGRATION_REDIRECT] });
+      const signedIn = await requestToken(service, { ...(await signIn()), client_secret: clientSecret });
+      expect(signedIn.status).toBe(200);
+      const stored = signedIn.body.refresh_token as string;
+      expect(typeof stored).toBe('string');
+      for (let run = 1; run <= 3; run++) {
+        const refreshed = await requestToken(service, { grant_type: 'refresh_token', client_id: clientId, client_secret: clientSecret, refresh_token: stored });
+        expect(refreshed.status, `refresh ${run}: ${JSON.stringify(refreshed.body)}`).toBe(200);
+        expect(refreshed.body.refresh_token).toBeUndefined();
+        expect((await currentUser(service, refreshed.body.access_token)).status).toBe(200);
+      }
+      // Every refresh still authenticates the client.
+      const unauthenticated = await requestToken(service, { grant_type: 'refresh_token', client_id: clientId, refresh_token: stored });
+      expect(unauthenticated.body).toMatchObject({ error: 'invalid_client' });
+    });
+
+    it('registers a bare origin as written, and the code flow with it completes', async () => {
+      const bare = 'https://intranet.example.test';
+      const put = await service.api('PUT', '/custom-integration-settings', { redirectUris: [bare] });
+      expect(put.status, put.text).toBe(200);
+      expect(put.body.result.redirectUris).toEqual([bare]);
+      const { code, location } = await authorize(
+        service,
+        authorizeParams(service, pkcePair(), { client_id: clientId, redirect_uri: bare, code_challenge: undefined, code_challenge_method: undefined }),
+      );
+      expect(location.origin).toBe(bare);
+      const wrongUri = await requestToken(service, { grant_type: 'authorization_code', client_id: clientId, client_secret: clientSecret, code, redirect_uri: `${bare}/` });
+      expect(wrongUri.body).toMatchObject({ error: 'invalid_grant' });
+      const tokens = await requestToken(service, { grant_type: 'authorization_code', client_id: clientId, client_secret: clientSecret, code, redirect_uri: bare });
+      expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
+      expect((await currentUser(service, tokens.body.access_token)).status).toBe(200);
+    });
+
+    it('takes the bare origin with a trailing "/" for another, unregistered URI', async () => {
+      const put = await service.api('PUT', '/custom-integration-settings', { redirectUris: ['https://intranet.example.test'] });
+      expect(put.body.result.redirectUris).toEqual(['https://intranet.example.test']);
+      const form = await openSignInForm(service, authorizeParams(service, pkcePair(), { client_id: clientId, redirect_uri: 'https://intranet.example.test/' }));
+      expect(form.response.status).toBe(400);
+      expect(form.html).toContain('OAUTH_INVALID_REDIRECT_URI');
+    });
+
     it('matches its redirect URIs exactly (no loopback port freedom)', async () => {
       await service.api('PUT', '/custom-integration-settings', { redirectUris: [INTEGRATION_REDIRECT, 'http://127.0.0.1:8123/cb'] });
       const form = await openSignInForm(service, authorizeParams(service, pkcePair(), { client_id: clientId, redirect_uri: 'http://127.0.0.1:8124/cb' }));

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../context.js';
 import { envelope } from '../http/envelope.js';
-import { parseInput } from '../http/parse-input.js';
+import { parseBody } from '../http/route-bodies.js';
 import { caller } from '../http/request-auth.js';
 import { ServiceError } from '../errors/service-error.js';
 import { requireAccountAction } from './permissions.js';
@@ -26,7 +26,7 @@ export interface IntegrationSettings {
 
 const putBody = z.object({
   redirectUris: z
-    .array(z.string().max(2000).refine(isRegistrableRedirectUri, 'must be an absolute http(s) URI in canonical form, without fragment or credentials'))
+    .array(z.string().max(2000).refine(isRegistrableRedirectUri, 'must be an absolute http(s) URI (e.g. https://app.example/callback) without fragment, credentials or spaces'))
     .max(20)
     .optional(),
 });
@@ -44,10 +44,10 @@ export function registerIntegrationSettingsRoutes(app: FastifyInstance, ctx: Ser
     return envelope(toSettings(client));
   });
 
-  app.put('/custom-integration-settings', async (request) => {
+  app.put('/custom-integration-settings', { config: { body: putBody } }, async (request) => {
     const who = caller(request);
     requireAccountAction(who.role, 'CUSTOM_INTEGRATION_SETTINGS', 'MANAGE');
-    const body = parseInput(putBody, request.body);
+    const body = parseBody(request, putBody);
     const redirectUris = body.redirectUris === undefined ? undefined : [...new Set(body.redirectUris)];
 
     const client = ctx.db.transaction((): OAuthClient => {

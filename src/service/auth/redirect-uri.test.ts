@@ -38,6 +38,14 @@ describe('redirectUriAllowed', () => {
     expect(redirectUriAllowed(exact, 'https://app.example/cb/')).toBe(false);
     expect(redirectUriAllowed(exact, 'https://APP.example/cb')).toBe(false);
   });
+
+  it('matches a URI registered as written without normalising either side', () => {
+    const bare = { redirectUris: ['https://intranet.example.test', 'https://App.example:443/cb'], allowAnyLoopbackPort: false };
+    expect(redirectUriAllowed(bare, 'https://intranet.example.test')).toBe(true);
+    expect(redirectUriAllowed(bare, 'https://intranet.example.test/')).toBe(false);
+    expect(redirectUriAllowed(bare, 'https://App.example:443/cb')).toBe(true);
+    expect(redirectUriAllowed(bare, 'https://app.example/cb')).toBe(false);
+  });
 });
 
 describe('redirectTo', () => {
@@ -50,11 +58,26 @@ describe('isRegistrableRedirectUri', () => {
   it.each([
     ['https://app.example/cb', true],
     ['http://127.0.0.1:8080/cb', true],
+    ['https://intranet.example.test', true],
+    ['https://intranet.example.test/', true],
+    ['https://app.example:443/cb?tenant=a', true],
+    ['HTTPS://App.Example/cb', true],
+    ['https://app.example/a/../cb', true],
     ['https://app.example/cb#', false],
-    ['https://app.example', false],
+    ['https://app.example/cb#x', false],
+    ['https://user:pw@app.example/cb', false],
+    ['https://@app.example/cb', false],
+    ['https://app.example/c b', false],
+    ['https://app.example\\cb', false],
+    ['https://app.example/cb\n', false],
+    [' https://app.example/cb', false],
+    ['https:\\\\app.example\\cb', false],
+    ['https:app.example/cb', false],
+    ['https://', false],
+    ['ftp://app.example/cb', false],
     ['javascript:alert(1)', false],
     ['/relative', false],
-  ])('%s → %s', (uri, expected) => {
+  ])('%j → %s', (uri, expected) => {
     expect(isRegistrableRedirectUri(uri)).toBe(expected);
   });
 });

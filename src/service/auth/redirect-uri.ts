@@ -1,9 +1,13 @@
 /**
- * Which redirect URIs a client may use, and how the answer is appended to one. Registered URIs match
- * exactly, character for character. The one exception (RFC 8252 §7.3): a native client allowed "any
- * loopback port" may use `http://127.0.0.1:<port>/path` or `http://localhost:<port>/path` when the same
- * URI without that port is registered. This module must never loosen anything else: not the scheme,
- * host, path or query, and never a URI with credentials or a fragment.
+ * Which redirect URIs a client may register and use, and how the answer is appended to one. A URI is
+ * registered as written (any absolute http(s) URI without fragment or credentials, a bare origin such as
+ * `https://intranet.example.test` included, as on the hosted service [real, observed]), and the
+ * `redirect_uri` of /authorize and /oauth/token must equal a registered string exactly, character for
+ * character, with no normalising on either side (`https://a.test` and `https://a.test/` are two URIs).
+ * The one exception (RFC 8252 §7.3): a native client allowed "any loopback port" may use
+ * `http://127.0.0.1:<port>/path` or `http://localhost:<port>/path` when the same URI without that port
+ * is registered; both must then be in canonical form. This module must never loosen anything else: not
+ * the scheme, host, path or query, and never a URI with credentials or a fragment.
  */
 
 const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -37,10 +41,17 @@ export function redirectTo(redirectUri: string, params: Record<string, string>):
   return url.href;
 }
 
-/** Is this an absolute URI a client may register (no fragment, no credentials)? */
+/**
+ * May a client register this URI, as written? An absolute http(s) URI (`scheme://host…`) without
+ * fragment, credentials, spaces or control characters (which a URL parser would drop or rewrite, so the
+ * browser would be sent somewhere other than the string registered).
+ */
 export function isRegistrableRedirectUri(uri: string): boolean {
-  const url = parseCanonical(uri);
-  return url !== undefined && (url.protocol === 'https:' || url.protocol === 'http:');
+  // eslint-disable-next-line no-control-regex -- spaces and control characters are what is refused
+  if (!/^https?:\/\//i.test(uri) || /[\u0000-\u0020\u007f#\\]/.test(uri) || !URL.canParse(uri)) return false;
+  const authority = uri.slice(uri.indexOf('//') + 2).split(/[/?]/, 1)[0] ?? '';
+  const url = new URL(uri);
+  return authority !== '' && !authority.includes('@') && url.hostname !== '' && url.username === '' && url.password === '';
 }
 
 /**

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../context.js';
 import { ServiceError } from '../errors/service-error.js';
-import { parseInput } from '../http/parse-input.js';
+import { parseBody } from '../http/route-bodies.js';
 import { authenticateClient } from './client-authentication.js';
 import { sendTokenEndpointError } from './oauth-errors.js';
 import { exchangeAuthorizationCode, refreshAccessToken, type TokenResponse } from './token-grants.js';
@@ -38,8 +38,8 @@ const tokenRequest = z.object({
 });
 
 export function registerTokenEndpoint(app: FastifyInstance, deps: TokenEndpointDeps): void {
-  app.post('/oauth/token', { config: { public: true }, errorHandler: sendTokenEndpointError }, async (request, reply) => {
-    const body = parseInput(tokenRequest, request.body, 'OAUTH_INVALID_REQUEST');
+  app.post('/oauth/token', { config: { public: true, body: tokenRequest }, errorHandler: sendTokenEndpointError }, async (request, reply) => {
+    const body = parseBody(request, tokenRequest, 'OAUTH_INVALID_REQUEST');
     const grantType = body.grant_type;
     if (grantType === undefined || grantType === '') throw new ServiceError('OAUTH_INVALID_REQUEST', 'The request has no grant_type.');
     if (grantType !== 'authorization_code' && grantType !== 'refresh_token') {

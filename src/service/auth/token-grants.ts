@@ -1,8 +1,11 @@
 /**
  * The two grants of the token endpoint. `authorization_code`: a code is single-use and short-lived, bound
  * to its client, redirect URI and PKCE challenge; a second use revokes the refresh-token family it
- * produced. `refresh_token`: only issued with `offline_access`; rotated on use when configured, in which
- * case presenting a rotated token again is treated as theft and revokes the whole family.
+ * produced. `refresh_token`: only issued with `offline_access`. A public client's (no secret: the desktop
+ * app) is rotated on use, and presenting a rotated token again is treated as theft and revokes the whole
+ * family. A confidential client's is not rotated (RFC 9700 §4.14.2: the client authenticates every
+ * refresh), so an integration may keep one refresh token for good, as on the hosted service [real];
+ * `rotateRefreshTokens: false` (`--no-refresh-rotation`) turns rotation off for public clients too.
  * Each check-and-update runs in one SQLite transaction, so two concurrent uses cannot both win; the
  * outcome is returned (not thrown) from the transaction so that a revocation is committed even though
  * the request fails. This module must never issue a token for a failed check.
@@ -102,12 +105,17 @@ export async function refreshAccessToken(deps: GrantDeps, client: OAuthClient, p
       refreshTokens.revokeFamily(record.familyId, now);
       return refused;
     }
-    if (!ctx.config.rotateRefreshTokens) return { granted: { userId: record.userId, scope: record.scope, refreshToken: undefined } };
+    if (!rotates(ctx, client)) return { granted: { userId: record.userId, scope: record.scope, refreshToken: undefined } };
     if (!refreshTokens.markRotated(tokenHash, now)) return invalidGrant('The refresh token was already exchanged.');
     const successor = startRefreshToken(deps, record.familyId, record, now);
     return { granted: { userId: record.userId, scope: record.scope, refreshToken: successor } };
   })();
   return respond(ctx, outcome);
+}
+
+/** RFC 9700 §4.14.2: sender-constrained by its secret, a confidential client's refresh token needs no rotation. */
+function rotates(ctx: ServiceContext, client: OAuthClient): boolean {
+  return ctx.config.rotateRefreshTokens && client.clientSecret === null;
 }
 
 /** The user must still belong to the account, and the service must still serve the token's audience. */

@@ -7,13 +7,14 @@
 import { z } from 'zod';
 import { ServiceError } from '../errors/service-error.js';
 import type { Caller } from '../http/request-auth.js';
+import { requiredByHandler } from '../http/null-as-absent.js';
 
 /** The most assets one batch job may select. */
 export const MAX_SELECTED_ASSETS = 100_000;
 
 export const selectorSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('BY_IDS'), assetIds: z.array(z.string().min(1).max(200)).min(1).max(MAX_SELECTED_ASSETS) }),
-  z.object({ type: z.literal('BY_CRITERION'), criterion: z.unknown().optional() }),
+  z.object({ type: z.literal('BY_CRITERION'), criterion: requiredByHandler(z.unknown()) }),
 ]);
 export type AssetSelector = z.infer<typeof selectorSchema>;
 

@@ -10,6 +10,8 @@ import { nameProblem } from '../../shared/api/remote-path.js';
 import type { ServiceContext } from '../context.js';
 import { envelope } from '../http/envelope.js';
 import { parseInput } from '../http/parse-input.js';
+import { parseBody } from '../http/route-bodies.js';
+import { requiredByHandler } from '../http/null-as-absent.js';
 import { caller, type Caller } from '../http/request-auth.js';
 import { ServiceError, notFound } from '../errors/service-error.js';
 import { toErrorBody } from '../errors/to-error-body.js';
@@ -30,7 +32,8 @@ const batchBody = batchOf(z.object({ batchItemId: z.string().min(1).max(200).opt
 const searchBody = z.object({
   from: z.number().int().min(0).max(PAGING_LIMIT).default(0),
   pageSize: z.number().int().min(0).max(1000).default(100),
-  criterion: z.unknown().optional(),
+  // Required; compileOptionCriterion reports it missing (absent or null alike).
+  criterion: requiredByHandler(z.unknown()),
   sorts: z.unknown().optional(),
 });
 
@@ -69,9 +72,9 @@ export function registerFieldOptionRoutes(app: FastifyInstance, ctx: ServiceCont
     return render(who, load(who, request.params));
   });
 
-  app.post('/field-option-searches', async (request) => {
+  app.post('/field-option-searches', { config: { body: searchBody } }, async (request) => {
     const who = caller(request);
-    const body = parseInput(searchBody, request.body);
+    const body = parseBody(request, searchBody);
     if (body.from + body.pageSize > PAGING_LIMIT) throw new ServiceError('PAGING_LIMIT_EXCEEDED');
     const { where, params } = compileOptionCriterion(body.criterion);
     const orderBy = compileOptionSorts(body.sorts);
@@ -82,10 +85,10 @@ export function registerFieldOptionRoutes(app: FastifyInstance, ctx: ServiceCont
     return { results: rows.map((row) => render(who, row)), totalResults: total };
   });
 
-  app.post('/field-option-batches', async (request) => {
+  app.post('/field-option-batches', { config: { body: batchBody } }, async (request) => {
     const who = caller(request);
     requireAccountAction(who.role, 'FIELD_OPTIONS', 'CREATE_FIELD_OPTIONS');
-    const { items } = parseInput(batchBody, request.body);
+    const { items } = parseBody(request, batchBody);
     const successes: Record<string, unknown> = {};
     const failures: Record<string, ErrorBody> = {};
     ctx.db.transaction(() => {
@@ -111,11 +114,11 @@ export function registerFieldOptionRoutes(app: FastifyInstance, ctx: ServiceCont
     return { successes, failures };
   });
 
-  app.patch('/field-options/:id', async (request) => {
+  app.patch('/field-options/:id', { config: { body: patchBody } }, async (request) => {
     const who = caller(request);
     const row = load(who, request.params);
     requireAction(who.role, 'FIELD_OPTION', 'EDIT');
-    const body = parseInput(patchBody, request.body);
+    const body = parseBody(request, patchBody);
     const field = optionField(who, row.field_id);
     const next = {
       value: body.value === undefined ? row.value : checkValue(field, body.value),

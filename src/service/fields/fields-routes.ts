@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../context.js';
 import { envelope } from '../http/envelope.js';
 import { parseInput } from '../http/parse-input.js';
+import { parseBody } from '../http/route-bodies.js';
 import { caller } from '../http/request-auth.js';
 import { ServiceError, notFound } from '../errors/service-error.js';
 import { permittedActions, requireAccountAction, requireAction } from '../auth/permissions.js';
@@ -35,10 +36,10 @@ export function registerFieldRoutes(app: FastifyInstance, ctx: ServiceContext): 
   // A bare array, ordered by name, as the hosted service answers [real, observed].
   app.get('/fields', async (request) => ctx.fields.list(caller(request).accountId).map(toField));
 
-  app.post('/fields', async (request) => {
+  app.post('/fields', { config: { body: createBody } }, async (request) => {
     const who = caller(request);
     requireAccountAction(who.role, 'FIELDS', 'CREATE_FIELDS');
-    const body = parseInput(createBody, request.body);
+    const body = parseBody(request, createBody);
     if (body.hierarchical && !body.hasFixedOptions) {
       throw new ServiceError('INVALID_BODY', 'Only a field with fixed options can be hierarchical.');
     }
@@ -53,12 +54,12 @@ export function registerFieldRoutes(app: FastifyInstance, ctx: ServiceContext): 
     return envelope(toField(load(who.accountId, id)), permittedActions(who.role, 'FIELD', id));
   });
 
-  app.patch('/fields/:id', async (request) => {
+  app.patch('/fields/:id', { config: { body: patchBody } }, async (request) => {
     const who = caller(request);
     const { id } = parseInput(idParams, request.params, 'INVALID_PATH');
     const field = load(who.accountId, id);
     requireAction(who.role, 'FIELD', 'EDIT');
-    const body = parseInput(patchBody, request.body);
+    const body = parseBody(request, patchBody);
     if (body.name !== undefined && body.name !== field.name && ctx.fields.nameTaken(who.accountId, body.name)) {
       throw new ServiceError('FIELD_NAME_TAKEN', `A field named "${body.name}" already exists.`);
     }

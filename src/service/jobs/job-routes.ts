@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { ServiceContext } from '../context.js';
 import { envelope } from '../http/envelope.js';
 import { parseInput } from '../http/parse-input.js';
+import { parseBody } from '../http/route-bodies.js';
 import { caller, type Caller } from '../http/request-auth.js';
 import { notFound } from '../errors/service-error.js';
 import { permittedActions } from '../auth/permissions.js';
@@ -33,10 +34,10 @@ export interface JobKind<S extends z.ZodType> {
 const idParams = z.object({ id: z.string().min(1).max(200) });
 
 export function registerJobKind<S extends z.ZodType>(app: FastifyInstance, ctx: ServiceContext, runner: JobRunner, jobs: JobsRepo, kind: JobKind<S>): void {
-  app.post(kind.path, async (request) => {
+  app.post(kind.path, { config: { body: kind.body } }, async (request) => {
     const who = caller(request);
     kind.precheck?.(request.body);
-    const body = parseInput(kind.body, request.body);
+    const body = parseBody(request, kind.body);
     kind.authorize(who, body);
     const input: unknown = kind.prepare === undefined ? body : kind.prepare(who, body);
     const row = jobs.create(who.accountId, who.userId, kind.type, input, ctx.nowIso());

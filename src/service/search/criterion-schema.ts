@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { checkCriterionLimits, MAX_IN_VALUES } from './criterion-limits.js';
 import { formatPath, invalidCriterion, invalidSort } from './search-errors.js';
+import { withoutAbsentNulls } from '../http/null-as-absent.js';
 
 /** Longest text value a criterion may carry (same bound as a stored metadata value). */
 export const MAX_CRITERION_TEXT = 10_000;
@@ -88,18 +89,22 @@ function describe(input: unknown, issue: z.core.$ZodIssue): string {
 export function parseCriterion(input: unknown, root = 'criterion'): Criterion {
   if (input === undefined || input === null) throw invalidCriterion(root, 'a criterion is required (use {"type":"MATCH_ALL"} to match everything)');
   checkCriterionLimits(input, root);
-  const parsed = criterionSchema.safeParse(input);
+  // `includeSubfolders: null` is "not given", as on every optional request property.
+  const given = withoutAbsentNulls(criterionSchema, input);
+  const parsed = criterionSchema.safeParse(given);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   if (issue === undefined) throw invalidCriterion(root, 'not a valid criterion');
-  throw invalidCriterion(formatPath(root, issue.path), describe(input, issue));
+  throw invalidCriterion(formatPath(root, issue.path), describe(given, issue));
 }
 
 export function parseSorts(input: unknown, root = 'sorts'): Sort[] {
   if (input === undefined || input === null) throw invalidSort(root, 'sorts are required (an empty array sorts by asset id)');
-  const parsed = sortsSchema.safeParse(input);
+  // `order: null` is "not given" (ASC), as on every optional request property.
+  const given = withoutAbsentNulls(sortsSchema, input);
+  const parsed = sortsSchema.safeParse(given);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   if (issue === undefined) throw invalidSort(root, 'not a valid list of sorts');
-  throw invalidSort(formatPath(root, issue.path), describe(input, issue));
+  throw invalidSort(formatPath(root, issue.path), describe(given, issue));
 }

@@ -16,7 +16,8 @@ import { permittedActions, requireAccountAction } from '../auth/permissions.js';
 import type { ServiceContext } from '../context.js';
 import { ServiceError } from '../errors/service-error.js';
 import { envelope } from '../http/envelope.js';
-import { parseInput } from '../http/parse-input.js';
+import { parseBody } from '../http/route-bodies.js';
+import { requiredByHandler } from '../http/null-as-absent.js';
 import { caller, type Caller } from '../http/request-auth.js';
 import { compileAssetQuery } from './asset-query.js';
 import { assetSearchRunner } from './run-asset-search.js';
@@ -29,12 +30,13 @@ export const MAX_PAGE_SIZE = 1000;
 export const DEFAULT_PAGE_SIZE = 100;
 
 const pageSize = (min: number) => z.number().int().min(min).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE);
-const pagedBody = z.object({ from: z.number().int().min(0).default(0), pageSize: pageSize(0), criterion: z.unknown().optional(), sorts: z.unknown().optional() });
+// `criterion` and `sorts` are required [real]; compileAssetQuery reports them missing (absent or null alike).
+const pagedBody = z.object({ from: z.number().int().min(0).default(0), pageSize: pageSize(0), criterion: requiredByHandler(z.unknown()), sorts: requiredByHandler(z.unknown()) });
 const scrollBody = z.object({
   from: z.literal(0, 'scroll searches always start at the first result; page on with the scrollId').optional(),
   pageSize: pageSize(1),
-  criterion: z.unknown().optional(),
-  sorts: z.unknown().optional(),
+  criterion: requiredByHandler(z.unknown()),
+  sorts: requiredByHandler(z.unknown()),
 });
 // A scroll id carries the sort values of the last asset returned (text values up to 10,000 characters each).
 const scrollOnBody = z.object({ scrollId: z.string().min(1).max(500_000) });
@@ -69,9 +71,9 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: ServiceContext, 
     return who;
   };
 
-  app.post('/asset-searches', async (request) => {
+  app.post('/asset-searches', { config: { body: pagedBody } }, async (request) => {
     const who = searcher(request);
-    const body = parseInput(pagedBody, request.body);
+    const body = parseBody(request, pagedBody);
     const query = compileAssetQuery(searchAccount(ctx.fields, who.accountId), body.criterion, body.sorts);
     if (body.from + body.pageSize > PAGING_LIMIT) {
       throw new ServiceError(
@@ -84,9 +86,9 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: ServiceContext, 
     return { results: results(who, rows), totalResults };
   });
 
-  app.post('/asset-scroll-searches', async (request) => {
+  app.post('/asset-scroll-searches', { config: { body: scrollBody } }, async (request) => {
     const who = searcher(request);
-    const body = parseInput(scrollBody, request.body);
+    const body = parseBody(request, scrollBody);
     const query = compileAssetQuery(searchAccount(ctx.fields, who.accountId), body.criterion, body.sorts);
     const totalResults = runner.count(query);
     const scroll = scrolls.create({
@@ -101,9 +103,9 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: ServiceContext, 
     return { results: results(who, page.rows), totalResults, scrollId: scrolls.scrollId(scroll, page.last) };
   });
 
-  app.post('/asset-scroll-search-scrolls', async (request) => {
+  app.post('/asset-scroll-search-scrolls', { config: { body: scrollOnBody } }, async (request) => {
     const who = searcher(request);
-    const { scrollId } = parseInput(scrollOnBody, request.body);
+    const { scrollId } = parseBody(request, scrollOnBody);
     const { row, cursor } = scrolls.open(scrollId, who.accountId, who.userId);
     const query = compileAssetQuery(searchAccount(ctx.fields, who.accountId), JSON.parse(row.criterion) as unknown, JSON.parse(row.sorts) as unknown);
     const page = runner.pageAfter(query, cursor, row.page_size);

@@ -10,6 +10,7 @@ import { MAX_PARTS } from '../../shared/api/part-layout.js';
 import type { ServiceContext } from '../context.js';
 import { envelope } from '../http/envelope.js';
 import { parseInput } from '../http/parse-input.js';
+import { parseBody } from '../http/route-bodies.js';
 import { caller } from '../http/request-auth.js';
 import { permittedActions, requireAction } from '../auth/permissions.js';
 import { uploadItemSchema } from './upload-items.js';
@@ -33,18 +34,18 @@ const partParams = z.object({
 });
 
 export function registerUploadRoutes(app: FastifyInstance, ctx: ServiceContext, uploads: UploadService): void {
-  app.post('/asset-uploads', async (request) => {
+  app.post('/asset-uploads', { config: { body: uploadItemSchema } }, async (request) => {
     const who = caller(request);
     requireAction(who.role, 'ASSET', 'UPLOAD');
-    const item = parseInput(uploadItemSchema, request.body);
+    const item = parseBody(request, uploadItemSchema);
     const upload = ctx.db.transaction(() => uploads.createUpload(who, item))();
     return envelope(upload, permittedActions(who.role, 'ASSET', upload.assetId));
   });
 
-  app.post('/asset-upload-completions', async (request) => {
+  app.post('/asset-upload-completions', { config: { body: completionBody } }, async (request) => {
     const who = caller(request);
     requireAction(who.role, 'ASSET', 'UPLOAD');
-    const body = parseInput(completionBody, request.body);
+    const body = parseBody(request, completionBody);
     const asset = await uploads.complete(who, body);
     return envelope(asset, permittedActions(who.role, 'ASSET', asset.id));
   });
@@ -56,7 +57,7 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: ServiceContext, 
     scope.addContentTypeParser('*', (_request, _payload, done) => {
       done(null);
     });
-    scope.put('/upload-parts/:uploadId/:partNumber', { config: { public: true } }, async (request, reply) => {
+    scope.put('/upload-parts/:uploadId/:partNumber', { config: { public: true, rawBody: true } }, async (request, reply) => {
       let received: ReceivedPart;
       try {
         const { uploadId, partNumber } = parseInput(partParams, request.params, 'INVALID_PATH');

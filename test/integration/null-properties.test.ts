@@ -1,0 +1,93 @@
+/**
+ * `null` on an optional request property reads as "not given" (API.md §1), on every route: the routes
+ * and their body schemas come from the service's own route table (RunningService.routes), so a new route
+ * is walked too. Each optional property, at any depth, is sent once as `null` and once left out, inside
+ * the same scaffold; the answers must be the same (unless the schema gives `null` its own meaning), and
+ * never a 500 or a 400 that names the property.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type ApiAnswer, type TestService } from '../support/test-service.js';
+import { ABSENT, optionalProperties } from '../support/optional-properties.js';
+
+/** Routes that take a body but not a JSON one, and why. */
+const NO_JSON_BODY: Record<string, string> = {
+  'POST /asset-staging-workflow-transition-batch-jobs': 'the V1 path, refused whatever the body',
+};
+
+/** The parts of an answer that must not depend on null versus absent. */
+function outcome(answer: ApiAnswer): unknown {
+  const body: unknown = answer.body;
+  if (answer.status === 200 || typeof body !== 'object' || body === null) return { status: answer.status };
+  const { code, message, error } = body as Record<string, unknown>;
+  return { status: answer.status, code, message, error };
+}
+
+describe('null on every optional request property', () => {
+  let service: TestService;
+  const ids: Record<string, string> = {};
+  beforeAll(async () => {
+    service = await startTestService();
+    const field = await service.api('POST', '/fields', { name: 'Colour', hasFixedOptions: true });
+    ids['/fields/:id'] = field.body.result.id;
+    const option = await service.api('POST', '/field-option-batches', { items: [{ batchItemId: 'o', fieldId: field.body.result.id, value: 'Red' }] });
+    ids['/field-options/:id'] = option.body.successes.o.result.id;
+    const assets = await service.api('POST', '/assets-creations', { count: 1 });
+    ids['/assets/:id'] = assets.body.results[0].result.id;
+  });
+  afterAll(async () => {
+    await service.dispose();
+  });
+
+  /** The URL to call for a route: path parameters become a real resource of that route. */
+  const urlOf = (route: string): string => {
+    if (!route.includes(':')) return route;
+    const id = ids[route];
+    if (id === undefined) throw new Error(`No resource for ${route}: add one in beforeAll so its body is really parsed.`);
+    return route.replace(/:[^/]+/, encodeURIComponent(id));
+  };
+
+  it('finds the routes and their body schemas in the route table', () => {
+    for (const url of Object.values(ids)) expect(url).toEqual(expect.any(String));
+    const undeclared = service.running.routes
+      .filter((route) => ['POST', 'PUT', 'PATCH'].includes(route.method) && route.body === undefined && !route.rawBody)
+      .map((route) => `${route.method} ${route.url}`)
+      .filter((route) => NO_JSON_BODY[route] === undefined);
+    expect(undeclared).toEqual([]);
+    expect(service.running.routes.filter((route) => route.body !== undefined).length).toBeGreaterThanOrEqual(20);
+  });
+
+  it('reads each one as absent: the same answer, never a 500 or a 400 naming it', async () => {
+    const checked: string[] = [];
+    for (const route of service.running.routes) {
+      if (route.body === undefined) continue;
+      for (const property of optionalProperties(route.body)) {
+        const where = `${route.method} ${route.url} ${property.path}`;
+        const url = urlOf(route.url);
+        const withNull = await service.api(route.method, url, property.body(null));
+        expect(withNull.status, `${where}: ${withNull.text}`).toBeLessThan(500);
+        if (!property.required) expect(withNull.text, where).not.toContain(`${property.path}:`);
+        if (!property.nullIsValue) {
+          const without = await service.api(route.method, url, property.body(ABSENT));
+          expect(outcome(withNull), where).toEqual(outcome(without));
+        }
+        checked.push(where);
+      }
+    }
+    // Spot checks that the walk reaches nested properties and the ones the issue names.
+    expect(checked).toEqual(
+      expect.arrayContaining([
+        'POST /asset-uploads partSize',
+        'POST /asset-uploads partUrlsRequest.uploadId',
+        'POST /asset-uploads partUrlsRequest.urlRequests.0.contentMd5',
+        'POST /asset-and-upload-batch-jobs items.0.partSize',
+        'POST /asset-searches from',
+        'POST /asset-searches pageSize',
+        'POST /asset-metadata-edit-batch-jobs metadataFieldValueUpdates.0.operation',
+        'POST /field-option-searches sorts',
+        'POST /asset-searches sorts',
+        'POST /asset-deletion-batch-jobs selector.criterion',
+        'PATCH /field-options/:id parentId',
+      ]),
+    );
+  });
+});
