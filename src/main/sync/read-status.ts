@@ -15,7 +15,6 @@ import { issuesRepo } from '../db/issues-repo.js';
 import { uploadJournal } from '../db/upload-journal.js';
 import { conflictsRepo } from '../db/conflicts-repo.js';
 import { remoteRepo } from '../db/remote-repo.js';
-import { isScannerReason } from './local-refresh.js';
 
 export interface RootStatus {
   id: string;
@@ -25,7 +24,10 @@ export interface RootStatus {
   publishLive: boolean;
   /** Why the root is stopped (missing folder or marker), or null while it runs. */
   stopped: string | null;
-  /** Files on disk the engine knows of, with the items it could not read (an unreadable folder counts once). */
+  /**
+   * Files on disk the engine knows of, with the items it could not read (an unreadable folder counts
+   * once). Symlinks and names the service refuses are reported, not counted: they are not files to sync.
+   */
   localFiles: number;
   /** Local files still exactly as both sides last agreed (never more than localFiles). */
   syncedFiles: number;
@@ -72,7 +74,7 @@ export function readStatus(db: StateDb): RootStatus[] {
     const uploads = journal.all(row.id).map((entry) => ({ relPath: entry.relPath, partsDone: entry.parts.size }));
     const open = conflicts.ofRoot(row.id).map((conflict) => ({ id: conflict.id, relPath: conflict.relPath, copyPath: conflict.copyPath, dateCreated: conflict.dateCreated }));
     // Items the scanner could not read are on disk too, and not synced.
-    const unreadable = notSynced.filter((issue) => isScannerReason(issue.reason) && (isLocal.get(row.id, issue.relPath)?.n ?? 0) === 0).length;
+    const unreadable = notSynced.filter((issue) => issue.reason === 'UNREADABLE' && (isLocal.get(row.id, issue.relPath)?.n ?? 0) === 0).length;
     const accounted = new Set([...notSynced.map((issue) => issue.relPath), ...open.map((conflict) => conflict.copyPath)]);
     const pendingUploads = changed.all(row.id).filter((file) => !accounted.has(file.rel_path)).length;
     const reachedService = remote.state(row.id).lastFull !== null;
