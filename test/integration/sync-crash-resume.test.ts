@@ -101,7 +101,7 @@ describe('sync killed mid-upload', () => {
     const receivedBefore = held.reduce((sum, part) => sum + part.size, 0);
     expect(receivedBefore).toBe(16 * MiB);
     const status = await cli(['status', '--state', stateDir]);
-    expect(status.out, status.err).toContain('uploading Video/big.bin (1 parts done)');
+    expect(status.out, status.err).toContain('uploading Video/big.bin (1 part done)');
 
     proxy.holdParts = undefined;
     proxy.reset();
@@ -125,6 +125,6 @@ describe('sync killed mid-upload', () => {
     const file = db.prepare<[string], { checksum: string; size: number; filename: string }>('SELECT checksum, size, filename FROM asset_files WHERE id = ?').get(assets[0]?.current_file_id ?? '');
     expect(file).toEqual({ checksum: md5(bytes), size: total, filename: 'big.bin' });
     expect(readJournal(stateDir)).toEqual([]);
-    expect((await cli(['status', '--state', stateDir])).out).toContain('up to date · 1 synced of 1 local files');
+    expect((await cli(['status', '--state', stateDir])).out).toContain('up to date · 1 synced of 1 local file');
   });
 });

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApiClient, staticTokenProvider, type ApiClient, type AssetApi } from '../../src/main/api/index.js';
-import { NodeFileSystem, createFreedesktopTrash, systemClock } from '../../src/main/local/index.js';
+import { NodeFileSystem, createFreedesktopTrash, systemClock, type FileSystem } from '../../src/main/local/index.js';
 import { createEngine, type Engine, type EngineDeps, type OnceResult } from '../../src/main/engine.js';
 import type { TestService } from './test-service.js';
 import type { FieldOption } from '../../src/shared/api/resources.js';
@@ -49,6 +49,8 @@ export interface SyncHarnessOptions {
   progress?: Pick<EngineDeps, 'onBytes' | 'onTransfer'>;
   /** How long a file must stay unchanged (default 40 ms, so tests do not wait long). */
   stableMs?: number;
+  /** The engine's file system (default: the real disk), e.g. one that injects errors. */
+  fs?: FileSystem;
 }
 
 export async function startSyncHarness(service: TestService, options: SyncHarnessOptions = {}): Promise<SyncHarness> {
@@ -58,7 +60,7 @@ export async function startSyncHarness(service: TestService, options: SyncHarnes
   const trashHome = join(stateDir, 'trash-home');
   const engine = createEngine(
     { stateDir, server: service.url, stableMs: options.stableMs ?? 40, ...(options.remote === undefined ? {} : { remote: options.remote }) },
-    { api: options.wrapApi?.(api) ?? api, fs: new NodeFileSystem(), clock: systemClock, trash: createFreedesktopTrash({ dataHome: trashHome }), ...options.progress },
+    { api: options.wrapApi?.(api) ?? api, fs: options.fs ?? new NodeFileSystem(), clock: systemClock, trash: createFreedesktopTrash({ dataHome: trashHome }), ...options.progress },
   );
   await engine.addRoot({ path: folder, remotePath: options.remotePath ?? '/', publishLive: options.publishLive ?? false });
   const harness: SyncHarness = {

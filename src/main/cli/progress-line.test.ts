@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { recordingIo } from '../../../test/support/fake-io.js';
 import type { PassReport } from '../sync/root-sync.js';
-import { ProgressLine, formatBytes } from './progress-line.js';
+import { ProgressLine, formatBytes, plural } from './progress-line.js';
 
 const MB = 1_000_000;
 
@@ -122,6 +122,17 @@ describe('ProgressLine in a pipe', () => {
     progress.pass(report({}), '/tmp/art');
     progress.done();
     expect(io.errLines).toEqual(['/tmp/art: 1 new · 5.00 MB sent']);
+  });
+});
+
+describe('counted nouns', () => {
+  it('says "1 conflict" and "1 file", and plurals for other counts', () => {
+    const io = recordingIo();
+    const progress = new ProgressLine(io, () => 0);
+    progress.pass(report({ conflicts: 1, heldDeletes: 1 }), '/tmp/art');
+    progress.pass(report({ conflicts: 2, heldDeletes: 3 }), '/tmp/art');
+    expect(io.errLines).toEqual(['/tmp/art: 1 conflict, 1 deletion held', '/tmp/art: 2 conflicts, 3 deletions held']);
+    expect([0, 1, 2].map((count) => plural(count, 'file'))).toEqual(['0 files', '1 file', '2 files']);
   });
 });
 

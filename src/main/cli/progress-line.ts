@@ -22,6 +22,11 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / size).toFixed(bytes < 10 * size ? 2 : 1)} ${unit}`;
 }
 
+/** Counted nouns for people: "1 file", "2 files", "0 conflicts" (regular plurals only: adds "s"). */
+export function plural(count: number, noun: string): string {
+  return `${count} ${count === 1 ? noun : `${noun}s`}`;
+}
+
 export class ProgressLine {
   /** What the current pass planned to move; undefined between passes (bytes then are unplanned, e.g. a resumed upload). */
   private plan: PlannedTransfers | undefined;
@@ -74,10 +79,10 @@ export class ProgressLine {
       report.downloaded > 0 ? `${report.downloaded} downloaded` : '',
       report.localMoved > 0 ? `${report.localMoved} moved here` : '',
       report.trashed > 0 ? `${report.trashed} to the trash` : '',
-      report.conflicts > 0 ? `${report.conflicts} conflicts` : '',
+      report.conflicts > 0 ? plural(report.conflicts, 'conflict') : '',
       report.failed > 0 ? `${report.failed} failed` : '',
       report.settling > 0 ? `${report.settling} still being written` : '',
-      report.heldDeletes > 0 ? `${report.heldDeletes} deletions held` : '',
+      report.heldDeletes > 0 ? `${plural(report.heldDeletes, 'deletion')} held` : '',
     ].filter((part) => part !== '');
     if (report.stopped !== undefined) parts.push(`stopped: ${report.stopped}`);
     if (parts.length === 0) return;
@@ -104,7 +109,7 @@ export class ProgressLine {
     // Retried bytes count twice on the wire; the line never says more than the plan.
     const left = this.estimate.secondsLeft(bytes - this.bytesDone);
     return [
-      `${arrows} ${Math.min(this.filesDone, files)}/${files} ${files === 1 ? 'file' : 'files'}`,
+      `${arrows} ${Math.min(this.filesDone, files)}/${plural(files, 'file')}`,
       `${formatBytes(Math.min(this.bytesDone, bytes))} of ${formatBytes(bytes)}`,
       ...speed,
       ...(left === undefined ? [] : [`ETA ${formatDuration(left)}`]),

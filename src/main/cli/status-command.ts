@@ -6,6 +6,7 @@ import { readStatus, type RootStatus } from '../sync/read-status.js';
 import { parseFlags, urlFlag } from './parse-flags.js';
 import { stateDirOf } from './state-dir.js';
 import type { CommandIo } from './command-io.js';
+import { plural } from './progress-line.js';
 
 export const statusHelp = `Usage: asset-sync status [--state DIR] [--server URL] [--json]
 
@@ -40,12 +41,14 @@ export async function statusCommand(args: string[], io: CommandIo): Promise<numb
   }
   for (const root of roots) {
     io.out(`${root.path} → ${root.server} ${root.remotePath}`);
-    io.out(`  ${root.state.replaceAll('_', ' ').toLowerCase()}${root.stopped === null ? '' : `: ${root.stopped}`} · ${root.syncedFiles} synced of ${root.localFiles} local files${root.publishLive ? ' · publishing LIVE' : ''}`);
-    for (const upload of root.uploadsInProgress) io.out(`  uploading ${upload.relPath} (${upload.partsDone} parts done)`);
+    const state = root.state === 'NEVER_SYNCED' ? 'never synced: the service has not been reached yet' : root.state.replaceAll('_', ' ').toLowerCase();
+    const waiting = root.pendingUploads > 0 ? ` · ${plural(root.pendingUploads, 'file')} waiting to upload` : '';
+    io.out(`  ${state}${root.stopped === null ? '' : `: ${root.stopped}`} · ${root.syncedFiles} synced of ${plural(root.localFiles, 'local file')}${waiting}${root.publishLive ? ' · publishing LIVE' : ''}`);
+    for (const upload of root.uploadsInProgress) io.out(`  uploading ${upload.relPath} (${plural(upload.partsDone, 'part')} done)`);
     for (const issue of root.notSynced) io.out(`  not synced: ${issue.relPath}: ${issue.reason}: ${issue.detail}`);
     for (const conflict of root.conflicts) io.out(`  conflict #${conflict.id}: ${conflict.relPath} (yours: ${conflict.copyPath}); resolve with \`asset-sync resolve ${conflict.id} --keep mine|theirs|both\``);
     if (root.heldDeletes.count > 0) {
-      io.out(`  ${root.heldDeletes.count} deletions ${root.heldDeletes.confirmed ? 'confirmed, applied on the next pass' : 'wait for `asset-sync confirm-deletes`'}: ${root.heldDeletes.sample.join(', ')}${root.heldDeletes.count > root.heldDeletes.sample.length ? ', …' : ''}`);
+      io.out(`  ${plural(root.heldDeletes.count, 'deletion')} ${root.heldDeletes.confirmed ? 'confirmed, applied on the next pass' : 'wait for `asset-sync confirm-deletes`'}: ${root.heldDeletes.sample.join(', ')}${root.heldDeletes.count > root.heldDeletes.sample.length ? ', …' : ''}`);
     }
   }
   return 0;

@@ -98,10 +98,22 @@ export class LocalRefresh {
     }
     const paths = new Set([...this.hints, ...deps.gate.due()]);
     this.hints.clear();
-    if (paths.size === 0) return false;
+    // What the scanner could not sync is looked at again on every pass, hinted or not: a permission
+    // fixed, a symlink replaced by its file, a name corrected. No watcher reports a chmod on every
+    // platform, and a report that outlives its cause keeps `--once` from ever converging.
+    const reports = this.scannerReports();
+    if (paths.size === 0 && reports.size === 0) return false;
+    const before = [...reports].join('\n');
     const seen = new Set<string>();
-    await this.committing(() => deps.scanner.rescan(root.path, paths, (observation) => this.observe(observation, seen, []), options));
-    return true;
+    await this.committing(() => deps.scanner.rescan(root.path, [...paths, ...reports.keys()], (observation) => this.observe(observation, seen, []), options));
+    // A report found as it was is no news: the root may go on resting (plan-rest.ts).
+    return paths.size > 0 || [...this.scannerReports()].join('\n') !== before;
+  }
+
+  /** The scanner's "not synced" reports of this root: path → reason and detail. */
+  private scannerReports(): Map<string, string> {
+    const reports = this.deps.issues.notSynced(this.root.id).filter((issue) => isScannerReason(issue.reason));
+    return new Map(reports.map((issue) => [issue.rel_path, `${issue.reason}: ${issue.detail}`]));
   }
 
   /**
@@ -175,12 +187,22 @@ export class LocalRefresh {
         this.pending.set(relPath, { size: observation.size, mtimeMs: observation.mtimeMs, ino: observation.ino, dev: observation.dev });
         break;
       case 'directory':
+        // Listed, so whatever kept the scanner out of it (a permission, a bad name) is gone.
+        this.unstable.delete(relPath);
+        this.write(() => {
+          const issue = deps.issues.notSyncedEntry(root.id, relPath);
+          if (issue !== undefined && isScannerReason(issue.reason)) deps.issues.cleared(root.id, relPath);
+        });
         break;
       case 'not-synced':
         // Present but not syncable: it must never look deleted.
         this.unstable.add(relPath);
         if (observation.subtreeUnknown) unknown.push(relPath);
-        this.write(() => deps.issues.failed(root.id, relPath, observation.reason, observation.detail, null));
+        this.write(() => {
+          // The same report again changes nothing (and writes nothing: a write would wake a resting root).
+          const known = deps.issues.notSyncedEntry(root.id, relPath);
+          if (known?.reason !== observation.reason || known.detail !== observation.detail) deps.issues.failed(root.id, relPath, observation.reason, observation.detail, null);
+        });
         break;
       case 'gone':
         this.write(() => {

@@ -62,10 +62,17 @@ async function keepMine(deps: ResolveDeps, root: RootRow, conflict: Conflict, co
   const target = original?.absPath ?? (await resolveInsideRoot(fs, root.path, conflict.relPath));
   await fs.mkdirp(dirname(target));
   await fs.rename(copyPath, target);
-  snapshots.deleteLocal(root.id, conflict.copyPath);
-  // The next pass compares our bytes with what both sides last agreed on: the service's version.
-  if (synced === undefined) {
-    const stat = await fs.lstat(target);
-    snapshots.putSynced(root.id, { relPath: conflict.relPath, assetId: conflict.assetId, md5: conflict.remote.md5, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev });
-  }
+  const stat = await fs.lstat(target);
+  // The local snapshot follows the file, so that `status` shows the upload waiting from now on (it
+  // said "up to date" until the next sync scanned). The copy's hash still holds for the same file.
+  const copied = snapshots.localEntry(root.id, conflict.copyPath);
+  const md5 = copied !== undefined && sameSignature(stat, copied) ? copied.md5 : null;
+  snapshots.inTransaction(() => {
+    snapshots.deleteLocal(root.id, conflict.copyPath);
+    snapshots.putLocal(root.id, { relPath: conflict.relPath, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev, md5 });
+    // The next pass compares our bytes with what both sides last agreed on: the service's version.
+    if (synced === undefined) {
+      snapshots.putSynced(root.id, { relPath: conflict.relPath, assetId: conflict.assetId, md5: conflict.remote.md5, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev });
+    }
+  });
 }

@@ -20,6 +20,7 @@ import type { ConflictsRepo } from '../db/conflicts-repo.js';
 import type { RemoteSide } from './remote-side.js';
 import { executeRemoteChanges, isRemoteChange, type RemoteChangeDeps, type RemoteChangeOp } from './execute-remote-changes.js';
 import { plannedTransfers } from './planned-transfers.js';
+import { settledReports, type ReportsInput } from './settled-reports.js';
 import type { PlannedTransfers } from '../../shared/sync/transfer-event.js';
 
 /** What one pass did, for progress output and `--once`'s verdict. */
@@ -187,10 +188,27 @@ export class RootSync {
     else deps.issues.clearHeld(root.id);
     report.heldDeletes = plan.heldDeletes.length;
     report.operations = plan.operations.length;
+    this.forgetSettled({ local, synced, plan, waiting: new Set([...busy, ...this.local.unstable]), ...(remote.error === undefined && remote.view !== undefined ? { remote: remote.view } : {}) });
     await this.execute(plan.operations, report);
     // The state is taken after this pass's own writes (held deletions, say): only later changes wake the root.
     this.rest.planned({ now, state: deps.stateVersion?.(), waiting }, plan.operations.length, plan.heldDeletes.length);
     return report;
+  }
+
+  /**
+   * Reports and unfinished version uploads whose paths agree on both sides now (or are gone
+   * everywhere) say nothing true any more: an edit undone before its retry, a download that landed.
+   * Left, they would keep `status` from "up to date" and `--once` from converging for good.
+   */
+  private forgetSettled(input: Omit<ReportsInput, 'reports'>): void {
+    const { deps, root } = this;
+    const versions = new Set(deps.journal.all(root.id).flatMap((entry) => (entry.kind === 'VERSION' ? [entry.relPath] : [])));
+    const reports = new Set([...deps.issues.notSynced(root.id).filter((row) => !isScannerReason(row.reason)).map((row) => row.rel_path), ...versions]);
+    if (reports.size === 0) return;
+    for (const relPath of settledReports({ ...input, reports: [...reports] })) {
+      deps.issues.cleared(root.id, relPath);
+      if (versions.has(relPath)) deps.journal.finish(root.id, relPath);
+    }
   }
 
   /**

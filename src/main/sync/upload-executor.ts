@@ -234,6 +234,12 @@ export class UploadExecutor {
   }
 
   private async uploadToAsset(root: UploadRoot, kind: 'NEW' | 'VERSION', assetId: string, local: LocalEntry): Promise<UploadOutcome> {
+    // An upload of this very file that an outage interrupted (service down, connection reset, URLs
+    // expired while the machine slept) goes on where it stopped, as after a restart: only the parts
+    // the service has not confirmed are sent. Starting afresh here sent the whole file again after
+    // every failed attempt of a running engine.
+    const interrupted = this.interruptedUpload(root, assetId, local);
+    if (interrupted !== undefined) return this.continueUpload(root, interrupted);
     return this.files.run(async () => {
       const { api, journal } = this.deps;
       // (Re)writes the journal with the identity being sent now, keeping the asset it is for.
@@ -242,6 +248,14 @@ export class UploadExecutor {
       journal.uploadCreated(root.id, local.relPath, assetId, upload.uploadId, upload.partSize);
       return this.sendAndComplete(root, local, assetId, upload, new Map());
     });
+  }
+
+  /** The journal's upload of `local` to `assetId` with parts to go on from, if the file is still the one it began with. */
+  private interruptedUpload(root: UploadRoot, assetId: string, local: LocalEntry): (JournalEntry & { assetId: string }) | undefined {
+    const entry = this.deps.journal.get(root.id, local.relPath);
+    if (entry?.assetId !== assetId || entry.uploadId === null || entry.uploadId === '' || entry.partSize === null) return undefined;
+    if (!sameSignature(entry.local, local) || entry.local.dev !== local.dev) return undefined;
+    return { ...entry, assetId };
   }
 
   private async continueUpload(root: UploadRoot, entry: JournalEntry & { assetId: string }): Promise<UploadOutcome> {
@@ -287,10 +301,15 @@ export class UploadExecutor {
     // A one-part upload asks its PUT to complete it too (our service does; others answer the part).
     const onePart = upload.parts.length === 1 && confirmed.size === 0;
     let completed: Asset | undefined;
+    // The first part that fails for good stops the others: a part still queued or retrying after the
+    // file's outcome was reported would race the next attempt, which sends the same parts again.
+    const stop = new AbortController();
+    let firstError: unknown;
     try {
-      await Promise.all(
+      const settled = await Promise.allSettled(
         toSend.map((part) =>
           this.parts.run(async () => {
+            if (stop.signal.aborted) return;
             const answer = await api.putPart({
               url: part.url,
               filePath,
@@ -298,6 +317,7 @@ export class UploadExecutor {
               start: part.byteRange.start,
               end: part.byteRange.end,
               onProgress: (bytes) => this.deps.onBytes?.(local.relPath, bytes),
+              signal: stop.signal,
               ...(onePart ? { complete: true } : {}),
             });
             const { eTag } = answer;
@@ -307,9 +327,14 @@ export class UploadExecutor {
             // A one-part upload completes right after: after a crash that one part is simply sent
             // again, which costs less than a journal write for every small file.
             if (upload.parts.length > 1 || confirmed.size > 1) journal.partsConfirmed(root.id, local.relPath, confirmed);
+          }).catch((error: unknown) => {
+            firstError ??= error;
+            stop.abort();
+            throw error;
           }),
         ),
       );
+      if (settled.some((result) => result.status === 'rejected')) throw firstError;
     } catch (error) {
       // Not the file the upload began with (changed, replaced, gone, a symlink now): its parts so far
       // are of other bytes, so the upload goes, as when the check before sending fails.
