@@ -17,6 +17,9 @@ import { isApiError } from './api/index.js';
 import { SyncError } from './sync/sync-error.js';
 import { AdminError } from '../service/admin/admin-error.js';
 
+/** Codes that mean the command as typed cannot work: exit 2, like a usage error. */
+const USAGE_CODES: ReadonlySet<string> = new Set(['INVALID_INPUT', 'INVALID_SERVER', 'SIGNED_IN_ELSEWHERE']);
+
 type Command = (args: string[], io: CommandIo) => Promise<number>;
 
 const commands: Record<string, { run: Command; summary: string }> = {
@@ -63,7 +66,7 @@ export async function main(argv: string[], io: CommandIo = processIo()): Promise
     }
     if (error instanceof AdminError || error instanceof SyncError || isApiError(error)) {
       io.err(`asset-sync: ${error.message} [${error.code}]`);
-      return error.code === 'INVALID_INPUT' || error.code === 'INVALID_SERVER' ? 2 : 1;
+      return USAGE_CODES.has(error.code) ? 2 : 1;
     }
     const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'FAILED';
     io.err(`asset-sync: ${error instanceof Error ? error.message : String(error)} [${code}]`);

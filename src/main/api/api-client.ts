@@ -15,12 +15,16 @@ import { transportError } from './transport-error.js';
 import { withRetries, type RetryPolicy } from './with-retries.js';
 import type { InlineCalls } from '../io/inline-calls.js';
 
-/** Where bearer tokens come from (src/main/auth implements it; tests pass a fake). */
+/**
+ * Where bearer tokens come from (src/main/auth implements it; tests pass a fake). Every call names the
+ * server the token is for, so a provider holding a sign-in for one server can refuse to hand it out
+ * for another (SIGNED_IN_ELSEWHERE): a token never leaves for an origin it was not issued by.
+ */
 export interface TokenProvider {
-  /** A token believed valid now (refreshed first when it is known to have expired). */
-  accessToken(): Promise<string>;
-  /** A token other than `previous`, which the server refused: refreshes once however many callers ask. */
-  refreshed(previous: string): Promise<string>;
+  /** A token believed valid now for `server` (refreshed first when it is known to have expired). */
+  accessToken(server: string): Promise<string>;
+  /** A token other than `previous`, which `server` refused: refreshes once however many callers ask. */
+  refreshed(previous: string, server: string): Promise<string>;
 }
 
 /** A provider for a fixed token (ASSET_SYNC_TOKEN, tests): a refused token stays refused. */
@@ -116,10 +120,10 @@ export function createRequester(context: ClientContext, tokens: TokenProvider): 
       return withRetries(
         retryContext,
         async () => {
-          let token = await tokens.accessToken();
+          let token = await tokens.accessToken(context.server);
           let response = await send(request, url, token);
           if (response.statusCode === 401) {
-            token = await tokens.refreshed(token);
+            token = await tokens.refreshed(token, context.server);
             response = await send(request, url, token);
           }
           const retryAfter = response.headers['retry-after'];

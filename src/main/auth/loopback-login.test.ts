@@ -49,7 +49,7 @@ describe('signing in against the real service', () => {
       expect((await api.currentUser()).result.email).toBe(running.running.ctx.config.adminEmail);
 
       // A refresh through the provider rotates the refresh token, and the new access token works.
-      const renewed = await provider.refreshed(tokens.accessToken);
+      const renewed = await provider.refreshed(tokens.accessToken, running.url);
       expect(renewed).not.toBe(tokens.accessToken);
       const stored = await readTokens(stateDir);
       expect(stored?.accessToken).toBe(renewed);
@@ -76,7 +76,7 @@ describe('signing in against the real service', () => {
   it('keeps the refresh token when the server does not rotate it', async () => {
     const { tokens } = await signIn({ rotateRefreshTokens: false });
     const provider = createTokenProvider({ stateDir, env: {} });
-    const renewed = await provider.refreshed(tokens.accessToken);
+    const renewed = await provider.refreshed(tokens.accessToken, tokens.server);
     expect(renewed).not.toBe(tokens.accessToken);
     expect(await readTokens(stateDir)).toMatchObject({ accessToken: renewed, refreshToken: tokens.refreshToken });
   });

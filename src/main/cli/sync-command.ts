@@ -5,7 +5,7 @@
  * lines otherwise.
  */
 import { createApiClient } from '../api/index.js';
-import { createTokenProvider, readTokens } from '../auth/index.js';
+import { assertTokensFor, createTokenProvider, readTokens, tokenFromEnv } from '../auth/index.js';
 import { createEngine, type Engine } from '../engine.js';
 import { NativeWatcher, NodeFileSystem, createFreedesktopTrash, systemClock } from '../local/index.js';
 import { InlineCalls } from '../io/inline-calls.js';
@@ -58,8 +58,11 @@ export async function syncCommand(args: string[], io: CommandIo): Promise<number
   if (values.publish !== undefined && values.publish !== 'live') throw new CliError('USAGE', `--publish takes "live", got "${values.publish}".`);
   if (values.remote !== undefined && !values.remote.startsWith('/')) throw new CliError('USAGE', `--remote must start with "/", got "${values.remote}".`);
   const stateDir = stateDirOf(values.state, io.env);
-  const server = urlFlag('server', values.server) ?? (await readTokens(stateDir).catch(() => undefined))?.server ?? knownServer(stateDir);
+  const signedIn = await readTokens(stateDir).catch(() => undefined);
+  const server = urlFlag('server', values.server) ?? signedIn?.server ?? knownServer(stateDir);
   if (server === undefined) throw new CliError('USAGE', 'asset-sync sync needs --server URL (or sign in first with `asset-sync login --server URL`).');
+  // Said before anything starts; the token provider enforces it on every request regardless.
+  if (signedIn !== undefined && tokenFromEnv(io.env) === undefined) assertTokensFor(signedIn, server);
 
   const rate = (name: string, value: string | undefined): number | null => (value === undefined ? null : integerFlag(name, value, 0, 1, 100_000) * 1_000_000);
   // One budget of event-loop time for the small file calls of the scan and of the uploads.
