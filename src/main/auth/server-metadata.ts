@@ -49,7 +49,7 @@ function unreachable(base: string, error: unknown): ApiError {
   if (isTlsFailure(code, message)) {
     return new ApiError({ code: 'SERVER_TLS_ERROR', message: `Can't sign in at ${base}: its TLS connection failed (${code}). Check the address (http or https?) and the server's certificate.` });
   }
-  const reason = UNREACHABLE[code] ?? (error instanceof Error && error.name === 'TimeoutError' ? 'it did not answer in time' : `${code}`);
+  const reason = UNREACHABLE[code] ?? (error instanceof Error && error.name === 'TimeoutError' ? 'it did not answer in time' : code);
   return new ApiError({ code: 'SERVER_UNREACHABLE', message: `Can't reach ${base}: ${reason}. Check the address and that the service is running.` });
 }
 
