@@ -13,6 +13,7 @@ import { statusCommand } from './cli/status-command.js';
 import { confirmDeletesCommand } from './cli/confirm-deletes-command.js';
 import { conflictsCommand, resolveCommand } from './cli/conflicts-command.js';
 import { loginCommand, logoutCommand } from './cli/login-command.js';
+import { foldersCommand } from './cli/folders-command.js';
 import { isApiError } from './api/index.js';
 import { SyncError } from './sync/sync-error.js';
 import { AdminError } from '../service/admin/admin-error.js';
@@ -26,6 +27,7 @@ const commands: Record<string, { run: Command; summary: string }> = {
   sync: { run: syncCommand, summary: 'sync local folders with the service (--once for one pass)' },
   status: { run: statusCommand, summary: 'show synced folders, progress and files that could not sync' },
   'confirm-deletes': { run: confirmDeletesCommand, summary: 'let deletions held by the mass-delete guard go through' },
+  folders: { run: foldersCommand, summary: 'list synced folders; remove one, or relink one a guard stopped' },
   conflicts: { run: conflictsCommand, summary: 'list files both sides changed, with both versions' },
   resolve: { run: resolveCommand, summary: 'resolve a conflict: --keep mine, theirs or both' },
   login: { run: loginCommand, summary: 'sign in to a service through your browser' },

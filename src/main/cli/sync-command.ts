@@ -17,6 +17,7 @@ import { stateDirOf } from './state-dir.js';
 import type { CommandIo } from './command-io.js';
 import { ProgressLine } from './progress-line.js';
 import { ConnectivityLine } from './connectivity-line.js';
+import { guardAdvice } from './folders-command.js';
 import { FileLog } from '../log/file-log.js';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
@@ -110,10 +111,16 @@ export async function syncCommand(args: string[], io: CommandIo): Promise<number
   try {
     if (values.folder !== undefined) await engine.addRoot({ path: values.folder, remotePath: values.remote ?? '/', publishLive: values.publish === 'live' });
     if (engine.roots().length === 0) throw new CliError('USAGE', 'No folder to sync: add one with --folder DIR.');
+    const advised = new Map<string, string>();
     const report = (pass: PassReport): void => {
       if (pass.operations > 0 || pass.stopped !== undefined) fileLog.write({ level: pass.failed > 0 || pass.stopped !== undefined ? 'warn' : 'info', message: 'pass', ...pass });
       if (line.unreachable && pass.stopped === undefined && !progressed(pass)) return;
-      line.note(() => progress.pass(pass, engine.roots().find((row) => row.id === pass.rootId)?.path ?? pass.rootId));
+      const path = engine.roots().find((row) => row.id === pass.rootId)?.path ?? pass.rootId;
+      line.note(() => progress.pass(pass, path));
+      // A watching sync names the way out once per stop, not on every pass.
+      if (pass.stopped !== undefined && advised.get(pass.rootId) !== pass.stopped && values.once !== true) line.note(() => io.err(`${path}: ${guardAdvice(path, pass.stopped ?? '')}`));
+      if (pass.stopped === undefined) advised.delete(pass.rootId);
+      else advised.set(pass.rootId, pass.stopped);
     };
     if (values.once === true) {
       const result = await engine.syncOnce({ onReport: report });
@@ -157,7 +164,7 @@ function knownServer(stateDir: string): string | undefined {
 function explain(engine: Engine, io: CommandIo, converged: boolean, server: string): number {
   const statuses = readStatus(engine.db);
   for (const root of statuses) {
-    if (root.stopped !== null) io.err(`${root.path}: stopped (${root.stopped}). Nothing was deleted.`);
+    if (root.stopped !== null) io.err(`${root.path}: stopped (${root.stopped}). Nothing was deleted. ${guardAdvice(root.path, root.stopped)}`);
     // One line for every file the service's absence explains, not one per file.
     const unreached = root.notSynced.filter((issue) => UNREACHED.has(issue.reason));
     if (unreached.length > 0) {
