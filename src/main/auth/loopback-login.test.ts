@@ -108,7 +108,7 @@ describe('signing in against the real service', () => {
   });
 
   it('times out with a clear error when nobody signs in', async () => {
-    const error = await login({ server: 'http://127.0.0.1:9', stateDir, openUrl: () => undefined, timeoutMs: 100, env: {} }).catch((caught: unknown) => caught);
+    const error = await login({ server: 'http://127.0.0.1:9', stateDir, openUrl: () => undefined, timeoutMs: 100, env: {}, checkServer: async () => undefined }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'LOGIN_TIMEOUT' });
     expect((error as Error).message).toMatch(/run the sign-in again/);
   });
@@ -122,6 +122,7 @@ describe('signing in against the real service', () => {
       stateDir,
       timeoutMs: 50,
       env: {},
+      checkServer: async () => undefined,
       openUrl: (url) => {
         seen = new URL(url);
       },
@@ -145,5 +146,12 @@ describe('signing in against the real service', () => {
     expect(await logout({ stateDir })).toEqual({ signedOut: true });
     expect(await readTokens(stateDir)).toBeUndefined();
     expect(await logout({ stateDir })).toEqual({ signedOut: false });
+  });
+
+  it('checks the server before opening anything, and opens nothing when it is not there', async () => {
+    let opened = false;
+    const error = await login({ server: 'http://127.0.0.1:9', stateDir, env: {}, openUrl: () => void (opened = true) }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'SERVER_UNREACHABLE' });
+    expect(opened).toBe(false);
   });
 });

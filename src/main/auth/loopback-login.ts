@@ -42,8 +42,8 @@ export interface LoginOptions {
   signal?: AbortSignal;
   env?: ProxyEnv;
   clock?: ClientClock;
-  /** Time limit of the server check before anything opens, ms (default 5 s). */
-  checkTimeoutMs?: number;
+  /** Checks the authorisation server before anything opens (default: its metadata, server-metadata.ts, 5 s). */
+  checkServer?: (authServer: string) => Promise<unknown>;
 }
 
 function baseUrl(value: string, what: string): string {
@@ -77,7 +77,7 @@ export async function login(options: LoginOptions): Promise<StoredTokens> {
   const clientId = options.clientId ?? DEFAULT_CLIENT_ID;
   const clock = options.clock ?? systemClock;
   // Before anything opens: a server that is not there, or not a sign-in server, is said in seconds.
-  await checkAuthServer(authServer, { env: options.env ?? process.env, ...(options.checkTimeoutMs === undefined ? {} : { timeoutMs: options.checkTimeoutMs }) });
+  await (options.checkServer ?? ((address: string) => checkAuthServer(address, { env: options.env ?? process.env })))(authServer);
   const pkce = createPkcePair();
   const state = randomState();
   const listener = await startCallbackListener(state, options.port ?? 0);
