@@ -13,9 +13,13 @@ import { statusCommand } from './cli/status-command.js';
 import { confirmDeletesCommand } from './cli/confirm-deletes-command.js';
 import { conflictsCommand, resolveCommand } from './cli/conflicts-command.js';
 import { loginCommand, logoutCommand } from './cli/login-command.js';
+import { foldersCommand } from './cli/folders-command.js';
 import { isApiError } from './api/index.js';
 import { SyncError } from './sync/sync-error.js';
 import { AdminError } from '../service/admin/admin-error.js';
+
+/** Codes that mean the command as typed cannot work: exit 2, like a usage error. */
+const USAGE_CODES: ReadonlySet<string> = new Set(['INVALID_INPUT', 'INVALID_SERVER', 'SIGNED_IN_ELSEWHERE']);
 
 type Command = (args: string[], io: CommandIo) => Promise<number>;
 
@@ -23,6 +27,7 @@ const commands: Record<string, { run: Command; summary: string }> = {
   sync: { run: syncCommand, summary: 'sync local folders with the service (--once for one pass)' },
   status: { run: statusCommand, summary: 'show synced folders, progress and files that could not sync' },
   'confirm-deletes': { run: confirmDeletesCommand, summary: 'let deletions held by the mass-delete guard go through' },
+  folders: { run: foldersCommand, summary: 'list synced folders; remove one, or relink one a guard stopped' },
   conflicts: { run: conflictsCommand, summary: 'list files both sides changed, with both versions' },
   resolve: { run: resolveCommand, summary: 'resolve a conflict: --keep mine, theirs or both' },
   login: { run: loginCommand, summary: 'sign in to a service through your browser' },
@@ -63,7 +68,7 @@ export async function main(argv: string[], io: CommandIo = processIo()): Promise
     }
     if (error instanceof AdminError || error instanceof SyncError || isApiError(error)) {
       io.err(`asset-sync: ${error.message} [${error.code}]`);
-      return error.code === 'INVALID_INPUT' || error.code === 'INVALID_SERVER' ? 2 : 1;
+      return USAGE_CODES.has(error.code) ? 2 : 1;
     }
     const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'FAILED';
     io.err(`asset-sync: ${error instanceof Error ? error.message : String(error)} [${code}]`);

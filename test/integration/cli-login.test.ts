@@ -11,7 +11,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tempDirs } from '../support/temp-dirs.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { fakeBrowser } from '../support/fake-browser.js';
-import { cli, spawnCli, type CliChild } from '../support/cli-runner.js';
+import { cli, runCliChild, spawnCli, type CliChild } from '../support/cli-runner.js';
+import { closedPort } from '../support/closed-port.js';
 import { tokenFilePath } from '../../src/main/auth/token-store.js';
 
 /** Waits for the sign-in URL on the child's stderr. */
@@ -83,5 +84,30 @@ describe('asset-sync login', () => {
     expect(await child.exited).toBe(1);
     expect(child.err).toContain('[OAUTH_ACCESS_DENIED]');
     expect(() => statSync(tokenFilePath(stateDir))).toThrow();
+  });
+
+  it('checks the server first: a closed port, a wrong path, no browser each end in seconds, saying what is wrong', async () => {
+    const stateDir = tempDir('asset-sync-login-check-');
+    const closed = `http://127.0.0.1:${await closedPort()}`;
+    // Bounded well below the 300 s the sign-in would wait: a run that waits is killed and fails here.
+    const refused = await runCliChild(['login', '--server', closed, '--state', stateDir, '--no-browser'], { timeoutMs: 20_000 });
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain(`Can't reach ${closed}: nothing is listening there (connection refused).`);
+    expect(refused.err).toContain('[SERVER_UNREACHABLE]');
+    expect(refused.err).not.toContain('/authorize?');
+
+    const wrongPath = await runCliChild(['login', '--server', `${service.url}/wrong/path`, '--state', stateDir, '--no-browser'], { timeoutMs: 20_000 });
+    expect(wrongPath.code).toBe(1);
+    expect(wrongPath.err).toContain(`${service.url}/wrong/path answers, but not as an Asset Sync or Dash sign-in server`);
+    expect(wrongPath.err).toContain('[NOT_AN_ASSET_SERVICE]');
+
+    // No display: the URL is printed, not "Opened your browser".
+    const child = spawnCli(['login', '--server', service.url, '--state', stateDir], { env: { DISPLAY: '', WAYLAND_DISPLAY: '' } });
+    children.push(child);
+    const url = await signInUrl(child);
+    expect(child.err).toContain('Could not open a browser here. Open this address in a browser to sign in:');
+    expect(child.err).not.toContain('Opened your browser');
+    await fakeBrowser({ email: service.running.ctx.config.adminEmail }).openUrl(url);
+    expect(await child.exited).toBe(0);
   });
 });

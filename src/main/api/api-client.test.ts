@@ -178,8 +178,12 @@ describe('the request core against a fake server', () => {
     server = undefined;
     const api = createApiClient({ server: url, tokens: scriptedTokens(), clock, random: () => 0, env: {}, retry: { attempts: 3 } });
     try {
+      const start = clock.now();
       await expect(api.currentUser()).rejects.toMatchObject({ code: 'NETWORK', retryable: true, maybeApplied: false });
-      expect(clock.sleeps).toHaveLength(2);
+      // Each retry also waits for the next try of the unreachable service (2 s, then 5 s after that).
+      expect(clock.sleeps).toHaveLength(4);
+      expect(clock.now() - start).toBe(7_000);
+      expect(api.connectivity()).toMatchObject({ state: 'unreachable', server: url, code: 'NETWORK', since: start, nextTryAt: start + 7_000 + 10_000 });
     } finally {
       api.close();
     }

@@ -7,20 +7,25 @@
  * server (no redirects are followed), and never put it in an error or a log line.
  */
 import got from 'got';
-import { apiErrorFromResponse, invalidResponse, type ApiError } from './api-error.js';
+import { ApiError, apiErrorFromResponse, describeUrl, invalidResponse } from './api-error.js';
 import type { AgentPool } from './proxy-agents.js';
 import type { BandwidthLimiter } from './bandwidth-limiter.js';
 import type { ClientClock } from './client-clock.js';
 import { transportError } from './transport-error.js';
-import { withRetries, type RetryPolicy } from './with-retries.js';
+import { abortedError, withRetries, type RetryPolicy } from './with-retries.js';
 import type { InlineCalls } from '../io/inline-calls.js';
+import type { ConnectivityMonitor } from './connectivity-monitor.js';
 
-/** Where bearer tokens come from (src/main/auth implements it; tests pass a fake). */
+/**
+ * Where bearer tokens come from (src/main/auth implements it; tests pass a fake). Every call names the
+ * server the token is for, so a provider holding a sign-in for one server can refuse to hand it out
+ * for another (SIGNED_IN_ELSEWHERE): a token never leaves for an origin it was not issued by.
+ */
 export interface TokenProvider {
-  /** A token believed valid now (refreshed first when it is known to have expired). */
-  accessToken(): Promise<string>;
-  /** A token other than `previous`, which the server refused: refreshes once however many callers ask. */
-  refreshed(previous: string): Promise<string>;
+  /** A token believed valid now for `server` (refreshed first when it is known to have expired). */
+  accessToken(server: string): Promise<string>;
+  /** A token other than `previous`, which `server` refused: refreshes once however many callers ask. */
+  refreshed(previous: string, server: string): Promise<string>;
 }
 
 /** A provider for a fixed token (ASSET_SYNC_TOKEN, tests): a refused token stays refused. */
@@ -53,6 +58,12 @@ export interface ClientContext {
   downloadLimiter: BandwidthLimiter;
   /** Runs a part's small file calls on the event loop where that is safe (part-upload.ts). */
   inline: InlineCalls;
+  /** Whether the service is reachable; requests wait for its next try while it is not. */
+  connectivity: ConnectivityMonitor;
+  /** Aborts every wait for the service (the CLI's Ctrl+C), so an outage never holds a process open. */
+  stop?: AbortSignal | undefined;
+  /** While the service is unreachable, requests wait for its next try, or fail at once (one pass). */
+  whileUnreachable: 'wait' | 'fail';
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -89,22 +100,30 @@ export function safeToRepeat(error: ApiError): boolean {
 
 export function createRequester(context: ClientContext, tokens: TokenProvider): Requester {
   const send = async (request: JsonRequest, url: URL, token: string) => {
+    const signal = request.signal === undefined ? context.stop : context.stop === undefined ? request.signal : AbortSignal.any([request.signal, context.stop]);
     try {
-      return await got(url, {
-        method: request.method,
-        headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'user-agent': context.userAgent },
-        ...(request.body === undefined ? {} : { json: request.body }),
-        agent: context.agents.agentsFor(url),
-        timeout: { connect: context.timeouts.connectMs, secureConnect: context.timeouts.connectMs, response: context.timeouts.responseMs },
-        retry: { limit: 0 },
-        throwHttpErrors: false,
-        followRedirect: false,
-        responseType: 'text',
-        ...(request.signal === undefined ? {} : { signal: request.signal }),
-      });
+      await context.connectivity.ready(signal, context.whileUnreachable);
     } catch (error) {
-      throw transportError(error, request.method, url);
+      throw error instanceof ApiError ? error : abortedError(request.method, describeUrl(url));
     }
+    const response = await got(url, {
+      method: request.method,
+      headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'user-agent': context.userAgent },
+      ...(request.body === undefined ? {} : { json: request.body }),
+      agent: context.agents.agentsFor(url),
+      timeout: { connect: context.timeouts.connectMs, secureConnect: context.timeouts.connectMs, response: context.timeouts.responseMs },
+      retry: { limit: 0 },
+      throwHttpErrors: false,
+      followRedirect: false,
+      responseType: 'text',
+      ...(request.signal === undefined ? {} : { signal: request.signal }),
+    }).catch((error: unknown) => {
+      const failure = transportError(error, request.method, url);
+      context.connectivity.failed(failure);
+      throw failure;
+    });
+    context.connectivity.reached();
+    return response;
   };
 
   return {
@@ -116,10 +135,10 @@ export function createRequester(context: ClientContext, tokens: TokenProvider): 
       return withRetries(
         retryContext,
         async () => {
-          let token = await tokens.accessToken();
+          let token = await tokens.accessToken(context.server);
           let response = await send(request, url, token);
           if (response.statusCode === 401) {
-            token = await tokens.refreshed(token);
+            token = await tokens.refreshed(token, context.server);
             response = await send(request, url, token);
           }
           const retryAfter = response.headers['retry-after'];

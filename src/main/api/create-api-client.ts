@@ -21,6 +21,8 @@ import { searchResources } from './search-resources.js';
 import { uploadResources } from './upload-resources.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './with-retries.js';
 import { InlineCalls } from '../io/inline-calls.js';
+import { ConnectivityMonitor, type ConnectivityListener } from './connectivity-monitor.js';
+import type { Connectivity } from '../../shared/sync/connectivity.js';
 
 export interface BandwidthLimits {
   /** Bytes per second for all part uploads together; null = no cap. */
@@ -47,11 +49,19 @@ export interface ApiClientOptions {
   userAgent?: string;
   /** When a part's small file calls may run on the event loop (default: on local disks, briefly). */
   inline?: InlineCalls;
+  /** Hears each change of the service's reachability (reachable → unreachable → reachable), never each failure. */
+  onConnectivity?: ConnectivityListener;
+  /** Aborts every wait for an unreachable service (the CLI's Ctrl+C). */
+  stop?: AbortSignal;
+  /** While the service is unreachable, requests wait for its next try (default), or fail at once (one pass, `sync --once`). */
+  whileUnreachable?: 'wait' | 'fail';
 }
 
 export interface ApiClient extends AssetApi {
   readonly server: string;
   setBandwidthLimits(limits: Partial<BandwidthLimits>): void;
+  /** Whether the service is reachable now, and when requests next try when it is not. */
+  connectivity(): Connectivity;
   /** Closes pooled connections; the client must not be used afterwards. */
   close(): void;
 }
@@ -73,6 +83,27 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     uploadLimiter: createBandwidthLimiter(clock, options.bandwidth?.uploadBytesPerSecond ?? null),
     downloadLimiter: createBandwidthLimiter(clock, options.bandwidth?.downloadBytesPerSecond ?? null),
     inline: options.inline ?? new InlineCalls(),
+    connectivity: new ConnectivityMonitor(server, clock),
+    stop: options.stop,
+    whileUnreachable: options.whileUnreachable ?? 'wait',
+  };
+  if (options.onConnectivity !== undefined) context.connectivity.listen(options.onConnectivity);
+  // Transfers go to signed URLs; those on the service's own origin tell about its reachability too.
+  const observed = <T>(url: string, transfer: Promise<T>): Promise<T> => {
+    if (!URL.canParse(url) || new URL(url).origin !== new URL(server).origin) return transfer;
+    return transfer.then(
+      (result) => {
+        context.connectivity.reached();
+        return result;
+      },
+      (error: unknown) => {
+        if (error instanceof ApiError) {
+          if (error.status === undefined) context.connectivity.failed(error);
+          else context.connectivity.reached();
+        }
+        throw error;
+      },
+    );
   };
   const requester = createRequester(context, options.tokens);
   const jobPoll = { ...DEFAULT_JOB_POLL, ...options.jobPoll };
@@ -86,8 +117,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     ...searchResources(requester, pageSize),
     ...uploadResources(requester, jobPoll),
     ...batchJobResources(requester, jobPoll),
-    putPart: (request) => putPart(context, request),
-    downloadToFile: (url, tempPath, downloadOptions) => downloadToFile(context, url, tempPath, downloadOptions),
+    putPart: (request) => observed(request.url, putPart(context, request)),
+    downloadToFile: (url, tempPath, downloadOptions) => observed(url, downloadToFile(context, url, tempPath, downloadOptions)),
+    connectivity: () => context.connectivity.state,
     setBandwidthLimits(limits) {
       if (limits.uploadBytesPerSecond !== undefined) context.uploadLimiter.setRate(limits.uploadBytesPerSecond);
       if (limits.downloadBytesPerSecond !== undefined) context.downloadLimiter.setRate(limits.downloadBytesPerSecond);

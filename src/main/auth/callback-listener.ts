@@ -7,6 +7,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { ApiError } from '../api/api-error.js';
+import { sendCallbackPage as page } from './callback-page.js';
 
 export const CALLBACK_PATH = '/callback';
 
@@ -17,24 +18,6 @@ export interface CallbackListener {
   /** Resolves with the code; rejects on an error answer, after `timeoutMs`, or when `signal` aborts. */
   waitForCode(timeoutMs: number, signal?: AbortSignal): Promise<string>;
   close(): Promise<void>;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
-
-function page(response: ServerResponse, status: number, title: string, text: string): void {
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:15vh auto;padding:0 1rem}</style></head>
-<body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></body></html>`;
-  response.writeHead(status, {
-    'content-type': 'text/html; charset=utf-8',
-    'cache-control': 'no-store',
-    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
-    'referrer-policy': 'no-referrer',
-    connection: 'close',
-  });
-  response.end(html);
 }
 
 /** RFC 6749 `error` → our code, e.g. access_denied → OAUTH_ACCESS_DENIED. */
@@ -69,11 +52,11 @@ export async function startCallbackListener(expectedState: string, port = 0): Pr
     const code = params.get('code');
     if (error !== null || code === null || code === '') {
       const description = params.get('error_description') ?? 'The authorisation server sent no code.';
-      page(response, 200, 'Sign-in did not complete', `${description} You can close this tab and try again from Asset Sync.`);
+      page(response, 200, 'Sign-in did not complete', `${description} You can close this tab and try again from Asset Sync.`, 'failed');
       finish({ error: new ApiError({ code: oauthCode(error ?? 'invalid_response'), message: `Sign-in failed: ${description.slice(0, 300)}` }) });
       return;
     }
-    page(response, 200, 'Signed in', 'Asset Sync is signed in. You can close this tab.');
+    page(response, 200, 'Signed in', 'Asset Sync is signed in. You can close this tab.', 'ok');
     finish({ code });
   });
 

@@ -49,7 +49,7 @@ describe('signing in against the real service', () => {
       expect((await api.currentUser()).result.email).toBe(running.running.ctx.config.adminEmail);
 
       // A refresh through the provider rotates the refresh token, and the new access token works.
-      const renewed = await provider.refreshed(tokens.accessToken);
+      const renewed = await provider.refreshed(tokens.accessToken, running.url);
       expect(renewed).not.toBe(tokens.accessToken);
       const stored = await readTokens(stateDir);
       expect(stored?.accessToken).toBe(renewed);
@@ -76,7 +76,7 @@ describe('signing in against the real service', () => {
   it('keeps the refresh token when the server does not rotate it', async () => {
     const { tokens } = await signIn({ rotateRefreshTokens: false });
     const provider = createTokenProvider({ stateDir, env: {} });
-    const renewed = await provider.refreshed(tokens.accessToken);
+    const renewed = await provider.refreshed(tokens.accessToken, tokens.server);
     expect(renewed).not.toBe(tokens.accessToken);
     expect(await readTokens(stateDir)).toMatchObject({ accessToken: renewed, refreshToken: tokens.refreshToken });
   });
@@ -108,7 +108,7 @@ describe('signing in against the real service', () => {
   });
 
   it('times out with a clear error when nobody signs in', async () => {
-    const error = await login({ server: 'http://127.0.0.1:9', stateDir, openUrl: () => undefined, timeoutMs: 100, env: {} }).catch((caught: unknown) => caught);
+    const error = await login({ server: 'http://127.0.0.1:9', stateDir, openUrl: () => undefined, timeoutMs: 100, env: {}, checkServer: async () => undefined }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'LOGIN_TIMEOUT' });
     expect((error as Error).message).toMatch(/run the sign-in again/);
   });
@@ -122,6 +122,7 @@ describe('signing in against the real service', () => {
       stateDir,
       timeoutMs: 50,
       env: {},
+      checkServer: async () => undefined,
       openUrl: (url) => {
         seen = new URL(url);
       },
@@ -145,5 +146,12 @@ describe('signing in against the real service', () => {
     expect(await logout({ stateDir })).toEqual({ signedOut: true });
     expect(await readTokens(stateDir)).toBeUndefined();
     expect(await logout({ stateDir })).toEqual({ signedOut: false });
+  });
+
+  it('checks the server before opening anything, and opens nothing when it is not there', async () => {
+    let opened = false;
+    const error = await login({ server: 'http://127.0.0.1:9', stateDir, env: {}, openUrl: () => void (opened = true) }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'SERVER_UNREACHABLE' });
+    expect(opened).toBe(false);
   });
 });

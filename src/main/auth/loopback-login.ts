@@ -2,6 +2,7 @@
  * Sign-in for a desktop or CLI client: the OAuth authorisation-code flow with PKCE (S256) and a random
  * `state`, through the system browser and a one-shot loopback listener (callback-listener.ts), then the
  * code exchanged at `/oauth/token` and the tokens stored (token-store.ts). `logout` forgets them.
+ * The server is checked first (server-metadata.ts), so a wrong address fails in seconds.
  * The browser is opened by an injected `openUrl`, so this module runs headless and in tests; it has no
  * CLI of its own. It must never print or log a token, a code or the PKCE verifier.
  */
@@ -10,6 +11,7 @@ import type { ProxyEnv } from '../api/proxy-agents.js';
 import type { ClientClock } from '../api/client-clock.js';
 import { systemClock } from '../api/client-clock.js';
 import { startCallbackListener } from './callback-listener.js';
+import { checkAuthServer } from './server-metadata.js';
 import { requestTokens, tokenEndpoint } from './oauth-token-client.js';
 import { createPkcePair, randomState } from './pkce.js';
 import { deleteTokens, writeTokens, type StoredTokens } from './token-store.js';
@@ -40,6 +42,8 @@ export interface LoginOptions {
   signal?: AbortSignal;
   env?: ProxyEnv;
   clock?: ClientClock;
+  /** Checks the authorisation server before anything opens (default: its metadata, server-metadata.ts, 5 s). */
+  checkServer?: (authServer: string) => Promise<unknown>;
 }
 
 function baseUrl(value: string, what: string): string {
@@ -72,6 +76,8 @@ export async function login(options: LoginOptions): Promise<StoredTokens> {
   const authServer = baseUrl(options.authServer ?? server, 'authorisation server');
   const clientId = options.clientId ?? DEFAULT_CLIENT_ID;
   const clock = options.clock ?? systemClock;
+  // Before anything opens: a server that is not there, or not a sign-in server, is said in seconds.
+  await (options.checkServer ?? ((address: string) => checkAuthServer(address, { env: options.env ?? process.env })))(authServer);
   const pkce = createPkcePair();
   const state = randomState();
   const listener = await startCallbackListener(state, options.port ?? 0);

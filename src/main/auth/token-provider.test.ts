@@ -58,10 +58,10 @@ describe('the token provider against a scripted token endpoint', () => {
   it('answers the stored token while it is valid, and refreshes it a minute before it expires', async () => {
     await writeTokens(stateDir, stored({ expiresAt: clock.now() + 120_000 }));
     const provider = createTokenProvider({ stateDir, clock, env: {} });
-    expect(await provider.accessToken()).toBe('access-1');
+    expect(await provider.accessToken(server.url)).toBe('access-1');
     expect(server.requests).toHaveLength(0);
     clock.advance(61_000);
-    expect(await provider.accessToken()).toBe('access-2');
+    expect(await provider.accessToken(server.url)).toBe('access-2');
     const request = new URLSearchParams(server.requests[0]?.body.toString());
     expect(Object.fromEntries(request)).toEqual({ grant_type: 'refresh_token', client_id: 'asset-sync-desktop', refresh_token: 'refresh-1' });
     expect(await readTokens(stateDir)).toMatchObject({ accessToken: 'access-2', refreshToken: 'refresh-2', expiresAt: clock.now() + 3600_000 });
@@ -70,12 +70,12 @@ describe('the token provider against a scripted token endpoint', () => {
   it('refreshes once for many concurrent 401s', async () => {
     await writeTokens(stateDir, stored());
     const provider = createTokenProvider({ stateDir, clock, env: {} });
-    const previous = await provider.accessToken();
-    const answers = await Promise.all(Array.from({ length: 8 }, () => provider.refreshed(previous)));
+    const previous = await provider.accessToken(server.url);
+    const answers = await Promise.all(Array.from({ length: 8 }, () => provider.refreshed(previous, server.url)));
     expect(new Set(answers)).toEqual(new Set(['access-2']));
     expect(server.requests).toHaveLength(1);
     // A late caller still holding the refused token gets the new one without another refresh.
-    expect(await provider.refreshed(previous)).toBe('access-2');
+    expect(await provider.refreshed(previous, server.url)).toBe('access-2');
     expect(server.requests).toHaveLength(1);
   });
 
@@ -83,30 +83,30 @@ describe('the token provider against a scripted token endpoint', () => {
     rotate = false;
     await writeTokens(stateDir, stored());
     const provider = createTokenProvider({ stateDir, clock, env: {} });
-    expect(await provider.refreshed('access-1')).toBe('access-2');
+    expect(await provider.refreshed('access-1', server.url)).toBe('access-2');
     expect(await readTokens(stateDir)).toMatchObject({ accessToken: 'access-2', refreshToken: 'refresh-1' });
   });
 
   it('adopts tokens another process refreshed instead of spending the refresh token again', async () => {
     await writeTokens(stateDir, stored());
     const provider = createTokenProvider({ stateDir, clock, env: {} });
-    expect(await provider.accessToken()).toBe('access-1');
+    expect(await provider.accessToken(server.url)).toBe('access-1');
     await writeTokens(stateDir, stored({ accessToken: 'access-from-cli', refreshToken: 'refresh-from-cli' }));
-    expect(await provider.refreshed('access-1')).toBe('access-from-cli');
+    expect(await provider.refreshed('access-1', server.url)).toBe('access-from-cli');
     expect(server.requests).toHaveLength(0);
   });
 
   it('says NOT_SIGNED_IN when nobody signed in, when there is no refresh token, and when the server revoked it', async () => {
     const provider = createTokenProvider({ stateDir, clock, env: {} });
-    await expect(provider.accessToken()).rejects.toMatchObject({ code: 'NOT_SIGNED_IN' });
+    await expect(provider.accessToken(server.url)).rejects.toMatchObject({ code: 'NOT_SIGNED_IN' });
 
     await writeTokens(stateDir, stored({ refreshToken: null }));
-    await expect(createTokenProvider({ stateDir, clock, env: {} }).refreshed('access-1')).rejects.toMatchObject({ code: 'NOT_SIGNED_IN' });
+    await expect(createTokenProvider({ stateDir, clock, env: {} }).refreshed('access-1', server.url)).rejects.toMatchObject({ code: 'NOT_SIGNED_IN' });
 
     await writeTokens(stateDir, stored());
     refuse = 'invalid_grant';
     const error = await createTokenProvider({ stateDir, clock, env: {} })
-      .refreshed('access-1')
+      .refreshed('access-1', server.url)
       .catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'NOT_SIGNED_IN', status: 401 });
     expect((error as Error).cause).toMatchObject({ code: 'OAUTH_INVALID_GRANT' });
@@ -115,8 +115,8 @@ describe('the token provider against a scripted token endpoint', () => {
 
   it('answers ASSET_SYNC_TOKEN without touching the store', async () => {
     const provider = createTokenProvider({ stateDir, clock, env: { ASSET_SYNC_TOKEN: 'static-token' } });
-    expect(await provider.accessToken()).toBe('static-token');
-    expect(await provider.refreshed('static-token')).toBe('static-token');
+    expect(await provider.accessToken(server.url)).toBe('static-token');
+    expect(await provider.refreshed('static-token', server.url)).toBe('static-token');
     expect(server.requests).toHaveLength(0);
   });
 });
@@ -126,9 +126,35 @@ describe('the token provider with no state dir at all', () => {
     const root = makeTempDir('asset-sync-provider-');
     try {
       const provider = createTokenProvider({ stateDir: `${root}/missing/state`, env: {} });
-      await expect(provider.refreshed('anything')).rejects.toMatchObject({ code: 'NOT_SIGNED_IN' });
+      await expect(provider.refreshed('anything', 'http://127.0.0.1:1')).rejects.toMatchObject({ code: 'NOT_SIGNED_IN' });
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the token provider and the server a sign-in belongs to', () => {
+  const stateDir = makeTempDir('asset-sync-provider-origin-');
+  afterEach(() => rmSync(stateDir, { recursive: true, force: true }));
+
+  const signedInTo = async (server: string): Promise<void> => {
+    await writeTokens(stateDir, { server, authServer: server, clientId: 'asset-sync-desktop', accessToken: 'access-1', refreshToken: 'refresh-1', expiresAt: null, scope: null });
+  };
+
+  it('answers the stored token for its own origin only, whatever the path', async () => {
+    await signedInTo('https://api.example.test');
+    const provider = createTokenProvider({ stateDir, env: {} });
+    expect(await provider.accessToken('https://api.example.test/v2')).toBe('access-1');
+    const error = await provider.accessToken('https://other.example.test').catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'SIGNED_IN_ELSEWHERE' });
+    expect((error as Error).message).toBe('You are signed in to https://api.example.test, not https://other.example.test: run `asset-sync login --server https://other.example.test`.');
+    expect(String(error)).not.toContain('access-1');
+    await expect(provider.refreshed('access-1', 'http://api.example.test')).rejects.toMatchObject({ code: 'SIGNED_IN_ELSEWHERE' });
+  });
+
+  it('lets ASSET_SYNC_TOKEN go wherever the user sends it', async () => {
+    await signedInTo('https://api.example.test');
+    const provider = createTokenProvider({ stateDir, env: { ASSET_SYNC_TOKEN: 'chosen' } });
+    expect(await provider.accessToken('https://other.example.test')).toBe('chosen');
   });
 });

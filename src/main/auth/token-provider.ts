@@ -4,7 +4,9 @@
  * when the API refused it, and stores the answer atomically — a new refresh token replaces the old.
  * Refreshes are single-flight within the process (concurrent 401s refresh once) and serialised across
  * processes by the token lock, re-reading the file first in case another process already refreshed.
- * With `ASSET_SYNC_TOKEN` set it answers that static token and never refreshes.
+ * With `ASSET_SYNC_TOKEN` set it answers that static token and never refreshes (the user chose where
+ * it goes). A stored sign-in is handed out only for the origin it was issued by: asked for another
+ * server it fails with SIGNED_IN_ELSEWHERE before any request is made, so no path can send it there.
  * It must never log a token.
  */
 import { ApiError } from '../api/api-error.js';
@@ -30,6 +32,23 @@ const REVOKED: ReadonlySet<string> = new Set(['OAUTH_INVALID_GRANT', 'OAUTH_GRAN
 
 export function notSignedIn(reason: string, cause?: unknown): ApiError {
   return new ApiError({ code: 'NOT_SIGNED_IN', status: 401, message: `${reason} Sign in with "asset-sync login".`, cause });
+}
+
+/** The user is signed in to `signedIn`, and something wants a token for `wanted`, another origin. */
+export function signedInElsewhere(signedIn: string, wanted: string): ApiError {
+  return new ApiError({
+    code: 'SIGNED_IN_ELSEWHERE',
+    message: `You are signed in to ${signedIn}, not ${wanted}: run \`asset-sync login --server ${wanted}\`.`,
+  });
+}
+
+function originOf(server: string): string {
+  return URL.canParse(server) ? new URL(server).origin : server;
+}
+
+/** Throws SIGNED_IN_ELSEWHERE unless the stored tokens were issued for `server`'s origin. */
+export function assertTokensFor(tokens: Pick<StoredTokens, 'server'>, server: string): void {
+  if (originOf(tokens.server) !== originOf(server)) throw signedInElsewhere(tokens.server, server);
 }
 
 export function createTokenProvider(options: TokenProviderOptions): TokenProvider {
@@ -90,22 +109,30 @@ export function createTokenProvider(options: TokenProviderOptions): TokenProvide
     return inflight;
   };
 
+  // The file may have been replaced by a sign-in to another server meanwhile: checked on every answer.
+  const answerFor = (tokens: StoredTokens, server: string): string => {
+    assertTokensFor(tokens, server);
+    return tokens.accessToken;
+  };
+
   const expired = (tokens: StoredTokens): boolean => tokens.expiresAt !== null && clock.now() >= tokens.expiresAt - margin;
 
   return {
-    async accessToken() {
-      if (inflight !== undefined) return (await inflight).accessToken;
+    async accessToken(server) {
+      if (inflight !== undefined) return answerFor(await inflight, server);
       const tokens = current ?? (await load());
+      assertTokensFor(tokens, server);
       if (!expired(tokens)) return tokens.accessToken;
       if (tokens.refreshToken === null) return tokens.accessToken; // the server decides; a 401 ends it
-      return (await refresh(tokens.accessToken)).accessToken;
+      return answerFor(await refresh(tokens.accessToken), server);
     },
 
-    async refreshed(previous) {
-      if (inflight !== undefined) return (await inflight).accessToken;
+    async refreshed(previous, server) {
+      if (inflight !== undefined) return answerFor(await inflight, server);
       // Someone else in this process already replaced the refused token.
-      if (current !== undefined && current.accessToken !== previous) return current.accessToken;
-      return (await refresh(previous)).accessToken;
+      if (current !== undefined && current.accessToken !== previous) return answerFor(current, server);
+      assertTokensFor(current ?? (await load()), server);
+      return answerFor(await refresh(previous), server);
     },
   };
 }

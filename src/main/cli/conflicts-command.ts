@@ -67,7 +67,7 @@ export async function conflictsCommand(args: string[], io: CommandIo): Promise<n
 }
 
 export async function resolveCommand(args: string[], io: CommandIo): Promise<number> {
-  const { values, positionals } = parseFlags('resolve', args, { state: { type: 'string' }, keep: { type: 'string' } });
+  const { values, positionals } = parseFlags('resolve', args, { state: { type: 'string' }, keep: { type: 'string' } }, { positionals: Infinity });
   if (values.help === true) {
     io.out(resolveHelp);
     return 0;

@@ -44,8 +44,8 @@ export async function loginCommand(args: string[], io: CommandIo): Promise<numbe
     port: integerFlag('port', values.port, 0, 0, 65535),
     env: io.env,
     openUrl: async (url) => {
-      if (values['no-browser'] !== true && (await openInBrowser(url))) io.err('Opened your browser to sign in; waiting for it to finish…');
-      else io.err(`Open this address in a browser to sign in:\n  ${url}`);
+      if (values['no-browser'] !== true && (await openInBrowser(url, { env: io.env }))) io.err('Opened your browser to sign in; waiting for it to finish…');
+      else io.err(`${values['no-browser'] === true ? '' : 'Could not open a browser here. '}Open this address in a browser to sign in:\n  ${url}`);
     },
   });
   io.out(`signed in to ${tokens.server}${tokens.refreshToken === null ? ' (no refresh token: sign in again when the token expires)' : ''}`);

@@ -1,19 +1,74 @@
 /**
  * Flag parsing for every command: node:util's parseArgs in strict mode, with its errors turned into
- * USAGE errors that name the command's help, and small typed readers for numbers and URLs.
+ * USAGE errors a person can act on (`unknown option --onse; did you mean --once?`) that name the
+ * command's help, stray arguments refused, and small typed readers for numbers and URLs.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CliError } from './cli-error.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
-export function parseFlags<O extends Options>(command: string, args: string[], options: O) {
+export interface ParseOptions {
+  /** How many positional arguments the command takes (default none: a stray word is a mistake). */
+  positionals?: number;
+}
+
+export function parseFlags<O extends Options>(command: string, args: string[], options: O, parse: ParseOptions = {}) {
+  const all = { ...options, help: { type: 'boolean', short: 'h' } } as const;
+  let parsed;
   try {
-    return parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: true });
+    parsed = parseArgs({ args, options: all, strict: true, allowPositionals: true });
   } catch (error) {
-    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw new CliError('USAGE', `${reason ?? 'invalid arguments'} (see \`asset-sync ${command} --help\`)`);
+    throw new CliError('USAGE', `${explainParseError(error, Object.keys(all))} (see \`asset-sync ${command} --help\`)`);
   }
+  const extra = parsed.positionals.slice(parse.positionals ?? 0);
+  if (extra.length > 0) {
+    throw new CliError('USAGE', `unexpected argument${extra.length === 1 ? '' : 's'} ${extra.map((word) => `"${word}"`).join(' ')} (see \`asset-sync ${command} --help\`)`);
+  }
+  return parsed;
+}
+
+/** node:util's parse errors in our words: `unknown option --onse; did you mean --once?`. */
+function explainParseError(error: unknown, known: readonly string[]): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
+  const unknown = /^Unknown option '([^']+)'/.exec(message)?.[1];
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown !== undefined) {
+    const guess = closestOption(unknown.replace(/^-+/, ''), known);
+    return `unknown option ${unknown}${guess === undefined ? '' : `; did you mean --${guess}?`}`;
+  }
+  const missing = /^Option '(-[^ ']*)(?:, )?(--[^ ']+)? <value>' argument missing/.exec(message);
+  if (missing !== null) return `${missing[2] ?? missing[1] ?? 'an option'} needs a value`;
+  const noValue = /^Option '([^']+)' does not take an argument/.exec(message);
+  if (noValue !== null) return `${noValue[1] ?? 'this option'} takes no value`;
+  return message.split('\n')[0] ?? 'invalid arguments';
+}
+
+/** The known option nearest to `typed` (at most two edits away, or one it starts), if any. */
+export function closestOption(typed: string, known: readonly string[]): string | undefined {
+  let best: { name: string; distance: number } | undefined;
+  for (const name of known) {
+    const distance = name.startsWith(typed) && typed.length >= 2 ? 1 : editDistance(typed, name);
+    if (distance <= 2 && (best === undefined || distance < best.distance)) best = { name, distance };
+  }
+  return best?.name;
+}
+
+/** Levenshtein distance, with a swap of two neighbours counting as one edit (`--onse` → `--once` is one). */
+function editDistance(a: string, b: string): number {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const at = (i: number, j: number): number => rows[i]?.[j] ?? Infinity;
+  for (let i = 1; i <= a.length; i++) {
+    const row = rows[i];
+    if (row === undefined) continue;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, at(i - 2, j - 2) + 1);
+      row[j] = value;
+    }
+  }
+  return at(a.length, b.length);
 }
 
 export function integerFlag(name: string, value: string | undefined, fallback: number, min: number, max: number): number {

@@ -31,7 +31,7 @@ export async function startCommand(args: string[], io: CommandIo): Promise<numbe
   const service = await startService(config);
   io.out(`Asset Sync: the local asset service is running at ${service.url} (data in ${dataDir}).`);
   if (service.bootstrap.generatedAdminPassword !== undefined) {
-    io.out(`Sign in at ${service.url}/authorize… as ${config.adminEmail} with password ${service.bootstrap.generatedAdminPassword} (shown once).`);
+    io.out(`Its admin is ${config.adminEmail}, password ${service.bootstrap.generatedAdminPassword} (shown once). Sign in with \`npx asset-sync login --server ${service.url}\`: it opens the sign-in page in your browser.`);
   }
   io.out(`Get a token for the API with: npx asset-sync token --data ${dataDir}`);
   io.out(`Sync a folder with it: npx asset-sync login --server ${service.url}, then npx asset-sync sync --server ${service.url} --folder DIR`);

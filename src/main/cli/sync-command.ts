@@ -5,7 +5,7 @@
  * lines otherwise.
  */
 import { createApiClient } from '../api/index.js';
-import { createTokenProvider, readTokens } from '../auth/index.js';
+import { assertTokensFor, createTokenProvider, readTokens, tokenFromEnv } from '../auth/index.js';
 import { createEngine, type Engine } from '../engine.js';
 import { NativeWatcher, NodeFileSystem, createFreedesktopTrash, systemClock } from '../local/index.js';
 import { InlineCalls } from '../io/inline-calls.js';
@@ -16,6 +16,8 @@ import { integerFlag, parseFlags, urlFlag } from './parse-flags.js';
 import { stateDirOf } from './state-dir.js';
 import type { CommandIo } from './command-io.js';
 import { ProgressLine } from './progress-line.js';
+import { ConnectivityLine } from './connectivity-line.js';
+import { guardAdvice } from './folders-command.js';
 import { FileLog } from '../log/file-log.js';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
@@ -58,21 +60,35 @@ export async function syncCommand(args: string[], io: CommandIo): Promise<number
   if (values.publish !== undefined && values.publish !== 'live') throw new CliError('USAGE', `--publish takes "live", got "${values.publish}".`);
   if (values.remote !== undefined && !values.remote.startsWith('/')) throw new CliError('USAGE', `--remote must start with "/", got "${values.remote}".`);
   const stateDir = stateDirOf(values.state, io.env);
-  const server = urlFlag('server', values.server) ?? (await readTokens(stateDir).catch(() => undefined))?.server ?? knownServer(stateDir);
+  const signedIn = await readTokens(stateDir).catch(() => undefined);
+  const server = urlFlag('server', values.server) ?? signedIn?.server ?? knownServer(stateDir);
   if (server === undefined) throw new CliError('USAGE', 'asset-sync sync needs --server URL (or sign in first with `asset-sync login --server URL`).');
+  // Said before anything starts; the token provider enforces it on every request regardless.
+  if (signedIn !== undefined && tokenFromEnv(io.env) === undefined) assertTokensFor(signedIn, server);
 
   const rate = (name: string, value: string | undefined): number | null => (value === undefined ? null : integerFlag(name, value, 0, 1, 100_000) * 1_000_000);
+  const progress = new ProgressLine(io);
+  const fileLog = new FileLog(join(stateDir, 'logs'));
   // One budget of event-loop time for the small file calls of the scan and of the uploads.
   const inline = new InlineCalls();
+  // Ctrl+C also ends every wait for an unreachable service.
+  const controller = new AbortController();
+  void io.untilInterrupted().then(() => controller.abort());
+  // Reads the client's state only once it exists (the line draws after the first change).
+  const line = new ConnectivityLine(io, () => api.connectivity());
   const api = createApiClient({
     server,
     inline,
+    stop: controller.signal,
+    whileUnreachable: values.once === true ? 'fail' : 'wait',
+    onConnectivity: (change) => {
+      fileLog.write({ level: change.state === 'reachable' ? 'info' : 'warn', message: 'connectivity', ...change });
+      line.changed(change);
+    },
     tokens: createTokenProvider({ stateDir, env: io.env }),
     env: io.env,
     bandwidth: { uploadBytesPerSecond: rate('max-upload-rate', values['max-upload-rate']), downloadBytesPerSecond: rate('max-download-rate', values['max-download-rate']) },
   });
-  const progress = new ProgressLine(io);
-  const fileLog = new FileLog(join(stateDir, 'logs'));
   fileLog.write({ level: 'info', message: 'sync started', server, once: values.once === true });
   const engine = createEngine(
     { stateDir, server, stableMs: integerFlag('stable-ms', values['stable-ms'], 1500, 0, 3_600_000) },
@@ -83,7 +99,9 @@ export async function syncCommand(args: string[], io: CommandIo): Promise<number
       createWatcher: (root, rules) => new NativeWatcher({ root, rules, clock: systemClock }),
       log: (event) => {
         fileLog.write({ ...event });
-        progress.note(`${event.level === 'warn' ? 'warning: ' : ''}${event.relPath === undefined ? '' : `${event.relPath}: `}${event.message}`);
+        // While the service is unreachable, its one line says it all: not a failure per file and per poll.
+        if (line.quiets(event.message)) return;
+        line.note(() => progress.note(`${event.level === 'warn' ? 'warning: ' : ''}${event.relPath === undefined ? '' : `${event.relPath}: `}${event.message}`));
       },
       onBytes: (_relPath, bytes) => progress.bytes(bytes),
       onTransfer: (event) => progress.transfer(event),
@@ -93,25 +111,40 @@ export async function syncCommand(args: string[], io: CommandIo): Promise<number
   try {
     if (values.folder !== undefined) await engine.addRoot({ path: values.folder, remotePath: values.remote ?? '/', publishLive: values.publish === 'live' });
     if (engine.roots().length === 0) throw new CliError('USAGE', 'No folder to sync: add one with --folder DIR.');
+    const advised = new Map<string, string>();
     const report = (pass: PassReport): void => {
       if (pass.operations > 0 || pass.stopped !== undefined) fileLog.write({ level: pass.failed > 0 || pass.stopped !== undefined ? 'warn' : 'info', message: 'pass', ...pass });
-      progress.pass(pass, engine.roots().find((row) => row.id === pass.rootId)?.path ?? pass.rootId);
+      if (line.unreachable && pass.stopped === undefined && !progressed(pass)) return;
+      const path = engine.roots().find((row) => row.id === pass.rootId)?.path ?? pass.rootId;
+      line.note(() => progress.pass(pass, path));
+      // A watching sync names the way out once per stop, not on every pass.
+      if (pass.stopped !== undefined && advised.get(pass.rootId) !== pass.stopped && values.once !== true) line.note(() => io.err(`${path}: ${guardAdvice(path, pass.stopped ?? '')}`));
+      if (pass.stopped === undefined) advised.delete(pass.rootId);
+      else advised.set(pass.rootId, pass.stopped);
     };
     if (values.once === true) {
       const result = await engine.syncOnce({ onReport: report });
       progress.done();
-      return explain(engine, io, result.converged);
+      line.close();
+      return explain(engine, io, result.converged, server);
     }
-    const controller = new AbortController();
-    void io.untilInterrupted().then(() => controller.abort());
     io.err(`Watching ${engine.roots().map((row) => row.path).join(', ')}; press Ctrl+C to stop.`);
     await engine.watch(controller.signal, report);
     progress.done();
     return 0;
   } finally {
+    line.close();
     engine.close();
     api.close();
   }
+}
+
+/** Failure reasons that mean the service was not reached. */
+const UNREACHED: ReadonlySet<string> = new Set(['NETWORK', 'TIMEOUT']);
+
+/** Whether a pass got anything done (a pass that only failed says nothing new while the service is away). */
+function progressed(pass: PassReport): boolean {
+  return pass.uploaded + pass.versions + pass.moved + pass.removed + pass.downloaded + pass.localMoved + pass.trashed + pass.conflicts > 0;
 }
 
 /** The one server the state directory's folders sync with, when they agree on one. */
@@ -128,11 +161,16 @@ function knownServer(stateDir: string): string | undefined {
 }
 
 /** Exit status of `--once`, with what stands between the folders and "up to date". */
-function explain(engine: Engine, io: CommandIo, converged: boolean): number {
+function explain(engine: Engine, io: CommandIo, converged: boolean, server: string): number {
   const statuses = readStatus(engine.db);
   for (const root of statuses) {
-    if (root.stopped !== null) io.err(`${root.path}: stopped (${root.stopped}). Nothing was deleted.`);
-    for (const issue of root.notSynced) io.err(`${root.path}: not synced: ${issue.relPath}: ${issue.reason}: ${issue.detail}`);
+    if (root.stopped !== null) io.err(`${root.path}: stopped (${root.stopped}). Nothing was deleted. ${guardAdvice(root.path, root.stopped)}`);
+    // One line for every file the service's absence explains, not one per file.
+    const unreached = root.notSynced.filter((issue) => UNREACHED.has(issue.reason));
+    if (unreached.length > 0) {
+      io.err(`${root.path}: ${unreached.length} ${unreached.length === 1 ? 'file' : 'files'} not synced: the service at ${server} could not be reached; they go on the next sync. [${unreached[0]?.reason ?? 'NETWORK'}]`);
+    }
+    for (const issue of root.notSynced.filter((row) => !UNREACHED.has(row.reason))) io.err(`${root.path}: not synced: ${issue.relPath}: ${issue.reason}: ${issue.detail}`);
     for (const conflict of root.conflicts) io.err(`${root.path}: conflict #${conflict.id}: ${conflict.relPath} changed on both sides; yours is ${conflict.copyPath} (\`asset-sync resolve ${conflict.id} --keep mine|theirs|both\`).`);
     if (root.heldDeletes.count > 0) {
       io.err(`${root.path}: ${root.heldDeletes.count} deletions wait for confirmation (e.g. ${root.heldDeletes.sample.slice(0, 3).join(', ')}); run \`asset-sync confirm-deletes\` if they are intended.`);

@@ -31,7 +31,7 @@ export async function userCommand(args: string[], io: CommandIo): Promise<number
     password: { type: 'string' },
     name: { type: 'string' },
     json: { type: 'boolean' },
-  });
+  }, { positionals: Infinity });
   if (values.help === true) {
     io.out(userHelp);
     return 0;

@@ -20,6 +20,9 @@ export function rootsRepo(db: StateDb) {
   const update = db.prepare('UPDATE roots SET server = @server, remote_path = @remote_path, publish_live = @publish_live WHERE id = @id');
   // Only a different value is written: every pass sets it, and an unchanged database lets a root rest.
   const setStopped = db.prepare('UPDATE roots SET stopped = @reason WHERE id = @id AND stopped IS NOT @reason');
+  // Every row of the root's state goes with it (ON DELETE CASCADE); nothing on disk or on the service.
+  const remove = db.prepare<[string]>('DELETE FROM roots WHERE id = ?');
+  const move = db.prepare('UPDATE roots SET path = @path, stopped = NULL WHERE id = @id');
 
   return {
     all: () => all.all(),
@@ -42,6 +45,10 @@ export function rootsRepo(db: StateDb) {
       return row;
     },
     setStopped: (id: string, reason: string | null) => void setStopped.run({ reason, id }),
+    /** Forgets the root and its whole state (`asset-sync folders remove`). */
+    remove: (id: string) => void remove.run(id),
+    /** Points the root at another folder (`asset-sync folders relink --to`), running again. */
+    move: (id: string, path: string) => void move.run({ id, path }),
   };
 }
 
