@@ -160,6 +160,8 @@ export class DownloadZips {
       else zip.addReadStreamLazy(entry.name, options, (done) => done(null, createReadStream(source.path, { highWaterMark: 1 << 20 })));
     }
     zip.end();
-    return new Readable().wrap(zip.outputStream);
+    // yazl's output is a PassThrough, typed only as a NodeJS.ReadableStream.
+    const output = zip.outputStream;
+    return output instanceof Readable ? output : Readable.from(output);
   }
 }
