@@ -167,6 +167,18 @@ export interface DownloadItem {
   contentType: string;
 }
 
+/** A preset transformation (SERVICE-SPEC.md §2.7): found with `GET /grouped-preset-transformations`. */
+export interface PresetTransformation {
+  id: string;
+  accountId: string;
+  name: string;
+  groupId: string | null;
+  /** 0-based, among the presets of its group. */
+  position: number;
+  /** What it does: the candidateTransformations of a CUSTOM description (API.md §6) [ours]. */
+  candidateTransformations?: unknown[];
+}
+
 /** The `result` of a download batch job asked for `zip: true` [ours]: one zip of every item's file. */
 export interface DownloadZip {
   /** Signed, expiring, no bearer; honours `Range`. */
