@@ -98,7 +98,7 @@ export interface DownloadJobDeps {
 }
 
 /** Renditions rendered side by side per chunk: libvips threads inside each, so no more than the cores. */
-const RENDER_CONCURRENCY = Math.max(1, Math.min(4, availableParallelism()));
+export const RENDER_CONCURRENCY = Math.max(1, Math.min(4, availableParallelism()));
 
 export function downloadJob(ctx: ServiceContext, deps: DownloadJobDeps): JobHandler<DownloadBatchBody, Item> {
   const { assets, blobs, transforms, cropAreas, zips } = deps;
