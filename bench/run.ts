@@ -10,6 +10,7 @@ import { benchRemoteLatency, formatRemoteLatencyBench } from './remote-latency.j
 import { benchInitialDownload, formatInitialDownloadBench } from './download-initial.js';
 import { benchLocalScan, formatLocalScanBench } from './local-scan.js';
 import { benchSyncLargeFile, benchSyncSmallFiles, formatSyncBench } from './sync-engine.js';
+import { benchTransform, formatTransformBench } from './transform.js';
 
 const filter = process.argv[2];
 const benches: { name: string; run: () => Promise<string[]> }[] = [
@@ -54,6 +55,10 @@ const benches: { name: string; run: () => Promise<string[]> }[] = [
   {
     name: 'download-10k',
     run: async () => formatInitialDownloadBench(await benchInitialDownload()),
+  },
+  {
+    name: 'transform',
+    run: async () => formatTransformBench(await benchTransform()),
   },
   {
     name: 'sync-10k-small',

@@ -8,6 +8,8 @@ import { serveCommand } from './cli/serve-command.js';
 import { tokenCommand } from './cli/token-command.js';
 import { startCommand } from './cli/start-command.js';
 import { userCommand } from './cli/user-command.js';
+import { presetCommand } from './cli/preset-command.js';
+import { downloadCommand } from './cli/download-command.js';
 import { syncCommand } from './cli/sync-command.js';
 import { statusCommand } from './cli/status-command.js';
 import { confirmDeletesCommand } from './cli/confirm-deletes-command.js';
@@ -36,6 +38,8 @@ const commands: Record<string, { run: Command; summary: string }> = {
   serve: { run: serveCommand, summary: 'run the asset service (API + OAuth) for a team or for tests' },
   token: { run: tokenCommand, summary: "print a bearer token for a user of a local service's data" },
   user: { run: userCommand, summary: "manage a local service's users: add, list, set-role, set-password, remove" },
+  preset: { run: presetCommand, summary: "manage a local service's download presets: add, list, remove" },
+  download: { run: downloadCommand, summary: 'download assets by id or search, as they are, through a preset or zipped' },
 };
 
 const usage = `Usage: asset-sync <command> [options]

@@ -42,8 +42,14 @@ import { jobsRepo } from './jobs/jobs-repo.js';
 import { JobRunner } from './jobs/job-runner.js';
 import { registerJobKind } from './jobs/job-routes.js';
 import { registerBatchJobs } from './batch/batch-jobs.js';
-import { authorizeDownload, downloadBatchBody, downloadJob } from './downloads/download-job.js';
-import { previewPath, registerFileContentRoutes } from './downloads/file-content-routes.js';
+import { authorizeDownload, downloadBatchBody, downloadJob, prepareDownload } from './downloads/download-job.js';
+import { registerFileContentRoutes } from './downloads/file-content-routes.js';
+import { DownloadZips } from './downloads/zip-download.js';
+import { TransformCache } from './transforms/transform-cache.js';
+import { presetsRepo } from './transforms/presets-repo.js';
+import { cropAreasRepo, registerCropAreaRoutes } from './transforms/crop-area-routes.js';
+import { registerPresetRoutes } from './transforms/preset-routes.js';
+import { PreviewMaker } from './previews/preview-maker.js';
 import { lockDataDir } from './admin/data-dir-lock.js';
 
 export interface RunningService {
@@ -58,6 +64,8 @@ export interface RunningService {
   readonly routes: readonly RouteEntry[];
   /** Resolves when no job is queued or running (tests). */
   jobsIdle(): Promise<void>;
+  /** Resolves when no preview is waiting to be made (tests, benchmarks). */
+  previewsIdle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -123,9 +131,15 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     registerFieldOptionRoutes(app, ctx);
 
     const assets = assetsRepo(db);
-    const render = assetRenderer(ctx, assets);
-    const previewsDir = join(config.dataDir, 'previews');
-    const blobs = createBlobStore(join(config.dataDir, 'blobs'), (sha256) => [previewPath(previewsDir, sha256)], undefined, inlineBlobs(db));
+    const transforms = new TransformCache(db, join(config.dataDir, 'transforms'), ctx.nowIso);
+    // Previews and renditions are derived from a blob: they go with it.
+    const derivedOf = (sha256: string): string[] => [previews.pathOf(sha256), ...transforms.forget(sha256)];
+    const blobs = createBlobStore(join(config.dataDir, 'blobs'), derivedOf, undefined, inlineBlobs(db));
+    const previews = new PreviewMaker(join(config.dataDir, 'previews'), blobs, app.log);
+    const render = assetRenderer(ctx, assets, (file) => previews.hasPreview(file));
+    const cropAreas = cropAreasRepo(ctx);
+    const presets = presetsRepo(db);
+    const zips = new DownloadZips(ctx, blobs, transforms);
     const uploads = new UploadService({
       ctx,
       assets,
@@ -134,19 +148,23 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
       uploadsDir: join(config.dataDir, 'uploads'),
       renderAsset: (accountId, assetId) => render.byId(accountId, assetId),
       renderRow: (row, currentFile) => render.asset(row, currentFile),
+      onFileStored: (file) => previews.enqueue(file),
     });
     const jobs = jobsRepo(db);
     const runner = new JobRunner(ctx, jobs);
     runner.register(assetAndUploadJob(uploads));
     runner.register(assetUploadJob(uploads));
-    runner.register(downloadJob(ctx, assets));
+    runner.register(downloadJob(ctx, { assets, blobs, transforms, cropAreas, zips }));
     registerAssetRoutes(app, ctx, { assets, render, uploads, blobs });
     registerSearchRoutes(app, ctx, { render });
     registerUploadRoutes(app, ctx, uploads);
     registerJobKind(app, ctx, runner, jobs, { path: '/asset-and-upload-batch-jobs', type: 'AssetAndUploadBatchJob', body: uploadBatchBody, authorize: authorizeNewAssets });
     registerJobKind(app, ctx, runner, jobs, { path: '/asset-upload-batch-jobs', type: 'AssetUploadBatchJob', body: uploadBatchBody, authorize: authorizeNewVersions });
-    registerJobKind(app, ctx, runner, jobs, { path: '/asset-download-batch-jobs', type: 'AssetDownloadBatchJob', body: downloadBatchBody, authorize: authorizeDownload });
-    registerFileContentRoutes(app, ctx, blobs, previewsDir);
+    registerJobKind(app, ctx, runner, jobs, { path: '/asset-download-batch-jobs', type: 'AssetDownloadBatchJob', body: downloadBatchBody, authorize: authorizeDownload, prepare: prepareDownload(presets) });
+    registerFileContentRoutes(app, ctx, { blobs, transforms, previews });
+    zips.register(app);
+    registerPresetRoutes(app, { assets, presets, cropAreas });
+    registerCropAreaRoutes(app, ctx, assets, cropAreas);
     registerBatchJobs(app, ctx, runner, jobs, {
       assets,
       blobs,
@@ -162,6 +180,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     app.addHook('onClose', async () => {
       clearInterval(sweeper);
       await runner.close();
+      await previews.close();
       await uploads.close();
     });
 
@@ -175,6 +194,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
       blobs,
       routes,
       jobsIdle: () => runner.idle(),
+      previewsIdle: () => previews.idle(),
       async close() {
         await app.close();
         db.close();

@@ -10,6 +10,8 @@ import type {
   AssetFile,
   AssetUpload,
   DownloadItem,
+  DownloadZip,
+  PresetTransformation,
   Envelope,
   Field,
   FieldOption,
@@ -45,6 +47,20 @@ export interface BatchOutcome<S> {
   jobId: string | null;
   successes: Record<string, S>;
   failures: Record<string, ApiError>;
+  /** The job's own result besides its items', when it has one (a zipped download's zip). */
+  result?: unknown;
+}
+
+/** How a download job should transform its files, and whether to zip them. */
+export interface DownloadRequestOptions {
+  /** `{type:'PRESET', presetTransformationId}` or `{type:'CUSTOM', candidateTransformations}` (API.md §6); absent: originals. */
+  transformationDescription?: unknown;
+  zip?: boolean;
+}
+
+/** A download job's outcome: the items, and the zip of them all when one was asked for. */
+export interface DownloadOutcome extends BatchOutcome<DownloadItem> {
+  zip?: DownloadZip;
 }
 
 /** One part URL the caller wants, optionally bound to the part's MD5 (base64), which the PUT must then send. */
@@ -231,7 +247,9 @@ export interface AssetApi {
   transitionLifecycle(selector: AssetSelector, targetState: LifecycleState): Promise<BatchOutcome<unknown>>;
 
   // Downloads
-  requestDownloads(items: DownloadRequestItem[]): Promise<BatchOutcome<DownloadItem>>;
+  requestDownloads(items: DownloadRequestItem[], options?: DownloadRequestOptions): Promise<DownloadOutcome>;
+  /** Every preset transformation the account offers, grouped ones first. */
+  listPresetTransformations(): Promise<PresetTransformation[]>;
   /** Streams a signed URL into `tempPath` (resuming with Range); the caller verifies, fsyncs and renames. */
   downloadToFile(url: string, tempPath: string, options?: DownloadToFileOptions): Promise<DownloadResult>;
 }

@@ -1,15 +1,16 @@
 /**
  * The selector-based batch jobs the engine uses (metadata edit — e.g. moving an asset between folders —
  * and lifecycle transition — e.g. to BINNED, the recoverable delete) and the download batch job that
- * hands out signed URLs. Each is created, polled to the end and answered as a BatchOutcome. All three
+ * hands out signed URLs (optionally transformed, or zipped), and the presets such a job can name. Each
+ * job is created, polled to the end and answered as a BatchOutcome. All three
  * are safe to create twice: the edits are set operations and a download job only signs URLs.
  */
 import { z } from 'zod';
-import type { DownloadItem, LifecycleState } from '../../shared/api/resources.js';
+import type { LifecycleState, PresetTransformation } from '../../shared/api/resources.js';
 import type { Requester } from './api-client.js';
-import type { AssetSelector, BatchOutcome, DownloadRequestItem, MetadataValueUpdate } from './asset-api.js';
+import type { AssetSelector, BatchOutcome, DownloadOutcome, DownloadRequestItem, DownloadRequestOptions, MetadataValueUpdate } from './asset-api.js';
 import { runJob, type JobPollPolicy } from './jobs.js';
-import { downloadItemSchema } from './wire-shapes.js';
+import { downloadItemSchema, downloadZipSchema, parseAnswer, presetGroupsSchema } from './wire-shapes.js';
 
 export function batchJobResources(requester: Requester, jobPoll: JobPollPolicy) {
   return {
@@ -31,8 +32,18 @@ export function batchJobResources(requester: Requester, jobPoll: JobPollPolicy) 
       });
     },
 
-    requestDownloads(items: DownloadRequestItem[]): Promise<BatchOutcome<DownloadItem>> {
-      return runJob(requester, jobPoll, { path: '/asset-download-batch-jobs', body: { items }, success: downloadItemSchema, idempotent: true });
+    async requestDownloads(items: DownloadRequestItem[], options: DownloadRequestOptions = {}): Promise<DownloadOutcome> {
+      const path = '/asset-download-batch-jobs';
+      const body = { items, ...(options.transformationDescription === undefined ? {} : { transformationDescription: options.transformationDescription }), ...(options.zip === true ? { zip: true } : {}) };
+      const outcome = await runJob(requester, jobPoll, { path, body, success: downloadItemSchema, idempotent: true });
+      if (options.zip !== true) return outcome;
+      return { ...outcome, zip: parseAnswer(downloadZipSchema, outcome.result, 'GET', `${path}/${outcome.jobId ?? ''} (result)`) };
+    },
+
+    async listPresetTransformations(): Promise<PresetTransformation[]> {
+      const path = '/grouped-preset-transformations';
+      const grouped = parseAnswer(presetGroupsSchema, await requester.json({ method: 'GET', path }), 'GET', path);
+      return [...grouped.itemGroupTypes.flatMap((type) => type.groups.flatMap((group) => group.items)), ...grouped.ungroupedItems];
     },
   };
 }

@@ -71,6 +71,7 @@ export const jobSchema: z.ZodType<Job> = z.preprocess(
       successes: z.record(z.string(), z.unknown()).nullish(),
       failures: z.record(z.string(), errorBodySchema).nullish(),
       error: errorBodySchema.nullish(),
+      result: z.unknown().optional(),
     })
     .transform((raw) => {
       const job: Job = {
@@ -84,6 +85,7 @@ export const jobSchema: z.ZodType<Job> = z.preprocess(
         failures: raw.failures ?? {},
         error: raw.error ?? null,
       };
+      if (raw.result !== undefined && raw.result !== null) job.result = raw.result;
       return job;
     }),
 );
@@ -149,5 +151,5 @@ function outcomeOf<S>(job: Job, path: string, success: z.ZodType<S>): BatchOutco
   for (const [key, body] of Object.entries(job.failures ?? {})) {
     failures[key] = apiErrorFromBody(body, { method: 'GET', path: jobPath, fallbackCode: 'ITEM_FAILED', what: `Item ${key} of job ${job.id}` });
   }
-  return { jobId: job.id, successes, failures };
+  return job.result === undefined ? { jobId: job.id, successes, failures } : { jobId: job.id, successes, failures, result: job.result };
 }

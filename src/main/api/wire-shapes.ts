@@ -11,6 +11,8 @@ import type {
   AssetFile,
   AssetUpload,
   DownloadItem,
+  DownloadZip,
+  PresetTransformation,
   Envelope,
   Field,
   FieldOption,
@@ -150,6 +152,32 @@ export const downloadItemSchema: z.ZodType<DownloadItem> = z.object({
   checksum: z.string(),
   contentType: z.string().default('application/octet-stream'),
 });
+
+/** The result of a zipped download job [ours]. */
+export const downloadZipSchema: z.ZodType<DownloadZip> = z.object({
+  zipUrl: z.string().refine((url) => URL.canParse(url), 'is not an absolute URL'),
+  filename: z.string().default('download.zip'),
+  size: z.number().int().nonnegative(),
+  checksum: z.string(),
+});
+
+const presetSchema: z.ZodType<PresetTransformation> = z.object({
+  id: z.string(),
+  accountId: z.string().default(''),
+  name: z.string().default(''),
+  groupId: z.string().nullish().transform((value) => value ?? null),
+  position: z.number().default(0),
+  candidateTransformations: z.array(z.unknown()).optional(),
+});
+
+/** `GET /grouped-preset-transformations` (SERVICE-SPEC.md §2.7). */
+export const presetGroupsSchema = z.preprocess(
+  unwrapResult,
+  z.object({
+    itemGroupTypes: z.array(z.object({ groups: z.array(z.object({ items: z.array(presetSchema).default([]) })).default([]) })).default([]),
+    ungroupedItems: z.array(presetSchema).default([]),
+  }),
+);
 
 /** Envelope schemas already made, by item schema: making a zod schema costs far more than using it. */
 const envelopes = new WeakMap<z.ZodType, z.ZodType>();

@@ -1,8 +1,9 @@
-/** Renders assets in wire form, with signed preview URLs for files that have a preview (images). */
+/** Renders assets in wire form, with signed preview URLs for files that have a preview (images, documents). */
 import type { Asset } from '../../shared/api/resources.js';
 import type { ServiceContext } from '../context.js';
 import { notFound } from '../errors/service-error.js';
 import type { AssetRow, AssetsRepo, FileRow } from './assets-repo.js';
+import { previewUrlPath } from '../downloads/file-content-routes.js';
 
 export interface AssetRenderer {
   /** `currentFile`: the row of the asset's current file, when the caller already has it. */
@@ -11,9 +12,9 @@ export interface AssetRenderer {
   previewUrl(file: FileRow): string | null;
 }
 
-export function assetRenderer(ctx: ServiceContext, assets: AssetsRepo): AssetRenderer {
-  const previewUrl = (file: FileRow): string | null =>
-    file.file_type === 'IMAGE' && file.size > 0 ? ctx.signer.sign(`/files/${file.id}/preview`, {}, ctx.config.signedUrlTtl).url : null;
+/** `hasPreview`: whether a file is of a kind that has a preview (previews/render-preview.ts). */
+export function assetRenderer(ctx: ServiceContext, assets: AssetsRepo, hasPreview: (file: FileRow) => boolean): AssetRenderer {
+  const previewUrl = (file: FileRow): string | null => (hasPreview(file) ? ctx.signer.sign(previewUrlPath(file.sha256), {}, ctx.config.signedUrlTtl).url : null);
   const asset = (row: AssetRow, currentFile?: FileRow): Asset => assets.render(row, previewUrl, currentFile);
   return {
     asset,

@@ -1,8 +1,14 @@
 /**
- * The download batch job: per item, a signed URL of the asset's original file (current, or the named
- * version) with its name, size, checksum and type. Transformations and zips are refused at POST time
- * with UNSUPPORTED_TRANSFORMATION until the transformation pipeline exists.
+ * The download batch job: per item, a signed URL of the asset's file (current, or the named version)
+ * with its name, size, checksum and type — the original, or a rendition made by the transformation
+ * description (SERVICE-SPEC.md §2.8): CUSTOM candidates, or a PRESET, which is resolved to its
+ * candidates when the job is created (so a restart, or the preset's removal, cannot change what the job
+ * does). Renditions are rendered before each chunk's transaction (a few side by side) and cached by
+ * (file, transformation); a transformation that does not apply to a file hands the original over.
+ * With `zip: true` the job's `result` is one zip of every item's file (zip-download.ts).
  */
+import { availableParallelism } from 'node:os';
+import { basename, extname } from 'node:path';
 import { z } from 'zod';
 import type { DownloadItem } from '../../shared/api/resources.js';
 import type { ServiceContext } from '../context.js';
@@ -12,6 +18,13 @@ import { batchOf } from '../uploads/upload-items.js';
 import type { AssetsRepo, FileRow } from '../assets/assets-repo.js';
 import { requireAction } from '../auth/permissions.js';
 import type { Caller } from '../http/request-auth.js';
+import type { BlobStore } from '../blobs/blob-store.js';
+import { transformationDescription, type CandidateTransformation } from '../transforms/transformation-schema.js';
+import { planTransformation } from '../transforms/plan-transformation.js';
+import type { TransformCache, TransformOutcome, TransformRow } from '../transforms/transform-cache.js';
+import { candidatesOf, type PresetsRepo } from '../transforms/presets-repo.js';
+import type { CropAreasRepo } from '../transforms/crop-area-routes.js';
+import type { DownloadZips } from './zip-download.js';
 
 const downloadItem = z.object({
   batchItemId: z.string().min(1).max(200).optional(),
@@ -21,28 +34,31 @@ const downloadItem = z.object({
 
 export const downloadBatchBody = batchOf(downloadItem).and(
   z.object({
-    transformationDescription: z.unknown().optional(),
-    zip: z.boolean().optional(),
+    transformationDescription: transformationDescription.nullish(),
+    zip: z.boolean().nullish(),
   }),
 );
 export type DownloadBatchBody = z.infer<typeof downloadBatchBody>;
 type Item = z.infer<typeof downloadItem>;
 
-/** True when a transformation description leaves every file as it is (absent, or only empty operation lists). */
-function isIdentity(description: unknown): boolean {
-  if (description === undefined || description === null) return true;
-  const parsed = z
-    .object({ type: z.literal('CUSTOM'), candidateTransformations: z.array(z.object({ transformation: z.object({ operations: z.array(z.unknown()).length(0) }) })) })
-    .safeParse(description);
-  return parsed.success;
+export function authorizeDownload(caller: Caller): void {
+  requireAction(caller.role, 'ASSET', 'DOWNLOAD');
 }
 
-export function authorizeDownload(caller: Caller, body: DownloadBatchBody): void {
-  requireAction(caller.role, 'ASSET', 'DOWNLOAD');
-  if (!isIdentity(body.transformationDescription)) {
-    throw new ServiceError('UNSUPPORTED_TRANSFORMATION', 'This service delivers original files only; transformations are not available yet.');
-  }
-  if (body.zip === true) throw new ServiceError('UNSUPPORTED_TRANSFORMATION', 'Zipped downloads are not available yet; download the files one by one.');
+/** What the job stores: a PRESET replaced by its candidates, as they are now. */
+export function prepareDownload(presets: PresetsRepo) {
+  return (caller: Caller, body: DownloadBatchBody): DownloadBatchBody => {
+    const description = body.transformationDescription;
+    if (description?.type !== 'PRESET') return body;
+    const preset = presets.get(caller.accountId, description.presetTransformationId);
+    if (preset === undefined) throw notFound('preset transformation', description.presetTransformationId);
+    return { ...body, transformationDescription: { type: 'CUSTOM', candidateTransformations: candidatesOf(preset) } };
+  };
+}
+
+function candidatesIn(body: DownloadBatchBody): CandidateTransformation[] | undefined {
+  const description = body.transformationDescription;
+  return description?.type === 'CUSTOM' ? description.candidateTransformations : undefined;
 }
 
 export function fileDownload(ctx: ServiceContext, file: FileRow): DownloadItem {
@@ -55,19 +71,87 @@ export function fileDownload(ctx: ServiceContext, file: FileRow): DownloadItem {
   };
 }
 
-export function downloadJob(ctx: ServiceContext, assets: AssetsRepo): JobHandler<DownloadBatchBody, Item> {
+/** The file's name with the rendition's extension (`photo.heic` → `photo.jpg`). */
+export function renditionName(filename: string, extension: string): string {
+  const current = extname(filename);
+  const stem = current === '' ? filename : basename(filename, current);
+  const same = current.toLowerCase() === `.${extension}` || (extension === 'jpg' && current.toLowerCase() === '.jpeg') || (extension === 'tiff' && current.toLowerCase() === '.tif');
+  return same ? filename : `${stem}.${extension}`;
+}
+
+export function renditionDownload(ctx: ServiceContext, file: FileRow, row: TransformRow): DownloadItem {
+  return {
+    url: ctx.signer.sign(`/files/${file.id}/renditions/${row.key}`, {}, ctx.config.signedUrlTtl).url,
+    filename: renditionName(file.filename, row.extension),
+    size: row.size,
+    checksum: row.checksum,
+    contentType: row.content_type,
+  };
+}
+
+export interface DownloadJobDeps {
+  assets: AssetsRepo;
+  blobs: BlobStore;
+  transforms: TransformCache;
+  cropAreas: CropAreasRepo;
+  zips: DownloadZips;
+}
+
+/** Renditions rendered side by side per chunk: libvips threads inside each, so no more than the cores. */
+export const RENDER_CONCURRENCY = Math.max(1, Math.min(4, availableParallelism()));
+
+export function downloadJob(ctx: ServiceContext, deps: DownloadJobDeps): JobHandler<DownloadBatchBody, Item> {
+  const { assets, blobs, transforms, cropAreas, zips } = deps;
+  /** Renditions made for the chunk about to run, by item (the runner passes the same objects on). */
+  const outcomes = new WeakMap<Item, TransformOutcome>();
+
+  const fileOf = (caller: Caller, item: Item): FileRow => {
+    const asset = assets.get(caller.accountId, item.assetId);
+    if (asset === undefined) throw notFound('asset', item.assetId);
+    const fileId = item.assetFileId ?? asset.current_file_id;
+    if (fileId === null) throw new ServiceError('NOT_FOUND', `Asset ${asset.id} has no file yet.`);
+    const file = assets.file(caller.accountId, fileId);
+    if (file?.asset_id !== asset.id) throw notFound('asset file of this asset', fileId);
+    return file;
+  };
+
+  const render = async (caller: Caller, item: Item, candidates: CandidateTransformation[]): Promise<void> => {
+    let file: FileRow;
+    try {
+      file = fileOf(caller, item);
+    } catch {
+      return; // runItem reports it
+    }
+    const facts = { assetId: file.asset_id, fileType: file.file_type, mediaSubtype: file.media_subtype, width: file.width, height: file.height };
+    const plans = planTransformation(facts, candidates, (id) => cropAreas.box(caller.accountId, id));
+    outcomes.set(item, await transforms.transform(file.sha256, () => blobs.source(file.sha256), plans, file.media_subtype));
+  };
+
   return {
     type: 'AssetDownloadBatchJob',
-    chunkSize: 500,
+    chunkSize: 100,
     items: (body) => body.items.map((item) => ({ key: item.batchItemId ?? '', item })),
-    runItem(item, caller) {
-      const asset = assets.get(caller.accountId, item.assetId);
-      if (asset === undefined) throw notFound('asset', item.assetId);
-      const fileId = item.assetFileId ?? asset.current_file_id;
-      if (fileId === null) throw new ServiceError('NOT_FOUND', `Asset ${asset.id} has no file yet.`);
-      const file = assets.file(caller.accountId, fileId);
-      if (file?.asset_id !== asset.id) throw notFound('asset file of this asset', fileId);
+    async beforeChunk(items, caller, input) {
+      const candidates = candidatesIn(input);
+      if (candidates === undefined) return;
+      let next = 0;
+      const worker = async (): Promise<void> => {
+        for (let item = items[next++]; item !== undefined; item = items[next++]) await render(caller, item, candidates);
+      };
+      await Promise.all(Array.from({ length: Math.min(RENDER_CONCURRENCY, items.length) }, worker));
+    },
+    runItem(item, caller, input) {
+      const file = fileOf(caller, item);
+      let outcome = outcomes.get(item);
+      outcomes.delete(item);
+      // Rendered before the chunk, unless the file changed since (a new version in between): the original then.
+      if (outcome?.kind === 'transformed' && outcome.row.source_sha256 !== file.sha256) outcome = undefined;
+      if (candidatesIn(input) !== undefined && outcome?.kind === 'transformed') return renditionDownload(ctx, file, outcome.row);
       return fileDownload(ctx, file);
+    },
+    async finish(input, successes, _caller, jobId) {
+      if (input.zip !== true) return undefined;
+      return zips.create(jobId, input.items.map((item) => successes[item.batchItemId ?? '']));
     },
   };
 }

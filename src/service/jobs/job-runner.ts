@@ -27,6 +27,14 @@ export interface JobHandler<Input = unknown, Item = unknown> {
    * the database (removing freed blobs) that must happen only once the rows are gone for good.
    */
   afterChunk?(committed: boolean): void;
+  /**
+   * Async work for a chunk's items before its transaction opens (rendering transformations), so the
+   * transaction itself stays short and synchronous. A failure here that concerns one item is for
+   * runItem to report; a rejection fails the job.
+   */
+  beforeChunk?(items: Item[], caller: Caller, input: Input): Promise<void>;
+  /** After the last chunk: the job's own result besides its items' (a zipped download's zip), stored with it. */
+  finish?(input: Input, successes: Record<string, unknown>, caller: Caller, jobId: string): Promise<unknown>;
 }
 
 export class JobRunner {
@@ -86,6 +94,12 @@ export class JobRunner {
       for (let cursor = row.cursor; cursor < items.length && !this.closed; ) {
         const chunk = items.slice(cursor, cursor + handler.chunkSize);
         const end = cursor + chunk.length;
+        await handler.beforeChunk?.(
+          chunk.map(({ item }) => item),
+          caller,
+          input,
+        );
+        if (this.closed) break;
         try {
           ctx.db.transaction(() => {
             for (const { key, item } of chunk) {
@@ -106,7 +120,9 @@ export class JobRunner {
         cursor = end;
         await yieldToEventLoop();
       }
-      if (!this.closed) jobs.finish(row.id, 'COMPLETED', null, ctx.nowIso());
+      if (this.closed) return;
+      const result = handler.finish === undefined ? undefined : await handler.finish(input, successes, caller, row.id);
+      jobs.finish(row.id, 'COMPLETED', null, ctx.nowIso(), result);
     } catch (error) {
       ctx.log.error({ err: error, job: row.id }, 'job failed');
       const failure = error instanceof ServiceError ? error : new ServiceError('INTERNAL', 'The job failed unexpectedly.');

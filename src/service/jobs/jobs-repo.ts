@@ -15,6 +15,8 @@ export interface JobRow {
   successes: string;
   failures: string;
   error: string | null;
+  /** JSON of the job's own result (a zipped download's zip), when it has one. */
+  result: string | null;
   date_created: string;
   date_completed: string | null;
 }
@@ -31,6 +33,7 @@ export function toJob(row: JobRow): Job {
     failures: JSON.parse(row.failures) as Record<string, ErrorBody>,
   };
   if (row.error !== null) job.error = JSON.parse(row.error) as ErrorBody;
+  if (row.result !== null) job.result = JSON.parse(row.result) as unknown;
   return job;
 }
 
@@ -46,7 +49,7 @@ export function jobsRepo(db: Db) {
   );
   // A failed job keeps the progress it reached; a completed one is at 1.
   const finish = db.prepare(
-    "UPDATE jobs SET state = @state, progress = CASE WHEN @state = 'COMPLETED' THEN 1 ELSE progress END, error = @error, date_completed = @now WHERE id = @id",
+    "UPDATE jobs SET state = @state, progress = CASE WHEN @state = 'COMPLETED' THEN 1 ELSE progress END, error = @error, result = @result, date_completed = @now WHERE id = @id",
   );
 
   return {
@@ -62,8 +65,8 @@ export function jobsRepo(db: Db) {
     next: () => next.get(),
     saveProgress: (id: string, cursor: number, progress: number, successes: string, failures: string) =>
       void saveProgress.run(cursor, progress, successes, failures, id),
-    finish: (id: string, state: 'COMPLETED' | 'FAILED', error: ErrorBody | null, now: string) =>
-      void finish.run({ state, error: error === null ? null : JSON.stringify(error), now, id }),
+    finish: (id: string, state: 'COMPLETED' | 'FAILED', error: ErrorBody | null, now: string, result?: unknown) =>
+      void finish.run({ state, error: error === null ? null : JSON.stringify(error), result: result === undefined ? null : JSON.stringify(result), now, id }),
   };
 }
 

@@ -64,6 +64,8 @@ export interface UploadServiceDeps {
   renderAsset(accountId: string, assetId: string): Asset;
   /** Renders an asset row in wire form, given its current file's row. */
   renderRow(row: AssetRow, currentFile: FileRow): Asset;
+  /** Told of each file an upload stored, once it is committed (queues its preview); must return at once. */
+  onFileStored?(file: FileRow): void;
 }
 
 export class UploadService {
@@ -356,6 +358,7 @@ export class UploadService {
         return { freed: put.freed, answer: this.deps.renderRow(put.asset, row) };
       });
       if (freed !== undefined) blobs.remove(freed);
+      this.deps.onFileStored?.(row);
       return answer;
     } catch (error) {
       if (error instanceof ServiceError && error.code === 'UPLOAD_EXPIRED') throw error;

@@ -129,6 +129,8 @@ export interface Job<S = unknown> {
   successes?: Record<string, S>;
   failures?: Record<string, ErrorBody>;
   error?: ErrorBody | null;
+  /** The job's own result besides its items' (a zipped download job: `DownloadZip`) [ours]. */
+  result?: unknown;
 }
 
 export interface AssetUploadPart {
@@ -163,6 +165,28 @@ export interface DownloadItem {
   size: number;
   checksum: string;
   contentType: string;
+}
+
+/** A preset transformation (SERVICE-SPEC.md §2.7): found with `GET /grouped-preset-transformations`. */
+export interface PresetTransformation {
+  id: string;
+  accountId: string;
+  name: string;
+  groupId: string | null;
+  /** 0-based, among the presets of its group. */
+  position: number;
+  /** What it does: the candidateTransformations of a CUSTOM description (API.md §6) [ours]. */
+  candidateTransformations?: unknown[];
+}
+
+/** The `result` of a download batch job asked for `zip: true` [ours]: one zip of every item's file. */
+export interface DownloadZip {
+  /** Signed, expiring, no bearer; honours `Range`. */
+  zipUrl: string;
+  filename: string;
+  size: number;
+  /** MD5 hex of the zip's bytes. */
+  checksum: string;
 }
 
 export interface CustomIntegrationSettings {

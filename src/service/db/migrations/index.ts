@@ -4,5 +4,7 @@ import uploadReplacesFile from './0002-upload-replaces-file.js';
 import search from './0003-search.js';
 import uploadPartsWithoutRowid from './0004-upload-parts-without-rowid.js';
 import inlineBlobs from './0005-inline-blobs.js';
+import transformations from './0006-transformations.js';
+import seedPresets from './0007-seed-presets.js';
 
-export const migrations: readonly string[] = [initial, uploadReplacesFile, search, uploadPartsWithoutRowid, inlineBlobs];
+export const migrations: readonly string[] = [initial, uploadReplacesFile, search, uploadPartsWithoutRowid, inlineBlobs, transformations, seedPresets];

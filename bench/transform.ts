@@ -1,0 +1,182 @@
+/**
+ * Benchmark: download transformations. Images per second for 4000×3000 JPEGs resized to 1000 px (JPG)
+ * through a download batch job — POST, the job rendering them, and every rendition fetched over HTTP —
+ * beside sharp alone doing the same rendering on the same files, with the same parallelism, in the same
+ * run (target ≥ 0.9). Each round uses images the service has not seen (renditions are cached per file).
+ * Then the time a PDF's preview takes: rendered bare (MuPDF + sharp), and from the upload's answer to
+ * the preview being on disk, made by the service's background queue.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { startBenchService, type BenchService } from './support/in-process-service.js';
+import { alternatingRounds } from './support/fair-rounds.js';
+import { RENDER_CONCURRENCY } from '../src/service/downloads/download-job.js';
+import { renderPreview } from '../src/service/previews/render-preview.js';
+
+export interface TransformBenchResult {
+  images: number;
+  concurrency: number;
+  baselinePerSecond: number;
+  servicePerSecond: number;
+  ratio: number;
+  pdfPreviewBareMs: number;
+  pdfPreviewServiceMs: number;
+}
+
+const IMAGES_PER_ROUND = 8;
+const ROUNDS = 3;
+const OPERATIONS = [
+  { type: 'RESIZE', width: 1000, height: 1000, fit: 'INSIDE' },
+  { type: 'CONVERT', format: 'JPG', quality: 82 },
+];
+
+/** A photo-like 4000×3000 JPEG: noise over a gradient, so it neither compresses nor decodes trivially. */
+async function photo(seed: number): Promise<Buffer> {
+  const gradient = Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="4000" height="3000"><defs><linearGradient id="g"><stop offset="0" stop-color="#${(0x203040 + seed * 0x010203).toString(16).slice(-6)}"/><stop offset="1" stop-color="#e0c080"/></linearGradient></defs><rect width="4000" height="3000" fill="url(#g)"/></svg>`,
+  );
+  const noise = await sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 24 } } }).png({ compressionLevel: 0 }).toBuffer();
+  return sharp(gradient).composite([{ input: noise, blend: 'overlay' }]).jpeg({ quality: 90 }).toBuffer();
+}
+
+async function api(bench: BenchService, method: string, path: string, body?: unknown): Promise<any> {
+  const response = await fetch(`${bench.running.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${bench.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? null : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+async function waitForJob(bench: BenchService, path: string, id: string): Promise<any> {
+  for (;;) {
+    const job = (await api(bench, 'GET', `${path}/${id}`)).result;
+    if (job.state !== 'QUEUED' && job.state !== 'RUNNING') return job;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** Uploads a file as a new asset; answers its id. */
+async function upload(bench: BenchService, name: string, bytes: Buffer): Promise<{ assetId: string; asset: any }> {
+  const created = await api(bench, 'POST', '/asset-and-upload-batch-jobs', { items: [{ batchItemId: 'u', path: `/bench/${name}`, size: bytes.length }] });
+  const job = await waitForJob(bench, '/asset-and-upload-batch-jobs', created.result.id);
+  const { assetId, upload: assetUpload } = job.successes.u;
+  const parts = [];
+  for (const part of assetUpload.parts) {
+    const response = await fetch(part.url, { method: 'PUT', body: bytes.subarray(part.byteRange.start, part.byteRange.end), headers: { 'content-type': 'application/octet-stream' } });
+    parts.push({ partNumber: part.partNumber, eTag: response.headers.get('etag') ?? '' });
+  }
+  const completed = await api(bench, 'POST', '/asset-upload-completions', { assetId, uploadId: assetUpload.uploadId, parts });
+  return { assetId, asset: completed.result };
+}
+
+async function inParallel<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let item = items[next++]; item !== undefined; item = items[next++]) await work(item);
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
+export async function benchTransform(): Promise<TransformBenchResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'asset-sync-transform-bench-'));
+  const bench = await startBenchService('asset-sync-transform-bench-data-');
+  try {
+    const images = ROUNDS * IMAGES_PER_ROUND;
+    const files: string[] = [];
+    const assetIds: string[] = [];
+    for (let index = 0; index < images; index++) {
+      const bytes = await photo(index);
+      const file = join(dir, `photo-${index}.jpg`);
+      writeFileSync(file, bytes);
+      files.push(file);
+      assetIds.push((await upload(bench, `photo-${index}.jpg`, bytes)).assetId);
+    }
+    await bench.running.previewsIdle();
+
+    let baselineBest = 0;
+    let serviceBest = 0;
+    await alternatingRounds(ROUNDS, {
+      baseline: async (round) => {
+        const batch = files.slice(round * IMAGES_PER_ROUND, (round + 1) * IMAGES_PER_ROUND);
+        const started = performance.now();
+        await inParallel(batch, RENDER_CONCURRENCY, async (file) => {
+          await sharp(file).rotate().resize(1000, 1000, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 82 }).toFile(`${file}.${round}.out.jpg`);
+        });
+        baselineBest = Math.max(baselineBest, batch.length / ((performance.now() - started) / 1000));
+      },
+      ours: async (round) => {
+        const batch = assetIds.slice(round * IMAGES_PER_ROUND, (round + 1) * IMAGES_PER_ROUND);
+        const started = performance.now();
+        const created = await api(bench, 'POST', '/asset-download-batch-jobs', {
+          items: batch.map((assetId, index) => ({ batchItemId: String(index), assetId, assetFileId: null })),
+          transformationDescription: { type: 'CUSTOM', candidateTransformations: [{ criteria: { type: 'MATCH_ALL' }, transformation: { operations: OPERATIONS } }] },
+        });
+        const job = await waitForJob(bench, '/asset-download-batch-jobs', created.result.id);
+        await inParallel(Object.values(job.successes) as { url: string; size: number }[], RENDER_CONCURRENCY, async (item) => {
+          const body = await (await fetch(item.url)).arrayBuffer();
+          if (body.byteLength !== item.size) throw new Error('short rendition');
+        });
+        serviceBest = Math.max(serviceBest, batch.length / ((performance.now() - started) / 1000));
+      },
+    });
+
+    // A PDF preview: a one-page document with a photo on it, as brochures are.
+    const mupdf = await import('mupdf');
+    const document = new mupdf.PDFDocument();
+    const picture = document.addImage(new mupdf.Image(await sharp(files[0]).resize(1600).jpeg().toBuffer()));
+    const resources = document.newDictionary();
+    const xobjects = document.newDictionary();
+    xobjects.put('Im0', picture);
+    resources.put('XObject', xobjects);
+    document.insertPage(-1, document.addPage([0, 0, 595, 842], 0, resources, 'q 1 0 0 1 0 0 cm 0.2 0.3 0.8 rg 40 40 515 200 re f Q q 515 0 0 386 40 400 cm /Im0 Do Q'));
+    const pdf = Buffer.from(document.saveToBuffer('').asUint8Array());
+    document.destroy();
+    const pdfFile = join(dir, 'brochure.pdf');
+    writeFileSync(pdfFile, pdf);
+    const bareTimes: number[] = [];
+    for (let run = 0; run < 5; run++) {
+      const started = performance.now();
+      await renderPreview('document', { path: pdfFile }, 'application/pdf', join(dir, `preview-${run}.webp`));
+      bareTimes.push(performance.now() - started);
+    }
+    const serviceTimes: number[] = [];
+    for (let run = 0; run < 5; run++) {
+      // Distinct bytes each time (a trailing comment), so each is a new blob with a new preview.
+      const bytes = Buffer.concat([pdf, Buffer.from(`\n%run ${run}\n`)]);
+      const { asset } = await upload(bench, `brochure-${run}.pdf`, bytes);
+      const started = performance.now();
+      await bench.running.previewsIdle();
+      serviceTimes.push(performance.now() - started);
+      if (asset.currentAssetFile?.previewUrl == null) throw new Error('the PDF got no preview URL');
+    }
+    const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+    return {
+      images: IMAGES_PER_ROUND,
+      concurrency: RENDER_CONCURRENCY,
+      baselinePerSecond: baselineBest,
+      servicePerSecond: serviceBest,
+      ratio: serviceBest / baselineBest,
+      pdfPreviewBareMs: median(bareTimes),
+      pdfPreviewServiceMs: median(serviceTimes),
+    };
+  } finally {
+    await bench.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export function formatTransformBench(result: TransformBenchResult): string[] {
+  return [
+    `${result.images} JPEGs of 4000×3000 resized to 1000 px JPG per round, ${result.concurrency} at a time, best of ${ROUNDS} rounds`,
+    `  baseline (sharp alone, file to file):          ${result.baselinePerSecond.toFixed(1)} images/s`,
+    `  download job (POST, render, poll, GET each):   ${result.servicePerSecond.toFixed(1)} images/s`,
+    `  ratio ${result.ratio.toFixed(2)} (target ≥ 0.90)${result.ratio >= 0.9 ? '' : '  BELOW TARGET'}`,
+    `PDF preview (A4 page with a photo, 1024 px WEBP), median of 5:`,
+    `  rendered bare (MuPDF + sharp):                 ${result.pdfPreviewBareMs.toFixed(0)} ms`,
+    `  service, upload answered → preview on disk:    ${result.pdfPreviewServiceMs.toFixed(0)} ms`,
+  ];
+}

@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import yauzl from 'yauzl';
+import { cli } from '../../../test/support/cli-runner.js';
+import { makeTempDir, startTestService, type TestService } from '../../../test/support/test-service.js';
+import { md5Hex, uploadNewAsset } from '../../../test/support/upload-helpers.js';
+import { makeImage, makePdf } from '../../../test/support/media-fixtures.js';
+
+function zipNames(path: string): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(path, { lazyEntries: false }, (error, file) => {
+      if (error !== null) return reject(error);
+      const names: string[] = [];
+      file.on('entry', (entry: yauzl.Entry) => names.push(entry.fileName));
+      file.on('end', () => resolve(names));
+      file.on('error', reject);
+    });
+  });
+}
+
+describe('asset-sync download', () => {
+  let service: TestService;
+  let env: Record<string, string>;
+  let state: string;
+  const ids: Record<string, string> = {};
+  const bytes: Record<string, Buffer> = {};
+  const download = (args: string[]) => cli(['download', '--server', service.url, '--state', state, ...args], env);
+
+  beforeAll(async () => {
+    service = await startTestService();
+    env = { ASSET_SYNC_TOKEN: await service.token() };
+    state = makeTempDir();
+    bytes.photo = await makeImage(2400, 1600);
+    bytes.brief = await makePdf();
+    ids.photo = (await uploadNewAsset(service, '/dl/harbour photo.jpg', bytes.photo)).assetId;
+    ids.brief = (await uploadNewAsset(service, '/dl/harbour brief.pdf', bytes.brief)).assetId;
+  });
+  afterAll(async () => {
+    await service.dispose();
+  });
+
+  it('downloads assets by id as they are, printing where each went', async () => {
+    const out = makeTempDir();
+    const run = await download([ids.photo ?? '', ids.brief ?? '', '--out', out]);
+    expect(run.code).toBe(0);
+    expect(run.out.split('\n')).toEqual([join(out, 'harbour photo.jpg'), join(out, 'harbour brief.pdf')]);
+    expect(readFileSync(join(out, 'harbour photo.jpg')).equals(bytes.photo ?? Buffer.alloc(0))).toBe(true);
+    expect(readFileSync(join(out, 'harbour brief.pdf')).equals(bytes.brief ?? Buffer.alloc(0))).toBe(true);
+    // Nothing half-done is left behind.
+    expect(readdirSync(out).sort()).toEqual(['harbour brief.pdf', 'harbour photo.jpg']);
+  });
+
+  it('finds assets by search and applies a preset by name: the photo web-sized, the PDF as it is', async () => {
+    const out = makeTempDir();
+    const run = await download(['--search', 'HARBOUR', '--preset', 'web (1000 px jpg)', '--out', out]);
+    expect(run.code).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(['harbour brief.pdf', 'harbour photo.jpg']);
+    expect(await sharp(join(out, 'harbour photo.jpg')).metadata()).toMatchObject({ format: 'jpeg', width: 1000, height: 667 });
+    expect(readFileSync(join(out, 'harbour brief.pdf')).equals(bytes.brief ?? Buffer.alloc(0))).toBe(true);
+  });
+
+  it('downloads one zip of them all', async () => {
+    const out = makeTempDir();
+    const run = await download([ids.photo ?? '', ids.brief ?? '', '--preset', 'thumbnail-300-webp', '--zip', '--out', out]);
+    expect(run.code).toBe(0);
+    const [zip] = readdirSync(out);
+    expect(zip).toMatch(/^assets-[0-9a-f]{12}\.zip$/);
+    expect(await zipNames(join(out, zip ?? ''))).toEqual(['harbour photo.webp', 'harbour brief.pdf']);
+  });
+
+  it('resumes a partial download, and never takes a file that does not match', async () => {
+    const out = makeTempDir();
+    const photo = bytes.photo ?? Buffer.alloc(0);
+    const part = join(out, `.harbour photo.jpg.${md5Hex(photo).slice(0, 12)}.part`);
+    writeFileSync(part, photo.subarray(0, 5000));
+    const resumed = await download([ids.photo ?? '', '--out', out]);
+    expect(resumed.code).toBe(0);
+    expect(resumed.err).toMatch(/harbour photo\.jpg \(resumed at 5\.00 kB\)/);
+    expect(readFileSync(join(out, 'harbour photo.jpg')).equals(photo)).toBe(true);
+
+    // A partial file whose bytes are wrong: the download fails its check and is dropped; the next run succeeds.
+    const other = makeTempDir();
+    const corrupt = Buffer.from(photo.subarray(0, 5000));
+    corrupt.fill(7, 100, 200);
+    writeFileSync(join(other, `.harbour photo.jpg.${md5Hex(photo).slice(0, 12)}.part`), corrupt);
+    const failed = await download([ids.photo ?? '', '--out', other]);
+    expect(failed.code).toBe(1);
+    expect(failed.err).toMatch(/expected \d+ bytes with MD5 [0-9a-f]{32}; run the command again\. \[FAILED\]/);
+    expect(readdirSync(other)).toEqual([]);
+    expect((await download([ids.photo ?? '', '--out', other])).code).toBe(0);
+    expect(readFileSync(join(other, 'harbour photo.jpg')).equals(photo)).toBe(true);
+  });
+
+  it('keeps a different file of the same name, and skips the same file', async () => {
+    const out = makeTempDir();
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, 'harbour brief.pdf'), 'my own notes');
+    expect((await download([ids.brief ?? '', '--out', out])).out).toBe(join(out, 'harbour brief (2).pdf'));
+    expect(readFileSync(join(out, 'harbour brief.pdf'), 'utf8')).toBe('my own notes');
+    const again = await download([ids.brief ?? '', '--out', out]);
+    expect(again.out).toBe(join(out, 'harbour brief (2).pdf'));
+    expect(again.err).toContain('(already there)');
+  });
+
+  it('explains what it needs', async () => {
+    expect((await download([])).code).toBe(2);
+    expect((await download(['x', '--search', 'y'])).code).toBe(2);
+    expect((await download(['x', '--preset', 'a', '--original'])).err).toContain('--preset and --original exclude each other');
+    const unknown = await download([ids.photo ?? '', '--preset', 'Poster', '--out', makeTempDir()]);
+    expect(unknown).toMatchObject({ code: 1, err: expect.stringContaining('No preset "Poster". The service offers: "Web (1000 px JPG)"') });
+    const nothing = await download(['--search', 'no such thing', '--out', makeTempDir()]);
+    expect(nothing).toMatchObject({ code: 1, err: 'No asset matches "no such thing".' });
+    const missing = await download(['no-such-asset', '--out', makeTempDir()]);
+    expect(missing).toMatchObject({ code: 1, err: expect.stringMatching(/^no-such-asset: .*No asset with id "no-such-asset"\. \[NOT_FOUND\]$/) });
+  });
+});

@@ -1,0 +1,123 @@
+/**
+ * Applies resolved operations to an image with sharp, in the order given, file to file (the input is
+ * read by libvips, the output written to `target`; only a pipeline that needs a second resize or crop
+ * after a resize keeps an intermediate raw image in memory). The image is turned upright first (EXIF
+ * orientation), so boxes and sizes are in the pixels a viewer shows. Without a CONVERT the output keeps
+ * the input's format where sharp writes it (an SVG becomes a PNG).
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import sharp, { type Sharp } from 'sharp';
+import type { BlobSource } from '../blobs/blob-store.js';
+import type { ResolvedOperation } from './plan-transformation.js';
+import type { OutputFormat } from './transformation-schema.js';
+
+export interface RenderedFile {
+  extension: string;
+  contentType: string;
+  size: number;
+  /** MD5 hex, as AssetFile checksums. */
+  checksum: string;
+}
+
+const outputs: Record<OutputFormat, { extension: string; contentType: string }> = {
+  JPG: { extension: 'jpg', contentType: 'image/jpeg' },
+  PNG: { extension: 'png', contentType: 'image/png' },
+  WEBP: { extension: 'webp', contentType: 'image/webp' },
+  AVIF: { extension: 'avif', contentType: 'image/avif' },
+  TIFF: { extension: 'tiff', contentType: 'image/tiff' },
+};
+
+/** The format a file comes out in when no CONVERT says otherwise. */
+const keptFormat: Record<string, OutputFormat | undefined> = { jpeg: 'JPG', png: 'PNG', webp: 'WEBP', avif: 'AVIF', tiff: 'TIFF' };
+
+export function outputOf(operations: readonly ResolvedOperation[], inputSubtype: string): { format: OutputFormat; quality: number | null; extension: string; contentType: string } {
+  let format = keptFormat[inputSubtype] ?? 'PNG';
+  let quality: number | null = null;
+  for (const operation of operations) {
+    if (operation.type === 'CONVERT') {
+      format = operation.format;
+      quality = operation.quality;
+    }
+  }
+  return { format, quality, ...outputs[format] };
+}
+
+/** A geometry pipeline sharp runs in one pass: crop, resize, crop (in that order, each at most once). */
+interface Stage {
+  before?: ResolvedOperation & { type: 'CROP' };
+  resize?: ResolvedOperation & { type: 'RESIZE' };
+  after?: ResolvedOperation & { type: 'CROP' };
+}
+
+function stagesOf(operations: readonly ResolvedOperation[]): Stage[] {
+  const stages: Stage[] = [{}];
+  for (const operation of operations) {
+    let stage = stages[stages.length - 1] ?? {};
+    if (operation.type === 'CONVERT') continue;
+    if (operation.type === 'RESIZE') {
+      if (stage.resize !== undefined || stage.after !== undefined) stages.push((stage = {}));
+      stage.resize = operation;
+    } else if (stage.resize === undefined && stage.before === undefined) {
+      stage.before = operation;
+    } else if (stage.resize !== undefined && stage.after === undefined) {
+      stage.after = operation;
+    } else {
+      stages.push((stage = { before: operation }));
+    }
+  }
+  return stages;
+}
+
+function applyStage(image: Sharp, stage: Stage): Sharp {
+  const extract = (crop: Stage['before']) => (crop === undefined ? image : image.extract({ left: crop.x, top: crop.y, width: crop.width, height: crop.height }));
+  image = extract(stage.before);
+  if (stage.resize !== undefined) {
+    const { width, height, fit } = stage.resize;
+    const both = width !== null && height !== null;
+    image = image.resize(width ?? undefined, height ?? undefined, {
+      fit: fit === 'COVER' ? 'cover' : fit === 'FILL' && both ? 'fill' : 'inside',
+      // A web-sized rendition never blows a small image up; an exact COVER or FILL box does.
+      withoutEnlargement: !(both && fit !== 'INSIDE'),
+    });
+  }
+  return extract(stage.after);
+}
+
+function encode(image: Sharp, format: OutputFormat, quality: number | null): Sharp {
+  const q = quality ?? undefined;
+  switch (format) {
+    case 'JPG':
+      return image.flatten({ background: '#ffffff' }).jpeg({ quality: q ?? 82 });
+    case 'PNG':
+      return image.png();
+    case 'WEBP':
+      return image.webp({ quality: q ?? 80 });
+    case 'AVIF':
+      return image.avif({ quality: q ?? 55 });
+    case 'TIFF':
+      return image.tiff({ quality: q ?? 90, compression: q === undefined ? 'lzw' : 'jpeg' });
+  }
+}
+
+/** Renders the source through the operations into `target`; rejects when the bytes do not allow it. */
+export async function renderTransformation(source: BlobSource, operations: readonly ResolvedOperation[], inputSubtype: string, target: string): Promise<RenderedFile> {
+  const output = outputOf(operations, inputSubtype);
+  const stages = stagesOf(operations);
+  let image = sharp('bytes' in source ? source.bytes : source.path, { failOn: 'error', density: inputSubtype === 'svg+xml' ? 144 : undefined }).rotate();
+  for (const [index, stage] of stages.entries()) {
+    image = applyStage(image, stage);
+    if (index < stages.length - 1) {
+      const { data, info } = await image.raw().toBuffer({ resolveWithObject: true });
+      image = sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
+    }
+  }
+  const info = await encode(image, output.format, output.quality).toFile(target);
+  return { extension: output.extension, contentType: output.contentType, size: info.size, checksum: await md5Of(target) };
+}
+
+export async function md5Of(path: string): Promise<string> {
+  const hash = createHash('md5');
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}

@@ -1,0 +1,122 @@
+/**
+ * The cache of transformed files, keyed by (source blob, resolved operations): each is rendered once,
+ * into transforms/<key>.<ext>, and recorded in transformed_files; a second download of the same file
+ * with the same transformation reads it back. Concurrent requests for one key share one rendering. The
+ * cached files go with their source blob (blob-store's derivedOf calls `forget`). Never fsynced: a
+ * cached file that is missing or short after a crash is rendered again, never served.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BlobSource } from '../blobs/blob-store.js';
+import type { Db } from '../db/open-database.js';
+import type { ResolvedOperation } from './plan-transformation.js';
+import { renderTransformation } from './render-transformation.js';
+
+export interface TransformRow {
+  key: string;
+  source_sha256: string;
+  operations: string;
+  extension: string;
+  content_type: string;
+  size: number;
+  checksum: string;
+  date_created: string;
+}
+
+/** What a file comes out as after a download's transformation: itself, or a cached rendition. */
+export type TransformOutcome = { kind: 'original' } | { kind: 'transformed'; row: TransformRow };
+
+export function transformKey(sourceSha256: string, operations: readonly ResolvedOperation[]): string {
+  return createHash('sha256').update(JSON.stringify({ v: 1, source: sourceSha256, operations })).digest('hex');
+}
+
+export class TransformCache {
+  private readonly byKey;
+  private readonly bySource;
+  private readonly insert;
+  private readonly removeSource;
+  private readonly rendering = new Map<string, Promise<TransformRow>>();
+  private sequence = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly dir: string,
+    private readonly nowIso: () => string,
+  ) {
+    mkdirSync(dir, { recursive: true });
+    this.byKey = db.prepare<[string], TransformRow>('SELECT * FROM transformed_files WHERE key = ?');
+    this.bySource = db.prepare<[string], TransformRow>('SELECT * FROM transformed_files WHERE source_sha256 = ?');
+    this.insert = db.prepare(
+      `INSERT OR REPLACE INTO transformed_files (key, source_sha256, operations, extension, content_type, size, checksum, date_created)
+       VALUES (@key, @source_sha256, @operations, @extension, @content_type, @size, @checksum, @date_created)`,
+    );
+    this.removeSource = db.prepare('DELETE FROM transformed_files WHERE source_sha256 = ?');
+  }
+
+  pathOf(row: Pick<TransformRow, 'key' | 'extension'>): string {
+    return join(this.dir, `${row.key}.${row.extension}`);
+  }
+
+  get(key: string): TransformRow | undefined {
+    return this.byKey.get(key);
+  }
+
+  /** The cached rendition, rendered now when it is not there (or its file is missing or short). */
+  ensure(sourceSha256: string, source: () => BlobSource, operations: readonly ResolvedOperation[], inputSubtype: string): Promise<TransformRow> {
+    const key = transformKey(sourceSha256, operations);
+    const known = this.byKey.get(key);
+    if (known !== undefined && statSync(this.pathOf(known), { throwIfNoEntry: false })?.size === known.size) return Promise.resolve(known);
+    let pending = this.rendering.get(key);
+    if (pending === undefined) {
+      pending = this.render(key, sourceSha256, source(), operations, inputSubtype).finally(() => this.rendering.delete(key));
+      this.rendering.set(key, pending);
+    }
+    return pending;
+  }
+
+  /**
+   * Tries the plans in order and answers the first that renders; the original when a plan says so
+   * (an empty list), when none is given, or when every one fails on these bytes.
+   */
+  async transform(sourceSha256: string, source: () => BlobSource, plans: readonly ResolvedOperation[][], inputSubtype: string): Promise<TransformOutcome> {
+    for (const operations of plans) {
+      if (operations.length === 0) return { kind: 'original' };
+      try {
+        return { kind: 'transformed', row: await this.ensure(sourceSha256, source, operations, inputSubtype) };
+      } catch {
+        // These bytes do not allow this candidate (a crop outside the image, a damaged file): next.
+      }
+    }
+    return { kind: 'original' };
+  }
+
+  /** Forgets every rendition of a blob; answers their files for the caller to remove. */
+  forget(sourceSha256: string): string[] {
+    const paths = this.bySource.all(sourceSha256).map((row) => this.pathOf(row));
+    this.removeSource.run(sourceSha256);
+    return paths;
+  }
+
+  private async render(key: string, sourceSha256: string, source: BlobSource, operations: readonly ResolvedOperation[], inputSubtype: string): Promise<TransformRow> {
+    const temporary = join(this.dir, `${key}.${process.pid}.${++this.sequence}.tmp`);
+    try {
+      const rendered = await renderTransformation(source, operations, inputSubtype, temporary);
+      const row: TransformRow = {
+        key,
+        source_sha256: sourceSha256,
+        operations: JSON.stringify(operations),
+        extension: rendered.extension,
+        content_type: rendered.contentType,
+        size: rendered.size,
+        checksum: rendered.checksum,
+        date_created: this.nowIso(),
+      };
+      renameSync(temporary, this.pathOf(row));
+      this.insert.run(row);
+      return row;
+    } finally {
+      rmSync(temporary, { force: true });
+    }
+  }
+}
