@@ -44,6 +44,8 @@ import { registerBatchJobs } from './batch/batch-jobs.js';
 import { authorizeDownload, downloadBatchBody, downloadJob } from './downloads/download-job.js';
 import { previewPath, registerFileContentRoutes } from './downloads/file-content-routes.js';
 import { lockDataDir } from './admin/data-dir-lock.js';
+import { ChangeFeed } from './changes/change-feed.js';
+import { registerChangeRoutes } from './changes/change-routes.js';
 
 export interface RunningService {
   /** The base URL clients use (the public URL when one was configured). */
@@ -143,6 +145,8 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     registerJobKind(app, ctx, runner, jobs, { path: '/asset-upload-batch-jobs', type: 'AssetUploadBatchJob', body: uploadBatchBody, authorize: authorizeNewVersions });
     registerJobKind(app, ctx, runner, jobs, { path: '/asset-download-batch-jobs', type: 'AssetDownloadBatchJob', body: downloadBatchBody, authorize: authorizeDownload });
     registerFileContentRoutes(app, ctx, blobs, previewsDir);
+    const changes = new ChangeFeed(db, ctx.settings);
+    registerChangeRoutes(app, ctx, changes);
     registerBatchJobs(app, ctx, runner, jobs, {
       assets,
       blobs,
@@ -157,6 +161,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     sweeper.unref();
     app.addHook('onClose', async () => {
       clearInterval(sweeper);
+      changes.close();
       await runner.close();
       await uploads.close();
     });

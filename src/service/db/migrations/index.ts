@@ -4,5 +4,6 @@ import uploadReplacesFile from './0002-upload-replaces-file.js';
 import search from './0003-search.js';
 import uploadPartsWithoutRowid from './0004-upload-parts-without-rowid.js';
 import inlineBlobs from './0005-inline-blobs.js';
+import changeFeed from './0006-change-feed.js';
 
-export const migrations: readonly string[] = [initial, uploadReplacesFile, search, uploadPartsWithoutRowid, inlineBlobs];
+export const migrations: readonly string[] = [initial, uploadReplacesFile, search, uploadPartsWithoutRowid, inlineBlobs, changeFeed];
