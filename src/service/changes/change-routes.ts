@@ -16,7 +16,8 @@ import { z } from 'zod';
 import type { ServiceContext } from '../context.js';
 import { caller } from '../http/request-auth.js';
 import { parseInput } from '../http/parse-input.js';
-import type { ChangeFeed, ChangeKind } from './change-feed.js';
+import type { ChangeKind, ServiceFeatures } from '../../shared/api/change-feed.js';
+import type { ChangeFeed } from './change-feed.js';
 
 export const CHANGE_EVENTS_PATH = '/change-events';
 
@@ -36,9 +37,8 @@ export function registerChangeRoutes(app: FastifyInstance, ctx: ServiceContext, 
   const heartbeatMs = options.heartbeatMs ?? 20_000;
   const maxStreamMs = options.maxStreamMs ?? 15 * 60_000;
 
-  app.get('/.well-known/asset-sync', { config: { public: true } }, async () => ({
-    changeFeed: { path: CHANGE_EVENTS_PATH, protocol: 'server-sent-events', heartbeatSeconds: Math.round(heartbeatMs / 1000) },
-  }));
+  const features: ServiceFeatures = { changeFeed: { path: CHANGE_EVENTS_PATH, protocol: 'server-sent-events', heartbeatSeconds: Math.round(heartbeatMs / 1000) } };
+  app.get('/.well-known/asset-sync', { config: { public: true } }, async () => features);
 
   app.get(CHANGE_EVENTS_PATH, async (request, reply) => {
     const who = caller(request);
@@ -46,12 +46,13 @@ export function registerChangeRoutes(app: FastifyInstance, ctx: ServiceContext, 
     // The standard resume header of an EventSource, else the query; checked before the stream starts,
     // so an unknown cursor is an ordinary error answer (410 CHANGE_CURSOR_UNKNOWN).
     const asked = lastEventId(request) ?? cursor;
-    let seq = asked === undefined ? feed.current(who.accountId) : feed.parse(asked, who.accountId);
+    let position = asked === undefined ? feed.head(who.accountId) : feed.parse(asked, who.accountId);
 
     reply.hijack();
     const raw = reply.raw;
     raw.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
-    raw.write(`retry: 2000\n${event('ready', feed.cursorOf(seq), { cursor: feed.cursorOf(seq) })}`);
+    const ready = feed.cursorOf(position);
+    raw.write(`retry: 2000\n${event('ready', ready, { cursor: ready })}`);
 
     let ended = false;
     const end = (): void => {
@@ -68,11 +69,12 @@ export function registerChangeRoutes(app: FastifyInstance, ctx: ServiceContext, 
         end();
         return;
       }
-      const changes = feed.since(who.accountId, seq);
-      if (changes.seq <= seq) return;
-      seq = changes.seq;
+      const changes = feed.since(who.accountId, position.seq);
+      if (changes.head.seq <= position.seq) return;
+      position = changes.head;
       const kinds: ChangeKind[] = changes.kinds;
-      raw.write(event('change', feed.cursorOf(seq), { cursor: feed.cursorOf(seq), kinds }));
+      const cursor = feed.cursorOf(position);
+      raw.write(event('change', cursor, { cursor, kinds }));
     };
     const unsubscribe = feed.subscribe(who.accountId, send);
     const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), heartbeatMs);
