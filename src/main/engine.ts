@@ -34,7 +34,7 @@ import {
   type Trash,
   type Watcher,
 } from './local/index.js';
-import { RemoteFeed, type RemoteFeedOptions } from './remote/remote-feed.js';
+import { DEFAULT_POLL_MS, RemoteFeed, type RemoteFeedOptions } from './remote/remote-feed.js';
 import { ChangeListener } from './remote/change-listener.js';
 import { RemoteSide } from './sync/remote-side.js';
 import { DownloadExecutor } from './sync/download-executor.js';
@@ -381,7 +381,10 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
           takeDirty();
           await passAll(onReport);
           if (stopped() || takeDirty()) continue;
-          const next = Math.min(...[...syncs.values()].map((sync) => Math.min(sync.nextCheckAt() ?? Infinity, sync.remoteFeed.nextDueAt())), deps.clock.now() + 60_000);
+          // At least every poll interval even while the change feed makes polls unneeded: a resting pass
+          // asks the service nothing, and it is how another process's writes to the state database
+          // (`confirm-deletes`) are noticed.
+          const next = Math.min(...[...syncs.values()].map((sync) => Math.min(sync.nextCheckAt() ?? Infinity, sync.remoteFeed.nextDueAt())), deps.clock.now() + Math.min(60_000, config.remote?.pollIntervalMs ?? DEFAULT_POLL_MS));
           await new Promise<void>((resolveWait) => {
             const cancel = deps.clock.setTimer(Math.max(0, next - deps.clock.now()), () => resolveWait());
             wake = () => {
