@@ -28,7 +28,7 @@ export interface FollowChangesRequest {
 }
 
 const featuresSchema = z.object({
-  changeFeed: z.object({ path: z.string().regex(/^\/[A-Za-z0-9/_.-]*$/), protocol: z.literal('server-sent-events'), heartbeatSeconds: z.number() }).optional(),
+  changeFeed: z.object({ path: z.string().regex(/^(\/[A-Za-z0-9_-][A-Za-z0-9_.-]*)+$/), protocol: z.literal('server-sent-events'), heartbeatSeconds: z.number() }).optional(),
 });
 const eventData = z.object({ cursor: z.string().min(1), kinds: z.array(z.string()).optional() });
 
