@@ -34,7 +34,8 @@ import {
   type Trash,
   type Watcher,
 } from './local/index.js';
-import { RemoteFeed, type RemoteFeedOptions } from './remote/remote-feed.js';
+import { DEFAULT_POLL_MS, RemoteFeed, type RemoteFeedOptions } from './remote/remote-feed.js';
+import { ChangeListener } from './remote/change-listener.js';
 import { RemoteSide } from './sync/remote-side.js';
 import { DownloadExecutor } from './sync/download-executor.js';
 import { LocalChangeExecutor } from './sync/local-change-executor.js';
@@ -209,6 +210,8 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
   const stateVersion = (): string => `${totalChanges.get()?.n ?? 0}:${String(db.pragma('data_version', { simple: true }))}`;
 
   const syncs = new Map<string, RootSync>();
+  // Whether watch() follows the service's change feed right now (every root's feed waits for it then).
+  let feedFollowed = false;
   const syncFor = (row: RootRow): RootSync => {
     let sync = syncs.get(row.id);
     if (sync === undefined) {
@@ -216,6 +219,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
       const gate = new StabilityGate(deps.clock, config.stableMs === undefined ? {} : { stableMs: config.stableMs });
       gates.set(row.id, gate);
       const feed = new RemoteFeed(root, { api: deps.api, folders, repo: remote, now: () => deps.clock.now(), ...(config.remote === undefined ? {} : { options: config.remote }) });
+      feed.follow(feedFollowed);
       const rootLog = (event: Omit<EngineEvent, 'rootId'>): void => log({ ...event, rootId: row.id });
       const remoteSide = new RemoteSide(feed, {
         repo: remote,
@@ -325,6 +329,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
 
     async watch(signal, onReport) {
       const watchers: Watcher[] = [];
+      let listening: Promise<void> | undefined;
       let wake: (() => void) | undefined;
       // A hint that arrives while a pass runs must not wait for the next timer.
       let dirty = false;
@@ -352,11 +357,34 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
           watchers.push(watcher);
         }
         signal.addEventListener('abort', nudge, { once: true });
+        // One change feed for every root: it says when (and what) to fetch; without it the roots poll.
+        const feeds = (): RemoteFeed[] => roots.all().map((row) => syncFor(row).remoteFeed);
+        listening = new ChangeListener({
+          api: deps.api,
+          clock: deps.clock,
+          following: (followed) => {
+            feedFollowed = followed;
+            for (const feed of feeds()) feed.follow(followed);
+            nudge();
+          },
+          changed: (kinds) => {
+            for (const feed of feeds()) feed.changed(kinds);
+            nudge();
+          },
+          reset: () => {
+            for (const feed of feeds()) feed.requestFull();
+            nudge();
+          },
+          log: (level, message) => log({ level, message }),
+        }).run(signal);
         while (!stopped()) {
           takeDirty();
           await passAll(onReport);
           if (stopped() || takeDirty()) continue;
-          const next = Math.min(...[...syncs.values()].map((sync) => Math.min(sync.nextCheckAt() ?? Infinity, sync.remoteFeed.nextDueAt())), deps.clock.now() + 60_000);
+          // At least every poll interval even while the change feed makes polls unneeded: a resting pass
+          // asks the service nothing, and it is how another process's writes to the state database
+          // (`confirm-deletes`) are noticed.
+          const next = Math.min(...[...syncs.values()].map((sync) => Math.min(sync.nextCheckAt() ?? Infinity, sync.remoteFeed.nextDueAt())), deps.clock.now() + Math.min(60_000, config.remote?.pollIntervalMs ?? DEFAULT_POLL_MS));
           await new Promise<void>((resolveWait) => {
             const cancel = deps.clock.setTimer(Math.max(0, next - deps.clock.now()), () => resolveWait());
             wake = () => {
@@ -368,6 +396,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
         }
       } finally {
         await Promise.all(watchers.map((watcher) => watcher.close()));
+        await listening;
       }
     },
 

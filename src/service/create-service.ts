@@ -51,6 +51,8 @@ import { cropAreasRepo, registerCropAreaRoutes } from './transforms/crop-area-ro
 import { registerPresetRoutes } from './transforms/preset-routes.js';
 import { PreviewMaker } from './previews/preview-maker.js';
 import { lockDataDir } from './admin/data-dir-lock.js';
+import { ChangeFeed } from './changes/change-feed.js';
+import { registerChangeRoutes } from './changes/change-routes.js';
 
 export interface RunningService {
   /** The base URL clients use (the public URL when one was configured). */
@@ -165,6 +167,8 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     zips.register(app);
     registerPresetRoutes(app, { assets, presets, cropAreas });
     registerCropAreaRoutes(app, ctx, assets, cropAreas);
+    const changes = new ChangeFeed(db, ctx.settings);
+    registerChangeRoutes(app, ctx, changes);
     registerBatchJobs(app, ctx, runner, jobs, {
       assets,
       blobs,
@@ -179,6 +183,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     sweeper.unref();
     app.addHook('onClose', async () => {
       clearInterval(sweeper);
+      changes.close();
       await runner.close();
       await previews.close();
       await uploads.close();

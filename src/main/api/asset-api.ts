@@ -21,6 +21,8 @@ import type {
   User,
 } from '../../shared/api/resources.js';
 import type { ApiError } from './api-error.js';
+import type { ServiceFeatures } from '../../shared/api/change-feed.js';
+import type { FollowChangesRequest } from './change-events.js';
 
 /** A search criterion (API.md §5), e.g. `{ type: 'FIELD_EQUALS', field, value }`. Built by the engine. */
 export type Criterion = { readonly type: string } & Readonly<Record<string, unknown>>;
@@ -205,6 +207,14 @@ export interface AssetApi {
   /** The id of the Folders field. */
   foldersFieldId(): Promise<string>;
   listFields(): Promise<Field[]>;
+  /** What the service offers beyond API.md [ours]: `{}` from a service that does not say (the hosted one). */
+  serviceFeatures(): Promise<ServiceFeatures>;
+  /**
+   * Follows the account's change feed [ours] (one connection, no retries): resolves when the service
+   * ends the stream or the signal aborts; rejects with CHANGE_CURSOR_UNKNOWN for a refused cursor, or a
+   * transport code when the connection drops.
+   */
+  followChanges(request: FollowChangesRequest): Promise<void>;
 
   // Field options (folders)
   getFieldOption(id: string): Promise<FieldOption>;

@@ -10,6 +10,7 @@ import { accountResources } from './account-resources.js';
 import { ApiError } from './api-error.js';
 import { assetResources } from './asset-resources.js';
 import { batchJobResources } from './batch-job-resources.js';
+import { followChanges, serviceFeatures } from './change-events.js';
 import { createBandwidthLimiter } from './bandwidth-limiter.js';
 import { systemClock, type ClientClock } from './client-clock.js';
 import { downloadToFile } from './download-file.js';
@@ -120,6 +121,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     putPart: (request) => observed(request.url, putPart(context, request)),
     downloadToFile: (url, tempPath, downloadOptions) => observed(url, downloadToFile(context, url, tempPath, downloadOptions)),
     connectivity: () => context.connectivity.state,
+    serviceFeatures: () => serviceFeatures(requester),
+    followChanges: (request) => followChanges(context, options.tokens, request),
     setBandwidthLimits(limits) {
       if (limits.uploadBytesPerSecond !== undefined) context.uploadLimiter.setRate(limits.uploadBytesPerSecond);
       if (limits.downloadBytesPerSecond !== undefined) context.downloadLimiter.setRate(limits.downloadBytesPerSecond);

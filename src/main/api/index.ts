@@ -10,3 +10,4 @@ export { retryDelay, parseRetryAfter } from './retry-delay.js';
 export { missingPartNumbers } from './upload-resources.js';
 export { childrenCriterion } from './field-option-resources.js';
 export { walkFieldOptions, type FolderNode } from './walk-field-options.js';
+export type { FollowChangesRequest } from './change-events.js';

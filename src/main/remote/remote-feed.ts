@@ -8,11 +8,18 @@
  * completion already answers the asset as the service holds it: that answer is folded in directly
  * (`learned`), with the folders the upload created, instead of being asked for again.
  *
+ * Against a service with a change feed (remote/change-listener.ts) the polls wait for it: while it is
+ * followed, a poll or a walk of the folder tree happens only when it says that kind of thing changed,
+ * and a permanent deletion (or a cursor the service no longer knows) brings the full listing forward.
+ * When the service fails, the next attempt backs off (capped, with jitter) instead of retrying at
+ * every pass.
+ *
  * Must never: list the whole account when the root maps to a sub-folder; report the snapshot as
  * complete before a full listing succeeded in this process (a stale snapshot would read our own fresh
  * uploads as deletions); decide anything about local files (that is the planner's job).
  */
 import type { Asset } from '../../shared/api/resources.js';
+import type { ChangeKind } from '../../shared/api/change-feed.js';
 import type { AssetApi } from '../api/index.js';
 import { isApiError } from '../api/index.js';
 import type { RemoteAssetRow, RemoteFolderRow, RemoteRepo } from '../db/remote-repo.js';
@@ -27,6 +34,10 @@ export interface RemoteFeedOptions {
   fullIntervalMs?: number;
   /** How far before the watermark a poll starts (default 15 s). */
   overlapMs?: number;
+  /** After a failure the next attempt waits this long, doubling with each failure in a row up to `maxBackoffMs` (default 1 s). */
+  backoffMs?: number;
+  /** Default 5 min. */
+  maxBackoffMs?: number;
 }
 
 export interface RemoteFeedDeps {
@@ -34,6 +45,8 @@ export interface RemoteFeedDeps {
   folders: FolderMapper;
   repo: RemoteRepo;
   now(): number;
+  /** [0, 1), for backoff jitter (default Math.random). */
+  random?: () => number;
   options?: RemoteFeedOptions;
 }
 
@@ -68,6 +81,12 @@ export class RemoteFeed {
   /** Assets filed in a folder of the root the stored tree does not know yet: unknown until the tree is walked. */
   private readonly strangers = new Set<string>();
   private readonly options: Required<RemoteFeedOptions>;
+  /** The service's change feed is followed: polls wait for it to say something changed. */
+  private followed = false;
+  private pollWanted = false;
+  private treeWanted = false;
+  private failures = 0;
+  private retryAt = 0;
 
   constructor(
     readonly root: FolderRoot,
@@ -77,6 +96,8 @@ export class RemoteFeed {
       pollIntervalMs: deps.options?.pollIntervalMs ?? DEFAULT_POLL_MS,
       fullIntervalMs: deps.options?.fullIntervalMs ?? DEFAULT_FULL_MS,
       overlapMs: deps.options?.overlapMs ?? DEFAULT_OVERLAP_MS,
+      backoffMs: deps.options?.backoffMs ?? 1000,
+      maxBackoffMs: deps.options?.maxBackoffMs ?? 5 * 60_000,
     };
   }
 
@@ -114,26 +135,80 @@ export class RemoteFeed {
     await this.absorb(assets, fieldId, rootOption, this.deps.repo.folders(this.root.id));
   }
 
-  /** The next full listing happens on the next update, whatever the schedule says. */
+  /** The next full listing happens on the next update, whatever the schedule (or a backoff) says. */
   requestFull(): void {
     this.nextFullAt = 0;
+    this.retryAt = 0;
+  }
+
+  /**
+   * Whether the service's change feed is followed right now. While it is, polls happen only when it
+   * says something changed (`changed`); when it drops, the poll schedule resumes (a poll overdue
+   * meanwhile runs at once), so nothing waits for the reconnection.
+   */
+  follow(followed: boolean): void {
+    this.followed = followed;
+  }
+
+  /** The change feed says these kinds changed: ask for exactly that on the next update. */
+  changed(kinds: readonly string[]): void {
+    for (const kind of kinds) {
+      switch (kind as ChangeKind) {
+        case 'ASSET':
+        case 'ASSET_FILE':
+          this.pollWanted = true;
+          break;
+        case 'FOLDER':
+          // A renamed or moved folder is only seen by walking the tree; a new one comes with its assets.
+          this.treeWanted = true;
+          this.pollWanted = true;
+          break;
+        case 'ASSET_DELETED':
+        default:
+          // Only a full listing sees an asset that is gone for good (and a kind we do not know may be anything).
+          this.nextFullAt = 0;
+      }
+    }
   }
 
   /** When the feed next wants to run (epoch ms). */
   nextDueAt(): number {
-    return Math.min(this.nextPollAt, this.nextFullAt);
+    const poll = this.followed ? (this.pollWanted || this.treeWanted ? 0 : Infinity) : this.nextPollAt;
+    return Math.max(this.retryAt, Math.min(poll, this.nextFullAt));
   }
 
   /** Does what is due: a full listing, else a poll, and always a refresh of what we touched. */
   async update(ignores: Ignores): Promise<FeedUpdate> {
     const now = this.deps.now();
+    if (now < this.retryAt) return { did: 'nothing', folderChanges: [] };
+    const wanted = { poll: this.pollWanted, tree: this.treeWanted };
+    this.pollWanted = false;
+    this.treeWanted = false;
+    try {
+      const result = await this.due(ignores, now, wanted);
+      this.failures = 0;
+      return result;
+    } catch (error) {
+      // Asked for again after the backoff; what the change feed asked for stays asked for.
+      this.pollWanted ||= wanted.poll;
+      this.treeWanted ||= wanted.tree;
+      const delay = Math.min(this.options.maxBackoffMs, this.options.backoffMs * 2 ** this.failures);
+      this.failures++;
+      this.retryAt = this.deps.now() + delay * (0.5 + (this.deps.random ?? Math.random)() / 2);
+      throw error;
+    }
+  }
+
+  private async due(ignores: Ignores, now: number, wanted: { poll: boolean; tree: boolean }): Promise<FeedUpdate> {
     let result: FeedUpdate = { did: 'nothing', folderChanges: [] };
     let needsTree = false;
     if (!this.completed || now >= this.nextFullAt) {
       result = { did: 'full', folderChanges: await this.fullListing(ignores) };
-    } else if (now >= this.nextPollAt) {
-      needsTree = await this.poll();
+    } else if (wanted.poll || (!this.followed && now >= this.nextPollAt)) {
+      needsTree = (await this.poll()) || wanted.tree;
       result = { did: 'poll', folderChanges: [] };
+    } else if (wanted.tree) {
+      needsTree = true;
     }
     if (this.dirty.size > 0) {
       needsTree = (await this.refresh([...this.dirty])) || needsTree;

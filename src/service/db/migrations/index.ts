@@ -6,5 +6,6 @@ import uploadPartsWithoutRowid from './0004-upload-parts-without-rowid.js';
 import inlineBlobs from './0005-inline-blobs.js';
 import transformations from './0006-transformations.js';
 import seedPresets from './0007-seed-presets.js';
+import changeFeed from './0008-change-feed.js';
 
-export const migrations: readonly string[] = [initial, uploadReplacesFile, search, uploadPartsWithoutRowid, inlineBlobs, transformations, seedPresets];
+export const migrations: readonly string[] = [initial, uploadReplacesFile, search, uploadPartsWithoutRowid, inlineBlobs, transformations, seedPresets, changeFeed];

@@ -1,0 +1,84 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiError, type AssetApi } from '../api/index.js';
+import { openStateDb, type StateDb } from '../db/open-state-db.js';
+import { foldersRepo } from '../db/folders-repo.js';
+import { remoteRepo } from '../db/remote-repo.js';
+import { rootsRepo } from '../db/roots-repo.js';
+import { FolderMapper } from '../sync/folder-mapper.js';
+import { RemoteFeed } from './remote-feed.js';
+
+describe('RemoteFeed schedule', () => {
+  const opened: { db: StateDb; dir: string }[] = [];
+  afterEach(() => {
+    for (const { db, dir } of opened.splice(0)) {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  /** A feed over `api` (a test double with only what the feed asks) for a `/` root. */
+  function feedOver(api: AssetApi) {
+    const dir = mkdtempSync(join(tmpdir(), 'asset-sync-remote-feed-'));
+    const db = openStateDb(join(dir, 'state.db'));
+    opened.push({ db, dir });
+    let now = 1_000_000;
+    const root = rootsRepo(db).upsert({ path: dir, server: 'http://127.0.0.1:1', remotePath: '/', publishLive: false }, new Date(0).toISOString());
+    const feed = new RemoteFeed({ id: root.id, remotePath: '/' }, { api, folders: new FolderMapper(api, foldersRepo(db)), repo: remoteRepo(db), now: () => now, random: () => 0 });
+    return { feed, advance: (ms: number) => (now += ms), now: () => now };
+  }
+
+  const down = async (): Promise<never> => Promise.reject(new ApiError({ code: 'NETWORK', message: 'down' }));
+  const ignores = (): boolean => false;
+
+  it('backs off after failures instead of trying again at every pass, until asked for a full listing', async () => {
+    const failing: Partial<AssetApi> = { foldersFieldId: down, listFieldOptionChildren: down };
+    const { feed, now, advance } = feedOver(failing as AssetApi);
+    const delays: number[] = [];
+    for (let attempt = 0; attempt < 4; attempt++) {
+      await expect(feed.update(ignores)).rejects.toMatchObject({ code: 'NETWORK' });
+      delays.push(feed.nextDueAt() - now());
+      // Not due yet: a pass in between does nothing and asks nothing.
+      expect(await feed.update(ignores)).toEqual({ did: 'nothing', folderChanges: [] });
+      advance(delays.at(-1) ?? 0);
+    }
+    // Half of 1 s, 2 s, 4 s, 8 s (random 0 is the low end of the jitter).
+    expect(delays).toEqual([500, 1000, 2000, 4000]);
+    feed.requestFull();
+    expect(feed.nextDueAt()).toBe(0);
+  });
+
+  it('while the change feed is followed, polls only when it says something changed; a deletion asks for a full listing', async () => {
+    const searches: string[] = [];
+    const quiet: Partial<AssetApi> = {
+      foldersFieldId: async () => 'folders',
+      listFieldOptionChildren: async () => [],
+      async *scrollAssets() {
+        searches.push('scroll');
+        yield* [];
+      },
+      async searchAssets() {
+        searches.push('search');
+        return { totalResults: 0, results: [] };
+      },
+    };
+    const { feed, now, advance } = feedOver(quiet as AssetApi);
+    expect((await feed.update(ignores)).did).toBe('full');
+    feed.follow(true);
+    expect(feed.nextDueAt()).toBe(now() + 10 * 60_000);
+    advance(60_000);
+    expect((await feed.update(ignores)).did).toBe('nothing');
+    feed.changed(['ASSET_FILE']);
+    expect(feed.nextDueAt()).toBe(0);
+    expect((await feed.update(ignores)).did).toBe('poll');
+    expect(feed.nextDueAt()).toBeGreaterThan(now());
+    feed.changed(['ASSET_DELETED']);
+    expect((await feed.update(ignores)).did).toBe('full');
+    expect(searches).toEqual(['scroll', 'search', 'scroll']);
+    // The stream dropped: the poll schedule is back.
+    feed.follow(false);
+    expect(feed.nextDueAt()).toBe(now() + 10_000);
+  });
+});

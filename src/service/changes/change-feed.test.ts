@@ -1,0 +1,42 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase, type Db } from '../db/open-database.js';
+import { settingsRepo } from '../settings/settings-repo.js';
+import { accountsRepo } from '../accounts/accounts-repo.js';
+import { ChangeFeed } from './change-feed.js';
+
+describe('ChangeFeed', () => {
+  const opened: { db: Db; dir: string; feed: ChangeFeed }[] = [];
+  const setup = (keepPerAccount: number) => {
+    const dir = mkdtempSync(join(tmpdir(), 'asset-sync-change-feed-'));
+    const db = openDatabase(join(dir, 'service.db'));
+    const account = accountsRepo(db).createAccount('a', 'A', new Date(0).toISOString());
+    const insert = db.prepare("INSERT INTO change_log (account_id, seq, kind, stamp) VALUES (?, ?, 'ASSET', ?)");
+    const feed = new ChangeFeed(db, settingsRepo(db), { keepPerAccount });
+    opened.push({ db, dir, feed });
+    return { feed, accountId: account.id, add: (seq: number) => insert.run(account.id, seq, `a${seq}`) };
+  };
+  afterEach(() => {
+    for (const { db, dir, feed } of opened.splice(0)) {
+      feed.close();
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a cursor older than the entries it keeps, and keeps answering newer ones', () => {
+    const { feed, accountId, add } = setup(3);
+    const start = feed.cursorOf(feed.head(accountId));
+    for (let seq = 1; seq <= 6; seq++) add(seq);
+    const third = feed.cursorOf({ seq: 3, stamp: 'a3' });
+    const fifth = feed.cursorOf({ seq: 5, stamp: 'a5' });
+    expect(feed.parse(start, accountId)).toEqual({ seq: 0, stamp: '0' });
+    feed.prune();
+    expect(() => feed.parse(start, accountId)).toThrow(expect.objectContaining({ code: 'CHANGE_CURSOR_UNKNOWN', message: expect.stringContaining('older than') }));
+    expect(() => feed.parse(third, accountId)).toThrow(expect.objectContaining({ code: 'CHANGE_CURSOR_UNKNOWN', message: expect.stringContaining('older than') }));
+    expect(feed.parse(fifth, accountId)).toEqual({ seq: 5, stamp: 'a5' });
+    expect(feed.since(accountId, 5)).toEqual({ head: { seq: 6, stamp: 'a6' }, kinds: ['ASSET'] });
+  });
+});

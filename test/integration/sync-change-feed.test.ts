@@ -1,0 +1,144 @@
+/**
+ * The change feed end to end [ours]: an engine watching with polls an hour apart, so whatever reaches
+ * its folder in these tests came through the service's change feed (or a full listing it caused).
+ */
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiClient, staticTokenProvider } from '../../src/main/api/index.js';
+import { createEngine } from '../../src/main/engine.js';
+import { NodeFileSystem, createFreedesktopTrash, systemClock } from '../../src/main/local/index.js';
+import { startTestService, type TestService } from '../support/test-service.js';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
+import { uploadNewAsset } from '../support/upload-helpers.js';
+
+const HOUR = 3_600_000;
+
+async function waitFor(what: string, condition: () => boolean): Promise<void> {
+  // A bound for a failing test, not a timing claim: the feed delivers in well under a second.
+  const deadline = Date.now() + 20_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+interface Watching {
+  folder: string;
+  logs: string[];
+  has(name: string): boolean;
+  stop(): Promise<void>;
+}
+
+/** An engine watching `remotePath` through `server`, once it follows the feed. */
+async function watch(server: string, token: string, remotePath: string): Promise<Watching> {
+  const folder = mkdtempSync(join(tmpdir(), 'asset-sync-feed-root-'));
+  const stateDir = mkdtempSync(join(tmpdir(), 'asset-sync-feed-state-'));
+  const api = createApiClient({ server, tokens: staticTokenProvider(token) });
+  const logs: string[] = [];
+  const engine = createEngine(
+    { stateDir, server, stableMs: 40, remote: { pollIntervalMs: HOUR, fullIntervalMs: HOUR } },
+    { api, fs: new NodeFileSystem(), clock: systemClock, trash: createFreedesktopTrash({ dataHome: join(stateDir, 'trash-home') }), log: (event) => logs.push(event.message) },
+  );
+  await engine.addRoot({ path: folder, remotePath, publishLive: false });
+  const controller = new AbortController();
+  const watching = engine.watch(controller.signal);
+  await waitFor('the engine to follow the feed', () => logs.some((message) => message.startsWith('Following')));
+  return {
+    folder,
+    logs,
+    has: (name) => existsSync(join(folder, name)),
+    async stop() {
+      controller.abort();
+      await watching;
+      engine.close();
+      api.close();
+      rmSync(folder, { recursive: true, force: true });
+      rmSync(stateDir, { recursive: true, force: true });
+    },
+  };
+}
+
+describe('sync: the service change feed', () => {
+  let service: TestService;
+  let token: string;
+  beforeAll(async () => {
+    service = await startTestService();
+    token = await service.token();
+  });
+  afterAll(async () => {
+    await service.dispose();
+  });
+
+  it('puts a change made through the API on disk while the client waits on the feed', async () => {
+    await uploadNewAsset(service, '/Feed1/before.txt', Buffer.from('before'));
+    const client = await watch(service.url, token, '/Feed1');
+    try {
+      await waitFor('the first listing', () => client.has('before.txt'));
+      await uploadNewAsset(service, '/Feed1/colleague.txt', Buffer.from('from a colleague'));
+      await waitFor('the change on disk', () => client.has('colleague.txt'));
+      expect(readFileSync(join(client.folder, 'colleague.txt'), 'utf8')).toBe('from a colleague');
+    } finally {
+      await client.stop();
+    }
+  });
+
+  it('delivers a change made while the connection was down once it is back', async () => {
+    let proxy: TcpProxy | undefined;
+    let client: Watching | undefined;
+    try {
+      proxy = await startTcpProxy(service.url);
+      client = await watch(proxy.url, token, '/Feed2');
+      const watching = client;
+      await uploadNewAsset(service, '/Feed2/first.txt', Buffer.from('first'));
+      await waitFor('the first change', () => watching.has('first.txt'));
+      proxy.cut();
+      await waitFor('the drop to be noticed', () => watching.logs.some((message) => message.includes('dropped')));
+      await uploadNewAsset(service, '/Feed2/while-down.txt', Buffer.from('made while the client was cut off'));
+      expect(watching.has('while-down.txt')).toBe(false);
+      const follows = watching.logs.filter((message) => message.startsWith('Following')).length;
+      proxy.restore();
+      await waitFor('the change after reconnecting', () => watching.has('while-down.txt'));
+      // It came through the feed again (a poll was an hour away).
+      expect(watching.logs.filter((message) => message.startsWith('Following')).length).toBeGreaterThanOrEqual(follows);
+    } finally {
+      await client?.stop();
+      await proxy?.close();
+    }
+  });
+
+  it('lists in full when a restarted service no longer knows the cursor (restored from a backup), missing nothing', async () => {
+    const port = Number(new URL(service.url).port);
+    await uploadNewAsset(service, '/Feed3/kept.txt', Buffer.from('kept'));
+    const backup = mkdtempSync(join(tmpdir(), 'asset-sync-feed-backup-'));
+    const client = await watch(service.url, token, '/Feed3');
+    try {
+      await waitFor('the first listing', () => client.has('kept.txt'));
+      await service.stop();
+      cpSync(service.dataDir, backup, { recursive: true });
+      service = await service.restart({ port });
+      await uploadNewAsset(service, '/Feed3/lost.txt', Buffer.from('lost with the restore'));
+      await waitFor('the change before the restore', () => client.has('lost.txt'));
+
+      // The service comes back from the backup: behind the client's cursor, and without lost.txt.
+      await service.stop();
+      rmSync(service.dataDir, { recursive: true, force: true });
+      cpSync(backup, service.dataDir, { recursive: true });
+      service = await service.restart({ port });
+      await uploadNewAsset(service, '/Feed3/after.txt', Buffer.from('after the restore'));
+
+      await waitFor('the change after the restore', () => client.has('after.txt'));
+      // Only a full listing sees that lost.txt is gone from the service (to the trash, not deleted).
+      await waitFor('the full listing', () => !client.has('lost.txt'));
+      expect(client.logs.some((message) => message.includes('listing every folder in full'))).toBe(true);
+      expect(client.has('kept.txt')).toBe(true);
+    } catch (error) {
+      console.log(client.logs);
+      throw error;
+    } finally {
+      await client.stop();
+      rmSync(backup, { recursive: true, force: true });
+    }
+  });
+});
