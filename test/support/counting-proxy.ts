@@ -18,6 +18,8 @@ export interface CountingProxy {
   partBytes: number;
   /** Part PUTs the service answered 200 since the last reset. */
   partsAnswered: number;
+  /** Body bytes of those answered part PUTs (a part retried after a transport error counts once). */
+  answeredPartBytes: number;
   /** When set: the first `passParts` part bodies pass whole, later ones stall after `stallAfterBytes`. */
   holdParts: { passParts: number; stallAfterBytes: number } | undefined;
   reset(): void;
@@ -31,7 +33,10 @@ export async function startCountingProxy(): Promise<CountingProxy> {
   const forward = (incoming: IncomingMessage, outgoing: ServerResponse): void => {
     const target = new URL(incoming.url ?? '/', proxy.target);
     const upstream = httpRequest(target, { method: incoming.method, headers: { ...incoming.headers, host: target.host } }, (answer) => {
-      if (isPartPut(incoming) && answer.statusCode === 200) proxy.partsAnswered++;
+      if (isPartPut(incoming) && answer.statusCode === 200) {
+        proxy.partsAnswered++;
+        proxy.answeredPartBytes += Number(incoming.headers['content-length'] ?? 0);
+      }
       outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(outgoing);
     });
@@ -72,10 +77,12 @@ export async function startCountingProxy(): Promise<CountingProxy> {
     target: '',
     partBytes: 0,
     partsAnswered: 0,
+    answeredPartBytes: 0,
     holdParts: undefined,
     reset() {
       proxy.partBytes = 0;
       proxy.partsAnswered = 0;
+      proxy.answeredPartBytes = 0;
       started = 0;
     },
     close: () =>
