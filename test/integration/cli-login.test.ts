@@ -89,14 +89,15 @@ describe('asset-sync login', () => {
   it('checks the server first: a closed port, a wrong path, no browser each end in seconds, saying what is wrong', async () => {
     const stateDir = tempDir('asset-sync-login-check-');
     const closed = `http://127.0.0.1:${await closedPort()}`;
-    // Bounded well below the 300 s the sign-in would wait: a run that waits is killed and fails here.
-    const refused = await runCliChild(['login', '--server', closed, '--state', stateDir, '--no-browser'], { timeoutMs: 20_000 });
+    // Bounded well below the 300 s the sign-in would wait (a run that waits is killed and fails here),
+    // and well above what starting a child takes on a loaded machine.
+    const refused = await runCliChild(['login', '--server', closed, '--state', stateDir, '--no-browser'], { timeoutMs: 120_000 });
     expect(refused.code).toBe(1);
     expect(refused.err).toContain(`Can't reach ${closed}: nothing is listening there (connection refused).`);
     expect(refused.err).toContain('[SERVER_UNREACHABLE]');
     expect(refused.err).not.toContain('/authorize?');
 
-    const wrongPath = await runCliChild(['login', '--server', `${service.url}/wrong/path`, '--state', stateDir, '--no-browser'], { timeoutMs: 20_000 });
+    const wrongPath = await runCliChild(['login', '--server', `${service.url}/wrong/path`, '--state', stateDir, '--no-browser'], { timeoutMs: 120_000 });
     expect(wrongPath.code).toBe(1);
     expect(wrongPath.err).toContain(`${service.url}/wrong/path answers, but not as an Asset Sync or Dash sign-in server`);
     expect(wrongPath.err).toContain('[NOT_AN_ASSET_SERVICE]');
@@ -109,5 +110,5 @@ describe('asset-sync login', () => {
     expect(child.err).not.toContain('Opened your browser');
     await fakeBrowser({ email: service.running.ctx.config.adminEmail }).openUrl(url);
     expect(await child.exited).toBe(0);
-  });
+  }, 400_000);
 });
