@@ -116,7 +116,8 @@ export async function benchTransform(): Promise<TransformBenchResult> {
           transformationDescription: { type: 'CUSTOM', candidateTransformations: [{ criteria: { type: 'MATCH_ALL' }, transformation: { operations: OPERATIONS } }] },
         });
         const job = await waitForJob(bench, '/asset-download-batch-jobs', created.result.id);
-        await inParallel(Object.values(job.successes) as { url: string; size: number }[], RENDER_CONCURRENCY, async (item) => {
+        const renditions: { url: string; size: number }[] = Object.values(job.successes);
+        await inParallel(renditions, RENDER_CONCURRENCY, async (item) => {
           const body = await (await fetch(item.url)).arrayBuffer();
           if (body.byteLength !== item.size) throw new Error('short rendition');
         });

@@ -133,7 +133,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     registerFieldOptionRoutes(app, ctx);
 
     const assets = assetsRepo(db);
-    const transforms = new TransformCache(db, join(config.dataDir, 'transforms'), ctx.nowIso);
+    const transforms = new TransformCache(db, join(config.dataDir, 'transforms'), () => ctx.nowIso());
     // Previews and renditions are derived from a blob: they go with it.
     const derivedOf = (sha256: string): string[] => [previews.pathOf(sha256), ...transforms.forget(sha256)];
     const blobs = createBlobStore(join(config.dataDir, 'blobs'), derivedOf, undefined, inlineBlobs(db));

@@ -11,7 +11,10 @@ import { makeImage, makePdf } from '../../../test/support/media-fixtures.js';
 function zipNames(path: string): Promise<string[]> {
   return new Promise((resolve, reject) => {
     yauzl.open(path, { lazyEntries: false }, (error, file) => {
-      if (error !== null) return reject(error);
+      if (error !== null) {
+        reject(error);
+        return;
+      }
       const names: string[] = [];
       file.on('entry', (entry: yauzl.Entry) => names.push(entry.fileName));
       file.on('end', () => resolve(names));

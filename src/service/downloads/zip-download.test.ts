@@ -9,11 +9,17 @@ import { fetchBytes, makeImage, makePdf, runDownloadJob } from '../../../test/su
 function unzip(zip: Buffer): Promise<Map<string, Buffer>> {
   return new Promise((resolve, reject) => {
     yauzl.fromBuffer(zip, { lazyEntries: true }, (error, file) => {
-      if (error !== null) return reject(error);
+      if (error !== null) {
+        reject(error);
+        return;
+      }
       const entries = new Map<string, Buffer>();
       file.on('entry', (entry: yauzl.Entry) => {
         file.openReadStream(entry, (openError, stream) => {
-          if (openError !== null) return reject(openError);
+          if (openError !== null) {
+            reject(openError);
+            return;
+          }
           const chunks: Buffer[] = [];
           stream.on('data', (chunk: Buffer) => chunks.push(chunk));
           stream.on('error', reject);

@@ -99,7 +99,6 @@ export class JobRunner {
           caller,
           input,
         );
-        if (this.closed) break;
         try {
           ctx.db.transaction(() => {
             for (const { key, item } of chunk) {

@@ -54,7 +54,7 @@ describe('previews', () => {
     const { bytes } = await fetchBytes(asset.currentAssetFile.previewUrl);
     const metadata = await sharp(bytes).metadata();
     expect(metadata.format).toBe('webp');
-    expect(metadata.width).toBe(2 * (metadata.height ?? 0));
+    expect(metadata.width).toBe(2 * metadata.height);
     const [r, g, b] = await pixelAt(bytes, 10, 10);
     expect(g).toBeGreaterThan(200);
     expect(r + b).toBeLessThan(60);

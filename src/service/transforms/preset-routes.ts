@@ -84,7 +84,7 @@ export function registerPresetRoutes(app: FastifyInstance, deps: { assets: Asset
     const all = presets.visible(who.accountId).map((row) => toPreset(row, who.accountId));
     const results = assetIds.map((assetId) => {
       const file = lookup.facts(assetId);
-      const applicable = file === undefined ? [] : all.filter((preset) => transformsFile(preset.candidateTransformations, file, lookup.cropArea));
+      const applicable = file === undefined ? [] : all.filter((preset) => transformsFile(preset.candidateTransformations, file, (id) => lookup.cropArea(id)));
       return { assetId, presetTransformations: applicable };
     });
     return { results, totalResults: results.length };

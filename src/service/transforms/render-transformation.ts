@@ -63,7 +63,7 @@ function stagesOf(operations: readonly ResolvedOperation[]): Stage[] {
     } else if (stage.resize !== undefined && stage.after === undefined) {
       stage.after = operation;
     } else {
-      stages.push((stage = { before: operation }));
+      stages.push({ before: operation });
     }
   }
   return stages;
