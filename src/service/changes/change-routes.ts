@@ -28,7 +28,8 @@ export interface ChangeRouteOptions {
   maxStreamMs?: number;
 }
 
-const query = z.object({ cursor: z.string().min(1).max(200).optional() });
+// Strict: a stream opened on a mistyped query would wait silently instead of saying what is wrong.
+const query = z.object({ cursor: z.string().min(1).max(200).optional() }).strict();
 
 /** One server-sent event, `data` as one JSON line. */
 const event = (name: string, id: string, data: unknown): string => `event: ${name}\nid: ${id}\ndata: ${JSON.stringify(data)}\n\n`;
