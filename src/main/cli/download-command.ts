@@ -156,7 +156,7 @@ export async function downloadCommand(args: string[], io: CommandIo): Promise<nu
     out: { type: 'string' },
     server: { type: 'string' },
     state: { type: 'string' },
-  });
+  }, { positionals: Number.POSITIVE_INFINITY });
   if (values.help === true) {
     io.out(downloadHelp);
     return 0;

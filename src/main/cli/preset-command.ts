@@ -46,7 +46,7 @@ export async function presetCommand(args: string[], io: CommandIo): Promise<numb
     quality: { type: 'string' },
     candidates: { type: 'string' },
     json: { type: 'boolean' },
-  });
+  }, { positionals: 1 });
   if (values.help === true) {
     io.out(presetHelp);
     return 0;
