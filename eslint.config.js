@@ -3,6 +3,8 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import svelte from 'eslint-plugin-svelte';
+import svelteConfig from './svelte.config.js';
 
 const nodeOnly = ['node:*', 'fs', 'path', 'os', 'crypto', 'http', 'https', 'net', 'child_process', 'worker_threads'];
 const engineOnly = ['better-sqlite3', 'chokidar', 'got', 'fastify', 'sharp'];
@@ -33,6 +35,19 @@ export default tseslint.config(
       'no-restricted-syntax': ['error', { selector: "CallExpression[callee.property.name='only']", message: 'No .only in tests.' }],
       ...forbid(['electron'], 'Only src/main/app/ imports electron: pass what the engine needs in as a function.'),
     },
+  },
+  // The renderer (Svelte 5 + TypeScript): type-aware rules in .svelte files too, through its own tsconfig.
+  ...svelte.configs.recommended,
+  {
+    files: ['src/renderer/**/*.svelte', 'src/renderer/**/*.svelte.ts'],
+    languageOptions: {
+      globals: { ...globals.browser },
+      parserOptions: { projectService: true, extraFileExtensions: ['.svelte'], parser: tseslint.parser, svelteConfig },
+    },
+  },
+  {
+    files: ['src/renderer/**/*.ts'],
+    languageOptions: { globals: { ...globals.browser } },
   },
   {
     files: ['src/shared/**/*.ts', 'src/renderer/**/*.ts', 'src/renderer/**/*.svelte'],

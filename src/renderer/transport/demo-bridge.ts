@@ -1,0 +1,1 @@
+export function createDemoBridge(_s: string): never { throw new Error("todo"); }
