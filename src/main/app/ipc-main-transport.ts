@@ -71,6 +71,8 @@ export function serveBridgeOverIpc(options: IpcTransportOptions): IpcTransport {
     openPath: ([request]) => bridge.openPath(request),
   };
 
+  // M ties the parsed arguments to the method's entry in `dispatch`; without it the call does not type-check.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters
   const call = <M extends BridgeMethod>(method: M, args: unknown[]): Promise<unknown> => {
     const run: (parsed: Parameters<AppBridge[M]>) => Promise<unknown> = dispatch[method];
     return run(parseArguments(method, args));

@@ -14,10 +14,10 @@ const folderId = z.string().min(1).max(256);
 const span = z.enum(['one-hour', 'until-resumed']);
 const rate = z.number().int().min(1).nullable();
 
-const copyItem: z.ZodType<CopyItem, unknown> = z.union([
+const copyItem: z.ZodType<CopyItem> = z.union([
   z.strictObject({ kind: z.literal('path'), path: text }),
   z
-    .strictObject({ kind: z.literal('bytes'), relPath: text, lastModified: z.number().finite(), body: z.instanceof(Uint8Array) })
+    .strictObject({ kind: z.literal('bytes'), relPath: text, lastModified: z.number(), body: z.instanceof(Uint8Array) })
     .transform((item): CopyItem => ({ kind: 'bytes', relPath: item.relPath, lastModified: item.lastModified, body: new Blob([item.body]) })),
 ]);
 
@@ -25,7 +25,7 @@ const none = z.tuple([]);
 const one = <T extends z.ZodType>(schema: T) => z.tuple([schema]);
 
 /** Each method's argument list. The type ties every schema to the method's real parameters. */
-type ArgumentSchemas = { [M in BridgeMethod]: z.ZodType<Parameters<AppBridge[M]>, unknown> };
+type ArgumentSchemas = { [M in BridgeMethod]: z.ZodType<Parameters<AppBridge[M]>> };
 
 export const argumentSchemas: ArgumentSchemas = {
   getState: none,
@@ -59,7 +59,7 @@ export const argumentSchemas: ArgumentSchemas = {
 
 /** The checked arguments of one call, or an INVALID_REQUEST error naming the first problem. */
 export function parseArguments<M extends BridgeMethod>(method: M, args: unknown[]): Parameters<AppBridge[M]> {
-  const schema: z.ZodType<Parameters<AppBridge[M]>, unknown> = argumentSchemas[method];
+  const schema: z.ZodType<Parameters<AppBridge[M]>> = argumentSchemas[method];
   const result = schema.safeParse(args);
   if (result.success) return result.data;
   const issue = result.error.issues[0];

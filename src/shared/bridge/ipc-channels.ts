@@ -7,7 +7,7 @@
  * Answers travel as an `IpcReply` envelope rather than as a rejected promise, because Electron turns a
  * rejection into a plain Error whose message is prefixed and whose `code` is lost.
  */
-import { bridgeMethods, type BridgeMethod } from './app-bridge.js';
+import { bridgeMethods, type AppBridge, type BridgeMethod } from './app-bridge.js';
 import type { AppEvent } from './app-events.js';
 import type { BridgeErrorData } from './app-state.js';
 
@@ -36,10 +36,29 @@ export const EVENT_CHANNEL = 'asset-sync:event';
 export const ipcChannelNames: readonly string[] = [...bridgeMethods.map(ipcChannel), SUBSCRIBE_CHANNEL, UNSUBSCRIBE_CHANNEL, EVENT_CHANNEL];
 
 /** The answer to an invoke: the method's value, or its error as plain data. */
-export type IpcReply = { ok: true; value: unknown } | { ok: false; error: BridgeErrorData };
+export type IpcReply<T = unknown> = { ok: true; value: T } | { ok: false; error: BridgeErrorData };
 
 /** What main sends on EVENT_CHANNEL. */
 export interface IpcEventMessage {
   subscription: number;
   event: AppEvent;
 }
+
+/** A dropped file's bytes as they cross IPC (a Blob does not): main turns them back into a Blob. */
+export type WireCopyItem = { kind: 'path'; path: string } | { kind: 'bytes'; relPath: string; lastModified: number; body: Uint8Array };
+
+type ReplyOf<M extends BridgeMethod> = Promise<IpcReply<Awaited<ReturnType<AppBridge[M]>>>>;
+
+/**
+ * What the preload exposes as `window.assetSyncBridge`: exactly the bridge's methods, each answering
+ * an `IpcReply` (contextBridge would drop a thrown error's `code`), and `subscribe`. The renderer wraps
+ * it back into an `AppBridge` with `createIpcBridge` (src/renderer/transport/ipc-bridge.ts).
+ */
+export type ExposedBridge = { [M in Exclude<BridgeMethod, 'copyIn'>]: (...args: Parameters<AppBridge[M]>) => ReplyOf<M> } & {
+  copyIn(request: { folderId: string; relDir: string; items: WireCopyItem[] }): ReplyOf<'copyIn'>;
+  subscribe(listener: (event: AppEvent) => void): () => void;
+};
+
+/** The global names the preload sets in the window. */
+export const EXPOSED_BRIDGE = 'assetSyncBridge';
+export const EXPOSED_PATH_FOR_FILE = 'assetSyncPathForFile';
