@@ -82,6 +82,8 @@ export interface EngineDeps {
   trash?: Trash;
   /** fsync and friends for downloads (default: the real disk). */
   disk?: LocalDisk;
+  /** Roots to leave alone for now (the app's per-folder pause): no pass runs for them while true. */
+  skipRoot?: (rootId: string) => boolean;
 }
 
 export interface RootInput {
@@ -255,6 +257,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
   const passAll = async (onReport?: (report: PassReport) => void): Promise<PassReport[]> => {
     const reports: PassReport[] = [];
     for (const row of roots.all()) {
+      if (deps.skipRoot?.(row.id) === true) continue;
       const report = await syncFor(row).pass();
       onReport?.(report);
       reports.push(report);
