@@ -58,6 +58,13 @@ export default tseslint.config(
     rules: forbid(['electron', 'chokidar', 'got', '**/main/**', '**/renderer/**'], 'The service depends only on src/shared.'),
   },
   {
+    // Two composition roots may start the embedded service (issue 16): the CLI's commands (and its
+    // dispatcher) and the app's entry points. The engine and the app controller get it passed in.
+    files: ['src/main/**/*.ts'],
+    ignores: ['src/main/cli/*-command.ts', 'src/main/cli/headless-app.ts', 'src/main/app/main.ts', 'src/main/cli.ts', 'src/main/**/*.test.ts'],
+    rules: forbid(['electron', '**/service/**'], 'Only the CLI commands, headless-app.ts and the app entry import src/service/: pass what the app needs in (e.g. a LocalLibrary).'),
+  },
+  {
     files: ['src/main/app/**/*.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },
