@@ -6,11 +6,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 export interface LaunchedBrowser {
-  browser: Browser;
-  /** A new page in its own context (own cookies), sized like a laptop window. */
+  /** The one persistent context (its profile is the fresh user-data dir): pages share its cookies. */
+  context: BrowserContext;
+  /** A new page sized like a laptop window, in the given colour scheme. */
   newPage(options?: { colorScheme?: 'light' | 'dark'; width?: number; height?: number }): Promise<Page>;
   close(): Promise<void>;
 }
@@ -29,25 +30,26 @@ export async function launchBrowser(): Promise<LaunchedBrowser> {
     '--disable-background-networking',
     '--disable-component-update',
     '--disable-sync',
-    `--user-data-dir=${userDataDir}`,
   ];
   if (process.getuid?.() === 0) args.push('--no-sandbox');
-  const browser = await chromium.launch({ executablePath: chromePath(), headless: true, args });
-  const contexts: BrowserContext[] = [];
+  // Playwright passes the fresh profile as --user-data-dir itself (it refuses the flag in `args`).
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: chromePath(),
+    headless: true,
+    args,
+    viewport: { width: 1180, height: 760 },
+    deviceScaleFactor: 1,
+  });
   return {
-    browser,
+    context,
     async newPage(options = {}) {
-      const context = await browser.newContext({
-        viewport: { width: options.width ?? 1180, height: options.height ?? 760 },
-        colorScheme: options.colorScheme ?? 'light',
-        deviceScaleFactor: 1,
-      });
-      contexts.push(context);
-      return context.newPage();
+      const page = await context.newPage();
+      await page.setViewportSize({ width: options.width ?? 1180, height: options.height ?? 760 });
+      await page.emulateMedia({ colorScheme: options.colorScheme ?? 'light', reducedMotion: 'reduce' });
+      return page;
     },
     async close() {
-      for (const context of contexts) await context.close().catch(() => undefined);
-      await browser.close();
+      await context.close();
       await rm(userDataDir, { recursive: true, force: true });
     },
   };
