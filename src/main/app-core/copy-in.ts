@@ -68,7 +68,7 @@ export async function copyPathInto(source: string, dir: string, progress: CopyPr
   const temporary = join(dir, `.${name}.${randomBytes(4).toString('hex')}.tmp`);
   try {
     await copyFile(source, temporary);
-    await utimes(temporary, stat.atime, stat.mtime);
+    await utimes(temporary, stat.atimeMs / 1000, stat.mtimeMs / 1000);
     await rename(temporary, await uniqueTarget(dir, name, target));
     progress.bytes(token, stat.size);
     progress.finished(token);

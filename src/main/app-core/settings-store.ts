@@ -117,9 +117,9 @@ export function openSettingsStore(options: SettingsStoreOptions): SettingsStore 
   return {
     path: conf.path,
     problem,
-    read: () => ({ ...DEFAULT_SETTINGS, ...conf.store }),
+    read: () => known(conf.store),
     update(patch) {
-      const next: StoredSettings = { ...DEFAULT_SETTINGS, ...conf.store, ...definedOnly(patch) };
+      const next: StoredSettings = { ...known(conf.store), ...definedOnly(patch) };
       try {
         conf.store = next;
       } catch (error) {
@@ -128,6 +128,15 @@ export function openSettingsStore(options: SettingsStoreOptions): SettingsStore 
       return next;
     },
   };
+}
+
+/** The settings alone, without conf's own bookkeeping (`__internal__`: the migrated version). */
+function known(store: Partial<StoredSettings>): StoredSettings {
+  const result: StoredSettings = { ...DEFAULT_SETTINGS };
+  for (const key of Object.keys(DEFAULT_SETTINGS) as (keyof StoredSettings)[]) {
+    if (store[key] !== undefined) Object.assign(result, { [key]: store[key] });
+  }
+  return result;
 }
 
 function definedOnly<T extends object>(patch: Partial<T>): Partial<T> {
