@@ -111,7 +111,7 @@ describe('the UI against the demo bridge', { timeout: 120_000 }, () => {
 
     await page.getByRole('link', { name: /Held deletions/ }).click();
     await page.getByText(/1,204 files were removed on this computer/).waitFor();
-    await capture(page, 'held');
+    await capture(page, 'held-deletions');
     await page.getByRole('button', { name: 'Delete 1,204 files' }).click();
     await page.getByRole('heading', { name: 'Nothing held back' }).waitFor();
     await page.close();

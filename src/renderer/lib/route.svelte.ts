@@ -2,7 +2,7 @@
  * Which view the window shows, kept in the URL's hash (`#/conflicts`) so a notification or the tray
  * can open a view by address, and back/forward work in a browser.
  */
-export const views = ['overview', 'activity', 'conflicts', 'not-synced', 'held', 'settings'] as const;
+export const views = ['overview', 'activity', 'conflicts', 'not-synced', 'held-deletions', 'settings'] as const;
 export type ViewName = (typeof views)[number];
 
 function parse(hash: string): ViewName {

@@ -13,7 +13,6 @@ import type { ActivityEntry, ActivityKind, AppEvent } from '../../shared/bridge/
 import type { AppSettings, AppState, ConflictView, FolderActivity, FolderView, HeldDeletionsView, NotSyncedView } from '../../shared/bridge/app-state.js';
 import { BridgeError } from '../../shared/bridge/bridge-error.js';
 
-const base = Date.parse('2026-03-03T09:41:00Z');
 const iso = (offsetSeconds: number): string => new Date(Date.now() + offsetSeconds * 1000).toISOString();
 
 const defaultSettings: AppSettings = {
@@ -157,7 +156,7 @@ function historyEntry(id: number, total: number): ActivityEntry {
     status: running ? 'running' : id % 97 === 0 ? 'failed' : 'done',
     bytesDone: running ? Math.round(size * (0.2 + 0.3 * n)) : size,
     bytesTotal: size,
-    at: new Date(base - n * 9000).toISOString(),
+    at: new Date(Date.now() - n * 9000).toISOString(),
     error: id % 97 === 0 && !running ? { name: 'ApiError', code: 'SERVICE_UNREACHABLE', message: 'The service did not answer; it will be tried again.' } : null,
   };
 }
