@@ -193,7 +193,8 @@ describe('the control server', () => {
   it('refuses cross-origin requests and never sends CORS headers', async () => {
     await start();
     const cookie = await login();
-    for (const headers of [{ origin: 'http://evil.example' }, { origin: 'null' }, { origin: `http://127.0.0.1:${server.port + 1}` }, { 'sec-fetch-site': 'cross-site' }]) {
+    const hostile: Record<string, string>[] = [{ origin: 'http://evil.example' }, { origin: 'null' }, { origin: `http://127.0.0.1:${server.port + 1}` }, { 'sec-fetch-site': 'cross-site' }];
+    for (const headers of hostile) {
       const answer = await send(server.port, { method: 'POST', path: '/api/pause', headers: { ...headers, cookie, 'content-type': 'application/json' }, body: '{"span":"until-resumed"}' });
       expect(answer.status, JSON.stringify(headers)).toBe(403);
       expect(answer.headers['access-control-allow-origin']).toBeUndefined();
