@@ -18,6 +18,8 @@ export class ActivityFeed {
   error = $state.raw<BridgeErrorData | null>(null);
   /** Whether older entries remain to be loaded. */
   more = $state(true);
+  /** How many entries are loaded (reactive, unlike the array behind it). */
+  length = $state(0);
 
   private entries: ActivityEntry[] = [];
   // Plain on purpose: 100,000 entries behind one `version` counter, not a reactive map per entry.
@@ -29,10 +31,6 @@ export class ActivityFeed {
   private stopped = false;
 
   constructor(private readonly bridge: AppBridge) {}
-
-  get length(): number {
-    return this.entries.length;
-  }
 
   at(index: number): ActivityEntry | undefined {
     return this.entries[index];
@@ -65,6 +63,7 @@ export class ActivityFeed {
       this.more = page.length === pageSize;
       this.status = 'ready';
       this.error = null;
+      this.length = this.entries.length;
       this.version += 1;
     } catch (error) {
       this.error = toBridgeError(error);
@@ -98,6 +97,7 @@ export class ActivityFeed {
       this.indexById.clear();
       this.entries.forEach((entry, index) => this.indexById.set(entry.id, index));
     }
+    this.length = this.entries.length;
     this.version += 1;
   }
 
