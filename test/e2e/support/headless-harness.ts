@@ -11,6 +11,7 @@ import { startHeadlessApp, type HeadlessApp, type HeadlessAppOptions } from '../
 import { LOCAL_SUBDOMAIN } from '../../../src/service/bootstrap.js';
 import { createApiClient, staticTokenProvider, type ApiClient } from '../../../src/main/api/index.js';
 import type { LaunchedBrowser } from './launch-browser.js';
+import { sendParts } from '../../support/upload-helpers.js';
 
 export interface HeadlessHarness {
   app: HeadlessApp;
@@ -23,6 +24,8 @@ export interface HeadlessHarness {
   open(browser: LaunchedBrowser, view?: string): Promise<Page>;
   /** An API client on the embedded service, as its admin. */
   api(): Promise<ApiClient>;
+  /** A colleague's edit in the web app: a new version of an asset, straight through the API. */
+  newVersion(assetId: string, content: string): Promise<void>;
   /** Closes the app and starts it again on the same dirs (settings, tokens and state survive). */
   restart(): Promise<void>;
   dispose(): Promise<void>;
@@ -60,6 +63,22 @@ export async function startHeadlessHarness(options: Partial<HeadlessAppOptions> 
       const client = createApiClient({ server: service.url, tokens: staticTokenProvider(token), env: {}, jobPoll: { initialMs: 5, maxMs: 50 } });
       clients.push(client);
       return client;
+    },
+    async newVersion(assetId, content) {
+      const service = app.service();
+      if (service === undefined) throw new Error('The embedded service is not running.');
+      const admin = service.ctx.accounts.userByEmail(service.ctx.config.adminEmail);
+      if (admin === undefined) throw new Error('The embedded service has no admin.');
+      const token = await service.ctx.tokens.issue({ sub: admin.id, scope: `subdomain:${LOCAL_SUBDOMAIN}` }, 3600);
+      const post = async (path: string, body: unknown): Promise<any> => {
+        const response = await fetch(`${service.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        if (response.status !== 200) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+        return response.json();
+      };
+      const bytes = Buffer.from(content);
+      const created = await post('/asset-uploads', { assetId, assetFileId: null, size: bytes.length, partUrlsRequest: { urlRequests: [] } });
+      const parts = await sendParts(created.result, bytes);
+      await post('/asset-upload-completions', { assetId, uploadId: created.result.uploadId, parts });
     },
     async restart() {
       await app.close();
