@@ -353,6 +353,9 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
             nudge();
           });
           watchers.push(watcher);
+          // What changed between an earlier pass's scan and this watcher's start was seen by neither:
+          // look at the whole root once (a root's first pass scans it whole anyway).
+          sync.hint(['']);
         }
         signal.addEventListener('abort', nudge, { once: true });
         while (!stopped()) {

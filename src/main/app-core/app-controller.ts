@@ -586,8 +586,10 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
       const current = requireSession();
       const root = rootOf(current, request.folderId);
       // Forget the folder; its files stay. Only the engine's marker goes, so it can be added again.
-      current.engine.db.prepare('DELETE FROM roots WHERE id = ?').run(root.id);
-      await rm(markerPath(root.path), { force: true });
+      await current.runner.exclusive(async () => {
+        current.engine.db.prepare('DELETE FROM roots WHERE id = ?').run(root.id);
+        await rm(markerPath(root.path), { force: true });
+      });
       folderPauses.get(root.id)?.cancel();
       folderPauses.delete(root.id);
       current.runner.rootsChanged();
@@ -634,8 +636,10 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
       const current = requireSession();
       const db = current.engine.db;
       if (!['mine', 'theirs', 'both'].includes(request.keep)) throw new AppCoreError('INVALID_REQUEST', 'keep is "mine", "theirs" or "both".');
-      await resolveConflictOnDisk({ fs, trash, conflicts: conflictsRepo(db), snapshots: snapshotsRepo(db), root: (id) => rootsRepo(db).byId(id) }, request.conflictId, request.keep);
-      current.runner.requestFullPass();
+      // Between passes: a pass in flight may still be landing the service's version of this file.
+      await current.runner.exclusive(() =>
+        resolveConflictOnDisk({ fs, trash, conflicts: conflictsRepo(db), snapshots: snapshotsRepo(db), root: (id) => rootsRepo(db).byId(id) }, request.conflictId, request.keep),
+      );
       changed();
     },
 
@@ -664,11 +668,12 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
       const snapshots = snapshotsRepo(current.engine.db);
       // Forgetting that both sides agreed on these files makes the side that still has them the
       // source: the next pass copies them back instead of deleting them.
-      current.engine.db.transaction(() => {
-        for (const row of issues.heldDeletes(root.id)) snapshots.deleteSynced(root.id, row.rel_path);
-        issues.clearHeld(root.id);
-      })();
-      current.runner.requestFullPass();
+      await current.runner.exclusive(async () => {
+        current.engine.db.transaction(() => {
+          for (const row of issues.heldDeletes(root.id)) snapshots.deleteSynced(root.id, row.rel_path);
+          issues.clearHeld(root.id);
+        })();
+      });
       changed();
     },
 

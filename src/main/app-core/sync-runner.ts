@@ -38,6 +38,9 @@ export class SyncRunner {
   private readonly waiters = new Set<Waiter>();
   /** Absolute paths of the roots, for the gates (a transfer's file path tells its root). */
   private rootPaths = new Map<string, string>();
+  /** Work that must not overlap a pass (resolving a conflict), and the pass under way. */
+  private holds = 0;
+  private passing: Promise<void> | undefined;
 
   constructor(private readonly options: SyncRunnerOptions) {
     this.refreshRoots();
@@ -96,6 +99,23 @@ export class SyncRunner {
     if (this.stopped) throw new AppCoreError('CLOSED', 'The app is closing; this transfer resumes at the next start.');
   }
 
+  /**
+   * Runs `work` between passes: the current pass finishes first (unless a pause holds it at a gate,
+   * where waiting would never end), no new one starts until `work` is done, and a full pass follows.
+   * For changes to the state database and the disk that a pass in flight could trip over.
+   */
+  async exclusive<T>(work: () => Promise<T>): Promise<T> {
+    this.holds++;
+    this.abort?.abort();
+    try {
+      if (this.waiters.size === 0) await this.passing;
+      return await work();
+    } finally {
+      this.holds--;
+      if (this.holds === 0) this.requestFullPass();
+    }
+  }
+
   /** Stops the loop and resolves once the engine is at rest (no pass, no journal write in flight). */
   async stop(): Promise<void> {
     this.stopped = true;
@@ -129,21 +149,25 @@ export class SyncRunner {
 
   private async loop(): Promise<void> {
     while (!this.stopped) {
-      if (this.globalPause || this.options.engine.roots().length === 0) {
+      if (this.globalPause || this.holds > 0 || this.options.engine.roots().length === 0) {
         await new Promise<void>((resolve) => (this.wake = resolve));
         this.wake = undefined;
         continue;
       }
       const abort = new AbortController();
       this.abort = abort;
+      let passed: () => void = () => undefined;
+      this.passing = new Promise<void>((resolve) => (passed = resolve));
       try {
         this.options.onPassStart?.();
         if (this.fullPassWanted) {
           this.fullPassWanted = false;
           await this.options.engine.syncOnce({ maxPasses: 10, onReport: this.options.onReport });
         }
-        if (!abort.signal.aborted && !this.isStopped()) await this.options.engine.watch(abort.signal, this.options.onReport);
+        if (!abort.signal.aborted && !this.isStopped() && this.holds === 0) await this.options.engine.watch(abort.signal, this.options.onReport);
+        passed();
       } catch (error) {
+        passed();
         if (this.isStopped()) break;
         this.options.onError(error);
         // Not a tight loop on a persistent failure: wait a little, or until asked.
