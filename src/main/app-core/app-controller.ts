@@ -15,7 +15,7 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { createApiClient, type ApiClient, type ApiClientOptions } from '../api/index.js';
 import type { TokenProvider } from '../api/api-client.js';
-import { createTokenProvider, login, logout } from '../auth/index.js';
+import { createTokenProvider, fileTokenStore, login, logout, type TokenStore } from '../auth/index.js';
 import { createEngine, type Engine, type EngineEvent } from '../engine.js';
 import { NativeWatcher, NodeFileSystem, createFreedesktopTrash, markerPath, systemClock, type Clock, type FileSystem, type IgnoreRules, type Trash, type Watcher } from '../local/index.js';
 import { openStateDb } from '../db/open-state-db.js';
@@ -83,7 +83,9 @@ export interface AppControllerDeps {
   openExternal?: (url: string) => Promise<boolean>;
   /** The embedded service, when this build has one. */
   localLibrary?: LocalLibrary;
-  /** Token storage for a signed-in server (default: the 0600 file in the state dir). */
+  /** Where a server's sign-in tokens are kept (Electron: safeStorage; default: the 0600 file in the state dir). */
+  tokenStore?: TokenStore;
+  /** The token provider of a signed-in server (default: refreshes through `tokenStore`). */
   tokenProvider?: (stateDir: string) => TokenProvider;
   /** The API client factory (tests). */
   createApi?: (options: ApiClientOptions) => ApiClient;
@@ -137,6 +139,7 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
   const env = config.env ?? process.env;
   const trash = deps.trash ?? createFreedesktopTrash({ env });
   const publishMs = config.publishMs ?? 250;
+  const tokenStore = deps.tokenStore ?? fileTokenStore(config.stateDir);
   const host: HostInfo = { platform: platformOf(process.platform), ...config.host };
   const listeners = new Set<(event: AppEvent) => void>();
 
@@ -472,7 +475,7 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
   };
 
   const startRemote = async (server: string): Promise<void> => {
-    const tokens = (deps.tokenProvider ?? ((stateDir: string) => createTokenProvider({ stateDir, env })))(config.stateDir);
+    const tokens = (deps.tokenProvider ?? ((stateDir: string) => createTokenProvider({ stateDir, env, store: tokenStore })))(config.stateDir);
     await closeSession();
     let user = { email: '', name: '' };
     const next = openSession(server, false, tokens, user);
@@ -716,6 +719,7 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
         login({
           server,
           stateDir: config.stateDir,
+          store: tokenStore,
           env,
           signal: attempt.signal,
           openUrl: async (url) => {
@@ -758,7 +762,7 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
       const wasLocal = session?.local === true;
       await closeSession();
       if (wasLocal) await deps.localLibrary?.stop();
-      else await logout({ stateDir: config.stateDir });
+      else await logout({ stateDir: config.stateDir, store: tokenStore });
       readSettingsStore().update({ account: null });
       account = { kind: 'none' };
       changed();

@@ -12,7 +12,7 @@ import { systemClock } from '../api/client-clock.js';
 import { startCallbackListener } from './callback-listener.js';
 import { requestTokens, tokenEndpoint } from './oauth-token-client.js';
 import { createPkcePair, randomState } from './pkce.js';
-import { deleteTokens, writeTokens, type StoredTokens } from './token-store.js';
+import { fileTokenStore, type StoredTokens, type TokenStore } from './token-store.js';
 
 export const DEFAULT_AUDIENCE = 'https://assetplatform.io';
 export const DEFAULT_CLIENT_ID = 'asset-sync-desktop';
@@ -40,6 +40,8 @@ export interface LoginOptions {
   signal?: AbortSignal;
   env?: ProxyEnv;
   clock?: ClientClock;
+  /** Where the tokens are kept (default: the 0600 file in stateDir). */
+  store?: TokenStore;
 }
 
 function baseUrl(value: string, what: string): string {
@@ -105,7 +107,7 @@ export async function login(options: LoginOptions): Promise<StoredTokens> {
       scope: answer.scope ?? scope,
     };
     if (options.clientSecret !== undefined) tokens.clientSecret = options.clientSecret;
-    await writeTokens(options.stateDir, tokens);
+    await (options.store ?? fileTokenStore(options.stateDir)).write(tokens);
     return tokens;
   } finally {
     await listener.close();
@@ -113,6 +115,6 @@ export async function login(options: LoginOptions): Promise<StoredTokens> {
 }
 
 /** Forgets the stored sign-in; answers whether there was one. (Tokens issued stay valid until they expire.) */
-export async function logout(options: { stateDir: string }): Promise<{ signedOut: boolean }> {
-  return { signedOut: await deleteTokens(options.stateDir) };
+export async function logout(options: { stateDir: string; store?: TokenStore }): Promise<{ signedOut: boolean }> {
+  return { signedOut: await (options.store ?? fileTokenStore(options.stateDir)).delete() };
 }
