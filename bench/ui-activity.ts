@@ -78,15 +78,15 @@ export async function benchUiActivity(steps = 400, pixelsPerFrame = 120): Promis
   try {
     const baselinePage = await browser.newPage({ height: 800 });
     await baselinePage.goto(`${served.url}static-list.html`);
-    const staticList = (await baselinePage.evaluate(scrollScript('#list', steps, pixelsPerFrame))) as FrameStats;
+    const staticList = await baselinePage.evaluate<FrameStats>(scrollScript('#list', steps, pixelsPerFrame));
     await baselinePage.close();
 
     const page = await browser.newPage({ height: 800 });
     await page.goto(`${served.url}?demo=activity-100k#/activity`);
     await loadAll(page, entries);
     await page.evaluate(`document.querySelector('.viewport').scrollTop = 0`);
-    const activity = (await page.evaluate(scrollScript('.viewport', steps, pixelsPerFrame))) as FrameStats;
-    const activityDrag = (await page.evaluate(scrollScript('.viewport', steps, 0))) as FrameStats;
+    const activity = await page.evaluate<FrameStats>(scrollScript('.viewport', steps, pixelsPerFrame));
+    const activityDrag = await page.evaluate<FrameStats>(scrollScript('.viewport', steps, 0));
     await page.close();
     return { entries, pixelsPerFrame, staticList, activity, activityDrag };
   } finally {

@@ -140,7 +140,7 @@ describe('the UI against the demo bridge', { timeout: 120_000 }, () => {
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
-    await expect(page.evaluate(() => document.activeElement?.textContent?.trim())).resolves.toMatch(/^Conflicts/);
+    await expect(page.evaluate(() => document.activeElement?.textContent.trim())).resolves.toMatch(/^Conflicts/);
     const outline = await page.evaluate(() => (document.activeElement === null ? '' : getComputedStyle(document.activeElement).outlineStyle));
     expect(outline).toBe('solid');
     await page.keyboard.press('Enter');

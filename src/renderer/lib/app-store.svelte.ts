@@ -102,7 +102,8 @@ export class AppStore {
 
   notify(tone: Notice['tone'], text: string): void {
     const id = this.nextNotice++;
-    this.notices.push({ id, tone, text });
+    // The same message again replaces the one shown, rather than stacking copies.
+    this.notices = [...this.notices.filter((notice) => notice.text !== text), { id, tone, text }];
     setTimeout(() => {
       this.dismiss(id);
     }, tone === 'error' ? 12_000 : 4000);

@@ -11,7 +11,6 @@ import { startHeadlessApp, type HeadlessApp, type HeadlessAppOptions } from '../
 import { LOCAL_SUBDOMAIN } from '../../../src/service/bootstrap.js';
 import { createApiClient, staticTokenProvider, type ApiClient } from '../../../src/main/api/index.js';
 import type { LaunchedBrowser } from './launch-browser.js';
-import { sendParts } from '../../support/upload-helpers.js';
 
 export interface HeadlessHarness {
   app: HeadlessApp;
@@ -77,7 +76,12 @@ export async function startHeadlessHarness(options: Partial<HeadlessAppOptions> 
       };
       const bytes = Buffer.from(content);
       const created = await post('/asset-uploads', { assetId, assetFileId: null, size: bytes.length, partUrlsRequest: { urlRequests: [] } });
-      const parts = await sendParts(created.result, bytes);
+      const parts: { partNumber: number; eTag: string }[] = [];
+      for (const part of created.result.parts as { url: string; partNumber: number; byteRange: { start: number; end: number } }[]) {
+        const response = await fetch(part.url, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(bytes.subarray(part.byteRange.start, part.byteRange.end)) });
+        if (response.status !== 200) throw new Error(`part ${part.partNumber}: ${response.status} ${await response.text()}`);
+        parts.push({ partNumber: part.partNumber, eTag: response.headers.get('etag') ?? '' });
+      }
       await post('/asset-upload-completions', { assetId, uploadId: created.result.uploadId, parts });
     },
     async restart() {
