@@ -36,7 +36,7 @@ import { ActivityLog } from './activity-log.js';
 import { AppCoreError } from './app-core-error.js';
 import { Connectivity, httpProbe, type Probe } from './connectivity.js';
 import { copyPathInto, copyStreamInto, targetDir, type CopyProgress } from './copy-in.js';
-import { conflictViews, folderActivity, folderView, heldDeletionViews, notSyncedViews, overallState, waitingCount, type FolderRuntime } from './folder-view.js';
+import { conflictViews, folderActivity, folderView, heldDeletionViews, notSyncedViews, overallState, waitingCount, withoutUnreachable, type FolderRuntime } from './folder-view.js';
 import { openSettingsStore, type SettingsStore, type StoredSettings } from './settings-store.js';
 import { SyncRunner } from './sync-runner.js';
 import { TransferProgress } from './transfer-progress.js';
@@ -202,8 +202,15 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
   };
 
   const buildState = (): AppState => {
-    const roots = statuses();
     const connection = session?.connectivity.status() ?? { online: true, since: null, nextTryAt: null, error: null };
+    // Offline, a failed upload is a file waiting for the service, not a problem for the user to fix.
+    const unreachable = new Map<string, number>();
+    const roots = statuses().map((status) => {
+      if (connection.online) return status;
+      const split = withoutUnreachable(status);
+      unreachable.set(status.id, split.waiting);
+      return split.status;
+    });
     const folders = roots.map((status) => {
       const runtime: FolderRuntime = {
         paused: globalPause === undefined ? (folderPauses.has(status.id) ? { until: folderPauses.get(status.id)?.until ?? null } : undefined) : { until: globalPause.until },
@@ -211,7 +218,7 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
         progress: progress.get(status.id)?.running === true ? progress.get(status.id)?.view() : undefined,
         lastSyncedAt: lastSynced.get(status.id) ?? null,
       };
-      const waiting = session !== undefined && (runtime.paused !== undefined || !connection.online) ? waitingCount(session.engine.db, status.id) : 0;
+      const waiting = session !== undefined && (runtime.paused !== undefined || !connection.online) ? Math.max(waitingCount(session.engine.db, status.id), unreachable.get(status.id) ?? 0) : 0;
       const activityNow = folderActivity(status, runtime, account, { online: connection.online, nextTryAt: connection.nextTryAt }, waiting);
       return folderView(status, activityNow, null);
     });

@@ -89,6 +89,18 @@ export function folderView(status: RootStatus, activity: FolderActivity, service
   };
 }
 
+/** Reasons that only say the service could not be reached: while offline these files are waiting, not failing. */
+const UNREACHABLE_REASONS: ReadonlySet<string> = new Set(['NETWORK', 'TIMEOUT', 'ABORTED', 'SERVICE_UNAVAILABLE', 'BAD_GATEWAY', 'GATEWAY_TIMEOUT', 'CLOSED']);
+
+/**
+ * While the service is unreachable, files that failed only for that reason are part of what waits
+ * (the offline line counts them) rather than problems to fix: the status without them, and how many.
+ */
+export function withoutUnreachable(status: RootStatus): { status: RootStatus; waiting: number } {
+  const kept = status.notSynced.filter((issue) => !UNREACHABLE_REASONS.has(issue.reason));
+  return { status: { ...status, notSynced: kept }, waiting: status.notSynced.length - kept.length };
+}
+
 /** Plain words and a fix for the engine's not-synced reason codes. */
 const reasons: Record<string, { reason: string; fix: string }> = {
   SYMLINK: { reason: 'It is a shortcut (symbolic link); links are not followed.', fix: 'Copy the file itself into the folder instead of a link to it.' },
