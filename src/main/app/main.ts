@@ -61,8 +61,7 @@ async function start(): Promise<void> {
   const tokens = createSafeTokenStore({ file: join(app.getPath('userData'), 'tokens.bin'), platform: process.platform, safeStorage });
   const host: Omit<HostInfo, 'platform'> = { kind: 'electron', secureStorage: tokens.secureStorage, version: app.getVersion() };
   const library = embeddedLibrary({ dataDir: resolve(flag(flags.data) ?? defaultDataDir(env)), port: Number(flag(flags.port) ?? 7480), env });
-  // A variable, not a literal: `tokenStore` joins the controller's deps as A adds it (TEAM-NOTES.md).
-  const deps: AppControllerDeps & { tokenStore: typeof tokens.store } = {
+  const deps: AppControllerDeps = {
     trash: (path) => shell.trashItem(path),
     openPath: async (path, options) => {
       if (options.reveal) {

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import type { StoredTokens } from '../auth/token-store.js';
+import type { StoredTokens, TokenStore } from '../auth/token-store.js';
 
 /** What the store uses of Electron's safeStorage. */
 export interface SafeStorageLike {
@@ -33,13 +33,6 @@ export function tokenKeeping(platform: NodeJS.Platform, safeStorage: Pick<SafeSt
     }
   }
   return { kind: 'encrypted' };
-}
-
-export interface TokenStore {
-  read(): Promise<StoredTokens | undefined>;
-  write(tokens: StoredTokens): Promise<void>;
-  /** Forgets the tokens; answers whether there were any. */
-  delete(): Promise<boolean>;
 }
 
 const storedSchema = z.object({
