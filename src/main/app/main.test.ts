@@ -5,7 +5,8 @@ const app = new StandInApp();
 app.gotLock = false;
 vi.mock('electron', () => electronStandIn(app));
 
-describe('the main entry', () => {
+// Importing main.ts loads the whole app (controller, engine, embedded service): slow to transform on a busy machine.
+describe('the main entry', { timeout: 120_000 }, () => {
   it('a second launch quits at once, before the app is ready, without starting anything', async () => {
     await import('./main.js');
     expect(app.quits).toBe(1);
