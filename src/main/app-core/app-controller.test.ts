@@ -50,7 +50,8 @@ describe('the app controller without an account', () => {
     await controller.start();
     await expect(controller.addFolder({ path: '/tmp/x', remotePath: '/', publishLive: false })).rejects.toMatchObject({ code: 'NOT_SIGNED_IN' });
     await expect(controller.useLocalLibrary()).rejects.toMatchObject({ code: 'NO_LOCAL_LIBRARY' });
-    await expect(controller.updateSettings({ bogus: true } as never)).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    const bogus: Record<string, unknown> = { bogus: true };
+    await expect(controller.updateSettings(bogus)).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
     await expect(controller.pause({ span: 'forever' as never })).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
     await controller.pause({ span: 'one-hour' });
     expect((await controller.getState()).paused).toEqual({ until: expect.any(String) });
