@@ -19,6 +19,7 @@ import { startControlServer } from '../control/control-server.js';
 import { removeAppFile, writeAppFile } from '../control/app-file.js';
 import type { RemoteFeedOptions } from '../remote/remote-feed.js';
 import { AppCoreError } from '../app-core/app-core-error.js';
+import { openInBrowser } from './open-browser.js';
 
 export interface HeadlessAppOptions {
   /** The engine's state directory (state.db, tokens, app.json). */
@@ -146,7 +147,15 @@ export async function startHeadlessApp(options: HeadlessAppOptions): Promise<Hea
       ...(options.remote === undefined ? {} : { remote: options.remote }),
       ...(options.publishMs === undefined ? {} : { publishMs: options.publishMs }),
     },
-    { ...options.deps, localLibrary: library },
+    {
+      // Headless, the desktop is whatever xdg-open, open or start reach.
+      openPath: async (path) => {
+        if (!(await openInBrowser(path))) throw new AppCoreError('OPEN_FAILED', `Could not open ${path} here; open it in your file manager.`);
+      },
+      openExternal: (url) => openInBrowser(url),
+      ...options.deps,
+      localLibrary: library,
+    },
   );
   await controller.start();
   const state = await controller.getState();
