@@ -3,6 +3,8 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import svelte from 'eslint-plugin-svelte';
+import svelteConfig from './svelte.config.js';
 
 const nodeOnly = ['node:*', 'fs', 'path', 'os', 'crypto', 'http', 'https', 'net', 'child_process', 'worker_threads'];
 const engineOnly = ['better-sqlite3', 'chokidar', 'got', 'fastify', 'sharp'];
@@ -19,7 +21,7 @@ export default tseslint.config(
   {
     languageOptions: {
       globals: { ...globals.node },
-      parserOptions: { projectService: { allowDefaultProject: ['*.js', 'bin/*.js'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: { projectService: { allowDefaultProject: ['*.js', 'bin/*.js', 'resources/*.js'] }, tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
@@ -34,6 +36,19 @@ export default tseslint.config(
       ...forbid(['electron'], 'Only src/main/app/ imports electron: pass what the engine needs in as a function.'),
     },
   },
+  // The renderer (Svelte 5 + TypeScript): type-aware rules in .svelte files too, through its own tsconfig.
+  ...svelte.configs.recommended,
+  {
+    files: ['src/renderer/**/*.svelte', 'src/renderer/**/*.svelte.ts'],
+    languageOptions: {
+      globals: { ...globals.browser },
+      parserOptions: { projectService: true, extraFileExtensions: ['.svelte'], parser: tseslint.parser, svelteConfig },
+    },
+  },
+  {
+    files: ['src/renderer/**/*.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
   {
     files: ['src/shared/**/*.ts', 'src/renderer/**/*.ts', 'src/renderer/**/*.svelte'],
     rules: forbid([...nodeOnly, ...engineOnly, 'electron'], 'src/shared and src/renderer run anywhere: no Node, Electron or engine modules.'),
@@ -41,6 +56,13 @@ export default tseslint.config(
   {
     files: ['src/service/**/*.ts'],
     rules: forbid(['electron', 'chokidar', 'got', '**/main/**', '**/renderer/**'], 'The service depends only on src/shared.'),
+  },
+  {
+    // Two composition roots may start the embedded service (issue 16): the CLI's commands (and its
+    // dispatcher) and the app's entry points. The engine and the app controller get it passed in.
+    files: ['src/main/**/*.ts'],
+    ignores: ['src/main/cli/*-command.ts', 'src/main/cli/headless-app.ts', 'src/main/app/main.ts', 'src/main/cli.ts', 'src/main/**/*.test.ts'],
+    rules: forbid(['electron', '**/service/**'], 'Only the CLI commands, headless-app.ts and the app entry import src/service/: pass what the app needs in (e.g. a LocalLibrary).'),
   },
   {
     files: ['src/main/app/**/*.ts'],

@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // The browser tests (test/e2e) load the built renderer: build it first when its sources changed.
+    globalSetup: ['test/e2e/support/build-renderer.ts'],
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 30_000,

@@ -11,6 +11,9 @@ import { benchInitialDownload, formatInitialDownloadBench } from './download-ini
 import { benchLocalScan, formatLocalScanBench } from './local-scan.js';
 import { benchSyncLargeFile, benchSyncSmallFiles, formatSyncBench } from './sync-engine.js';
 import { benchTransform, formatTransformBench } from './transform.js';
+import { benchUiBundle, formatUiBundleBench } from './ui-bundle.js';
+import { benchUiActivity, formatUiActivityBench } from './ui-activity.js';
+import { benchUiStart, formatUiStartBench } from './ui-start.js';
 
 const filter = process.argv[2];
 const benches: { name: string; run: () => Promise<string[]> }[] = [
@@ -68,6 +71,9 @@ const benches: { name: string; run: () => Promise<string[]> }[] = [
     name: 'sync-1gib',
     run: async () => formatSyncBench('one 1 GiB file, initial sync', await benchSyncLargeFile(), 0.8),
   },
+  { name: 'ui-bundle', run: async () => formatUiBundleBench(await benchUiBundle()) },
+  { name: 'ui-start', run: async () => formatUiStartBench(await benchUiStart()) },
+  { name: 'ui-activity-100k', run: async () => formatUiActivityBench(await benchUiActivity()) },
   // Last: it deletes 100,000 files at its end, and for a minute or more after that every file created
   // on this file system (ext4 without a journal skips recently freed inodes, scanning past each one)
   // costs far more, which the file-heavy benches above would pay on one side or the other.

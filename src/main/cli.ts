@@ -34,7 +34,7 @@ const commands: Record<string, { run: Command; summary: string }> = {
   resolve: { run: resolveCommand, summary: 'resolve a conflict: --keep mine, theirs or both' },
   login: { run: loginCommand, summary: 'sign in to a service through your browser' },
   logout: { run: logoutCommand, summary: 'forget the stored sign-in' },
-  start: { run: startCommand, summary: 'run Asset Sync (today: the embedded local service)' },
+  start: { run: startCommand, summary: 'run Asset Sync: the desktop app, or the same app in your browser' },
   serve: { run: serveCommand, summary: 'run the asset service (API + OAuth) for a team or for tests' },
   token: { run: tokenCommand, summary: "print a bearer token for a user of a local service's data" },
   user: { run: userCommand, summary: "manage a local service's users: add, list, set-role, set-password, remove" },

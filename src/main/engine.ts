@@ -83,6 +83,8 @@ export interface EngineDeps {
   trash?: Trash;
   /** fsync and friends for downloads (default: the real disk). */
   disk?: LocalDisk;
+  /** Roots to leave alone for now (the app's per-folder pause): no pass runs for them while true. */
+  skipRoot?: (rootId: string) => boolean;
 }
 
 export interface RootInput {
@@ -259,6 +261,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
   const passAll = async (onReport?: (report: PassReport) => void): Promise<PassReport[]> => {
     const reports: PassReport[] = [];
     for (const row of roots.all()) {
+      if (deps.skipRoot?.(row.id) === true) continue;
       const report = await syncFor(row).pass();
       onReport?.(report);
       reports.push(report);
@@ -355,6 +358,9 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
             nudge();
           });
           watchers.push(watcher);
+          // What changed between an earlier pass's scan and this watcher's start was seen by neither:
+          // look at the whole root once (a root's first pass scans it whole anyway).
+          sync.hint(['']);
         }
         signal.addEventListener('abort', nudge, { once: true });
         // One change feed for every root: it says when (and what) to fetch; without it the roots poll.

@@ -14,7 +14,7 @@ import { startCallbackListener } from './callback-listener.js';
 import { checkAuthServer } from './server-metadata.js';
 import { requestTokens, tokenEndpoint } from './oauth-token-client.js';
 import { createPkcePair, randomState } from './pkce.js';
-import { deleteTokens, writeTokens, type StoredTokens } from './token-store.js';
+import { fileTokenStore, type StoredTokens, type TokenStore } from './token-store.js';
 
 export const DEFAULT_AUDIENCE = 'https://assetplatform.io';
 export const DEFAULT_CLIENT_ID = 'asset-sync-desktop';
@@ -44,6 +44,8 @@ export interface LoginOptions {
   clock?: ClientClock;
   /** Checks the authorisation server before anything opens (default: its metadata, server-metadata.ts, 5 s). */
   checkServer?: (authServer: string) => Promise<unknown>;
+  /** Where the tokens are kept (default: the 0600 file in stateDir). */
+  store?: TokenStore;
 }
 
 function baseUrl(value: string, what: string): string {
@@ -111,7 +113,7 @@ export async function login(options: LoginOptions): Promise<StoredTokens> {
       scope: answer.scope ?? scope,
     };
     if (options.clientSecret !== undefined) tokens.clientSecret = options.clientSecret;
-    await writeTokens(options.stateDir, tokens);
+    await (options.store ?? fileTokenStore(options.stateDir)).write(tokens);
     return tokens;
   } finally {
     await listener.close();
@@ -119,6 +121,6 @@ export async function login(options: LoginOptions): Promise<StoredTokens> {
 }
 
 /** Forgets the stored sign-in; answers whether there was one. (Tokens issued stay valid until they expire.) */
-export async function logout(options: { stateDir: string }): Promise<{ signedOut: boolean }> {
-  return { signedOut: await deleteTokens(options.stateDir) };
+export async function logout(options: { stateDir: string; store?: TokenStore }): Promise<{ signedOut: boolean }> {
+  return { signedOut: await (options.store ?? fileTokenStore(options.stateDir)).delete() };
 }

@@ -15,7 +15,7 @@ import { systemClock, type ClientClock } from '../api/client-clock.js';
 import type { ProxyEnv } from '../api/proxy-agents.js';
 import { requestTokens, tokenEndpoint } from './oauth-token-client.js';
 import { withTokenLock, type LockTiming } from './token-lock.js';
-import { readTokens, tokenFromEnv, writeTokens, type StoredTokens } from './token-store.js';
+import { fileTokenStore, tokenFromEnv, type StoredTokens, type TokenStore } from './token-store.js';
 
 export interface TokenProviderOptions {
   stateDir: string;
@@ -25,6 +25,8 @@ export interface TokenProviderOptions {
   /** Refresh this long before the stored expiry, ms (default 60 s). */
   refreshMarginMs?: number;
   lockTiming?: LockTiming;
+  /** Where the tokens are kept (default: the 0600 file in stateDir). */
+  store?: TokenStore;
 }
 
 /** Token-endpoint codes that mean the refresh token is dead. */
@@ -57,12 +59,13 @@ export function createTokenProvider(options: TokenProviderOptions): TokenProvide
   if (fromEnv !== undefined) return staticTokenProvider(fromEnv);
 
   const clock = options.clock ?? systemClock;
+  const store = options.store ?? fileTokenStore(options.stateDir);
   const margin = options.refreshMarginMs ?? 60_000;
   let current: StoredTokens | undefined;
   let inflight: Promise<StoredTokens> | undefined;
 
   const load = async (): Promise<StoredTokens> => {
-    current = (await readTokens(options.stateDir)) ?? current;
+    current = (await store.read()) ?? current;
     if (current === undefined) throw notSignedIn('Nobody is signed in.');
     return current;
   };
@@ -88,7 +91,7 @@ export function createTokenProvider(options: TokenProviderOptions): TokenProvide
       expiresAt: answer.expiresIn === undefined ? null : clock.now() + answer.expiresIn * 1000,
       scope: answer.scope ?? stale.scope,
     };
-    await writeTokens(options.stateDir, renewed);
+    await store.write(renewed);
     return renewed;
   };
 

@@ -118,3 +118,18 @@ async function syncDirectory(dir: string): Promise<void> {
     await handle.close();
   }
 }
+
+/**
+ * Where a sign-in's tokens are kept: this module's 0600 file by default; the Electron shell passes one
+ * backed by safeStorage. The token provider, login and logout take one.
+ */
+export interface TokenStore {
+  read(): Promise<StoredTokens | undefined>;
+  write(tokens: StoredTokens): Promise<void>;
+  /** Answers whether there was anything to forget. */
+  delete(): Promise<boolean>;
+}
+
+export function fileTokenStore(stateDir: string): TokenStore {
+  return { read: () => readTokens(stateDir), write: (tokens) => writeTokens(stateDir, tokens), delete: () => deleteTokens(stateDir) };
+}

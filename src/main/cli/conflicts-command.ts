@@ -15,6 +15,7 @@ import { CliError } from './cli-error.js';
 import type { CommandIo } from './command-io.js';
 import { parseFlags } from './parse-flags.js';
 import { stateDirOf } from './state-dir.js';
+import { findRunningApp } from '../control/control-client.js';
 
 export const conflictsHelp = `Usage: asset-sync conflicts [--state DIR] [--json]
 
@@ -42,6 +43,26 @@ export async function conflictsCommand(args: string[], io: CommandIo): Promise<n
     return 0;
   }
   const stateDir = stateDirOf(values.state, io.env);
+  const app = await findRunningApp(stateDir);
+  if (app !== undefined) {
+    const conflicts = app.state.conflicts;
+    const roots = new Map(app.state.folders.map((folder) => [folder.id, folder.path]));
+    if (values.json === true) {
+      io.out(JSON.stringify({ stateDir, app: app.client.origin, conflicts }, null, 2));
+      return 0;
+    }
+    if (conflicts.length === 0) {
+      io.out('No conflicts.');
+      return 0;
+    }
+    for (const conflict of conflicts) {
+      io.out(`#${conflict.id} ${join(roots.get(conflict.folderId) ?? '', conflict.relPath)}`);
+      io.out(`  theirs: ${conflict.relPath} (${conflict.theirs.size ?? '?'} bytes, changed ${conflict.theirs.modifiedAt ?? '?'})`);
+      io.out(`  yours:  ${conflict.copyPath} (${conflict.mine.size ?? '?'} bytes, changed ${conflict.mine.modifiedAt ?? '?'})`);
+    }
+    io.out('Resolve them in the Asset Sync app (it is running), or with `asset-sync resolve ID --keep mine|theirs|both`.');
+    return 0;
+  }
   const listed =
     (await withState(stateDir, (db) => {
       const roots = new Map(rootsRepo(db).all().map((row) => [row.id, row.path]));

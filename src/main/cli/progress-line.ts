@@ -2,13 +2,13 @@
  * Sync progress for people: on a terminal, one live line rewritten in place (files and bytes of the
  * pass's plan, the smoothed rate, the time left); in a pipe or a log, a plain line per pass that did
  * something. Never prints tokens or signed URLs (it only ever sees paths, counts and messages the
- * engine built). The rate and ETA arithmetic lives in transfer-estimate.ts; this file only keeps score
+ * engine built). The rate and ETA arithmetic lives in src/shared/sync/transfer-estimate.ts; this file only keeps score
  * and draws.
  */
 import type { PlannedTransfers, TransferEvent } from '../../shared/sync/transfer-event.js';
 import type { PassReport } from '../sync/root-sync.js';
 import type { CommandIo } from './command-io.js';
-import { TransferEstimate, formatDuration } from './transfer-estimate.js';
+import { TransferEstimate, formatDuration } from '../../shared/sync/transfer-estimate.js';
 
 const MB = 1_000_000;
 

@@ -1,42 +1,97 @@
 /**
- * `asset-sync start` (`npm start`): the main job. Until the sync engine lands it runs the embedded local
- * service in the user's data directory and says how to reach it.
+ * `asset-sync start` (`npm start`): the desktop app. It first asks the desktop launcher
+ * (desktop-launcher.ts, issue 17) whether the Electron window can open on this machine; where it
+ * cannot (no Electron binary, no display) it runs the same app headless: the controller and the
+ * loopback control server with the browser UI, and — with no account configured — the embedded local
+ * service as the built-in local library, syncing `~/Asset Sync`. Ctrl+C stops everything cleanly.
  */
 import { homedir } from 'node:os';
-import { join } from 'node:path';
-import { startService } from '../../service/create-service.js';
-import { serviceConfig } from '../../service/config.js';
-import { envValue, integerFlag, parseFlags } from './parse-flags.js';
+import { join, resolve } from 'node:path';
+import { CliError } from './cli-error.js';
+import { integerFlag, parseFlags } from './parse-flags.js';
+import { stateDirOf } from './state-dir.js';
+import { openInBrowser } from './open-browser.js';
+import { startHeadlessApp } from './headless-app.js';
 import type { CommandIo } from './command-io.js';
 
-export const startHelp = `Usage: asset-sync start [--data DIR] [--port N]
+export const startHelp = `Usage: asset-sync start [--state DIR] [--data DIR] [--folder DIR] [--port N] [--ui-port N] [--no-open]
 
-Runs Asset Sync. Today that is the embedded local asset service, on 127.0.0.1.
-  --data DIR   service data (default $XDG_DATA_HOME/asset-sync/service)
-  --port N     port (default 7480)`;
+Runs Asset Sync: the desktop app where it can start, else the same app headless with its UI in your
+browser. With no account yet it uses the built-in local library and syncs ~/Asset Sync.
+  --state DIR    sync state and settings (default $XDG_STATE_HOME/asset-sync)
+  --data DIR     the built-in local library's data (default $XDG_DATA_HOME/asset-sync/service)
+  --folder DIR   the folder a new local library syncs (default ~/Asset Sync)
+  --port N       the local library's port (default 7480)
+  --ui-port N    the browser UI's port on 127.0.0.1 (default: any free one)
+  --no-open      print the UI's address instead of opening a browser
+  --headless     do not try the desktop window`;
 
 export function defaultDataDir(env: Record<string, string | undefined>): string {
   const base = env.XDG_DATA_HOME !== undefined && env.XDG_DATA_HOME !== '' ? env.XDG_DATA_HOME : join(homedir(), '.local', 'share');
   return join(base, 'asset-sync', 'service');
 }
 
+/** What the desktop launcher (C, issue 17) answers; the module may not exist yet in a build. */
+export type DesktopProbe = { available: true; launch(args: string[]): Promise<number> } | { available: false; reason: string };
+
+interface DesktopLauncherModule {
+  probeDesktop(options: { env: Record<string, string | undefined> }): Promise<DesktopProbe>;
+}
+
+/** Asks desktop-launcher.ts, when this build has one; a missing or failing launcher means headless. */
+export async function probeDesktop(env: Record<string, string | undefined>): Promise<DesktopProbe> {
+  const specifier = './desktop-launcher.js';
+  let module: Partial<DesktopLauncherModule>;
+  try {
+    module = (await import(specifier)) as Partial<DesktopLauncherModule>;
+  } catch {
+    return { available: false, reason: 'this build has no desktop shell yet' };
+  }
+  if (typeof module.probeDesktop !== 'function') return { available: false, reason: 'this build has no desktop shell yet' };
+  try {
+    return await module.probeDesktop({ env });
+  } catch (error) {
+    return { available: false, reason: `the desktop shell could not be checked (${error instanceof Error ? error.message : String(error)})` };
+  }
+}
+
 export async function startCommand(args: string[], io: CommandIo): Promise<number> {
-  const { values } = parseFlags('start', args, { data: { type: 'string' }, port: { type: 'string' } });
+  const { values } = parseFlags('start', args, {
+    state: { type: 'string' },
+    data: { type: 'string' },
+    folder: { type: 'string' },
+    port: { type: 'string' },
+    'ui-port': { type: 'string' },
+    'no-open': { type: 'boolean' },
+    headless: { type: 'boolean' },
+  });
   if (values.help === true) {
     io.out(startHelp);
     return 0;
   }
-  const dataDir = values.data ?? defaultDataDir(io.env);
-  const config = serviceConfig({ dataDir, port: integerFlag('port', values.port, 7480, 0, 65535), adminPassword: envValue(io.env.ASSET_SYNC_ADMIN_PASSWORD) });
-  const service = await startService(config);
-  io.out(`Asset Sync: the local asset service is running at ${service.url} (data in ${dataDir}).`);
-  if (service.bootstrap.generatedAdminPassword !== undefined) {
-    io.out(`Its admin is ${config.adminEmail}, password ${service.bootstrap.generatedAdminPassword} (shown once). Sign in with \`npx asset-sync login --server ${service.url}\`: it opens the sign-in page in your browser.`);
+  const desktop = values.headless === true ? ({ available: false, reason: '--headless was given' } as const) : await probeDesktop(io.env);
+  if (desktop.available) return desktop.launch(args);
+
+  const stateDir = stateDirOf(values.state, io.env);
+  if (values.folder?.trim() === '') throw new CliError('USAGE', '--folder needs a directory.');
+  const app = await startHeadlessApp({
+    stateDir,
+    dataDir: resolve(values.data ?? defaultDataDir(io.env)),
+    servicePort: integerFlag('port', values.port, 7480, 0, 65535),
+    uiPort: integerFlag('ui-port', values['ui-port'], 0, 0, 65535),
+    ...(values.folder === undefined ? {} : { folder: resolve(values.folder) }),
+    env: io.env,
+    notice: (line) => io.err(line),
+  });
+  try {
+    io.out(`Asset Sync is running. Its window is at ${app.url}`);
+    io.err(`No desktop window: ${desktop.reason}; the same app runs in your browser instead.`);
+    const opened = values['no-open'] !== true && (await openInBrowser(app.url));
+    io.err(opened ? 'Opened it in your browser. Press Ctrl+C to stop.' : 'Open that address in a browser on this machine. Press Ctrl+C to stop.');
+    await io.untilInterrupted();
+    io.err('Stopping: finishing what is being written…');
+  } finally {
+    await app.close();
   }
-  io.out(`Get a token for the API with: npx asset-sync token --data ${dataDir}`);
-  io.out(`Sync a folder with it: npx asset-sync login --server ${service.url}, then npx asset-sync sync --server ${service.url} --folder DIR`);
-  io.out('The desktop app and its UI are not built yet; press Ctrl+C to stop.');
-  await io.untilInterrupted();
-  await service.close();
   return 0;
 }

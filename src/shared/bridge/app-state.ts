@@ -180,6 +180,11 @@ export interface AppState {
   settings: AppSettings;
   /** Desktop only: what the shell can do, so the UI hides what does not apply headless. */
   host: HostInfo;
+  /**
+   * Problems of the app itself the user should see, each once (e.g. SETTINGS_UNREADABLE: a hand-edited
+   * settings file that no longer parsed, kept aside; SIGN_IN_FAILED). Absent or empty when none.
+   */
+  problems?: BridgeErrorData[];
 }
 
 export interface HostInfo {

@@ -1,5 +1,5 @@
 /**
- * Transfer rate and time left, for the live progress line. The rate is an exponentially weighted
+ * Transfer rate and time left, for the CLI's live progress line and the app's progress bars. The rate is an exponentially weighted
  * average over the last few seconds, so one fast or stalled moment does not swing the ETA; pauses
  * between files count (they are part of how long the rest takes). Pure: the clock is passed in, and
  * nothing here prints. Answers undefined rather than a guess when there is too little to go on, and

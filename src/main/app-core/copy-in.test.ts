@@ -1,0 +1,64 @@
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { copyPathInto, copyStreamInto, freeName, pathExists, type CopyProgress } from './copy-in.js';
+
+const dirs: string[] = [];
+const tempDir = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'copy-in-'));
+  dirs.push(dir);
+  return dir;
+};
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const quiet: CopyProgress = { started: () => 0, bytes: () => undefined, finished: () => undefined };
+
+describe('freeName', () => {
+  it('adds (2), (3), … before the extension', async () => {
+    const taken = new Set(['/d/a.png', '/d/a (2).png', '/d/notes', '/d/.env']);
+    const exists = async (path: string): Promise<boolean> => taken.has(path);
+    expect(await freeName('/d', 'b.png', exists)).toBe('b.png');
+    expect(await freeName('/d', 'a.png', exists)).toBe('a (3).png');
+    expect(await freeName('/d', 'notes', exists)).toBe('notes (2)');
+    expect(await freeName('/d', '.env', exists)).toBe('.env (2)');
+  });
+});
+
+describe('copying in', () => {
+  it('copies a file and a folder, never moving them, and renames what exists', async () => {
+    const source = tempDir();
+    const target = tempDir();
+    writeFileSync(join(source, 'a.png'), 'new');
+    mkdirSync(join(source, 'Shots'));
+    writeFileSync(join(source, 'Shots', 'b.png'), 'b');
+    writeFileSync(join(target, 'a.png'), 'old');
+    expect(await copyPathInto(join(source, 'a.png'), target, quiet)).toBe(1);
+    expect(await copyPathInto(join(source, 'Shots'), target, quiet)).toBe(1);
+    expect(readFileSync(join(target, 'a.png'), 'utf8')).toBe('old');
+    expect(readFileSync(join(target, 'a (2).png'), 'utf8')).toBe('new');
+    expect(readFileSync(join(target, 'Shots', 'b.png'), 'utf8')).toBe('b');
+    expect(await pathExists(join(source, 'a.png'))).toBe(true);
+    expect(Math.abs(statSync(join(target, 'a (2).png')).mtimeMs - statSync(join(source, 'a.png')).mtimeMs)).toBeLessThan(1);
+    expect(readdirSync(target).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('writes a dropped stream under its folders, renaming only the file', async () => {
+    const target = tempDir();
+    mkdirSync(join(target, 'Shots'));
+    writeFileSync(join(target, 'Shots', 'a.png'), 'old');
+    const written = await copyStreamInto(Readable.from([Buffer.from('dropped')]), target, 'Shots/a.png', { size: 7, lastModified: 1_700_000_000_000 }, quiet);
+    expect(written).toBe('Shots/a (2).png');
+    expect(readFileSync(join(target, 'Shots', 'a (2).png'), 'utf8')).toBe('dropped');
+    expect(statSync(join(target, 'Shots', 'a (2).png')).mtimeMs).toBe(1_700_000_000_000);
+  });
+
+  it('refuses a drop path that leaves the folder', async () => {
+    const target = tempDir();
+    await expect(copyStreamInto(Readable.from([Buffer.from('x')]), target, '../escape.png', { size: 1, lastModified: null }, quiet)).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    expect(await pathExists(join(target, '..', 'escape.png'))).toBe(false);
+  });
+});

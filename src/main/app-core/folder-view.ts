@@ -1,0 +1,173 @@
+/**
+ * The one adapter between what the engine records (read-status.ts, the state database, pass reports)
+ * and what the window shows (FolderView, ConflictView, NotSyncedView, HeldDeletionsView, the overall
+ * word). Issue 15 changes the engine's reports (connectivity, truthful status) in parallel: whatever it
+ * adds should be swapped in here, and nowhere else in app-core derives a folder's state.
+ */
+import type { StateDb } from '../db/open-state-db.js';
+import { conflictsRepo } from '../db/conflicts-repo.js';
+import { issuesRepo } from '../db/issues-repo.js';
+import type { RootStatus } from '../sync/read-status.js';
+import type {
+  AccountState,
+  AppState,
+  ConflictView,
+  FolderActivity,
+  FolderView,
+  HeldDeletionsView,
+  NotSyncedView,
+  OverallState,
+  StopReason,
+  SyncProgress,
+} from '../../shared/bridge/app-state.js';
+
+/** What the controller knows of one folder beyond the database. */
+export interface FolderRuntime {
+  /** Paused until (ISO) or until resumed (null); undefined when not paused. */
+  paused: { until: string | null } | undefined;
+  /** A pass has finished since the watch started. */
+  passedOnce: boolean;
+  /** Transfers under way, when a pass planned some. */
+  progress: SyncProgress | undefined;
+  lastSyncedAt: string | null;
+}
+
+export interface ConnectionView {
+  online: boolean;
+  nextTryAt: string | null;
+}
+
+/** Local files the service does not have yet (new since the last sync): what waits while offline or paused. */
+export function waitingCount(db: StateDb, rootId: string): number {
+  const row = db
+    .prepare<[string], { n: number }>(
+      'SELECT count(*) AS n FROM local_files l WHERE l.root_id = ? AND NOT EXISTS (SELECT 1 FROM synced s WHERE s.root_id = l.root_id AND s.rel_path = l.rel_path)',
+    )
+    .get(rootId);
+  const pending = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM uploads WHERE root_id = ?').get(rootId);
+  return Math.max(row?.n ?? 0, pending?.n ?? 0);
+}
+
+function stopReason(stopped: string): StopReason {
+  if (stopped.startsWith('MISSING_FOLDER')) return 'MISSING_FOLDER';
+  if (stopped.startsWith('MISSING_MARKER')) return 'MISSING_MARKER';
+  if (stopped.startsWith('MARKER_MISMATCH')) return 'MARKER_MISMATCH';
+  return 'OTHER';
+}
+
+const stopFix: Record<StopReason, string> = {
+  MISSING_FOLDER: 'Put the folder back (or reconnect its drive), or remove it from Asset Sync.',
+  MISSING_MARKER: 'The folder lost its .asset-sync marker: remove the folder from Asset Sync and add it again.',
+  MARKER_MISMATCH: 'This folder belongs to another Asset Sync setup: remove it here, or use that setup.',
+  OTHER: 'Remove the folder from Asset Sync and add it again.',
+};
+
+export function folderActivity(status: RootStatus, runtime: FolderRuntime, account: AccountState, connection: ConnectionView, waiting: number): FolderActivity {
+  if (status.stopped !== null) {
+    const reason = stopReason(status.stopped);
+    return { kind: 'stopped', reason, message: `Stopped: ${status.stopped}. Nothing was deleted.`, fix: stopFix[reason] };
+  }
+  if (account.kind === 'signed-out' || account.kind === 'none') return { kind: 'signed-out' };
+  if (runtime.paused !== undefined) return { kind: 'paused', until: runtime.paused.until, waiting };
+  if (!connection.online) return { kind: 'offline', waiting, nextTryAt: connection.nextTryAt };
+  if (runtime.progress !== undefined) return { kind: 'syncing', progress: runtime.progress };
+  if (!runtime.passedOnce) return { kind: 'scanning' };
+  return { kind: 'up-to-date', lastSyncedAt: runtime.lastSyncedAt };
+}
+
+export function folderView(status: RootStatus, activity: FolderActivity, serviceUrl: string | null): FolderView {
+  return {
+    id: status.id,
+    path: status.path,
+    remotePath: status.remotePath,
+    publishLive: status.publishLive,
+    activity,
+    attention: { conflicts: status.conflicts.length, notSynced: status.notSynced.length, heldDeletions: status.heldDeletes.count },
+    localFiles: status.localFiles,
+    syncedFiles: status.syncedFiles,
+    serviceUrl,
+  };
+}
+
+/** Reasons that only say the service could not be reached: while offline these files are waiting, not failing. */
+const UNREACHABLE_REASONS: ReadonlySet<string> = new Set(['NETWORK', 'TIMEOUT', 'ABORTED', 'SERVICE_UNAVAILABLE', 'BAD_GATEWAY', 'GATEWAY_TIMEOUT', 'CLOSED']);
+
+/**
+ * While the service is unreachable, files that failed only for that reason are part of what waits
+ * (the offline line counts them) rather than problems to fix: the status without them, and how many.
+ */
+export function withoutUnreachable(status: RootStatus): { status: RootStatus; waiting: number } {
+  const kept = status.notSynced.filter((issue) => !UNREACHABLE_REASONS.has(issue.reason));
+  return { status: { ...status, notSynced: kept }, waiting: status.notSynced.length - kept.length };
+}
+
+/** Plain words and a fix for the engine's not-synced reason codes. */
+const reasons: Record<string, { reason: string; fix: string }> = {
+  SYMLINK: { reason: 'It is a shortcut (symbolic link); links are not followed.', fix: 'Copy the file itself into the folder instead of a link to it.' },
+  UNREADABLE: { reason: 'Asset Sync is not allowed to read it.', fix: 'Give yourself read permission on the file (or close the app that locks it), then retry.' },
+  SPECIAL_FILE: { reason: 'It is not a regular file (a device, pipe or socket).', fix: 'Move it out of the synced folder.' },
+  INVALID_NAME: { reason: 'Its name has characters the service cannot store.', fix: 'Rename it without control characters or leading and trailing spaces, then retry.' },
+  TOO_LONG: { reason: 'Its name or folder path is too long for the service.', fix: 'Shorten the name or move it to a shallower folder.' },
+  NAME_CLASH: { reason: 'Another file in the same folder has the same name spelled differently.', fix: 'Rename one of the two files.' },
+};
+
+export function notSyncedViews(statuses: readonly RootStatus[]): NotSyncedView[] {
+  return statuses.flatMap((status) =>
+    status.notSynced.map((issue) => {
+      const words = reasons[issue.reason] ?? { reason: issue.detail === '' ? issue.reason : issue.detail, fix: 'Retry; if it keeps failing, check the file and the connection.' };
+      return {
+        folderId: status.id,
+        relPath: issue.relPath,
+        code: issue.reason,
+        reason: issue.detail === '' || reasons[issue.reason] === undefined ? words.reason : `${words.reason} (${issue.detail})`,
+        fix: words.fix,
+        attempts: issue.attempts,
+        retryAt: issue.retryAt,
+      };
+    }),
+  );
+}
+
+export function conflictViews(db: StateDb): ConflictView[] {
+  return conflictsRepo(db)
+    .all()
+    .map((conflict) => ({
+      id: conflict.id,
+      folderId: conflict.rootId,
+      relPath: conflict.relPath,
+      copyPath: conflict.copyPath,
+      detectedAt: conflict.dateCreated,
+      mine: { size: conflict.local.size, modifiedAt: new Date(conflict.local.mtimeMs).toISOString(), modifiedBy: null, previewUrl: null },
+      theirs: { size: conflict.remote.size, modifiedAt: conflict.remote.dateModified, modifiedBy: null, previewUrl: null },
+    }));
+}
+
+export function heldDeletionViews(db: StateDb, statuses: readonly RootStatus[]): HeldDeletionsView[] {
+  const issues = issuesRepo(db);
+  return statuses
+    .filter((status) => status.heldDeletes.count > 0)
+    .map((status) => {
+      const rows = issues.heldDeletes(status.id);
+      return {
+        folderId: status.id,
+        direction: status.heldDeletes.local > rows.length / 2 ? 'local' : 'remote',
+        count: rows.length,
+        sample: rows.slice(0, 200).map((row) => row.rel_path),
+      };
+    });
+}
+
+/** The one word for the header and the tray, most urgent first. */
+export function overallState(state: Pick<AppState, 'account' | 'folders' | 'connection' | 'paused'>, starting: boolean): OverallState {
+  if (starting) return 'starting';
+  if (state.account.kind === 'none' || state.account.kind === 'signing-in') return 'no-account';
+  if (state.account.kind === 'signed-out') return 'signed-out';
+  const attention = state.folders.some(
+    (folder) => folder.activity.kind === 'stopped' || folder.activity.kind === 'error' || folder.attention.conflicts + folder.attention.notSynced + folder.attention.heldDeletions > 0,
+  );
+  if (attention) return 'attention';
+  if (state.connection.kind === 'offline') return 'offline';
+  if (state.paused !== null || (state.folders.length > 0 && state.folders.every((folder) => folder.activity.kind === 'paused'))) return 'paused';
+  if (state.folders.some((folder) => folder.activity.kind === 'syncing' || folder.activity.kind === 'scanning')) return 'syncing';
+  return 'up-to-date';
+}

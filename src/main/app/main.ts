@@ -1,0 +1,207 @@
+/**
+ * The Electron main process (issue 17): the desktop app's composition root. One instance per user;
+ * the app controller (src/main/app-core/) started here with Electron's trash, shell and safeStorage
+ * passed in; the bridge served to the one window over IPC; the tray; batched notifications; launch at
+ * login from the settings; and a quit that waits for the controller to close.
+ *
+ * Only wiring lives here: each part is a small tested module beside this file. Started by
+ * desktop-launcher.ts as `electron dist/main/app/main.js [--state DIR] [--data DIR] [--folder DIR]`.
+ */
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { BrowserWindow, Menu, Notification, Tray, app, ipcMain, nativeImage, nativeTheme, safeStorage, session, shell } from 'electron';
+import type { ActivityEntry } from '../../shared/bridge/app-events.js';
+import type { AppState, HostInfo } from '../../shared/bridge/app-state.js';
+import { createAppController, type AppControllerDeps } from '../app-core/app-controller.js';
+import { defaultFolder, defaultStaticDir, embeddedLibrary } from '../cli/headless-app.js';
+import { defaultDataDir } from '../cli/start-command.js';
+import { stateDirOf } from '../cli/state-dir.js';
+import { AppWindow } from './app-window.js';
+import { claimSingleInstance, quitAfterClose } from './app-lifecycle.js';
+import { serveBridgeOverIpc } from './ipc-main-transport.js';
+import { NotificationBatcher } from './notification-batcher.js';
+import { createSafeTokenStore } from './safe-token-store.js';
+import { isTrustedSender } from './sender-check.js';
+import { buildTrayMenu, statusLine, trayIconFile, trayIconState, type TrayAction } from './tray-menu.js';
+import { toElectronTemplate } from './tray-menu-adapter.js';
+import { windowOptions } from './window-options.js';
+import { secureSession, secureWebContents } from './window-security.js';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const resourcesDir = app.isPackaged ? process.resourcesPath : resolve(here, '..', '..', '..', 'resources');
+const pageFile = join(defaultStaticDir(), 'index.html');
+const pageUrl = pathToFileURL(pageFile).href;
+
+const { values: flags } = parseArgs({
+  args: process.argv.slice(app.isPackaged ? 1 : 2),
+  options: { state: { type: 'string' }, data: { type: 'string' }, folder: { type: 'string' }, port: { type: 'string' } },
+  strict: false,
+  allowPositionals: true,
+});
+const flag = (value: string | boolean | undefined): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+
+const appWindow = new AppWindow(() => {
+  const window = new BrowserWindow(windowOptions({ preloadPath: join(here, 'preload.cjs'), iconPath: join(resourcesDir, 'icon.png'), platform: process.platform }));
+  secureWebContents(window.webContents, pageUrl, (url) => void shell.openExternal(url));
+  return window;
+}, pageFile);
+
+if (claimSingleInstance(app, () => appWindow.open())) {
+  void app.whenReady().then(start, (error: unknown) => {
+    console.error(`Asset Sync could not start: ${error instanceof Error ? error.message : String(error)}`);
+    app.exit(1);
+  });
+}
+
+async function start(): Promise<void> {
+  secureSession(session.defaultSession);
+  const env = process.env;
+  const stateDir = stateDirOf(flag(flags.state), env);
+  const tokens = createSafeTokenStore({ file: join(app.getPath('userData'), 'tokens.bin'), platform: process.platform, safeStorage });
+  const host: Omit<HostInfo, 'platform'> = { kind: 'electron', secureStorage: tokens.secureStorage, version: app.getVersion() };
+  const library = embeddedLibrary({ dataDir: resolve(flag(flags.data) ?? defaultDataDir(env)), port: Number(flag(flags.port) ?? 7480), env });
+  const deps: AppControllerDeps = {
+    trash: (path) => shell.trashItem(path),
+    openPath: async (path, options) => {
+      if (options.reveal) {
+        shell.showItemInFolder(path);
+        return;
+      }
+      const failure = await shell.openPath(path);
+      if (failure !== '') throw Object.assign(new Error(failure), { code: 'OPEN_FAILED' });
+    },
+    openExternal: (url) => shell.openExternal(url).then(() => true, () => false),
+    localLibrary: library,
+    tokenStore: tokens.store,
+  };
+  const controller = createAppController({ stateDir, configDir: stateDir, host, defaultFolder: resolve(flag(flags.folder) ?? defaultFolder()), env }, deps);
+
+  const transport = serveBridgeOverIpc({
+    ipcMain,
+    bridge: controller,
+    isTrusted: (event) => isTrustedSender(event, { webContentsId: () => appWindow.webContentsId(), pageUrl }),
+    onRefused: (what) => console.warn(`Asset Sync refused ${what}.`),
+  });
+  app.on('web-contents-created', (_event, contents) => {
+    contents.on('did-start-navigation', (details) => {
+      if (details.isMainFrame && !details.isSameDocument) transport.forgetSender(contents.id);
+    });
+    contents.once('destroyed', () => {
+      transport.forgetSender(contents.id);
+    });
+  });
+
+  let state: AppState | undefined;
+  let recent: ActivityEntry[] = [];
+  const tray = new Tray(trayImage('syncing'));
+  tray.setToolTip('Asset Sync');
+  tray.on('click', () => {
+    appWindow.open();
+  });
+  tray.on('drop-files', (_event, files) => {
+    const folder = state?.folders[0];
+    if (folder === undefined || files.length === 0) return;
+    void controller.copyIn({ folderId: folder.id, relDir: '', items: files.map((path) => ({ kind: 'path', path })) }).catch((error: unknown) => {
+      notify({ title: 'Could not copy the dropped files', body: error instanceof Error ? error.message : String(error), route: '#/' });
+    });
+  });
+  const run = (action: TrayAction): void => {
+    const done = (promise: Promise<unknown>): void => void promise.catch((error: unknown) => notify({ title: 'Asset Sync', body: error instanceof Error ? error.message : String(error), route: '#/' }));
+    switch (action.type) {
+      case 'pause':
+        done(controller.pause({ span: action.span }));
+        return;
+      case 'resume':
+        done(controller.resume({}));
+        return;
+      case 'sync-now':
+        done(controller.syncNow({}));
+        return;
+      case 'open-folder':
+        done(controller.openPath({ folderId: action.folderId }));
+        return;
+      case 'open-file':
+        done(controller.openPath({ folderId: action.folderId, relPath: action.relPath }));
+        return;
+      case 'reveal-file':
+        done(controller.openPath({ folderId: action.folderId, relPath: action.relPath, reveal: true }));
+        return;
+      case 'open-window':
+        appWindow.open(action.route);
+        return;
+      case 'quit':
+        app.quit();
+        return;
+    }
+  };
+  const refreshTray = (): void => {
+    if (state === undefined) return;
+    tray.setImage(trayImage(trayIconState(state.overall)));
+    tray.setToolTip(`Asset Sync — ${statusLine(state)}`);
+    tray.setContextMenu(Menu.buildFromTemplate(toElectronTemplate(buildTrayMenu(state, recent), run)));
+  };
+  nativeTheme.on('updated', refreshTray);
+
+  const notify = (notice: { title: string; body: string; route: Parameters<AppWindow['open']>[0] }): void => {
+    if (!Notification.isSupported()) return;
+    const notification = new Notification({ title: notice.title, body: notice.body, icon: join(resourcesDir, 'icon.png') });
+    notification.on('click', () => {
+      appWindow.open(notice.route);
+    });
+    notification.show();
+  };
+  const batcher = new NotificationBatcher({
+    show: notify,
+    enabled: () => state?.settings.notifications ?? true,
+    schedule: (fn, ms) => {
+      const timer = setTimeout(fn, ms);
+      return () => {
+        clearTimeout(timer);
+      };
+    },
+  });
+
+  let launchAtLogin: boolean | undefined;
+  const unsubscribe = controller.subscribe((event) => {
+    batcher.push(event);
+    if (event.type === 'activity') {
+      recent = [event.entry, ...recent.filter((entry) => entry.id !== event.entry.id)].slice(0, 50);
+      if (event.entry.status !== 'running') refreshTray();
+      return;
+    }
+    if (event.type !== 'state') return;
+    const previous = state;
+    state = event.state;
+    if (state.settings.launchAtLogin !== launchAtLogin && process.platform !== 'linux') {
+      launchAtLogin = state.settings.launchAtLogin;
+      // Started at login: to the tray only (`--hidden` on Windows; macOS says wasOpenedAtLogin).
+      app.setLoginItemSettings({ openAtLogin: launchAtLogin, args: ['--hidden'] });
+    }
+    if (previous?.overall !== state.overall || previous.revision !== state.revision) refreshTray();
+  });
+
+  quitAfterClose(app, {
+    beforeClose: () => {
+      batcher.close();
+      unsubscribe();
+      transport.close();
+      appWindow.allowClose();
+      tray.destroy();
+    },
+    close: () => controller.close(),
+    onError: (error) => console.error(`Asset Sync did not close cleanly: ${error instanceof Error ? error.message : String(error)}`),
+  });
+  // Hidden to the tray, not quit, when the window closes.
+  app.on('window-all-closed', () => undefined);
+
+  await controller.start();
+  if (!tokens.secureStorage && tokens.keeping.kind === 'memory-only') console.warn(`Asset Sync: ${tokens.keeping.reason}`);
+  const atLogin = process.argv.includes('--hidden') || (process.platform === 'darwin' && app.getLoginItemSettings().wasOpenedAtLogin);
+  if (!atLogin) appWindow.open();
+}
+
+function trayImage(iconState: Parameters<typeof trayIconFile>[0]): Electron.NativeImage {
+  const theme = nativeTheme.shouldUseDarkColors ? 'dark' : 'light';
+  return nativeImage.createFromPath(join(resourcesDir, 'tray', trayIconFile(iconState, theme)));
+}

@@ -1,0 +1,196 @@
+/**
+ * The app without Electron (issue 16, `npm start` where no desktop window can open): the app controller,
+ * the loopback control server serving the browser UI, and — when no account is configured — the
+ * embedded local service as the "built-in local library", signed in as its admin with a token minted
+ * from the service's own key (no browser round trip). One of the three composition roots allowed to
+ * import src/service/. `close()` stops the controller (waiting for journal writes), the control server
+ * and the service, and removes app.json.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startService, type RunningService } from '../../service/create-service.js';
+import { serviceConfig } from '../../service/config.js';
+import { LOCAL_SUBDOMAIN } from '../../service/bootstrap.js';
+import { readTokens } from '../auth/index.js';
+import { createAppController, type AppController, type AppControllerDeps, type LocalLibrary, type LocalLibrarySession } from '../app-core/app-controller.js';
+import { startControlServer } from '../control/control-server.js';
+import { removeAppFile, writeAppFile } from '../control/app-file.js';
+import type { RemoteFeedOptions } from '../remote/remote-feed.js';
+import { AppCoreError } from '../app-core/app-core-error.js';
+import { openInBrowser } from './open-browser.js';
+
+export interface HeadlessAppOptions {
+  /** The engine's state directory (state.db, tokens, app.json). */
+  stateDir: string;
+  /** Where the settings file lives (default: the state directory). */
+  configDir?: string;
+  /** The embedded service's data directory. */
+  dataDir: string;
+  /** The embedded service's port (default 7480; 0 = any free one). */
+  servicePort?: number;
+  /** The control server's port (default 0 = any free one). */
+  uiPort?: number;
+  /** The folder a new user of the local library syncs (default ~/Asset Sync). */
+  folder?: string;
+  /** With no account configured, start with the local library at once (default true). */
+  autoLocalLibrary?: boolean;
+  /** The built UI (default: dist/renderer of this package). */
+  staticDir?: string;
+  env?: Record<string, string | undefined>;
+  /** Engine tuning and edges, for tests. */
+  stableMs?: number;
+  remote?: RemoteFeedOptions;
+  publishMs?: number;
+  deps?: Omit<AppControllerDeps, 'localLibrary'>;
+  /** Told once, e.g. the embedded service's generated admin password. */
+  notice?: (line: string) => void;
+  version?: string;
+}
+
+export interface HeadlessApp {
+  /** The UI's address, carrying the one secret (`http://127.0.0.1:PORT/?secret=…`): never log it. */
+  url: string;
+  /** The address without the secret. */
+  origin: string;
+  controller: AppController;
+  /** The embedded service, once the local library is in use (tests stop and restart it). */
+  service(): RunningService | undefined;
+  /** Stops the embedded service, the app keeps running (it goes offline). */
+  stopService(): Promise<void>;
+  /** Starts the embedded service again, on the same data dir and port. */
+  restartService(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** dist/renderer/ of this package, from src/ (tsx) or dist/ (built) alike. */
+export function defaultStaticDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json'))) {
+    const parent = dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return join(dir, 'dist', 'renderer');
+}
+
+export function defaultFolder(): string {
+  return join(homedir(), 'Asset Sync');
+}
+
+/** The embedded service as the controller's LocalLibrary: started on first use, tokens minted from its key. */
+export function embeddedLibrary(options: { dataDir: string; port: number; notice?: (line: string) => void; env?: Record<string, string | undefined> }): LocalLibrary & { running(): RunningService | undefined } {
+  let service: RunningService | undefined;
+  let starting: Promise<LocalLibrarySession> | undefined;
+  // Once started, the same port again: the engine knows the service by its URL.
+  let port = options.port;
+  const open = async (): Promise<LocalLibrarySession> => {
+    mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+    const adminPassword = options.env?.ASSET_SYNC_ADMIN_PASSWORD;
+    const running = await startService(serviceConfig({ dataDir: options.dataDir, port, ...(adminPassword === undefined || adminPassword === '' ? {} : { adminPassword }) }));
+    service = running;
+    port = Number(new URL(running.url).port);
+    if (running.bootstrap.generatedAdminPassword !== undefined) {
+      options.notice?.(`The local library's admin is ${running.ctx.config.adminEmail}, password ${running.bootstrap.generatedAdminPassword} (shown once).`);
+    }
+    const admin = running.ctx.accounts.userByEmail(running.ctx.config.adminEmail);
+    if (admin === undefined) throw new AppCoreError('NO_LOCAL_LIBRARY', `The local library in ${options.dataDir} has no admin user ${running.ctx.config.adminEmail}.`);
+    let current: { token: string; expiresAt: number } | undefined;
+    const mint = async (): Promise<string> => {
+      const live = service;
+      if (live === undefined) throw new AppCoreError('NO_LOCAL_LIBRARY', 'The local library is not running.');
+      const token = await live.ctx.tokens.issue({ sub: admin.id, scope: `subdomain:${LOCAL_SUBDOMAIN}` }, 3600);
+      current = { token, expiresAt: Date.now() + 3_000_000 };
+      return token;
+    };
+    return {
+      server: running.url,
+      user: { email: admin.email, name: admin.name ?? admin.email },
+      tokens: {
+        accessToken: async () => (current !== undefined && current.expiresAt > Date.now() ? current.token : mint()),
+        refreshed: async (previous) => (current !== undefined && current.token !== previous ? current.token : mint()),
+      },
+    };
+  };
+  return {
+    running: () => service,
+    start() {
+      starting ??= open().catch((error: unknown) => {
+        starting = undefined;
+        throw error;
+      });
+      return starting;
+    },
+    async stop() {
+      const live = service;
+      service = undefined;
+      starting = undefined;
+      await live?.close();
+    },
+  };
+}
+
+export async function startHeadlessApp(options: HeadlessAppOptions): Promise<HeadlessApp> {
+  const env = options.env ?? process.env;
+  mkdirSync(options.stateDir, { recursive: true, mode: 0o700 });
+  const configDir = options.configDir ?? options.stateDir;
+  const library = embeddedLibrary({ dataDir: options.dataDir, port: options.servicePort ?? 7480, env, ...(options.notice === undefined ? {} : { notice: options.notice }) });
+  const controller = createAppController(
+    {
+      stateDir: options.stateDir,
+      configDir,
+      host: { kind: 'headless', secureStorage: false, version: options.version ?? '0.1.0' },
+      defaultFolder: options.folder ?? defaultFolder(),
+      env,
+      ...(options.stableMs === undefined ? {} : { stableMs: options.stableMs }),
+      ...(options.remote === undefined ? {} : { remote: options.remote }),
+      ...(options.publishMs === undefined ? {} : { publishMs: options.publishMs }),
+    },
+    {
+      // Headless, the desktop is whatever xdg-open, open or start reach.
+      openPath: async (path) => {
+        if (!(await openInBrowser(path))) throw new AppCoreError('OPEN_FAILED', `Could not open ${path} here; open it in your file manager.`);
+      },
+      openExternal: (url) => openInBrowser(url),
+      ...options.deps,
+      localLibrary: library,
+    },
+  );
+  await controller.start();
+  const state = await controller.getState();
+  const signedInBefore = await readTokens(options.stateDir).catch(() => undefined);
+  if (state.account.kind === 'none' && signedInBefore === undefined && options.autoLocalLibrary !== false) {
+    await controller.useLocalLibrary();
+  }
+  let server;
+  try {
+    server = await startControlServer({ target: controller, staticDir: options.staticDir ?? defaultStaticDir(), port: options.uiPort ?? 0 });
+    await writeAppFile(options.stateDir, { origin: server.origin, secret: server.secret, pid: process.pid, startedAt: new Date().toISOString() });
+  } catch (error) {
+    await server?.close();
+    await controller.close();
+    throw error;
+  }
+  const control = server;
+  let closing: Promise<void> | undefined;
+  return {
+    url: control.url,
+    origin: control.origin,
+    controller,
+    service: () => library.running(),
+    stopService: () => library.stop(),
+    restartService: async () => {
+      await library.stop();
+      await library.start();
+    },
+    close() {
+      closing ??= (async () => {
+        await removeAppFile(options.stateDir, control.secret).catch(() => undefined);
+        await control.close();
+        await controller.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,285 @@
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { AppBridge } from '../../shared/bridge/app-bridge.js';
+import type { AppEvent } from '../../shared/bridge/app-events.js';
+import type { AppState } from '../../shared/bridge/app-state.js';
+import { BridgeError } from '../../shared/bridge/bridge-error.js';
+import { startControlServer, type ControlServer, type ControlTarget } from './control-server.js';
+
+function stateOf(revision: number): AppState {
+  return {
+    revision,
+    overall: 'up-to-date',
+    account: { kind: 'none' },
+    connection: { kind: 'online' },
+    paused: null,
+    folders: [],
+    conflicts: [],
+    notSynced: [],
+    notSyncedTotal: 0,
+    heldDeletions: [],
+    settings: { publishLive: false, uploadBytesPerSecond: null, downloadBytesPerSecond: null, launchAtLogin: false, startWithLocalLibrary: false, notifications: true },
+    host: { kind: 'headless', platform: 'linux', secureStorage: false, version: 'test' },
+  };
+}
+
+/** A bridge that records calls; the server is what is under test. */
+function fakeTarget() {
+  const calls: { method: string; request: unknown }[] = [];
+  const listeners = new Set<(event: AppEvent) => void>();
+  const streamed: { relPath: string; bytes: string }[] = [];
+  const record =
+    (method: string) =>
+    async (request?: unknown): Promise<void> => {
+      calls.push({ method, request });
+    };
+  const target: ControlTarget = {
+    getState: async () => stateOf(7),
+    listActivity: async () => [],
+    addFolder: record('addFolder'),
+    removeFolder: async (request) => {
+      calls.push({ method: 'removeFolder', request });
+      throw new BridgeError('NOT_FOUND', `There is no synced folder ${request.folderId}.`);
+    },
+    updateFolder: record('updateFolder'),
+    pause: record('pause'),
+    resume: record('resume'),
+    syncNow: record('syncNow'),
+    resolveConflict: record('resolveConflict'),
+    retry: record('retry'),
+    confirmDeletions: record('confirmDeletions'),
+    restoreDeletions: record('restoreDeletions'),
+    copyIn: async () => ({ copied: 0 }),
+    signIn: async () => ({ authorizeUrl: 'http://example.invalid/authorize' }),
+    useLocalLibrary: record('useLocalLibrary'),
+    signOut: record('signOut'),
+    updateSettings: async () => stateOf(1).settings,
+    openPath: record('openPath'),
+    subscribe(listener) {
+      listeners.add(listener);
+      listener({ type: 'state', state: stateOf(7) });
+      return () => listeners.delete(listener);
+    },
+    async copyInStream(request) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request.body as AsyncIterable<Buffer>) chunks.push(chunk);
+      streamed.push({ relPath: request.relPath, bytes: Buffer.concat(chunks).toString('utf8') });
+      return { relPath: request.relPath };
+    },
+  } satisfies ControlTarget & AppBridge;
+  return { target, calls, listeners, streamed };
+}
+
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** A raw request, so the test controls Host, Origin and Cookie exactly as an attacker could. */
+function send(port: number, options: { method?: string; path: string; headers?: Record<string, string>; body?: string }): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, method: options.method ?? 'GET', path: options.path, headers: { host: `127.0.0.1:${port}`, ...options.headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+const dirs: string[] = [];
+let staticDir: string;
+
+beforeAll(() => {
+  staticDir = mkdtempSync(join(tmpdir(), 'control-static-'));
+  dirs.push(staticDir);
+  mkdirSync(join(staticDir, 'assets'));
+  writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Asset Sync</title><script type="module" src="./assets/app.js"></script>');
+  writeFileSync(join(staticDir, 'assets', 'app.js'), 'console.log("app")');
+});
+
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the control server', () => {
+  let server: ControlServer;
+  let fake: ReturnType<typeof fakeTarget>;
+
+  const start = async (): Promise<ControlServer> => {
+    fake = fakeTarget();
+    server = await startControlServer({ target: fake.target, staticDir });
+    return server;
+  };
+
+  afterEach(async () => {
+    await server.close();
+  });
+
+  /** The cookie the secret URL hands out. */
+  const login = async (): Promise<string> => {
+    const answer = await send(server.port, { path: `/?secret=${server.secret}` });
+    expect(answer.status).toBe(303);
+    expect(answer.headers.location).toBe('/');
+    const cookie = answer.headers['set-cookie']?.[0] ?? '';
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+    expect(cookie).not.toContain(server.secret);
+    return cookie.split(';')[0] ?? '';
+  };
+
+  it('binds 127.0.0.1 and carries a 32-byte secret in its URL', async () => {
+    await start();
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?secret=[A-Za-z0-9_-]{43}$/);
+    expect(server.origin).toBe(`http://127.0.0.1:${server.port}`);
+  });
+
+  it('exchanges the secret for a session cookie that opens the UI and the API', async () => {
+    await start();
+    const cookie = await login();
+    const page = await send(server.port, { path: '/', headers: { cookie } });
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<title>Asset Sync</title>');
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(page.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    const script = await send(server.port, { path: '/assets/app.js', headers: { cookie } });
+    expect(script.status).toBe(200);
+    expect(script.headers['content-type']).toMatch(/javascript/);
+    const api = await send(server.port, { method: 'POST', path: '/api/getState', headers: { cookie, 'content-type': 'application/json' }, body: '{}' });
+    expect(api.status).toBe(200);
+    expect(JSON.parse(api.body).result.revision).toBe(7);
+  });
+
+  it('refuses a missing or wrong secret, and a made-up cookie', async () => {
+    await start();
+    expect((await send(server.port, { path: '/?secret=wrong' })).status).toBe(403);
+    expect((await send(server.port, { path: '/' })).status).toBe(401);
+    expect((await send(server.port, { method: 'POST', path: '/api/getState', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(401);
+    const forged = await send(server.port, { method: 'POST', path: '/api/getState', headers: { cookie: 'asset_sync_session=forged', 'content-type': 'application/json' }, body: '{}' });
+    expect(forged.status).toBe(401);
+    expect(JSON.parse(forged.body).error.code).toBe('NOT_AUTHORISED');
+    const badBearer = await send(server.port, { method: 'POST', path: '/api/getState', headers: { authorization: 'Bearer nope', 'content-type': 'application/json' }, body: '{}' });
+    expect(badBearer.status).toBe(401);
+    expect((await send(server.port, { path: '/api/events' })).status).toBe(401);
+    expect(fake.calls).toEqual([]);
+  });
+
+  it('accepts the secret as a bearer token (the CLI)', async () => {
+    await start();
+    const answer = await send(server.port, { method: 'POST', path: '/api/getState', headers: { authorization: `Bearer ${server.secret}`, 'content-type': 'application/json' }, body: '{}' });
+    expect(answer.status).toBe(200);
+  });
+
+  it('refuses a wrong Host header even with the secret (DNS rebinding)', async () => {
+    await start();
+    const cookie = await login();
+    for (const host of ['evil.example:80', `evil.example:${server.port}`, `127.0.0.1:${server.port + 1}`, '127.0.0.1']) {
+      const answer = await send(server.port, { method: 'POST', path: '/api/pause', headers: { host, authorization: `Bearer ${server.secret}`, cookie, 'content-type': 'application/json' }, body: '{"span":"until-resumed"}' });
+      expect(answer.status, host).toBe(421);
+    }
+    expect((await send(server.port, { path: `/?secret=${server.secret}`, headers: { host: 'evil.example' } })).status).toBe(421);
+    expect(fake.calls).toEqual([]);
+    // localhost by name is this server too.
+    const local = await send(server.port, { method: 'POST', path: '/api/getState', headers: { host: `localhost:${server.port}`, cookie, 'content-type': 'application/json' }, body: '{}' });
+    expect(local.status).toBe(200);
+  });
+
+  it('refuses cross-origin requests and never sends CORS headers', async () => {
+    await start();
+    const cookie = await login();
+    const hostile: Record<string, string>[] = [{ origin: 'http://evil.example' }, { origin: 'null' }, { origin: `http://127.0.0.1:${server.port + 1}` }, { 'sec-fetch-site': 'cross-site' }];
+    for (const headers of hostile) {
+      const answer = await send(server.port, { method: 'POST', path: '/api/pause', headers: { ...headers, cookie, 'content-type': 'application/json' }, body: '{"span":"until-resumed"}' });
+      expect(answer.status, JSON.stringify(headers)).toBe(403);
+      expect(answer.headers['access-control-allow-origin']).toBeUndefined();
+    }
+    const preflight = await send(server.port, { method: 'OPTIONS', path: '/api/pause', headers: { origin: 'http://evil.example', 'access-control-request-method': 'POST' } });
+    expect(preflight.status).toBe(403);
+    expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+    expect(fake.calls).toEqual([]);
+    // The page's own origin is fine.
+    const same = await send(server.port, { method: 'POST', path: '/api/pause', headers: { origin: server.origin, cookie, 'content-type': 'application/json' }, body: '{"span":"until-resumed"}' });
+    expect(same.status).toBe(200);
+    expect(same.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('runs a command round trip, and answers errors as { name, code, message }', async () => {
+    await start();
+    const cookie = await login();
+    const headers = { cookie, 'content-type': 'application/json' };
+    const paused = await send(server.port, { method: 'POST', path: '/api/pause', headers, body: JSON.stringify({ folderId: 'f1', span: 'one-hour' }) });
+    expect(paused.status).toBe(200);
+    expect(JSON.parse(paused.body)).toEqual({ result: null });
+    expect(fake.calls).toEqual([{ method: 'pause', request: { folderId: 'f1', span: 'one-hour' } }]);
+    const missing = await send(server.port, { method: 'POST', path: '/api/removeFolder', headers, body: JSON.stringify({ folderId: 'nope' }) });
+    expect(missing.status).toBe(404);
+    expect(JSON.parse(missing.body)).toEqual({ error: { name: 'BridgeError', code: 'NOT_FOUND', message: 'There is no synced folder nope.' } });
+    const unknown = await send(server.port, { method: 'POST', path: '/api/dropTables', headers, body: '{}' });
+    expect(JSON.parse(unknown.body).error.code).toBe('UNKNOWN_METHOD');
+    const notJson = await send(server.port, { method: 'POST', path: '/api/pause', headers, body: '{span' });
+    expect(notJson.status).toBe(400);
+    expect(JSON.parse(notJson.body).error.code).toBe('INVALID_REQUEST');
+    const bytesOverPost = await send(server.port, { method: 'POST', path: '/api/copyIn', headers, body: JSON.stringify({ folderId: 'f1', relDir: '', items: [{ kind: 'bytes' }] }) });
+    expect(JSON.parse(bytesOverPost.body).error.code).toBe('INVALID_REQUEST');
+  });
+
+  it('streams a dropped file through PUT /api/copy-in', async () => {
+    await start();
+    const cookie = await login();
+    const answer = await send(server.port, { method: 'PUT', path: `/api/copy-in?folderId=f1&relDir=&relPath=${encodeURIComponent('Shots/a.png')}&lastModified=1700000000000`, headers: { cookie }, body: 'png bytes' });
+    expect(answer.status).toBe(200);
+    expect(fake.streamed).toEqual([{ relPath: 'Shots/a.png', bytes: 'png bytes' }]);
+  });
+
+  it('delivers the state over server-sent events at once, then later events', async () => {
+    await start();
+    const cookie = await login();
+    const received: AppEvent[] = [];
+    const done = new Promise<void>((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port: server.port, path: '/api/events', headers: { host: `127.0.0.1:${server.port}`, cookie } }, (res) => {
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
+        let buffer = '';
+        // Destroying the request below aborts the response: that is the end of the test, not an error.
+        res.on('error', () => undefined);
+        res.on('data', (chunk: Buffer) => {
+          buffer += chunk.toString('utf8');
+          for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+            const frame = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            const data = frame.split('\n').find((line) => line.startsWith('data: '));
+            if (data === undefined) continue;
+            received.push(JSON.parse(data.slice('data: '.length)) as AppEvent);
+            if (received.length === 1) for (const listener of fake.listeners) listener({ type: 'sign-in-needed', server: 'http://x', reason: null });
+            if (received.length === 2) {
+              req.destroy();
+              resolve();
+            }
+          }
+        });
+      });
+      req.on('error', (error) => (received.length >= 2 ? resolve() : reject(error)));
+      req.end();
+    });
+    await done;
+    expect(received[0]).toMatchObject({ type: 'state', state: { revision: 7 } });
+    expect(received[1]).toEqual({ type: 'sign-in-needed', server: 'http://x', reason: null });
+  });
+
+  it('serves nothing outside the renderer directory', async () => {
+    await start();
+    const cookie = await login();
+    for (const path of ['/../package.json', '/%2e%2e/%2e%2e/etc/passwd', '/assets/../../x.js']) {
+      const answer = await send(server.port, { path, headers: { cookie } });
+      expect(answer.body, path).not.toContain('root:');
+      expect([200, 404], path).toContain(answer.status);
+      if (answer.status === 200) expect(answer.body).toContain('<title>Asset Sync</title>');
+    }
+  });
+});

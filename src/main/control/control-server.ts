@@ -1,0 +1,277 @@
+/**
+ * The loopback control server (issue 16): the headless app's window. It carries the one bridge
+ * contract over HTTP so the same UI runs in any browser, and lets `asset-sync status`/`conflicts` ask
+ * the running app. Protocol:
+ *   GET  /?secret=S           the secret, once, for an HttpOnly SameSite=Strict session cookie; 303 to /
+ *   GET  /…                   the built renderer (dist/renderer/), strict CSP
+ *   POST /api/<method>        a bridge command: JSON body in, `{ result }` or `{ error: {name,code,message} }` out
+ *   PUT  /api/copy-in?…       one dropped file's bytes, streamed to disk (folderId, relDir, relPath, lastModified)
+ *   GET  /api/events          server-sent events: every AppEvent as `data: <json>`, the state first
+ * Bound to 127.0.0.1 only; request-guard.ts has the rules (Host, Origin, secret). Nothing is logged.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { bridgeMethods, type AppBridge, type BridgeMethod } from '../../shared/bridge/app-bridge.js';
+import { BridgeError, toBridgeError } from '../../shared/bridge/bridge-error.js';
+import type { BridgeErrorData } from '../../shared/bridge/app-state.js';
+import type { StreamCopyRequest } from '../app-core/app-controller.js';
+import { Sessions, checkSite, newSecret, sessionCookieHeader } from './request-guard.js';
+import { SECURITY_HEADERS, serveStatic } from './static-files.js';
+
+/** What the server needs of the app: the bridge, plus streamed copies for browser drops. */
+export interface ControlTarget extends AppBridge {
+  copyInStream(request: StreamCopyRequest): Promise<{ relPath: string }>;
+}
+
+export interface ControlServerOptions {
+  target: ControlTarget;
+  /** dist/renderer/ (the built UI); without it the API still works. */
+  staticDir?: string;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** The secret to use (default: 32 random bytes). */
+  secret?: string;
+  /** SSE keep-alive comment interval (default 15 s). */
+  heartbeatMs?: number;
+}
+
+export interface ControlServer {
+  /** The address to open: carries the secret (`http://127.0.0.1:PORT/?secret=…`). Never log it. */
+  readonly url: string;
+  /** The address without the secret. */
+  readonly origin: string;
+  readonly port: number;
+  readonly secret: string;
+  close(): Promise<void>;
+}
+
+const MAX_JSON_BYTES = 1024 * 1024;
+
+const statusOf = (code: string): number => {
+  if (code === 'INVALID_REQUEST' || code.startsWith('INVALID')) return 400;
+  if (code === 'NOT_FOUND' || code === 'UNKNOWN_METHOD' || code.endsWith('_NOT_FOUND')) return 404;
+  if (code === 'INTERNAL') return 500;
+  return 409;
+};
+
+function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, { ...SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(text)) });
+  response.end(text);
+}
+
+function sendError(response: ServerResponse, status: number, error: BridgeErrorData): void {
+  sendJson(response, status, { error });
+}
+
+function sendPage(response: ServerResponse, status: number, title: string, text: string): void {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><p>${text}</p></body></html>`;
+  response.writeHead(status, { ...SECURITY_HEADERS, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+  response.end(html);
+}
+
+async function readJson(request: IncomingMessage): Promise<unknown> {
+  const type = request.headers['content-type'] ?? '';
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_JSON_BYTES) throw new BridgeError('INVALID_REQUEST', 'The request body is too large.');
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') return {};
+  if (!/^application\/json\b/i.test(type)) throw new BridgeError('INVALID_REQUEST', 'Commands are JSON: send Content-Type: application/json.');
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new BridgeError('INVALID_REQUEST', 'The request body is not valid JSON.');
+  }
+}
+
+function objectBody(body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new BridgeError('INVALID_REQUEST', 'The request body must be a JSON object.');
+  return body as Record<string, unknown>;
+}
+
+/** Runs one bridge method with a JSON body; the app validates the fields it reads. */
+async function dispatch(target: AppBridge, method: BridgeMethod, raw: unknown): Promise<unknown> {
+  const body = objectBody(raw);
+  // The request objects are checked field by field by the controller; here only their outer shape.
+  const request = body as never;
+  switch (method) {
+    case 'getState':
+      return target.getState();
+    case 'listActivity':
+      return target.listActivity(request);
+    case 'addFolder':
+      return target.addFolder(request);
+    case 'removeFolder':
+      return target.removeFolder(request);
+    case 'updateFolder':
+      return target.updateFolder(request);
+    case 'pause':
+      return target.pause(request);
+    case 'resume':
+      return target.resume(request);
+    case 'syncNow':
+      return target.syncNow(request);
+    case 'resolveConflict':
+      return target.resolveConflict(request);
+    case 'retry':
+      return target.retry(request);
+    case 'confirmDeletions':
+      return target.confirmDeletions(request);
+    case 'restoreDeletions':
+      return target.restoreDeletions(request);
+    case 'copyIn': {
+      const items = body.items;
+      if (!Array.isArray(items) || items.some((item: unknown) => typeof item !== 'object' || item === null || (item as { kind?: unknown }).kind !== 'path')) {
+        throw new BridgeError('INVALID_REQUEST', 'Over HTTP, copyIn takes { kind: "path" } items; dropped bytes go to PUT /api/copy-in.');
+      }
+      return target.copyIn(request);
+    }
+    case 'signIn':
+      return target.signIn(request);
+    case 'useLocalLibrary':
+      return target.useLocalLibrary();
+    case 'signOut':
+      return target.signOut();
+    case 'updateSettings':
+      return target.updateSettings(request);
+    case 'openPath':
+      return target.openPath(request);
+  }
+}
+
+const isMethod = (name: string): name is BridgeMethod => (bridgeMethods as readonly string[]).includes(name);
+
+export async function startControlServer(options: ControlServerOptions): Promise<ControlServer> {
+  const secret = options.secret ?? newSecret();
+  const sessions = new Sessions(secret);
+  const heartbeatMs = options.heartbeatMs ?? 15_000;
+  const streams = new Set<ServerResponse>();
+  let port = 0;
+
+  const events = (request: IncomingMessage, response: ServerResponse): void => {
+    response.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
+    response.write(': connected\n\n');
+    streams.add(response);
+    const unsubscribe = options.target.subscribe((event) => {
+      response.write(`data: ${JSON.stringify(event)}\n\n`);
+    });
+    const heartbeat = setInterval(() => response.write(': keep-alive\n\n'), heartbeatMs);
+    const end = (): void => {
+      clearInterval(heartbeat);
+      unsubscribe();
+      streams.delete(response);
+    };
+    request.once('close', end);
+    response.once('close', end);
+  };
+
+  const copyIn = async (request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> => {
+    const folderId = url.searchParams.get('folderId');
+    const relPath = url.searchParams.get('relPath');
+    if (folderId === null || relPath === null) throw new BridgeError('INVALID_REQUEST', 'PUT /api/copy-in needs folderId and relPath.');
+    const lastModified = Number(url.searchParams.get('lastModified') ?? NaN);
+    const length = Number(request.headers['content-length'] ?? NaN);
+    const result = await options.target.copyInStream({
+      folderId,
+      relDir: url.searchParams.get('relDir') ?? '',
+      relPath,
+      lastModified: Number.isFinite(lastModified) ? lastModified : null,
+      size: Number.isFinite(length) ? length : null,
+      body: request,
+    });
+    sendJson(response, 200, { result });
+  };
+
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const site = checkSite(request, port);
+    if (!site.ok) {
+      sendError(response, site.status, { name: 'BridgeError', code: site.code, message: site.message });
+      request.resume();
+      return;
+    }
+    const url = new URL(request.url ?? '/', `http://127.0.0.1:${port}`);
+    const method = request.method ?? 'GET';
+
+    // The one unauthenticated step: the secret from the printed URL, traded for a session cookie.
+    const offered = url.searchParams.get('secret');
+    if (method === 'GET' && url.pathname === '/' && offered !== null) {
+      if (!sessions.matchesSecret(offered)) {
+        sendPage(response, 403, 'Wrong link', 'This link is not valid (any more). Use the address Asset Sync printed when it started.');
+        return;
+      }
+      response.writeHead(303, { ...SECURITY_HEADERS, 'set-cookie': sessionCookieHeader(sessions.open()), location: '/', 'cache-control': 'no-store' });
+      response.end();
+      return;
+    }
+
+    if (!sessions.authorised(request)) {
+      request.resume();
+      if (url.pathname.startsWith('/api/')) sendError(response, 401, { name: 'BridgeError', code: 'NOT_AUTHORISED', message: 'Open the address Asset Sync printed when it started (it carries the key).' });
+      else sendPage(response, 401, 'Asset Sync', 'Open the address Asset Sync printed when it started: it carries the key to this window.');
+      return;
+    }
+
+    if (url.pathname === '/api/events' && method === 'GET') {
+      events(request, response);
+      return;
+    }
+    if (url.pathname === '/api/copy-in' && method === 'PUT') {
+      await copyIn(request, response, url);
+      return;
+    }
+    if (url.pathname.startsWith('/api/')) {
+      const name = url.pathname.slice('/api/'.length);
+      if (method !== 'POST') {
+        request.resume();
+        throw new BridgeError('INVALID_REQUEST', `Use POST for /api/${name}.`);
+      }
+      if (!isMethod(name)) {
+        request.resume();
+        throw new BridgeError('UNKNOWN_METHOD', `There is no command "${name}".`);
+      }
+      const result = await dispatch(options.target, name, await readJson(request));
+      sendJson(response, 200, { result: result ?? null });
+      return;
+    }
+    if ((method === 'GET' || method === 'HEAD') && options.staticDir !== undefined && (await serveStatic(options.staticDir, url.pathname, response, method === 'HEAD'))) return;
+    request.resume();
+    sendPage(response, 404, 'Not found', 'There is nothing here.');
+  };
+
+  const server: Server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      const data = toBridgeError(error);
+      if (response.headersSent) response.destroy();
+      else sendError(response, statusOf(data.code), data);
+    });
+  });
+  server.headersTimeout = 30_000;
+  // Drops and the event stream are long: no whole-request time limit.
+  server.requestTimeout = 0;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  port = (server.address() as AddressInfo).port;
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    url: `${origin}/?secret=${secret}`,
+    origin,
+    port,
+    secret,
+    async close() {
+      for (const stream of streams) stream.end();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * The window's one copy of the app: the latest state snapshot from the bridge, the activity feed, and
+ * the outcome of the user's last command. Views read it and call `run` for commands; nothing here
+ * decides anything about syncing.
+ */
+import type { AppBridge } from '../../shared/bridge/app-bridge.js';
+import type { AppEvent } from '../../shared/bridge/app-events.js';
+import type { AppState, BridgeErrorData } from '../../shared/bridge/app-state.js';
+import { toBridgeError } from '../../shared/bridge/bridge-error.js';
+import { ActivityFeed } from './activity-feed.svelte.js';
+
+export interface Notice {
+  id: number;
+  tone: 'ok' | 'error';
+  text: string;
+}
+
+export class AppStore {
+  state = $state.raw<AppState | null>(null);
+  /** Why the first state never came (transport failed), for the error screen. */
+  loadError = $state.raw<BridgeErrorData | null>(null);
+  /** Short messages after commands ("Couldn't pause: …"), newest last. */
+  notices = $state<Notice[]>([]);
+  /** Commands in flight, by a key the view chooses (to disable the button that started it). */
+  busy = $state<Record<string, boolean>>({});
+  /** A clock for "5 min ago" and "in 30 s", ticking every few seconds. */
+  now = $state(Date.now());
+  readonly activity: ActivityFeed;
+  private nextNotice = 1;
+
+  constructor(readonly bridge: AppBridge) {
+    this.activity = new ActivityFeed(bridge);
+  }
+
+  /** Subscribes to the app; returns the function that stops everything. */
+  start(): () => void {
+    const unsubscribe = this.bridge.subscribe((event) => {
+      this.onEvent(event);
+    });
+    this.bridge.getState().then(
+      (state) => {
+        this.acceptState(state);
+      },
+      (error: unknown) => {
+        if (this.state === null) this.loadError = toBridgeError(error);
+      },
+    );
+    const clock = setInterval(() => {
+      this.now = Date.now();
+    }, 5000);
+    return () => {
+      clearInterval(clock);
+      unsubscribe();
+      this.activity.stop();
+    };
+  }
+
+  private onEvent(event: AppEvent): void {
+    switch (event.type) {
+      case 'state':
+        this.acceptState(event.state);
+        return;
+      case 'activity':
+        this.activity.accept(event.entry);
+        return;
+      case 'conflicts':
+      case 'not-synced':
+      case 'held-deletions':
+      case 'sign-in-needed':
+        // The state carries these too; the desktop shell turns them into notifications.
+        return;
+      default: {
+        const unexpected: never = event;
+        throw new Error(`Unexpected event ${JSON.stringify(unexpected)}`);
+      }
+    }
+  }
+
+  private acceptState(state: AppState): void {
+    if (this.state !== null && state.revision < this.state.revision) return;
+    this.state = state;
+    this.loadError = null;
+  }
+
+  /**
+   * Runs a command, marks `key` busy meanwhile, and reports a failure as a notice in plain words
+   * ("Couldn't resolve the conflict: …"). Resolves to whether it worked.
+   */
+  async run(key: string, what: string, command: () => Promise<unknown>, done?: string): Promise<boolean> {
+    this.busy[key] = true;
+    try {
+      await command();
+      if (done !== undefined) this.notify('ok', done);
+      return true;
+    } catch (error) {
+      this.notify('error', `Couldn’t ${what}: ${toBridgeError(error).message}`);
+      return false;
+    } finally {
+      this.busy[key] = false;
+    }
+  }
+
+  notify(tone: Notice['tone'], text: string): void {
+    const id = this.nextNotice++;
+    // The same message again replaces the one shown, rather than stacking copies.
+    this.notices = [...this.notices.filter((notice) => notice.text !== text), { id, tone, text }];
+    setTimeout(() => {
+      this.dismiss(id);
+    }, tone === 'error' ? 12_000 : 4000);
+  }
+
+  dismiss(id: number): void {
+    this.notices = this.notices.filter((notice) => notice.id !== id);
+  }
+}

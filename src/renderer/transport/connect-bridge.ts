@@ -1,0 +1,30 @@
+/**
+ * Picks the transport the window talks to the app through. Electron's preload exposes the bridge as
+ * `window.assetSyncBridge` (its reply envelopes unwrapped by C's ipc-bridge.ts); any other browser
+ * reaches the headless app's control server over HTTP (A's http-bridge.ts). `?demo=<scenario>` loads
+ * the in-memory demo app instead, for screenshots, the browser tests of the UI alone and the UI
+ * benches: it is a separate chunk, never loaded otherwise.
+ */
+import type { AppBridge } from '../../shared/bridge/app-bridge.js';
+import type { ExposedBridge } from '../../shared/bridge/ipc-channels.js';
+import { createHttpBridge } from './http-bridge.js';
+import { createIpcBridge } from './ipc-bridge.js';
+
+declare global {
+  interface Window {
+    /** Set by the Electron preload (src/main/app/), through contextBridge: replies come as envelopes. */
+    assetSyncBridge?: ExposedBridge;
+    /** Set by the Electron preload when it can tell a dropped File's path (webUtils.getPathForFile). */
+    assetSyncPathForFile?: (file: File) => string;
+  }
+}
+
+export async function connectBridge(): Promise<AppBridge> {
+  const demo = new URLSearchParams(location.search).get('demo');
+  if (demo !== null) {
+    const { createDemoBridge } = await import('./demo-bridge.js');
+    return createDemoBridge(demo);
+  }
+  if (window.assetSyncBridge !== undefined) return createIpcBridge(window.assetSyncBridge);
+  return createHttpBridge(location);
+}

@@ -1,0 +1,139 @@
+/**
+ * The everyday flows from the window, against the real headless app and its real local service:
+ * pause and resume, files dropped on the window, the service going away and coming back (offline with
+ * a waiting count, then caught up), held deletions confirmed, and settings surviving a restart. Each
+ * step leaves a screenshot and passes axe; what arrived is checked through the service's API.
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { launchBrowser, type LaunchedBrowser } from './support/launch-browser.js';
+import { startHeadlessHarness, remoteFiles, type HeadlessHarness } from './support/headless-harness.js';
+import { checkAccessibility } from './support/check-accessibility.js';
+import { saveScreenshot } from './support/screenshot.js';
+
+let browser: LaunchedBrowser | undefined;
+let harness: HeadlessHarness | undefined;
+
+beforeAll(async () => {
+  harness = await startHeadlessHarness();
+  browser = await launchBrowser();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await harness?.dispose();
+}, 60_000);
+
+function folderState(page: Page, text: string | RegExp): Promise<void> {
+  return page.locator('li[data-folder-id]').getByTestId('folder-state').getByText(text).waitFor({ timeout: 45_000 });
+}
+
+async function remotePaths(h: HeadlessHarness): Promise<string[]> {
+  return (await remoteFiles(await h.api())).map((file) => file.path);
+}
+
+describe('everyday flows against the headless app', { timeout: 180_000 }, () => {
+  it('pauses and resumes a folder from its row', async () => {
+    const h = harness!;
+    const page = await h.open(browser!);
+    await folderState(page, 'Up to date');
+    await page.getByRole('button', { name: 'Pause Asset Sync' }).click();
+    await folderState(page, /^Paused/);
+    writeFileSync(join(h.folder, 'while-paused.txt'), 'written while paused');
+    await saveScreenshot(page, 'app-paused');
+    await checkAccessibility(page, 'paused');
+    expect(await remotePaths(h)).not.toContain('/while-paused.txt');
+    await page.getByRole('button', { name: 'Resume Asset Sync' }).click();
+    await folderState(page, 'Up to date');
+    await expect.poll(() => remotePaths(h), { timeout: 30_000 }).toContain('/while-paused.txt');
+    await page.close();
+  });
+
+  it('copies files dropped on the window into the folder, and syncs them', async () => {
+    const h = harness!;
+    const page = await h.open(browser!);
+    await folderState(page, 'Up to date');
+    writeFileSync(join(h.folder, 'taken.txt'), 'already here');
+    await expect.poll(() => remotePaths(h), { timeout: 30_000 }).toContain('/taken.txt');
+    // A real drop event with a DataTransfer built in the page: what the browser hands over on a drop.
+    const dataTransfer = await page.evaluateHandle(() => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File(['a dropped file'], 'dropped.txt', { type: 'text/plain', lastModified: Date.UTC(2026, 0, 2) }));
+      transfer.items.add(new File(['a second one, same name as a file in the folder'], 'taken.txt', { type: 'text/plain' }));
+      return transfer;
+    });
+    const shell = page.locator('.shell');
+    await shell.dispatchEvent('dragenter', { dataTransfer });
+    await shell.dispatchEvent('dragover', { dataTransfer });
+    await saveScreenshot(page, 'app-drag-over');
+    await shell.dispatchEvent('drop', { dataTransfer });
+    await page.getByText('Copied 2 files into Asset Sync.').waitFor();
+    expect(readFileSync(join(h.folder, 'dropped.txt'), 'utf8')).toBe('a dropped file');
+    expect(readFileSync(join(h.folder, 'taken.txt'), 'utf8')).toBe('already here');
+    expect(readFileSync(join(h.folder, 'taken (2).txt'), 'utf8')).toBe('a second one, same name as a file in the folder');
+    await expect.poll(() => remotePaths(h), { timeout: 30_000 }).toEqual(expect.arrayContaining(['/dropped.txt', '/taken (2).txt']));
+    await folderState(page, 'Up to date');
+    await page.close();
+  });
+
+  it('goes offline with a waiting count when the service stops, and catches up when it is back', async () => {
+    const h = harness!;
+    const page = await h.open(browser!);
+    await folderState(page, 'Up to date');
+    await h.app.stopService();
+    mkdirSync(join(h.folder, 'Offline'), { recursive: true });
+    for (let index = 1; index <= 3; index += 1) writeFileSync(join(h.folder, 'Offline', `file-${index}.txt`), `offline ${index}`);
+    await folderState(page, /^Offline — 3 files waiting/);
+    await page.getByText(/Offline — 3 files waiting/).first().waitFor();
+    await saveScreenshot(page, 'app-offline');
+    await checkAccessibility(page, 'offline');
+    await h.app.restartService();
+    await page.getByRole('button', { name: 'Try now' }).click().catch(() => undefined);
+    await folderState(page, 'Up to date');
+    await expect.poll(() => remotePaths(h), { timeout: 30_000 }).toEqual(expect.arrayContaining(['/Offline/file-1.txt', '/Offline/file-2.txt', '/Offline/file-3.txt']));
+    await page.close();
+  });
+
+  it('holds a mass deletion until it is confirmed from the window', async () => {
+    const h = harness!;
+    const page = await h.open(browser!);
+    mkdirSync(join(h.folder, 'Batch'), { recursive: true });
+    for (let index = 1; index <= 12; index += 1) writeFileSync(join(h.folder, 'Batch', `shot-${index}.txt`), `shot ${index}`);
+    await expect.poll(async () => (await remotePaths(h)).filter((path) => path.startsWith('/Batch/')).length, { timeout: 45_000 }).toBe(12);
+    await folderState(page, 'Up to date');
+    rmSync(join(h.folder, 'Batch'), { recursive: true });
+    await page.getByRole('link', { name: /Held deletions/ }).click();
+    await page.getByRole('button', { name: /^Delete \d+ files$/ }).waitFor({ timeout: 45_000 });
+    await saveScreenshot(page, 'app-held-deletions');
+    await checkAccessibility(page, 'held deletions');
+    expect((await remotePaths(h)).filter((path) => path.startsWith('/Batch/'))).toHaveLength(12);
+    await page.getByRole('button', { name: /^Delete \d+ files$/ }).click();
+    await page.getByRole('heading', { name: 'Nothing held back' }).waitFor({ timeout: 30_000 });
+    await expect.poll(async () => (await remotePaths(h)).filter((path) => path.startsWith('/Batch/')).length, { timeout: 45_000 }).toBe(0);
+    expect(existsSync(join(h.folder, 'Batch'))).toBe(false);
+    await page.close();
+  });
+
+  it('keeps settings across a restart of the app', async () => {
+    const h = harness!;
+    let page = await h.open(browser!, 'settings');
+    await page.getByRole('heading', { name: 'Settings' }).waitFor();
+    await page.getByLabel('Download limit').fill('2.5');
+    await page.getByLabel('Download limit').press('Enter');
+    await page.getByText('Saved.').first().waitFor();
+    await page.getByRole('checkbox', { name: /Publish new folders as live/ }).check();
+    await page.getByText('Saved.').first().waitFor();
+    await saveScreenshot(page, 'app-settings');
+    await checkAccessibility(page, 'settings');
+    await page.close();
+
+    await h.restart();
+    page = await h.open(browser!, 'settings');
+    await page.getByRole('heading', { name: 'Settings' }).waitFor();
+    await expect(page.getByLabel('Download limit').inputValue()).resolves.toBe('2.5');
+    await expect(page.getByRole('checkbox', { name: /Publish new folders as live/ }).isChecked()).resolves.toBe(true);
+    await page.close();
+  });
+});

@@ -1,0 +1,182 @@
+/**
+ * The UI alone, in real Chromium, against the demo bridge: every view and state renders, keyboard
+ * works, no serious accessibility violation in light or dark, and a screenshot of each for a person
+ * to look at (test-results/screenshots/demo-*.png).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { launchBrowser, type LaunchedBrowser } from './support/launch-browser.js';
+import { serveRenderer, type ServedRenderer } from './support/serve-renderer.js';
+import { checkAccessibility } from './support/check-accessibility.js';
+import { saveScreenshot } from './support/screenshot.js';
+
+let browser: LaunchedBrowser | undefined;
+let served: ServedRenderer | undefined;
+
+beforeAll(async () => {
+  served = await serveRenderer();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await served?.close();
+});
+
+async function open(scenario: string, view = 'overview', colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
+  const page = await browser!.newPage({ colorScheme });
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(`${served!.url}?demo=${scenario}#/${view}`);
+  expect(errors).toEqual([]);
+  return page;
+}
+
+/** Screenshot and accessibility check of what the page shows now. */
+async function capture(page: Page, name: string): Promise<void> {
+  await saveScreenshot(page, `demo-${name}`);
+  await checkAccessibility(page, name);
+}
+
+// axe runs take seconds each on a shared machine.
+describe('the UI against the demo bridge', { timeout: 120_000 }, () => {
+  it('shows the first run: local library, server sign-in and what publish as live means', async () => {
+    const page = await open('first-run');
+    await page.getByRole('heading', { name: 'Welcome to Asset Sync' }).waitFor();
+    await expect(page.getByText('What “publish as live” means').isVisible()).resolves.toBe(true);
+    await capture(page, 'first-run');
+    await page.getByLabel('Server address').fill('https://assets.acme.example');
+    await page.getByRole('button', { name: 'Sign in with the browser' }).click();
+    await page.getByRole('link', { name: 'Open the sign-in page' }).waitFor();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: 'Use the local library' }).click();
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await capture(page, 'first-run-done');
+    await page.close();
+  });
+
+  it('shows every folder state in words, with progress while syncing', async () => {
+    for (const scheme of ['light', 'dark'] as const) {
+      const page = await open('busy', 'overview', scheme);
+      await page.getByRole('heading', { name: 'Overview' }).waitFor();
+      const states = await page.getByTestId('folder-state').allInnerTexts();
+      expect(states).toEqual(['Syncing', 'Up to date', 'Offline — 2,431 files waiting', 'Paused', 'Stopped: the folder is missing', 'Checking for changes…']);
+      await expect(page.getByRole('progressbar', { name: 'Sync progress of Brand' }).getAttribute('aria-valuenow')).resolves.toBe('44');
+      await expect(page.getByText(/131 of 421 files · 1\.9 GB of 4\.3 GB · 18 MB\/s · about 2 min left/).isVisible()).resolves.toBe(true);
+      await capture(page, `overview-${scheme}`);
+      await page.close();
+    }
+  });
+
+  it('shows the calm overview, the empty state, loading and a broken connection', async () => {
+    const calm = await open('calm');
+    await calm.getByText('Everything is up to date').waitFor();
+    await capture(calm, 'overview-calm');
+    await calm.close();
+
+    const empty = await open('empty');
+    await empty.getByRole('heading', { name: 'No synced folders yet' }).waitFor();
+    await empty.getByLabel('Folder on this computer').fill('/Users/ana/Shots');
+    await capture(empty, 'overview-empty');
+    await empty.getByRole('button', { name: 'Start syncing' }).click();
+    await empty.getByRole('heading', { name: 'Shots' }).waitFor();
+    await empty.close();
+
+    const loading = await open('loading');
+    await loading.getByText('Opening Asset Sync…').waitFor();
+    await capture(loading, 'loading');
+    await loading.close();
+
+    const broken = await open('broken');
+    await broken.getByRole('heading', { name: 'Can’t reach Asset Sync' }).waitFor();
+    await capture(broken, 'broken');
+    await broken.close();
+  });
+
+  it('resolves conflicts each way, retries, confirms held deletions', async () => {
+    const page = await open('busy', 'conflicts');
+    await page.getByRole('heading', { name: 'wordmark.png' }).waitFor();
+    await expect(page.getByRole('img', { name: /Preview of your version of wordmark\.png/ }).isVisible()).resolves.toBe(true);
+    await capture(page, 'conflicts');
+    await page.getByRole('group', { name: 'Resolve wordmark.png' }).getByRole('button', { name: 'Keep theirs' }).click();
+    await page.getByRole('heading', { name: 'wordmark.png' }).waitFor({ state: 'detached' });
+    await page.getByRole('group', { name: 'Resolve brand-book.pdf' }).getByRole('button', { name: 'Keep both' }).click();
+    await page.getByRole('heading', { name: 'No conflicts' }).waitFor();
+
+    await page.getByRole('link', { name: /Not synced/ }).click();
+    await page.getByText('Asset Sync is not allowed to read this file.').waitFor();
+    await capture(page, 'not-synced');
+    await page.getByRole('button', { name: 'Retry Spring/hero-final.psd' }).click();
+    await page.getByText('Asset Sync is not allowed to read this file.').waitFor({ state: 'detached' });
+
+    await page.getByRole('link', { name: /Held deletions/ }).click();
+    await page.getByText(/1,204 files were removed on this computer/).waitFor();
+    await capture(page, 'held-deletions');
+    await page.getByRole('button', { name: 'Delete 1,204 files' }).click();
+    await page.getByRole('heading', { name: 'Nothing held back' }).waitFor();
+    await page.close();
+  });
+
+  it('renders only the visible rows of 100,000 activity entries, and scrolls with the keyboard', async () => {
+    const page = await open('activity-100k', 'activity');
+    const list = page.getByRole('region', { name: 'Recent changes' });
+    await list.waitFor();
+    const rows = list.getByRole('listitem');
+    await expect(rows.first().getAttribute('aria-setsize')).resolves.toBe('2000');
+    const rendered = await rows.count();
+    expect(rendered).toBeLessThan(40);
+    await capture(page, 'activity');
+    await list.focus();
+    await page.keyboard.press('End');
+    await page.waitForFunction(() => document.querySelector('.viewport [role="listitem"]')?.getAttribute('aria-setsize') === '4000');
+    await page.keyboard.press('PageDown');
+    await expect(rows.count()).resolves.toBeLessThan(40);
+    await page.close();
+  });
+
+  it('is usable with the keyboard alone, with focus visible', async () => {
+    const page = await open('busy', 'overview');
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await expect(page.evaluate(() => document.activeElement?.textContent.trim())).resolves.toMatch(/^Conflicts/);
+    const outline = await page.evaluate(() => (document.activeElement === null ? '' : getComputedStyle(document.activeElement).outlineStyle));
+    expect(outline).toBe('solid');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Conflicts', level: 1 }).waitFor();
+    await page.close();
+  });
+
+  it('edits settings: bandwidth caps, publish as live, pause', async () => {
+    const page = await open('busy', 'settings');
+    await page.getByRole('heading', { name: 'Settings' }).waitFor();
+    await expect(page.getByLabel('Upload limit').inputValue()).resolves.toBe('5');
+    await page.getByLabel('Download limit').fill('2.5');
+    await page.getByLabel('Download limit').press('Enter');
+    await page.getByText('Saved.').first().waitFor();
+    await capture(page, 'settings');
+    await page.getByRole('button', { name: 'Pause until I resume' }).click();
+    await page.getByRole('button', { name: 'Resume syncing' }).click();
+    await page.getByRole('button', { name: 'Pause for 1 hour' }).waitFor();
+    await page.close();
+  });
+
+  it('copies files dropped on a folder row into that folder', async () => {
+    const page = await open('calm', 'overview');
+    await page.getByRole('heading', { name: 'Campaigns 2026' }).waitFor();
+    const dataTransfer = await page.evaluateHandle(() => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File(['hello'], 'dropped.txt', { type: 'text/plain' }));
+      return transfer;
+    });
+    const row = page.locator('[data-folder-id="campaigns"]');
+    await row.dispatchEvent('dragenter', { dataTransfer });
+    await row.dispatchEvent('dragover', { dataTransfer });
+    await row.dispatchEvent('drop', { dataTransfer });
+    await page.getByText('Copied 1 file into Campaigns 2026.').waitFor();
+    await page.getByRole('link', { name: 'Activity' }).click();
+    await page.getByText('dropped.txt').waitFor();
+    await page.close();
+  });
+});
