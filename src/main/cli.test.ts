@@ -210,21 +210,3 @@ describe('asset-sync serve and token', () => {
   });
 });
 
-describe('asset-sync start', () => {
-  it('says how to sign in instead of linking to a sign-in page that cannot work on its own', async () => {
-    const dataDir = makeTempDir('asset-sync-start-');
-    const io = fakeIo({});
-    const exit = main(['start', '--data', dataDir, '--port', '0'], io);
-    try {
-      const [, url = ''] = await io.waitFor(/running at (http:\/\/127\.0\.0\.1:\d+)/);
-      await io.waitFor(/shown once/);
-      const banner = io.outLines.join('\n');
-      expect(banner).toContain(`Sign in with \`npx asset-sync login --server ${url}\``);
-      expect(banner).not.toContain('/authorize');
-    } finally {
-      io.interrupt();
-      expect(await exit).toBe(0);
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  });
-});

@@ -30,6 +30,8 @@ describe('asset-sync start (headless)', () => {
     );
     expect(io.errLines.filter((line) => line.startsWith('No desktop window:'))).toEqual(['No desktop window: --headless was given; the same app runs in your browser instead.']);
     expect(existsSync(join(stateDir, 'app.json'))).toBe(true);
+    // Issue 15: never a link to a sign-in page that cannot work on its own.
+    expect([...io.outLines, ...io.errLines].join('\n')).not.toContain('/authorize');
     // The UI: the secret for a cookie, then the page.
     const exchange = await fetch(url, { redirect: 'manual' });
     expect(exchange.status).toBe(303);

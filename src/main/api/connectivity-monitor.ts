@@ -58,6 +58,15 @@ export class ConnectivityMonitor {
     await this.clock.sleep(wait, signal);
   }
 
+  /**
+   * Lets the next request through now instead of at the scheduled try: the caller knows better (the
+   * app's own probe saw the service answer, or the user asked to sync now). The state stays
+   * unreachable until a request gets an answer.
+   */
+  retryNow(): void {
+    if (this.current.state === 'unreachable') this.current = { ...this.current, nextTryAt: this.clock.now() };
+  }
+
   /** An attempt got an HTTP answer. */
   reached(): void {
     this.failures = 0;

@@ -63,6 +63,8 @@ export interface ApiClient extends AssetApi {
   setBandwidthLimits(limits: Partial<BandwidthLimits>): void;
   /** Whether the service is reachable now, and when requests next try when it is not. */
   connectivity(): Connectivity;
+  /** Sends the next request now even while the service counts as unreachable (see ConnectivityMonitor.retryNow). */
+  retryNow(): void;
   /** Closes pooled connections; the client must not be used afterwards. */
   close(): void;
 }
@@ -121,6 +123,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     putPart: (request) => observed(request.url, putPart(context, request)),
     downloadToFile: (url, tempPath, downloadOptions) => observed(url, downloadToFile(context, url, tempPath, downloadOptions)),
     connectivity: () => context.connectivity.state,
+    retryNow: () => context.connectivity.retryNow(),
     serviceFeatures: () => serviceFeatures(requester),
     followChanges: (request) => followChanges(context, options.tokens, request),
     setBandwidthLimits(limits) {

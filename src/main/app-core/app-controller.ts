@@ -393,6 +393,9 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
       tokens: watchSignIn(tokens, server),
       env,
       bandwidth: { uploadBytesPerSecond: stored.uploadBytesPerSecond, downloadBytesPerSecond: stored.downloadBytesPerSecond },
+      // The app watches reachability itself (connectivity.ts probes with backoff and shows it), so a
+      // request while the service is away fails at once instead of waiting for the client's next try.
+      whileUnreachable: 'fail',
     });
     const uploading = new Map<string, number>();
     const holder: { runner?: SyncRunner } = {};
@@ -425,6 +428,7 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
       onChange: changed,
       onOnline: () => {
         // Back online: whatever failed while away is tried again now, in one full pass.
+        rawApi.retryNow();
         for (const row of engine.roots()) engine.db.prepare('UPDATE not_synced SET retry_at = NULL WHERE root_id = ?').run(row.id);
         runner.requestFullPass();
       },
@@ -637,6 +641,7 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
 
     async syncNow() {
       const current = requireSession();
+      current.api.retryNow();
       current.runner.requestFullPass();
       await current.connectivity.retryNow();
       changed();
