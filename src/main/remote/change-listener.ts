@@ -47,6 +47,7 @@ export class ChangeListener {
   private cursor: string | undefined;
   private followed = false;
   private failures = 0;
+  private outageReported = false;
   private readonly options: Required<ChangeListenerOptions>;
 
   constructor(private readonly deps: ChangeListenerDeps) {
@@ -64,7 +65,8 @@ export class ChangeListener {
       try {
         path = (await this.deps.api.serviceFeatures()).changeFeed?.path;
       } catch (error) {
-        this.log('warn', `Could not ask the service whether it has a change feed; polling meanwhile: ${messageOf(error)}`);
+        this.failures++;
+        this.outage(`Could not ask the service whether it has a change feed; polling meanwhile: ${messageOf(error)}`);
         await this.pause(this.backoff(), signal);
         continue;
       }
@@ -108,7 +110,7 @@ export class ChangeListener {
           return;
         } else {
           this.failures++;
-          this.log('warn', `The change feed's connection dropped; polling until it is back: ${messageOf(error)}`);
+          this.outage(`The change feed's connection dropped; polling until it is back: ${messageOf(error)}`);
         }
       }
       this.setFollowed(false);
@@ -121,6 +123,10 @@ export class ChangeListener {
     const fresh = this.cursor === undefined;
     this.cursor = event.cursor;
     this.failures = 0;
+    if (this.outageReported) {
+      this.outageReported = false;
+      this.log('info', 'Following the service\'s change feed again.');
+    }
     if (event.type === 'ready') {
       this.setFollowed(true);
       // Without a cursor the stream starts now: what changed between the last look and now is unsaid.
@@ -151,6 +157,16 @@ export class ChangeListener {
     } catch {
       // Aborted: the loop ends.
     }
+  }
+
+  /**
+   * Says once per outage that the feed is gone, not at every reconnection attempt: while the service
+   * is down the attempts go on for minutes, and the connectivity line already says so (issue 15).
+   */
+  private outage(message: string): void {
+    if (this.outageReported) return;
+    this.outageReported = true;
+    this.log('warn', message);
   }
 
   private log(level: 'info' | 'warn', message: string): void {
