@@ -284,7 +284,8 @@ describe('malformed input never causes a 500', () => {
     const middle = token.lastIndexOf('.') + 20;
     const tampered = `${token.slice(0, middle)}${token[middle] === 'A' ? 'B' : 'A'}${token.slice(middle + 1)}`;
     const credentials = ['', 'Bearer', `Bearer ${forged}`, 'Bearer a.b.c', 'Basic YWRtaW46YWRtaW4=', `Bearer ${'a'.repeat(8000)}`, 'Passcode 1234', `Bearer ${tampered}`];
-    const privateRoutes = routes.filter((route) => !/^\/(authorize|oauth|health|\.well-known|files|upload-parts)/.test(route.url));
+    // Signed URLs (file contents, renditions, previews, zips, upload parts) carry their credential in the query.
+    const privateRoutes = routes.filter((route) => !/^\/(authorize|oauth|health|\.well-known|files|upload-parts|previews|download-zips)/.test(route.url));
     expect(privateRoutes.length).toBeGreaterThan(15);
     const cases: Case[] = [];
     for (const route of privateRoutes) {
@@ -292,6 +293,19 @@ describe('malformed input never causes a 500', () => {
         const headers: Record<string, string> = credential === '' ? {} : { authorization: credential };
         if (hasBody(route.method)) headers['content-type'] = 'application/json';
         cases.push({ what: `${route.method} ${route.url} with "${credential.slice(0, 20)}"`, method: route.method, path: fill(route.url), headers, body: hasBody(route.method) ? '{}' : undefined, status: 401 });
+      }
+    }
+    await sweep(cases);
+  });
+
+  it('answers the signed preview and zip URLs, unsigned, badly signed or badly named, with a clean 4xx', async () => {
+    const cases: Case[] = [];
+    const paths = [`/previews/${'a'.repeat(64)}.webp`, '/previews/not-a-preview.webp', `/previews/${'A'.repeat(64)}.webp`, '/previews/%00', '/download-zips/00000000-0000-4000-8000-000000000000'];
+    for (const path of paths) {
+      for (const query of ['', '?expires=99999999999999999999&signature=AAAA', '?expires=1&signature=']) {
+        for (const headers of [{}, bearer(), { authorization: 'Bearer a.b.c' }]) {
+          cases.push({ what: `GET ${path}${query} ${JSON.stringify(headers).slice(0, 30)}`, method: 'GET', path: `${path}${query}`, headers });
+        }
       }
     }
     await sweep(cases);

@@ -33,6 +33,9 @@ describe('null on every optional request property', () => {
     ids['/field-options/:id'] = option.body.successes.o.result.id;
     const assets = await service.api('POST', '/assets-creations', { count: 1 });
     ids['/assets/:id'] = assets.body.results[0].result.id;
+    ids['/assets/:id/saved-crop-areas'] = assets.body.results[0].result.id;
+    const area = await service.api('POST', `/assets/${assets.body.results[0].result.id}/saved-crop-areas`, { name: 'Face', x: 0, y: 0, width: 10, height: 10 });
+    ids['/asset-saved-crop-areas/:id'] = area.body.result.id;
   });
   afterAll(async () => {
     await service.dispose();
@@ -87,6 +90,9 @@ describe('null on every optional request property', () => {
         'POST /asset-searches sorts',
         'POST /asset-deletion-batch-jobs selector.criterion',
         'PATCH /field-options/:id parentId',
+        'POST /preset-transformation-searches pageSize',
+        'POST /preset-transformation-searches sorts.0.order',
+        'PATCH /asset-saved-crop-areas/:id name',
       ]),
     );
   });

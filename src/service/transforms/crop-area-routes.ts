@@ -11,6 +11,7 @@ import type { AssetsRepo } from '../assets/assets-repo.js';
 import { ServiceError, notFound } from '../errors/service-error.js';
 import { envelope } from '../http/envelope.js';
 import { parseInput } from '../http/parse-input.js';
+import { parseBody } from '../http/route-bodies.js';
 import { caller } from '../http/request-auth.js';
 import { permittedActions, requireAction } from '../auth/permissions.js';
 import { timeOrderedUuid } from '../db/time-ordered-id.js';
@@ -117,11 +118,11 @@ export function registerCropAreaRoutes(app: FastifyInstance, ctx: ServiceContext
     return { results: rows.map((row) => envelope(toWire(row), permittedActions(who.role, 'ASSET', asset.id))), totalResults: rows.length };
   });
 
-  app.post('/assets/:id/saved-crop-areas', async (request) => {
+  app.post('/assets/:id/saved-crop-areas', { config: { body: createBody } }, async (request) => {
     const who = caller(request);
     const asset = loadAsset(who.accountId, request.params);
     requireAction(who.role, 'ASSET', 'EDIT');
-    const body = parseInput(createBody, request.body);
+    const body = parseBody(request, createBody);
     checkBox(asset.id, who.accountId, body);
     const now = ctx.nowIso();
     const row: CropAreaRow = { id: timeOrderedUuid(), account_id: who.accountId, asset_id: asset.id, ...body, date_created: now, date_last_modified: now };
@@ -135,11 +136,11 @@ export function registerCropAreaRoutes(app: FastifyInstance, ctx: ServiceContext
     return envelope(toWire(row), permittedActions(who.role, 'ASSET', row.asset_id));
   });
 
-  app.patch('/asset-saved-crop-areas/:id', async (request) => {
+  app.patch('/asset-saved-crop-areas/:id', { config: { body: patchBody } }, async (request) => {
     const who = caller(request);
     const row = loadArea(who.accountId, request.params);
     requireAction(who.role, 'ASSET', 'EDIT');
-    const body = parseInput(patchBody, request.body);
+    const body = parseBody(request, patchBody);
     const changed: CropAreaRow = {
       ...row,
       name: body.name ?? row.name,

@@ -32,15 +32,30 @@ describe('presets and saved crop areas', () => {
   });
 
   it('searches presets by applicability to assets and by transformation type', async () => {
-    const search = async (criterion: unknown) => (await service.api('POST', '/preset-transformation-searches', { from: 0, pageSize: 50, criterion })).body;
+    const search = async (criterion: unknown) => (await service.api('POST', '/preset-transformation-searches', { from: 0, pageSize: 50, criterion, sorts: [] })).body;
     expect(ids((await search({ type: 'APPLICABLE_FOR_ANY_ASSETS', assetIds: [jpegId] })).results)).toEqual(SEEDED);
     expect(await search({ type: 'APPLICABLE_FOR_ANY_ASSETS', assetIds: [pdfId, 'no-such-asset'] })).toEqual({ results: [], totalResults: 0 });
     expect(ids((await search({ type: 'HAS_TRANSFORMATION_OF_TYPE', transformationType: 'CROP' })).results)).toEqual(['social-1080-square']);
     expect(ids((await search({ type: 'AND', criteria: [{ type: 'HAS_TRANSFORMATION_OF_TYPE', transformationType: 'RESIZE' }, { type: 'NOT', criterion: { type: 'FIELD_EQUALS', field: 'GROUP_ID', value: 'web' } }] })).results)).toEqual(['social-1080-square']);
-    const sorted = (await service.api('POST', '/preset-transformation-searches', { pageSize: 2, sorts: [{ field: 'NAME', order: 'ASC' }] })).body;
+    const sorted = (await service.api('POST', '/preset-transformation-searches', { pageSize: 2, criterion: { type: 'MATCH_ALL' }, sorts: [{ field: 'NAME', order: 'ASC' }] })).body;
     expect(sorted).toMatchObject({ totalResults: 4, results: [{ name: 'Print (TIFF)' }, { name: 'Social (1080×1080 crop)' }] });
-    const bad = await service.api('POST', '/preset-transformation-searches', { criterion: { type: 'HAS_TRANSFORMATION_OF_TYPE', transformationType: 'BLUR' } });
+    const bad = await service.api('POST', '/preset-transformation-searches', { criterion: { type: 'HAS_TRANSFORMATION_OF_TYPE', transformationType: 'BLUR' }, sorts: [] });
     expect(bad.status).toBe(400);
+  });
+
+  it('refuses a preset search without criterion or sorts, as every search (API.md §1)', async () => {
+    for (const [body, code] of [
+      [{}, 'INVALID_CRITERION'],
+      [{ criterion: null, sorts: [] }, 'INVALID_CRITERION'],
+      [{ criterion: { type: 'MATCH_ALL' } }, 'INVALID_SORT'],
+      [{ criterion: { type: 'MATCH_ALL' }, sorts: null }, 'INVALID_SORT'],
+    ] as const) {
+      const answer = await service.api('POST', '/preset-transformation-searches', body);
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+      expect(answer.body.code, JSON.stringify(body)).toBe(code);
+    }
+    const all = await service.api('POST', '/preset-transformation-searches', { criterion: { type: 'MATCH_ALL' }, sorts: [] });
+    expect(ids(all.body.results)).toEqual(SEEDED);
   });
 
   it('lists per asset the presets that would transform it', async () => {

@@ -8,9 +8,10 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AssetsRepo } from '../assets/assets-repo.js';
 import { envelope } from '../http/envelope.js';
-import { parseInput } from '../http/parse-input.js';
+import { parseBody } from '../http/route-bodies.js';
 import { caller } from '../http/request-auth.js';
 import { requireAction } from '../auth/permissions.js';
+import { ServiceError } from '../errors/service-error.js';
 import type { FileFacts } from './plan-transformation.js';
 import { matchesPreset, presetSearchBody, transformsFile, type AssetLookup } from './preset-search.js';
 import { candidatesOf, toPreset, type PresetsRepo, type PresetTransformation } from './presets-repo.js';
@@ -57,17 +58,16 @@ export function registerPresetRoutes(app: FastifyInstance, deps: { assets: Asset
     return envelope({ itemGroupTypes: [...types.values()], ungroupedItems: all.filter((preset) => !grouped.has(preset.id)) });
   });
 
-  app.post('/preset-transformation-searches', async (request) => {
+  app.post('/preset-transformation-searches', { config: { body: presetSearchBody } }, async (request) => {
     const who = caller(request);
     requireAction(who.role, 'ASSET', 'DOWNLOAD');
-    const body = parseInput(presetSearchBody, request.body);
+    const { criterion, sorts, ...body } = parseBody(request, presetSearchBody);
+    // Required, as on every search (API.md §1 [real]); absent and null alike.
+    if (criterion === undefined) throw new ServiceError('INVALID_CRITERION', 'criterion: a criterion is required (use {"type":"MATCH_ALL"} to list every preset).');
+    if (sorts === undefined) throw new ServiceError('INVALID_SORT', 'sorts: sorts are required (an empty array keeps the presets in their configured order).');
     const lookup = lookupFor(who.accountId);
-    let rows = presets.visible(who.accountId);
-    const { criterion } = body;
-    if (criterion != null) {
-      rows = rows.filter((row) => matchesPreset(criterion, { id: row.id, name: row.name, groupId: row.group_id, candidates: candidatesOf(row) }, lookup));
-    }
-    for (const sort of [...(body.sorts ?? [])].reverse()) {
+    let rows = presets.visible(who.accountId).filter((row) => matchesPreset(criterion, { id: row.id, name: row.name, groupId: row.group_id, candidates: candidatesOf(row) }, lookup));
+    for (const sort of [...sorts].reverse()) {
       const direction = sort.order === 'DESC' ? -1 : 1;
       rows = [...rows].sort((a, b) => direction * (sort.field === 'NAME' ? a.name.localeCompare(b.name) : a.position - b.position));
     }
@@ -76,10 +76,10 @@ export function registerPresetRoutes(app: FastifyInstance, deps: { assets: Asset
     return { results: page.map((row) => toPreset(row, who.accountId)), totalResults: rows.length };
   });
 
-  app.post('/preset-transformations-for-asset-searches', async (request) => {
+  app.post('/preset-transformations-for-asset-searches', { config: { body: forAssetsBody } }, async (request) => {
     const who = caller(request);
     requireAction(who.role, 'ASSET', 'DOWNLOAD');
-    const { assetIds } = parseInput(forAssetsBody, request.body);
+    const { assetIds } = parseBody(request, forAssetsBody);
     const lookup = lookupFor(who.accountId);
     const all = presets.visible(who.accountId).map((row) => toPreset(row, who.accountId));
     const results = assetIds.map((assetId) => {

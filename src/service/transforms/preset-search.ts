@@ -1,15 +1,17 @@
 /**
- * The preset search language (SERVICE-SPEC.md §2.6): AND / OR / NOT over `APPLICABLE_FOR_ANY_ASSETS`
+ * The preset search language (SERVICE-SPEC.md §2.6): MATCH_ALL, and AND / OR / NOT over `APPLICABLE_FOR_ANY_ASSETS`
  * (a preset that would transform the current file of at least one of the assets, rather than hand it
  * over as it is), `HAS_TRANSFORMATION_OF_TYPE` (RESIZE, CROP or CONVERT; a RESIZE that covers a box
  * crops, so it counts as a CROP too) and `FIELD_EQUALS` on ID, NAME or GROUP_ID. An installation has a
  * handful of presets, so they are filtered in memory rather than compiled to SQL.
  */
 import { z } from 'zod';
+import { requiredByHandler } from '../http/null-as-absent.js';
 import { planTransformation, type CropBox, type FileFacts } from './plan-transformation.js';
 import { TRANSFORMATION_TYPES, type CandidateTransformation } from './transformation-schema.js';
 
 export type PresetCriterion =
+  | { type: 'MATCH_ALL' }
   | { type: 'AND' | 'OR'; criteria: PresetCriterion[] }
   | { type: 'NOT'; criterion: PresetCriterion }
   | { type: 'APPLICABLE_FOR_ANY_ASSETS'; assetIds: string[] }
@@ -18,6 +20,7 @@ export type PresetCriterion =
 
 export const presetCriterion: z.ZodType<PresetCriterion> = z.lazy(() =>
   z.union([
+    z.object({ type: z.literal('MATCH_ALL') }),
     z.object({ type: z.enum(['AND', 'OR']), criteria: z.array(presetCriterion).max(50) }),
     z.object({ type: z.literal('NOT'), criterion: presetCriterion }),
     z.object({ type: z.literal('APPLICABLE_FOR_ANY_ASSETS'), assetIds: z.array(z.string().min(1).max(200)).max(10_000) }),
@@ -26,11 +29,12 @@ export const presetCriterion: z.ZodType<PresetCriterion> = z.lazy(() =>
   ]),
 );
 
+/** `criterion` and `sorts` are required [real] (API.md §1); the route reports them missing, null or absent alike. */
 export const presetSearchBody = z.object({
-  from: z.number().int().min(0).nullish(),
-  pageSize: z.number().int().min(1).max(1000).nullish(),
-  criterion: presetCriterion.nullish(),
-  sorts: z.array(z.object({ field: z.enum(['NAME', 'POSITION']), order: z.enum(['ASC', 'DESC']).nullish() })).max(2).nullish(),
+  from: z.number().int().min(0).optional(),
+  pageSize: z.number().int().min(1).max(1000).optional(),
+  criterion: requiredByHandler(presetCriterion),
+  sorts: requiredByHandler(z.array(z.object({ field: z.enum(['NAME', 'POSITION']), order: z.enum(['ASC', 'DESC']).optional() })).max(2)),
 });
 
 /** What a criterion needs to know of a preset and of the world. */
@@ -65,6 +69,8 @@ function hasType(candidates: readonly CandidateTransformation[], type: PresetCri
 
 export function matchesPreset(criterion: PresetCriterion, preset: PresetFacts, lookup: AssetLookup): boolean {
   switch (criterion.type) {
+    case 'MATCH_ALL':
+      return true;
     case 'AND':
       return criterion.criteria.every((inner) => matchesPreset(inner, preset, lookup));
     case 'OR':
