@@ -37,7 +37,7 @@ import { AppCoreError } from './app-core-error.js';
 import { Connectivity, httpProbe, type Probe } from './connectivity.js';
 import { copyPathInto, copyStreamInto, targetDir, type CopyProgress } from './copy-in.js';
 import { conflictViews, folderActivity, folderView, heldDeletionViews, notSyncedViews, overallState, waitingCount, withoutUnreachable, type FolderRuntime } from './folder-view.js';
-import { openSettingsStore, type SettingsStore, type StoredSettings } from './settings-store.js';
+import { DEFAULT_SETTINGS, openSettingsStore, type SettingsStore, type StoredSettings } from './settings-store.js';
 import { SyncRunner } from './sync-runner.js';
 import { TransferProgress } from './transfer-progress.js';
 import { existsSync } from 'node:fs';
@@ -248,23 +248,13 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
       notSynced: notSynced.slice(0, 1000),
       notSyncedTotal: notSynced.length,
       heldDeletions,
-      settings: settings === undefined ? userSettings({ ...defaultsForState() }) : userSettings(readSettings()),
+      settings: settings === undefined ? userSettings(DEFAULT_SETTINGS) : userSettings(readSettings()),
       host,
       problems,
     };
     announceNews(state);
     return state;
   };
-
-  const defaultsForState = (): StoredSettings => ({
-    publishLive: false,
-    uploadBytesPerSecond: null,
-    downloadBytesPerSecond: null,
-    launchAtLogin: false,
-    startWithLocalLibrary: false,
-    notifications: true,
-    account: null,
-  });
 
   /** Conflicts, not-synced files and held deletions that are new since the last state: one event each kind. */
   const announceNews = (state: AppState): void => {
