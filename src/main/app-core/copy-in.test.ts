@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { copyPathInto, copyStreamInto, freeName, pathExists, type CopyProgress } from './copy-in.js';
+import { copyPathInto, copyStreamInto, freeName, pathExists, placeWithoutOverwrite, type CopyProgress } from './copy-in.js';
 
 const dirs: string[] = [];
 const tempDir = (): string => {
@@ -60,5 +60,19 @@ describe('copying in', () => {
     const target = tempDir();
     await expect(copyStreamInto(Readable.from([Buffer.from('x')]), target, '../escape.png', { size: 1, lastModified: null }, quiet)).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
     expect(await pathExists(join(target, '..', 'escape.png'))).toBe(false);
+  });
+});
+
+describe('placeWithoutOverwrite', () => {
+  it('never replaces a file that took the chosen name while the copy ran', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, '.a.png.tmp'), 'copied');
+    // The name was free when the copy began; a user saved a file under it meanwhile.
+    writeFileSync(join(dir, 'a.png'), 'the user’s own');
+    const placed = await placeWithoutOverwrite(join(dir, '.a.png.tmp'), dir, 'a.png', join(dir, 'a.png'));
+    expect(placed).toBe(join(dir, 'a (2).png'));
+    expect(readFileSync(join(dir, 'a.png'), 'utf8')).toBe('the user’s own');
+    expect(readFileSync(placed, 'utf8')).toBe('copied');
+    expect(readdirSync(dir).sort()).toEqual(['a (2).png', 'a.png']);
   });
 });

@@ -5,7 +5,7 @@
  * are written to a temp name and renamed into place, so the watcher never uploads half a file.
  */
 import { createWriteStream } from 'node:fs';
-import { copyFile, lstat, mkdir, readdir, rename, rm, utimes } from 'node:fs/promises';
+import { copyFile, link, lstat, mkdir, readdir, rename, rm, utimes } from 'node:fs/promises';
 import { basename, extname, join, relative } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
@@ -69,7 +69,7 @@ export async function copyPathInto(source: string, dir: string, progress: CopyPr
   try {
     await copyFile(source, temporary);
     await utimes(temporary, stat.atimeMs / 1000, stat.mtimeMs / 1000);
-    await rename(temporary, await uniqueTarget(dir, name, target));
+    await placeWithoutOverwrite(temporary, dir, name, target);
     progress.bytes(token, stat.size);
     progress.finished(token);
     return 1;
@@ -80,9 +80,31 @@ export async function copyPathInto(source: string, dir: string, progress: CopyPr
   }
 }
 
-/** The name may have been taken while we copied: look again just before the rename. */
-async function uniqueTarget(dir: string, name: string, chosen: string): Promise<string> {
-  return (await pathExists(chosen)) ? join(dir, await freeName(dir, name, pathExists)) : chosen;
+/**
+ * Moves the finished temp file to `chosen`, or to the next free ` (n)` name when something took that
+ * name while we copied: a user's file that appeared meanwhile is never overwritten. A hard link fails
+ * with EEXIST instead of replacing, so the check and the move are one step; where the file system
+ * has no hard links (FAT and exFAT drives) it falls back to a look just before the rename.
+ */
+export async function placeWithoutOverwrite(temporary: string, dir: string, name: string, chosen: string): Promise<string> {
+  let target = chosen;
+  for (;;) {
+    try {
+      await link(temporary, target);
+      await rm(temporary, { force: true });
+      return target;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') {
+        target = join(dir, await freeName(dir, name, pathExists));
+        continue;
+      }
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw error;
+      const free = (await pathExists(target)) ? join(dir, await freeName(dir, name, pathExists)) : target;
+      await rename(temporary, free);
+      return free;
+    }
+  }
 }
 
 /**
@@ -115,8 +137,7 @@ export async function copyStreamInto(
       const when = new Date(meta.lastModified);
       await utimes(temporary, when, when);
     }
-    const final = await uniqueTarget(folder, fileName, target);
-    await rename(temporary, final);
+    const final = await placeWithoutOverwrite(temporary, folder, fileName, target);
     progress.finished(token);
     return relative(dir, final).split('\\').join('/');
   } catch (error) {
