@@ -34,7 +34,9 @@ describe('conflicts resolved from the window', { timeout: 240_000 }, () => {
     const docs = join(h.folder, 'Docs');
     mkdirSync(docs, { recursive: true });
     for (const name of names) writeFileSync(join(docs, `${name}.txt`), `${name}: base`);
-    await expect.poll(async () => (await remoteFiles(await h.api())).filter((file) => file.path.startsWith('/Docs/')).length, { timeout: 45_000 }).toBe(3);
+    // Wait for the three files themselves: an asset whose upload is still running has no file name yet.
+    const docPaths = names.map((name) => `/Docs/${name}.txt`).sort();
+    await expect.poll(async () => (await remoteFiles(await h.api())).filter((file) => file.path.startsWith('/Docs/')).map((file) => file.path), { timeout: 45_000 }).toEqual(docPaths);
     const ids = new Map((await remoteFiles(await h.api())).map((file) => [file.path, file.id]));
 
     // Both sides change every file while the folder is paused, so the next pass sees both changed.
