@@ -53,6 +53,8 @@ import { PreviewMaker } from './previews/preview-maker.js';
 import { lockDataDir } from './admin/data-dir-lock.js';
 import { ChangeFeed } from './changes/change-feed.js';
 import { registerChangeRoutes } from './changes/change-routes.js';
+import { collectionsRepo } from './collections/collections-repo.js';
+import { registerCollectionRoutes } from './collections/collection-routes.js';
 
 export interface RunningService {
   /** The base URL clients use (the public URL when one was configured). */
@@ -169,6 +171,9 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     registerCropAreaRoutes(app, ctx, assets, cropAreas);
     const changes = new ChangeFeed(db, ctx.settings);
     registerChangeRoutes(app, ctx, changes);
+    // Collaboration (issue 20): collections, shares, portals, guest uploads.
+    const collections = collectionsRepo(db);
+    registerCollectionRoutes(app, ctx, { collections, assets });
     registerBatchJobs(app, ctx, runner, jobs, {
       assets,
       blobs,

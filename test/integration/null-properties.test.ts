@@ -36,6 +36,10 @@ describe('null on every optional request property', () => {
     ids['/assets/:id/saved-crop-areas'] = assets.body.results[0].result.id;
     const area = await service.api('POST', `/assets/${assets.body.results[0].result.id}/saved-crop-areas`, { name: 'Face', x: 0, y: 0, width: 10, height: 10 });
     ids['/asset-saved-crop-areas/:id'] = area.body.result.id;
+    const collection = await service.api('POST', '/collections', { name: 'Nulls' });
+    for (const route of ['/collections/:id', '/collections/:id/assets', '/collections/:id/asset-removals']) ids[route] = collection.body.result.id;
+    const adminId = service.running.ctx.accounts.userByEmail(service.running.ctx.config.adminEmail)?.id ?? '';
+    ids['/collections/:id/collaborators/:userId'] = `/collections/${collection.body.result.id}/collaborators/${adminId}`;
   });
   afterAll(async () => {
     await service.dispose();
@@ -46,6 +50,8 @@ describe('null on every optional request property', () => {
     if (!route.includes(':')) return route;
     const id = ids[route];
     if (id === undefined) throw new Error(`No resource for ${route}: add one in beforeAll so its body is really parsed.`);
+    // Routes with several parameters name their whole URL.
+    if (id.startsWith('/')) return id;
     return route.replace(/:[^/]+/, encodeURIComponent(id));
   };
 

@@ -9,6 +9,7 @@ import { ASSETS_FROM, compileAssetQuery } from './asset-query.js';
 import { FIXED_FIELD_NAMES } from './fixed-fields.js';
 import { assetSearchRunner } from './run-asset-search.js';
 import { searchAccount } from './search-account.js';
+import { collectionsRepo } from '../collections/collections-repo.js';
 
 // One real SQLite database (in memory, all migrations applied) with a small, fully known account.
 const db = openDatabase(':memory:');
@@ -40,6 +41,11 @@ seed.insert({ ...base, id: 'a6', state: 'BINNED', filename: 'old.png', fileType:
 seed.insert({ ...base, id: 'a7', filename: null, stagedBy: null, dateStaged: null, dateLive: '2026-04-01T00:00:00.000Z', dateLastModified: '2026-04-01T00:00:00.000Z' });
 seed.insert({ ...base, id: 'a8', filename: 'notes.txt', fileType: 'DOCUMENT', stagedBy: 'u1', dateLive: '2026-04-02T00:00:00.000Z', dateLastModified: '2026-04-02T00:00:00.000Z', values: { [folders]: [misc, logos], [caption]: ['hello world'] } });
 seed.insert({ accountId: other.id, id: 'b1', filename: 'logo.png', fileType: 'IMAGE' });
+const collections = collectionsRepo(db);
+const c1 = collections.create(account.id, 'u1', 'Launch', null, now).id;
+const c2 = collections.create(account.id, 'u2', 'Reports', null, now).id;
+collections.addAssets(c1, ['a1', 'a3', 'a6'], now);
+collections.addAssets(c2, ['a3'], now);
 
 afterAll(() => db.close());
 
@@ -123,9 +129,12 @@ const matchCases: [string, unknown, string[]][] = [
   ['DATE_LAST_ASSET_FILE_ADDED one-day range', matches(fixed('DATE_LAST_ASSET_FILE_ADDED'), '[2026-01-01 TO 2026-01-01]'), ['a1']],
   ['DATE_LAST_MODIFIED open range', matches(fixed('DATE_LAST_MODIFIED'), '[2026-03-01 TO *]'), ['a3', 'a7', 'a8']],
   ['DATE_LAST_MODIFIED in days', isIn(fixed('DATE_LAST_MODIFIED'), ['2026-01-10', '2026-04-02']), ['a1', 'a8']],
-  ['COLLECTIONS equals matches nothing', eq(fixed('COLLECTIONS'), 'c1'), []],
-  ['COLLECTIONS is empty everywhere', empty(fixed('COLLECTIONS')), LIVE],
-  ['NOT COLLECTIONS exists', not(exists(fixed('COLLECTIONS'))), LIVE],
+  ['COLLECTIONS equals (LIVE only)', eq(fixed('COLLECTIONS'), c1), ['a1', 'a3']],
+  ['COLLECTIONS in (any state)', and(ANY_STATE, isIn(fixed('COLLECTIONS'), [c1, c2])), ['a1', 'a3', 'a6']],
+  ['COLLECTIONS equals an unknown id', eq(fixed('COLLECTIONS'), 'c-unknown'), []],
+  ['COLLECTIONS is empty (in no collection)', empty(fixed('COLLECTIONS')), ['a2', 'a7', 'a8']],
+  ['NOT COLLECTIONS exists', not(exists(fixed('COLLECTIONS'))), ['a2', 'a7', 'a8']],
+  ['COLLECTIONS exists', exists(fixed('COLLECTIONS')), ['a1', 'a3']],
   ['CHECKSUM equals, any case', eq(fixed('CHECKSUM'), A1_MD5.toUpperCase()), ['a1']],
   ['CHECKSUM wildcard', matches(fixed('CHECKSUM'), 'ABCDEF*'), ['a1']],
   ['Folders equals', eq(custom(folders), logos), ['a1', 'a8']],
@@ -252,6 +261,7 @@ const errorCases: [string, unknown, unknown, string, string[]][] = [
   ['lower-case order', { type: 'MATCH_ALL' }, [{ field: fixed('FILENAME'), order: 'asc' }], 'INVALID_SORT', ['sorts[0].order']],
   ['unknown sort field', { type: 'MATCH_ALL' }, [{ field: fixed('DATE_LIVE') }, { field: fixed('SIZE') }], 'INVALID_SORT', ['sorts[1].field.fieldName', '"SIZE"']],
   ['unknown sort field id', { type: 'MATCH_ALL' }, [{ field: custom('nope') }], 'INVALID_SORT', ['sorts[0].field.fieldId']],
+  ['COLLECTIONS wildcard', matches(fixed('COLLECTIONS'), 'c*'), [], 'INVALID_CRITERION', ['criterion.value', 'collection ids']],
   ['sort on COLLECTIONS', { type: 'MATCH_ALL' }, [{ field: fixed('COLLECTIONS') }], 'INVALID_SORT', ['sorts[0].field.fieldName', 'COLLECTIONS']],
   ['V1 sort name', { type: 'MATCH_ALL' }, [{ field: fixed('DATE_ADDED'), order: 'DESC' }], 'UNSUPPORTED_V1_NAME', ['sorts[0].field.fieldName', 'DATE_LIVE']],
   ['too many sorts', { type: 'MATCH_ALL' }, Array.from({ length: 11 }, () => ({ field: fixed('ASSET_ID') })), 'INVALID_SORT', ['at most 10']],

@@ -1,12 +1,12 @@
 /**
  * Compiles a parsed criterion (criterion-schema.ts) into a boolean SQL expression over `assets a`, with
  * every request value bound as a parameter. Combinators map onto AND / OR / NOT; leaves go to the
- * compiler of their target (column-predicates.ts, value-predicates.ts); COLLECTIONS, which no asset has
- * yet, is empty everywhere. Also reports whether the criterion names the lifecycle state anywhere, for
+ * compiler of their target (column-predicates.ts, value-predicates.ts, collection-predicates.ts). Also reports whether the criterion names the lifecycle state anywhere, for
  * the default LIVE filter (asset-query.ts), and whether it is selective: true when every asset it matches
  * must pass a leaf the indexes answer directly (equality on a field's values or on the asset id, reached
  * through AND, or through OR where every branch is selective). Never concatenates a request value into SQL.
  */
+import { collectionsPredicate } from './collection-predicates.js';
 import { columnPredicate } from './column-predicates.js';
 import type { Criterion, LeafCriterion } from './criterion-schema.js';
 import { STATE_FIELD_NAMES } from './fixed-fields.js';
@@ -32,8 +32,10 @@ function leafSql(target: FieldTarget, leaf: LeafOp): (params: SqlParams) => stri
       return (params) => columnPredicate(target, leaf, params);
     case 'values':
       return (params) => valuesPredicate(target, leaf, params);
+    case 'collections':
+      return (params) => collectionsPredicate(target.label, leaf, params);
     case 'nothing':
-      // No asset belongs to a collection yet: the field is empty on every asset.
+      // KEYWORDS in an account without a Keywords field: empty on every asset.
       return () => (leaf.op === 'empty' ? '1' : '0');
   }
 }
@@ -45,7 +47,7 @@ function compileLeaf(account: SearchAccount, leaf: LeafCriterion, path: string, 
     throw invalidCriterion(`${path}.includeSubfolders`, `${target.label} has no sub-options; includeSubfolders applies to hierarchical option fields such as Folders`);
   }
   const mentionsState = leaf.field.type === 'FIXED' && STATE_FIELD_NAMES.includes(leaf.field.fieldName);
-  const selective = op.op === 'equals' && op.values.length > 0 && (target.kind === 'values' || (target.kind === 'column' && target.selective === true));
+  const selective = op.op === 'equals' && op.values.length > 0 && (target.kind === 'values' || target.kind === 'collections' || (target.kind === 'column' && target.selective === true));
   return { sql: leafSql(target, op)(params), mentionsState, selective };
 }
 

@@ -31,6 +31,7 @@ function keyOf(target: FieldTarget, direction: SortOrder, path: string, params: 
         : `(SELECT ${pick}(v.value COLLATE NOCASE) FROM asset_values v WHERE v.asset_id = a.id AND v.field_id = ${field})`;
       return { sql: `${sql} COLLATE NOCASE`, direction, nullable: true };
     }
+    case 'collections':
     case 'nothing':
       throw invalidSort(`${path}.fieldName`, `${target.label} cannot be sorted on`);
   }

@@ -3,9 +3,8 @@
  * Expressions are constant SQL over `assets a` (the current file through a correlated subquery); they
  * never contain a value from a request. V1 names map to their V2 replacement for the 400 (API.md §7).
  *
- * - COLLECTIONS: collections do not exist in this service yet. The name is accepted and behaves as a
- *   field that is empty on every asset: FIELD_IS_EMPTY matches all assets, every other leaf matches none,
- *   and sorting on it is refused.
+ * - COLLECTIONS: the ids of the collections an asset is in (collection-predicates.ts); FIELD_IS_EMPTY
+ *   matches assets in no collection. Sorting on it is refused.
  * - KEYWORDS: the values of the account's built-in Keywords field (resolved per account when compiling).
  * - STAGED: a boolean, true when the lifecycle state is STAGED.
  */
@@ -49,7 +48,7 @@ export interface ColumnField {
   selective?: boolean;
 }
 
-export type FixedField = ColumnField | { kind: 'keywords' } | { kind: 'nothing' };
+export type FixedField = ColumnField | { kind: 'keywords' } | { kind: 'collections' };
 
 const currentFile = (column: string): string => `(SELECT f.${column} FROM asset_files f WHERE f.id = a.current_file_id)`;
 
@@ -71,7 +70,7 @@ export const FIXED_FIELDS: Record<FixedFieldName, FixedField> = {
   DATE_LIVE: date('date_live'),
   DATE_LAST_ASSET_FILE_ADDED: date('date_last_file_added'),
   DATE_LAST_MODIFIED: date('date_last_modified', false),
-  COLLECTIONS: { kind: 'nothing' },
+  COLLECTIONS: { kind: 'collections' },
   CHECKSUM: { kind: 'column', expr: currentFile('checksum'), type: 'text', nullable: true, lowerCase: true },
 };
 

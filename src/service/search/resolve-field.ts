@@ -1,7 +1,7 @@
 /**
  * Turns a field reference of a criterion or sort into a target the compilers know how to query:
  * a column of the asset (fixed fields), the stored values of a field (custom fields and KEYWORDS), or
- * nothing (COLLECTIONS). Rejects unknown names and ids, and V1 names with their V2 replacement.
+ * collection membership (COLLECTIONS), or nothing (KEYWORDS in an account without that field). Rejects unknown names and ids, and V1 names with their V2 replacement.
  * Never builds SQL from the reference itself: only constant expressions and ids checked to exist.
  */
 import type { ServiceError } from '../errors/service-error.js';
@@ -13,6 +13,7 @@ import { v1Name } from './search-errors.js';
 export type FieldTarget =
   | (ColumnField & { label: string })
   | { kind: 'values'; label: string; fieldId: string; options: boolean; hierarchical: boolean }
+  | { kind: 'collections'; label: string }
   | { kind: 'nothing'; label: string };
 
 export type Fail = (path: string, problem: string) => ServiceError;
@@ -31,7 +32,7 @@ export function resolveField(account: SearchAccount, ref: FieldRef, path: string
   }
   const fixed = FIXED_FIELDS[name];
   if (fixed.kind === 'column') return { ...fixed, label: name };
-  if (fixed.kind === 'nothing') return { kind: 'nothing', label: name };
+  if (fixed.kind === 'collections') return { kind: 'collections', label: name };
   const keywords = account.keywordsField();
   if (keywords === undefined) return { kind: 'nothing', label: name };
   return { kind: 'values', label: name, fieldId: keywords.id, options: false, hierarchical: false };

@@ -7,5 +7,7 @@ import inlineBlobs from './0005-inline-blobs.js';
 import transformations from './0006-transformations.js';
 import seedPresets from './0007-seed-presets.js';
 import changeFeed from './0008-change-feed.js';
+import collections from './0009-collections.js';
+import sharesPortalsGuestUploads from './0010-shares-portals-guest-uploads.js';
 
-export const migrations: readonly string[] = [initial, uploadReplacesFile, search, uploadPartsWithoutRowid, inlineBlobs, transformations, seedPresets, changeFeed];
+export const migrations: readonly string[] = [initial, uploadReplacesFile, search, uploadPartsWithoutRowid, inlineBlobs, transformations, seedPresets, changeFeed, collections, sharesPortalsGuestUploads];
