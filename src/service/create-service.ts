@@ -55,6 +55,10 @@ import { ChangeFeed } from './changes/change-feed.js';
 import { registerChangeRoutes } from './changes/change-routes.js';
 import { collectionsRepo } from './collections/collections-repo.js';
 import { registerCollectionRoutes } from './collections/collection-routes.js';
+import { sharesRepo } from './shares/shares-repo.js';
+import { registerShareRoutes } from './shares/share-routes.js';
+import { registerPublicShareRoutes } from './shares/public-share-routes.js';
+import { publicAssetView } from './public-access/public-assets.js';
 
 export interface RunningService {
   /** The base URL clients use (the public URL when one was configured). */
@@ -174,6 +178,10 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     // Collaboration (issue 20): collections, shares, portals, guest uploads.
     const collections = collectionsRepo(db);
     registerCollectionRoutes(app, ctx, { collections, assets });
+    const shares = sharesRepo(db);
+    const publicView = publicAssetView(ctx, assets, render);
+    registerShareRoutes(app, ctx, { shares, assets, collections });
+    registerPublicShareRoutes(app, ctx, { shares, collections, view: publicView });
     registerBatchJobs(app, ctx, runner, jobs, {
       assets,
       blobs,

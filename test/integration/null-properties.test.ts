@@ -39,6 +39,10 @@ describe('null on every optional request property', () => {
     const collection = await service.api('POST', '/collections', { name: 'Nulls' });
     for (const route of ['/collections/:id', '/collections/:id/assets', '/collections/:id/asset-removals']) ids[route] = collection.body.result.id;
     const adminId = service.running.ctx.accounts.userByEmail(service.running.ctx.config.adminEmail)?.id ?? '';
+    const assetShare = await service.api('POST', '/asset-shares', { assetIds: [assets.body.results[0].result.id] });
+    ids['/asset-shares/:id'] = assetShare.body.result.id;
+    const collectionShare = await service.api('POST', '/collection-shares', { collectionId: collection.body.result.id });
+    ids['/collection-shares/:id'] = collectionShare.body.result.id;
     ids['/collections/:id/collaborators/:userId'] = `/collections/${collection.body.result.id}/collaborators/${adminId}`;
   });
   afterAll(async () => {

@@ -59,6 +59,8 @@ export const errorCatalogue = {
   SCROLL_EXPIRED: { status: 404, message: 'The scroll has expired (10 minutes idle) or does not exist; start a new scroll search.' },
   // 410 [ours]: the change feed cannot resume from this cursor (docs/api.md).
   CHANGE_CURSOR_UNKNOWN: { status: 410, message: 'The change cursor is unknown or too old; reconcile in full, then follow the feed from a fresh cursor.' },
+  // Collaboration (issue 20): shares, portals, guest uploads.
+  SLUG_TAKEN: { status: 409, message: 'This slug is taken by another share.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than allowed.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be JSON (application/json).' },
   // 429 / 5xx
