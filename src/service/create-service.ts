@@ -59,6 +59,10 @@ import { sharesRepo } from './shares/shares-repo.js';
 import { registerShareRoutes } from './shares/share-routes.js';
 import { registerPublicShareRoutes } from './shares/public-share-routes.js';
 import { publicAssetView } from './public-access/public-assets.js';
+import { portalsRepo } from './portals/portals-repo.js';
+import { registerPortalRoutes } from './portals/portal-routes.js';
+import { registerPublicPortalRoutes } from './portals/public-portal-routes.js';
+import { attemptLimiter } from './portals/attempt-limiter.js';
 
 export interface RunningService {
   /** The base URL clients use (the public URL when one was configured). */
@@ -182,6 +186,9 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     const publicView = publicAssetView(ctx, assets, render);
     registerShareRoutes(app, ctx, { shares, assets, collections });
     registerPublicShareRoutes(app, ctx, { shares, collections, view: publicView });
+    const portals = portalsRepo(db);
+    registerPortalRoutes(app, ctx, portals);
+    registerPublicPortalRoutes(app, ctx, { portals, view: publicView, limiter: attemptLimiter(clock) });
     registerBatchJobs(app, ctx, runner, jobs, {
       assets,
       blobs,

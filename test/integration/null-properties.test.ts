@@ -43,6 +43,10 @@ describe('null on every optional request property', () => {
     ids['/asset-shares/:id'] = assetShare.body.result.id;
     const collectionShare = await service.api('POST', '/collection-shares', { collectionId: collection.body.result.id });
     ids['/collection-shares/:id'] = collectionShare.body.result.id;
+    const foldersId = (await service.api('GET', '/folder-settings')).body.result.fieldId;
+    const folder = await service.api('POST', '/field-option-batches', { items: [{ batchItemId: 'f', fieldId: foldersId, value: 'Portal' }] });
+    const portal = await service.api('POST', '/portals', { name: 'Nulls', folderIds: [folder.body.successes.f.result.id] });
+    ids['/portals/:id'] = portal.body.result.id;
     ids['/collections/:id/collaborators/:userId'] = `/collections/${collection.body.result.id}/collaborators/${adminId}`;
   });
   afterAll(async () => {

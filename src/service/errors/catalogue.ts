@@ -60,6 +60,8 @@ export const errorCatalogue = {
   // 410 [ours]: the change feed cannot resume from this cursor (docs/api.md).
   CHANGE_CURSOR_UNKNOWN: { status: 410, message: 'The change cursor is unknown or too old; reconcile in full, then follow the feed from a fresh cursor.' },
   // Collaboration (issue 20): shares, portals, guest uploads.
+  PASSCODE_REQUIRED: { status: 401, message: 'This portal is protected: send "Authorization: Passcode <passcode>".' },
+  PASSCODE_INVALID: { status: 401, message: 'The portal passcode is wrong.' },
   SLUG_TAKEN: { status: 409, message: 'This slug is taken by another share.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than allowed.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be JSON (application/json).' },

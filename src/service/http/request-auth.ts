@@ -41,7 +41,7 @@ async function authenticate(header: string | undefined, tokens: AccessTokens, ac
   if (header === undefined || header.trim() === '') throw new ServiceError('UNAUTHENTICATED');
   const [scheme, credential] = header.trim().split(/\s+/, 2);
   if (scheme?.toLowerCase() === 'passcode') {
-    throw new ServiceError('UNAUTHENTICATED', 'Passcode authentication is for portals, which this service does not offer; use a bearer token.');
+    throw new ServiceError('UNAUTHENTICATED', 'Passcode authentication is only for portal visitors (/public/portals/…); use a bearer token here.');
   }
   if (scheme?.toLowerCase() !== 'bearer' || credential === undefined) {
     throw new ServiceError('UNAUTHENTICATED', 'Send the access token as "Authorization: Bearer <token>".');
