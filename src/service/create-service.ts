@@ -63,6 +63,8 @@ import { portalsRepo } from './portals/portals-repo.js';
 import { registerPortalRoutes } from './portals/portal-routes.js';
 import { registerPublicPortalRoutes } from './portals/public-portal-routes.js';
 import { attemptLimiter } from './portals/attempt-limiter.js';
+import { guestUploadsRepo } from './guest-uploads/guest-uploads-repo.js';
+import { registerGuestUploadRoutes } from './guest-uploads/guest-upload-routes.js';
 
 export interface RunningService {
   /** The base URL clients use (the public URL when one was configured). */
@@ -189,6 +191,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     const portals = portalsRepo(db);
     registerPortalRoutes(app, ctx, portals);
     registerPublicPortalRoutes(app, ctx, { portals, view: publicView, limiter: attemptLimiter(clock) });
+    registerGuestUploadRoutes(app, ctx, { guestUploads: guestUploadsRepo(db), uploads });
     registerBatchJobs(app, ctx, runner, jobs, {
       assets,
       blobs,

@@ -47,6 +47,9 @@ describe('null on every optional request property', () => {
     const folder = await service.api('POST', '/field-option-batches', { items: [{ batchItemId: 'f', fieldId: foldersId, value: 'Portal' }] });
     const portal = await service.api('POST', '/portals', { name: 'Nulls', folderIds: [folder.body.successes.f.result.id] });
     ids['/portals/:id'] = portal.body.result.id;
+    const link = await service.api('POST', '/guest-uploads', { name: 'Nulls', folderId: folder.body.successes.f.result.id });
+    ids['/guest-uploads/:id'] = link.body.result.id;
+    for (const route of ['/public/guest-uploads/:key/uploads', '/public/guest-uploads/:key/completions']) ids[route] = link.body.result.key;
     ids['/collections/:id/collaborators/:userId'] = `/collections/${collection.body.result.id}/collaborators/${adminId}`;
   });
   afterAll(async () => {

@@ -63,6 +63,8 @@ export const errorCatalogue = {
   PASSCODE_REQUIRED: { status: 401, message: 'This portal is protected: send "Authorization: Passcode <passcode>".' },
   PASSCODE_INVALID: { status: 401, message: 'The portal passcode is wrong.' },
   SLUG_TAKEN: { status: 409, message: 'This slug is taken by another share.' },
+  GUEST_UPLOAD_LIMIT_REACHED: { status: 409, message: 'This guest upload link has taken as many files as it allows.' },
+  GUEST_UPLOAD_TOO_LARGE: { status: 413, message: 'The file is larger than this guest upload link allows.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than allowed.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be JSON (application/json).' },
   // 429 / 5xx
