@@ -68,6 +68,7 @@ describe('collection routes', () => {
     expectError(await service.api('POST', `/collections/${id}/assets`, { assetIds: [assetIds[0], UNKNOWN_ID] }, member.token), 404, 'NOT_FOUND', UNKNOWN_ID);
     expect((await service.api('GET', `/collections/${id}`, undefined, member.token)).body.result.numberOfAssets).toBe(0);
     expectError(await service.api('POST', '/collections', { name: '  ' }, member.token), 400, 'INVALID_BODY', 'name');
+    expectError(await service.api('POST', '/collections', { name: 'two\nlines' }, member.token), 400, 'INVALID_BODY', 'control characters');
     expectError(await service.api('POST', `/collections/${id}/assets`, { assetIds: [] }, member.token), 400, 'INVALID_BODY', 'assetIds');
     expectError(await service.api('GET', `/collections/${UNKNOWN_ID}`), 404, 'NOT_FOUND');
   });

@@ -9,6 +9,7 @@ import type { ServiceContext } from '../context.js';
 import { envelope } from '../http/envelope.js';
 import { parseInput } from '../http/parse-input.js';
 import { parseBody } from '../http/route-bodies.js';
+import { oneLineName } from '../http/one-line-name.js';
 import { caller, type Caller } from '../http/request-auth.js';
 import { ServiceError, notFound } from '../errors/service-error.js';
 import { sortAndPage } from '../http/in-memory-page.js';
@@ -19,7 +20,7 @@ import { collectionSearchBody, matchesCollection } from './collection-search.js'
 
 const idParams = z.object({ id: z.string().min(1).max(200) });
 const collaboratorParams = idParams.extend({ userId: z.string().min(1).max(200) });
-const name = z.string().trim().min(1, 'must not be empty').max(500);
+const name = oneLineName;
 const description = z.string().max(10_000);
 const assetIds = z.array(z.string().min(1).max(200)).min(1).max(1000);
 

@@ -22,6 +22,7 @@ import { ServiceError, notFound } from '../errors/service-error.js';
 import { envelope } from '../http/envelope.js';
 import { parseInput } from '../http/parse-input.js';
 import { parseBody } from '../http/route-bodies.js';
+import { oneLineName } from '../http/one-line-name.js';
 import { caller, type Caller } from '../http/request-auth.js';
 import type { UploadService } from '../uploads/upload-service.js';
 import type { GuestUploadRow, GuestUploadsRepo } from './guest-uploads-repo.js';
@@ -31,7 +32,7 @@ export const DEFAULT_MAX_FILES = 100;
 
 const idParams = z.object({ id: z.string().min(1).max(200) });
 const keyParams = z.object({ key: z.string().min(1).max(200) });
-const name = z.string().trim().min(1, 'must not be empty').max(500);
+const name = oneLineName;
 const maxFileSize = z.number().int().min(1).max(MAX_FILE_SIZE);
 const maxFiles = z.number().int().min(1).max(10_000);
 const expiresAt = z.iso.datetime({ offset: true, message: 'must be an ISO-8601 date-time' }).nullable().optional();

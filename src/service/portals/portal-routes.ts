@@ -12,12 +12,13 @@ import { ServiceError, notFound } from '../errors/service-error.js';
 import { envelope } from '../http/envelope.js';
 import { parseInput } from '../http/parse-input.js';
 import { parseBody } from '../http/route-bodies.js';
+import { oneLineName } from '../http/one-line-name.js';
 import { caller, type Caller } from '../http/request-auth.js';
 import { hashPasscode } from './passcodes.js';
 import type { PortalRow, PortalsRepo } from './portals-repo.js';
 
 const idParams = z.object({ id: z.string().min(1).max(200) });
-const name = z.string().trim().min(1, 'must not be empty').max(500);
+const name = oneLineName;
 const folderIds = z.array(z.string().min(1).max(200)).min(1, 'needs at least one folder').max(100);
 const passcode = z.string().min(4, 'must be at least 4 characters').max(200);
 const createBody = z.object({ name, folderIds, passcode: passcode.optional() });
