@@ -288,6 +288,10 @@ describe('compileAssetQuery: query plans', () => {
     expect(plan(and(eq(fixed('KEYWORDS'), 'red'), matches(fixed('FILENAME'), 'l*')))).toContain('sqlite_autoindex_assets_1');
   });
 
+  it('drives a collection search from the collection\'s own rows', () => {
+    expect(plan(eq(fixed('COLLECTIONS'), c1))).toMatch(/SEARCH a USING INDEX sqlite_autoindex_assets_1 \(id=\?\)[\s\S]*SEARCH ca USING PRIMARY KEY \(collection_id=\?\)/);
+  });
+
   it('serves an unselective search sorted by DATE_LAST_MODIFIED from the scope index without sorting', () => {
     const detail = plan({ type: 'MATCH_ALL' });
     expect(detail).toContain('assets_account_state_modified');
