@@ -203,5 +203,5 @@ async function start(): Promise<void> {
 
 function trayImage(iconState: Parameters<typeof trayIconFile>[0]): Electron.NativeImage {
   const theme = nativeTheme.shouldUseDarkColors ? 'dark' : 'light';
-  return nativeImage.createFromPath(join(resourcesDir, 'tray', trayIconFile(iconState, theme)));
+  return nativeImage.createFromPath(join(resourcesDir, 'tray', trayIconFile(iconState, { platform: process.platform, theme })));
 }
