@@ -8,15 +8,16 @@
  * desktop-launcher.ts as `electron dist/main/app/main.js [--state DIR] [--data DIR] [--folder DIR]`.
  */
 import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { BrowserWindow, Menu, Notification, Tray, app, ipcMain, nativeImage, nativeTheme, safeStorage, session, shell } from 'electron';
+import { BrowserWindow, Menu, Notification, Tray, app, ipcMain, nativeImage, nativeTheme, protocol, safeStorage, session, shell } from 'electron';
 import type { ActivityEntry } from '../../shared/bridge/app-events.js';
 import type { AppState, HostInfo } from '../../shared/bridge/app-state.js';
 import { createAppController, type AppControllerDeps } from '../app-core/app-controller.js';
 import { defaultFolder, defaultStaticDir, embeddedLibrary } from '../cli/headless-app.js';
 import { defaultDataDir } from '../cli/start-command.js';
 import { stateDirOf } from '../cli/state-dir.js';
+import { APP_PAGE_URL, APP_SCHEME, APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol.js';
 import { AppWindow } from './app-window.js';
 import { claimSingleInstance, quitAfterClose } from './app-lifecycle.js';
 import { serveBridgeOverIpc } from './ipc-main-transport.js';
@@ -30,8 +31,8 @@ import { secureSession, secureWebContents } from './window-security.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const resourcesDir = app.isPackaged ? process.resourcesPath : resolve(here, '..', '..', '..', 'resources');
-const pageFile = join(defaultStaticDir(), 'index.html');
-const pageUrl = pathToFileURL(pageFile).href;
+// The page comes through our own app:// scheme (app-protocol.ts), never file://.
+const pageUrl = APP_PAGE_URL;
 
 const { values: flags } = parseArgs({
   args: process.argv.slice(app.isPackaged ? 1 : 2),
@@ -45,9 +46,11 @@ const appWindow = new AppWindow(() => {
   const window = new BrowserWindow(windowOptions({ preloadPath: join(here, 'preload.cjs'), iconPath: join(resourcesDir, 'icon.png'), platform: process.platform }));
   secureWebContents(window.webContents, pageUrl, (url) => void shell.openExternal(url));
   return window;
-}, pageFile);
+}, pageUrl);
 
 if (claimSingleInstance(app, () => appWindow.open())) {
+  // Must happen before `ready`: the scheme's privileges are fixed when Chromium starts.
+  protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME_PRIVILEGES.scheme, privileges: { ...APP_SCHEME_PRIVILEGES.privileges } }]);
   void app.whenReady().then(start, (error: unknown) => {
     console.error(`Asset Sync could not start: ${error instanceof Error ? error.message : String(error)}`);
     app.exit(1);
@@ -56,6 +59,7 @@ if (claimSingleInstance(app, () => appWindow.open())) {
 
 async function start(): Promise<void> {
   secureSession(session.defaultSession);
+  protocol.handle(APP_SCHEME, createAppProtocolHandler(defaultStaticDir()));
   const env = process.env;
   const stateDir = stateDirOf(flag(flags.state), env);
   const tokens = createSafeTokenStore({ file: join(app.getPath('userData'), 'tokens.bin'), platform: process.platform, safeStorage });
