@@ -27,8 +27,10 @@ afterAll(() => {
 const get = (url: string, method = 'GET'): Promise<Response> => createAppProtocolHandler(root)({ url, method });
 
 describe('the app:// protocol', () => {
-  it('registers as a standard, secure scheme without CSP bypass or fetch from pages', () => {
-    expect(APP_SCHEME_PRIVILEGES).toMatchObject({ scheme: 'app', privileges: { standard: true, secure: true, bypassCSP: false, supportFetchAPI: false } });
+  it('registers as a standard, secure scheme, readable by no other origin, with no CSP bypass', () => {
+    expect(APP_SCHEME_PRIVILEGES).toMatchObject({ scheme: 'app', privileges: { standard: true, secure: true, corsEnabled: false, bypassCSP: false, allowServiceWorkers: false } });
+    // The page's own connections stay closed by its policy, whatever the scheme allows.
+    expect(WINDOW_CONTENT_SECURITY_POLICY).toContain("connect-src 'none'");
   });
 
   it('serves the page with the content policy as a real header and the right type', async () => {

@@ -19,10 +19,15 @@ export const APP_HOST = 'bundle';
 /** The window's page; routes are its hash (`#/conflicts`). */
 export const APP_PAGE_URL = `${APP_SCHEME}://${APP_HOST}/index.html`;
 
-/** For protocol.registerSchemesAsPrivileged, before `ready`: a standard, secure scheme, nothing more. */
+/**
+ * For protocol.registerSchemesAsPrivileged, before `ready`: a standard, secure scheme. `supportFetchAPI`
+ * lets Chromium fetch the page's own module scripts (vite emits `<script type="module" crossorigin>`)
+ * from it; the page itself can still fetch nothing (CSP `connect-src 'none'`), and without `corsEnabled`
+ * no other origin can read from it. No CSP bypass, no service workers.
+ */
 export const APP_SCHEME_PRIVILEGES = {
   scheme: APP_SCHEME,
-  privileges: { standard: true, secure: true, supportFetchAPI: false, corsEnabled: false, bypassCSP: false, allowServiceWorkers: false, stream: false },
+  privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: false, bypassCSP: false, allowServiceWorkers: false, stream: false },
 } as const;
 
 /** What the handler reads of the request (Electron passes a fetch Request). */
