@@ -5,6 +5,11 @@
 // Tray: one glyph per state (up to date, syncing, paused, offline, attention), each in a `light`
 // variant (dark glyph, for light menu bars and panels) and a `dark` one (light glyph), at 16 px and
 // 32 px (@2x). The attention icon keeps its orange in both variants: it must stand out.
+//
+// macOS: one `<state>Template.png` (+ @2x) per state, black with alpha only. Electron marks an image
+// whose name ends in `Template` as a template image, and macOS then tints it for the menu bar (light,
+// dark, highlighted) itself; a coloured icon there looks foreign. The attention template is the same
+// triangle with the `!` cut out, so it still reads without its orange.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
@@ -45,5 +50,18 @@ for (const [state, draw] of Object.entries(glyphs)) {
     await sharp(svg(body, 16), { density: 72 }).resize(16, 16).png().toFile(`${here}tray/${state}-${theme}.png`);
     await sharp(svg(body, 32), { density: 72 }).resize(32, 32).png().toFile(`${here}tray/${state}-${theme}@2x.png`);
   }
+}
+const black = '#000';
+const templates = Object.fromEntries(Object.entries(glyphs).map(([state, draw]) => [state, draw(black)]));
+templates.attention = `<mask id="m"><rect width="32" height="32" fill="#fff"/><rect x="14.4" y="11" width="3.2" height="9.5" rx="1.2" fill="#000"/><circle cx="16" cy="24.2" r="1.9" fill="#000"/></mask>
+    <path d="M16 3.5L30 28H2z" fill="${black}" stroke="${black}" stroke-width="2" stroke-linejoin="round" mask="url(#m)"/>`;
+for (const [state, body] of Object.entries(templates)) {
+  // Anti-aliased edges come out as grey; force every pixel to black and keep only the alpha.
+  const render = async (size, file) => {
+    const alpha = await sharp(svg(body, size), { density: 72 }).resize(size, size).ensureAlpha().extractChannel('alpha').toBuffer();
+    await sharp({ create: { width: size, height: size, channels: 3, background: '#000' } }).joinChannel(alpha).png().toFile(file);
+  };
+  await render(16, `${here}tray/${state}Template.png`);
+  await render(32, `${here}tray/${state}Template@2x.png`);
 }
 console.log('Icons written to', here);

@@ -190,6 +190,20 @@ describe('the app controller with the local library', () => {
     web.api.close();
   });
 
+  it('comes back online by itself when the service returns while the app sits idle (no sync now)', async () => {
+    const where = setup();
+    app = await start(where);
+    writeFileSync(join(where.folder, 'before.txt'), 'before');
+    await until(() => app?.controller.getState() as Promise<AppState>, (s) => syncedFiles(s) === 1, 'first file synced');
+    await app.stopService();
+    writeFileSync(join(where.folder, 'while-away.txt'), 'while away');
+    await until(() => app?.controller.getState() as Promise<AppState>, (s) => s.connection.kind === 'offline', 'offline');
+    await app.restartService();
+    // No sync now: the app's own tries (the monitor's schedule, the remote poll) must find the service again.
+    const back = await until(() => app?.controller.getState() as Promise<AppState>, (s) => s.connection.kind === 'online' && syncedFiles(s) === 2, 'back online and caught up', 45_000);
+    expect(folderOf(back)?.activity.kind).not.toBe('offline');
+  }, 90_000);
+
   it('pause stops transfers and resume restarts them', async () => {
     const where = setup();
     app = await start(where);

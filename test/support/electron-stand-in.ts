@@ -36,10 +36,10 @@ export class StandInWindow extends EventEmitter {
   visible = false;
   minimized = false;
   destroyed = false;
-  loaded: { path: string; hash: string | undefined }[] = [];
+  loaded: string[] = [];
   focused = 0;
-  loadFile(path: string, options?: { hash?: string }): Promise<void> {
-    this.loaded.push({ path, hash: options?.hash });
+  loadURL(url: string): Promise<void> {
+    this.loaded.push(url);
     return Promise.resolve();
   }
   show(): void {
@@ -91,6 +91,7 @@ export function electronStandIn(app: StandInApp): Record<string, unknown> {
     ipcMain: unreachable('ipcMain'),
     nativeImage: unreachable('nativeImage'),
     nativeTheme: unreachable('nativeTheme'),
+    protocol: unreachable('protocol'),
     safeStorage: unreachable('safeStorage'),
     session: unreachable('session'),
     shell: unreachable('shell'),

@@ -34,7 +34,7 @@ import type { AccountState, AppSettings, AppState, BridgeErrorData, HostInfo } f
 import { toBridgeError } from '../../shared/bridge/bridge-error.js';
 import { ActivityLog } from './activity-log.js';
 import { AppCoreError } from './app-core-error.js';
-import { Connectivity, httpProbe, type Probe } from './connectivity.js';
+import { ServiceReachability } from './service-reachability.js';
 import { copyPathInto, copyStreamInto, targetDir, type CopyProgress } from './copy-in.js';
 import { conflictViews, folderActivity, folderView, heldDeletionViews, notSyncedViews, overallState, waitingCount, withoutUnreachable, type FolderRuntime } from './folder-view.js';
 import { DEFAULT_SETTINGS, openSettingsStore, type SettingsStore, type StoredSettings } from './settings-store.js';
@@ -91,8 +91,6 @@ export interface AppControllerDeps {
   createApi?: (options: ApiClientOptions) => ApiClient;
   /** Watches a root for changes (default NativeWatcher). */
   createWatcher?: (root: string, rules: () => IgnoreRules) => Watcher;
-  /** Whether the service answers at all (default: an HTTP HEAD of its base URL). */
-  probe?: (server: string) => Probe;
   log?: (event: EngineEvent) => void;
 }
 
@@ -124,7 +122,7 @@ interface Session {
   api: ApiClient;
   engine: Engine;
   runner: SyncRunner;
-  connectivity: Connectivity;
+  connectivity: ServiceReachability;
   /** The root whose pass planned last (passes run one root at a time). */
   currentRoot: string | undefined;
   /** Absolute paths of parts being uploaded, to tell an upload's bytes from a download's. */
@@ -350,7 +348,6 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
       running.delete(key);
       activity.finish(id, { status: 'failed', error: { name: 'SyncError', code: 'TRANSFER_INTERRUPTED', message: 'The transfer did not finish; it is tried again.' } });
     }
-    if (report.remoteError !== undefined || report.failed > 0) session?.connectivity.suspect(report.remoteError ?? 'transfers failed');
     changed();
   };
 
@@ -378,17 +375,25 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
 
   const openSession = (server: string, local: boolean, tokens: TokenProvider, user: { email: string; name: string }): Session => {
     const stored = readSettings();
+    const holder: { runner?: SyncRunner; connectivity?: ServiceReachability; onOnline?: () => void } = {};
     const rawApi = (deps.createApi ?? createApiClient)({
       server,
       tokens: watchSignIn(tokens, server),
       env,
       bandwidth: { uploadBytesPerSecond: stored.uploadBytesPerSecond, downloadBytesPerSecond: stored.downloadBytesPerSecond },
-      // The app watches reachability itself (connectivity.ts probes with backoff and shows it), so a
-      // request while the service is away fails at once instead of waiting for the client's next try.
+      // The client's monitor holds reachability (service-reachability.ts keeps trying while it is away),
+      // so a request while the service is away fails at once instead of waiting for the next try.
       whileUnreachable: 'fail',
+      onConnectivity: (change) => {
+        const watch = holder.connectivity;
+        // A session already closed hears nothing more (its engine is gone).
+        if (watch === undefined || !watch.open) return;
+        watch.changed();
+        changed();
+        if (change.state === 'reachable') holder.onOnline?.();
+      },
     });
     const uploading = new Map<string, number>();
-    const holder: { runner?: SyncRunner } = {};
     const api = gatedApi(rawApi, () => holder.runner, uploading);
     const engine = createEngine(
       { stateDir: config.stateDir, server, ...(config.stableMs === undefined ? {} : { stableMs: config.stableMs }), ...(config.remote === undefined ? {} : { remote: config.remote }) },
@@ -412,17 +417,21 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
       onPassStart: changed,
     });
     holder.runner = runner;
-    const connectivity = new Connectivity({
-      probe: (deps.probe ?? httpProbe)(server),
-      clock,
-      onChange: changed,
-      onOnline: () => {
-        // Back online: whatever failed while away is tried again now, in one full pass.
+    const connectivity = new ServiceReachability({
+      state: () => rawApi.connectivity(),
+      retryNow: () => {
         rawApi.retryNow();
-        for (const row of engine.roots()) engine.db.prepare('UPDATE not_synced SET retry_at = NULL WHERE root_id = ?').run(row.id);
-        runner.requestFullPass();
       },
+      // Any HTTP answer counts; the features document is small and needs no sign-in.
+      tryOnce: () => rawApi.serviceFeatures(),
+      clock,
     });
+    holder.connectivity = connectivity;
+    holder.onOnline = () => {
+      // Back online: whatever failed while away is tried again now, in one full pass.
+      for (const row of engine.roots()) engine.db.prepare('UPDATE not_synced SET retry_at = NULL WHERE root_id = ?').run(row.id);
+      runner.requestFullPass();
+    };
     return { server, local, user, api: rawApi, engine, runner, connectivity, currentRoot: undefined, uploading };
   };
 
@@ -488,7 +497,6 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
       const data = toBridgeError(error);
       if (data.code === 'NOT_SIGNED_IN') account = { kind: 'signed-out', server, reason: data };
       else account = { kind: 'signed-in', server, email: user.email, name: user.name, local: false };
-      if (data.code !== 'NOT_SIGNED_IN') next.connectivity.suspect(data.message);
     }
     next.user = user;
     begin(next);

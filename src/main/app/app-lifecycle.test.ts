@@ -3,7 +3,7 @@ import { StandInApp, StandInWindow } from '../../../test/support/electron-stand-
 import { claimSingleInstance, quitAfterClose } from './app-lifecycle.js';
 import { AppWindow } from './app-window.js';
 
-const PAGE = '/app/dist/renderer/index.html';
+const PAGE = 'app://bundle/index.html';
 
 describe('one instance', () => {
   it('the first launch keeps the lock, and a second launch focuses its window', () => {
@@ -37,7 +37,7 @@ describe('the window', () => {
     expect(window.webContentsId()).toBeUndefined();
     window.open('#/conflicts');
     const [first] = made;
-    expect(first?.loaded).toEqual([{ path: PAGE, hash: '/conflicts' }]);
+    expect(first?.loaded).toEqual([`${PAGE}#/conflicts`]);
     expect(first?.visible).toBe(false);
     first?.emit('ready-to-show');
     expect(first?.visible).toBe(true);

@@ -8,7 +8,7 @@ import type { WindowRoute } from './tray-menu.js';
 /** What this module uses of Electron's BrowserWindow. */
 export interface WindowLike {
   readonly webContents: { readonly id: number; executeJavaScript(code: string): Promise<unknown> };
-  loadFile(path: string, options?: { hash?: string }): Promise<void>;
+  loadURL(url: string): Promise<void>;
   show(): void;
   hide(): void;
   focus(): void;
@@ -26,8 +26,8 @@ export class AppWindow {
 
   constructor(
     private readonly create: () => WindowLike,
-    /** dist/renderer/index.html. */
-    private readonly pageFile: string,
+    /** The page's URL without a route (app://bundle/index.html, see app-protocol.ts). */
+    private readonly pageUrl: string,
   ) {}
 
   /** The window's web contents id, for the IPC sender check; undefined while there is no window. */
@@ -60,7 +60,7 @@ export class AppWindow {
       window.show();
       window.focus();
     });
-    void window.loadFile(this.pageFile, { hash: route.slice(1) }).catch(() => undefined);
+    void window.loadURL(`${this.pageUrl}${route}`).catch(() => undefined);
   }
 
   /** From now on closing the window closes it (the app is quitting). */

@@ -1,8 +1,10 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
+import { ELECTRON_ADDON, ELECTRON_NATIVE_DIR, PACKAGED_ADDON } from '../../platform/sqlite-binding.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const require = createRequire(import.meta.url);
@@ -41,8 +43,19 @@ describe('electron-builder.yml', () => {
     expect(c.extraMetadata.main).toBe('dist/main/app/main.js');
   });
 
-  it('is what npm run dist packages', () => {
+  it('is what npm run dist packages, after building better-sqlite3 for Electron', () => {
     const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
     expect(pkg.scripts.dist).toContain('electron-builder --config electron-builder.yml');
+    expect(pkg.scripts.dist.indexOf('npm run rebuild:electron')).toBeGreaterThan(-1);
+    expect(pkg.scripts.dist.indexOf('npm run rebuild:electron')).toBeLessThan(pkg.scripts.dist.indexOf('electron-builder'));
+    expect(pkg.scripts['rebuild:electron']).toBe('node resources/rebuild-electron-native.js');
+    expect(existsSync(`${root}resources/rebuild-electron-native.js`)).toBe(true);
+  });
+
+  it('ships the Electron build of better-sqlite3 where the packaged app looks for it, and never rebuilds node_modules in place', () => {
+    const c = config();
+    // A rebuild in place would leave node_modules with Electron's ABI: the tests and the CLI (Node) would break.
+    expect(c.npmRebuild).toBe(false);
+    expect(c.extraResources).toContainEqual({ from: join(ELECTRON_NATIVE_DIR, ELECTRON_ADDON), to: PACKAGED_ADDON });
   });
 });

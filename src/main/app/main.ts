@@ -7,31 +7,35 @@
  * Only wiring lives here: each part is a small tested module beside this file. Started by
  * desktop-launcher.ts as `electron dist/main/app/main.js [--state DIR] [--data DIR] [--folder DIR]`.
  */
-import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { BrowserWindow, Menu, Notification, Tray, app, ipcMain, nativeImage, nativeTheme, safeStorage, session, shell } from 'electron';
+import { BrowserWindow, Menu, Notification, Tray, app, ipcMain, nativeImage, nativeTheme, protocol, safeStorage, session, shell } from 'electron';
 import type { ActivityEntry } from '../../shared/bridge/app-events.js';
 import type { AppState, HostInfo } from '../../shared/bridge/app-state.js';
 import { createAppController, type AppControllerDeps } from '../app-core/app-controller.js';
 import { defaultFolder, defaultStaticDir, embeddedLibrary } from '../cli/headless-app.js';
 import { defaultDataDir } from '../cli/start-command.js';
 import { stateDirOf } from '../cli/state-dir.js';
+import { APP_PAGE_URL, APP_SCHEME, APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol.js';
 import { AppWindow } from './app-window.js';
 import { claimSingleInstance, quitAfterClose } from './app-lifecycle.js';
+import { HIDDEN_FLAG, applyLaunchAtLogin, autostartPath, launchCommand } from './login-item.js';
 import { serveBridgeOverIpc } from './ipc-main-transport.js';
 import { NotificationBatcher } from './notification-batcher.js';
 import { createSafeTokenStore } from './safe-token-store.js';
 import { isTrustedSender } from './sender-check.js';
 import { buildTrayMenu, statusLine, trayIconFile, trayIconState, type TrayAction } from './tray-menu.js';
 import { toElectronTemplate } from './tray-menu-adapter.js';
+import { trayDrop } from './tray-drop.js';
 import { windowOptions } from './window-options.js';
 import { secureSession, secureWebContents } from './window-security.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const resourcesDir = app.isPackaged ? process.resourcesPath : resolve(here, '..', '..', '..', 'resources');
-const pageFile = join(defaultStaticDir(), 'index.html');
-const pageUrl = pathToFileURL(pageFile).href;
+// The page comes through our own app:// scheme (app-protocol.ts), never file://.
+const pageUrl = APP_PAGE_URL;
 
 const { values: flags } = parseArgs({
   args: process.argv.slice(app.isPackaged ? 1 : 2),
@@ -42,12 +46,17 @@ const { values: flags } = parseArgs({
 const flag = (value: string | boolean | undefined): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 const appWindow = new AppWindow(() => {
-  const window = new BrowserWindow(windowOptions({ preloadPath: join(here, 'preload.cjs'), iconPath: join(resourcesDir, 'icon.png'), platform: process.platform }));
-  secureWebContents(window.webContents, pageUrl, (url) => void shell.openExternal(url));
-  return window;
-}, pageFile);
+  // Its web contents are secured in 'web-contents-created' below, like any other.
+  return new BrowserWindow(windowOptions({ preloadPath: join(here, 'preload.cjs'), iconPath: join(resourcesDir, 'icon.png'), platform: process.platform }));
+}, pageUrl);
 
 if (claimSingleInstance(app, () => appWindow.open())) {
+  // Must happen before `ready`: the scheme's privileges are fixed when Chromium starts.
+  protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME_PRIVILEGES.scheme, privileges: { ...APP_SCHEME_PRIVILEGES.privileges } }]);
+  // Every web contents, not only our window's, from the first one on: none navigates away or opens a window.
+  app.on('web-contents-created', (_event, contents) => {
+    secureWebContents(contents, pageUrl, (url) => void shell.openExternal(url));
+  });
   void app.whenReady().then(start, (error: unknown) => {
     console.error(`Asset Sync could not start: ${error instanceof Error ? error.message : String(error)}`);
     app.exit(1);
@@ -56,6 +65,7 @@ if (claimSingleInstance(app, () => appWindow.open())) {
 
 async function start(): Promise<void> {
   secureSession(session.defaultSession);
+  protocol.handle(APP_SCHEME, createAppProtocolHandler(defaultStaticDir()));
   const env = process.env;
   const stateDir = stateDirOf(flag(flags.state), env);
   const tokens = createSafeTokenStore({ file: join(app.getPath('userData'), 'tokens.bin'), platform: process.platform, safeStorage });
@@ -75,7 +85,8 @@ async function start(): Promise<void> {
     localLibrary: library,
     tokenStore: tokens.store,
   };
-  const controller = createAppController({ stateDir, configDir: stateDir, host, defaultFolder: resolve(flag(flags.folder) ?? defaultFolder()), env }, deps);
+  const homeFolder = resolve(flag(flags.folder) ?? defaultFolder());
+  const controller = createAppController({ stateDir, configDir: stateDir, host, defaultFolder: homeFolder, env }, deps);
 
   const transport = serveBridgeOverIpc({
     ipcMain,
@@ -100,9 +111,13 @@ async function start(): Promise<void> {
     appWindow.open();
   });
   tray.on('drop-files', (_event, files) => {
-    const folder = state?.folders[0];
-    if (folder === undefined || files.length === 0) return;
-    void controller.copyIn({ folderId: folder.id, relDir: '', items: files.map((path) => ({ kind: 'path', path })) }).catch((error: unknown) => {
+    const drop = trayDrop(state?.folders ?? [], homeFolder, files);
+    if (drop.kind === 'nothing') return;
+    if (drop.kind === 'no-folder') {
+      notify({ title: 'Could not copy the dropped files', body: drop.message, route: '#/' });
+      return;
+    }
+    void controller.copyIn({ folderId: drop.folderId, relDir: '', items: drop.paths.map((path) => ({ kind: 'path', path })) }).catch((error: unknown) => {
       notify({ title: 'Could not copy the dropped files', body: error instanceof Error ? error.message : String(error), route: '#/' });
     });
   });
@@ -163,6 +178,19 @@ async function start(): Promise<void> {
   });
 
   let launchAtLogin: boolean | undefined;
+  const loginItem = {
+    platform: process.platform,
+    command: launchCommand({ execPath: process.execPath, packaged: app.isPackaged, mainScript: join(here, 'main.js'), appImage: env.APPIMAGE }),
+    setLoginItemSettings: (settings: Electron.Settings) => {
+      app.setLoginItemSettings(settings);
+    },
+    autostartFile: autostartPath(env, app.getPath('home')),
+    writeFile: async (path: string, text: string) => {
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, text);
+    },
+    removeFile: (path: string) => rm(path, { force: true }),
+  };
   const unsubscribe = controller.subscribe((event) => {
     batcher.push(event);
     if (event.type === 'activity') {
@@ -173,10 +201,12 @@ async function start(): Promise<void> {
     if (event.type !== 'state') return;
     const previous = state;
     state = event.state;
-    if (state.settings.launchAtLogin !== launchAtLogin && process.platform !== 'linux') {
+    if (state.settings.launchAtLogin !== launchAtLogin) {
       launchAtLogin = state.settings.launchAtLogin;
-      // Started at login: to the tray only (`--hidden` on Windows; macOS says wasOpenedAtLogin).
-      app.setLoginItemSettings({ openAtLogin: launchAtLogin, args: ['--hidden'] });
+      // Started at login: to the tray only (`--hidden` on Linux and Windows; macOS says wasOpenedAtLogin).
+      void applyLaunchAtLogin(launchAtLogin, loginItem).catch((error: unknown) => {
+        console.warn(`Asset Sync could not change launch at login: ${error instanceof Error ? error.message : String(error)}`);
+      });
     }
     if (previous?.overall !== state.overall || previous.revision !== state.revision) refreshTray();
   });
@@ -197,11 +227,11 @@ async function start(): Promise<void> {
 
   await controller.start();
   if (!tokens.secureStorage && tokens.keeping.kind === 'memory-only') console.warn(`Asset Sync: ${tokens.keeping.reason}`);
-  const atLogin = process.argv.includes('--hidden') || (process.platform === 'darwin' && app.getLoginItemSettings().wasOpenedAtLogin);
+  const atLogin = process.argv.includes(HIDDEN_FLAG) || (process.platform === 'darwin' && app.getLoginItemSettings().wasOpenedAtLogin);
   if (!atLogin) appWindow.open();
 }
 
 function trayImage(iconState: Parameters<typeof trayIconFile>[0]): Electron.NativeImage {
   const theme = nativeTheme.shouldUseDarkColors ? 'dark' : 'light';
-  return nativeImage.createFromPath(join(resourcesDir, 'tray', trayIconFile(iconState, theme)));
+  return nativeImage.createFromPath(join(resourcesDir, 'tray', trayIconFile(iconState, { platform: process.platform, theme })));
 }

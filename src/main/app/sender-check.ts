@@ -28,7 +28,7 @@ export interface IpcEventLike {
 export interface TrustedPage {
   /** The id of our window's web contents, or undefined while there is no window. */
   webContentsId(): number | undefined;
-  /** Our page's URL, e.g. `file:///opt/Asset Sync/resources/app/dist/renderer/index.html`. */
+  /** Our page's URL, `app://bundle/index.html` (app-protocol.ts). */
   pageUrl: string;
 }
 

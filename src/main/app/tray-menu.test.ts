@@ -5,6 +5,7 @@ import { appState, folderView } from '../../../test/support/app-state-builder.js
 import { buildTrayMenu, recentFiles, statusLine, trayIconFile, trayIconState, trayIconStates, type TrayAction, type TrayMenuItem } from './tray-menu.js';
 import { toElectronTemplate } from './tray-menu-adapter.js';
 import { existsSync } from 'node:fs';
+import sharp from 'sharp';
 import { fileURLToPath } from 'node:url';
 
 const trayDir = fileURLToPath(new URL('../../../resources/tray/', import.meta.url));
@@ -67,10 +68,32 @@ describe('the tray', () => {
     expect(Object.keys(states).map((overall) => trayIconState(overall as OverallState))).toEqual(['syncing', 'attention', 'attention', 'attention', 'offline', 'paused', 'syncing', 'up-to-date']);
   });
 
-  it.each(trayIconStates.flatMap((state) => (['light', 'dark'] as const).map((theme) => [state, theme] as const)))('has the %s icon in its %s variant, at 1x and 2x', (state, theme) => {
-    const file = trayIconFile(state, theme);
+  const platforms = ['darwin', 'win32', 'linux'] as const;
+  const looks = platforms.flatMap((platform) => (['light', 'dark'] as const).map((theme) => ({ platform, theme })));
+
+  it.each(trayIconStates.flatMap((state) => looks.map((look) => [state, look.platform, look.theme] as const)))('shows %s on %s (%s theme) with an icon that exists at 1x and 2x', (state, platform, theme) => {
+    const file = trayIconFile(state, { platform, theme });
+    expect(file).toBe(platform === 'darwin' ? `${state}Template.png` : `${state}-${theme}.png`);
     expect(existsSync(`${trayDir}${file}`)).toBe(true);
     expect(existsSync(`${trayDir}${file.replace('.png', '@2x.png')}`)).toBe(true);
+  });
+
+  it('gives every state its own icon on every platform and theme', () => {
+    for (const look of looks) expect(new Set(trayIconStates.map((state) => trayIconFile(state, look))).size).toBe(trayIconStates.length);
+  });
+
+  it.each(trayIconStates.flatMap((state) => [`${state}Template.png`, `${state}Template@2x.png`]))('draws the macOS template %s in black and alpha only', async (file) => {
+    const { data, info } = await sharp(`${trayDir}${file}`).raw().toBuffer({ resolveWithObject: true });
+    expect(info.channels).toBe(4);
+    expect(info.width).toBe(file.includes('@2x') ? 32 : 16);
+    let visible = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      expect([data[i], data[i + 1], data[i + 2]]).toEqual([0, 0, 0]);
+      if ((data[i + 3] ?? 0) > 0) visible += 1;
+    }
+    // Not blank, not a filled square: a glyph.
+    expect(visible).toBeGreaterThan(info.width * 2);
+    expect(visible).toBeLessThan(info.width * info.height);
   });
 
   it('offers pause for 1 hour or until resumed, and sync now, while syncing runs', () => {

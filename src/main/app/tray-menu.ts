@@ -8,7 +8,7 @@ import type { ActivityEntry } from '../../shared/bridge/app-events.js';
 import type { AppState, OverallState } from '../../shared/bridge/app-state.js';
 import type { PauseSpan } from '../../shared/bridge/app-bridge.js';
 
-/** The five icons of the tray (each in a light and a dark variant). */
+/** The five icons of the tray (a light and a dark variant each, and a macOS template). */
 export const trayIconStates = ['up-to-date', 'syncing', 'paused', 'offline', 'attention'] as const;
 export type TrayIconState = (typeof trayIconStates)[number];
 
@@ -33,9 +33,15 @@ export function trayIconState(overall: OverallState): TrayIconState {
   }
 }
 
-/** The icon's file name inside resources/tray/ (`@2x` beside it for high-density screens). */
-export function trayIconFile(state: TrayIconState, theme: TrayTheme): string {
-  return `${state}-${theme}.png`;
+/**
+ * The icon's file name inside resources/tray/ (`@2x` beside it for high-density screens). macOS gets
+ * the black-and-alpha `<state>Template.png`: Electron marks a file named `…Template` as a template
+ * image and the menu bar tints it for light, dark and highlighted itself, so the theme plays no part
+ * there. Windows and Linux get the variant for the panel's theme.
+ */
+export function trayIconFile(state: TrayIconState, look: { platform: NodeJS.Platform; theme: TrayTheme }): string {
+  if (look.platform === 'darwin') return `${state}Template.png`;
+  return `${state}-${look.theme}.png`;
 }
 
 /** A route of the window (agreed with the renderer; see TEAM-NOTES.md). */

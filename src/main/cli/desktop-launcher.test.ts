@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { tempDirs } from '../../../test/support/temp-dirs.js';
 import { desktopDecision, findElectronBinary, probeDesktop, type DesktopFacts, type ProbeDeps } from './desktop-launcher.js';
 
-const ready: DesktopFacts = { platform: 'linux', env: { DISPLAY: ':0' }, shellBuilt: true, electronBinary: '/e/electron', electronPackage: true, fetchTried: false };
+const ready: DesktopFacts = { platform: 'linux', env: { DISPLAY: ':0' }, shellBuilt: true, electronBinary: '/e/electron', electronPackage: true, fetchTried: false, sqliteProblem: undefined, rebuildTried: false };
 
 describe('the desktop decision', () => {
   it('launches Electron where the binary, the built shell and a display are there', () => {
@@ -27,15 +27,24 @@ describe('the desktop decision', () => {
     expect(desktopDecision({ ...missing, electronPackage: false })).toEqual({ kind: 'headless', reason: 'Electron is not installed (npm install electron)' });
   });
 
+  it('builds better-sqlite3 for Electron once when its build is missing, then launches or says why not', () => {
+    const stale = { ...ready, sqliteProblem: 'better-sqlite3 has no build for Electron 45.4.1: it has not been built (npm run rebuild:electron)' };
+    expect(desktopDecision(stale)).toEqual({ kind: 'rebuild-sqlite' });
+    expect(desktopDecision({ ...stale, rebuildTried: true })).toEqual({ kind: 'headless', reason: stale.sqliteProblem });
+    expect(desktopDecision({ ...stale, env: { DISPLAY: ':0', ASSET_SYNC_FETCH_ELECTRON: '0' } })).toEqual({ kind: 'headless', reason: stale.sqliteProblem });
+    expect(desktopDecision({ ...ready, rebuildTried: true })).toEqual({ kind: 'launch', binary: '/e/electron' });
+  });
+
   it('needs the built shell', () => {
     expect(desktopDecision({ ...ready, shellBuilt: false })).toEqual({ kind: 'headless', reason: 'the desktop shell is not built (run npm run build)' });
   });
 });
 
 describe('probeDesktop', () => {
-  const deps = (overrides: Partial<ProbeDeps>): ProbeDeps & { fetches: number; launches: { binary: string; args: string[] }[] } => {
+  const deps = (overrides: Partial<ProbeDeps>): ProbeDeps & { fetches: number; rebuilds: number; launches: { binary: string; args: string[] }[] } => {
     const record = {
       fetches: 0,
+      rebuilds: 0,
       launches: [] as { binary: string; args: string[] }[],
       platform: 'linux' as const,
       shellBuilt: () => true,
@@ -43,6 +52,11 @@ describe('probeDesktop', () => {
       hasPackage: () => true,
       fetchBinary: () => {
         record.fetches += 1;
+        return false;
+      },
+      sqliteProblem: () => undefined,
+      rebuildSqlite: () => {
+        record.rebuilds += 1;
         return false;
       },
       launch: async (binary: string, args: string[]) => {
@@ -67,6 +81,17 @@ describe('probeDesktop', () => {
     const d = deps({});
     expect(await probeDesktop({ env: { DISPLAY: ':0' } }, d)).toEqual({ available: false, reason: 'the Electron binary is not installed and could not be downloaded on this machine' });
     expect(d.fetches).toBe(1);
+  });
+
+  it('builds better-sqlite3 for Electron before the first launch, and only once', async () => {
+    let built = false;
+    const d = deps({ findBinary: () => '/e/electron', sqliteProblem: () => (built ? undefined : 'no build'), rebuildSqlite: () => (built = true) });
+    const probe = await probeDesktop({ env: { DISPLAY: ':0' } }, d);
+    expect(probe.available).toBe(true);
+    const failing = deps({ findBinary: () => '/e/electron', sqliteProblem: () => 'better-sqlite3 has no build for Electron 45.4.1' });
+    expect(await probeDesktop({ env: { DISPLAY: ':0' } }, failing)).toEqual({ available: false, reason: 'better-sqlite3 has no build for Electron 45.4.1' });
+    expect(failing.rebuilds).toBe(1);
+    expect(failing.launches).toEqual([]);
   });
 
   it('never fetches without a display', async () => {

@@ -10,6 +10,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { chooseSqliteBinding, installedBetterSqlite3Version, projectRootOf, readNativeStamp } from '../../platform/sqlite-binding.js';
 
 export type DesktopProbeResult = { available: true; launch(args: string[]): Promise<number> } | { available: false; reason: string };
 
@@ -25,18 +27,30 @@ export interface DesktopFacts {
   electronPackage: boolean;
   /** A fetch was already tried (this run); never twice. */
   fetchTried: boolean;
+  /** Why better-sqlite3 has no usable build for this Electron (sqlite-binding.ts), or undefined when it has. */
+  sqliteProblem: string | undefined;
+  /** `npm run rebuild:electron` was already tried (this run); never twice. */
+  rebuildTried: boolean;
 }
 
-export type DesktopDecision = { kind: 'launch'; binary: string } | { kind: 'fetch' } | { kind: 'headless'; reason: string };
+export type DesktopDecision = { kind: 'launch'; binary: string } | { kind: 'fetch' } | { kind: 'rebuild-sqlite' } | { kind: 'headless'; reason: string };
 
-/** `ASSET_SYNC_FETCH_ELECTRON=0` turns the one download attempt off (offline machines, CI). */
+/**
+ * `ASSET_SYNC_FETCH_ELECTRON=0` turns the one download attempt off (offline machines, CI), and with it
+ * the one build of better-sqlite3 for Electron (it fetches Electron's headers or a prebuilt binary).
+ */
 export const FETCH_ENV = 'ASSET_SYNC_FETCH_ELECTRON';
 
 export function desktopDecision(facts: DesktopFacts): DesktopDecision {
   const has = (name: string): boolean => (facts.env[name] ?? '') !== '';
   if (facts.platform === 'linux' && !has('DISPLAY') && !has('WAYLAND_DISPLAY')) return { kind: 'headless', reason: 'this machine has no display (neither DISPLAY nor WAYLAND_DISPLAY is set)' };
   if (!facts.shellBuilt) return { kind: 'headless', reason: 'the desktop shell is not built (run npm run build)' };
-  if (facts.electronBinary !== undefined) return { kind: 'launch', binary: facts.electronBinary };
+  if (facts.electronBinary !== undefined) {
+    if (facts.sqliteProblem === undefined) return { kind: 'launch', binary: facts.electronBinary };
+    // Electron's main process opens the databases: it needs better-sqlite3 built for its own ABI.
+    if (!facts.rebuildTried && facts.env[FETCH_ENV] !== '0') return { kind: 'rebuild-sqlite' };
+    return { kind: 'headless', reason: facts.sqliteProblem };
+  }
   if (!facts.electronPackage) return { kind: 'headless', reason: 'Electron is not installed (npm install electron)' };
   if (!facts.fetchTried && facts.env[FETCH_ENV] !== '0') return { kind: 'fetch' };
   return { kind: 'headless', reason: 'the Electron binary is not installed and could not be downloaded on this machine' };
@@ -78,10 +92,28 @@ export interface ProbeDeps {
   hasPackage(): boolean;
   /** Runs electron's own install script once, with a time limit; true when it finished well. */
   fetchBinary(env: Record<string, string | undefined>): boolean;
+  /** Why better-sqlite3's Electron build does not fit the installed Electron, or undefined when it does. */
+  sqliteProblem(): string | undefined;
+  /** Builds better-sqlite3 for Electron once (resources/rebuild-electron-native.js); true when it finished well. */
+  rebuildSqlite(env: Record<string, string | undefined>): boolean;
   launch(binary: string, args: string[], env: Record<string, string | undefined>): Promise<number>;
 }
 
 const FETCH_TIMEOUT_MS = 60_000;
+/** A compile of SQLite from source takes a few minutes on a slow machine. */
+const REBUILD_TIMEOUT_MS = 600_000;
+
+/** The installed electron package's version, without loading it. */
+function electronVersion(): string | undefined {
+  const dir = electronPackageDir();
+  if (dir === undefined) return undefined;
+  try {
+    const manifest = z.object({ version: z.string() }).safeParse(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')));
+    return manifest.success ? manifest.data.version : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export const systemProbeDeps: ProbeDeps = {
   platform: process.platform,
@@ -91,6 +123,30 @@ export const systemProbeDeps: ProbeDeps = {
   },
   findBinary: (env) => findElectronBinary(env),
   hasPackage: () => electronPackageDir() !== undefined,
+  sqliteProblem: () => {
+    const electron = electronVersion();
+    if (electron === undefined) return 'Electron is not installed (npm install electron)';
+    const root = projectRootOf(dirname(fileURLToPath(import.meta.url)));
+    const choice = chooseSqliteBinding({
+      electron,
+      packaged: false,
+      resourcesPath: undefined,
+      projectRoot: root,
+      betterSqlite3: installedBetterSqlite3Version(),
+      platform: process.platform,
+      arch: process.arch,
+      exists: existsSync,
+      readStamp: readNativeStamp,
+    });
+    return choice.kind === 'missing' ? choice.reason : undefined;
+  },
+  rebuildSqlite: (env) => {
+    const script = join(projectRootOf(dirname(fileURLToPath(import.meta.url))), 'resources', 'rebuild-electron-native.js');
+    if (!existsSync(script)) return false;
+    console.error('Building better-sqlite3 for Electron (once)…');
+    const result = spawnSync(process.execPath, [script], { env, stdio: ['ignore', 'ignore', 'inherit'], timeout: REBUILD_TIMEOUT_MS });
+    return result.status === 0;
+  },
   fetchBinary: (env) => {
     const dir = electronPackageDir();
     if (dir === undefined) return false;
@@ -112,18 +168,31 @@ export const systemProbeDeps: ProbeDeps = {
 
 /** What start-command.ts calls first: the window where it can open, else why not. */
 export async function probeDesktop(options: { env: Record<string, string | undefined> }, deps: ProbeDeps = systemProbeDeps): Promise<DesktopProbeResult> {
-  const facts = (fetchTried: boolean): DesktopFacts => ({
-    platform: deps.platform,
-    env: options.env,
-    shellBuilt: deps.shellBuilt(),
-    electronBinary: deps.findBinary(options.env),
-    electronPackage: deps.hasPackage(),
-    fetchTried,
-  });
-  let decision = desktopDecision(facts(false));
+  const tried = { fetch: false, rebuild: false };
+  const facts = (): DesktopFacts => {
+    const electronBinary = deps.findBinary(options.env);
+    return {
+      platform: deps.platform,
+      env: options.env,
+      shellBuilt: deps.shellBuilt(),
+      electronBinary,
+      electronPackage: deps.hasPackage(),
+      fetchTried: tried.fetch,
+      // Only asked once there is an Electron to build for.
+      sqliteProblem: electronBinary === undefined ? undefined : deps.sqliteProblem(),
+      rebuildTried: tried.rebuild,
+    };
+  };
+  let decision = desktopDecision(facts());
   if (decision.kind === 'fetch') {
     deps.fetchBinary(options.env);
-    decision = desktopDecision(facts(true));
+    tried.fetch = true;
+    decision = desktopDecision(facts());
+  }
+  if (decision.kind === 'rebuild-sqlite') {
+    deps.rebuildSqlite(options.env);
+    tried.rebuild = true;
+    decision = desktopDecision(facts());
   }
   switch (decision.kind) {
     case 'launch': {
@@ -134,5 +203,7 @@ export async function probeDesktop(options: { env: Record<string, string | undef
       return { available: false, reason: decision.reason };
     case 'fetch':
       return { available: false, reason: 'the Electron binary could not be downloaded' };
+    case 'rebuild-sqlite':
+      return { available: false, reason: 'better-sqlite3 could not be built for Electron' };
   }
 }

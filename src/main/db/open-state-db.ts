@@ -5,11 +5,13 @@
  */
 import Database from 'better-sqlite3';
 import { migrations } from './migrations/index.js';
+import { sqliteOptions } from '../../platform/sqlite-binding.js';
 
 export type StateDb = Database.Database;
 
 export function openStateDb(file: string): StateDb {
-  const db = new Database(file);
+  // Node's build, or Electron's in the desktop app (sqlite-binding.ts).
+  const db = new Database(file, sqliteOptions());
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');

@@ -11,6 +11,7 @@
  */
 import Database from 'better-sqlite3';
 import { migrations } from './migrations/index.js';
+import { sqliteOptions } from '../../platform/sqlite-binding.js';
 
 export type Db = Database.Database;
 
@@ -18,7 +19,8 @@ export type Db = Database.Database;
 export const WAL_CHECKPOINT_PAGES = 4000;
 
 export function openDatabase(file: string): Db {
-  const db = new Database(file);
+  // Node's build, or Electron's in the desktop app (sqlite-binding.ts).
+  const db = new Database(file, sqliteOptions());
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');

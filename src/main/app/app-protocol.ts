@@ -1,0 +1,109 @@
+/**
+ * The window's page served through our own `app://bundle/` scheme instead of file:// (Electron security
+ * checklist: "use a custom protocol instead of file://"). A file:// page may read any local file the
+ * user can, and a meta tag is the only place for its content policy; through this handler the page can
+ * reach only the built renderer's directory, and every answer carries the Content-Security-Policy as a
+ * real header (the meta tag in index.html stays as a backstop). A path that leaves the directory, by
+ * `..`, an encoded slash or a backslash, is refused with 403 before any file is touched.
+ *
+ * The scheme is registered as standard and secure before the app is ready (main.ts), so the page has a
+ * real origin (`app://bundle`), relative URLs resolve, and it counts as a secure context.
+ */
+import { readFile as fsReadFile, stat as fsStat } from 'node:fs/promises';
+import { extname, isAbsolute, relative, resolve, sep } from 'node:path';
+import mime from 'mime';
+import { WINDOW_CONTENT_SECURITY_POLICY } from './window-options.js';
+
+export const APP_SCHEME = 'app';
+export const APP_HOST = 'bundle';
+/** The window's page; routes are its hash (`#/conflicts`). */
+export const APP_PAGE_URL = `${APP_SCHEME}://${APP_HOST}/index.html`;
+
+/**
+ * For protocol.registerSchemesAsPrivileged, before `ready`: a standard, secure scheme. `supportFetchAPI`
+ * lets Chromium fetch the page's own module scripts (vite emits `<script type="module" crossorigin>`)
+ * from it; the page itself can still fetch nothing (CSP `connect-src 'none'`), and without `corsEnabled`
+ * no other origin can read from it. No CSP bypass, no service workers.
+ */
+export const APP_SCHEME_PRIVILEGES = {
+  scheme: APP_SCHEME,
+  privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: false, bypassCSP: false, allowServiceWorkers: false, stream: false },
+} as const;
+
+/** What the handler reads of the request (Electron passes a fetch Request). */
+export interface AppRequestLike {
+  readonly url: string;
+  readonly method: string;
+}
+
+export interface AppProtocolFiles {
+  readFile(path: string): Promise<Uint8Array>;
+  isFile(path: string): Promise<boolean>;
+}
+
+const systemFiles: AppProtocolFiles = {
+  readFile: (path) => fsReadFile(path),
+  isFile: (path) =>
+    fsStat(path).then(
+      (info) => info.isFile(),
+      () => false,
+    ),
+};
+
+/** The answer headers of every response, errors included. */
+function headers(contentType: string): Headers {
+  return new Headers({
+    'Content-Type': contentType,
+    'Content-Security-Policy': WINDOW_CONTENT_SECURITY_POLICY,
+    'X-Content-Type-Options': 'nosniff',
+    'Cache-Control': 'no-cache',
+  });
+}
+
+function refuse(status: number, why: string): Response {
+  return new Response(why, { status, headers: headers('text/plain; charset=utf-8') });
+}
+
+/**
+ * The file under `rootDir` that a request names, or the HTTP status that refuses it: 404 for another
+ * host, 400 for a malformed path, 403 for one that leaves the directory.
+ */
+export function resolveAppPath(rootDir: string, url: string): { file: string } | { status: 400 | 403 | 404 } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { status: 400 };
+  }
+  if (parsed.protocol !== `${APP_SCHEME}:` || parsed.host !== APP_HOST) return { status: 404 };
+  let path: string;
+  try {
+    path = decodeURIComponent(parsed.pathname);
+  } catch {
+    return { status: 400 };
+  }
+  if (path.includes('\0')) return { status: 400 };
+  // The URL parser already removed plain `..` segments; what is left after decoding (`%2F..`, `..\`)
+  // must still land inside the root.
+  if (path.includes('\\')) return { status: 403 };
+  if (path === '/' || path === '') path = '/index.html';
+  const root = resolve(rootDir);
+  const file = resolve(root, `.${path}`);
+  const inside = relative(root, file);
+  if (inside === '' || inside.startsWith(`..${sep}`) || inside === '..' || isAbsolute(inside)) return { status: 403 };
+  return { file };
+}
+
+/** The handler for protocol.handle('app', …): the built renderer in `rootDir`, read only. */
+export function createAppProtocolHandler(rootDir: string, files: AppProtocolFiles = systemFiles): (request: AppRequestLike) => Promise<Response> {
+  return async (request) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return refuse(405, 'Only GET and HEAD.');
+    const target = resolveAppPath(rootDir, request.url);
+    if ('status' in target) return refuse(target.status, target.status === 403 ? 'Outside the app.' : 'Not found.');
+    if (!(await files.isFile(target.file))) return refuse(404, 'Not found.');
+    const body = await files.readFile(target.file);
+    const type = mime.getType(extname(target.file)) ?? 'application/octet-stream';
+    const contentType = type.startsWith('text/') || type === 'application/javascript' ? `${type}; charset=utf-8` : type;
+    return new Response(request.method === 'HEAD' ? null : new Blob([body]), { status: 200, headers: headers(contentType) });
+  };
+}
