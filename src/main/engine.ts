@@ -189,6 +189,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
     journal,
     folders,
     nowIso,
+    clock: deps.clock,
     commit: async (rootId, synced) => {
       await uploadCommits.commit({ rootId, synced });
       transferred(rootId, synced.relPath, 'send');

@@ -16,6 +16,8 @@ export interface CountingProxy {
   target: string;
   /** Body bytes of part PUTs forwarded since the last reset (partial bodies included). */
   partBytes: number;
+  /** Requests of any kind forwarded since the proxy started (not reset): a client's sign of life. */
+  requests: number;
   /** Part PUTs the service answered 200 since the last reset. */
   partsAnswered: number;
   /** Body bytes of those answered part PUTs (a part retried after a transport error counts once). */
@@ -31,6 +33,7 @@ const isPartPut = (request: IncomingMessage): boolean => request.method === 'PUT
 export async function startCountingProxy(): Promise<CountingProxy> {
   let started = 0;
   const forward = (incoming: IncomingMessage, outgoing: ServerResponse): void => {
+    proxy.requests++;
     const target = new URL(incoming.url ?? '/', proxy.target);
     const upstream = httpRequest(target, { method: incoming.method, headers: { ...incoming.headers, host: target.host } }, (answer) => {
       if (isPartPut(incoming) && answer.statusCode === 200) {
@@ -76,6 +79,7 @@ export async function startCountingProxy(): Promise<CountingProxy> {
     url: `http://127.0.0.1:${port}`,
     target: '',
     partBytes: 0,
+    requests: 0,
     partsAnswered: 0,
     answeredPartBytes: 0,
     holdParts: undefined,

@@ -18,6 +18,7 @@ import { PathLocator, sameSignature } from '../local/index.js';
 import type { FolderMapper, FolderRoot } from './folder-mapper.js';
 import { relDirOf, remoteFilePath } from './folder-mapper.js';
 import { ConcurrencyLimit } from './limit-concurrency.js';
+import { PartWindow, type WindowClock } from './part-window.js';
 import { fileOnDiskPath, locateFile } from './locate-file.js';
 import { SyncError } from './sync-error.js';
 import type { LocalEntry, SyncedEntry } from './sync-types.js';
@@ -47,6 +48,8 @@ export interface UploadExecutorDeps {
   commit(rootId: string, synced: SyncedEntry): Promise<void>;
   /** Called as bytes leave, for progress. */
   onBytes?(relPath: string, bytes: number): void;
+  /** Times the parts, so the parts in flight hold a few seconds of sending (part-window.ts); Date.now by default. */
+  clock?: WindowClock;
   limits?: { filesInFlight?: number; partsInFlight?: number; batchSize?: number };
 }
 
@@ -62,7 +65,8 @@ interface BatchContext {
 
 export class UploadExecutor {
   private readonly files: ConcurrencyLimit;
-  private readonly parts: ConcurrencyLimit;
+  /** Part PUTs of all files in flight: at most `partsInFlight`, and only a few seconds' worth of bytes. */
+  private readonly parts: PartWindow;
   private readonly batchSize: number;
   /**
    * Asset-and-upload jobs in flight: one being created and polled while the service runs the other.
@@ -75,7 +79,7 @@ export class UploadExecutor {
 
   constructor(private readonly deps: UploadExecutorDeps) {
     this.files = new ConcurrencyLimit(deps.limits?.filesInFlight ?? 8);
-    this.parts = new ConcurrencyLimit(deps.limits?.partsInFlight ?? 8);
+    this.parts = new PartWindow(deps.clock ?? { now: () => Date.now() }, { maxParts: deps.limits?.partsInFlight ?? 8 });
     this.batchSize = deps.limits?.batchSize ?? 100;
   }
 
@@ -308,8 +312,9 @@ export class UploadExecutor {
     try {
       const settled = await Promise.allSettled(
         toSend.map((part) =>
-          this.parts.run(async () => {
-            if (stop.signal.aborted) return;
+          this.parts.run(part.byteRange.end - part.byteRange.start, async () => {
+            // Rejected, not resolved: a part never sent must not count as sent in the window's rate.
+            if (stop.signal.aborted) throw firstError;
             const answer = await api.putPart({
               url: part.url,
               filePath,
