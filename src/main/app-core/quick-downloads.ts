@@ -9,6 +9,7 @@
  * Created by the app controller, which passes in the signed-in API and where things are kept.
  */
 import { mkdir } from 'node:fs/promises';
+import { basename } from 'node:path';
 import type { ApiClient } from '../api/index.js';
 import type { Asset } from '../../shared/api/resources.js';
 import { fetchVerifiedFile, searchCriterion } from '../download/fetch-verified-file.js';
@@ -90,12 +91,16 @@ export class QuickDownloads {
     this.aborts.add(abort);
     this.deps.onDownload({ ...view });
     try {
+      // The asset's own name, for the window while the job runs and for the tray afterwards.
+      const asset = await api.getAsset(request.assetId);
+      const assetName = asset.currentAssetFile?.filename ?? request.assetId;
+      view.filename = assetName;
+      this.deps.onDownload({ ...view });
       const outcome = await api.requestDownloads([{ batchItemId: '0', assetId: request.assetId, assetFileId: null }], presetId === null ? {} : { transformationDescription: { type: 'PRESET', presetTransformationId: presetId } });
       const failure = outcome.failures['0'];
       if (failure !== undefined) throw failure;
       const item = outcome.successes['0'];
       if (item === undefined) throw new AppCoreError('NOT_FOUND', `The service gave no file for asset ${request.assetId}.`);
-      view.filename = item.filename;
       view.bytesTotal = item.size;
       const folder = this.deps.folder();
       await mkdir(folder, { recursive: true });
@@ -111,8 +116,10 @@ export class QuickDownloads {
       });
       view.status = 'done';
       view.path = fetched.path;
+      // The name it landed as: the preset's format, and ` (2)` when the name was taken.
+      view.filename = basename(fetched.path);
       view.bytesDone = item.size;
-      this.rememberRecent({ assetId: view.assetId, filename: item.filename, presetId, presetName, at: new Date(this.deps.now()).toISOString() });
+      this.rememberRecent({ assetId: view.assetId, filename: assetName, presetId, presetName, at: new Date(this.deps.now()).toISOString() });
       return { ...view };
     } catch (error) {
       view.status = 'failed';
