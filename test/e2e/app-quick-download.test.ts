@@ -105,4 +105,32 @@ describe('quick download from the window', { timeout: 180_000 }, () => {
     expect(labels).toEqual(expect.arrayContaining(['Quick download', 'lighthouse-quick.jpg — Original', 'Thumbnail (300 px WEBP)…', 'Search…']));
     await page.close();
   });
+
+  it('lands files in the folder chosen in the settings, and refuses one that is not a full path', async () => {
+    const h = harness!;
+    const elsewhere = join(downloads, 'Elsewhere');
+    const page = await h.open(browser!, 'settings');
+    const field = page.getByLabel('Download folder');
+    await field.fill('relative/folder');
+    await field.press('Enter');
+    await page.getByText(/The download folder must be a full path/).waitFor();
+    await field.fill(elsewhere);
+    await field.press('Enter');
+    await page.getByText('Saved.').first().waitFor();
+    await expect.poll(async () => (await h.app.controller.getState()).quickDownload.folder).toBe(elsewhere);
+
+    await page.getByRole('link', { name: 'Quick download' }).click();
+    await expect(page.getByText(`Files go to ${elsewhere}.`).count()).resolves.toBe(1);
+    const search = page.getByRole('combobox', { name: 'Search assets' });
+    await search.fill('sketch');
+    await page.getByRole('option', { name: /lighthouse-sketch\.png/ }).waitFor();
+    await page.getByRole('radio', { name: 'Web (1000 px JPG)' }).check();
+    await page.getByRole('button', { name: 'Download lighthouse-sketch.png (Web (1000 px JPG))' }).click();
+    await page.getByRole('button', { name: /^Show in folder lighthouse-sketch/ }).waitFor({ timeout: 30_000 });
+    const [landed] = readdirSync(elsewhere);
+    expect(landed).toMatch(/^lighthouse-sketch\.jpg$/);
+    // A 640 px wide PNG is not enlarged to 1000 px, only converted.
+    expect(await sharp(join(elsewhere, landed ?? '')).metadata()).toMatchObject({ format: 'jpeg', width: 640, height: 480 });
+    await page.close();
+  });
 });
