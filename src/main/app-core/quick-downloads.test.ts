@@ -127,6 +127,7 @@ describe('quick downloads against the real service', () => {
     await expect(quick.download({ assetId: 'no-such-asset', presetId: null })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect(events.at(-1)).toMatchObject({ status: 'failed', error: { code: 'NOT_FOUND' } });
     await expect(quick.download({ assetId: '', presetId: null })).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    await expect(quick.download({ assetId: ids.photo ?? '', presetId: '' })).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
     await expect(quick.search({ text: '   ', limit: 10 })).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
     await expect(quick.search({ text: 'quay', limit: 1000 })).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
     await expect(quick.reveal({ downloadId: 99 })).rejects.toMatchObject({ code: 'NOT_FOUND' });

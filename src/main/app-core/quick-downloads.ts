@@ -83,6 +83,7 @@ export class QuickDownloads {
   async download(request: QuickDownloadRequest): Promise<QuickDownloadView> {
     if (typeof request.assetId !== 'string' || request.assetId === '') throw new AppCoreError('INVALID_REQUEST', 'Choose an asset to download.');
     const presetId = request.presetId ?? null;
+    if (presetId !== null && (typeof presetId !== 'string' || presetId === '')) throw new AppCoreError('INVALID_REQUEST', 'presetId is a preset\'s id, or null for the original.');
     const api = this.deps.api();
     const presetName = presetId === null ? 'Original' : await this.presetNameOf(presetId);
     const view: QuickDownloadView = { id: this.nextId++, assetId: request.assetId, filename: '', presetId, presetName, status: 'running', bytesDone: 0, bytesTotal: null, path: null, error: null };
