@@ -5,7 +5,8 @@
  * sender and argument and calls the real app controller of the headless harness (real local service).
  * The renderer is served as plain static files with no control server, so nothing can go over HTTP.
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type LaunchedBrowser } from './support/launch-browser.js';
@@ -18,10 +19,11 @@ let browser: LaunchedBrowser | undefined;
 let harness: HeadlessHarness | undefined;
 let served: ServedRenderer | undefined;
 let preload = '';
+const downloads = mkdtempSync(join(tmpdir(), 'asset-sync-ipc-downloads-'));
 
 beforeAll(async () => {
   preload = buildTestPreload();
-  harness = await startHeadlessHarness({ autoLocalLibrary: false });
+  harness = await startHeadlessHarness({ autoLocalLibrary: false, downloadsDir: downloads });
   served = await serveRenderer();
   browser = await launchBrowser();
 }, 120_000);
@@ -30,6 +32,7 @@ afterAll(async () => {
   await browser?.close();
   await served?.close();
   await harness?.dispose();
+  rmSync(downloads, { recursive: true, force: true });
 }, 60_000);
 
 async function openOverIpc(view = ''): Promise<{ page: Awaited<ReturnType<LaunchedBrowser['newPage']>>; link: LinkedPage }> {
@@ -88,6 +91,18 @@ describe('the UI over the Electron IPC transport', { timeout: 240_000 }, () => {
     await expect.poll(() => copies().length, { timeout: 45_000 }).toBe(1);
     expect(readFileSync(join(docs, 'both.txt'), 'utf8')).toBe('their edit');
     expect(readFileSync(join(docs, copies()[0]!), 'utf8')).toBe('my edit');
+    expect(link.refused).toEqual([]);
+    await page.close();
+  });
+
+  it('quick download: a search and a download of the original over IPC', async () => {
+    const { page, link } = await openOverIpc('quick-download');
+    const search = page.getByRole('combobox', { name: 'Search assets' });
+    await search.fill('over-ipc');
+    await page.getByRole('option', { name: /over-ipc\.txt/ }).waitFor({ timeout: 30_000 });
+    await search.press('Enter');
+    await page.getByRole('button', { name: 'Show in folder over-ipc.txt' }).waitFor({ timeout: 30_000 });
+    expect(readFileSync(join(downloads, 'over-ipc.txt'), 'utf8')).toBe('sent while the window talks over IPC');
     expect(link.refused).toEqual([]);
     await page.close();
   });

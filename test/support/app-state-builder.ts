@@ -28,7 +28,8 @@ export function appState(overrides: Partial<AppState> = {}): AppState {
     notSynced: [],
     notSyncedTotal: 0,
     heldDeletions: [],
-    settings: { publishLive: false, uploadBytesPerSecond: null, downloadBytesPerSecond: null, launchAtLogin: false, startWithLocalLibrary: false, notifications: true },
+    settings: { publishLive: false, uploadBytesPerSecond: null, downloadBytesPerSecond: null, launchAtLogin: false, startWithLocalLibrary: false, notifications: true, downloadFolder: null },
+    quickDownload: { folder: '/home/dana/Downloads', recent: [], presets: [] },
     host: { kind: 'electron', platform: 'linux', secureStorage: true, version: '0.1.0' },
     ...overrides,
   };

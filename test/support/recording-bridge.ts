@@ -51,6 +51,11 @@ export function createRecordingBridge(): RecordingBridge {
     signOut: () => record('signOut', [], undefined),
     updateSettings: (patch) => record('updateSettings', [patch], { ...appState().settings, ...patch }),
     openPath: (request) => record('openPath', [request], undefined),
+    searchAssets: (request) => record('searchAssets', [request], []),
+    listPresets: () => record('listPresets', [], []),
+    quickDownload: (request) =>
+      record('quickDownload', [request], { id: 1, assetId: request.assetId, filename: 'a.jpg', presetId: request.presetId, presetName: 'Original', status: 'done', bytesDone: 1, bytesTotal: 1, path: '/tmp/a.jpg', error: null }),
+    revealDownload: (request) => record('revealDownload', [request], undefined),
     subscribe(listener) {
       listeners.add(listener);
       listener({ type: 'state', state: appState() });

@@ -10,7 +10,7 @@
  * every `publishMs` (latest wins), and at once to a new subscriber.
  */
 import { mkdir, rm } from 'node:fs/promises';
-import { join, relative, resolve as resolvePath } from 'node:path';
+import { isAbsolute, join, relative, resolve as resolvePath } from 'node:path';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { createApiClient, type ApiClient, type ApiClientOptions } from '../api/index.js';
@@ -41,6 +41,8 @@ import { DEFAULT_SETTINGS, openSettingsStore, type SettingsStore, type StoredSet
 import { SyncRunner } from './sync-runner.js';
 import { TransferProgress } from './transfer-progress.js';
 import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { QuickDownloads } from './quick-downloads.js';
 
 /** The embedded local service, started on demand (the "built-in local library"). */
 export interface LocalLibrarySession {
@@ -70,6 +72,8 @@ export interface AppControllerConfig {
   publishMs?: number;
   /** Where the proxy variables and ASSET_SYNC_TOKEN are read (default process.env). */
   env?: Record<string, string | undefined>;
+  /** The system's Downloads folder, where quick downloads land unless the settings say otherwise (default ~/Downloads). */
+  downloadsDir?: string;
 }
 
 export interface AppControllerDeps {
@@ -171,6 +175,19 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
 
   const activity = new ActivityLog({ now: () => clock.now(), onChange: (entry) => emit({ type: 'activity', entry }) });
 
+  const downloadFolder = (): string => (settings === undefined ? null : readSettings().downloadFolder) ?? config.downloadsDir ?? join(homedir(), 'Downloads');
+  const openPath = deps.openPath;
+  const quick = new QuickDownloads({
+    api: () => requireSession().api,
+    folder: downloadFolder,
+    recent: () => readSettings().recentQuickDownloads,
+    remember: (recent) => readSettingsStore().update({ recentQuickDownloads: recent }),
+    ...(openPath === undefined ? {} : { reveal: (path: string) => openPath(path, { reveal: true }) }),
+    now: () => clock.now(),
+    onDownload: (download) => emit({ type: 'quick-download', download }),
+    changed: () => changed(),
+  });
+
   // ---- state ----------------------------------------------------------------------------------
 
   const readSettings = (): StoredSettings => {
@@ -185,6 +202,7 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
     launchAtLogin: stored.launchAtLogin,
     startWithLocalLibrary: stored.startWithLocalLibrary,
     notifications: stored.notifications,
+    downloadFolder: stored.downloadFolder,
   });
 
   const statuses = (): RootStatus[] => {
@@ -247,6 +265,7 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
       notSyncedTotal: notSynced.length,
       heldDeletions,
       settings: settings === undefined ? userSettings(DEFAULT_SETTINGS) : userSettings(readSettings()),
+      quickDownload: { folder: downloadFolder(), recent: settings === undefined ? [] : readSettings().recentQuickDownloads, presets: quick.presets() },
       host,
       problems,
     };
@@ -456,6 +475,7 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
     const current = session;
     if (current === undefined) return;
     session = undefined;
+    quick.clearPresets();
     current.connectivity.close();
     // Fail fast what waits on the network, then let the pass end (and its journal writes land).
     const stopping = current.runner.stop();
@@ -472,6 +492,8 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
     for (const [rootId] of folderPauses) next.runner.setPaused(rootId, true);
     if (globalPause !== undefined) next.runner.setPaused(undefined, true);
     next.runner.start();
+    // The presets once per session, for the tray's quick download menu; the window asks again itself.
+    void quick.refreshPresets().catch(() => undefined);
     changed();
   };
 
@@ -566,6 +588,7 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
     async close() {
       if (closed) return;
       signInAttempt?.abort();
+      quick.close();
       globalPause?.cancel();
       for (const pause of folderPauses.values()) pause.cancel();
       await closeSession();
@@ -779,12 +802,18 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
     },
 
     async updateSettings(patch) {
-      const allowed: (keyof AppSettings)[] = ['publishLive', 'uploadBytesPerSecond', 'downloadBytesPerSecond', 'launchAtLogin', 'startWithLocalLibrary', 'notifications'];
+      const allowed: (keyof AppSettings)[] = ['publishLive', 'uploadBytesPerSecond', 'downloadBytesPerSecond', 'launchAtLogin', 'startWithLocalLibrary', 'notifications', 'downloadFolder'];
       const clean: Partial<AppSettings> = {};
       for (const key of Object.keys(patch)) {
         if (!allowed.includes(key as keyof AppSettings)) throw new AppCoreError('INVALID_REQUEST', `There is no setting "${key}".`);
       }
       Object.assign(clean, patch);
+      if (typeof clean.downloadFolder === 'string') {
+        // A folder the user typed: kept absolute, and refused when it is not a folder we can use.
+        const folder = clean.downloadFolder.trim();
+        if (folder === '' || !isAbsolute(folder)) throw new AppCoreError('INVALID_REQUEST', `The download folder must be a full path, got "${clean.downloadFolder}".`);
+        clean.downloadFolder = folder;
+      }
       const next = readSettingsStore().update(clean);
       session?.api.setBandwidthLimits({ uploadBytesPerSecond: next.uploadBytesPerSecond, downloadBytesPerSecond: next.downloadBytesPerSecond });
       changed();
@@ -798,6 +827,11 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
       if (deps.openPath === undefined) throw new AppCoreError('OPEN_FAILED', `Opening folders is not available here; the folder is ${target}.`);
       await deps.openPath(target, { reveal: request.reveal === true });
     },
+
+    searchAssets: (request) => quick.search(request),
+    listPresets: () => quick.refreshPresets(),
+    quickDownload: (request) => quick.download(request),
+    revealDownload: (request) => quick.reveal(request),
 
     subscribe(listener) {
       listeners.add(listener);

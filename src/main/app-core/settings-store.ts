@@ -8,6 +8,7 @@
 import { renameSync } from 'node:fs';
 import Conf, { type Schema } from 'conf';
 import type { AppSettings, BridgeErrorData } from '../../shared/bridge/app-state.js';
+import type { RecentQuickDownload } from '../../shared/bridge/quick-download.js';
 import { AppCoreError } from './app-core-error.js';
 
 /** Who the app syncs as, remembered across starts (the tokens themselves live in the token store). */
@@ -15,6 +16,8 @@ export type StoredAccount = { kind: 'local' } | { kind: 'remote'; server: string
 
 export interface StoredSettings extends AppSettings {
   account: StoredAccount;
+  /** The last quick downloads, newest first (the tray's recent assets). */
+  recentQuickDownloads: RecentQuickDownload[];
 }
 
 /** The settings file's version; migrations below bring older files up to it. */
@@ -27,7 +30,9 @@ export const DEFAULT_SETTINGS: StoredSettings = {
   launchAtLogin: false,
   startWithLocalLibrary: false,
   notifications: true,
+  downloadFolder: null,
   account: null,
+  recentQuickDownloads: [],
 };
 
 const rate = { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'null' }] } as const;
@@ -39,6 +44,24 @@ const schema: Schema<StoredSettings> = {
   launchAtLogin: { type: 'boolean', default: false },
   startWithLocalLibrary: { type: 'boolean', default: false },
   notifications: { type: 'boolean', default: true },
+  downloadFolder: { anyOf: [{ type: 'string', minLength: 1 }, { type: 'null' }], default: null },
+  recentQuickDownloads: {
+    type: 'array',
+    maxItems: 50,
+    items: {
+      type: 'object',
+      properties: {
+        assetId: { type: 'string', minLength: 1 },
+        filename: { type: 'string' },
+        presetId: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+        presetName: { type: 'string' },
+        at: { type: 'string' },
+      },
+      required: ['assetId', 'filename', 'presetId', 'presetName', 'at'],
+      additionalProperties: false,
+    },
+    default: [],
+  },
   account: {
     anyOf: [
       { type: 'null' },

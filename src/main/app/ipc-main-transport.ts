@@ -69,6 +69,10 @@ export function serveBridgeOverIpc(options: IpcTransportOptions): IpcTransport {
     signOut: () => bridge.signOut(),
     updateSettings: ([patch]) => bridge.updateSettings(patch),
     openPath: ([request]) => bridge.openPath(request),
+    searchAssets: ([request]) => bridge.searchAssets(request),
+    listPresets: () => bridge.listPresets(),
+    quickDownload: ([request]) => bridge.quickDownload(request),
+    revealDownload: ([request]) => bridge.revealDownload(request),
   };
 
   // M ties the parsed arguments to the method's entry in `dispatch`; without it the call does not type-check.

@@ -52,9 +52,14 @@ export const argumentSchemas: ArgumentSchemas = {
       launchAtLogin: z.boolean().optional(),
       startWithLocalLibrary: z.boolean().optional(),
       notifications: z.boolean().optional(),
+      downloadFolder: text.nullable().optional(),
     }),
   ),
   openPath: one(z.strictObject({ folderId, relPath: relPath.optional(), reveal: z.boolean().optional() })),
+  searchAssets: one(z.strictObject({ text: z.string().min(1).max(200), limit: z.number().int().min(1).max(100) })),
+  listPresets: none,
+  quickDownload: one(z.strictObject({ assetId: z.string().min(1).max(256), presetId: z.string().min(1).max(256).nullable() })),
+  revealDownload: one(z.strictObject({ downloadId: z.number().int().positive() })),
 };
 
 /** The checked arguments of one call, or an INVALID_REQUEST error naming the first problem. */

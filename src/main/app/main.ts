@@ -86,7 +86,7 @@ async function start(): Promise<void> {
     tokenStore: tokens.store,
   };
   const homeFolder = resolve(flag(flags.folder) ?? defaultFolder());
-  const controller = createAppController({ stateDir, configDir: stateDir, host, defaultFolder: homeFolder, env }, deps);
+  const controller = createAppController({ stateDir, configDir: stateDir, host, defaultFolder: homeFolder, env, downloadsDir: app.getPath('downloads') }, deps);
 
   const transport = serveBridgeOverIpc({
     ipcMain,
@@ -145,6 +145,10 @@ async function start(): Promise<void> {
       case 'open-window':
         appWindow.open(action.route);
         return;
+      case 'quick-download':
+        // The done notification (with "Show in folder") comes from the quick-download event below.
+        done(controller.quickDownload({ assetId: action.assetId, presetId: action.presetId }));
+        return;
       case 'quit':
         app.quit();
         return;
@@ -193,6 +197,18 @@ async function start(): Promise<void> {
   };
   const unsubscribe = controller.subscribe((event) => {
     batcher.push(event);
+    if (event.type === 'quick-download') {
+      const download = event.download;
+      if (download.status === 'done' && download.path !== null && (state?.settings.notifications ?? true) && Notification.isSupported()) {
+        // Clicking it shows the file in its folder (issue 18: "a notification and show in folder").
+        const notification = new Notification({ title: 'Downloaded', body: `${download.filename} (${download.presetName}) is in your downloads.`, icon: join(resourcesDir, 'icon.png') });
+        notification.on('click', () => {
+          void controller.revealDownload({ downloadId: download.id }).catch(() => undefined);
+        });
+        notification.show();
+      }
+      return;
+    }
     if (event.type === 'activity') {
       recent = [event.entry, ...recent.filter((entry) => entry.id !== event.entry.id)].slice(0, 50);
       if (event.entry.status !== 'running') refreshTray();

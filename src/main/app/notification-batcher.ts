@@ -111,6 +111,8 @@ export class NotificationBatcher {
         break;
       case 'state':
       case 'activity':
+      case 'quick-download':
+        // A quick download's "done" is shown at once by the shell, with "Show in folder".
         return;
     }
     this.cancel ??= this.options.schedule(() => {

@@ -75,6 +75,10 @@ export function createExposedBridge(ipc: IpcRendererLike): ExposedBridge {
     signOut: () => invoke('signOut', []),
     updateSettings: (patch) => invoke('updateSettings', [patch]),
     openPath: (request) => invoke('openPath', [request]),
+    searchAssets: (request) => invoke('searchAssets', [request]),
+    listPresets: () => invoke('listPresets', []),
+    quickDownload: (request) => invoke('quickDownload', [request]),
+    revealDownload: (request) => invoke('revealDownload', [request]),
     subscribe(listener) {
       const subscription = nextSubscription++;
       listeners.set(subscription, listener);

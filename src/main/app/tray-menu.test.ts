@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ActivityEntry } from '../../shared/bridge/app-events.js';
 import type { OverallState } from '../../shared/bridge/app-state.js';
 import { appState, folderView } from '../../../test/support/app-state-builder.js';
-import { buildTrayMenu, recentFiles, statusLine, trayIconFile, trayIconState, trayIconStates, type TrayAction, type TrayMenuItem } from './tray-menu.js';
+import { buildTrayMenu, quickDownloadMenu, recentFiles, statusLine, trayIconFile, trayIconState, trayIconStates, type TrayAction, type TrayMenuItem } from './tray-menu.js';
 import { toElectronTemplate } from './tray-menu-adapter.js';
 import { existsSync } from 'node:fs';
 import sharp from 'sharp';
@@ -98,7 +98,7 @@ describe('the tray', () => {
 
   it('offers pause for 1 hour or until resumed, and sync now, while syncing runs', () => {
     const menu = buildTrayMenu(states['up-to-date'], []);
-    expect(labels(menu)).toEqual(['Up to date', '—', 'Pause for 1 hour', 'Pause until resumed', 'Sync now', '—', 'Open “Asset Sync”', 'Open Asset Sync', '—', 'Quit Asset Sync']);
+    expect(labels(menu)).toEqual(['Up to date', '—', 'Pause for 1 hour', 'Pause until resumed', 'Sync now', '—', 'Open “Asset Sync”', 'Open Asset Sync', 'Quick download', '—', 'Quit Asset Sync']);
     expect(actions(menu).slice(0, 4).map((item) => item.action)).toEqual([
       { type: 'pause', span: 'one-hour' },
       { type: 'pause', span: 'until-resumed' },
@@ -152,6 +152,57 @@ describe('the tray', () => {
       { type: 'open-file', folderId: 'root-1', relPath: 'Shots/a.png' },
       { type: 'reveal-file', folderId: 'root-1', relPath: 'Shots/a.png' },
     ]);
+  });
+
+  describe('quick download', () => {
+    const presets = [
+      { id: 'p-web', name: 'Web (1000 px JPG)' },
+      { id: 'p/thumb', name: 'Thumbnail (300 px WEBP)' },
+    ];
+    const recent = [
+      { assetId: 'a-2', filename: 'harbour.jpg', presetId: 'p-web', presetName: 'Web (1000 px JPG)', at: '2026-03-03T10:00:00.000Z' },
+      { assetId: 'a-1', filename: 'brief.pdf', presetId: null, presetName: 'Original', at: '2026-03-03T09:00:00.000Z' },
+    ];
+    const submenuOf = (items: readonly TrayMenuItem[], label: string): TrayMenuItem[] => {
+      const found = items.find((item) => item.kind === 'submenu' && item.label === label);
+      return found?.kind === 'submenu' ? found.items : [];
+    };
+
+    it('offers only "Search…" before anything was downloaded and before the presets are known', () => {
+      const menu = quickDownloadMenu(appState());
+      expect(menu).toEqual({ kind: 'submenu', label: 'Quick download', items: [{ kind: 'action', label: 'Search…', action: { type: 'open-window', route: '#/quick-download' }, enabled: true }] });
+    });
+
+    it('downloads a recent asset again with the preset used last, newest first', () => {
+      const items = submenuOf(buildTrayMenu(appState({ quickDownload: { folder: '/d', recent, presets } }), []), 'Quick download');
+      expect(labels(items)).toEqual(['Download again', 'harbour.jpg — Web (1000 px JPG)', 'brief.pdf — Original', '—', 'Search with preset', 'Search…']);
+      expect(actions(items).slice(0, 2).map((item) => item.action)).toEqual([
+        { type: 'quick-download', assetId: 'a-2', presetId: 'p-web' },
+        { type: 'quick-download', assetId: 'a-1', presetId: null },
+      ]);
+    });
+
+    it('opens the search with a preset chosen, its id made safe for the address', () => {
+      const items = submenuOf(submenuOf(buildTrayMenu(appState({ quickDownload: { folder: '/d', recent: [], presets } }), []), 'Quick download'), 'Search with preset');
+      expect(actions(items).map((item) => [item.label, item.action])).toEqual([
+        ['Web (1000 px JPG)…', { type: 'open-window', route: '#/quick-download?preset=p-web' }],
+        ['Thumbnail (300 px WEBP)…', { type: 'open-window', route: '#/quick-download?preset=p%2Fthumb' }],
+        ['Original…', { type: 'open-window', route: '#/quick-download?preset=original' }],
+      ]);
+    });
+
+    it('is not offered without an account (there is nothing to search)', () => {
+      for (const state of [states['no-account'], states['signed-out']]) expect(labels(buildTrayMenu(state, []))).not.toContain('Quick download');
+    });
+
+    it('runs a recent download from the Electron menu', () => {
+      const run: TrayAction[] = [];
+      const template = toElectronTemplate(buildTrayMenu(appState({ quickDownload: { folder: '/d', recent, presets } }), []), (action) => run.push(action));
+      const quick = template.find((item) => item.label === 'Quick download');
+      const again = Array.isArray(quick?.submenu) ? quick.submenu.find((item) => item.label === 'brief.pdf — Original') : undefined;
+      again?.click?.(undefined as never, undefined, undefined as never);
+      expect(run).toEqual([{ type: 'quick-download', assetId: 'a-1', presetId: null }]);
+    });
   });
 
   it('becomes an Electron template whose clicks run the actions', () => {

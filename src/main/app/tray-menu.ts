@@ -44,8 +44,11 @@ export function trayIconFile(state: TrayIconState, look: { platform: NodeJS.Plat
   return `${state}-${look.theme}.png`;
 }
 
-/** A route of the window (agreed with the renderer; see TEAM-NOTES.md). */
-export type WindowRoute = '#/' | '#/conflicts' | '#/not-synced' | '#/held-deletions' | '#/settings' | '#/activity';
+/**
+ * A route of the window (agreed with the renderer; see TEAM-NOTES.md). The quick download view takes
+ * the preset to start with, as `?preset=ID` (`original` for the file as it is).
+ */
+export type WindowRoute = '#/' | '#/conflicts' | '#/not-synced' | '#/held-deletions' | '#/settings' | '#/activity' | '#/quick-download' | `#/quick-download?preset=${string}`;
 
 export type TrayAction =
   | { type: 'pause'; span: PauseSpan }
@@ -55,6 +58,8 @@ export type TrayAction =
   | { type: 'open-file'; folderId: string; relPath: string }
   | { type: 'reveal-file'; folderId: string; relPath: string }
   | { type: 'open-window'; route: WindowRoute }
+  /** Downloads an asset's file again into the downloads folder (null preset: the original). */
+  | { type: 'quick-download'; assetId: string; presetId: string | null }
   | { type: 'quit' };
 
 export type TrayMenuItem =
@@ -135,6 +140,34 @@ export function recentFiles(entries: readonly ActivityEntry[], limit = 5): Activ
   return recent;
 }
 
+/**
+ * "Quick download": the recent assets (a click fetches the asset again with the preset used last), the
+ * presets (each opens the search with that preset chosen), and "Search…".
+ */
+export function quickDownloadMenu(state: AppState): TrayMenuItem {
+  const { recent, presets } = state.quickDownload;
+  const items: TrayMenuItem[] = [];
+  if (recent.length > 0) {
+    items.push({ kind: 'status', label: 'Download again' });
+    for (const entry of recent) {
+      items.push({ kind: 'action', label: `${entry.filename} — ${entry.presetName}`, action: { type: 'quick-download', assetId: entry.assetId, presetId: entry.presetId }, enabled: true });
+    }
+    items.push({ kind: 'separator' });
+  }
+  if (presets.length > 0) {
+    items.push({
+      kind: 'submenu',
+      label: 'Search with preset',
+      items: [
+        ...presets.map((preset): TrayMenuItem => ({ kind: 'action', label: `${preset.name}…`, action: { type: 'open-window', route: `#/quick-download?preset=${encodeURIComponent(preset.id)}` }, enabled: true })),
+        { kind: 'action', label: 'Original…', action: { type: 'open-window', route: '#/quick-download?preset=original' }, enabled: true },
+      ],
+    });
+  }
+  items.push({ kind: 'action', label: 'Search…', action: { type: 'open-window', route: '#/quick-download' }, enabled: true });
+  return { kind: 'submenu', label: 'Quick download', items };
+}
+
 export function buildTrayMenu(state: AppState, recent: readonly ActivityEntry[]): TrayMenuItem[] {
   const hasAccount = state.account.kind === 'signed-in';
   const hasFolders = state.folders.length > 0;
@@ -177,6 +210,7 @@ export function buildTrayMenu(state: AppState, recent: readonly ActivityEntry[])
       })),
     });
   }
+  if (hasAccount) items.push(quickDownloadMenu(state));
   items.push({ kind: 'separator' });
   items.push({ kind: 'action', label: 'Quit Asset Sync', action: { type: 'quit' }, enabled: true });
   return items;

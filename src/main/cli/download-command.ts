@@ -4,12 +4,14 @@
  * hidden `.part` file named for its content (name and checksum), so running the command again after an
  * interruption resumes it with `Range`; it takes its name only once its size and MD5 match what the
  * service announced, and never replaces a different file of the same name (it gets `name (2).ext`).
- * Progress goes to stderr, the paths of the files to stdout.
+ * Progress goes to stderr, the paths of the files to stdout. The fetching itself is shared with the
+ * app's quick download (src/main/download/fetch-verified-file.ts).
  */
-import { createHash } from 'node:crypto';
-import { createReadStream, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
-import { extname, join, resolve } from 'node:path';
-import { createApiClient, type ApiClient, type Criterion } from '../api/index.js';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createApiClient, type ApiClient } from '../api/index.js';
+import { fetchVerifiedFile, searchCriterion, type WantedFile } from '../download/fetch-verified-file.js';
+import { SyncError } from '../sync/sync-error.js';
 import { createTokenProvider, readTokens } from '../auth/index.js';
 import { CliError } from './cli-error.js';
 import { parseFlags, urlFlag } from './parse-flags.js';
@@ -32,55 +34,6 @@ an interruption and it resumes; each file is checked against the size and MD5 th
 
 const SEARCH_LIMIT = 1000;
 
-/** What to fetch: a URL with the name, size and MD5 it must have. */
-interface Wanted {
-  url: string;
-  filename: string;
-  size: number;
-  checksum: string;
-}
-
-/** `*TEXT*` for FIELD_MATCHES, with the wildcard syntax's own characters taken literally. */
-function containing(text: string): string {
-  return `*${text.replace(/[\\*]/g, (char) => `\\${char}`)}*`;
-}
-
-export function searchCriterion(text: string): Criterion {
-  const matches = (fieldName: string): Criterion => ({ type: 'FIELD_MATCHES', field: { type: 'FIXED', fieldName }, value: containing(text) });
-  return {
-    type: 'AND',
-    criteria: [
-      { type: 'OR', criteria: [matches('FILENAME'), matches('KEYWORDS')] },
-      // Not only LIVE (the default): a designer wants the file just uploaded too, but not the bin.
-      { type: 'FIELD_IN', field: { type: 'FIXED', fieldName: 'LIFECYCLE_STATE' }, values: ['STAGED', 'PENDING_APPROVAL', 'LIVE'] },
-    ],
-  };
-}
-
-async function md5OfFile(path: string): Promise<string> {
-  const hash = createHash('md5');
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
-
-/** The name the file gets: its own, unless a different file has it already. `present`: the same file is there. */
-async function placeFor(dir: string, wanted: Wanted): Promise<{ path: string; present: boolean }> {
-  const extension = extname(wanted.filename);
-  const stem = wanted.filename.slice(0, wanted.filename.length - extension.length);
-  for (let n = 1; ; n++) {
-    const path = join(dir, n === 1 ? wanted.filename : `${stem} (${n})${extension}`);
-    const existing = statSync(path, { throwIfNoEntry: false });
-    if (existing === undefined) return { path, present: false };
-    if (existing.isFile() && existing.size === wanted.size && (await md5OfFile(path)) === wanted.checksum) return { path, present: true };
-  }
-}
-
-/** A file name the service gave, made safe to use as one name in `dir`. */
-function safeName(name: string): string {
-  const cleaned = name.replace(/[/\\\0]/g, '_').replace(/^\.+/, '_').trim();
-  return cleaned === '' ? 'download' : cleaned;
-}
-
 class Progress {
   private done = 0;
   private bytes = 0;
@@ -100,35 +53,16 @@ class Progress {
   }
 }
 
-async function fetchOne(api: ApiClient, dir: string, wanted: Wanted, progress: Progress, signal: AbortSignal): Promise<string> {
-  const named = { ...wanted, filename: safeName(wanted.filename) };
-  const place = await placeFor(dir, named);
-  if (place.present) {
-    progress.add(named.size);
-    progress.fileDone(place.path, ' (already there)');
-    return place.path;
+async function fetchOne(api: ApiClient, dir: string, wanted: WantedFile, progress: Progress, signal: AbortSignal): Promise<string> {
+  let fetched;
+  try {
+    fetched = await fetchVerifiedFile(api, dir, wanted, { signal, onProgress: (bytes) => progress.add(bytes) });
+  } catch (error) {
+    if (error instanceof SyncError && error.code === 'CHECKSUM_MISMATCH') throw new CliError('FAILED', `${error.message}; run the command again.`);
+    throw error;
   }
-  // Named for the content, so a rerun resumes the same bytes even from a new job's URL.
-  const part = join(dir, `.${named.filename}.${named.checksum.slice(0, 12)}.part`);
-  const have = statSync(part, { throwIfNoEntry: false })?.size ?? 0;
-  const resumeFrom = have <= named.size ? have : 0;
-  if (resumeFrom > 0) progress.add(resumeFrom);
-  const result = await api.downloadToFile(named.url, part, {
-    resumeFrom,
-    ifRange: `"${named.checksum}"`,
-    md5: true,
-    fsync: true,
-    signal,
-    onProgress: (bytes) => progress.add(bytes),
-  });
-  const md5 = result.md5 ?? (await md5OfFile(part));
-  if (result.size !== named.size || md5 !== named.checksum) {
-    rmSync(part, { force: true });
-    throw new CliError('FAILED', `${named.filename}: got ${result.size} bytes with MD5 ${md5}, expected ${named.size} bytes with MD5 ${named.checksum}; run the command again.`);
-  }
-  renameSync(part, place.path);
-  progress.fileDone(place.path, resumeFrom > 0 && result.resumed ? ` (resumed at ${formatBytes(resumeFrom)})` : '');
-  return place.path;
+  progress.fileDone(fetched.path, fetched.alreadyThere ? ' (already there)' : fetched.resumedFrom > 0 ? ` (resumed at ${formatBytes(fetched.resumedFrom)})` : '');
+  return fetched.path;
 }
 
 async function assetIdsOf(api: ApiClient, positionals: string[], search: string | undefined): Promise<string[]> {
@@ -187,7 +121,7 @@ export async function downloadCommand(args: string[], io: CommandIo): Promise<nu
       { transformationDescription, zip: values.zip === true },
     );
     for (const [key, error] of Object.entries(outcome.failures)) io.err(`${assetIds[Number(key)] ?? key}: ${error.message} [${error.code}]`);
-    const wanted: Wanted[] =
+    const wanted: WantedFile[] =
       outcome.zip === undefined
         ? assetIds.flatMap((_, index) => outcome.successes[String(index)] ?? [])
         : Object.keys(outcome.successes).length === 0

@@ -34,6 +34,8 @@ export interface HeadlessAppOptions {
   uiPort?: number;
   /** The folder a new user of the local library syncs (default ~/Asset Sync). */
   folder?: string;
+  /** Where quick downloads land unless the settings say otherwise (default ~/Downloads). */
+  downloadsDir?: string;
   /** With no account configured, start with the local library at once (default true). */
   autoLocalLibrary?: boolean;
   /** The built UI (default: dist/renderer of this package). */
@@ -146,11 +148,14 @@ export async function startHeadlessApp(options: HeadlessAppOptions): Promise<Hea
       ...(options.stableMs === undefined ? {} : { stableMs: options.stableMs }),
       ...(options.remote === undefined ? {} : { remote: options.remote }),
       ...(options.publishMs === undefined ? {} : { publishMs: options.publishMs }),
+      ...(options.downloadsDir === undefined ? {} : { downloadsDir: options.downloadsDir }),
     },
     {
       // Headless, the desktop is whatever xdg-open, open or start reach.
-      openPath: async (path) => {
-        if (!(await openInBrowser(path))) throw new AppCoreError('OPEN_FAILED', `Could not open ${path} here; open it in your file manager.`);
+      openPath: async (path, { reveal }) => {
+        // Without a desktop shell there is no "select this file": showing a file opens its folder.
+        const target = reveal ? dirname(path) : path;
+        if (!(await openInBrowser(target))) throw new AppCoreError('OPEN_FAILED', `Could not open ${target} here; open it in your file manager.`);
       },
       openExternal: (url) => openInBrowser(url),
       ...options.deps,

@@ -21,7 +21,8 @@ function stateOf(revision: number): AppState {
     notSynced: [],
     notSyncedTotal: 0,
     heldDeletions: [],
-    settings: { publishLive: false, uploadBytesPerSecond: null, downloadBytesPerSecond: null, launchAtLogin: false, startWithLocalLibrary: false, notifications: true },
+    settings: { publishLive: false, uploadBytesPerSecond: null, downloadBytesPerSecond: null, launchAtLogin: false, startWithLocalLibrary: false, notifications: true, downloadFolder: null },
+    quickDownload: { folder: '/tmp', recent: [], presets: [] },
     host: { kind: 'headless', platform: 'linux', secureStorage: false, version: 'test' },
   };
 }
@@ -58,6 +59,10 @@ function fakeTarget() {
     signOut: record('signOut'),
     updateSettings: async () => stateOf(1).settings,
     openPath: record('openPath'),
+    searchAssets: async () => [],
+    listPresets: async () => [],
+    quickDownload: async (request) => ({ id: 1, assetId: request.assetId, filename: 'a.jpg', presetId: request.presetId, presetName: 'Original', status: 'done', bytesDone: 1, bytesTotal: 1, path: '/tmp/a.jpg', error: null }),
+    revealDownload: record('revealDownload'),
     subscribe(listener) {
       listeners.add(listener);
       listener({ type: 'state', state: stateOf(7) });

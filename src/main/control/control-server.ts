@@ -141,6 +141,14 @@ async function dispatch(target: AppBridge, method: BridgeMethod, raw: unknown): 
       return target.updateSettings(request);
     case 'openPath':
       return target.openPath(request);
+    case 'searchAssets':
+      return target.searchAssets(request);
+    case 'listPresets':
+      return target.listPresets();
+    case 'quickDownload':
+      return target.quickDownload(request);
+    case 'revealDownload':
+      return target.revealDownload(request);
   }
 }
 

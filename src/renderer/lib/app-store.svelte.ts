@@ -7,6 +7,7 @@ import type { AppBridge } from '../../shared/bridge/app-bridge.js';
 import type { AppEvent } from '../../shared/bridge/app-events.js';
 import type { AppState, BridgeErrorData } from '../../shared/bridge/app-state.js';
 import { toBridgeError } from '../../shared/bridge/bridge-error.js';
+import type { QuickDownloadView } from '../../shared/bridge/quick-download.js';
 import { ActivityFeed } from './activity-feed.svelte.js';
 
 export interface Notice {
@@ -25,6 +26,8 @@ export class AppStore {
   busy = $state<Record<string, boolean>>({});
   /** A clock for "5 min ago" and "in 30 s", ticking every few seconds. */
   now = $state(Date.now());
+  /** This window's view of the quick downloads of this run, newest first (replaced by id as events come). */
+  downloads = $state.raw<QuickDownloadView[]>([]);
   readonly activity: ActivityFeed;
   private nextNotice = 1;
 
@@ -63,6 +66,9 @@ export class AppStore {
       case 'activity':
         this.activity.accept(event.entry);
         return;
+      case 'quick-download':
+        this.acceptDownload(event.download);
+        return;
       case 'conflicts':
       case 'not-synced':
       case 'held-deletions':
@@ -74,6 +80,14 @@ export class AppStore {
         throw new Error(`Unexpected event ${JSON.stringify(unexpected)}`);
       }
     }
+  }
+
+  private acceptDownload(download: QuickDownloadView): void {
+    const known = this.downloads.find((entry) => entry.id === download.id);
+    // Events may overtake each other across the transport: a finished download never goes back to running.
+    if (known !== undefined && known.status !== 'running') return;
+    this.downloads = [download, ...this.downloads.filter((entry) => entry.id !== download.id)].slice(0, 20);
+    if (download.status === 'done') this.notify('ok', `Downloaded ${download.filename} (${download.presetName}).`);
   }
 
   private acceptState(state: AppState): void {

@@ -1,21 +1,34 @@
 /**
  * Which view the window shows, kept in the URL's hash (`#/conflicts`) so a notification or the tray
- * can open a view by address, and back/forward work in a browser.
+ * can open a view by address, and back/forward work in a browser. A view may take parameters after a
+ * `?` (`#/quick-download?preset=ID`: the tray's "search with preset").
  */
-export const views = ['overview', 'activity', 'conflicts', 'not-synced', 'held-deletions', 'settings'] as const;
+export const views = ['overview', 'activity', 'quick-download', 'conflicts', 'not-synced', 'held-deletions', 'settings'] as const;
 export type ViewName = (typeof views)[number];
 
-function parse(hash: string): ViewName {
-  const name = hash.replace(/^#\/?/, '');
-  return views.find((view) => view === name) ?? 'overview';
+interface Parsed {
+  view: ViewName;
+  params: Record<string, string>;
+}
+
+function parse(hash: string): Parsed {
+  const [name = '', query = ''] = hash.replace(/^#\/?/, '').split('?', 2);
+  const params: Record<string, string> = {};
+  for (const [key, value] of new URLSearchParams(query)) params[key] = value;
+  return { view: views.find((view) => view === name) ?? 'overview', params };
 }
 
 export class Route {
-  current = $state<ViewName>(parse(location.hash));
+  private readonly initial = parse(location.hash);
+  current = $state<ViewName>(this.initial.view);
+  /** The current view's parameters (empty when it has none). */
+  params = $state.raw<Record<string, string>>(this.initial.params);
 
   start(): () => void {
     const onHash = (): void => {
-      this.current = parse(location.hash);
+      const parsed = parse(location.hash);
+      this.current = parsed.view;
+      this.params = parsed.params;
     };
     window.addEventListener('hashchange', onHash);
     return () => {
@@ -26,5 +39,6 @@ export class Route {
   go(view: ViewName): void {
     location.hash = `#/${view}`;
     this.current = view;
+    this.params = {};
   }
 }

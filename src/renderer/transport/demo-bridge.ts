@@ -12,6 +12,7 @@ import type { AddFolderRequest, AppBridge, ConflictChoice, CopyItem, PauseSpan }
 import type { ActivityEntry, ActivityKind, AppEvent } from '../../shared/bridge/app-events.js';
 import type { AppSettings, AppState, ConflictView, FolderActivity, FolderView, HeldDeletionsView, NotSyncedView } from '../../shared/bridge/app-state.js';
 import { BridgeError } from '../../shared/bridge/bridge-error.js';
+import type { QuickDownloadRequest, QuickDownloadView, QuickPreset, QuickSearchResult } from '../../shared/bridge/quick-download.js';
 
 const iso = (offsetSeconds: number): string => new Date(Date.now() + offsetSeconds * 1000).toISOString();
 
@@ -22,7 +23,24 @@ const defaultSettings: AppSettings = {
   launchAtLogin: true,
   startWithLocalLibrary: false,
   notifications: true,
+  downloadFolder: null,
 };
+
+const demoPresets: QuickPreset[] = [
+  { id: 'web', name: 'Web (1000 px JPG)' },
+  { id: 'thumbnail', name: 'Thumbnail (300 px WEBP)' },
+  { id: 'print', name: 'Print (TIFF)' },
+  { id: 'social', name: 'Social (1080×1080 crop)' },
+];
+
+const demoAssets: QuickSearchResult[] = ['Harbour at dawn.jpg', 'Harbour night.jpg', 'Brand guide 2026.pdf', 'Logo primary.svg', 'Team offsite.mov', 'Campaign hero.psd'].map((filename, index) => ({
+  assetId: `asset-${index + 1}`,
+  filename,
+  size: 1_200_000 + index * 734_003,
+  fileType: filename.endsWith('.mov') ? 'VIDEO' : filename.endsWith('.pdf') ? 'DOCUMENT' : 'IMAGE',
+  dimensions: filename.endsWith('.jpg') ? { width: 4000, height: 3000 } : null,
+  previewUrl: null,
+}));
 
 function folder(id: string, path: string, remotePath: string, activity: FolderActivity, extra: Partial<FolderView> = {}): FolderView {
   return {
@@ -108,6 +126,7 @@ function busyState(): AppState {
     notSyncedTotal: notSynced.length,
     heldDeletions,
     settings: { ...defaultSettings, uploadBytesPerSecond: 5_000_000 },
+    quickDownload: { folder: '/Users/ana/Downloads', recent: [{ assetId: 'asset-1', filename: 'Harbour at dawn.jpg', presetId: 'web', presetName: 'Web (1000 px JPG)', at: iso(-3600) }], presets: demoPresets },
     host: { kind: 'headless', platform: 'linux', secureStorage: false, version: '0.1.0' },
   };
 }
@@ -340,6 +359,32 @@ class DemoBridge implements AppBridge {
 
   async openPath(request: { folderId: string; relPath?: string; reveal?: boolean }): Promise<void> {
     this.folder(request.folderId);
+  }
+
+  async searchAssets(request: { text: string; limit: number }): Promise<QuickSearchResult[]> {
+    const text = request.text.trim().toLowerCase();
+    return demoAssets.filter((asset) => asset.filename.toLowerCase().includes(text)).slice(0, request.limit);
+  }
+
+  async listPresets(): Promise<QuickPreset[]> {
+    return demoPresets;
+  }
+
+  private nextDownload = 1;
+
+  async quickDownload(request: QuickDownloadRequest): Promise<QuickDownloadView> {
+    const asset = demoAssets.find((candidate) => candidate.assetId === request.assetId);
+    if (asset === undefined) throw new BridgeError('NOT_FOUND', `There is no asset ${request.assetId}.`);
+    const presetName = request.presetId === null ? 'Original' : (demoPresets.find((preset) => preset.id === request.presetId)?.name ?? 'Original');
+    const view: QuickDownloadView = { id: this.nextDownload++, assetId: asset.assetId, filename: asset.filename, presetId: request.presetId, presetName, status: 'done', bytesDone: asset.size, bytesTotal: asset.size, path: `${this.state.quickDownload.folder}/${asset.filename}`, error: null };
+    for (const listener of this.listeners) listener({ type: 'quick-download', download: view });
+    const recent = { assetId: asset.assetId, filename: asset.filename, presetId: request.presetId, presetName, at: new Date().toISOString() };
+    this.publish((state) => ({ ...state, quickDownload: { ...state.quickDownload, recent: [recent, ...state.quickDownload.recent.filter((entry) => entry.assetId !== asset.assetId)].slice(0, 8) } }));
+    return view;
+  }
+
+  async revealDownload(): Promise<void> {
+    // A stage set: there is no file manager to show.
   }
 
   subscribe(listener: (event: AppEvent) => void): () => void {

@@ -129,6 +129,10 @@ export function createHttpBridge(location: Pick<Location, 'origin'>, options: Ht
     signOut: () => command('signOut'),
     updateSettings: (patch) => call('updateSettings', patch) as ReturnType<AppBridge['updateSettings']>,
     openPath: (request) => command('openPath', request),
+    searchAssets: (request) => call('searchAssets', request) as ReturnType<AppBridge['searchAssets']>,
+    listPresets: () => call('listPresets') as ReturnType<AppBridge['listPresets']>,
+    quickDownload: (request) => call('quickDownload', request) as ReturnType<AppBridge['quickDownload']>,
+    revealDownload: (request) => command('revealDownload', request),
     subscribe(listener) {
       listeners.add(listener);
       open();

@@ -10,6 +10,7 @@
  */
 import type { ActivityEntry, AppEvent } from './app-events.js';
 import type { AppSettings, AppState } from './app-state.js';
+import type { QuickDownloadRequest, QuickDownloadView, QuickPreset, QuickSearchResult } from './quick-download.js';
 
 /** How long a pause lasts. */
 export type PauseSpan = 'one-hour' | 'until-resumed';
@@ -80,6 +81,20 @@ export interface AppBridge {
   /** Opens a synced folder or a file in it with the system's file manager (`reveal`: select it). */
   openPath(request: { folderId: string; relPath?: string; reveal?: boolean }): Promise<void>;
 
+  // Quick download (issue 18)
+  /** Assets whose file name or keywords contain `text` (staged, pending or live), at most `limit` (≤ 100), by name. */
+  searchAssets(request: { text: string; limit: number }): Promise<QuickSearchResult[]>;
+  /** The service's presets, read again now (the state keeps the last answer for the tray). */
+  listPresets(): Promise<QuickPreset[]>;
+  /**
+   * Downloads one asset's current file, as it is or through a preset, into the downloads folder under a
+   * free name (never over an existing file); resolves once it is in place and verified. Progress comes as
+   * `quick-download` events; the asset becomes the newest of `state.quickDownload.recent`.
+   */
+  quickDownload(request: QuickDownloadRequest): Promise<QuickDownloadView>;
+  /** Shows a finished quick download's file in the system's file manager. */
+  revealDownload(request: { downloadId: number }): Promise<void>;
+
   /** Subscribes to events; the current state arrives first. Returns the unsubscribe function. */
   subscribe(listener: (event: AppEvent) => void): () => void;
 }
@@ -104,6 +119,10 @@ export const bridgeMethods = [
   'signOut',
   'updateSettings',
   'openPath',
+  'searchAssets',
+  'listPresets',
+  'quickDownload',
+  'revealDownload',
 ] as const satisfies readonly Exclude<keyof AppBridge, 'subscribe'>[];
 
 export type BridgeMethod = (typeof bridgeMethods)[number];

@@ -7,6 +7,7 @@
  * events (reconnect, sleep) loses nothing by rendering the next state.
  */
 import type { AppState, BridgeErrorData, ConflictView, HeldDeletionsView, NotSyncedView } from './app-state.js';
+import type { QuickDownloadView } from './quick-download.js';
 
 /** One row of the activity list: a transfer or a local change the app made. */
 export interface ActivityEntry {
@@ -48,6 +49,8 @@ export type AppEvent =
   /** The mass-delete guard held deletions back. */
   | { type: 'held-deletions'; held: HeldDeletionsView }
   /** The account needs the user to sign in again. */
-  | { type: 'sign-in-needed'; server: string; reason: BridgeErrorData | null };
+  | { type: 'sign-in-needed'; server: string; reason: BridgeErrorData | null }
+  /** A quick download started, moved on (at most a few times a second), finished or failed: replace by id. */
+  | { type: 'quick-download'; download: QuickDownloadView };
 
 export type AppEventType = AppEvent['type'];

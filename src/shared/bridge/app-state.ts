@@ -6,6 +6,7 @@
  * Leaf file of the bridge contract: plain data only (JSON-safe: no Dates, Maps or class instances), so
  * it crosses Electron IPC and the loopback control server unchanged.
  */
+import type { QuickDownloadState } from './quick-download.js';
 
 /** A failure as it crosses the bridge (STYLE.md: errors cross IPC as `{ name, code, message }`). */
 export interface BridgeErrorData {
@@ -113,6 +114,8 @@ export interface AppSettings {
   startWithLocalLibrary: boolean;
   /** Native notifications for conflicts, files that cannot sync, held deletions, sign-in needed. */
   notifications: boolean;
+  /** Where quick downloads land (absolute); null = the system's Downloads folder. */
+  downloadFolder: string | null;
 }
 
 /** A file changed on both sides. The service's version has the name; the user's is kept beside it. */
@@ -178,6 +181,8 @@ export interface AppState {
   notSyncedTotal: number;
   heldDeletions: HeldDeletionsView[];
   settings: AppSettings;
+  /** Quick download: where files land, the recent downloads and the service's presets. */
+  quickDownload: QuickDownloadState;
   /** Desktop only: what the shell can do, so the UI hides what does not apply headless. */
   host: HostInfo;
   /**
