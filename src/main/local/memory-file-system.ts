@@ -137,6 +137,18 @@ export class MemoryFileSystem implements FileSystem {
 
   // ── Test and simulation helpers (synchronous) ───────────────────────────────────────────────────
 
+  /** What is at `path` (a final symlink not followed), or undefined when nothing is. */
+  kindOf(path: string): MemoryNode['kind'] | undefined {
+    try {
+      return this.tree.existing(path, false, 'lstat').kind;
+    } catch {
+      return undefined;
+    }
+  }
+  /** A directory's entries, sorted by name, without faults (the simulation's checks read with it). */
+  listSync(path: string): DirEntry[] {
+    return this.listing(path).map(([name, node]) => ({ name, kind: node.kind }));
+  }
   /** Creates or replaces a file (parents created), optionally with a given mtime and mode. */
   writeFile(path: string, data: string | Uint8Array, options: { mtimeMs?: number; mode?: number } = {}): void {
     const { dir, name } = this.parentOf(path);
