@@ -42,7 +42,10 @@ function filesUnder(disk: MemoryFileSystem, dir: string): Map<string, string> {
 export function checkInvariants(input: { clients: readonly ClientView[]; remote: readonly RemoteAsset[]; writes: UserWrites }): string[] {
   const failures: string[] = [];
   const { clients, remote, writes } = input;
-  const live = remote.filter((asset) => asset.state !== 'BINNED');
+  const all = remote.filter((asset) => asset.state !== 'BINNED');
+  // An asset without a file is a create whose upload never completed: repeated, or left behind.
+  for (const asset of all.filter((candidate) => candidate.checksum === undefined)) failures.push(`duplicate assets: a live asset without a file at ${asset.paths.join('|')} (a create repeated or abandoned)`);
+  const live = all.filter((asset) => asset.checksum !== undefined);
   const md5OfWritten = new Map([...writes.written].map((content) => [md5Hex(content), content]));
 
   // Convergence: each folder (conflict copies aside) is the service's live placements, path for path.

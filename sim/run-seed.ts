@@ -45,6 +45,7 @@ export interface SeedResult {
 
 export const DEFAULT_RATES: FaultRates = { network: 0.06, disk: 0.02, crash: 0.02 };
 const SETTLE_ROUNDS = 6;
+const SETTLE_WAIT_MS = 30 * 60_000;
 const ROOT = '/home/user/Sync';
 const TRASH = '/home/user/.Trash';
 
@@ -91,6 +92,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
           api: simApi({ app: service.app, token, clock, random: random.fork(), faults: client.faults, fs: client.fs, disk: client.disk, plantBlindRetry: options.plant === 'blind-retry', edited: (before, after) => writes.changed(before, after) }),
           fs: client.fs,
           clock,
+          log: (event) => log(`  [c${client.index}] ${event.level} ${event.relPath ?? ''}: ${withoutIds(event.message)}`),
           disk: memoryLocalDisk(client.disk),
           trash: async (absPath) => {
             client.fs.crashCheck(`trash ${absPath}`);
@@ -158,6 +160,8 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     log('settle');
     let settled = false;
     for (let round = 0; round < SETTLE_ROUNDS && !settled; round++) {
+      // Past every per-item backoff and retry wait the faults left behind.
+      await clock.sleep(SETTLE_WAIT_MS);
       let operations = 0;
       for (const client of world) operations += await sync(client, false);
       settled = operations === 0;
@@ -203,6 +207,11 @@ function serviceTemplate(): Promise<string> {
 /** A memory-backed temp dir where there is one: the stores' fsyncs then cost nothing, and a seed runs fast. */
 function scratchDir(): string {
   return existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
+}
+
+/** A message with the ids the service drew blanked, so traces compare across runs. */
+function withoutIds(message: string): string {
+  return message.replace(/[A-Za-z0-9_-]*\d[A-Za-z0-9_-]*/g, (segment) => (segment.length >= 12 ? ':id' : segment));
 }
 
 function describe(error: unknown): string {

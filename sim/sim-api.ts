@@ -39,7 +39,7 @@ export interface SimApiDeps {
 
 /** A request path with ids blanked, so the trace does not depend on the ids the service drew. */
 export function traceLabel(method: string, path: string): string {
-  return `${method} ${path.split('?')[0]?.replace(/[A-Za-z0-9_-]{16,}/g, ':id') ?? ''}`;
+  return `${method} ${(path.split('?')[0] ?? '').replace(/[A-Za-z0-9_-]*\d[A-Za-z0-9_-]*/g, (segment) => (segment.length >= 12 ? ':id' : segment))}`;
 }
 
 function headerText(value: string | number | string[] | undefined): string | undefined {
