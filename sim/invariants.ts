@@ -8,6 +8,7 @@
  * engine wrote nothing outside its root and the trash).
  */
 import type { MemoryFileSystem } from '../src/main/local/memory-file-system.js';
+import type { NameMode } from '../src/main/local/name-map.js';
 import { md5Hex, type RemoteAsset } from './remote-view.js';
 import type { UserWrites } from './user-writes.js';
 
@@ -16,6 +17,8 @@ export interface ClientView {
   disk: MemoryFileSystem;
   root: string;
   trash: string;
+  /** How the client's disk compares names: its paths are compared with the service's the same way. */
+  names: NameMode;
   breaches: readonly string[];
 }
 
@@ -49,11 +52,15 @@ export function checkInvariants(input: { clients: readonly ClientView[]; remote:
   const md5OfWritten = new Map([...writes.written].map((content) => [md5Hex(content), content]));
 
   // Convergence: each folder (conflict copies aside) is the service's live placements, path for path.
-  const remoteTree = live.flatMap((asset) => asset.paths.map((path) => `${path}=${asset.checksum ?? '?'}`)).sort();
   for (const client of clients) {
+    const comparable = (path: string): string => {
+      const plain = path.normalize('NFC').replace(DISAMBIGUATED, '');
+      return client.names === 'case-insensitive' ? plain.toLowerCase() : plain;
+    };
+    const remoteTree = live.flatMap((asset) => asset.paths.map((path) => `${comparable(path)}=${asset.checksum ?? '?'}`)).sort();
     const local = [...filesUnder(client.disk, client.root)]
       .filter(([path]) => !CONFLICT_COPY.test(path))
-      .map(([path, content]) => `${path.replace(DISAMBIGUATED, '')}=${md5Hex(content)}`)
+      .map(([path, content]) => `${comparable(path)}=${md5Hex(content)}`)
       .sort();
     if (JSON.stringify(local) !== JSON.stringify(remoteTree)) {
       failures.push(`convergence: client ${client.index} holds ${JSON.stringify(local.map(readable))} but the service ${JSON.stringify(remoteTree.map(readable))}`);

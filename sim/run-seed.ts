@@ -11,7 +11,7 @@ import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngine, type Engine } from '../src/main/engine.js';
-import { MemoryFileSystem, memoryLocalDisk } from '../src/main/local/index.js';
+import { MemoryFileSystem, memoryLocalDisk, type NameMode } from '../src/main/local/index.js';
 import { startService, type RunningService } from '../src/service/create-service.js';
 import { serviceConfig } from '../src/service/config.js';
 import { LOCAL_SUBDOMAIN } from '../src/service/bootstrap.js';
@@ -44,6 +44,7 @@ export interface SeedResult {
 }
 
 export const DEFAULT_RATES: FaultRates = { network: 0.06, disk: 0.02, crash: 0.02 };
+const NAME_MODES: readonly NameMode[] = ['exact', 'case-insensitive', 'nfd'];
 const SETTLE_ROUNDS = 6;
 const SETTLE_WAIT_MS = 30 * 60_000;
 const ROOT = '/home/user/Sync';
@@ -51,6 +52,7 @@ const TRASH = '/home/user/.Trash';
 
 interface SimClient {
   index: number;
+  names: NameMode;
   disk: MemoryFileSystem;
   fs: SimFileSystem;
   faults: Faults;
@@ -103,10 +105,13 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       );
 
     for (let index = 0; index < clients; index++) {
-      const disk = new MemoryFileSystem({ clock });
+      // The first client's disk compares names exactly (Linux); the others' as the seed draws (macOS, Windows).
+      const names: NameMode = index === 0 ? 'exact' : random.pick(NAME_MODES);
+      log(`client ${index} disk: ${names} names`);
+      const disk = new MemoryFileSystem({ clock, names });
       disk.mkdirpSync(ROOT);
       const faults = new Faults(random.fork(), rates, (line) => log(`  [c${index}] ${line}`));
-      const partial: Omit<SimClient, 'engine'> = { index, disk, faults, fs: new SimFileSystem(disk, faults, [ROOT, TRASH]), stateDir: join(dataDir, `state-${index}`) };
+      const partial: Omit<SimClient, 'engine'> = { index, names, disk, faults, fs: new SimFileSystem(disk, faults, [ROOT, TRASH]), stateDir: join(dataDir, `state-${index}`) };
       const engine = build(partial);
       const client: SimClient = { ...partial, engine };
       faults.onCrash = () => {
@@ -169,7 +174,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     if (!settled) failures.push(`no convergence: the clients still had work after ${SETTLE_ROUNDS} rounds without faults`);
 
     if (process.env.SIM_PROFILE !== undefined) console.log('settled', Date.now() - profileStart);
-    const views: ClientView[] = world.map((client) => ({ index: client.index, disk: client.disk, root: ROOT, trash: TRASH, breaches: client.fs.breaches }));
+    const views: ClientView[] = world.map((client) => ({ index: client.index, disk: client.disk, names: client.names, root: ROOT, trash: TRASH, breaches: client.fs.breaches }));
     const remote = await colleague.assets();
     failures.push(...checkInvariants({ clients: views, remote, writes }));
     for (const view of views) log(`c${view.index}: ${JSON.stringify(treeOf(view.disk, ROOT))}`);

@@ -25,7 +25,8 @@ export interface ScenarioOptions {
 }
 
 const DIRS = ['', 'A', 'B', 'A/C'];
-const NAMES = ['a.txt', 'b.txt', 'c.txt', 'Logo.png'];
+// Case and normalisation twins collide on macOS and Windows disks (name-map.ts).
+const NAMES = ['a.txt', 'b.txt', 'c.txt', 'Logo.png', 'logo.png', 'caf\u00e9.txt', 'cafe\u0301.txt'];
 
 const join = (dir: string, name: string): string => (dir === '' ? name : `${dir}/${name}`);
 
