@@ -28,6 +28,8 @@ export interface FaultRates {
   disk: number;
   /** Per service call or rename: the process dies there. */
   crash: number;
+  /** The network faults drawn from (default: all of NETWORK_FAULTS). */
+  networkKinds?: readonly NetworkFault[];
 }
 
 export const NO_FAULTS: FaultRates = { network: 0, disk: 0, crash: 0 };
@@ -64,7 +66,7 @@ export class Faults {
       return 'outage';
     }
     if (!this.random.chance(this.rates.network)) return undefined;
-    const fault = this.random.pick(NETWORK_FAULTS);
+    const fault = this.random.pick(this.rates.networkKinds ?? NETWORK_FAULTS);
     if (fault === 'outage') this.outage = 1 + this.random.int(6);
     this.trace(`fault ${fault} on ${label}`);
     return fault;

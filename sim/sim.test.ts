@@ -24,6 +24,14 @@ describe('the deterministic simulation', { timeout: 600_000 }, () => {
     expect(failing).toEqual([]);
   });
 
+  // Found, not yet fixed: a download renamed into place but not recorded (crash), then the user renames
+  // its folder before the engine runs again: the file uploads as a new asset beside the one it came
+  // from. Fixing it needs the planner to know the file by content or inode (see the report of issue 19).
+  it.fails('known bug, seed 223 --steps 30: an unrecorded download moved by the user becomes a second asset', async () => {
+    const result = await runSeed(223, { steps: 30 });
+    expect(result.failures).toEqual([]);
+  });
+
   it('replays a seed to the same trace', async () => {
     const first = await runSeed(7);
     const second = await runSeed(7);
@@ -32,11 +40,16 @@ describe('the deterministic simulation', { timeout: 600_000 }, () => {
   });
 
   it('catches a planted bug: a repeated create after a lost answer', async () => {
+    // Every network fault is an answer lost after the service committed; the plant reports it as a
+    // connection never made, so the client repeats the create. Without the plant the same seeds pass.
+    const rates = { network: 0.3, disk: 0, crash: 0, networkKinds: ['lost-after-commit'] as const };
     const caught: number[] = [];
-    for (let seed = 1; seed <= 10 && caught.length === 0; seed++) {
-      const result = await runSeed(seed, { plant: 'blind-retry', rates: { network: 0.3, disk: 0, crash: 0 } });
+    for (let seed = 1; seed <= 8 && caught.length === 0; seed++) {
+      const result = await runSeed(seed, { plant: 'blind-retry', rates });
       if (result.failures.some((failure) => failure.startsWith('duplicate assets'))) caught.push(seed);
     }
-    expect(caught.length).toBe(1);
+    expect(caught).toHaveLength(1);
+    const control = await runSeed(caught[0] ?? 0, { rates });
+    expect(control.failures).toEqual([]);
   });
 });
