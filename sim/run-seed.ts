@@ -71,12 +71,10 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
   };
   const random = new Prng(seed);
   const clock = new SimClock();
-  const profileStart = Date.now();
   const dataDir = mkdtempSync(join(scratchDir(), 'asset-sync-sim-'));
   cpSync(await serviceTemplate(), join(dataDir, 'service'), { recursive: true });
   const service = await startService(serviceConfig({ dataDir: join(dataDir, 'service'), port: 0, host: '127.0.0.1', adminPassword: SIM_PASSWORD }), { clock });
   clock.quiesce = () => service.jobsIdle();
-  if (process.env.SIM_PROFILE !== undefined) console.log('service up', Date.now() - profileStart);
   const failures: string[] = [];
   const world: SimClient[] = [];
   try {
@@ -161,7 +159,6 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       if (outcome !== undefined) log(`  ${outcome}`);
     }
 
-    if (process.env.SIM_PROFILE !== undefined) console.log('steps done', Date.now() - profileStart);
     log('settle');
     let settled = false;
     for (let round = 0; round < SETTLE_ROUNDS && !settled; round++) {
@@ -173,7 +170,6 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     }
     if (!settled) failures.push(`no convergence: the clients still had work after ${SETTLE_ROUNDS} rounds without faults`);
 
-    if (process.env.SIM_PROFILE !== undefined) console.log('settled', Date.now() - profileStart);
     const views: ClientView[] = world.map((client) => ({ index: client.index, disk: client.disk, names: client.names, root: ROOT, trash: TRASH, breaches: client.fs.breaches }));
     const remote = await colleague.assets();
     failures.push(...checkInvariants({ clients: views, remote, writes }));
