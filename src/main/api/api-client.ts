@@ -64,9 +64,50 @@ export interface ClientContext {
   stop?: AbortSignal | undefined;
   /** While the service is unreachable, requests wait for its next try, or fail at once (one pass). */
   whileUnreachable: 'wait' | 'fail';
+  /** How JSON requests travel (default: got over `agents`). */
+  transport?: JsonTransport | undefined;
+}
+
+function gotTransport(context: ClientContext): JsonTransport {
+  return async ({ method, url, headers, body, signal }) =>
+    got(url, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { json: body }),
+      agent: context.agents.agentsFor(url),
+      timeout: { connect: context.timeouts.connectMs, secureConnect: context.timeouts.connectMs, response: context.timeouts.responseMs },
+      retry: { limit: 0 },
+      throwHttpErrors: false,
+      followRedirect: false,
+      responseType: 'text',
+      ...(signal === undefined ? {} : { signal }),
+    });
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** One JSON exchange as the request core sees it, below retries and token refresh. */
+export interface JsonExchange {
+  method: HttpMethod;
+  url: URL;
+  headers: Record<string, string>;
+  body?: unknown;
+  signal?: AbortSignal | undefined;
+}
+
+export interface JsonAnswer {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** The body as text ('' when empty). */
+  body: string;
+}
+
+/**
+ * Sends one JSON exchange; a failure below HTTP rejects with an ApiError (transport-error.ts). The
+ * default is got over the context's agents; the simulation passes one that calls the service in-process
+ * (fastify.inject) through a fault layer, so retries, 401 refresh and Retry-After run the real code.
+ */
+export type JsonTransport = (exchange: JsonExchange) => Promise<JsonAnswer>;
 
 export interface JsonRequest {
   method: HttpMethod;
@@ -106,18 +147,8 @@ export function createRequester(context: ClientContext, tokens: TokenProvider): 
     } catch (error) {
       throw error instanceof ApiError ? error : abortedError(request.method, describeUrl(url));
     }
-    const response = await got(url, {
-      method: request.method,
-      headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'user-agent': context.userAgent },
-      ...(request.body === undefined ? {} : { json: request.body }),
-      agent: context.agents.agentsFor(url),
-      timeout: { connect: context.timeouts.connectMs, secureConnect: context.timeouts.connectMs, response: context.timeouts.responseMs },
-      retry: { limit: 0 },
-      throwHttpErrors: false,
-      followRedirect: false,
-      responseType: 'text',
-      ...(request.signal === undefined ? {} : { signal: request.signal }),
-    }).catch((error: unknown) => {
+    const headers = { authorization: `Bearer ${token}`, accept: 'application/json', 'user-agent': context.userAgent };
+    const response = await (context.transport ?? gotTransport(context))({ method: request.method, url, headers, body: request.body, signal: request.signal }).catch((error: unknown) => {
       const failure = transportError(error, request.method, url);
       context.connectivity.failed(failure);
       throw failure;
@@ -141,7 +172,8 @@ export function createRequester(context: ClientContext, tokens: TokenProvider): 
             token = await tokens.refreshed(token, context.server);
             response = await send(request, url, token);
           }
-          const retryAfter = response.headers['retry-after'];
+          const retryHeader = response.headers['retry-after'];
+          const retryAfter = Array.isArray(retryHeader) ? retryHeader[0] : retryHeader;
           if (response.statusCode >= 300) {
             throw apiErrorFromResponse({ method: request.method, url, status: response.statusCode, retryAfter, bodyText: response.body, now: context.clock.now() });
           }

@@ -4,7 +4,7 @@
  * AssetApi plus the two controls only the real client has (bandwidth caps, close). This is the only
  * wiring file of src/main/api/.
  */
-import { createRequester, DEFAULT_TIMEOUTS, type ClientContext, type Timeouts, type TokenProvider } from './api-client.js';
+import { createRequester, DEFAULT_TIMEOUTS, type ClientContext, type JsonTransport, type Timeouts, type TokenProvider } from './api-client.js';
 import type { AssetApi } from './asset-api.js';
 import { accountResources } from './account-resources.js';
 import { ApiError } from './api-error.js';
@@ -56,6 +56,8 @@ export interface ApiClientOptions {
   stop?: AbortSignal;
   /** While the service is unreachable, requests wait for its next try (default), or fail at once (one pass, `sync --once`). */
   whileUnreachable?: 'wait' | 'fail';
+  /** How JSON requests travel (default: got); the simulation sends them in-process. */
+  transport?: JsonTransport;
 }
 
 export interface ApiClient extends AssetApi {
@@ -89,6 +91,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     connectivity: new ConnectivityMonitor(server, clock),
     stop: options.stop,
     whileUnreachable: options.whileUnreachable ?? 'wait',
+    transport: options.transport,
   };
   if (options.onConnectivity !== undefined) context.connectivity.listen(options.onConnectivity);
   // Transfers go to signed URLs; those on the service's own origin tell about its reachability too.

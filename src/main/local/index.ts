@@ -9,6 +9,7 @@ export type { DirEntry, EntryKind, FileStat, FileSystem, ReadHandle, StatEntry, 
 export { sameSignature } from './file-system.js';
 export { NodeFileSystem } from './node-file-system.js';
 export { MemoryFileSystem, type MemoryFileSystemOptions } from './memory-file-system.js';
+export type { NameMode } from './name-map.js';
 export type { FileSignature, Gone, LocalDirectory, LocalFile, LocalObservation, NotSynced, NotSyncedReason, PendingFile, PreviousFile, PreviousLookup } from './observations.js';
 export { LocalScanner, type LocalScannerOptions, type ObservationSink, type ScanOptions, type ScanSummary, type SettleCheck } from './local-scanner.js';
 export { DEFAULT_IGNORE_PATTERNS, ENGINE_DIR_NAME, IGNORE_FILE_NAME } from './default-ignores.js';

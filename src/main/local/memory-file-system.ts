@@ -6,6 +6,7 @@
  * the memory watcher turns into hints. Test-setup helpers are synchronous and create missing parents.
  */
 import type { DirEntry, FileStat, FileSystem, ReadHandle, StatEntry, WriteHandle } from './file-system.js';
+import type { NameMode } from './name-map.js';
 import { MemoryFsError, MemoryTree, canRead, canTraverse, canWrite, splitPath, type DirectoryNode, type FileNode, type MemoryNode } from './memory-tree.js';
 
 export interface MemoryFileSystemOptions {
@@ -13,6 +14,8 @@ export interface MemoryFileSystemOptions {
   clock?: { now(): number };
   /** The device number every node reports. */
   dev?: number;
+  /** How names compare (default `exact`, like ext4): see name-map.ts. */
+  names?: NameMode;
 }
 
 const encoder = new TextEncoder();
@@ -29,7 +32,7 @@ export class MemoryFileSystem implements FileSystem {
     const clock = options.clock ?? { now: () => Date.now() };
     this.now = () => clock.now();
     this.dev = options.dev ?? 1;
-    this.tree = new MemoryTree(this.now);
+    this.tree = new MemoryTree(this.now, options.names);
   }
 
   // ── FileSystem ────────────────────────────────────────────────────────────────────────────────────
@@ -137,6 +140,18 @@ export class MemoryFileSystem implements FileSystem {
 
   // ── Test and simulation helpers (synchronous) ───────────────────────────────────────────────────
 
+  /** What is at `path` (a final symlink not followed), or undefined when nothing is. */
+  kindOf(path: string): MemoryNode['kind'] | undefined {
+    try {
+      return this.tree.existing(path, false, 'lstat').kind;
+    } catch {
+      return undefined;
+    }
+  }
+  /** A directory's entries, sorted by name, without faults (the simulation's checks read with it). */
+  listSync(path: string): DirEntry[] {
+    return this.listing(path).map(([name, node]) => ({ name, kind: node.kind }));
+  }
   /** Creates or replaces a file (parents created), optionally with a given mtime and mode. */
   writeFile(path: string, data: string | Uint8Array, options: { mtimeMs?: number; mode?: number } = {}): void {
     const { dir, name } = this.parentOf(path);
@@ -208,7 +223,15 @@ export class MemoryFileSystem implements FileSystem {
     this.tree.assertWritable(target.dir, 'rename', to);
     const moving = source.node;
     const replaced = target.node;
-    if (replaced === moving) return;
+    if (replaced === moving) {
+      // A case-only rename on a case-insensitive disk: the same entry, newly spelled.
+      if (source.dir === target.dir && source.name !== target.name) {
+        source.dir.entries.delete(source.name);
+        target.dir.entries.set(target.name, moving);
+        this.changed(to);
+      }
+      return;
+    }
     if (replaced?.kind === 'directory' && moving.kind !== 'directory') throw new MemoryFsError('EISDIR', 'rename', to);
     if (replaced !== undefined && replaced.kind !== 'directory' && moving.kind === 'directory') throw new MemoryFsError('ENOTDIR', 'rename', to);
     if (replaced?.kind === 'directory' && replaced.entries.size > 0) throw new MemoryFsError('ENOTEMPTY', 'rename', to);

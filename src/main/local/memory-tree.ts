@@ -4,6 +4,7 @@
  * It acts as a non-root user owning every node, so permission bits are enforced (the tests here run
  * as root, where chmod 000 would not stop a real read). Paths are POSIX: the twin runs the tests.
  */
+import { NameMap, type NameMode } from './name-map.js';
 
 export interface NodeBase {
   ino: number;
@@ -16,7 +17,7 @@ export interface FileNode extends NodeBase {
 }
 export interface DirectoryNode extends NodeBase {
   kind: 'directory';
-  entries: Map<string, MemoryNode>;
+  entries: NameMap<MemoryNode>;
   parent: DirectoryNode | undefined;
 }
 export interface SymlinkNode extends NodeBase {
@@ -76,15 +77,18 @@ export class MemoryTree {
   private nextIno = 2;
   readonly root: DirectoryNode;
 
-  constructor(private readonly now: () => number) {
-    this.root = { kind: 'directory', ino: 1, mode: 0o755, mtimeMs: now(), entries: new Map(), parent: undefined };
+  constructor(
+    private readonly now: () => number,
+    private readonly names: NameMode = 'exact',
+  ) {
+    this.root = { kind: 'directory', ino: 1, mode: 0o755, mtimeMs: now(), entries: new NameMap(names), parent: undefined };
   }
 
   newFile(data: Uint8Array, mode = 0o644): FileNode {
     return { kind: 'file', ino: this.nextIno++, mode, mtimeMs: this.now(), data };
   }
   newDirectory(parent: DirectoryNode, mode = 0o755): DirectoryNode {
-    return { kind: 'directory', ino: this.nextIno++, mode, mtimeMs: this.now(), entries: new Map(), parent };
+    return { kind: 'directory', ino: this.nextIno++, mode, mtimeMs: this.now(), entries: new NameMap(this.names), parent };
   }
   newSymlink(target: string): SymlinkNode {
     return { kind: 'symlink', ino: this.nextIno++, mode: 0o777, mtimeMs: this.now(), target };

@@ -28,6 +28,12 @@ describe('planOperations', () => {
     expect(kinds(plan([a, b], [synced(a, 'asset-a')]))).toEqual(['UPLOAD_NEW Brand/b.png']);
   });
 
+  it('without a remote view, holds a new file where the last known snapshot has an asset (a download landed before a crash recorded it)', () => {
+    const landed = file('A/a.txt', 'A');
+    const fresh = file('A/new.txt', 'N');
+    expect(kinds(plan([landed, fresh], [], { lastKnownRemote: new Set(['A/a.txt']) }))).toEqual(['UPLOAD_NEW A/new.txt']);
+  });
+
   it('uploads a new version when the content changed, keeping the asset', () => {
     const a = file('a.png', 'A');
     const edited = { ...a, md5: 'A2', mtimeMs: 2 };

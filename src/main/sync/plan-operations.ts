@@ -48,9 +48,11 @@ export function planOperations(whole: PlanInput): Plan {
   const input = splitLocal(whole);
   const local = diffLocal(input);
   const buckets: Buckets = { disk: [], moves: [], versions: [], moveVersions: [], refreshes: [], uploads: [], downloads: [], remoteDeletes: [], localDeletes: [] };
-  if (input.remote === undefined) uploadDirection(local, buckets);
+  // Without a view, a new file where the last known snapshot has an asset waits for the listing.
+  const blind = (relPath: string): boolean => input.remote === undefined && input.lastKnownRemote?.has(relPath) === true;
+  if (input.remote === undefined) uploadDirection(local, buckets, blind);
   else bothDirections(input, local, diffRemote(input.synced, input.remote), buckets);
-  for (const entry of input.unread) buckets.uploads.push({ kind: 'UPLOAD_NEW', relPath: entry.relPath, local: entry });
+  for (const entry of input.unread) if (!blind(entry.relPath)) buckets.uploads.push({ kind: 'UPLOAD_NEW', relPath: entry.relPath, local: entry });
 
   const guard = input.guard ?? DEFAULT_DELETE_GUARD;
   const confirmed = input.deletesConfirmed === true;
@@ -103,12 +105,12 @@ function trips(deletes: number, syncedCount: number, guard: DeleteGuard): boolea
 }
 
 /** The upload direction alone: local changes become service changes. */
-function uploadDirection(diff: LocalDiff, buckets: Buckets): void {
+function uploadDirection(diff: LocalDiff, buckets: Buckets, blind: (relPath: string) => boolean): void {
   for (const { synced, local } of diff.moved) toService(synced, { kind: 'moved', local }, buckets);
   for (const { synced, local } of diff.changed) toService(synced, { kind: 'changed', local }, buckets);
   for (const { synced, local } of diff.refreshed) toService(synced, { kind: 'same', local, refresh: true }, buckets);
   for (const entry of diff.deleted) toService(entry, { kind: 'deleted' }, buckets);
-  for (const entry of diff.appeared) buckets.uploads.push({ kind: 'UPLOAD_NEW', relPath: entry.relPath, local: entry });
+  for (const entry of diff.appeared) if (!blind(entry.relPath)) buckets.uploads.push({ kind: 'UPLOAD_NEW', relPath: entry.relPath, local: entry });
 }
 
 /** One placement's local change, sent to the service (the service side is unchanged or unknown). */

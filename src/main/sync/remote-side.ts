@@ -22,6 +22,8 @@ export interface RemoteSideDeps {
 
 export interface RemoteSideResult {
   view: RemoteView | undefined;
+  /** With no view: the paths the persisted snapshot places assets at (PlanInput.lastKnownRemote). */
+  lastKnown?: ReadonlySet<string>;
   /** Directories renamed on disk this time. */
   renamed: string[];
   /** Why the service could not be read this time, if it could not. */
@@ -51,7 +53,15 @@ export class RemoteSide {
     } catch (error) {
       this.failure = error;
     }
-    return { view: this.view(root, ignores), renamed, ...(this.failure === undefined ? {} : { error: this.failure }) };
+    const view = this.view(root, ignores);
+    return { view, renamed, ...(view === undefined ? { lastKnown: this.lastKnown(root, ignores) } : {}), ...(this.failure === undefined ? {} : { error: this.failure }) };
+  }
+
+  private lastKnown(root: UploadRoot, ignores: (relPath: string, isDirectory: boolean) => boolean): ReadonlySet<string> {
+    const { repo } = this.deps;
+    const state = repo.state(root.id);
+    if (state.rootOption === null) return new Set();
+    return new Set(remotePlacements(repo.assets(root.id), { rootOption: state.rootOption === '' ? null : state.rootOption, folders: repo.folders(root.id), ignores }).keys());
   }
 
   private view(root: UploadRoot, ignores: (relPath: string, isDirectory: boolean) => boolean): RemoteView | undefined {

@@ -181,6 +181,7 @@ export class RootSync {
       busy,
       deletesConfirmed: deps.issues.deletesConfirmed(root.id),
       ...(remote.view === undefined ? {} : { remote: remote.view }),
+      ...(remote.lastKnown === undefined ? {} : { lastKnownRemote: remote.lastKnown }),
       conflictCopies,
       now,
     });

@@ -120,6 +120,13 @@ export interface PlanInput {
   /** The user confirmed this pass's deletions (`asset-sync confirm-deletes`). */
   deletesConfirmed?: boolean;
   /**
+   * Without a remote view: the paths where the last persisted snapshot (an earlier process's) places
+   * an asset. A new file at one of them waits for a listing instead of uploading as a new asset: it
+   * may be a download that landed before a crash could record it, or another client's upload, and a
+   * blind upload would make a second asset of it (found by the simulation, seed 203 --steps 30).
+   */
+  lastKnownRemote?: ReadonlySet<string>;
+  /**
    * The remote snapshot as local paths. Absent: upload direction only (no full listing yet), and the
    * planner never reads a missing remote entry as a deletion.
    */

@@ -1,0 +1,106 @@
+/**
+ * The invariants of DESIGN.md §4, checked once the engines have settled without faults:
+ * convergence (every client's folder equals the service's live assets, conflict copies aside), no
+ * data loss (every content a user wrote and did not replace is on some disk, in a trash, or among
+ * the service's versions, binned assets included), no partial files (every file and every current
+ * asset file holds a whole written content), no duplicate assets (two live assets never hold the
+ * same content: each write is unique, so a second one is a repeated create), and confinement (the
+ * engine wrote nothing outside its root and the trash).
+ */
+import type { MemoryFileSystem } from '../src/main/local/memory-file-system.js';
+import type { NameMode } from '../src/main/local/name-map.js';
+import { md5Hex, type RemoteAsset } from './remote-view.js';
+import type { UserWrites } from './user-writes.js';
+
+export interface ClientView {
+  index: number;
+  disk: MemoryFileSystem;
+  root: string;
+  trash: string;
+  /** How the client's disk compares names: its paths are compared with the service's the same way. */
+  names: NameMode;
+  breaches: readonly string[];
+}
+
+/** ` (2)` before the extension: the stable name a file gets beside a namesake (a file or a folder). */
+const DISAMBIGUATED = / \(\d+\)(?=(\.[^/.]*)?$)/;
+const CONFLICT_COPY = / \(conflict \d{4}-\d{2}-\d{2} \d{6}( \d+)?\)/;
+
+/** Every file under `dir`, relPath → content (the engine's own `.asset-sync/` left out). */
+function filesUnder(disk: MemoryFileSystem, dir: string): Map<string, string> {
+  const files = new Map<string, string>();
+  const walk = (path: string, prefix: string): void => {
+    if (disk.kindOf(path) !== 'directory') return;
+    for (const entry of disk.listSync(path)) {
+      const rel = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
+      if (rel === '.asset-sync') continue;
+      if (entry.kind === 'directory') walk(`${path}/${entry.name}`, rel);
+      else if (entry.kind === 'file') files.set(rel, disk.readText(`${path}/${entry.name}`));
+    }
+  };
+  walk(dir, '');
+  return files;
+}
+
+export function checkInvariants(input: { clients: readonly ClientView[]; remote: readonly RemoteAsset[]; writes: UserWrites }): string[] {
+  const failures: string[] = [];
+  const { clients, remote, writes } = input;
+  const all = remote.filter((asset) => asset.state !== 'BINNED');
+  // An asset without a file is a create whose upload never completed: repeated, or left behind.
+  for (const asset of all.filter((candidate) => candidate.checksum === undefined)) failures.push(`duplicate assets: a live asset without a file at ${asset.paths.join('|')} (a create repeated or abandoned)`);
+  const live = all.filter((asset) => asset.checksum !== undefined);
+  const md5OfWritten = new Map([...writes.written].map((content) => [md5Hex(content), content]));
+
+  // Convergence: each folder (conflict copies aside) is the service's live placements, path for path.
+  for (const client of clients) {
+    const comparable = (path: string): string => {
+      const plain = path.normalize('NFC').replace(DISAMBIGUATED, '');
+      return client.names === 'case-insensitive' ? plain.toLowerCase() : plain;
+    };
+    const remoteTree = live.flatMap((asset) => asset.paths.map((path) => `${comparable(path)}=${asset.checksum ?? '?'}`)).sort();
+    const local = [...filesUnder(client.disk, client.root)]
+      .filter(([path]) => !CONFLICT_COPY.test(path))
+      .map(([path, content]) => `${comparable(path)}=${md5Hex(content)}`)
+      .sort();
+    if (JSON.stringify(local) !== JSON.stringify(remoteTree)) {
+      failures.push(`convergence: client ${client.index} holds ${JSON.stringify(local.map(readable))} but the service ${JSON.stringify(remoteTree.map(readable))}`);
+    }
+  }
+
+  // No partial files, locally or as a current asset file.
+  for (const client of clients) {
+    for (const [path, content] of filesUnder(client.disk, client.root)) {
+      if (!writes.written.has(content)) failures.push(`partial file: client ${client.index} ${path} holds ${JSON.stringify(content.slice(0, 40))}, which no user wrote`);
+    }
+  }
+  for (const asset of live) {
+    if (asset.checksum !== undefined && !md5OfWritten.has(asset.checksum)) failures.push(`partial file: asset ${asset.paths.join('|')} holds content no user wrote`);
+  }
+
+  // No duplicates: each write is unique, so two live assets with one content are one create done twice.
+  const byChecksum = new Map<string, RemoteAsset[]>();
+  for (const asset of live) if (asset.checksum !== undefined) byChecksum.set(asset.checksum, [...(byChecksum.get(asset.checksum) ?? []), asset]);
+  for (const [checksum, assets] of byChecksum) {
+    if (assets.length > 1) failures.push(`duplicate assets: ${assets.length} live assets hold ${JSON.stringify(md5OfWritten.get(checksum) ?? checksum)} (${assets.map((asset) => asset.paths.join('|')).join(', ')})`);
+  }
+
+  // No data loss: every content not replaced by its users survives somewhere.
+  const kept = new Set<string>();
+  for (const client of clients) {
+    for (const content of filesUnder(client.disk, client.root).values()) kept.add(md5Hex(content));
+    for (const content of filesUnder(client.disk, client.trash).values()) kept.add(md5Hex(content));
+  }
+  for (const asset of remote) for (const version of asset.versions) kept.add(version);
+  for (const content of writes.written) {
+    if (!writes.gone.has(content) && !kept.has(md5Hex(content))) failures.push(`data loss: ${JSON.stringify(content)} is on no disk, in no trash and in no version on the service`);
+  }
+
+  // Confinement.
+  for (const client of clients) for (const breach of client.breaches) failures.push(`confinement: client ${client.index} wrote outside its root: ${breach}`);
+  return failures;
+}
+
+function readable(entry: string): string {
+  const at = entry.lastIndexOf('=');
+  return `${entry.slice(0, at)}=${entry.slice(at + 1, at + 7)}`;
+}

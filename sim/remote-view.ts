@@ -1,0 +1,129 @@
+/**
+ * The colleague in the web app and the auditor: changes made straight through the API (without
+ * faults), and a listing of every asset, binned ones too, with each version's checksum, for the
+ * invariant checks. Remote paths here are relative (`A/a.txt`), the sync roots being `/`.
+ */
+import { createHash } from 'node:crypto';
+import type { AssetApi } from '../src/main/api/asset-api.js';
+import type { MemoryFileSystem } from '../src/main/local/memory-file-system.js';
+import type { AssetUpload, FieldOption } from '../src/shared/api/resources.js';
+
+export interface RemoteAsset {
+  id: string;
+  /** Folder paths joined with the file name, one per placement (`A/a.txt`; `a.txt` for no folder). */
+  paths: string[];
+  state: string;
+  checksum: string | undefined;
+  /** Every version's checksum, the current one included. */
+  versions: string[];
+}
+
+export const md5Hex = (text: string | Uint8Array): string => createHash('md5').update(text).digest('hex');
+
+export class RemoteView {
+  private sourceCount = 0;
+
+  constructor(
+    private readonly api: AssetApi,
+    /** Where the colleague's files come from before they are uploaded. */
+    private readonly scratch: MemoryFileSystem,
+  ) {}
+
+  async assets(): Promise<RemoteAsset[]> {
+    const fieldId = await this.api.foldersFieldId();
+    const names = new Map<string, string>();
+    const folderPath = async (optionId: string): Promise<string> => {
+      const known = names.get(optionId);
+      if (known !== undefined) return known;
+      const segments: string[] = [];
+      for (let option: FieldOption | null = await this.api.getFieldOption(optionId); option; option = option.parent) segments.unshift(option.value);
+      const path = segments.join('/');
+      names.set(optionId, path);
+      return path;
+    };
+    const result: RemoteAsset[] = [];
+    const criterion = { type: 'FIELD_IN', field: { type: 'FIXED', fieldName: 'LIFECYCLE_STATE' }, values: ['STAGED', 'PENDING_APPROVAL', 'LIVE', 'BINNED'] };
+    for await (const page of this.api.scrollAssets({ criterion, sorts: [{ field: { type: 'FIXED', fieldName: 'ASSET_ID' }, order: 'ASC' }], pageSize: 500 })) {
+      for (const { result: asset } of page.results) {
+        const name = asset.currentAssetFile?.filename ?? '(no file)';
+        const folders = asset.metadata.values[fieldId] ?? [];
+        const paths = folders.length === 0 ? [name] : await Promise.all(folders.map(async (optionId) => `${await folderPath(optionId)}/${name}`));
+        const versions = (await this.api.listAssetFiles(asset.id)).map((file) => file.checksum);
+        result.push({ id: asset.id, paths: paths.sort(), state: asset.lifecycleStatus.state, checksum: asset.currentAssetFile?.checksum, versions });
+      }
+    }
+    return result;
+  }
+
+  /** The live asset at a path, if exactly one is there. */
+  async at(path: string): Promise<RemoteAsset | undefined> {
+    const found = (await this.assets()).filter((asset) => asset.state !== 'BINNED' && asset.paths.includes(path));
+    return found.length === 1 ? found[0] : undefined;
+  }
+
+  /** A new asset at `path`, or a new version of the one there. */
+  async write(path: string, content: string): Promise<void> {
+    const bytes = Buffer.from(content);
+    const existing = await this.at(path);
+    let upload: AssetUpload;
+    if (existing === undefined) {
+      const outcome = await this.api.createAssetsWithUploads([{ batchItemId: 'one', path: `/${path}`, size: bytes.length }]);
+      const success = outcome.successes.one;
+      if (success === undefined) throw new Error(`the colleague could not create /${path}: ${outcome.failures.one?.message ?? 'no answer'}`);
+      upload = success.upload;
+    } else {
+      upload = await this.api.createUpload({ assetId: existing.id, assetFileId: null, size: bytes.length });
+    }
+    const source = `/colleague/${this.sourceCount++}`;
+    this.scratch.writeFile(source, bytes);
+    const parts = [];
+    for (const part of upload.parts) {
+      const answer = await this.api.putPart({ url: part.url, filePath: source, start: part.byteRange.start, end: part.byteRange.end });
+      parts.push({ partNumber: part.partNumber, eTag: answer.eTag });
+    }
+    await this.api.completeUpload({ assetId: upload.assetId, uploadId: upload.uploadId, parts });
+  }
+
+  async rename(path: string, name: string): Promise<boolean> {
+    const asset = await this.at(path);
+    if (asset === undefined) return false;
+    await this.api.changeAsset(asset.id, { filename: name });
+    return true;
+  }
+
+  async move(path: string, dir: string): Promise<boolean> {
+    const asset = await this.at(path);
+    if (asset === undefined) return false;
+    const fieldId = await this.api.foldersFieldId();
+    const values = dir === '' ? [] : [await this.folder(dir)];
+    await this.api.editMetadata({ type: 'BY_IDS', assetIds: [asset.id] }, [{ fieldId, type: 'BY_IDS', values, operation: 'REPLACE' }]);
+    return true;
+  }
+
+  async bin(path: string): Promise<boolean> {
+    const asset = await this.at(path);
+    if (asset === undefined) return false;
+    await this.api.transitionLifecycle({ type: 'BY_IDS', assetIds: [asset.id] }, 'BINNED');
+    return true;
+  }
+
+  /** The option of a folder path (`A/C`), created when missing. */
+  private async folder(path: string): Promise<string> {
+    const fieldId = await this.api.foldersFieldId();
+    let parent: string | null = null;
+    for (const value of path.split('/')) {
+      const children = await this.api.listFieldOptionChildren(fieldId, parent);
+      const found = children.find((option) => option.value === value);
+      if (found !== undefined) {
+        parent = found.id;
+        continue;
+      }
+      const created = await this.api.createFieldOptions([{ batchItemId: 'f', fieldId, value, parentId: parent }]);
+      const option = created.successes.f;
+      if (option === undefined) throw new Error(`the colleague could not create folder ${value}`);
+      parent = option.id;
+    }
+    if (parent === null) throw new Error('no folder');
+    return parent;
+  }
+}

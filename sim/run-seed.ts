@@ -1,0 +1,326 @@
+/**
+ * Runs one seed end to end: the real service in-process on a temp store, several engines (clients of
+ * one account, each with its own in-memory disk and a temp state database), a colleague working
+ * through the API, the seed's scenario interleaved with faults and crashes, then a settle phase
+ * without faults, then the invariant checks (invariants.ts). Answers the trace and what failed.
+ * A crash keeps the state database as it was at the crash point (serialized there) and rebuilds the
+ * engine from it, the way a restarted process finds it.
+ */
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEngine, type Engine } from '../src/main/engine.js';
+import { MemoryFileSystem, memoryLocalDisk, type NameMode } from '../src/main/local/index.js';
+import { startService, type RunningService } from '../src/service/create-service.js';
+import { serviceConfig } from '../src/service/config.js';
+import { LOCAL_SUBDOMAIN } from '../src/service/bootstrap.js';
+import { Faults, NO_FAULTS, SimCrash, type FaultRates } from './faults.js';
+import { Prng } from './prng.js';
+import { SimClock } from './sim-clock.js';
+import { SIM_SERVER, simApi } from './sim-api.js';
+import { SimFileSystem } from './sim-file-system.js';
+import { RemoteView } from './remote-view.js';
+import { describeStep, generateScenario, type Step } from './scenario.js';
+import { checkInvariants, type ClientView } from './invariants.js';
+import { UserWrites } from './user-writes.js';
+
+export interface SeedOptions {
+  clients?: number;
+  steps?: number;
+  rates?: FaultRates;
+  /** Replays these steps instead of the seed's generated scenario (shrinking). */
+  scenario?: Step[];
+  /** A planted bug, for the harness's own test. */
+  plant?: 'blind-retry';
+}
+
+export interface SeedResult {
+  seed: number;
+  steps: Step[];
+  trace: string[];
+  traceHash: string;
+  failures: string[];
+}
+
+export const DEFAULT_RATES: FaultRates = { network: 0.06, disk: 0.02, crash: 0.02 };
+const NAME_MODES: readonly NameMode[] = ['exact', 'case-insensitive', 'nfd'];
+const SETTLE_ROUNDS = 6;
+const SETTLE_WAIT_MS = 30 * 60_000;
+const ROOT = '/home/user/Sync';
+const TRASH = '/home/user/.Trash';
+
+interface SimClient {
+  index: number;
+  names: NameMode;
+  disk: MemoryFileSystem;
+  fs: SimFileSystem;
+  faults: Faults;
+  stateDir: string;
+  engine: Engine;
+  /** The state database as it was at the crash point. */
+  crashImage?: Buffer;
+}
+
+export async function runSeed(seed: number, options: SeedOptions = {}): Promise<SeedResult> {
+  const clients = options.clients ?? 2;
+  const steps = options.scenario ?? generateScenario(seed, { clients, steps: options.steps ?? 16 });
+  const trace: string[] = [];
+  const log = (line: string): void => {
+    trace.push(line);
+  };
+  const random = new Prng(seed);
+  const clock = new SimClock();
+  const dataDir = mkdtempSync(join(scratchDir(), 'asset-sync-sim-'));
+  cpSync(await serviceTemplate(), join(dataDir, 'service'), { recursive: true });
+  const service = await startService(serviceConfig({ dataDir: join(dataDir, 'service'), port: 0, host: '127.0.0.1', adminPassword: SIM_PASSWORD }), { clock });
+  clock.quiesce = () => service.jobsIdle();
+  const failures: string[] = [];
+  const world: SimClient[] = [];
+  try {
+    const token = await adminToken(service);
+    const scratch = new MemoryFileSystem({ clock });
+    const quiet = new Faults(random.fork(), NO_FAULTS, log);
+    const colleague = new RemoteView(simApi({ app: service.app, token, clock, random: random.fork(), faults: quiet, fs: scratch, disk: scratch }), scratch);
+    const writes = new UserWrites();
+    const rates = options.rates ?? DEFAULT_RATES;
+
+    const build = (client: Omit<SimClient, 'engine'> & { engine?: Engine }): Engine =>
+      createEngine(
+        { stateDir: client.stateDir, server: SIM_SERVER, stableMs: 200, limits: { filesInFlight: 1, partsInFlight: 1 } },
+        {
+          api: simApi({ app: service.app, token, clock, random: random.fork(), faults: client.faults, fs: client.fs, disk: client.disk, plantBlindRetry: options.plant === 'blind-retry', edited: (before, after) => writes.changed(before, after) }),
+          fs: client.fs,
+          clock,
+          log: (event) => log(`  [c${client.index}] ${event.level} ${event.relPath ?? ''}: ${withoutIds(event.message)}`),
+          disk: memoryLocalDisk(client.disk),
+          trash: async (absPath) => {
+            client.fs.crashCheck(`trash ${absPath}`);
+            client.disk.mkdirpSync(TRASH);
+            client.disk.renameSync(absPath, `${TRASH}/${String(clock.now())}-${absPath.split('/').pop() ?? ''}`);
+          },
+        },
+      );
+
+    for (let index = 0; index < clients; index++) {
+      // The first client's disk compares names exactly (Linux); the others' as the seed draws (macOS, Windows).
+      const names: NameMode = index === 0 ? 'exact' : random.pick(NAME_MODES);
+      log(`client ${index} disk: ${names} names`);
+      const disk = new MemoryFileSystem({ clock, names });
+      disk.mkdirpSync(ROOT);
+      const faults = new Faults(random.fork(), rates, (line) => log(`  [c${index}] ${line}`));
+      const partial: Omit<SimClient, 'engine'> = { index, names, disk, faults, fs: new SimFileSystem(disk, faults, [ROOT, TRASH]), stateDir: join(dataDir, `state-${index}`) };
+      const engine = build(partial);
+      const client: SimClient = { ...partial, engine };
+      faults.onCrash = () => {
+        client.crashImage = client.engine.db.serialize();
+      };
+      await engine.addRoot({ path: ROOT, remotePath: '/', publishLive: false });
+      world.push(client);
+    }
+
+    const restart = (client: SimClient): void => {
+      client.engine.close();
+      if (client.crashImage !== undefined) {
+        for (const suffix of ['', '-wal', '-shm']) rmSync(join(client.stateDir, `state.db${suffix}`), { force: true });
+        writeFileSync(join(client.stateDir, 'state.db'), client.crashImage);
+      }
+      client.crashImage = undefined;
+      client.faults.crashed = false;
+      client.engine = build(client);
+      log(`  [c${client.index}] restarted from its state at the crash`);
+    };
+
+    const sync = async (client: SimClient, faulty: boolean): Promise<number> => {
+      client.faults.active = faulty;
+      let operations = 0;
+      try {
+        const result = await client.engine.syncOnce({ maxPasses: faulty ? 4 : 50 });
+        operations = result.reports.reduce((sum, report) => sum + report.operations, 0);
+        const stopped = result.reports.find((report) => report.stopped !== undefined);
+        if (stopped !== undefined && !client.faults.crashed) failures.push(`client ${client.index} stopped: ${String(stopped.stopped)}`);
+        log(`  [c${client.index}] ${operations} operations, ${result.converged ? 'converged' : 'not converged'}`);
+      } catch (error) {
+        if (!(error instanceof SimCrash) && !client.faults.crashed) failures.push(`client ${client.index}: syncOnce threw ${describe(error)}`);
+        else log(`  [c${client.index}] died`);
+      } finally {
+        client.faults.active = false;
+      }
+      if (client.faults.crashed) {
+        restart(client);
+        return 1;
+      }
+      return operations;
+    };
+
+    for (const step of steps) {
+      log(describeStep(step));
+      const outcome = await runStep(step, { world, colleague, writes, sync, root: ROOT });
+      if (outcome !== undefined) log(`  ${outcome}`);
+    }
+
+    log('settle');
+    let settled = false;
+    for (let round = 0; round < SETTLE_ROUNDS && !settled; round++) {
+      // Past every per-item backoff and retry wait the faults left behind.
+      await clock.sleep(SETTLE_WAIT_MS);
+      let operations = 0;
+      for (const client of world) operations += await sync(client, false);
+      settled = operations === 0;
+    }
+    if (!settled) failures.push(`no convergence: the clients still had work after ${SETTLE_ROUNDS} rounds without faults`);
+
+    const views: ClientView[] = world.map((client) => ({ index: client.index, disk: client.disk, names: client.names, root: ROOT, trash: TRASH, breaches: client.fs.breaches }));
+    const remote = await colleague.assets();
+    failures.push(...checkInvariants({ clients: views, remote, writes }));
+    for (const view of views) log(`c${view.index}: ${JSON.stringify(treeOf(view.disk, ROOT))}`);
+    log(`remote: ${JSON.stringify(remote.filter((asset) => asset.state !== 'BINNED').map((asset) => `${asset.paths.join('|')}=${asset.checksum?.slice(0, 6) ?? ''}`).sort())}`);
+  } catch (error) {
+    failures.push(`the harness failed: ${describe(error)}`);
+  } finally {
+    for (const client of world) client.engine.close();
+    await service.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  for (const failure of failures) log(`FAIL ${failure}`);
+  return { seed, steps, trace, traceHash: createHash('sha256').update(trace.join('\n')).digest('hex'), failures };
+}
+
+const SIM_PASSWORD = 'simulation password';
+let template: Promise<string> | undefined;
+
+/**
+ * A service store bootstrapped once per process (admin account, fields, secrets) and copied for each
+ * seed: bootstrapping hashes the admin's password with scrypt, which would cost every seed a second.
+ */
+function serviceTemplate(): Promise<string> {
+  template ??= (async () => {
+    const dir = mkdtempSync(join(scratchDir(), 'asset-sync-sim-template-'));
+    const service = await startService(serviceConfig({ dataDir: dir, port: 0, host: '127.0.0.1', adminPassword: SIM_PASSWORD }));
+    await service.close();
+    rmSync(join(dir, 'service.lock'), { force: true });
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    return dir;
+  })();
+  return template;
+}
+
+/** A memory-backed temp dir where there is one: the stores' fsyncs then cost nothing, and a seed runs fast. */
+function scratchDir(): string {
+  return existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
+}
+
+/** A message with the ids the service drew blanked, so traces compare across runs. */
+function withoutIds(message: string): string {
+  return message.replace(/[A-Za-z0-9_-]*\d[A-Za-z0-9_-]*/g, (segment) => (segment.length >= 12 ? ':id' : segment));
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = 'code' in error && typeof error.code === 'string' ? `${error.code}: ` : '';
+  return `${code}${error.message}`;
+}
+
+async function adminToken(service: RunningService): Promise<string> {
+  const { accounts, tokens, config } = service.ctx;
+  const user = accounts.userByEmail(config.adminEmail);
+  if (user === undefined) throw new Error('no admin user');
+  return tokens.issue({ sub: user.id, scope: `subdomain:${LOCAL_SUBDOMAIN}` }, 10 * 365 * 24 * 3600);
+}
+
+/** Every file under `root` (not `.asset-sync/`), relPath → content. */
+export function treeOf(disk: MemoryFileSystem, root: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  const walk = (dir: string, prefix: string): void => {
+    for (const entry of disk.listSync(dir)) {
+      const rel = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
+      if (rel === '.asset-sync') continue;
+      if (entry.kind === 'directory') walk(`${dir}/${entry.name}`, rel);
+      else if (entry.kind === 'file') files[rel] = disk.readText(`${dir}/${entry.name}`);
+    }
+  };
+  walk(root, '');
+  return files;
+}
+
+interface StepContext {
+  world: SimClient[];
+  colleague: RemoteView;
+  writes: UserWrites;
+  sync: (client: SimClient, faulty: boolean) => Promise<number>;
+  root: string;
+}
+
+/** Runs a step; answers a note for the trace (why it was skipped), if any. */
+async function runStep(step: Step, context: StepContext): Promise<string | undefined> {
+  const { colleague, writes } = context;
+  switch (step.kind) {
+    case 'remote-write':
+      writes.wrote(step.content);
+      await colleague.write(step.path, step.content);
+      return undefined;
+    case 'remote-rename':
+      return (await colleague.rename(step.path, step.name)) ? undefined : 'skipped: no single asset there';
+    case 'remote-move':
+      return (await colleague.move(step.path, step.dir)) ? undefined : 'skipped: no single asset there';
+    case 'remote-bin':
+      return (await colleague.bin(step.path)) ? undefined : 'skipped: no single asset there';
+    default:
+      return runLocalStep(step, context);
+  }
+}
+
+type LocalStep = Exclude<Step, { kind: 'remote-write' | 'remote-rename' | 'remote-move' | 'remote-bin' }>;
+
+async function runLocalStep(step: LocalStep, context: StepContext): Promise<string | undefined> {
+  const { world, writes, root } = context;
+  const client = world[step.client];
+  if (client === undefined) return 'skipped: no such client';
+  const disk = client.disk;
+  const abs = (rel: string): string => `${root}/${rel}`;
+  const kindAt = (rel: string): string | undefined => disk.kindOf(abs(rel));
+  switch (step.kind) {
+    case 'sync':
+      await context.sync(client, true);
+      return undefined;
+    case 'local-write': {
+      if (kindAt(step.path) === 'directory') return 'skipped: a folder is there';
+      if (kindAt(step.path) === 'file') writes.replaced(disk.readText(abs(step.path)));
+      if (!parentsAreFolders(disk, root, step.path)) return 'skipped: a file is where a folder should be';
+      writes.wrote(step.content);
+      disk.writeFile(abs(step.path), step.content);
+      return undefined;
+    }
+    case 'local-rename':
+      if (kindAt(step.from) !== 'file' || kindAt(step.to) !== undefined || !parentsAreFolders(disk, root, step.to)) return 'skipped';
+      disk.mkdirpSync(abs(step.to).slice(0, abs(step.to).lastIndexOf('/')));
+      disk.renameSync(abs(step.from), abs(step.to));
+      return undefined;
+    case 'local-delete':
+      if (kindAt(step.path) !== 'file') return 'skipped';
+      writes.replaced(disk.readText(abs(step.path)));
+      disk.remove(abs(step.path));
+      return undefined;
+    case 'local-dir-rename':
+      if (kindAt(step.from) !== 'directory' || kindAt(step.to) !== undefined || !parentsAreFolders(disk, root, step.to) || `${step.to}/`.startsWith(`${step.from}/`)) return 'skipped';
+      disk.mkdirpSync(abs(step.to).slice(0, abs(step.to).lastIndexOf('/')));
+      disk.renameSync(abs(step.from), abs(step.to));
+      return undefined;
+    case 'folder-to-file':
+      if (kindAt(step.dir) !== 'directory') return 'skipped';
+      for (const content of Object.values(treeOf(disk, abs(step.dir)))) writes.replaced(content);
+      disk.remove(abs(step.dir));
+      writes.wrote(step.content);
+      disk.writeFile(abs(step.dir), step.content);
+      return undefined;
+  }
+}
+
+function parentsAreFolders(disk: MemoryFileSystem, root: string, rel: string): boolean {
+  const segments = rel.split('/').slice(0, -1);
+  for (let end = 1; end <= segments.length; end++) {
+    const kind = disk.kindOf(`${root}/${segments.slice(0, end).join('/')}`);
+    if (kind !== undefined && kind !== 'directory') return false;
+  }
+  return true;
+}
