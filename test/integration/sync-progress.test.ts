@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { utimesSync } from 'node:fs';
+import { join } from 'node:path';
 import type { TransferEvent } from '../../src/shared/sync/transfer-event.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { startSyncHarness, type SyncHarness } from '../support/sync-harness.js';
@@ -39,7 +41,7 @@ describe('sync progress: what the engine tells a progress display', () => {
     const up = await me.once();
     expect(up.converged, JSON.stringify(up.reports)).toBe(true);
     expect(sender.seen.events.filter((event) => event.kind === 'planned')).toEqual([
-      { kind: 'planned', rootId: expect.any(String), send: { files: 3, bytes: total }, receive: { files: 0, bytes: 0 } },
+      { kind: 'planned', rootId: expect.any(String), send: { files: 3, bytes: total }, receive: { files: 0, bytes: 0 }, waiting: { files: 0, bytes: 0 } },
     ]);
     const sent = sender.seen.events.flatMap((event) => (event.kind === 'file-done' ? [`${event.direction} ${event.relPath}`] : []));
     expect(sent.sort()).toEqual(['send a.txt', 'send b/c.txt', 'send video/big.bin']);
@@ -50,10 +52,28 @@ describe('sync progress: what the engine tells a progress display', () => {
     harnesses.push(colleague.h);
     expect((await colleague.once()).converged).toBe(true);
     expect(receiver.seen.events.filter((event) => event.kind === 'planned')).toEqual([
-      { kind: 'planned', rootId: expect.any(String), send: { files: 0, bytes: 0 }, receive: { files: 3, bytes: total } },
+      { kind: 'planned', rootId: expect.any(String), send: { files: 0, bytes: 0 }, receive: { files: 3, bytes: total }, waiting: { files: 0, bytes: 0 } },
     ]);
     const received = receiver.seen.events.flatMap((event) => (event.kind === 'file-done' ? [`${event.direction} ${event.relPath}`] : []));
     expect(received.sort()).toEqual(['receive a.txt', 'receive b/c.txt', 'receive video/big.bin']);
     expect(receiver.seen.bytes).toBe(total);
+  });
+
+  it('counts a large file still being written as waiting in the pass that sends the rest, then sends it', async () => {
+    const sender = recorder();
+    const me = client(await startSyncHarness(service, { remotePath: '/Waiting', progress: sender.progress }));
+    harnesses.push(me.h);
+    const big = Buffer.alloc(6 * 1024 * 1024, 5);
+    me.write('old.txt', 'written long ago');
+    // Last written an hour ago: settled at first sight. The big file was written just now: it settles first.
+    const anHourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(join(me.h.folder, 'old.txt'), anHourAgo, anHourAgo);
+    me.write('film.mov', big);
+    const result = await me.once();
+    expect(result.converged, JSON.stringify(result.reports)).toBe(true);
+    expect(sender.seen.events.filter((event) => event.kind === 'planned')).toEqual([
+      { kind: 'planned', rootId: expect.any(String), send: { files: 1, bytes: 16 }, receive: { files: 0, bytes: 0 }, waiting: { files: 1, bytes: big.length } },
+      { kind: 'planned', rootId: expect.any(String), send: { files: 1, bytes: big.length }, receive: { files: 0, bytes: 0 }, waiting: { files: 0, bytes: 0 } },
+    ]);
   });
 });

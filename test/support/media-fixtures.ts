@@ -56,3 +56,22 @@ export async function fetchBytes(url: string, headers: Record<string, string> = 
   const response = await fetch(url, { headers });
   return { response, bytes: Buffer.from(await response.arrayBuffer()) };
 }
+
+/**
+ * A one-page PDF that takes MuPDF a long while to draw (`shapes` small filled triangles, each its own
+ * path): for tests that need a page to be rendering while they do something else.
+ */
+export async function makeHeavyPdf(shapes = 10_000): Promise<Buffer> {
+  const mupdf = await import('mupdf');
+  const document = new mupdf.PDFDocument();
+  const ops: string[] = [];
+  for (let index = 0; index < shapes; index++) {
+    const x = (index * 7) % 590;
+    const y = (index * 13) % 836;
+    ops.push(`${(index % 10) / 10} 0.5 ${((index * 3) % 10) / 10} rg ${x} ${y} m ${x + 5} ${y} l ${x} ${y + 6} l f`);
+  }
+  document.insertPage(-1, document.addPage([0, 0, 595, 842], 0, document.newDictionary(), ops.join('\n')));
+  const bytes = Buffer.from(document.saveToBuffer('compress').asUint8Array());
+  document.destroy();
+  return bytes;
+}

@@ -6,13 +6,15 @@
  */
 import type { SyncProgress, TransferTally } from '../../shared/bridge/app-state.js';
 import type { PlannedTransfers } from '../../shared/sync/transfer-event.js';
-import { TransferEstimate } from '../../shared/sync/transfer-estimate.js';
+import { TransferEstimate, bytesStillToMove } from '../../shared/sync/transfer-estimate.js';
 
 const emptyTally = (): TransferTally => ({ filesDone: 0, filesPlanned: 0, bytesDone: 0, bytesPlanned: 0 });
 
 export class TransferProgress {
   private send = emptyTally();
   private receive = emptyTally();
+  /** Bytes of the files still being written, sent by a later pass: in the time left, not in the bar. */
+  private waitingBytes = 0;
   private estimate: TransferEstimate;
   private active = false;
 
@@ -24,6 +26,7 @@ export class TransferProgress {
   planned(plan: PlannedTransfers): void {
     this.send = { ...emptyTally(), filesPlanned: plan.send.files, bytesPlanned: plan.send.bytes };
     this.receive = { ...emptyTally(), filesPlanned: plan.receive.files, bytesPlanned: plan.receive.bytes };
+    this.waitingBytes = plan.waiting.bytes;
     this.estimate = new TransferEstimate(this.now);
     this.estimate.add(0);
     this.active = plan.send.files + plan.receive.files > 0;
@@ -50,7 +53,7 @@ export class TransferProgress {
   }
 
   view(): SyncProgress {
-    const remaining = this.send.bytesPlanned - this.send.bytesDone + (this.receive.bytesPlanned - this.receive.bytesDone);
+    const remaining = bytesStillToMove(this.send.bytesPlanned + this.receive.bytesPlanned, this.send.bytesDone + this.receive.bytesDone, this.waitingBytes);
     return {
       send: { ...this.send },
       receive: { ...this.receive },

@@ -6,6 +6,7 @@ import { issuesRepo } from '../db/issues-repo.js';
 import { rootsRepo } from '../db/roots-repo.js';
 import { parseFlags, urlFlag } from './parse-flags.js';
 import { stateDirOf } from './state-dir.js';
+import { plural } from './progress-line.js';
 import type { CommandIo } from './command-io.js';
 
 export async function confirmDeletesCommand(args: string[], io: CommandIo): Promise<number> {
@@ -26,7 +27,7 @@ export async function confirmDeletesCommand(args: string[], io: CommandIo): Prom
     let total = 0;
     for (const root of rootsRepo(db).all().filter((row) => server === undefined || row.server === server)) {
       const count = issues.confirmDeletes(root.id);
-      if (count > 0) io.out(`${root.path}: ${count} deletions confirmed; the next sync pass carries them out.`);
+      if (count > 0) io.out(`${root.path}: ${plural(count, 'deletion')} confirmed; the next sync pass carries them out.`);
       total += count;
     }
     if (total === 0) io.out('No deletions are waiting for confirmation.');

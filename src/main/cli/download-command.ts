@@ -17,7 +17,7 @@ import { CliError } from './cli-error.js';
 import { parseFlags, urlFlag } from './parse-flags.js';
 import { stateDirOf } from './state-dir.js';
 import type { CommandIo } from './command-io.js';
-import { formatBytes } from './progress-line.js';
+import { formatBytes, plural } from './progress-line.js';
 
 export const downloadHelp = `Usage: asset-sync download ASSET_ID… [options]
        asset-sync download --search TEXT [options]
@@ -44,7 +44,7 @@ class Progress {
   ) {}
   add(bytes: number): void {
     this.bytes += bytes;
-    this.io.live?.(`↓ ${this.done}/${this.files} files · ${formatBytes(this.bytes)} of ${formatBytes(this.totalBytes)}`);
+    this.io.live?.(`↓ ${this.done}/${plural(this.files, 'file')} · ${formatBytes(this.bytes)} of ${formatBytes(this.totalBytes)}`);
   }
   fileDone(path: string, note: string): void {
     this.done++;

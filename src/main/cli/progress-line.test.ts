@@ -21,7 +21,7 @@ function terminal() {
   };
 }
 
-const planned = (send: { files: number; bytes: number }, receive = { files: 0, bytes: 0 }) => ({ kind: 'planned' as const, rootId: 'r1', send, receive });
+const planned = (send: { files: number; bytes: number }, receive = { files: 0, bytes: 0 }, waiting = { files: 0, bytes: 0 }) => ({ kind: 'planned' as const, rootId: 'r1', send, receive, waiting });
 
 function report(changes: Partial<PassReport>): PassReport {
   return { rootId: 'r1', scanned: true, uploaded: 0, versions: 0, moved: 0, removed: 0, failed: 0, bytesSent: 0, heldDeletes: 0, settling: 0, operations: 0, downloaded: 0, bytesReceived: 0, localMoved: 0, trashed: 0, conflicts: 0, ...changes };
@@ -72,6 +72,27 @@ describe('ProgressLine on a terminal', () => {
     expect(t.live.at(-1)).toBe('↑↓ 0/3 files · 30.0 MB of 30.0 MB · 10.0 MB/s');
     progress.transfer(planned({ files: 0, bytes: 0 }, { files: 1, bytes: 1000 }));
     expect(t.live.at(-1)).toBe('↓ 0/1 file · 0 B of 1.00 kB');
+  });
+
+  it('counts a large file still being written in the ETA, and says it is coming', () => {
+    const t = terminal();
+    const progress = new ProgressLine(t.io, t.now);
+    // 20 MB go now; a 400 MB film is still being copied in and goes in a later pass.
+    progress.transfer(planned({ files: 2, bytes: 20 * MB }, undefined, { files: 1, bytes: 400 * MB }));
+    expect(t.live.at(-1)).toBe('↑ 0/2 files · 0 B of 20.0 MB · + 1 file still being written, 400.0 MB');
+    progress.bytes(0);
+    for (let step = 0; step < 30; step++) {
+      t.advance(100);
+      progress.bytes(0.5 * MB);
+    }
+    // 15 MB at 5 MB/s: 5 MB of the pass and the film's 400 MB still to come, 81 s, not 1 s.
+    expect(t.live.at(-1)).toBe('↑ 0/2 files · 15.0 MB of 20.0 MB · + 1 file still being written, 400.0 MB · 5.00 MB/s · ETA 1m 21s');
+    for (let step = 0; step < 12; step++) {
+      t.advance(100);
+      progress.bytes(0.5 * MB);
+    }
+    // The pass's bytes are all sent (and a retried 1 MB): the ETA is the film's.
+    expect(progress.line()).toBe('↑ 0/2 files · 20.0 MB of 20.0 MB · + 1 file still being written, 400.0 MB · 5.00 MB/s · ETA 1m 20s');
   });
 
   it('redraws at most four times a second', () => {

@@ -8,7 +8,7 @@
 import type { PlannedTransfers, TransferEvent } from '../../shared/sync/transfer-event.js';
 import type { PassReport } from '../sync/root-sync.js';
 import type { CommandIo } from './command-io.js';
-import { TransferEstimate, formatDuration } from '../../shared/sync/transfer-estimate.js';
+import { TransferEstimate, bytesStillToMove, formatDuration } from '../../shared/sync/transfer-estimate.js';
 
 const MB = 1_000_000;
 
@@ -54,7 +54,7 @@ export class ProgressLine {
     switch (event.kind) {
       case 'planned':
         // A pass's own totals and a fresh estimate: the quiet time since the last pass is not its pace.
-        this.restart({ send: event.send, receive: event.receive });
+        this.restart({ send: event.send, receive: event.receive, waiting: event.waiting });
         this.draw(true);
         break;
       case 'file-done':
@@ -96,7 +96,8 @@ export class ProgressLine {
 
   /**
    * `↑ 3/24 files · 45.2 MB of 340.0 MB · 39.8 MB/s · ETA 7s`; the arrows say which ways the pass
-   * moves files. Without a plan, just the bytes and the rate.
+   * moves files. Files still being written come after the pass (`+ 1 file still being written, 2.00 GB`)
+   * and are in the ETA. Without a plan, just the bytes and the rate.
    */
   line(): string {
     const rate = this.estimate.rate();
@@ -107,10 +108,12 @@ export class ProgressLine {
     const bytes = plan.send.bytes + plan.receive.bytes;
     const arrows = `${plan.send.files > 0 ? '↑' : ''}${plan.receive.files > 0 ? '↓' : ''}`;
     // Retried bytes count twice on the wire; the line never says more than the plan.
-    const left = this.estimate.secondsLeft(bytes - this.bytesDone);
+    const left = this.estimate.secondsLeft(bytesStillToMove(bytes, this.bytesDone, plan.waiting.bytes));
+    const waiting = plan.waiting.files > 0 ? [`+ ${plural(plan.waiting.files, 'file')} still being written, ${formatBytes(plan.waiting.bytes)}`] : [];
     return [
       `${arrows} ${Math.min(this.filesDone, files)}/${plural(files, 'file')}`,
       `${formatBytes(Math.min(this.bytesDone, bytes))} of ${formatBytes(bytes)}`,
+      ...waiting,
       ...speed,
       ...(left === undefined ? [] : [`ETA ${formatDuration(left)}`]),
     ].join(' · ');

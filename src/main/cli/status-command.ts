@@ -7,6 +7,7 @@ import { parseFlags, urlFlag } from './parse-flags.js';
 import { stateDirOf } from './state-dir.js';
 import type { CommandIo } from './command-io.js';
 import { plural } from './progress-line.js';
+import { formatDuration } from '../../shared/sync/transfer-estimate.js';
 import { guardAdvice } from './folders-command.js';
 import { findRunningApp } from '../control/control-client.js';
 import type { AppState, FolderActivity } from '../../shared/bridge/app-state.js';
@@ -55,13 +56,14 @@ export async function statusCommand(args: string[], io: CommandIo): Promise<numb
     for (const issue of root.notSynced) io.out(`  not synced: ${issue.relPath}: ${issue.reason}: ${issue.detail}`);
     for (const conflict of root.conflicts) io.out(`  conflict #${conflict.id}: ${conflict.relPath} (yours: ${conflict.copyPath}); resolve with \`asset-sync resolve ${conflict.id} --keep mine|theirs|both\``);
     if (root.heldDeletes.count > 0) {
-      io.out(`  ${plural(root.heldDeletes.count, 'deletion')} ${root.heldDeletes.confirmed ? 'confirmed, applied on the next pass' : 'wait for `asset-sync confirm-deletes`'}: ${root.heldDeletes.sample.join(', ')}${root.heldDeletes.count > root.heldDeletes.sample.length ? ', …' : ''}`);
+      io.out(`  ${plural(root.heldDeletes.count, 'deletion')} ${root.heldDeletes.confirmed ? 'confirmed, applied on the next pass' : `${root.heldDeletes.count === 1 ? 'waits' : 'wait'} for \`asset-sync confirm-deletes\``}: ${root.heldDeletes.sample.join(', ')}${root.heldDeletes.count > root.heldDeletes.sample.length ? ', …' : ''}`);
     }
   }
   return 0;
 }
 
-function describeActivity(activity: FolderActivity): string {
+/** A folder's activity in the words of `status` (exported for its tests). */
+export function describeActivity(activity: FolderActivity): string {
   switch (activity.kind) {
     case 'up-to-date':
       return 'up to date';
@@ -71,12 +73,12 @@ function describeActivity(activity: FolderActivity): string {
       const { send, receive } = activity.progress;
       const files = send.filesDone + receive.filesDone;
       const planned = send.filesPlanned + receive.filesPlanned;
-      return `syncing ${files} of ${planned} files${activity.progress.etaSeconds === null ? '' : `, about ${activity.progress.etaSeconds}s left`}`;
+      return `syncing ${files} of ${plural(planned, 'file')}${activity.progress.etaSeconds === null ? '' : `, about ${formatDuration(activity.progress.etaSeconds)} left`}`;
     }
     case 'paused':
-      return `paused${activity.until === null ? ' until resumed' : ` until ${activity.until}`} (${activity.waiting} files waiting)`;
+      return `paused${activity.until === null ? ' until resumed' : ` until ${activity.until}`} (${plural(activity.waiting, 'file')} waiting)`;
     case 'offline':
-      return `offline: ${activity.waiting} files waiting`;
+      return `offline: ${plural(activity.waiting, 'file')} waiting`;
     case 'signed-out':
       return 'signed out: sign in again in the app';
     case 'stopped':
@@ -101,10 +103,10 @@ function printAppStatus(io: CommandIo, stateDir: string, origin: string, state: 
   }
   for (const folder of folders) {
     io.out(`${folder.path} → ${account.kind === 'signed-in' || account.kind === 'signed-out' ? account.server : '(no account)'} ${folder.remotePath}`);
-    io.out(`  ${describeActivity(folder.activity)} · ${folder.syncedFiles} synced of ${folder.localFiles} local files${folder.publishLive ? ' · publishing LIVE' : ''}`);
+    io.out(`  ${describeActivity(folder.activity)} · ${folder.syncedFiles} synced of ${plural(folder.localFiles, 'local file')}${folder.publishLive ? ' · publishing LIVE' : ''}`);
     for (const issue of state.notSynced.filter((item) => item.folderId === folder.id)) io.out(`  not synced: ${issue.relPath}: ${issue.reason} ${issue.fix}`);
     for (const conflict of state.conflicts.filter((item) => item.folderId === folder.id)) io.out(`  conflict #${conflict.id}: ${conflict.relPath} (yours: ${conflict.copyPath}); resolve it in the app`);
-    for (const held of state.heldDeletions.filter((item) => item.folderId === folder.id)) io.out(`  ${held.count} deletions wait for confirmation in the app: ${held.sample.slice(0, 10).join(', ')}${held.count > 10 ? ', …' : ''}`);
+    for (const held of state.heldDeletions.filter((item) => item.folderId === folder.id)) io.out(`  ${plural(held.count, 'deletion')} ${held.count === 1 ? 'waits' : 'wait'} for confirmation in the app: ${held.sample.slice(0, 10).join(', ')}${held.count > 10 ? ', …' : ''}`);
   }
   return 0;
 }

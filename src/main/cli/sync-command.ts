@@ -15,7 +15,7 @@ import { CliError } from './cli-error.js';
 import { integerFlag, parseFlags, urlFlag } from './parse-flags.js';
 import { stateDirOf } from './state-dir.js';
 import type { CommandIo } from './command-io.js';
-import { ProgressLine } from './progress-line.js';
+import { ProgressLine, plural } from './progress-line.js';
 import { ConnectivityLine } from './connectivity-line.js';
 import { guardAdvice } from './folders-command.js';
 import { FileLog } from '../log/file-log.js';
@@ -168,14 +168,14 @@ function explain(engine: Engine, io: CommandIo, converged: boolean, server: stri
     // One line for every file the service's absence explains, not one per file.
     const unreached = root.notSynced.filter((issue) => UNREACHED.has(issue.reason));
     if (unreached.length > 0) {
-      io.err(`${root.path}: ${unreached.length} ${unreached.length === 1 ? 'file' : 'files'} not synced: the service at ${server} could not be reached; they go on the next sync. [${unreached[0]?.reason ?? 'NETWORK'}]`);
+      io.err(`${root.path}: ${plural(unreached.length, 'file')} not synced: the service at ${server} could not be reached; they go on the next sync. [${unreached[0]?.reason ?? 'NETWORK'}]`);
     }
     for (const issue of root.notSynced.filter((row) => !UNREACHED.has(row.reason))) io.err(`${root.path}: not synced: ${issue.relPath}: ${issue.reason}: ${issue.detail}`);
     for (const conflict of root.conflicts) io.err(`${root.path}: conflict #${conflict.id}: ${conflict.relPath} changed on both sides; yours is ${conflict.copyPath} (\`asset-sync resolve ${conflict.id} --keep mine|theirs|both\`).`);
     if (root.heldDeletes.count > 0) {
-      io.err(`${root.path}: ${root.heldDeletes.count} deletions wait for confirmation (e.g. ${root.heldDeletes.sample.slice(0, 3).join(', ')}); run \`asset-sync confirm-deletes\` if they are intended.`);
+      io.err(`${root.path}: ${plural(root.heldDeletes.count, 'deletion')} ${root.heldDeletes.count === 1 ? 'waits' : 'wait'} for confirmation (e.g. ${root.heldDeletes.sample.slice(0, 3).join(', ')}); run \`asset-sync confirm-deletes\` if they are intended.`);
     }
   }
-  if (converged) io.out(`up to date: ${statuses.map((root) => `${root.path} (${root.syncedFiles} files)`).join(', ')}`);
+  if (converged) io.out(`up to date: ${statuses.map((root) => `${root.path} (${plural(root.syncedFiles, 'file')})`).join(', ')}`);
   return converged ? 0 : 1;
 }

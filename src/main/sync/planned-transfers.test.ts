@@ -18,10 +18,23 @@ describe('plannedTransfers', () => {
     expect(plannedTransfers([local('new.psd', 300), local('edited.ai', 200)], ops)).toEqual({
       send: { files: 2, bytes: 500 },
       receive: { files: 3, bytes: 8000 },
+      waiting: { files: 0, bytes: 0 },
+    });
+  });
+
+  it('counts the files still being written as waiting, apart from what this pass moves', () => {
+    const settling = new Map([
+      ['film.mov', { size: 2_000_000_000, mtimeMs: 1, ino: 7, dev: 1 }],
+      ['note.txt', { size: 10, mtimeMs: 1, ino: 8, dev: 1 }],
+    ]);
+    expect(plannedTransfers([local('small.txt', 30)], [], settling.values())).toEqual({
+      send: { files: 1, bytes: 30 },
+      receive: { files: 0, bytes: 0 },
+      waiting: { files: 2, bytes: 2_000_000_010 },
     });
   });
 
   it('is empty for a plan that moves no bytes', () => {
-    expect(plannedTransfers([], [{ kind: 'FORGET', relPath: 'gone.txt', assetId: 'a1' }])).toEqual({ send: { files: 0, bytes: 0 }, receive: { files: 0, bytes: 0 } });
+    expect(plannedTransfers([], [{ kind: 'FORGET', relPath: 'gone.txt', assetId: 'a1' }])).toEqual({ send: { files: 0, bytes: 0 }, receive: { files: 0, bytes: 0 }, waiting: { files: 0, bytes: 0 } });
   });
 });

@@ -11,8 +11,9 @@ import type { LocalEntry } from './sync-types.js';
  * DOWNLOAD ops and the service's side of each CONFLICT. A file version wanted at several paths is
  * downloaded once and copied (DownloadExecutor), so its bytes count once while every path is a file.
  * Bytes an interrupted transfer already moved are not subtracted: the estimate errs long, not short.
+ * `settling` are the files still being written (their signatures so far): they wait for a later pass.
  */
-export function plannedTransfers(uploads: readonly LocalEntry[], remoteChanges: readonly RemoteChangeOp[]): PlannedTransfers {
+export function plannedTransfers(uploads: readonly LocalEntry[], remoteChanges: readonly RemoteChangeOp[], settling: Iterable<{ size: number }> = []): PlannedTransfers {
   const versions = new Map<string, number>();
   let received = 0;
   for (const op of remoteChanges) {
@@ -20,8 +21,10 @@ export function plannedTransfers(uploads: readonly LocalEntry[], remoteChanges: 
     received++;
     versions.set(`${op.remote.fileId}\n${op.remote.md5}`, op.remote.size);
   }
+  const waiting = [...settling];
   return {
     send: { files: uploads.length, bytes: uploads.reduce((sum, local) => sum + local.size, 0) },
     receive: { files: received, bytes: [...versions.values()].reduce((sum, size) => sum + size, 0) },
+    waiting: { files: waiting.length, bytes: waiting.reduce((sum, file) => sum + file.size, 0) },
   };
 }

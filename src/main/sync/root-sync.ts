@@ -258,7 +258,7 @@ export class RootSync {
           break;
       }
     }
-    const planned = plannedTransfers([...versions.map(({ local }) => local), ...fresh], remoteChanges);
+    const planned = plannedTransfers([...versions.map(({ local }) => local), ...fresh], remoteChanges, this.local.pending.values());
     if (planned.send.files + planned.receive.files > 0) deps.planned?.(planned);
     // Versions after moves (a moved-and-edited file's version goes to its new path).
     this.record(report, await deps.uploads.uploadVersions(root, versions), 'versions');

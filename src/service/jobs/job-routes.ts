@@ -1,6 +1,10 @@
 /**
  * One POST (create) and GET (poll) pair per job kind. The body is validated completely at POST time, so
- * a malformed request is a 400 at once rather than a failed job later.
+ * a malformed request is a 400 at once rather than a failed job later. A poll of an unfinished job is
+ * held until the job moves (a chunk done, or the end) or JOB_POLL_HOLD_MS pass: a client polling
+ * often learns of the end at once without spending the service's CPU on answers that say nothing new
+ * (a download job's renditions measured 0.7 of sharp alone against a client polling every 5 ms, with a
+ * poll costing ~4 ms of CPU on a 2-core machine), and one backing off still hears of the end at once.
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -12,7 +16,7 @@ import { caller, type Caller } from '../http/request-auth.js';
 import { notFound } from '../errors/service-error.js';
 import { permittedActions } from '../auth/permissions.js';
 import type { JobRunner } from './job-runner.js';
-import { toJob, type JobsRepo } from './jobs-repo.js';
+import { toJob, type JobRow, type JobsRepo } from './jobs-repo.js';
 
 export interface JobKind<S extends z.ZodType> {
   /** e.g. `/asset-and-upload-batch-jobs` */
@@ -33,6 +37,9 @@ export interface JobKind<S extends z.ZodType> {
 
 const idParams = z.object({ id: z.string().min(1).max(200) });
 
+/** The longest a poll of an unfinished job is held waiting for it to move. */
+export const JOB_POLL_HOLD_MS = 250;
+
 export function registerJobKind<S extends z.ZodType>(app: FastifyInstance, ctx: ServiceContext, runner: JobRunner, jobs: JobsRepo, kind: JobKind<S>): void {
   app.post(kind.path, { config: { body: kind.body } }, async (request) => {
     const who = caller(request);
@@ -48,10 +55,18 @@ export function registerJobKind<S extends z.ZodType>(app: FastifyInstance, ctx: 
   app.get(`${kind.path}/:id`, async (request) => {
     const who = caller(request);
     const { id } = parseInput(idParams, request.params, 'INVALID_PATH');
-    const row = jobs.get(who.accountId, id);
-    // A job's results carry URLs signed with its creator's rights (part uploads, downloads), so only the
-    // creator may read it; to anyone else it does not exist (API.md §1: 404 when not visible).
-    if (row?.type !== kind.type || row.user_id !== who.userId) throw notFound('job', id);
+    const visible = (row: JobRow | undefined): JobRow => {
+      // A job's results carry URLs signed with its creator's rights (part uploads, downloads), so only the
+      // creator may read it; to anyone else it does not exist (API.md §1: 404 when not visible).
+      if (row?.type !== kind.type || row.user_id !== who.userId) throw notFound('job', id);
+      return row;
+    };
+    let row = visible(jobs.get(who.accountId, id));
+    if (row.state === 'QUEUED' || row.state === 'RUNNING') {
+      // Registered in the same turn as the read: a move between the two cannot be missed.
+      await runner.nextMove(row.id, JOB_POLL_HOLD_MS);
+      row = visible(jobs.get(who.accountId, id));
+    }
     return envelope(toJob(row), permittedActions(who.role, 'JOB', row.id));
   });
 }

@@ -39,6 +39,8 @@ export interface JobHandler<Input = unknown, Item = unknown> {
 
 export class JobRunner {
   private readonly handlers = new Map<string, JobHandler<never, never>>();
+  /** Callers waiting for a job to move (held polls), by job id. */
+  private readonly watchers = new Map<string, Set<() => void>>();
   private running: Promise<void> | undefined;
   private closed = false;
 
@@ -66,7 +68,34 @@ export class JobRunner {
 
   async close(): Promise<void> {
     this.closed = true;
+    for (const id of [...this.watchers.keys()]) this.moved(id);
     await this.running;
+  }
+
+  /**
+   * Resolves when the job next moves (a chunk committed, or it ended), after `ms` at the latest, or at
+   * once when the runner is closing. Register it in the same turn as reading the job's row, so no move
+   * can fall between the two.
+   */
+  nextMove(jobId: string, ms: number): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      let watchers = this.watchers.get(jobId);
+      if (watchers === undefined) this.watchers.set(jobId, (watchers = new Set()));
+      const done = (): void => {
+        clearTimeout(timer);
+        const current = this.watchers.get(jobId);
+        current?.delete(done);
+        if (current?.size === 0) this.watchers.delete(jobId);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      watchers.add(done);
+    });
+  }
+
+  private moved(jobId: string): void {
+    for (const done of [...(this.watchers.get(jobId) ?? [])]) done();
   }
 
   private async drain(): Promise<void> {
@@ -83,6 +112,7 @@ export class JobRunner {
     if (handler === undefined || member === undefined) {
       const why = handler === undefined ? `No handler for job type ${row.type}.` : 'The user who created the job is no longer a member of the account.';
       jobs.finish(row.id, 'FAILED', this.errorBody(new ServiceError(handler === undefined ? 'INTERNAL' : 'FORBIDDEN', why), row), ctx.nowIso());
+      this.moved(row.id);
       return;
     }
     const caller: Caller = { userId: member.id, email: member.email, name: member.name, accountId: row.account_id, role: member.role };
@@ -116,6 +146,7 @@ export class JobRunner {
           throw error;
         }
         handler.afterChunk?.(true);
+        this.moved(row.id);
         cursor = end;
         await yieldToEventLoop();
       }
@@ -126,6 +157,8 @@ export class JobRunner {
       ctx.log.error({ err: error, job: row.id }, 'job failed');
       const failure = error instanceof ServiceError ? error : new ServiceError('INTERNAL', 'The job failed unexpectedly.');
       jobs.finish(row.id, 'FAILED', this.errorBody(failure, row), ctx.nowIso());
+    } finally {
+      this.moved(row.id);
     }
   }
 

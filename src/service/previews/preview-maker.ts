@@ -12,6 +12,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { BlobStore } from '../blobs/blob-store.js';
 import { previewKind, renderPreview } from './render-preview.js';
+import { DocumentRenderer } from './document-renderer.js';
 
 /** What the maker needs of an AssetFile row. */
 export interface PreviewSource {
@@ -25,6 +26,8 @@ export class PreviewMaker {
   private readonly queue: PreviewSource[] = [];
   private readonly rendering = new Map<string, Promise<boolean>>();
   private readonly failed = new Set<string>();
+  /** Documents' pages render on its worker thread; images through sharp, which works off the loop already. */
+  private readonly documents = new DocumentRenderer();
   private draining: Promise<void> | undefined;
   private closed = false;
   private sequence = 0;
@@ -71,6 +74,7 @@ export class PreviewMaker {
     this.closed = true;
     this.queue.length = 0;
     await this.draining;
+    await this.documents.close();
   }
 
   private async drain(): Promise<void> {
@@ -87,7 +91,7 @@ export class PreviewMaker {
     if (pending === undefined) {
       const target = this.pathOf(file.sha256);
       const temporary = `${target}.${process.pid}.${++this.sequence}.tmp`;
-      pending = renderPreview(kind, this.blobs.source(file.sha256), `${file.media_type}/${file.media_subtype}`, temporary)
+      pending = renderPreview(kind, this.blobs.source(file.sha256), `${file.media_type}/${file.media_subtype}`, temporary, this.documents)
         .then(() => {
           renameSync(temporary, target);
           return true;

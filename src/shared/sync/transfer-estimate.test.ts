@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TransferEstimate, formatDuration } from './transfer-estimate.js';
+import { TransferEstimate, bytesStillToMove, formatDuration } from './transfer-estimate.js';
 
 const MB = 1_000_000;
 
@@ -94,6 +94,32 @@ describe('TransferEstimate', () => {
     clock.advance(-60_000);
     flow(estimate, clock, 10 * MB, 3000);
     expect(estimate.rate()).toBeCloseTo(10 * MB, -6);
+  });
+});
+
+describe('bytesStillToMove', () => {
+  it('counts what the pass has left and the files still waiting their turn', () => {
+    expect(bytesStillToMove(100 * MB, 40 * MB)).toBe(60 * MB);
+    // A 2 GB file still being written comes after the 60 MB in flight: the ETA is for 2.06 GB.
+    expect(bytesStillToMove(100 * MB, 40 * MB, 2000 * MB)).toBe(2060 * MB);
+    // The pass is done, the big file is still to come.
+    expect(bytesStillToMove(100 * MB, 100 * MB, 2000 * MB)).toBe(2000 * MB);
+  });
+
+  it('never answers a negative or non-finite amount (retries move more than planned)', () => {
+    expect(bytesStillToMove(100, 130)).toBe(0);
+    expect(bytesStillToMove(100, 130, 50)).toBe(50);
+    expect(bytesStillToMove(100, -5)).toBe(100);
+    expect(bytesStillToMove(Number.NaN, 0, Number.POSITIVE_INFINITY)).toBe(0);
+  });
+
+  it('gives an ETA for the waiting file once the pass has nothing left', () => {
+    const clock = manualClock();
+    const estimate = new TransferEstimate(clock.now);
+    estimate.add(0);
+    flow(estimate, clock, 10 * MB, 3000);
+    expect(estimate.secondsLeft(bytesStillToMove(30 * MB, 30 * MB))).toBeUndefined();
+    expect(estimate.secondsLeft(bytesStillToMove(30 * MB, 30 * MB, 200 * MB))).toBe(20);
   });
 });
 

@@ -87,6 +87,16 @@ export class TransferEstimate {
   }
 }
 
+/**
+ * The bytes an ETA is for: what the pass planned and has not moved yet (retried bytes count twice on
+ * the wire, so `done` may pass `planned`: nothing is left then, never a negative), plus the files still
+ * waiting their turn (being written now, sent by a later pass), so a large file still to come is counted.
+ */
+export function bytesStillToMove(planned: number, done: number, waiting = 0): number {
+  const inPass = Number.isFinite(planned) && Number.isFinite(done) ? Math.max(0, planned - Math.max(0, done)) : 0;
+  return inPass + (Number.isFinite(waiting) ? Math.max(0, waiting) : 0);
+}
+
 /** 45s, 1m 20s, 2h 05m: coarse enough to read at a glance (not a number or negative reads as 0s). */
 export function formatDuration(seconds: number): string {
   const whole = Number.isFinite(seconds) ? Math.max(0, Math.ceil(seconds)) : 0;

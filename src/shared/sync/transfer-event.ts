@@ -17,6 +17,12 @@ export interface PlannedTransfers {
   send: TransferAmount;
   /** Downloads: every file that lands; bytes count each file version once (copies are local). */
   receive: TransferAmount;
+  /**
+   * Files still being written (settling): not part of this pass, sent by a later one once they hold
+   * still. Counted in the time left, so a large file waiting its turn is not left out of the ETA; a
+   * growing file's bytes are its size so far (the ETA then errs short until it settles).
+   */
+  waiting: TransferAmount;
 }
 
 export type TransferEvent =

@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../../../test/support/test-service.js';
+import { JobRunner } from './job-runner.js';
+import { jobsRepo } from './jobs-repo.js';
+import { LOCAL_SUBDOMAIN } from '../bootstrap.js';
+
+/** A day: a wait that ends only because the job moved (the test would time out first). */
+const FOREVER_MS = 24 * 3600 * 1000;
+
+describe('JobRunner.nextMove (held polls)', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService();
+  });
+  afterAll(async () => {
+    await service.dispose();
+  });
+
+  it('wakes a waiter when a chunk commits and when the job ends, not before', async () => {
+    const { ctx } = service.running;
+    const jobs = jobsRepo(ctx.db);
+    // A runner of its own on the service's database, for a job kind whose chunks wait for the test.
+    const runner = new JobRunner(ctx, jobs);
+    const gates: (() => void)[] = [];
+    runner.register<{ items: string[] }, string>({
+      type: 'GatedTestJob',
+      chunkSize: 1,
+      items: (input) => input.items.map((item) => ({ key: item, item })),
+      beforeChunk: () => new Promise<void>((resolve) => gates.push(resolve)),
+      runItem: (item) => item.toUpperCase(),
+    });
+    const admin = ctx.accounts.userByEmail(ctx.config.adminEmail);
+    const account = ctx.accounts.bySubdomain(LOCAL_SUBDOMAIN);
+    if (admin === undefined || account === undefined) throw new Error('no admin');
+    await service.running.jobsIdle(); // the service's own runner, started with it, has nothing to pick up
+    const row = jobs.create(account.id, admin.id, 'GatedTestJob', { items: ['a', 'b'] }, ctx.nowIso());
+
+    const events: string[] = [];
+    const firstMove = runner.nextMove(row.id, FOREVER_MS).then(() => events.push(`moved at cursor ${jobs.get(account.id, row.id)?.cursor}`));
+    runner.kick();
+    while (gates.length === 0) {
+      await new Promise((resolve) => setImmediate(resolve));
+      const now = jobs.get(account.id, row.id);
+      if (now?.state === 'FAILED') throw new Error(now.error ?? '');
+    }
+    events.push('first chunk released');
+    gates[0]?.();
+    await firstMove;
+    expect(events).toEqual(['first chunk released', 'moved at cursor 1']);
+
+    const second = runner.nextMove(row.id, FOREVER_MS).then(() => events.push(`moved at cursor ${jobs.get(account.id, row.id)?.cursor}`));
+    while (gates.length === 1) await new Promise((resolve) => setImmediate(resolve));
+    events.push('second chunk released');
+    gates[1]?.();
+    await second;
+    expect(events.slice(2)).toEqual(['second chunk released', 'moved at cursor 2']);
+    // As a poll does: read the row, and wait only if it has not ended yet (the end is a move too).
+    if (jobs.get(account.id, row.id)?.state === 'RUNNING') await runner.nextMove(row.id, FOREVER_MS);
+    expect(jobs.get(account.id, row.id)).toMatchObject({ state: 'COMPLETED', successes: JSON.stringify({ a: 'A', b: 'B' }) });
+    await runner.close();
+  });
+
+  it('lets a waiter go after its time, and at once when the runner closes', async () => {
+    const runner = new JobRunner(service.running.ctx, jobsRepo(service.running.ctx.db));
+    await runner.nextMove('no-such-job', 1);
+    const held = runner.nextMove('no-such-job', FOREVER_MS);
+    await runner.close();
+    await held;
+    // Closed: nothing is held any more.
+    await runner.nextMove('no-such-job', FOREVER_MS);
+  });
+});
