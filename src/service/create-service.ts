@@ -53,6 +53,9 @@ import { PreviewMaker } from './previews/preview-maker.js';
 import { lockDataDir } from './admin/data-dir-lock.js';
 import { ChangeFeed } from './changes/change-feed.js';
 import { registerChangeRoutes } from './changes/change-routes.js';
+import { folderScopes } from './groups/folder-scope.js';
+import { registerGroupRoutes } from './groups/group-routes.js';
+import { registerUserRoutes } from './accounts/user-routes.js';
 
 export interface RunningService {
   /** The base URL clients use (the public URL when one was configured). */
@@ -116,6 +119,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
       accounts: accountsRepo(db),
       fields: fieldsRepo(db),
       fieldOptions: fieldOptionsRepo(db),
+      folderScopes: folderScopes(db),
       baseUrl: () => baseUrl,
       nowIso: () => new Date(clock.now()).toISOString(),
     };
@@ -124,7 +128,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     const routes = collectRoutes(app);
     installErrorHandling(app);
     installBodyParsers(app);
-    installRequestAuth(app, tokens, ctx.accounts);
+    installRequestAuth(app, tokens, ctx.accounts, ctx.folderScopes);
     app.get('/health', { config: { public: true } }, async () => ({ status: 'ok' }));
     registerCurrentUserRoutes(app, ctx);
     registerFieldRoutes(app, ctx);
@@ -148,7 +152,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
       uploads: uploadsRepo(db),
       blobs,
       uploadsDir: join(config.dataDir, 'uploads'),
-      renderAsset: (accountId, assetId) => render.byId(accountId, assetId),
+      renderAsset: (who, assetId) => render.byId(who, assetId),
       renderRow: (row, currentFile) => render.asset(row, currentFile),
       onFileStored: (file) => previews.enqueue(file),
     });
@@ -169,6 +173,8 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     registerCropAreaRoutes(app, ctx, assets, cropAreas);
     const changes = new ChangeFeed(db, ctx.settings);
     registerChangeRoutes(app, ctx, changes);
+    registerGroupRoutes(app, ctx);
+    registerUserRoutes(app, ctx);
     registerBatchJobs(app, ctx, runner, jobs, {
       assets,
       blobs,

@@ -18,6 +18,7 @@ import { compileSorts, orderByClause, tieBreakerDirection, type SortKey } from '
 import { parseCriterion, parseSorts, type Criterion, type Sort, type SortOrder } from './criterion-schema.js';
 import type { SearchAccount } from './search-account.js';
 import { SqlParams, type SqlValue } from './sql-params.js';
+import { scopePredicate } from '../groups/folder-scope.js';
 
 /** The table expression the compiled SQL reads: every column reference is through alias `a`. */
 export const ASSETS_FROM = 'assets a';
@@ -46,6 +47,10 @@ export function compileParsedAssetQuery(account: SearchAccount, criterion: Crite
   const column = compiled.selective ? '+a.' : 'a.';
   const scope = [`${column}account_id = ${params.bind(account.accountId)}`];
   if (!compiled.mentionsState) scope.push(`${column}state = 'LIVE'`);
+  // A folder-limited caller's queries never reach past their folders, whatever the criterion says.
+  if (account.folders !== null) {
+    scope.push(scopePredicate('a', params.bind(account.folders.foldersFieldId), params.bind(JSON.stringify(account.folders.folderIds))));
+  }
   return {
     where: `${scope.join(' AND ')} AND ${compiled.sql}`,
     orderBy: orderByClause(keys),
