@@ -56,6 +56,7 @@ import { registerChangeRoutes } from './changes/change-routes.js';
 import { folderScopes } from './groups/folder-scope.js';
 import { registerGroupRoutes } from './groups/group-routes.js';
 import { registerUserRoutes } from './accounts/user-routes.js';
+import { registerCommentRoutes } from './comments/comment-routes.js';
 
 export interface RunningService {
   /** The base URL clients use (the public URL when one was configured). */
@@ -175,6 +176,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     registerChangeRoutes(app, ctx, changes);
     registerGroupRoutes(app, ctx);
     registerUserRoutes(app, ctx);
+    registerCommentRoutes(app, ctx, assets);
     registerBatchJobs(app, ctx, runner, jobs, {
       assets,
       blobs,

@@ -8,5 +8,6 @@ import transformations from './0006-transformations.js';
 import seedPresets from './0007-seed-presets.js';
 import changeFeed from './0008-change-feed.js';
 import groups from './0011-groups.js';
+import commentsAndSavedSearches from './0012-comments-saved-searches.js';
 
-export const migrations: readonly string[] = [initial, uploadReplacesFile, search, uploadPartsWithoutRowid, inlineBlobs, transformations, seedPresets, changeFeed, groups];
+export const migrations: readonly string[] = [initial, uploadReplacesFile, search, uploadPartsWithoutRowid, inlineBlobs, transformations, seedPresets, changeFeed, groups, commentsAndSavedSearches];
