@@ -57,6 +57,10 @@ import { folderScopes } from './groups/folder-scope.js';
 import { registerGroupRoutes } from './groups/group-routes.js';
 import { registerUserRoutes } from './accounts/user-routes.js';
 import { registerCommentRoutes } from './comments/comment-routes.js';
+import { savedSearchesRepo } from './saved-searches/saved-searches-repo.js';
+import { registerSavedSearchRoutes } from './saved-searches/saved-search-routes.js';
+import { SavedSearchMailer } from './saved-searches/saved-search-mailer.js';
+import { smtpMailer } from './saved-searches/smtp-mailer.js';
 
 export interface RunningService {
   /** The base URL clients use (the public URL when one was configured). */
@@ -72,6 +76,8 @@ export interface RunningService {
   jobsIdle(): Promise<void>;
   /** Resolves when no preview is waiting to be made (tests, benchmarks). */
   previewsIdle(): Promise<void>;
+  /** Checks saved searches for new matches and sends their e-mails now (tests; no-op without SMTP). */
+  checkSavedSearches(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -177,6 +183,14 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     registerGroupRoutes(app, ctx);
     registerUserRoutes(app, ctx);
     registerCommentRoutes(app, ctx, assets);
+    const savedSearches = savedSearchesRepo(db);
+    registerSavedSearchRoutes(app, ctx, { savedSearches, render });
+    const mailer = config.smtp === undefined ? undefined : smtpMailer(config.smtp);
+    const unscoped = (row: { account_id: string }) => ({ accountId: row.account_id, folders: null });
+    const savedSearchMailer =
+      mailer === undefined
+        ? undefined
+        : new SavedSearchMailer(ctx, savedSearches, mailer, (row) => (row.current_file_id === null ? row.id : (assets.file(unscoped(row), row.current_file_id)?.filename ?? row.id)));
     registerBatchJobs(app, ctx, runner, jobs, {
       assets,
       blobs,
@@ -189,8 +203,13 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     uploads.sweepAbandoned();
     const sweeper = setInterval(() => uploads.sweepAbandoned(), Math.min(3600, config.uploadAbandonAfter) * 1000);
     sweeper.unref();
+    const mailTimer = savedSearchMailer === undefined ? undefined : setInterval(() => void savedSearchMailer.check(), config.savedSearchEmailInterval * 1000);
+    mailTimer?.unref();
     app.addHook('onClose', async () => {
       clearInterval(sweeper);
+      clearInterval(mailTimer);
+      await savedSearchMailer?.idle();
+      mailer?.close();
       changes.close();
       await runner.close();
       await previews.close();
@@ -208,6 +227,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
       routes,
       jobsIdle: () => runner.idle(),
       previewsIdle: () => previews.idle(),
+      checkSavedSearches: async () => savedSearchMailer?.check(),
       async close() {
         await app.close();
         db.close();

@@ -52,6 +52,7 @@ export const errorCatalogue = {
   FIELD_INDESTRUCTABLE: { status: 409, message: 'This field is built in and cannot be deleted.' },
   FIELD_NAME_TAKEN: { status: 409, message: 'A field with this name already exists.' },
   GROUP_NAME_TAKEN: { status: 409, message: 'A group with this name already exists.' },
+  EMAIL_NOT_CONFIGURED: { status: 409, message: 'This service has no SMTP server configured, so it cannot send e-mail updates.' },
   FIELD_OPTION_IN_USE: { status: 409, message: 'The option is still used by an asset or has children.' },
   FIELD_OPTION_CONFLICT: { status: 409, message: 'A sibling option already has this value, or the move would make a cycle.' },
   UPLOAD_ALREADY_COMPLETED: { status: 409, message: 'The upload was already completed with different parts.' },
