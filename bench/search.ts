@@ -84,7 +84,7 @@ export async function benchSearch(assetCount = Number(process.env.BENCH_SEARCH_A
     const handCount = ctx.db.prepare(
       `SELECT count(*) FROM assets a JOIN asset_values v ON v.asset_id = a.id WHERE v.field_id = ? AND v.value = ? AND a.account_id = ? AND a.state = 'LIVE'`,
     );
-    const account = searchAccount(ctx.fields, accountId);
+    const account = searchAccount(ctx.fields, { accountId, folders: null });
     const runner = assetSearchRunner(ctx.db);
     const search = async (criterion: object): Promise<number> => {
       const response = await fetch(`${running.url}/asset-searches`, {

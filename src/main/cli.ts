@@ -9,6 +9,7 @@ import { tokenCommand } from './cli/token-command.js';
 import { startCommand } from './cli/start-command.js';
 import { userCommand } from './cli/user-command.js';
 import { presetCommand } from './cli/preset-command.js';
+import { groupCommand } from './cli/group-command.js';
 import { downloadCommand } from './cli/download-command.js';
 import { syncCommand } from './cli/sync-command.js';
 import { statusCommand } from './cli/status-command.js';
@@ -39,6 +40,7 @@ const commands: Record<string, { run: Command; summary: string }> = {
   token: { run: tokenCommand, summary: "print a bearer token for a user of a local service's data" },
   user: { run: userCommand, summary: "manage a local service's users: add, list, set-role, set-password, remove" },
   preset: { run: presetCommand, summary: "manage a local service's download presets: add, list, remove" },
+  group: { run: groupCommand, summary: "manage a local service's user groups and their folder limits: add, list, set, remove" },
   download: { run: downloadCommand, summary: 'download assets by id or search, as they are, through a preset or zipped' },
 };
 

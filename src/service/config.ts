@@ -24,6 +24,21 @@ export interface ServiceConfig {
   adminPassword?: string | undefined;
   /** Largest JSON body, bytes. */
   bodyLimit: number;
+  /** Where saved-search e-mail updates are sent through; none: saved searches send no e-mail. */
+  smtp?: SmtpConfig | undefined;
+  /** How often new assets are checked against saved searches with e-mail updates (one e-mail per owner per check), seconds. */
+  savedSearchEmailInterval: number;
+}
+
+export interface SmtpConfig {
+  host: string;
+  port: number;
+  /** TLS from the start (port 465); otherwise STARTTLS when the server offers it. */
+  secure: boolean;
+  user?: string | undefined;
+  password?: string | undefined;
+  /** The sender address of the e-mails. */
+  from: string;
 }
 
 export const DEFAULT_AUDIENCE = 'https://assetplatform.io';
@@ -41,6 +56,7 @@ export function serviceConfig(overrides: Partial<ServiceConfig> & Pick<ServiceCo
     uploadAbandonAfter: 7 * 24 * 3600,
     adminEmail: 'admin@localhost',
     bodyLimit: 10 * 1024 * 1024,
+    savedSearchEmailInterval: 300,
     ...overrides,
   };
 }

@@ -12,6 +12,7 @@ import type { FieldsRepo } from './fields/fields-repo.js';
 import type { FieldOptionsRepo } from './fields/field-options-repo.js';
 import type { Settings } from './settings/settings-repo.js';
 import type { UrlSigner } from './http/signed-urls.js';
+import type { FolderScopes } from './groups/folder-scope.js';
 
 export interface ServiceContext {
   readonly config: ServiceConfig;
@@ -24,6 +25,8 @@ export interface ServiceContext {
   readonly accounts: AccountsRepo;
   readonly fields: FieldsRepo;
   readonly fieldOptions: FieldOptionsRepo;
+  /** The folder limits of callers from their groups (groups/folder-scope.ts). */
+  readonly folderScopes: FolderScopes;
   /** The public base URL (no trailing slash); known once the server listens. */
   baseUrl(): string;
   /** Current time as ISO-8601 with milliseconds. */

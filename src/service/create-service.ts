@@ -65,6 +65,14 @@ import { registerPublicPortalRoutes } from './portals/public-portal-routes.js';
 import { attemptLimiter } from './portals/attempt-limiter.js';
 import { guestUploadsRepo } from './guest-uploads/guest-uploads-repo.js';
 import { registerGuestUploadRoutes } from './guest-uploads/guest-upload-routes.js';
+import { folderScopes } from './groups/folder-scope.js';
+import { registerGroupRoutes } from './groups/group-routes.js';
+import { registerUserRoutes } from './accounts/user-routes.js';
+import { registerCommentRoutes } from './comments/comment-routes.js';
+import { savedSearchesRepo } from './saved-searches/saved-searches-repo.js';
+import { registerSavedSearchRoutes } from './saved-searches/saved-search-routes.js';
+import { SavedSearchMailer } from './saved-searches/saved-search-mailer.js';
+import { smtpMailer } from './saved-searches/smtp-mailer.js';
 
 export interface RunningService {
   /** The base URL clients use (the public URL when one was configured). */
@@ -80,6 +88,8 @@ export interface RunningService {
   jobsIdle(): Promise<void>;
   /** Resolves when no preview is waiting to be made (tests, benchmarks). */
   previewsIdle(): Promise<void>;
+  /** Checks saved searches for new matches and sends their e-mails now (tests; no-op without SMTP). */
+  checkSavedSearches(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -128,6 +138,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
       accounts: accountsRepo(db),
       fields: fieldsRepo(db),
       fieldOptions: fieldOptionsRepo(db),
+      folderScopes: folderScopes(db),
       baseUrl: () => baseUrl,
       nowIso: () => new Date(clock.now()).toISOString(),
     };
@@ -136,7 +147,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     const routes = collectRoutes(app);
     installErrorHandling(app);
     installBodyParsers(app);
-    installRequestAuth(app, tokens, ctx.accounts);
+    installRequestAuth(app, tokens, ctx.accounts, ctx.folderScopes);
     app.get('/health', { config: { public: true } }, async () => ({ status: 'ok' }));
     registerCurrentUserRoutes(app, ctx);
     registerFieldRoutes(app, ctx);
@@ -160,7 +171,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
       uploads: uploadsRepo(db),
       blobs,
       uploadsDir: join(config.dataDir, 'uploads'),
-      renderAsset: (accountId, assetId) => render.byId(accountId, assetId),
+      renderAsset: (who, assetId) => render.byId(who, assetId),
       renderRow: (row, currentFile) => render.asset(row, currentFile),
       onFileStored: (file) => previews.enqueue(file),
     });
@@ -192,6 +203,17 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     registerPortalRoutes(app, ctx, portals);
     registerPublicPortalRoutes(app, ctx, { portals, view: publicView, limiter: attemptLimiter(clock) });
     registerGuestUploadRoutes(app, ctx, { guestUploads: guestUploadsRepo(db), uploads });
+    registerGroupRoutes(app, ctx);
+    registerUserRoutes(app, ctx);
+    registerCommentRoutes(app, ctx, assets);
+    const savedSearches = savedSearchesRepo(db);
+    registerSavedSearchRoutes(app, ctx, { savedSearches, render });
+    const mailer = config.smtp === undefined ? undefined : smtpMailer(config.smtp);
+    const unscoped = (row: { account_id: string }) => ({ accountId: row.account_id, folders: null });
+    const savedSearchMailer =
+      mailer === undefined
+        ? undefined
+        : new SavedSearchMailer(ctx, savedSearches, mailer, (row) => (row.current_file_id === null ? row.id : (assets.file(unscoped(row), row.current_file_id)?.filename ?? row.id)));
     registerBatchJobs(app, ctx, runner, jobs, {
       assets,
       blobs,
@@ -204,8 +226,13 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     uploads.sweepAbandoned();
     const sweeper = setInterval(() => uploads.sweepAbandoned(), Math.min(3600, config.uploadAbandonAfter) * 1000);
     sweeper.unref();
+    const mailTimer = savedSearchMailer === undefined ? undefined : setInterval(() => void savedSearchMailer.check(), config.savedSearchEmailInterval * 1000);
+    mailTimer?.unref();
     app.addHook('onClose', async () => {
       clearInterval(sweeper);
+      clearInterval(mailTimer);
+      await savedSearchMailer?.idle();
+      mailer?.close();
       changes.close();
       await runner.close();
       await previews.close();
@@ -223,6 +250,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
       routes,
       jobsIdle: () => runner.idle(),
       previewsIdle: () => previews.idle(),
+      checkSavedSearches: async () => savedSearchMailer?.check(),
       async close() {
         await app.close();
         db.close();

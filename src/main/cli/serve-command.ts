@@ -1,12 +1,15 @@
 /** `asset-sync serve`: runs the asset service (API + authorisation server) until interrupted. */
 import { resolve } from 'node:path';
 import { startService } from '../../service/create-service.js';
-import { DEFAULT_AUDIENCE, serviceConfig } from '../../service/config.js';
+import { DEFAULT_AUDIENCE, serviceConfig, type SmtpConfig } from '../../service/config.js';
+import { CliError } from './cli-error.js';
 import { envValue, integerFlag, nonEmptyFlag, parseFlags, requiredFlag, urlFlag } from './parse-flags.js';
 import type { CommandIo } from './command-io.js';
 
 export const serveHelp = `Usage: asset-sync serve --data DIR [--port N] [--host 127.0.0.1] [--public-url URL]
                          [--admin-email E] [--admin-password P] [--audience A] [--no-refresh-rotation]
+                         [--smtp-host H [--smtp-port N] [--smtp-secure] [--smtp-user U] [--smtp-password P]
+                          [--smtp-from ADDRESS]] [--saved-search-interval SECONDS]
 
 Runs the asset service: the API and its OAuth authorisation server on one origin.
   --data DIR             where the SQLite file and blobs live (created when missing)
@@ -17,7 +20,40 @@ Runs the asset service: the API and its OAuth authorisation server on one origin
   --admin-email E        the admin user created on first start (default admin@localhost)
   --admin-password P     its password (or ASSET_SYNC_ADMIN_PASSWORD); generated and printed once otherwise
   --audience A           the token audience (default ${DEFAULT_AUDIENCE})
-  --no-refresh-rotation  keep refresh tokens valid after use instead of rotating them`;
+  --no-refresh-rotation  keep refresh tokens valid after use instead of rotating them
+  --smtp-host H          the SMTP server saved-search e-mail updates go through (or ASSET_SYNC_SMTP_HOST);
+                         without one, saved searches send no e-mail
+  --smtp-port N          its port (default 587, or 465 with --smtp-secure; or ASSET_SYNC_SMTP_PORT)
+  --smtp-secure          TLS from the start (port 465); otherwise STARTTLS when the server offers it
+  --smtp-user U          user name (or ASSET_SYNC_SMTP_USER); the password from --smtp-password or
+                         ASSET_SYNC_SMTP_PASSWORD
+  --smtp-from ADDRESS    the sender (or ASSET_SYNC_SMTP_FROM; default the admin e-mail)
+  --saved-search-interval SECONDS  how often new assets are checked for e-mail updates (default 300)`;
+
+type Env = Record<string, string | undefined>;
+
+/** The SMTP settings from flags, then the environment; undefined when no host is given anywhere. */
+export function smtpFromFlags(values: Record<string, string | boolean | undefined>, env: Env, fallbackFrom: string): SmtpConfig | undefined {
+  const text = (flag: string, variable: string): string | undefined => {
+    const value = values[flag];
+    return (typeof value === 'string' ? nonEmptyFlag(flag, value) : undefined) ?? envValue(env[variable]);
+  };
+  const host = text('smtp-host', 'ASSET_SYNC_SMTP_HOST');
+  const secure = values['smtp-secure'] === true;
+  if (host === undefined) {
+    const stray = ['smtp-port', 'smtp-user', 'smtp-password', 'smtp-from', 'smtp-secure'].find((flag) => values[flag] !== undefined);
+    if (stray !== undefined) throw new CliError('USAGE', `--${stray} needs --smtp-host (or ASSET_SYNC_SMTP_HOST).`);
+    return undefined;
+  }
+  return {
+    host,
+    port: integerFlag('smtp-port', text('smtp-port', 'ASSET_SYNC_SMTP_PORT'), secure ? 465 : 587, 1, 65535),
+    secure,
+    user: text('smtp-user', 'ASSET_SYNC_SMTP_USER'),
+    password: text('smtp-password', 'ASSET_SYNC_SMTP_PASSWORD'),
+    from: text('smtp-from', 'ASSET_SYNC_SMTP_FROM') ?? fallbackFrom,
+  };
+}
 
 export async function serveCommand(args: string[], io: CommandIo): Promise<number> {
   const { values } = parseFlags('serve', args, {
@@ -29,6 +65,13 @@ export async function serveCommand(args: string[], io: CommandIo): Promise<numbe
     'admin-password': { type: 'string' },
     audience: { type: 'string' },
     'no-refresh-rotation': { type: 'boolean' },
+    'smtp-host': { type: 'string' },
+    'smtp-port': { type: 'string' },
+    'smtp-secure': { type: 'boolean' },
+    'smtp-user': { type: 'string' },
+    'smtp-password': { type: 'string' },
+    'smtp-from': { type: 'string' },
+    'saved-search-interval': { type: 'string' },
   });
   if (values.help === true) {
     io.out(serveHelp);
@@ -44,6 +87,8 @@ export async function serveCommand(args: string[], io: CommandIo): Promise<numbe
     adminPassword: nonEmptyFlag('admin-password', values['admin-password']) ?? envValue(io.env.ASSET_SYNC_ADMIN_PASSWORD),
     audience: values.audience ?? DEFAULT_AUDIENCE,
     rotateRefreshTokens: values['no-refresh-rotation'] !== true,
+    smtp: smtpFromFlags(values, io.env, values['admin-email'] ?? 'admin@localhost'),
+    savedSearchEmailInterval: integerFlag('saved-search-interval', values['saved-search-interval'], 300, 1, 7 * 24 * 3600),
   });
   const service = await startService(config);
   if (service.bootstrap.generatedAdminPassword !== undefined) {

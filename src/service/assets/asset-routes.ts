@@ -3,6 +3,8 @@
  * delete, empty asset creation, file versions and deleting an older version.
  */
 import type { FastifyInstance } from 'fastify';
+import type { ScopedAccount } from '../groups/folder-scope.js';
+import { requireFolderWrites } from '../groups/folder-writes.js';
 import { z } from 'zod';
 import { nameProblem } from '../../shared/api/remote-path.js';
 import type { ServiceContext } from '../context.js';
@@ -34,25 +36,26 @@ export interface AssetRouteDeps {
 
 export function registerAssetRoutes(app: FastifyInstance, ctx: ServiceContext, deps: AssetRouteDeps): void {
   const { assets, render, uploads, blobs } = deps;
-  const load = (accountId: string, params: unknown): AssetRow => {
+  const load = (who: ScopedAccount, params: unknown): AssetRow => {
     const { id } = parseInput(idParams, params, 'INVALID_PATH');
-    const row = assets.get(accountId, id);
+    const row = assets.get(who, id);
     if (row === undefined) throw notFound('asset', id);
     return row;
   };
 
   app.get('/assets/:id', async (request) => {
     const who = caller(request);
-    const row = load(who.accountId, request.params);
+    const row = load(who, request.params);
     return envelope(render.asset(row), permittedActions(who.role, 'ASSET', row.id));
   });
 
   app.patch('/assets/:id', { config: { body: patchBody } }, async (request) => {
     const who = caller(request);
-    const row = load(who.accountId, request.params);
+    const row = load(who, request.params);
     requireAction(who.role, 'ASSET', 'EDIT');
     const body = parseBody(request, patchBody);
     const values = body.metadata === undefined ? {} : validateValues(ctx.db, ctx.fields, who.accountId, body.metadata.values);
+    requireFolderWrites(ctx.folderScopes, who, Object.entries(values).map(([fieldId, list]) => ({ fieldId, operation: 'REPLACE', values: list })));
     let filename: string | undefined;
     if (body.filename !== undefined) {
       filename = body.filename.normalize('NFC');
@@ -66,13 +69,13 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ServiceContext, d
       // An empty PATCH changes nothing, so it must not look like a change to clients polling dateLastModified.
       if (Object.keys(values).length > 0 || filename !== undefined) assets.touch(row.id, ctx.nowIso());
     })();
-    const updated = assets.get(who.accountId, row.id) ?? row;
+    const updated = assets.get(who, row.id) ?? row;
     return envelope(render.asset(updated), permittedActions(who.role, 'ASSET', row.id));
   });
 
   app.delete('/assets/:id', async (request) => {
     const who = caller(request);
-    const row = load(who.accountId, request.params);
+    const row = load(who, request.params);
     requireAction(who.role, 'ASSET', 'DELETE');
     const before = render.asset(row);
     uploads.discardOpenUploadsOf(row.id);
@@ -84,6 +87,8 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ServiceContext, d
   app.post('/assets-creations', { config: { body: creationBody } }, async (request) => {
     const who = caller(request);
     requireAccountAction(who.role, 'ASSETS', 'CREATE_ASSETS');
+    // An asset made here is in no folder, so a folder-limited member could never reach it again.
+    if (who.folders !== null) throw new ServiceError('FOLDER_OUT_OF_SCOPE', 'Your groups limit you to some folders: create assets by uploading into one of them.');
     const { count } = parseBody(request, creationBody);
     const now = ctx.nowIso();
     const rows = ctx.db.transaction(() => Array.from({ length: count }, () => assets.create(who.accountId, who.userId, now)))();
@@ -92,7 +97,7 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ServiceContext, d
 
   app.get('/assets/:id/files', async (request) => {
     const who = caller(request);
-    const row = load(who.accountId, request.params);
+    const row = load(who, request.params);
     const files = assets.files(row.id);
     return {
       results: files.map((file) => envelope(toAssetFile(file, render.previewUrl(file)), permittedActions(who.role, 'ASSET_FILE', file.id))),
@@ -103,10 +108,10 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ServiceContext, d
   app.delete('/asset-files/:id', async (request) => {
     const who = caller(request);
     const { id } = parseInput(idParams, request.params, 'INVALID_PATH');
-    const file = assets.file(who.accountId, id);
+    const file = assets.file(who, id);
     if (file === undefined) throw notFound('asset file', id);
     requireAction(who.role, 'ASSET_FILE', 'DELETE');
-    const asset = assets.get(who.accountId, file.asset_id);
+    const asset = assets.get(who, file.asset_id);
     if (asset?.current_file_id === file.id) throw new ServiceError('CURRENT_FILE_NOT_DELETABLE');
     uploads.discardOpenUploadsReplacing(file.id);
     const freed = ctx.db.transaction(() => {

@@ -5,6 +5,7 @@
 import type { Asset, AssetFile, FileType, LifecycleState } from '../../shared/api/resources.js';
 import type { Db } from '../db/open-database.js';
 import { timeOrderedUuid } from '../db/time-ordered-id.js';
+import { scopePredicate, type ScopedAccount } from '../groups/folder-scope.js';
 
 export interface AssetRow {
   id: string;
@@ -56,7 +57,11 @@ export function toAssetFile(row: FileRow, previewUrl: string | null = null): Ass
 }
 
 export function assetsRepo(db: Db) {
+  // Every single-asset read goes through these two: a folder-limited caller cannot reach past their folders.
   const byId = db.prepare<[string, string], AssetRow>('SELECT * FROM assets WHERE account_id = ? AND id = ?');
+  const byIdScoped = db.prepare<[{ account: string; id: string; field: string; ids: string }], AssetRow>(
+    `SELECT a.* FROM assets a WHERE a.account_id = @account AND a.id = @id AND ${scopePredicate('a', '@field', '@ids')}`,
+  );
   const insert = db.prepare(
     `INSERT INTO assets (id, account_id, current_file_id, state, date_staged, staged_by, date_created, date_last_modified)
      VALUES (?, ?, NULL, 'STAGED', ?, ?, ?, ?)`,
@@ -66,6 +71,12 @@ export function assetsRepo(db: Db) {
   const insertValue = db.prepare('INSERT INTO asset_values (asset_id, field_id, ord, value) VALUES (?, ?, ?, ?)');
   const touch = db.prepare('UPDATE assets SET date_last_modified = ? WHERE id = ?');
   const fileById = db.prepare<[string, string], FileRow>('SELECT * FROM asset_files WHERE account_id = ? AND id = ?');
+  const fileByIdScoped = db.prepare<[{ account: string; id: string; field: string; ids: string }], FileRow>(
+    `SELECT f.* FROM asset_files f JOIN assets a ON a.id = f.asset_id
+      WHERE f.account_id = @account AND f.id = @id AND ${scopePredicate('a', '@field', '@ids')}`,
+  );
+  const scoped = (who: ScopedAccount, id: string) =>
+    who.folders === null ? undefined : { account: who.accountId, id, field: who.folders.foldersFieldId, ids: JSON.stringify(who.folders.folderIds) };
   const filesOf = db.prepare<[string], FileRow>('SELECT * FROM asset_files WHERE asset_id = ? ORDER BY date_added DESC, rowid DESC');
   const insertFile = db.prepare(
     `INSERT INTO asset_files (id, account_id, asset_id, filename, size, checksum, sha256, media_type, media_subtype, file_type, width, height, date_added, added_by)
@@ -97,7 +108,11 @@ export function assetsRepo(db: Db) {
   };
 
   return {
-    get: (accountId: string, id: string) => byId.get(accountId, id),
+    /** The asset, when it exists and the caller reaches it (account and folder limit). */
+    get(who: ScopedAccount, id: string): AssetRow | undefined {
+      const limited = scoped(who, id);
+      return limited === undefined ? byId.get(who.accountId, id) : byIdScoped.get(limited);
+    },
     values,
     create(accountId: string, userId: string, now: string): AssetRow {
       const id = timeOrderedUuid();
@@ -124,7 +139,11 @@ export function assetsRepo(db: Db) {
       list.forEach((value, ord) => insertValue.run(assetId, fieldId, ord, value));
     },
     touch: (assetId: string, now: string) => void touch.run(now, assetId),
-    file: (accountId: string, id: string) => fileById.get(accountId, id),
+    /** The asset file, when it exists and the caller reaches its asset. */
+    file(who: ScopedAccount, id: string): FileRow | undefined {
+      const limited = scoped(who, id);
+      return limited === undefined ? fileById.get(who.accountId, id) : fileByIdScoped.get(limited);
+    },
     files: (assetId: string) => filesOf.all(assetId),
     /**
      * Adds a file version (or replaces one's bytes in place) and makes it current. Answers the asset

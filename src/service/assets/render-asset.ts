@@ -4,11 +4,12 @@ import type { ServiceContext } from '../context.js';
 import { notFound } from '../errors/service-error.js';
 import type { AssetRow, AssetsRepo, FileRow } from './assets-repo.js';
 import { previewUrlPath } from '../downloads/file-content-routes.js';
+import type { ScopedAccount } from '../groups/folder-scope.js';
 
 export interface AssetRenderer {
   /** `currentFile`: the row of the asset's current file, when the caller already has it. */
   asset(row: AssetRow, currentFile?: FileRow): Asset;
-  byId(accountId: string, assetId: string): Asset;
+  byId(who: ScopedAccount, assetId: string): Asset;
   previewUrl(file: FileRow): string | null;
 }
 
@@ -19,8 +20,8 @@ export function assetRenderer(ctx: ServiceContext, assets: AssetsRepo, hasPrevie
   return {
     asset,
     previewUrl,
-    byId(accountId, assetId) {
-      const row = assets.get(accountId, assetId);
+    byId(who, assetId) {
+      const row = assets.get(who, assetId);
       if (row === undefined) throw notFound('asset', assetId);
       return asset(row);
     },

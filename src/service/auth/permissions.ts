@@ -8,7 +8,7 @@ import type { PermittedAction } from '../../shared/api/resources.js';
 import type { Role } from '../accounts/accounts-repo.js';
 import { ServiceError } from '../errors/service-error.js';
 
-export type ResourceType = 'ASSET' | 'ASSET_FILE' | 'FIELD' | 'FIELD_OPTION' | 'JOB' | 'USER';
+export type ResourceType = 'ASSET' | 'ASSET_FILE' | 'FIELD' | 'FIELD_OPTION' | 'JOB' | 'USER' | 'GROUP';
 
 const resourceActions: Record<Role, Record<ResourceType, readonly string[]>> = {
   admin: {
@@ -18,6 +18,7 @@ const resourceActions: Record<Role, Record<ResourceType, readonly string[]>> = {
     FIELD_OPTION: ['VIEW', 'EDIT', 'DELETE'],
     JOB: ['VIEW'],
     USER: ['VIEW', 'EDIT'],
+    GROUP: ['VIEW', 'EDIT', 'DELETE'],
   },
   member: {
     ASSET: ['VIEW', 'EDIT', 'DELETE', 'DOWNLOAD', 'UPLOAD'],
@@ -26,6 +27,7 @@ const resourceActions: Record<Role, Record<ResourceType, readonly string[]>> = {
     FIELD_OPTION: ['VIEW', 'EDIT', 'DELETE'],
     JOB: ['VIEW'],
     USER: ['VIEW', 'EDIT'],
+    GROUP: ['VIEW'],
   },
   viewer: {
     ASSET: ['VIEW', 'DOWNLOAD'],
@@ -34,6 +36,7 @@ const resourceActions: Record<Role, Record<ResourceType, readonly string[]>> = {
     FIELD_OPTION: ['VIEW'],
     JOB: ['VIEW'],
     USER: ['VIEW'],
+    GROUP: ['VIEW'],
   },
 };
 
@@ -45,6 +48,7 @@ const accountActions: Record<Role, readonly (readonly [string, string])[]> = {
     ['FIELDS', 'CREATE_FIELDS'],
     ['FIELD_OPTIONS', 'CREATE_FIELD_OPTIONS'],
     ['CUSTOM_INTEGRATION_SETTINGS', 'MANAGE'],
+    ['GROUPS', 'CREATE_GROUPS'],
   ],
   member: [
     ['ASSETS', 'CREATE_ASSETS'],

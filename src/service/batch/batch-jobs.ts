@@ -17,6 +17,7 @@ import type { AssetsRepo } from '../assets/assets-repo.js';
 import type { BlobStore } from '../blobs/blob-store.js';
 import type { UploadService } from '../uploads/upload-service.js';
 import { refuseV1Criterion, resolveSelector, selectedItems, selectorSchema, type SelectByCriterion, type SelectedInput } from './asset-selector.js';
+import { requireFolderWrites } from '../groups/folder-writes.js';
 import { applyUpdate, resolveUpdates, valueUpdateSchema, type ResolvedUpdate } from './metadata-edit.js';
 import { transition } from './lifecycle-transition.js';
 
@@ -36,7 +37,7 @@ const deletionBody = z.object({ selector: selectorSchema });
 export function registerBatchJobs(app: FastifyInstance, ctx: ServiceContext, runner: JobRunner, jobs: JobsRepo, deps: BatchJobDeps): void {
   const { assets } = deps;
   const load = (caller: Caller, assetId: string) => {
-    const row = assets.get(caller.accountId, assetId);
+    const row = assets.get(caller, assetId);
     if (row === undefined) throw notFound('asset', assetId);
     return row;
   };
@@ -101,7 +102,11 @@ export function registerBatchJobs(app: FastifyInstance, ctx: ServiceContext, run
     body: metadataEditBody,
     precheck: refuseV1Criterion,
     authorize: (caller) => requireAction(caller.role, 'ASSET', 'EDIT'),
-    prepare: (caller, body) => ({ assetIds: select(caller, body.selector), action: resolveUpdates(ctx, caller.accountId, body.metadataFieldValueUpdates) }),
+    prepare: (caller, body) => {
+      const action = resolveUpdates(ctx, caller.accountId, body.metadataFieldValueUpdates);
+      requireFolderWrites(ctx.folderScopes, caller, action);
+      return { assetIds: select(caller, body.selector), action };
+    },
   });
   registerJobKind(app, ctx, runner, jobs, {
     path: '/asset-lifecycle-transition-batch-jobs',

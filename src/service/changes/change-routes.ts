@@ -5,8 +5,8 @@
  * the document, such as the hosted one, is polled).
  *
  * A stream says only that something of a kind changed and where to resume (a cursor), never what, and
- * only for the caller's own account: every role may view every asset and folder of its account (there
- * is no narrower folder access in this service), and the membership is checked again before each event,
+ * only for the caller's own account (a folder-limited member learns only that something of a kind changed;
+ * what they read next is limited by groups/folder-scope.ts), and the membership is checked again before each event,
  * so a member removed from the account learns nothing more. A stream ends when the token expires, or
  * after 15 minutes, whichever is first; the client reconnects with its cursor and misses nothing.
  */

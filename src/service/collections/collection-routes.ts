@@ -11,6 +11,7 @@ import { parseInput } from '../http/parse-input.js';
 import { parseBody } from '../http/route-bodies.js';
 import { oneLineName } from '../http/one-line-name.js';
 import { caller, type Caller } from '../http/request-auth.js';
+import type { ScopedAccount } from '../groups/folder-scope.js';
 import { ServiceError, notFound } from '../errors/service-error.js';
 import { sortAndPage } from '../http/in-memory-page.js';
 import type { AssetsRepo } from '../assets/assets-repo.js';
@@ -48,9 +49,9 @@ export function registerCollectionRoutes(app: FastifyInstance, ctx: ServiceConte
     return envelope(collections.render(row), collectionActions(found, id));
   };
   /** Every id must name an asset of the account: nothing is added when one does not. */
-  const checkAssets = (accountId: string, ids: readonly string[]): string[] => {
+  const checkAssets = (who: ScopedAccount, ids: readonly string[]): string[] => {
     const unique = [...new Set(ids)];
-    const missing = unique.find((id) => assets.get(accountId, id) === undefined);
+    const missing = unique.find((id) => assets.get(who, id) === undefined);
     if (missing !== undefined) throw notFound('asset', missing);
     return unique;
   };
@@ -59,7 +60,7 @@ export function registerCollectionRoutes(app: FastifyInstance, ctx: ServiceConte
     const who = caller(request);
     if (!mayCreateCollections(who.role)) throw new ServiceError('FORBIDDEN', `Your role (${who.role}) may not create collections.`);
     const body = parseBody(request, createBody);
-    const ids = body.assetIds === undefined ? [] : checkAssets(who.accountId, body.assetIds);
+    const ids = body.assetIds === undefined ? [] : checkAssets(who, body.assetIds);
     const now = ctx.nowIso();
     const row = ctx.db.transaction(() => {
       const created = collections.create(who.accountId, who.userId, body.name, body.description ?? null, now);
@@ -103,7 +104,7 @@ export function registerCollectionRoutes(app: FastifyInstance, ctx: ServiceConte
   app.post('/collections/:id/assets', { config: { body: assetsBody } }, async (request) => {
     const who = caller(request);
     const { row, standing: found } = load(who, request.params, 'EDIT');
-    const ids = checkAssets(who.accountId, parseBody(request, assetsBody).assetIds);
+    const ids = checkAssets(who, parseBody(request, assetsBody).assetIds);
     const now = ctx.nowIso();
     ctx.db.transaction(() => {
       if (collections.addAssets(row.id, ids, now) > 0) collections.touch(row.id, now);

@@ -106,11 +106,11 @@ export function downloadJob(ctx: ServiceContext, deps: DownloadJobDeps): JobHand
   const outcomes = new WeakMap<Item, TransformOutcome>();
 
   const fileOf = (caller: Caller, item: Item): FileRow => {
-    const asset = assets.get(caller.accountId, item.assetId);
+    const asset = assets.get(caller, item.assetId);
     if (asset === undefined) throw notFound('asset', item.assetId);
     const fileId = item.assetFileId ?? asset.current_file_id;
     if (fileId === null) throw new ServiceError('NOT_FOUND', `Asset ${asset.id} has no file yet.`);
-    const file = assets.file(caller.accountId, fileId);
+    const file = assets.file(caller, fileId);
     if (file?.asset_id !== asset.id) throw notFound('asset file of this asset', fileId);
     return file;
   };

@@ -40,6 +40,8 @@ export const errorCatalogue = {
   TOKEN_EXPIRED: { status: 401, message: 'The access token has expired.' },
   TOKEN_INVALID: { status: 401, message: 'The access token is not valid for this service.' },
   FORBIDDEN: { status: 403, message: 'You are not permitted to do this.' },
+  // groups (docs/api.md): a folder-limited member may not file an asset outside their folders.
+  FOLDER_OUT_OF_SCOPE: { status: 403, message: 'The folder is outside the folders your groups give you.' },
   // 404
   NOT_FOUND: { status: 404, message: 'No such resource.' },
   ROUTE_NOT_FOUND: { status: 404, message: 'No such endpoint.' },
@@ -49,6 +51,8 @@ export const errorCatalogue = {
   CURRENT_FILE_NOT_DELETABLE: { status: 409, message: "The asset's current file cannot be deleted; upload a new version first." },
   FIELD_INDESTRUCTABLE: { status: 409, message: 'This field is built in and cannot be deleted.' },
   FIELD_NAME_TAKEN: { status: 409, message: 'A field with this name already exists.' },
+  GROUP_NAME_TAKEN: { status: 409, message: 'A group with this name already exists.' },
+  EMAIL_NOT_CONFIGURED: { status: 409, message: 'This service has no SMTP server configured, so it cannot send e-mail updates.' },
   FIELD_OPTION_IN_USE: { status: 409, message: 'The option is still used by an asset or has children.' },
   FIELD_OPTION_CONFLICT: { status: 409, message: 'A sibling option already has this value, or the move would make a cycle.' },
   UPLOAD_ALREADY_COMPLETED: { status: 409, message: 'The upload was already completed with different parts.' },

@@ -23,7 +23,7 @@ import { envelope } from '../http/envelope.js';
 import { parseInput } from '../http/parse-input.js';
 import { parseBody } from '../http/route-bodies.js';
 import { oneLineName } from '../http/one-line-name.js';
-import { caller, type Caller } from '../http/request-auth.js';
+import { caller, callerOf, type Caller } from '../http/request-auth.js';
 import type { UploadService } from '../uploads/upload-service.js';
 import type { GuestUploadRow, GuestUploadsRepo } from './guest-uploads-repo.js';
 
@@ -98,7 +98,7 @@ export function registerGuestUploadRoutes(app: FastifyInstance, ctx: ServiceCont
     const row = guestUploads.byKey(key);
     const member = row === undefined ? undefined : ctx.accounts.membership(row.account_id, row.created_by);
     if (row === undefined || member === undefined || expired(row)) throw new ServiceError('NOT_FOUND', GONE_MESSAGE);
-    return { row, uploader: { userId: member.id, email: member.email, name: member.name, accountId: member.account_id, role: member.role } };
+    return { row, uploader: callerOf(member, ctx.folderScopes) };
   };
 
   app.get('/guest-uploads', async (request) => {

@@ -5,7 +5,8 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Role } from '../accounts/accounts-repo.js';
-import type { AccountsRepo } from '../accounts/accounts-repo.js';
+import type { AccountsRepo, MemberRow } from '../accounts/accounts-repo.js';
+import type { FolderScope, FolderScopes } from '../groups/folder-scope.js';
 import { subdomainOf, type AccessTokens } from '../auth/access-tokens.js';
 import { ServiceError } from '../errors/service-error.js';
 
@@ -15,6 +16,8 @@ export interface Caller {
   name: string | null;
   accountId: string;
   role: Role;
+  /** The caller's folder limit from their groups (null: none); applied wherever assets are read. */
+  folders: FolderScope;
 }
 
 declare module 'fastify' {
@@ -29,15 +32,15 @@ declare module 'fastify' {
   }
 }
 
-export function installRequestAuth(app: FastifyInstance, tokens: AccessTokens, accounts: AccountsRepo): void {
+export function installRequestAuth(app: FastifyInstance, tokens: AccessTokens, accounts: AccountsRepo, scopes: FolderScopes): void {
   app.decorateRequest('caller', null);
   app.addHook('onRequest', async (request) => {
     if (request.routeOptions.config.public === true || request.routeOptions.url === undefined) return;
-    request.caller = await authenticate(request.headers.authorization, tokens, accounts);
+    request.caller = callerOf(await authenticate(request.headers.authorization, tokens, accounts), scopes);
   });
 }
 
-async function authenticate(header: string | undefined, tokens: AccessTokens, accounts: AccountsRepo): Promise<Caller> {
+async function authenticate(header: string | undefined, tokens: AccessTokens, accounts: AccountsRepo): Promise<MemberRow> {
   if (header === undefined || header.trim() === '') throw new ServiceError('UNAUTHENTICATED');
   const [scheme, credential] = header.trim().split(/\s+/, 2);
   if (scheme?.toLowerCase() === 'passcode') {
@@ -54,7 +57,13 @@ async function authenticate(header: string | undefined, tokens: AccessTokens, ac
     const why = accounts.bySubdomain(subdomain) === undefined ? `No account with subdomain "${subdomain}".` : 'The token\'s user is not a member of that account.';
     throw new ServiceError('TOKEN_INVALID', why);
   }
-  return { userId: member.id, email: member.email, name: member.name, accountId: member.account_id, role: member.role };
+  return member;
+}
+
+/** A member acting in their account: requests, and the jobs and uploads that act for them later. */
+export function callerOf(member: MemberRow, scopes: FolderScopes): Caller {
+  const { id: userId, email, name, account_id: accountId, role } = member;
+  return { userId, email, name, accountId, role, folders: scopes.of(accountId, userId, role) };
 }
 
 /** The authenticated caller of an API route (a bug if called on a public route). */

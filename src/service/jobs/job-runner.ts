@@ -10,7 +10,7 @@ import type { ErrorBody } from '../../shared/api/resources.js';
 import type { ServiceContext } from '../context.js';
 import { ServiceError } from '../errors/service-error.js';
 import { toErrorBody } from '../errors/to-error-body.js';
-import type { Caller } from '../http/request-auth.js';
+import { callerOf, type Caller } from '../http/request-auth.js';
 import type { JobRow, JobsRepo } from './jobs-repo.js';
 
 export interface JobHandler<Input = unknown, Item = unknown> {
@@ -115,7 +115,7 @@ export class JobRunner {
       this.moved(row.id);
       return;
     }
-    const caller: Caller = { userId: member.id, email: member.email, name: member.name, accountId: row.account_id, role: member.role };
+    const caller = callerOf(member, ctx.folderScopes);
     try {
       const input: unknown = JSON.parse(row.input);
       const items = handler.items(input);

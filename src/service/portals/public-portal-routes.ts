@@ -56,7 +56,7 @@ export function registerPublicPortalRoutes(app: FastifyInstance, ctx: ServiceCon
         ? { type: 'NOT', criterion: { type: 'MATCH_ALL' } }
         : { type: 'FIELD_IN', field: { type: 'FIELD', fieldId: folders.id }, values: folderIds, includeSubfolders: true };
     const criterion: Criterion = extra === undefined ? inFolders : { type: 'AND', criteria: [inFolders, extra] };
-    return compileParsedAssetQuery(searchAccount(ctx.fields, row.account_id), criterion, NEWEST_FIRST);
+    return compileParsedAssetQuery(searchAccount(ctx.fields, { accountId: row.account_id, folders: null }), criterion, NEWEST_FIRST);
   };
   const contentUrl = (row: PortalRow, assetId: string): string => `${ctx.baseUrl()}/public/portals/${row.id}/assets/${encodeURIComponent(assetId)}/content`;
 

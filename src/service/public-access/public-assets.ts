@@ -42,7 +42,7 @@ export interface PublicAssetView {
 }
 
 export function publicAssetView(ctx: ServiceContext, assets: AssetsRepo, render: AssetRenderer): PublicAssetView {
-  const fileOf = (row: AssetRow): FileRow | undefined => (row.current_file_id === null ? undefined : assets.file(row.account_id, row.current_file_id));
+  const fileOf = (row: AssetRow): FileRow | undefined => (row.current_file_id === null ? undefined : assets.file({ accountId: row.account_id, folders: null }, row.current_file_id));
   return {
     render(row, downloadUrl) {
       const file = fileOf(row);

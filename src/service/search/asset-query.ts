@@ -46,6 +46,15 @@ export function compileParsedAssetQuery(account: SearchAccount, criterion: Crite
   const column = compiled.selective ? '+a.' : 'a.';
   const scope = [`${column}account_id = ${params.bind(account.accountId)}`];
   if (!compiled.mentionsState) scope.push(`${column}state = 'LIVE'`);
+  // A folder-limited caller's queries never reach past their folders, whatever the criterion says.
+  // As a non-correlated `a.id IN (…)` over a constant folder list (ids bound one by one), SQLite builds
+  // the set of reachable asset ids once from the (field, value, asset) index. Measured on 100k assets,
+  // a member limited to 1 of 20 folders: count 631 → 54 ms, first page 24 → 57 ms (the correlated
+  // EXISTS with a JSON list probed every asset's values); a paged search does both, 655 → 111 ms.
+  if (account.folders !== null) {
+    const folders = account.folders.folderIds.length === 0 ? 'NULL' : params.bindAll(account.folders.folderIds);
+    scope.push(`a.id IN (SELECT sv.asset_id FROM asset_values sv WHERE sv.field_id = ${params.bind(account.folders.foldersFieldId)} AND sv.value IN (${folders}))`);
+  }
   return {
     where: `${scope.join(' AND ')} AND ${compiled.sql}`,
     orderBy: orderByClause(keys),

@@ -49,7 +49,7 @@ collections.addAssets(c2, ['a3'], now);
 
 afterAll(() => db.close());
 
-const searcher = searchAccount(fields, account.id);
+const searcher = searchAccount(fields, { accountId: account.id, folders: null });
 const runner = assetSearchRunner(db);
 const LIVE = ['a1', 'a2', 'a3', 'a7', 'a8'];
 const ALL = ['a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'a8'];

@@ -4,6 +4,7 @@
  * the one compile. Read-only: never changes a field.
  */
 import type { FieldsRepo } from '../fields/fields-repo.js';
+import type { FolderScope, ScopedAccount } from '../groups/folder-scope.js';
 
 export interface SearchField {
   id: string;
@@ -14,16 +15,20 @@ export interface SearchField {
 
 export interface SearchAccount {
   readonly accountId: string;
+  /** The caller's folder limit: every compiled query keeps to it. */
+  readonly folders: FolderScope;
   /** The account's field with this id, or undefined when the account has none. */
   field(fieldId: string): SearchField | undefined;
   /** The built-in Keywords field (the `KEYWORDS` fixed field), if the account has one. */
   keywordsField(): SearchField | undefined;
 }
 
-export function searchAccount(fields: FieldsRepo, accountId: string): SearchAccount {
+export function searchAccount(fields: FieldsRepo, who: ScopedAccount): SearchAccount {
+  const { accountId, folders } = who;
   const seen = new Map<string, SearchField | undefined>();
   return {
     accountId,
+    folders,
     field(fieldId) {
       if (!seen.has(fieldId)) seen.set(fieldId, fields.get(accountId, fieldId));
       return seen.get(fieldId);

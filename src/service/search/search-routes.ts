@@ -74,7 +74,7 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: ServiceContext, 
   app.post('/asset-searches', { config: { body: pagedBody } }, async (request) => {
     const who = searcher(request);
     const body = parseBody(request, pagedBody);
-    const query = compileAssetQuery(searchAccount(ctx.fields, who.accountId), body.criterion, body.sorts);
+    const query = compileAssetQuery(searchAccount(ctx.fields, who), body.criterion, body.sorts);
     if (body.from + body.pageSize > PAGING_LIMIT) {
       throw new ServiceError(
         'PAGING_LIMIT_EXCEEDED',
@@ -89,7 +89,7 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: ServiceContext, 
   app.post('/asset-scroll-searches', { config: { body: scrollBody } }, async (request) => {
     const who = searcher(request);
     const body = parseBody(request, scrollBody);
-    const query = compileAssetQuery(searchAccount(ctx.fields, who.accountId), body.criterion, body.sorts);
+    const query = compileAssetQuery(searchAccount(ctx.fields, who), body.criterion, body.sorts);
     const totalResults = runner.count(query);
     const scroll = scrolls.create({
       account_id: who.accountId,
@@ -107,7 +107,7 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: ServiceContext, 
     const who = searcher(request);
     const { scrollId } = parseBody(request, scrollOnBody);
     const { row, cursor } = scrolls.open(scrollId, who.accountId, who.userId);
-    const query = compileAssetQuery(searchAccount(ctx.fields, who.accountId), JSON.parse(row.criterion) as unknown, JSON.parse(row.sorts) as unknown);
+    const query = compileAssetQuery(searchAccount(ctx.fields, who), JSON.parse(row.criterion) as unknown, JSON.parse(row.sorts) as unknown);
     const page = runner.pageAfter(query, cursor, row.page_size);
     // An empty page ends the scroll; its id stays valid (a retry gets the same empty page) until it expires.
     return { results: results(who, page.rows), totalResults: row.total_results, scrollId: scrolls.scrollId(row, page.last ?? cursor) };

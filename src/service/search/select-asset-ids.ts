@@ -12,7 +12,7 @@ export type AssetIdSelector = (caller: Caller, criterion: unknown, limit: number
 
 export function assetIdSelector(ctx: ServiceContext): AssetIdSelector {
   return (who, criterion, limit) => {
-    const query = compileAssetQuery(searchAccount(ctx.fields, who.accountId), criterion, [], { criterion: 'selector.criterion' });
+    const query = compileAssetQuery(searchAccount(ctx.fields, who), criterion, [], { criterion: 'selector.criterion' });
     const sql = `SELECT a.id FROM ${ASSETS_FROM} WHERE ${query.where} ORDER BY ${query.orderBy} LIMIT @limit`;
     return ctx.db.prepare<[Record<string, unknown>], string>(sql).pluck().all({ ...query.params, limit });
   };

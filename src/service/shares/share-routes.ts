@@ -106,7 +106,7 @@ function registerKind(app: FastifyInstance, ctx: ServiceContext, deps: ShareRout
     if (kind === 'ASSET') {
       const body = parseBody(request, assetShareBody);
       assetIds = [...new Set(body.assetIds)];
-      const missing = assetIds.find((id) => assets.get(who.accountId, id) === undefined);
+      const missing = assetIds.find((id) => assets.get(who, id) === undefined);
       if (missing !== undefined) throw notFound('asset', missing);
       common = body;
     } else {

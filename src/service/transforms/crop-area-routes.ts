@@ -5,6 +5,7 @@
  * giving the image's size.
  */
 import type { FastifyInstance } from 'fastify';
+import type { ScopedAccount } from '../groups/folder-scope.js';
 import { z } from 'zod';
 import type { ServiceContext } from '../context.js';
 import type { AssetsRepo } from '../assets/assets-repo.js';
@@ -90,40 +91,41 @@ export type CropAreasRepo = ReturnType<typeof cropAreasRepo>;
 
 export function registerCropAreaRoutes(app: FastifyInstance, ctx: ServiceContext, assets: AssetsRepo, areas: CropAreasRepo): void {
   /** The box must lie inside the current file's image when its size is known. */
-  const checkBox = (assetId: string, accountId: string, box: { x: number; y: number; width: number; height: number }): void => {
-    const asset = assets.get(accountId, assetId);
-    const file = asset?.current_file_id == null ? undefined : assets.file(accountId, asset.current_file_id);
+  const checkBox = (assetId: string, who: ScopedAccount, box: { x: number; y: number; width: number; height: number }): void => {
+    const asset = assets.get(who, assetId);
+    const file = asset?.current_file_id == null ? undefined : assets.file(who, asset.current_file_id);
     if (file?.width == null || file.height == null) return;
     if (box.x + box.width > file.width || box.y + box.height > file.height) {
       throw new ServiceError('INVALID_BODY', `The crop area ${box.width}×${box.height} at (${box.x}, ${box.y}) reaches beyond the image, which is ${file.width}×${file.height}.`);
     }
   };
-  const loadAsset = (accountId: string, params: unknown) => {
+  const loadAsset = (who: ScopedAccount, params: unknown) => {
     const { id } = parseInput(idParams, params, 'INVALID_PATH');
-    const asset = assets.get(accountId, id);
+    const asset = assets.get(who, id);
     if (asset === undefined) throw notFound('asset', id);
     return asset;
   };
-  const loadArea = (accountId: string, params: unknown): CropAreaRow => {
+  // A crop area is part of its asset: out of reach when the asset is.
+  const loadArea = (who: ScopedAccount, params: unknown): CropAreaRow => {
     const { id } = parseInput(idParams, params, 'INVALID_PATH');
-    const area = areas.get(accountId, id);
-    if (area === undefined) throw notFound('saved crop area', id);
+    const area = areas.get(who.accountId, id);
+    if (area === undefined || assets.get(who, area.asset_id) === undefined) throw notFound('saved crop area', id);
     return area;
   };
 
   app.get('/assets/:id/saved-crop-areas', async (request) => {
     const who = caller(request);
-    const asset = loadAsset(who.accountId, request.params);
+    const asset = loadAsset(who, request.params);
     const rows = areas.ofAsset(asset.id);
     return { results: rows.map((row) => envelope(toWire(row), permittedActions(who.role, 'ASSET', asset.id))), totalResults: rows.length };
   });
 
   app.post('/assets/:id/saved-crop-areas', { config: { body: createBody } }, async (request) => {
     const who = caller(request);
-    const asset = loadAsset(who.accountId, request.params);
+    const asset = loadAsset(who, request.params);
     requireAction(who.role, 'ASSET', 'EDIT');
     const body = parseBody(request, createBody);
-    checkBox(asset.id, who.accountId, body);
+    checkBox(asset.id, who, body);
     const now = ctx.nowIso();
     const row: CropAreaRow = { id: timeOrderedUuid(), account_id: who.accountId, asset_id: asset.id, ...body, date_created: now, date_last_modified: now };
     areas.insert(row);
@@ -132,13 +134,13 @@ export function registerCropAreaRoutes(app: FastifyInstance, ctx: ServiceContext
 
   app.get('/asset-saved-crop-areas/:id', async (request) => {
     const who = caller(request);
-    const row = loadArea(who.accountId, request.params);
+    const row = loadArea(who, request.params);
     return envelope(toWire(row), permittedActions(who.role, 'ASSET', row.asset_id));
   });
 
   app.patch('/asset-saved-crop-areas/:id', { config: { body: patchBody } }, async (request) => {
     const who = caller(request);
-    const row = loadArea(who.accountId, request.params);
+    const row = loadArea(who, request.params);
     requireAction(who.role, 'ASSET', 'EDIT');
     const body = parseBody(request, patchBody);
     const changed: CropAreaRow = {
@@ -150,14 +152,14 @@ export function registerCropAreaRoutes(app: FastifyInstance, ctx: ServiceContext
       height: body.height ?? row.height,
       date_last_modified: ctx.nowIso(),
     };
-    checkBox(row.asset_id, who.accountId, changed);
+    checkBox(row.asset_id, who, changed);
     areas.update(changed);
     return envelope(toWire(changed), permittedActions(who.role, 'ASSET', row.asset_id));
   });
 
   app.delete('/asset-saved-crop-areas/:id', async (request) => {
     const who = caller(request);
-    const row = loadArea(who.accountId, request.params);
+    const row = loadArea(who, request.params);
     requireAction(who.role, 'ASSET', 'EDIT');
     areas.remove(row.id);
     return envelope(toWire(row));

@@ -5,6 +5,7 @@
  * file). Presets are read-only here: they are configured outside the API (`asset-sync preset`).
  */
 import type { FastifyInstance } from 'fastify';
+import type { ScopedAccount } from '../groups/folder-scope.js';
 import { z } from 'zod';
 import type { AssetsRepo } from '../assets/assets-repo.js';
 import { envelope } from '../http/envelope.js';
@@ -22,23 +23,23 @@ const forAssetsBody = z.object({
 });
 
 /** The current file of an asset, as the planner sees it (undefined: no such asset here, or no file yet). */
-export function fileFactsOf(assets: AssetsRepo, accountId: string, assetId: string): FileFacts | undefined {
-  const asset = assets.get(accountId, assetId);
-  const file = asset?.current_file_id == null ? undefined : assets.file(accountId, asset.current_file_id);
+export function fileFactsOf(assets: AssetsRepo, who: ScopedAccount, assetId: string): FileFacts | undefined {
+  const asset = assets.get(who, assetId);
+  const file = asset?.current_file_id == null ? undefined : assets.file(who, asset.current_file_id);
   if (file === undefined) return undefined;
   return { assetId, fileType: file.file_type, mediaSubtype: file.media_subtype, width: file.width, height: file.height };
 }
 
 export function registerPresetRoutes(app: FastifyInstance, deps: { assets: AssetsRepo; presets: PresetsRepo; cropAreas: CropAreasRepo }): void {
   const { assets, presets, cropAreas } = deps;
-  const lookupFor = (accountId: string): AssetLookup => {
+  const lookupFor = (who: ScopedAccount): AssetLookup => {
     const cache = new Map<string, FileFacts | undefined>();
     return {
       facts(assetId) {
-        if (!cache.has(assetId)) cache.set(assetId, fileFactsOf(assets, accountId, assetId));
+        if (!cache.has(assetId)) cache.set(assetId, fileFactsOf(assets, who, assetId));
         return cache.get(assetId);
       },
-      cropArea: (id) => cropAreas.box(accountId, id),
+      cropArea: (id) => cropAreas.box(who.accountId, id),
     };
   };
 
@@ -65,7 +66,7 @@ export function registerPresetRoutes(app: FastifyInstance, deps: { assets: Asset
     // Required, as on every search (API.md §1 [real]); absent and null alike.
     if (criterion === undefined) throw new ServiceError('INVALID_CRITERION', 'criterion: a criterion is required (use {"type":"MATCH_ALL"} to list every preset).');
     if (sorts === undefined) throw new ServiceError('INVALID_SORT', 'sorts: sorts are required (an empty array keeps the presets in their configured order).');
-    const lookup = lookupFor(who.accountId);
+    const lookup = lookupFor(who);
     let rows = presets.visible(who.accountId).filter((row) => matchesPreset(criterion, { id: row.id, name: row.name, groupId: row.group_id, candidates: candidatesOf(row) }, lookup));
     for (const sort of [...sorts].reverse()) {
       const direction = sort.order === 'DESC' ? -1 : 1;
@@ -80,7 +81,7 @@ export function registerPresetRoutes(app: FastifyInstance, deps: { assets: Asset
     const who = caller(request);
     requireAction(who.role, 'ASSET', 'DOWNLOAD');
     const { assetIds } = parseBody(request, forAssetsBody);
-    const lookup = lookupFor(who.accountId);
+    const lookup = lookupFor(who);
     const all = presets.visible(who.accountId).map((row) => toPreset(row, who.accountId));
     const results = assetIds.map((assetId) => {
       const file = lookup.facts(assetId);

@@ -21,7 +21,9 @@ import { partRange, planLayout } from '../../shared/api/part-layout.js';
 import { parseRemotePath } from '../../shared/api/remote-path.js';
 import { ServiceError, notFound } from '../errors/service-error.js';
 import { may } from '../auth/permissions.js';
-import type { Caller } from '../http/request-auth.js';
+import { callerOf, type Caller } from '../http/request-auth.js';
+import type { ScopedAccount } from '../groups/folder-scope.js';
+import { requireFolderWrites } from '../groups/folder-writes.js';
 import type { AssetRow, AssetsRepo, FileRow } from '../assets/assets-repo.js';
 import type { ServiceContext } from '../context.js';
 import { describeFile } from '../media/describe-file.js';
@@ -61,7 +63,7 @@ export interface UploadServiceDeps {
   blobs: BlobStore;
   uploadsDir: string;
   /** Renders an asset in wire form (with its preview URL). */
-  renderAsset(accountId: string, assetId: string): Asset;
+  renderAsset(who: ScopedAccount, assetId: string): Asset;
   /** Renders an asset row in wire form, given its current file's row. */
   renderRow(row: AssetRow, currentFile: FileRow): Asset;
   /** Told of each file an upload stored, once it is committed (queues its preview); must return at once. */
@@ -91,11 +93,16 @@ export class UploadService {
     const parsed = parseRemotePath(item.path);
     if (!parsed.ok) throw new ServiceError('INVALID_PATH', `Invalid path: ${parsed.reason}.`);
     const layout = this.layout(item);
+    if (parsed.path.folders.length === 0 && caller.folders !== null) {
+      throw new ServiceError('FOLDER_OUT_OF_SCOPE', 'Your groups limit you to some folders: upload into one of them, not to the top level.');
+    }
     const asset = assets.create(caller.accountId, caller.userId, ctx.nowIso());
     let folderId: string | null = null;
     if (parsed.path.folders.length > 0) {
       const foldersFieldId = this.foldersFieldId(caller.accountId);
       folderId = ctx.fieldOptions.ensurePath(caller.accountId, foldersFieldId, parsed.path.folders);
+      // (Inside the caller's transaction: a refused folder that ensurePath just made is rolled back.)
+      requireFolderWrites(ctx.folderScopes, caller, [{ fieldId: foldersFieldId, operation: 'ADD', values: [folderId] }]);
       assets.setValues(asset.id, foldersFieldId, [folderId]);
     }
     const upload = this.insertUpload(caller, asset.id, null, parsed.path.filename, folderId, item.size, layout);
@@ -108,11 +115,11 @@ export class UploadService {
     if (resumed !== undefined) return resumed;
     const { assets } = this.deps;
     if (item.assetId === undefined || item.assetId === null) throw new ServiceError('INVALID_BODY', 'Invalid request: assetId: is required.');
-    const asset = assets.get(caller.accountId, item.assetId);
+    const asset = assets.get(caller, item.assetId);
     if (asset === undefined) throw notFound('asset', item.assetId);
     let replace: FileRow | undefined;
     if (item.assetFileId !== undefined && item.assetFileId !== null) {
-      replace = assets.file(caller.accountId, item.assetFileId);
+      replace = assets.file(caller, item.assetFileId);
       if (replace?.asset_id !== asset.id) throw notFound('asset file of this asset', item.assetFileId);
     }
     let filename = replace?.filename;
@@ -121,7 +128,7 @@ export class UploadService {
       if (!parsed.ok) throw new ServiceError('INVALID_PATH', `Invalid path: ${parsed.reason}.`);
       filename = parsed.path.filename;
     }
-    filename ??= (asset.current_file_id === null ? undefined : assets.file(caller.accountId, asset.current_file_id)?.filename) ?? 'untitled';
+    filename ??= (asset.current_file_id === null ? undefined : assets.file(caller, asset.current_file_id)?.filename) ?? 'untitled';
     const upload = this.insertUpload(caller, asset.id, replace?.id ?? null, filename, null, item.size, this.layout(item));
     return this.sign(upload, item);
   }
@@ -223,7 +230,7 @@ export class UploadService {
   private uploaderOf(upload: UploadRow): Caller | undefined {
     const member = this.deps.ctx.accounts.membership(upload.account_id, upload.created_by);
     if (member === undefined || !may(member.role, 'ASSET', 'UPLOAD')) return undefined;
-    return { userId: member.id, email: member.email, name: member.name, accountId: upload.account_id, role: member.role };
+    return callerOf(member, this.deps.ctx.folderScopes);
   }
 
   /**
@@ -280,7 +287,7 @@ export class UploadService {
     const given = normaliseParts(body.parts);
     if (upload.asset_file_id !== null) {
       if (upload.completed_parts !== JSON.stringify(given)) throw new ServiceError('UPLOAD_ALREADY_COMPLETED');
-      return this.deps.renderAsset(caller.accountId, upload.asset_id);
+      return this.deps.renderAsset(caller, upload.asset_id);
     }
     this.checkParts(upload, given);
     if (this.completing.has(upload.upload_id) || (this.inFlight.get(upload.upload_id)?.size ?? 0) > 0) {
@@ -324,10 +331,10 @@ export class UploadService {
         describeFile(file, upload.filename, upload.size, kept),
         resized || (held === undefined && upload.size === 0) ? syncFile(file) : undefined,
       ]);
-      const asset = assets.get(caller.accountId, upload.asset_id);
+      const asset = assets.get(caller, upload.asset_id);
       if (asset === undefined) throw notFound('asset', upload.asset_id);
       // Replacing the bytes of a file that no longer exists would leave the asset's current file dangling.
-      if (upload.replace_file_id !== null && assets.file(caller.accountId, upload.replace_file_id) === undefined) {
+      if (upload.replace_file_id !== null && assets.file(caller, upload.replace_file_id) === undefined) {
         throw notFound('asset file', upload.replace_file_id);
       }
       if (held === undefined) await blobs.adopt(file, digest.sha256);

@@ -9,5 +9,20 @@ import seedPresets from './0007-seed-presets.js';
 import changeFeed from './0008-change-feed.js';
 import collections from './0009-collections.js';
 import sharesPortalsGuestUploads from './0010-shares-portals-guest-uploads.js';
+import groups from './0011-groups.js';
+import commentsAndSavedSearches from './0012-comments-saved-searches.js';
 
-export const migrations: readonly string[] = [initial, uploadReplacesFile, search, uploadPartsWithoutRowid, inlineBlobs, transformations, seedPresets, changeFeed, collections, sharesPortalsGuestUploads];
+export const migrations: readonly string[] = [
+  initial,
+  uploadReplacesFile,
+  search,
+  uploadPartsWithoutRowid,
+  inlineBlobs,
+  transformations,
+  seedPresets,
+  changeFeed,
+  collections,
+  sharesPortalsGuestUploads,
+  groups,
+  commentsAndSavedSearches,
+];
