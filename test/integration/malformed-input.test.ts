@@ -217,15 +217,17 @@ describe('malformed input never causes a 500', () => {
       if (takesEmptyBody) emptyBodyRoutes.push(`${route.method} ${route.url}`);
       for (const [label, contentType, body] of BODIES) {
         if (takesEmptyBody && PARTIAL.has(label)) continue;
+        // A user search has no structured property, so the deep objects land in ignored unknown keys.
+        if (route.url === '/user-searches' && label.startsWith('a 10,000-deep object')) continue;
         // The settings' one property is a list of redirect URIs, and an empty list is a valid one.
         if (route.url === '/custom-integration-settings' && label === '[] everywhere') continue;
-        // A collection's one required property is a free-text name, and a traversal string is a valid one.
-        if (route.url === '/collections' && label.includes('traversal everywhere')) continue;
+        // A collection's or group's one required property is a free-text name, and a traversal string is a valid one.
+        if ((route.url === '/collections' || route.url === '/groups') && label.includes('traversal everywhere')) continue;
         const headers = contentType === undefined ? bearer() : { ...bearer(), 'content-type': contentType };
         cases.push({ what: `${route.method} ${route.url} with ${label}`, method: route.method, path, headers, body });
       }
     }
-    expect(emptyBodyRoutes.sort()).toEqual(['PATCH /assets/:id', 'PUT /custom-integration-settings']);
+    expect(emptyBodyRoutes.sort()).toEqual(['PATCH /assets/:id', 'POST /user-searches', 'PUT /custom-integration-settings']);
     // DELETE reads no body, but one it cannot parse is still refused.
     for (const route of routes.filter((entry) => entry.method === 'DELETE')) {
       cases.push({ what: `DELETE ${route.url} with invalid JSON`, method: 'DELETE', path: fill(route.url), headers: json(), body: '{"x":', status: 400, code: 'INVALID_JSON' });

@@ -51,6 +51,13 @@ describe('null on every optional request property', () => {
     ids['/guest-uploads/:id'] = link.body.result.id;
     for (const route of ['/public/guest-uploads/:key/uploads', '/public/guest-uploads/:key/completions']) ids[route] = link.body.result.key;
     ids['/collections/:id/collaborators/:userId'] = `/collections/${collection.body.result.id}/collaborators/${adminId}`;
+    const group = await service.api('POST', '/groups', { name: 'Nulls' });
+    ids['/groups/:id'] = group.body.result.id;
+    ids['/assets/:id/comments'] = assets.body.results[0].result.id;
+    const comment = await service.api('POST', `/assets/${assets.body.results[0].result.id}/comments`, { text: 'Nulls' });
+    ids['/comments/:id'] = comment.body.result.id;
+    const saved = await service.api('POST', '/saved-searches', { name: 'Nulls', criterion: { type: 'MATCH_ALL' } });
+    for (const route of ['/saved-searches/:id', '/saved-searches/:id/results']) ids[route] = saved.body.result.id;
   });
   afterAll(async () => {
     await service.dispose();

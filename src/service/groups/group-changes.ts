@@ -4,6 +4,7 @@
  * by the HTTP routes and `asset-sync group`, so both refuse the same things with the same codes.
  */
 import { z } from 'zod';
+import { oneLineName } from '../http/one-line-name.js';
 import type { AccountsRepo } from '../accounts/accounts-repo.js';
 import { ServiceError } from '../errors/service-error.js';
 import type { FieldOptionsRepo } from '../fields/field-options-repo.js';
@@ -13,7 +14,7 @@ import type { GroupChanges, GroupRecord, GroupsRepo } from './groups-repo.js';
 const ids = z.array(z.string().min(1).max(200)).max(10_000);
 
 export const groupInputSchema = z.object({
-  name: z.string().trim().min(1).max(200).optional(),
+  name: oneLineName.optional(),
   description: z.string().max(10_000).optional(),
   memberIds: ids.optional(),
   /** true: no folder limit. Defaults to true on create unless folderIds are given. */
@@ -21,6 +22,8 @@ export const groupInputSchema = z.object({
   folderIds: ids.optional(),
 });
 export type GroupInput = z.infer<typeof groupInputSchema>;
+/** A new group must be named; a PATCH may leave the name out. */
+export const newGroupSchema = groupInputSchema.extend({ name: oneLineName });
 
 export interface GroupChangeDeps {
   accounts: AccountsRepo;

@@ -12,7 +12,7 @@ import { envelope } from '../http/envelope.js';
 import { parseInput } from '../http/parse-input.js';
 import { caller } from '../http/request-auth.js';
 import { parseBody } from '../http/route-bodies.js';
-import { groupChanges, groupInputSchema } from './group-changes.js';
+import { groupChanges, groupInputSchema, newGroupSchema } from './group-changes.js';
 import { groupsRepo, type GroupRecord } from './groups-repo.js';
 
 const idParams = z.object({ id: z.string().min(1).max(200) });
@@ -33,10 +33,10 @@ export function registerGroupRoutes(app: FastifyInstance, ctx: ServiceContext): 
     return { results: list.map((group) => envelope(group, permittedActions(who.role, 'GROUP', group.id))), totalResults: list.length };
   });
 
-  app.post('/groups', { config: { body: groupInputSchema } }, async (request) => {
+  app.post('/groups', { config: { body: newGroupSchema } }, async (request) => {
     const who = caller(request);
     requireAccountAction(who.role, 'GROUPS', 'CREATE_GROUPS');
-    const input = parseBody(request, groupInputSchema);
+    const input = parseBody(request, newGroupSchema);
     const id = ctx.db.transaction(() => groups.create(who.accountId, groupChanges(deps, who.accountId, undefined, input), ctx.nowIso()))();
     return envelope(load(who.accountId, { id }), permittedActions(who.role, 'GROUP', id));
   });

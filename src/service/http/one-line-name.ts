@@ -1,5 +1,5 @@
 /**
- * The schema of a display name typed by a person (collections, portals, guest upload links): one line of
+ * The schema of a display name typed by a person (collections, groups, portals, guest upload links): one line of
  * text, trimmed, 1–500 characters, without control characters (no NUL, no line breaks), as field names.
  */
 import { z } from 'zod';
