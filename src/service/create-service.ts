@@ -53,6 +53,8 @@ import { PreviewMaker } from './previews/preview-maker.js';
 import { lockDataDir } from './admin/data-dir-lock.js';
 import { ChangeFeed } from './changes/change-feed.js';
 import { registerChangeRoutes } from './changes/change-routes.js';
+import { downloadEventsRepo } from './download-events/download-events-repo.js';
+import { registerDownloadEventRoutes } from './download-events/download-event-routes.js';
 
 export interface RunningService {
   /** The base URL clients use (the public URL when one was configured). */
@@ -156,7 +158,8 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     const runner = new JobRunner(ctx, jobs);
     runner.register(assetAndUploadJob(uploads));
     runner.register(assetUploadJob(uploads));
-    runner.register(downloadJob(ctx, { assets, blobs, transforms, cropAreas, zips }));
+    const downloadEvents = downloadEventsRepo(db);
+    runner.register(downloadJob(ctx, { assets, blobs, transforms, cropAreas, zips, events: downloadEvents }));
     registerAssetRoutes(app, ctx, { assets, render, uploads, blobs });
     registerSearchRoutes(app, ctx, { render });
     registerUploadRoutes(app, ctx, uploads);
@@ -175,6 +178,8 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
       uploads,
       selectByCriterion: assetIdSelector(ctx),
     });
+    // Issue 21: accounts and administration, download events, suggestions and the rest of the spec.
+    registerDownloadEventRoutes(app, ctx);
 
     // Jobs interrupted by a stop resume now; abandoned uploads are swept now and then.
     runner.kick();

@@ -45,6 +45,7 @@ const accountActions: Record<Role, readonly (readonly [string, string])[]> = {
     ['FIELDS', 'CREATE_FIELDS'],
     ['FIELD_OPTIONS', 'CREATE_FIELD_OPTIONS'],
     ['CUSTOM_INTEGRATION_SETTINGS', 'MANAGE'],
+    ['DOWNLOAD_EVENTS', 'SEARCH_DOWNLOAD_EVENTS'],
   ],
   member: [
     ['ASSETS', 'CREATE_ASSETS'],

@@ -7,5 +7,6 @@ import inlineBlobs from './0005-inline-blobs.js';
 import transformations from './0006-transformations.js';
 import seedPresets from './0007-seed-presets.js';
 import changeFeed from './0008-change-feed.js';
+import downloadEvents from './0013-download-events.js';
 
-export const migrations: readonly string[] = [initial, uploadReplacesFile, search, uploadPartsWithoutRowid, inlineBlobs, transformations, seedPresets, changeFeed];
+export const migrations: readonly string[] = [initial, uploadReplacesFile, search, uploadPartsWithoutRowid, inlineBlobs, transformations, seedPresets, changeFeed, downloadEvents];
