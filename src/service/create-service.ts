@@ -55,6 +55,9 @@ import { ChangeFeed } from './changes/change-feed.js';
 import { registerChangeRoutes } from './changes/change-routes.js';
 import { downloadEventsRepo } from './download-events/download-events-repo.js';
 import { registerDownloadEventRoutes } from './download-events/download-event-routes.js';
+import { registerSearchFilterRoutes } from './search-filters/search-filter-routes.js';
+import { registerFieldViewRoutes } from './field-views/field-view-routes.js';
+import { registerReferenceImageRoutes } from './reference-images/reference-image-routes.js';
 
 export interface RunningService {
   /** The base URL clients use (the public URL when one was configured). */
@@ -180,6 +183,9 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     });
     // Issue 21: accounts and administration, download events, suggestions and the rest of the spec.
     registerDownloadEventRoutes(app, ctx);
+    registerSearchFilterRoutes(app, ctx);
+    registerFieldViewRoutes(app, ctx);
+    registerReferenceImageRoutes(app, ctx);
 
     // Jobs interrupted by a stop resume now; abandoned uploads are swept now and then.
     runner.kick();

@@ -59,6 +59,11 @@ export const errorCatalogue = {
   SCROLL_EXPIRED: { status: 404, message: 'The scroll has expired (10 minutes idle) or does not exist; start a new scroll search.' },
   // 410 [ours]: the change feed cannot resume from this cursor (docs/api.md).
   CHANGE_CURSOR_UNKNOWN: { status: 410, message: 'The change cursor is unknown or too old; reconcile in full, then follow the feed from a fresh cursor.' },
+  // Issue 21: administration, search filters, field views, reference images, suggestions, quotas.
+  SEARCH_FILTER_IN_VIEW: { status: 409, message: 'The search filter is already in use in the search filter view.' },
+  FIELD_VIEW_NAME_TAKEN: { status: 409, message: 'A field view with this name already exists.' },
+  REFERENCE_IMAGE_ALREADY_UPLOADED: { status: 409, message: 'An image was already uploaded under this key; ask for a new one.' },
+  NOT_AN_IMAGE: { status: 415, message: 'The uploaded file is not an image the service can read.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than allowed.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be JSON (application/json).' },
   // 429 / 5xx

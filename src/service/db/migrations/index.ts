@@ -8,5 +8,6 @@ import transformations from './0006-transformations.js';
 import seedPresets from './0007-seed-presets.js';
 import changeFeed from './0008-change-feed.js';
 import downloadEvents from './0013-download-events.js';
+import searchFiltersFieldViewsSuggestions from './0014-search-filters-field-views-suggestions.js';
 
-export const migrations: readonly string[] = [initial, uploadReplacesFile, search, uploadPartsWithoutRowid, inlineBlobs, transformations, seedPresets, changeFeed, downloadEvents];
+export const migrations: readonly string[] = [initial, uploadReplacesFile, search, uploadPartsWithoutRowid, inlineBlobs, transformations, seedPresets, changeFeed, downloadEvents, searchFiltersFieldViewsSuggestions];
