@@ -58,6 +58,7 @@ import { registerDownloadEventRoutes } from './download-events/download-event-ro
 import { registerSearchFilterRoutes } from './search-filters/search-filter-routes.js';
 import { registerFieldViewRoutes } from './field-views/field-view-routes.js';
 import { registerReferenceImageRoutes } from './reference-images/reference-image-routes.js';
+import { registerSuggestionRoutes } from './suggestions/suggestion-routes.js';
 
 export interface RunningService {
   /** The base URL clients use (the public URL when one was configured). */
@@ -186,6 +187,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     registerSearchFilterRoutes(app, ctx);
     registerFieldViewRoutes(app, ctx);
     registerReferenceImageRoutes(app, ctx);
+    registerSuggestionRoutes(app, ctx, { runner, jobs, assets, blobs, selectByCriterion: assetIdSelector(ctx) });
 
     // Jobs interrupted by a stop resume now; abandoned uploads are swept now and then.
     runner.kick();

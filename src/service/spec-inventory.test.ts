@@ -29,9 +29,6 @@ const ownedByIssue20: readonly RegExp[] = [/^\/collection/, /^\/groups/, /\/comm
  * shrinks) and when any other row has none. Empty once issue 21 is done.
  */
 const notYetBuilt: readonly string[] = [
-  'POST /asset-metadata-suggestion-batch-jobs',
-  'GET /asset-metadata-suggestion-batch-jobs/{id}',
-  'POST /rejected-asset-metadata-suggestion-batches',
   'POST /external-app-users',
   'POST /external-app-sso-tokens',
   'GET /external-app-accounts',
