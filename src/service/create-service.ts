@@ -59,6 +59,8 @@ import { registerSearchFilterRoutes } from './search-filters/search-filter-route
 import { registerFieldViewRoutes } from './field-views/field-view-routes.js';
 import { registerReferenceImageRoutes } from './reference-images/reference-image-routes.js';
 import { registerSuggestionRoutes } from './suggestions/suggestion-routes.js';
+import { registerExternalAppRoutes } from './administration/external-app-routes.js';
+import { registerSubscriptionRoutes } from './administration/subscription-routes.js';
 
 export interface RunningService {
   /** The base URL clients use (the public URL when one was configured). */
@@ -188,6 +190,8 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     registerFieldViewRoutes(app, ctx);
     registerReferenceImageRoutes(app, ctx);
     registerSuggestionRoutes(app, ctx, { runner, jobs, assets, blobs, selectByCriterion: assetIdSelector(ctx) });
+    registerExternalAppRoutes(app, ctx);
+    registerSubscriptionRoutes(app, ctx);
 
     // Jobs interrupted by a stop resume now; abandoned uploads are swept now and then.
     runner.kick();

@@ -9,5 +9,6 @@ import seedPresets from './0007-seed-presets.js';
 import changeFeed from './0008-change-feed.js';
 import downloadEvents from './0013-download-events.js';
 import searchFiltersFieldViewsSuggestions from './0014-search-filters-field-views-suggestions.js';
+import administration from './0015-administration.js';
 
-export const migrations: readonly string[] = [initial, uploadReplacesFile, search, uploadPartsWithoutRowid, inlineBlobs, transformations, seedPresets, changeFeed, downloadEvents, searchFiltersFieldViewsSuggestions];
+export const migrations: readonly string[] = [initial, uploadReplacesFile, search, uploadPartsWithoutRowid, inlineBlobs, transformations, seedPresets, changeFeed, downloadEvents, searchFiltersFieldViewsSuggestions, administration];
