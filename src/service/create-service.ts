@@ -61,6 +61,8 @@ import { registerReferenceImageRoutes } from './reference-images/reference-image
 import { registerSuggestionRoutes } from './suggestions/suggestion-routes.js';
 import { registerExternalAppRoutes } from './administration/external-app-routes.js';
 import { registerSubscriptionRoutes } from './administration/subscription-routes.js';
+import { registerAccountSignupRoutes } from './administration/account-signup-routes.js';
+import { registerAccountAdminRoutes } from './administration/account-admin-routes.js';
 
 export interface RunningService {
   /** The base URL clients use (the public URL when one was configured). */
@@ -192,6 +194,8 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     registerSuggestionRoutes(app, ctx, { runner, jobs, assets, blobs, selectByCriterion: assetIdSelector(ctx) });
     registerExternalAppRoutes(app, ctx);
     registerSubscriptionRoutes(app, ctx);
+    registerAccountSignupRoutes(app, ctx);
+    registerAccountAdminRoutes(app, ctx);
 
     // Jobs interrupted by a stop resume now; abandoned uploads are swept now and then.
     runner.kick();
