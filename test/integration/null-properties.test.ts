@@ -12,6 +12,8 @@ import { ABSENT, optionalProperties } from '../support/optional-properties.js';
 /** Routes that take a body but not a JSON one, and why. */
 const NO_JSON_BODY: Record<string, string> = {
   'POST /asset-staging-workflow-transition-batch-jobs': 'the V1 path, refused whatever the body',
+  'POST /reference-image-uploads': 'takes no body (SERVICE-SPEC §4.2)',
+  'POST /external-app-sso-tokens': 'takes no body: the token is for the current user',
 };
 
 /** The parts of an answer that must not depend on null versus absent. */
@@ -36,6 +38,14 @@ describe('null on every optional request property', () => {
     ids['/assets/:id/saved-crop-areas'] = assets.body.results[0].result.id;
     const area = await service.api('POST', `/assets/${assets.body.results[0].result.id}/saved-crop-areas`, { name: 'Face', x: 0, y: 0, width: 10, height: 10 });
     ids['/asset-saved-crop-areas/:id'] = area.body.result.id;
+    // Issue 21's resources.
+    ids['/field-views/:id'] = (await service.api('POST', '/field-views', { name: 'View', fieldIds: [] })).body.result.id;
+    await service.api('POST', '/search-filter-view/search-filters', { searchFilterId: 'STAGED' });
+    ids['/search-filter-view/search-filters/:id'] = 'STAGED';
+    ids['/subscription-intents/:id'] = (await service.api('POST', '/subscription-intents', { plan: 'TIERED', tier: 'STARTER' })).body.result.id;
+    const accountId = service.running.ctx.accounts.bySubdomain('local')?.id ?? '';
+    ids['/account-terms-and-conditions/:id'] = accountId;
+    ids['/admin/accounts/:accountId/entities/:id/quota-override'] = accountId;
   });
   afterAll(async () => {
     await service.dispose();
@@ -46,6 +56,8 @@ describe('null on every optional request property', () => {
     if (!route.includes(':')) return route;
     const id = ids[route];
     if (id === undefined) throw new Error(`No resource for ${route}: add one in beforeAll so its body is really parsed.`);
+    // The quota override has two parameters: the account's id, then the entity id.
+    if (route === '/admin/accounts/:accountId/entities/:id/quota-override') return `/admin/accounts/${encodeURIComponent(id)}/entities/field/quota-override`;
     return route.replace(/:[^/]+/, encodeURIComponent(id));
   };
 
