@@ -73,6 +73,16 @@ import { savedSearchesRepo } from './saved-searches/saved-searches-repo.js';
 import { registerSavedSearchRoutes } from './saved-searches/saved-search-routes.js';
 import { SavedSearchMailer } from './saved-searches/saved-search-mailer.js';
 import { smtpMailer } from './saved-searches/smtp-mailer.js';
+import { downloadEventsRepo } from './download-events/download-events-repo.js';
+import { registerDownloadEventRoutes } from './download-events/download-event-routes.js';
+import { registerSearchFilterRoutes } from './search-filters/search-filter-routes.js';
+import { registerFieldViewRoutes } from './field-views/field-view-routes.js';
+import { registerReferenceImageRoutes } from './reference-images/reference-image-routes.js';
+import { registerSuggestionRoutes } from './suggestions/suggestion-routes.js';
+import { registerExternalAppRoutes } from './administration/external-app-routes.js';
+import { registerSubscriptionRoutes } from './administration/subscription-routes.js';
+import { registerAccountSignupRoutes } from './administration/account-signup-routes.js';
+import { registerAccountAdminRoutes } from './administration/account-admin-routes.js';
 
 export interface RunningService {
   /** The base URL clients use (the public URL when one was configured). */
@@ -179,7 +189,8 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     const runner = new JobRunner(ctx, jobs);
     runner.register(assetAndUploadJob(uploads));
     runner.register(assetUploadJob(uploads));
-    runner.register(downloadJob(ctx, { assets, blobs, transforms, cropAreas, zips }));
+    const downloadEvents = downloadEventsRepo(db);
+    runner.register(downloadJob(ctx, { assets, blobs, transforms, cropAreas, zips, events: downloadEvents }));
     registerAssetRoutes(app, ctx, { assets, render, uploads, blobs });
     registerSearchRoutes(app, ctx, { render });
     registerUploadRoutes(app, ctx, uploads);
@@ -220,6 +231,16 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
       uploads,
       selectByCriterion: assetIdSelector(ctx),
     });
+    // Issue 21: accounts and administration, download events, suggestions and the rest of the spec.
+    registerDownloadEventRoutes(app, ctx);
+    registerSearchFilterRoutes(app, ctx);
+    registerFieldViewRoutes(app, ctx);
+    registerReferenceImageRoutes(app, ctx);
+    registerSuggestionRoutes(app, ctx, { runner, jobs, assets, blobs, selectByCriterion: assetIdSelector(ctx) });
+    registerExternalAppRoutes(app, ctx);
+    registerSubscriptionRoutes(app, ctx);
+    registerAccountSignupRoutes(app, ctx);
+    registerAccountAdminRoutes(app, ctx);
 
     // Jobs interrupted by a stop resume now; abandoned uploads are swept now and then.
     runner.kick();

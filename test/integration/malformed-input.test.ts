@@ -223,11 +223,25 @@ describe('malformed input never causes a 500', () => {
         if (route.url === '/custom-integration-settings' && label === '[] everywhere') continue;
         // A collection's or group's one required property is a free-text name, and a traversal string is a valid one.
         if ((route.url === '/collections' || route.url === '/groups') && label.includes('traversal everywhere')) continue;
+        // Settings PATCHes (issue 21) change only the properties they name, and none of theirs is among
+        // KEYS: such a body names nothing and changes nothing, which is a valid PATCH.
+        // These take no body at all (issue 21): whatever is sent is never read.
+        if (route.method === 'POST' && ['/reference-image-uploads', '/external-app-sso-tokens'].includes(route.url)) continue;
+        if (route.method === 'PATCH' && /^\/(auto-tagging-image-settings|text-in-image-settings|onboarding-checklist)$/.test(route.url)) continue;
         const headers = contentType === undefined ? bearer() : { ...bearer(), 'content-type': contentType };
         cases.push({ what: `${route.method} ${route.url} with ${label}`, method: route.method, path, headers, body });
       }
     }
-    expect(emptyBodyRoutes.sort()).toEqual(['PATCH /assets/:id', 'POST /user-searches', 'PUT /custom-integration-settings']);
+    // PATCHes of settings change only what they name; a reference image upload takes no body at all.
+    expect(emptyBodyRoutes.sort()).toEqual([
+      'PATCH /assets/:id',
+      'PATCH /auto-tagging-image-settings',
+      'PATCH /onboarding-checklist',
+      'PATCH /text-in-image-settings',
+      'POST /reference-image-uploads',
+      'POST /user-searches',
+      'PUT /custom-integration-settings',
+    ]);
     // DELETE reads no body, but one it cannot parse is still refused.
     for (const route of routes.filter((entry) => entry.method === 'DELETE')) {
       cases.push({ what: `DELETE ${route.url} with invalid JSON`, method: 'DELETE', path: fill(route.url), headers: json(), body: '{"x":', status: 400, code: 'INVALID_JSON' });
@@ -290,7 +304,11 @@ describe('malformed input never causes a 500', () => {
     const credentials = ['', 'Bearer', `Bearer ${forged}`, 'Bearer a.b.c', 'Basic YWRtaW46YWRtaW4=', `Bearer ${'a'.repeat(8000)}`, 'Passcode 1234', `Bearer ${tampered}`];
     // Signed URLs (file contents, renditions, previews, zips, upload parts) carry their credential in the query.
     // `/public/…` routes (shares, portals, guest uploads) are for visitors without an account.
-    const privateRoutes = routes.filter((route) => !/^\/(authorize|oauth|health|\.well-known|files|upload-parts|previews|download-zips|public)/.test(route.url));
+    // Unauthenticated by the spec (§4.3): sign-up, invite requests, public account data, and reading terms.
+    const unauthenticated = (route: { method: string; url: string }): boolean =>
+      /^\/(accounts$|account-invite-requests|publicly-available-account-data-searches|subdomain-availability-checks|reference-images)/.test(route.url) ||
+      (route.method === 'GET' && route.url.startsWith('/account-terms-and-conditions/'));
+    const privateRoutes = routes.filter((route) => !/^\/(authorize|oauth|health|\.well-known|files|upload-parts|previews|download-zips|public)/.test(route.url) && !unauthenticated(route));
     expect(privateRoutes.length).toBeGreaterThan(15);
     const cases: Case[] = [];
     for (const route of privateRoutes) {
@@ -319,7 +337,7 @@ describe('malformed input never causes a 500', () => {
   it('answers 413 PAYLOAD_TOO_LARGE to a body over the limit on every JSON route', async () => {
     const huge = JSON.stringify({ name: 'x'.repeat(service.running.ctx.config.bodyLimit + 1024) });
     const cases: Case[] = routes
-      .filter((route) => hasBody(route.method) && !route.url.startsWith('/upload-parts'))
+      .filter((route) => hasBody(route.method) && !route.url.startsWith('/upload-parts') && !route.url.startsWith('/reference-images/'))
       .map((route) => ({
         what: `${route.method} ${route.url}`,
         method: route.method,

@@ -12,6 +12,8 @@ import { ABSENT, optionalProperties } from '../support/optional-properties.js';
 /** Routes that take a body but not a JSON one, and why. */
 const NO_JSON_BODY: Record<string, string> = {
   'POST /asset-staging-workflow-transition-batch-jobs': 'the V1 path, refused whatever the body',
+  'POST /reference-image-uploads': 'takes no body (SERVICE-SPEC §4.2)',
+  'POST /external-app-sso-tokens': 'takes no body: the token is for the current user',
 };
 
 /** The parts of an answer that must not depend on null versus absent. */
@@ -58,6 +60,14 @@ describe('null on every optional request property', () => {
     ids['/comments/:id'] = comment.body.result.id;
     const saved = await service.api('POST', '/saved-searches', { name: 'Nulls', criterion: { type: 'MATCH_ALL' } });
     for (const route of ['/saved-searches/:id', '/saved-searches/:id/results']) ids[route] = saved.body.result.id;
+    // Issue 21's resources.
+    ids['/field-views/:id'] = (await service.api('POST', '/field-views', { name: 'View', fieldIds: [] })).body.result.id;
+    await service.api('POST', '/search-filter-view/search-filters', { searchFilterId: 'STAGED' });
+    ids['/search-filter-view/search-filters/:id'] = 'STAGED';
+    ids['/subscription-intents/:id'] = (await service.api('POST', '/subscription-intents', { plan: 'TIERED', tier: 'STARTER' })).body.result.id;
+    const accountId = service.running.ctx.accounts.bySubdomain('local')?.id ?? '';
+    ids['/account-terms-and-conditions/:id'] = accountId;
+    ids['/admin/accounts/:accountId/entities/:id/quota-override'] = accountId;
   });
   afterAll(async () => {
     await service.dispose();
@@ -70,6 +80,8 @@ describe('null on every optional request property', () => {
     if (id === undefined) throw new Error(`No resource for ${route}: add one in beforeAll so its body is really parsed.`);
     // Routes with several parameters name their whole URL.
     if (id.startsWith('/')) return id;
+    // The quota override has two parameters: the account's id, then the entity id.
+    if (route === '/admin/accounts/:accountId/entities/:id/quota-override') return `/admin/accounts/${encodeURIComponent(id)}/entities/field/quota-override`;
     return route.replace(/:[^/]+/, encodeURIComponent(id));
   };
 

@@ -49,6 +49,10 @@ const accountActions: Record<Role, readonly (readonly [string, string])[]> = {
     ['FIELD_OPTIONS', 'CREATE_FIELD_OPTIONS'],
     ['CUSTOM_INTEGRATION_SETTINGS', 'MANAGE'],
     ['GROUPS', 'CREATE_GROUPS'],
+    ['DOWNLOAD_EVENTS', 'SEARCH_DOWNLOAD_EVENTS'],
+    ['SEARCH_FILTER_VIEW', 'MANAGE'],
+    ['FIELD_VIEWS', 'MANAGE'],
+    ['ACCOUNT', 'MANAGE'],
   ],
   member: [
     ['ASSETS', 'CREATE_ASSETS'],

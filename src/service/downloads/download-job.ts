@@ -25,6 +25,7 @@ import type { TransformCache, TransformOutcome, TransformRow } from '../transfor
 import { candidatesOf, type PresetsRepo } from '../transforms/presets-repo.js';
 import type { CropAreasRepo } from '../transforms/crop-area-routes.js';
 import type { DownloadZips } from './zip-download.js';
+import type { DownloadEventsRepo } from '../download-events/download-events-repo.js';
 
 const downloadItem = z.object({
   batchItemId: z.string().min(1).max(200).optional(),
@@ -45,14 +46,16 @@ export function authorizeDownload(caller: Caller): void {
   requireAction(caller.role, 'ASSET', 'DOWNLOAD');
 }
 
-/** What the job stores: a PRESET replaced by its candidates, as they are now. */
+/** What the job stores: the body, with a PRESET replaced by its candidates as they are now (and its id kept for download events). */
+export type StoredDownload = DownloadBatchBody & { presetTransformationId?: string };
+
 export function prepareDownload(presets: PresetsRepo) {
-  return (caller: Caller, body: DownloadBatchBody): DownloadBatchBody => {
+  return (caller: Caller, body: DownloadBatchBody): StoredDownload => {
     const description = body.transformationDescription;
     if (description?.type !== 'PRESET') return body;
     const preset = presets.get(caller.accountId, description.presetTransformationId);
     if (preset === undefined) throw notFound('preset transformation', description.presetTransformationId);
-    return { ...body, transformationDescription: { type: 'CUSTOM', candidateTransformations: candidatesOf(preset) } };
+    return { ...body, transformationDescription: { type: 'CUSTOM', candidateTransformations: candidatesOf(preset) }, presetTransformationId: preset.id };
   };
 }
 
@@ -95,13 +98,14 @@ export interface DownloadJobDeps {
   transforms: TransformCache;
   cropAreas: CropAreasRepo;
   zips: DownloadZips;
+  events: DownloadEventsRepo;
 }
 
 /** Renditions rendered side by side per chunk: libvips threads inside each, so no more than the cores. */
 export const RENDER_CONCURRENCY = Math.max(1, Math.min(4, availableParallelism()));
 
-export function downloadJob(ctx: ServiceContext, deps: DownloadJobDeps): JobHandler<DownloadBatchBody, Item> {
-  const { assets, blobs, transforms, cropAreas, zips } = deps;
+export function downloadJob(ctx: ServiceContext, deps: DownloadJobDeps): JobHandler<StoredDownload, Item> {
+  const { assets, blobs, transforms, cropAreas, zips, events } = deps;
   /** Renditions made for the chunk about to run, by item (the runner passes the same objects on). */
   const outcomes = new WeakMap<Item, TransformOutcome>();
 
@@ -146,8 +150,20 @@ export function downloadJob(ctx: ServiceContext, deps: DownloadJobDeps): JobHand
       outcomes.delete(item);
       // Rendered before the chunk, unless the file changed since (a new version in between): the original then.
       if (outcome?.kind === 'transformed' && outcome.row.source_sha256 !== file.sha256) outcome = undefined;
-      if (candidatesIn(input) !== undefined && outcome?.kind === 'transformed') return renditionDownload(ctx, file, outcome.row);
-      return fileDownload(ctx, file);
+      const transformed = candidatesIn(input) !== undefined && outcome?.kind === 'transformed' ? outcome.row : undefined;
+      // One event per file handed out, in the item's savepoint: a failed item records none.
+      events.record({
+        accountId: caller.accountId,
+        assetId: file.asset_id,
+        assetFileId: file.id,
+        userId: caller.userId,
+        userType: 'USER',
+        downloadType: input.zip === true ? 'ZIP' : 'DIRECT',
+        transformationType: transformed === undefined ? 'ORIGINAL' : input.presetTransformationId === undefined ? 'CUSTOM' : 'PRESET',
+        presetTransformationId: transformed === undefined ? null : (input.presetTransformationId ?? null),
+        dateDownloaded: ctx.nowIso(),
+      });
+      return transformed === undefined ? fileDownload(ctx, file) : renditionDownload(ctx, file, transformed);
     },
     async finish(input, successes, _caller, jobId) {
       if (input.zip !== true) return undefined;

@@ -11,6 +11,9 @@ import collections from './0009-collections.js';
 import sharesPortalsGuestUploads from './0010-shares-portals-guest-uploads.js';
 import groups from './0011-groups.js';
 import commentsAndSavedSearches from './0012-comments-saved-searches.js';
+import downloadEvents from './0013-download-events.js';
+import searchFiltersFieldViewsSuggestions from './0014-search-filters-field-views-suggestions.js';
+import administration from './0015-administration.js';
 
 export const migrations: readonly string[] = [
   initial,
@@ -25,4 +28,7 @@ export const migrations: readonly string[] = [
   sharesPortalsGuestUploads,
   groups,
   commentsAndSavedSearches,
+  downloadEvents,
+  searchFiltersFieldViewsSuggestions,
+  administration,
 ];
