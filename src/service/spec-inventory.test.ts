@@ -2,8 +2,6 @@
  * The spec inventory: every endpoint row of SERVICE-SPEC.md §4 must have a route, so no endpoint of the
  * spec can go missing unnoticed. The spec is read at test time from the copy vendored in docs/ (a clean
  * clone has no ../shared); when the shared original sits beside the checkout, the copy must match it.
- * Rows that issue 20 builds in parallel (collections, shares, portals, guest uploads, saved searches,
- * comments, groups, user searches) are tolerated while their routes are absent, and only then.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -77,7 +75,7 @@ describe('SERVICE-SPEC.md inventory', () => {
     expect(rows).toContainEqual({ method: 'PUT', path: '/account-terms-and-conditions/{id}', unauthenticated: false });
   });
 
-  it('has a route for every row of §4 (issue 20 rows excepted while absent, and the rows still listed as not built)', () => {
+  it('has a route for every row of §4 (none is listed as not built)', () => {
     const table = new Set(service.running.routes.map((route) => `${route.method} ${shape(route.url)}`));
     const missing = rows.filter((row) => !table.has(`${row.method} ${shape(row.path)}`)).map((row) => `${row.method} ${row.path}`);
     expect(missing.filter((row) => !notYetBuilt.includes(row))).toEqual([]);
