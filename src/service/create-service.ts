@@ -63,6 +63,7 @@ import { portalsRepo } from './portals/portals-repo.js';
 import { registerPortalRoutes } from './portals/portal-routes.js';
 import { registerPublicPortalRoutes } from './portals/public-portal-routes.js';
 import { attemptLimiter } from './portals/attempt-limiter.js';
+import { verifiedPasscodes } from './portals/verified-passcodes.js';
 import { guestUploadsRepo } from './guest-uploads/guest-uploads-repo.js';
 import { registerGuestUploadRoutes } from './guest-uploads/guest-upload-routes.js';
 import { folderScopes } from './groups/folder-scope.js';
@@ -212,7 +213,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     registerPublicShareRoutes(app, ctx, { shares, collections, view: publicView });
     const portals = portalsRepo(db);
     registerPortalRoutes(app, ctx, portals);
-    registerPublicPortalRoutes(app, ctx, { portals, view: publicView, limiter: attemptLimiter(clock) });
+    registerPublicPortalRoutes(app, ctx, { portals, view: publicView, limiter: attemptLimiter(clock), passcodes: verifiedPasscodes(clock) });
     registerGuestUploadRoutes(app, ctx, { guestUploads: guestUploadsRepo(db), uploads });
     registerGroupRoutes(app, ctx);
     registerUserRoutes(app, ctx);

@@ -128,4 +128,29 @@ describe('portals', () => {
     expectError(await service.api('POST', '/portals', { name: 'x', folderIds: [] }), 400, 'INVALID_BODY', 'folderIds');
     expectError(await service.api('POST', '/portals', { name: 'x', folderIds: [folders['Portal/A']], passcode: '123' }), 400, 'INVALID_BODY', 'passcode');
   });
+
+  // Last: it moves the clock past the admin token's life.
+  it('hands out download links a browser can follow without the header, void once the passcode changes', async () => {
+    const id = await createPortal({ name: 'Links', folderIds: [folders['Portal/A']], passcode: 'first code' });
+    const listed = await visit(`/public/portals/${id}/assets`, 'first code');
+    const link: string = listed.body.results.find((asset: { id: string }) => asset.id === assets.a1).downloadUrl;
+    expect(new URL(link).searchParams.get('signature')).not.toBeNull();
+    const followed = await visit(link);
+    expect(followed.status, followed.text).toBe(302);
+    expect(Buffer.from(await (await fetch(followed.headers.get('location') ?? '')).arrayBuffer()).equals(bytes)).toBe(true);
+    // The link opens this one asset only, and only while it is signed.
+    expectError(await visit(link.replace(String(assets.a1), String(assets.a2))), 403, 'INVALID_SIGNATURE');
+    expectError(await visit(link.replace(/signature=[^&]+/, 'signature=AAAA')), 403, 'INVALID_SIGNATURE');
+    expectError(await visit(`/public/portals/${id}/assets/${String(assets.a1)}/content?passcodeTag=x`), 401, 'PASSCODE_REQUIRED');
+
+    await service.api('PATCH', `/portals/${id}`, { passcode: 'second code' });
+    expectError(await visit(link), 403, 'SIGNED_URL_EXPIRED', 'passcode has changed');
+    expectError(await visit(`/public/portals/${id}/assets`, 'first code'), 401, 'PASSCODE_INVALID');
+    expect((await visit(`/public/portals/${id}/assets`, 'second code')).status).toBe(200);
+    clock.advance(61 * 60_000);
+    const fresh = (await visit(`/public/portals/${id}/assets`, 'second code')).body.results[0].downloadUrl;
+    expect((await visit(fresh)).status).toBe(302);
+    clock.advance(61 * 60_000);
+    expectError(await visit(fresh), 403, 'SIGNED_URL_EXPIRED');
+  });
 });
