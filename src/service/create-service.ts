@@ -207,7 +207,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     const collections = collectionsRepo(db);
     registerCollectionRoutes(app, ctx, { collections, assets });
     const shares = sharesRepo(db);
-    const publicView = publicAssetView(ctx, assets, render);
+    const publicView = publicAssetView(ctx, { assets, render, events: downloadEvents });
     registerShareRoutes(app, ctx, { shares, assets, collections });
     registerPublicShareRoutes(app, ctx, { shares, collections, view: publicView });
     const portals = portalsRepo(db);
