@@ -180,4 +180,25 @@ describe('account administration', () => {
     expect((await service.api('GET', `/admin/accounts/${accountId}/entities/nonsense/quota-override`)).body.code).toBe('INVALID_PATH');
     expect((await service.api('GET', path, undefined, member.token)).body.code).toBe('FORBIDDEN');
   });
+
+  it("enforces and counts the quotas of issue 20's entities: collections, groups, saved searches", async () => {
+    const creates: [string, string, object][] = [
+      ['collection', '/collections', { name: 'Quota kit' }],
+      ['group', '/groups', { name: 'Quota group' }],
+      ['savedSearch', '/saved-searches', { name: 'Quota search', criterion: { type: 'MATCH_ALL' } }],
+    ];
+    for (const [entity, create, body] of creates) {
+      const quotaPath = `/admin/accounts/${accountId}/entities/${entity}/quota-override`;
+      const used: number = (await service.api('GET', quotaPath)).body.result.used;
+      expect(typeof used, entity).toBe('number');
+      await service.api('PUT', quotaPath, { quota: used });
+      const refused = await service.api('POST', create, body);
+      expect(refused.body.code, entity).toBe('QUOTA_EXCEEDED');
+      expect((await service.api('GET', quotaPath)).body.result.used, entity).toBe(used);
+      await service.api('PUT', quotaPath, { quota: null });
+      const created = await service.api('POST', create, body);
+      expect(created.status, `${entity}: ${created.text}`).toBe(200);
+      expect((await service.api('GET', quotaPath)).body.result.used, entity).toBe(used + 1);
+    }
+  });
 });
