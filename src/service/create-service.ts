@@ -84,6 +84,7 @@ import { registerExternalAppRoutes } from './administration/external-app-routes.
 import { registerSubscriptionRoutes } from './administration/subscription-routes.js';
 import { registerAccountSignupRoutes } from './administration/account-signup-routes.js';
 import { registerAccountAdminRoutes } from './administration/account-admin-routes.js';
+import { registerTermsAcceptance } from './administration/terms-acceptance.js';
 
 export interface RunningService {
   /** The base URL clients use (the public URL when one was configured). */
@@ -208,7 +209,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     const collections = collectionsRepo(db);
     registerCollectionRoutes(app, ctx, { collections, assets });
     const shares = sharesRepo(db);
-    const publicView = publicAssetView(ctx, assets, render);
+    const publicView = publicAssetView(ctx, { assets, render, events: downloadEvents });
     registerShareRoutes(app, ctx, { shares, assets, collections });
     registerPublicShareRoutes(app, ctx, { shares, collections, view: publicView });
     const portals = portalsRepo(db);
@@ -242,6 +243,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     registerSubscriptionRoutes(app, ctx);
     registerAccountSignupRoutes(app, ctx);
     registerAccountAdminRoutes(app, ctx);
+    registerTermsAcceptance(app, ctx);
 
     // Jobs interrupted by a stop resume now; abandoned uploads are swept now and then.
     runner.kick();

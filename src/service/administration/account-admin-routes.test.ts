@@ -121,6 +121,30 @@ describe('account administration', () => {
     expect((await service.api('DELETE', `/account-terms-and-conditions/${accountId}`)).status).toBe(200);
   });
 
+  it('answers TERMS_NOT_ACCEPTED to a member who has not accepted the current terms, except to read and accept them', async () => {
+    const terms = `/account-terms-and-conditions/${accountId}`;
+    expect((await service.api('PUT', terms, { text: 'Be kind.', acceptanceRequired: false })).status).toBe(200);
+    // Terms that do not require acceptance block nothing.
+    expect((await service.api('GET', '/fields', undefined, member.token)).status).toBe(200);
+    const current = (await service.api('PUT', terms, { text: 'Be very kind.', acceptanceRequired: true })).body.result.version;
+    const blocked = await service.api('GET', '/fields', undefined, member.token);
+    expect(blocked.status).toBe(403);
+    expect(blocked.body).toMatchObject({ code: 'TERMS_NOT_ACCEPTED', message: expect.stringContaining(`version ${current}`) });
+    expect((await service.api('GET', '/current-user', undefined, member.token)).status).toBe(200);
+    expect((await service.api('GET', terms, undefined, member.token)).body.result.text).toBe('Be very kind.');
+    expect((await service.api('POST', `${terms}/acceptances`, { version: current - 1 }, member.token)).body.code).toBe('TERMS_VERSION_OUTDATED');
+    expect((await service.api('POST', '/account-terms-and-conditions/someone-else/acceptances', { version: current }, member.token)).body.code).toBe('NOT_FOUND');
+    const accepted = await service.api('POST', `${terms}/acceptances`, { version: current }, member.token);
+    expect(accepted.body.result).toMatchObject({ accountId, userId: member.userId, version: current });
+    expect((await service.api('GET', '/fields', undefined, member.token)).status).toBe(200);
+    // A new version asks again; the admin, who never accepted, is held too until the terms are gone.
+    await service.api('PUT', terms, { text: 'Be kinder.', acceptanceRequired: true });
+    expect((await service.api('GET', '/fields', undefined, member.token)).body.code).toBe('TERMS_NOT_ACCEPTED');
+    expect((await service.api('GET', '/fields')).body.code).toBe('TERMS_NOT_ACCEPTED');
+    expect((await service.api('DELETE', terms)).status).toBe(200);
+    expect((await service.api('GET', '/fields', undefined, member.token)).status).toBe(200);
+  });
+
   it('manages staff members, for staff only once there are some', async () => {
     expect((await service.api('GET', '/staff-members', undefined, member.token)).body.code).toBe('FORBIDDEN');
     const added = await service.api('POST', '/staff-members', { email: 'member@example.test' });
@@ -155,5 +179,26 @@ describe('account administration', () => {
     expect((await service.api('POST', '/fields', { name: 'One too many' })).status).toBe(200);
     expect((await service.api('GET', `/admin/accounts/${accountId}/entities/nonsense/quota-override`)).body.code).toBe('INVALID_PATH');
     expect((await service.api('GET', path, undefined, member.token)).body.code).toBe('FORBIDDEN');
+  });
+
+  it("enforces and counts the quotas of issue 20's entities: collections, groups, saved searches", async () => {
+    const creates: [string, string, object][] = [
+      ['collection', '/collections', { name: 'Quota kit' }],
+      ['group', '/groups', { name: 'Quota group' }],
+      ['savedSearch', '/saved-searches', { name: 'Quota search', criterion: { type: 'MATCH_ALL' } }],
+    ];
+    for (const [entity, create, body] of creates) {
+      const quotaPath = `/admin/accounts/${accountId}/entities/${entity}/quota-override`;
+      const used: number = (await service.api('GET', quotaPath)).body.result.used;
+      expect(typeof used, entity).toBe('number');
+      await service.api('PUT', quotaPath, { quota: used });
+      const refused = await service.api('POST', create, body);
+      expect(refused.body.code, entity).toBe('QUOTA_EXCEEDED');
+      expect((await service.api('GET', quotaPath)).body.result.used, entity).toBe(used);
+      await service.api('PUT', quotaPath, { quota: null });
+      const created = await service.api('POST', create, body);
+      expect(created.status, `${entity}: ${created.text}`).toBe(200);
+      expect((await service.api('GET', quotaPath)).body.result.used, entity).toBe(used + 1);
+    }
   });
 });

@@ -16,7 +16,7 @@ import { parseInput } from '../http/parse-input.js';
 import { caller, type Caller } from '../http/request-auth.js';
 import { parseBody } from '../http/route-bodies.js';
 import { accountSettings, SETTINGS, type SettingName } from './account-settings.js';
-import { isQuotaEntity, QUOTA_ENTITIES, quotas } from './quotas.js';
+import { CREATE_ROUTES, isQuotaEntity, QUOTA_ENTITIES, quotas } from './quotas.js';
 
 const idParams = z.object({ id: z.string().min(1).max(200) });
 const quotaParams = z.object({ accountId: z.string().min(1).max(200), id: z.string().min(1).max(100) });
@@ -188,7 +188,8 @@ export function registerAccountAdminRoutes(app: FastifyInstance, ctx: ServiceCon
   app.addHook('preHandler', async (request) => {
     const who = request.caller;
     if (who === null || request.method !== 'POST') return;
-    if (request.routeOptions.url === '/fields') limits.check(who.accountId, 'field', 1);
+    const entity = CREATE_ROUTES[request.routeOptions.url ?? ''];
+    if (entity !== undefined) limits.check(who.accountId, entity, 1);
     if (request.routeOptions.url === '/field-option-batches') {
       const items: unknown = typeof request.body === 'object' && request.body !== null && 'items' in request.body ? request.body.items : undefined;
       limits.check(who.accountId, 'fieldOption', Array.isArray(items) ? items.length : 0);

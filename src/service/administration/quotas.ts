@@ -1,8 +1,9 @@
 /**
  * Quotas per account and entity (SERVICE-SPEC §4.3 lists the entity ids): a default per entity, an
  * override staff may set, and a check run before a create so a request over the quota is refused whole
- * (`403 QUOTA_EXCEEDED`) with nothing created. Entities this branch can count are enforced (fields,
- * field options, users); the others (issue 20's) are counted by their own modules through `check`.
+ * (`403 QUOTA_EXCEEDED`) with nothing created. Enforced: fields, field options, users and issue 20's
+ * collections, shares, portals, guest uploads, groups, saved searches and comments; the rest (preset
+ * sizes, embeddable links, embedded data mappings) have no entity here to count yet.
  */
 import type { Db } from '../db/open-database.js';
 import { ServiceError } from '../errors/service-error.js';
@@ -22,6 +23,27 @@ const COUNTS: Partial<Record<QuotaEntity, string>> = {
   field: 'SELECT count(*) AS n FROM fields WHERE account_id = ?',
   fieldOption: 'SELECT count(*) AS n FROM field_options WHERE account_id = ?',
   user: 'SELECT count(*) AS n FROM memberships WHERE account_id = ?',
+  // Issue 20's entities; asset and collection shares both count as `assetShare` (one table, one quota).
+  collection: 'SELECT count(*) AS n FROM collections WHERE account_id = ?',
+  assetShare: 'SELECT count(*) AS n FROM shares WHERE account_id = ?',
+  portal: 'SELECT count(*) AS n FROM portals WHERE account_id = ?',
+  guestUpload: 'SELECT count(*) AS n FROM guest_uploads WHERE account_id = ?',
+  group: 'SELECT count(*) AS n FROM groups WHERE account_id = ?',
+  savedSearch: 'SELECT count(*) AS n FROM saved_searches WHERE account_id = ?',
+  comment: 'SELECT count(*) AS n FROM comments WHERE account_id = ?',
+};
+
+/** The create routes of one entity each, checked for one more before their handler runs. */
+export const CREATE_ROUTES: Readonly<Record<string, QuotaEntity>> = {
+  '/fields': 'field',
+  '/collections': 'collection',
+  '/asset-shares': 'assetShare',
+  '/collection-shares': 'assetShare',
+  '/portals': 'portal',
+  '/guest-uploads': 'guestUpload',
+  '/groups': 'group',
+  '/saved-searches': 'savedSearch',
+  '/assets/:id/comments': 'comment',
 };
 
 export function isQuotaEntity(name: string): name is QuotaEntity {

@@ -171,6 +171,31 @@ describe('GET/POST /authorize', () => {
     expect(await response.text()).toContain('is not a member of the account');
   });
 
+  it("refuses a sign-in the account's security settings do not allow (403 LOGIN_METHOD_NOT_ALLOWED, form again)", async () => {
+    await addUser(service, 'partner@partner.test', 'viewer', 'partner password');
+    await addUser(service, 'insider@example.test', 'viewer', 'insider password');
+    const signIn = async (email: string, password: string) => {
+      const response = await submitSignIn(service, await openSignInForm(service, params()), { email, password });
+      return { status: response.status, location: response.headers.get('location'), text: await response.text() };
+    };
+    const security = await service.api('PUT', '/account-security', { allowedEmailDomains: ['Example.test'], sessionLifetimeHours: 24 });
+    expect(security.status, security.text).toBe(200);
+    const outside = await signIn('partner@partner.test', 'partner password');
+    expect(outside.status).toBe(403);
+    expect(outside.location).toBeNull();
+    expect(outside.text).toContain('only allows sign-ins with an address at example.test');
+    expect((await signIn('insider@example.test', 'insider password')).status).toBe(302);
+
+    expect((await service.api('PUT', '/allowed-login-methods', { methods: ['SAML'] })).status).toBe(200);
+    const noPasswords = await signIn('insider@example.test', 'insider password');
+    expect(noPasswords.status).toBe(403);
+    expect(noPasswords.text).toContain('does not allow signing in with a password');
+
+    expect((await service.api('PUT', '/allowed-login-methods', { methods: ['PASSWORD', 'SAML'] })).status).toBe(200);
+    expect((await service.api('PUT', '/account-security', { allowedEmailDomains: [], sessionLifetimeHours: 24 })).status).toBe(200);
+    expect((await signIn('partner@partner.test', 'partner password')).status).toBe(302);
+  });
+
   it('sends access_denied with the state when the user cancels', async () => {
     const form = await openSignInForm(service, params());
     const location = redirectLocation(await submitSignIn(service, form, { decision: 'deny', email: '', password: '' }));

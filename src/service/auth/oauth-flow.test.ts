@@ -62,6 +62,19 @@ describe('OAuth code flow with PKCE (rotating refresh tokens)', () => {
     expect(successor.body.error_description).toMatch(/revoked/);
   });
 
+  it("refuses a refresh once the account's allowed e-mail domains exclude the user, and revokes the family", async () => {
+    const pkce = pkcePair();
+    const { code } = await authorize(service, authorizeParams(service, pkce));
+    const exchanged = await exchangeCode(service, code, pkce.verifier);
+    expect((await service.api('PUT', '/account-security', { allowedEmailDomains: ['elsewhere.test'], sessionLifetimeHours: 24 })).status).toBe(200);
+    const refused = await refresh(service, exchanged.body.refresh_token);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ error: 'invalid_grant', error_description: expect.stringContaining('e-mail domain') });
+    expect((await service.api('PUT', '/account-security', { allowedEmailDomains: [], sessionLifetimeHours: 24 })).status).toBe(200);
+    // The family was revoked when refused: lifting the restriction does not bring it back.
+    expect((await refresh(service, exchanged.body.refresh_token)).body.error).toBe('invalid_grant');
+  });
+
   it('issues no refresh token without offline_access', async () => {
     const pkce = pkcePair();
     const { code } = await authorize(service, authorizeParams(service, pkce, { scope: 'subdomain:local' }));

@@ -15,6 +15,7 @@ import type { ServiceContext } from '../context.js';
 import { ServiceError } from '../errors/service-error.js';
 import type { OAuthClient } from './oauth-clients-repo.js';
 import type { AuthCodesRepo } from './auth-codes-repo.js';
+import { accountSettings } from '../administration/account-settings.js';
 import type { RefreshTokensRepo } from './refresh-tokens-repo.js';
 import { OFFLINE_ACCESS } from './authorize-request.js';
 import { hashSecret, newOpaqueSecret } from './opaque-secrets.js';
@@ -122,6 +123,12 @@ function rotates(ctx: ServiceContext, client: OAuthClient): boolean {
 function grantStillHolds(ctx: ServiceContext, grant: { userId: string; accountId: string; audience: string }): Outcome | undefined {
   if (grant.audience !== ctx.config.audience) return invalidGrant('The grant was issued for another audience.');
   if (ctx.accounts.membership(grant.accountId, grant.userId) === undefined) return invalidGrant('The user is no longer a member of the account.');
+  // An account that has since restricted its e-mail domains ends the sessions of addresses outside them.
+  const domains = accountSettings(ctx.db).allowedEmailDomains(grant.accountId);
+  const email = ctx.accounts.userById(grant.userId)?.email ?? '';
+  if (domains.length > 0 && !domains.includes(email.slice(email.lastIndexOf('@') + 1).toLowerCase())) {
+    return invalidGrant("The account's security settings no longer allow this user's e-mail domain; sign in again.");
+  }
   return undefined;
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../../test/support/test-service.js';
 import { addUser } from '../../../test/support/test-users.js';
-import { uploadNewAsset } from '../../../test/support/upload-helpers.js';
+import { randomFile, uploadNewAsset, waitForJob } from '../../../test/support/upload-helpers.js';
 import { makeImage, runDownloadJob } from '../../../test/support/media-fixtures.js';
 import { LOCAL_SUBDOMAIN } from '../bootstrap.js';
 import { downloadEventsRepo, type NewDownloadEvent, type UserType } from './download-events-repo.js';
@@ -44,6 +44,31 @@ describe('download events recorded by downloads', () => {
       'ZIP/ORIGINAL',
     ]);
     expect(events[2].transformation.presetTransformationId).toBe('web-1000-jpg');
+  });
+
+  it('records an anonymous event for each download through a share or a portal, naming it', async () => {
+    const { assetId: pressId, asset } = await uploadNewAsset(service, '/Press/kit.bin', randomFile(300));
+    const live = await service.api('POST', '/asset-lifecycle-transition-batch-jobs', { selector: { type: 'BY_IDS', assetIds: [pressId] }, targetState: 'LIVE' });
+    expect(live.status, live.text).toBe(200);
+    await waitForJob(service, '/asset-lifecycle-transition-batch-jobs', live.body.result.id);
+    const share = (await service.api('POST', '/asset-shares', { assetIds: [pressId], access: 'VIEW_AND_DOWNLOAD' })).body.result.id;
+    const foldersId = (await service.api('GET', '/folder-settings')).body.result.fieldId;
+    const folder = asset.metadata.values[foldersId][0];
+    const portal = (await service.api('POST', '/portals', { name: 'Press', folderIds: [folder] })).body.result.id;
+    const visit = (path: string) => fetch(`${service.url}${path}`, { redirect: 'manual' });
+    expect((await visit(`/public/asset-shares/${share}/assets/${pressId}/content`)).status).toBe(302);
+    expect((await visit(`/public/portals/${portal}/assets/${pressId}/content`)).status).toBe(302);
+    // A refused download (unknown asset) records nothing.
+    expect((await visit(`/public/asset-shares/${share}/assets/no-such-asset/content`)).status).toBe(404);
+
+    const { body } = await search(service, { criterion: { type: 'FIELD_IN', field: fixed('USER_TYPE'), values: ['ANONYMOUS'] }, sorts: [{ field: fixed('DATE_DOWNLOADED'), order: 'ASC' }] });
+    const events = body.results.map((entry: { result: unknown }) => entry.result);
+    expect(events).toEqual([
+      expect.objectContaining({ assetId: pressId, userId: null, userType: 'ANONYMOUS', downloadType: 'SHARE', assetShareId: share, portalId: null }),
+      expect.objectContaining({ assetId: pressId, userId: null, userType: 'ANONYMOUS', downloadType: 'PORTAL', assetShareId: null, portalId: portal }),
+    ]);
+    const byShare = await search(service, { criterion: equals('ASSET_SHARE_ID', share) });
+    expect(byShare.body.totalResults).toBe(1);
   });
 });
 

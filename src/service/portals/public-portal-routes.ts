@@ -124,6 +124,6 @@ export function registerPublicPortalRoutes(app: FastifyInstance, ctx: ServiceCon
     const row = await enterByLink(request, id, assetId);
     const [asset] = runner.page(queryOf(row, { type: 'FIELD_EQUALS', field: { type: 'FIXED', fieldName: 'ASSET_ID' }, value: assetId }), 0, 1);
     if (asset === undefined) throw new ServiceError('NOT_FOUND', `No asset ${JSON.stringify(assetId)} in this portal.`);
-    return view.sendFile(reply, asset);
+    return view.sendFile(reply, asset, { type: 'PORTAL', portalId: row.id });
   });
 }

@@ -5,6 +5,8 @@
  * The download URL is the share's or portal's own, stable address: each request to it checks the share
  * or portal again and only then redirects (302) to a short-lived signed file URL, so a revoked or expired
  * share stops downloads at once (a redirect already handed out works for at most `REDIRECT_TTL_SECONDS`).
+ * Every redirect handed out records one anonymous download event (SERVICE-SPEC §6) naming the share or
+ * portal, so the account's download reports count what visitors took.
  */
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
@@ -13,6 +15,7 @@ import type { AssetRow, AssetsRepo, FileRow } from '../assets/assets-repo.js';
 import type { AssetRenderer } from '../assets/render-asset.js';
 import type { ServiceContext } from '../context.js';
 import { notFound } from '../errors/service-error.js';
+import type { DownloadEventsRepo } from '../download-events/download-events-repo.js';
 
 /** How long a redirect target lives: enough to start the download, short after a revocation. */
 export const REDIRECT_TTL_SECONDS = 300;
@@ -35,13 +38,17 @@ export const publicPageQuery = z.object({
   pageSize: z.coerce.number().int().min(0).max(1000).default(100),
 });
 
+/** Where a visitor's download came from: it is recorded with the download event. */
+export type PublicDownloadSource = { type: 'SHARE'; assetShareId: string } | { type: 'PORTAL'; portalId: string };
+
 export interface PublicAssetView {
   render(row: AssetRow, downloadUrl: string | null): PublicAsset;
-  /** Redirects to a short-lived signed URL of the asset's current file (404 when it has none). */
-  sendFile(reply: FastifyReply, row: AssetRow): FastifyReply;
+  /** Records the download and redirects to a short-lived signed URL of the asset's current file (404 when it has none). */
+  sendFile(reply: FastifyReply, row: AssetRow, source: PublicDownloadSource): FastifyReply;
 }
 
-export function publicAssetView(ctx: ServiceContext, assets: AssetsRepo, render: AssetRenderer): PublicAssetView {
+export function publicAssetView(ctx: ServiceContext, deps: { assets: AssetsRepo; render: AssetRenderer; events: DownloadEventsRepo }): PublicAssetView {
+  const { assets, render, events } = deps;
   const fileOf = (row: AssetRow): FileRow | undefined => (row.current_file_id === null ? undefined : assets.file({ accountId: row.account_id, folders: null }, row.current_file_id));
   return {
     render(row, downloadUrl) {
@@ -57,9 +64,21 @@ export function publicAssetView(ctx: ServiceContext, assets: AssetsRepo, render:
         downloadUrl: file === undefined ? null : downloadUrl,
       };
     },
-    sendFile(reply, row) {
+    sendFile(reply, row, source) {
       const file = fileOf(row);
       if (file === undefined) throw notFound('file of asset', row.id);
+      events.record({
+        accountId: row.account_id,
+        assetId: row.id,
+        assetFileId: file.id,
+        userId: null,
+        userType: 'ANONYMOUS',
+        downloadType: source.type,
+        transformationType: 'ORIGINAL',
+        assetShareId: source.type === 'SHARE' ? source.assetShareId : null,
+        portalId: source.type === 'PORTAL' ? source.portalId : null,
+        dateDownloaded: ctx.nowIso(),
+      });
       const ttl = Math.min(ctx.config.signedUrlTtl, REDIRECT_TTL_SECONDS);
       return reply.header('cache-control', 'no-store').redirect(ctx.signer.sign(`/files/${file.id}/content`, {}, ttl).url, 302);
     },

@@ -58,7 +58,7 @@ export function registerPublicShareRoutes(app: FastifyInstance, ctx: ServiceCont
       if (row.access !== 'VIEW_AND_DOWNLOAD') throw new ServiceError('FORBIDDEN', 'This share is view-only: its assets cannot be downloaded.');
       const asset = shares.visibleAsset(row, assetId);
       if (asset === undefined) throw new ServiceError('NOT_FOUND', `No asset ${JSON.stringify(assetId)} in this share.`);
-      return view.sendFile(reply, asset);
+      return view.sendFile(reply, asset, { type: 'SHARE', assetShareId: row.id });
     });
   }
 }
