@@ -113,7 +113,8 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       log(`client ${index} disk: ${names} names`);
       const disk = new MemoryFileSystem({ clock, names });
       disk.mkdirpSync(ROOT);
-      const faults = new Faults(random.fork(), rates, (line) => log(`  [c${index}] ${line}`));
+      // A fault's label can name a download's temp file, named for ids the service drew: blanked, as in engine events.
+      const faults = new Faults(random.fork(), rates, (line) => log(`  [c${index}] ${withoutIds(line)}`));
       const partial: Omit<SimClient, 'engine'> = { index, names, disk, faults, fs: new SimFileSystem(disk, faults, [ROOT, TRASH]), stateDir: join(dataDir, `state-${index}`) };
       const engine = build(partial);
       const client: SimClient = { ...partial, engine };
