@@ -200,6 +200,7 @@ interface SimService {
   /** The store as bootstrapped (admin account, fields, secrets), restored before each seed. */
   pristine: string;
   live: string;
+  dir: string;
 }
 
 let shared: Promise<SimService> | undefined;
@@ -220,7 +221,7 @@ async function freshService(): Promise<SimService> {
     clock.quiesce = () => service.jobsIdle();
     const pristine = join(dir, 'pristine.db');
     await service.ctx.db.backup(pristine);
-    return { service, clock, pristine, live: join(dir, 'service', 'service.db') };
+    return { service, clock, pristine, live: join(dir, 'service', 'service.db'), dir };
   })();
   const sim = await shared;
   // Nothing of the last seed may still run when its store is replaced.
@@ -235,11 +236,15 @@ async function freshService(): Promise<SimService> {
   return sim;
 }
 
-/** Closes the process's simulation service (the CLI and the tests, when their seeds are done). */
+/** Closes the process's simulation service and removes its store (the CLI and the tests, when their seeds are done). */
 export async function closeSimService(): Promise<void> {
-  const sim = shared;
+  const pending = shared;
   shared = undefined;
-  if (sim !== undefined) await (await sim).service.close();
+  if (pending === undefined) return;
+  const sim = await pending;
+  await sim.service.close();
+  // A test worker may not see its process exit: the store goes now.
+  rmSync(sim.dir, { recursive: true, force: true });
 }
 
 let stateImage: Buffer | undefined;
