@@ -4,7 +4,7 @@
  * it, and the seeds per second. Exits 1 when a seed failed.
  */
 import { describeStep } from './scenario.js';
-import { DEFAULT_RATES, runSeed, type SeedOptions } from './run-seed.js';
+import { DEFAULT_RATES, closeSimService, runSeed, type SeedOptions } from './run-seed.js';
 import { shrink } from './shrink.js';
 
 function flag(name: string): number | undefined {
@@ -47,6 +47,7 @@ for (const seed of seeds) {
   for (const line of shrunk.trace) console.log(`  ${line}`);
   console.log(`replay: npm run sim -- --seed ${seed}${steps === undefined ? '' : ` --steps ${steps}`}${rateFlags}`);
 }
+await closeSimService();
 const seconds = (Date.now() - started) / 1000;
 console.log(`\n${seeds.length} seeds, ${failed} failed, ${seconds.toFixed(1)} s (${(seeds.length / seconds).toFixed(2)} seeds/s)`);
 process.exitCode = failed > 0 ? 1 : 0;

@@ -7,10 +7,12 @@
  * engine from it, the way a restarted process finds it.
  */
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { createEngine, type Engine } from '../src/main/engine.js';
+import { openStateDb } from '../src/main/db/open-state-db.js';
 import { MemoryFileSystem, memoryLocalDisk, type NameMode } from '../src/main/local/index.js';
 import { startService, type RunningService } from '../src/service/create-service.js';
 import { serviceConfig } from '../src/service/config.js';
@@ -70,11 +72,8 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     trace.push(line);
   };
   const random = new Prng(seed);
-  const clock = new SimClock();
+  const { service, clock } = await freshService();
   const dataDir = mkdtempSync(join(scratchDir(), 'asset-sync-sim-'));
-  cpSync(await serviceTemplate(), join(dataDir, 'service'), { recursive: true });
-  const service = await startService(serviceConfig({ dataDir: join(dataDir, 'service'), port: 0, host: '127.0.0.1', adminPassword: SIM_PASSWORD }), { clock });
-  clock.quiesce = () => service.jobsIdle();
   const failures: string[] = [];
   const world: SimClient[] = [];
   try {
@@ -85,8 +84,13 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     const writes = new UserWrites();
     const rates = options.rates ?? DEFAULT_RATES;
 
-    const build = (client: Omit<SimClient, 'engine'> & { engine?: Engine }): Engine =>
-      createEngine(
+    const build = (client: Omit<SimClient, 'engine'> & { engine?: Engine }): Engine => {
+      const file = join(client.stateDir, 'state.db');
+      if (!existsSync(file)) {
+        mkdirSync(client.stateDir, { recursive: true });
+        writeFileSync(file, stateTemplate());
+      }
+      return createEngine(
         { stateDir: client.stateDir, server: SIM_SERVER, stableMs: 200, limits: { filesInFlight: 1, partsInFlight: 1 } },
         {
           api: simApi({ app: service.app, token, clock, random: random.fork(), faults: client.faults, fs: client.fs, disk: client.disk, plantBlindRetry: options.plant === 'blind-retry', edited: (before, after) => writes.changed(before, after) }),
@@ -101,6 +105,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
           },
         },
       );
+    };
 
     for (let index = 0; index < clients; index++) {
       // The first client's disk compares names exactly (Linux); the others' as the seed draws (macOS, Windows).
@@ -108,7 +113,8 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       log(`client ${index} disk: ${names} names`);
       const disk = new MemoryFileSystem({ clock, names });
       disk.mkdirpSync(ROOT);
-      const faults = new Faults(random.fork(), rates, (line) => log(`  [c${index}] ${line}`));
+      // A fault's label can name a download's temp file, named for ids the service drew: blanked, as in engine events.
+      const faults = new Faults(random.fork(), rates, (line) => log(`  [c${index}] ${withoutIds(line)}`));
       const partial: Omit<SimClient, 'engine'> = { index, names, disk, faults, fs: new SimFileSystem(disk, faults, [ROOT, TRASH]), stateDir: join(dataDir, `state-${index}`) };
       const engine = build(partial);
       const client: SimClient = { ...partial, engine };
@@ -179,7 +185,6 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     failures.push(`the harness failed: ${describe(error)}`);
   } finally {
     for (const client of world) client.engine.close();
-    await service.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
   for (const failure of failures) log(`FAIL ${failure}`);
@@ -187,22 +192,71 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
 }
 
 const SIM_PASSWORD = 'simulation password';
-let template: Promise<string> | undefined;
+
+interface SimService {
+  service: RunningService;
+  /** The clock the service was started with; every seed restarts it from the same instant. */
+  clock: SimClock;
+  /** The store as bootstrapped (admin account, fields, secrets), restored before each seed. */
+  pristine: string;
+  live: string;
+  dir: string;
+}
+
+let shared: Promise<SimService> | undefined;
 
 /**
- * A service store bootstrapped once per process (admin account, fields, secrets) and copied for each
- * seed: bootstrapping hashes the admin's password with scrypt, which would cost every seed a second.
+ * The one service of this process, reset to its freshly bootstrapped store: starting a service
+ * (hundreds of routes to compile) and bootstrapping it (scrypt on the admin's password) cost more than
+ * a seed's own work, so a process starts one and restores its database before each seed with SQLite's
+ * backup API. Ids the service draws differ between runs anyway (the trace blanks them); what a seed
+ * sees of the service is the store and the clock, and both start each seed the same.
  */
-function serviceTemplate(): Promise<string> {
-  template ??= (async () => {
-    const dir = mkdtempSync(join(scratchDir(), 'asset-sync-sim-template-'));
-    const service = await startService(serviceConfig({ dataDir: dir, port: 0, host: '127.0.0.1', adminPassword: SIM_PASSWORD }));
-    await service.close();
-    rmSync(join(dir, 'service.lock'), { force: true });
+async function freshService(): Promise<SimService> {
+  shared ??= (async () => {
+    const dir = mkdtempSync(join(scratchDir(), 'asset-sync-sim-service-'));
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-    return dir;
+    const clock = new SimClock();
+    const service = await startService(serviceConfig({ dataDir: join(dir, 'service'), port: 0, host: '127.0.0.1', adminPassword: SIM_PASSWORD }), { clock });
+    clock.quiesce = () => service.jobsIdle();
+    const pristine = join(dir, 'pristine.db');
+    await service.ctx.db.backup(pristine);
+    return { service, clock, pristine, live: join(dir, 'service', 'service.db'), dir };
   })();
-  return template;
+  const sim = await shared;
+  // Nothing of the last seed may still run when its store is replaced.
+  await sim.service.jobsIdle();
+  const source = new Database(sim.pristine, { readonly: true, fileMustExist: true });
+  try {
+    await source.backup(sim.live);
+  } finally {
+    source.close();
+  }
+  sim.clock.reset();
+  return sim;
+}
+
+/** Closes the process's simulation service and removes its store (the CLI and the tests, when their seeds are done). */
+export async function closeSimService(): Promise<void> {
+  const pending = shared;
+  shared = undefined;
+  if (pending === undefined) return;
+  const sim = await pending;
+  await sim.service.close();
+  // A test worker may not see its process exit: the store goes now.
+  rmSync(sim.dir, { recursive: true, force: true });
+}
+
+let stateImage: Buffer | undefined;
+
+/** An empty client state database with every migration applied, made once: migrating costs each new client more than its first sync. */
+function stateTemplate(): Buffer {
+  if (stateImage === undefined) {
+    const db = openStateDb(':memory:');
+    stateImage = db.serialize();
+    db.close();
+  }
+  return stateImage;
 }
 
 /** A memory-backed temp dir where there is one: the stores' fsyncs then cost nothing, and a seed runs fast. */

@@ -19,8 +19,15 @@ export class SimClock implements Clock {
   /** Awaited before time moves (the service's job runner going idle). */
   quiesce: () => Promise<void> = async () => undefined;
 
-  constructor(start = Date.UTC(2026, 0, 1)) {
+  constructor(private readonly start = Date.UTC(2026, 0, 1)) {
     this.time = start;
+  }
+
+  /** Back to the start with no timer pending: the next seed on a reused service starts where the last did. */
+  reset(): void {
+    this.time = this.start;
+    this.seq = 0;
+    this.timers = [];
   }
 
   now(): number {
