@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type ApiAnswer, type TestService } from '../../../test/support/test-service.js';
+import { expectApiError } from '../../../test/support/expect-api-error.js';
 import { addUser } from '../../../test/support/test-users.js';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
@@ -24,11 +25,6 @@ describe('collection routes', () => {
     await service.dispose();
   });
 
-  const expectError = (answer: ApiAnswer, status: number, code: string, fragment?: string): void => {
-    expect(answer.status, answer.text).toBe(status);
-    expect(answer.body).toMatchObject({ status, code });
-    if (fragment !== undefined) expect(answer.body.message).toContain(fragment);
-  };
   const searchIds = async (criterion: unknown, token?: string): Promise<string[]> => {
     const answer = await service.api('POST', '/asset-searches', { criterion, sorts: [] }, token);
     expect(answer.status, answer.text).toBe(200);
@@ -65,42 +61,42 @@ describe('collection routes', () => {
   it('refuses unknown assets without adding any, and bad bodies', async () => {
     const { body } = await service.api('POST', '/collections', { name: 'Strict' }, member.token);
     const id: string = body.result.id;
-    expectError(await service.api('POST', `/collections/${id}/assets`, { assetIds: [assetIds[0], UNKNOWN_ID] }, member.token), 404, 'NOT_FOUND', UNKNOWN_ID);
+    expectApiError(await service.api('POST', `/collections/${id}/assets`, { assetIds: [assetIds[0], UNKNOWN_ID] }, member.token), 404, 'NOT_FOUND', UNKNOWN_ID);
     expect((await service.api('GET', `/collections/${id}`, undefined, member.token)).body.result.numberOfAssets).toBe(0);
-    expectError(await service.api('POST', '/collections', { name: '  ' }, member.token), 400, 'INVALID_BODY', 'name');
-    expectError(await service.api('POST', '/collections', { name: 'two\nlines' }, member.token), 400, 'INVALID_BODY', 'control characters');
-    expectError(await service.api('POST', `/collections/${id}/assets`, { assetIds: [] }, member.token), 400, 'INVALID_BODY', 'assetIds');
-    expectError(await service.api('GET', `/collections/${UNKNOWN_ID}`), 404, 'NOT_FOUND');
+    expectApiError(await service.api('POST', '/collections', { name: '  ' }, member.token), 400, 'INVALID_BODY', 'name');
+    expectApiError(await service.api('POST', '/collections', { name: 'two\nlines' }, member.token), 400, 'INVALID_BODY', 'control characters');
+    expectApiError(await service.api('POST', `/collections/${id}/assets`, { assetIds: [] }, member.token), 400, 'INVALID_BODY', 'assetIds');
+    expectApiError(await service.api('GET', `/collections/${UNKNOWN_ID}`), 404, 'NOT_FOUND');
   });
 
   it('hides a collection from other members, and lets collaborators view or edit by their role', async () => {
     const { body } = await service.api('POST', '/collections', { name: 'Private' }, member.token);
     const id: string = body.result.id;
-    expectError(await service.api('GET', `/collections/${id}`, undefined, other.token), 404, 'NOT_FOUND');
-    expectError(await service.api('PUT', `/collections/${id}/collaborators/${other.userId}`, { role: 'VIEWER' }, other.token), 404, 'NOT_FOUND');
+    expectApiError(await service.api('GET', `/collections/${id}`, undefined, other.token), 404, 'NOT_FOUND');
+    expectApiError(await service.api('PUT', `/collections/${id}/collaborators/${other.userId}`, { role: 'VIEWER' }, other.token), 404, 'NOT_FOUND');
 
     const shared = await service.api('PUT', `/collections/${id}/collaborators/${other.userId}`, { role: 'VIEWER' }, member.token);
     expect(shared.body.result.collaborators).toEqual([{ userId: other.userId, role: 'VIEWER' }]);
     const seen = await service.api('GET', `/collections/${id}`, undefined, other.token);
     expect(seen.status).toBe(200);
     expect(seen.body.permittedActions.map((action: { action: string }) => action.action)).toEqual(['VIEW']);
-    expectError(await service.api('POST', `/collections/${id}/assets`, { assetIds: [assetIds[0]] }, other.token), 403, 'FORBIDDEN');
+    expectApiError(await service.api('POST', `/collections/${id}/assets`, { assetIds: [assetIds[0]] }, other.token), 403, 'FORBIDDEN');
 
     await service.api('PUT', `/collections/${id}/collaborators/${other.userId}`, { role: 'EDITOR' }, member.token);
     expect((await service.api('POST', `/collections/${id}/assets`, { assetIds: [assetIds[0]] }, other.token)).status).toBe(200);
-    expectError(await service.api('DELETE', `/collections/${id}`, undefined, other.token), 403, 'FORBIDDEN');
+    expectApiError(await service.api('DELETE', `/collections/${id}`, undefined, other.token), 403, 'FORBIDDEN');
 
     expect((await service.api('DELETE', `/collections/${id}/collaborators/${other.userId}`, undefined, member.token)).status).toBe(200);
-    expectError(await service.api('GET', `/collections/${id}`, undefined, other.token), 404, 'NOT_FOUND');
-    expectError(await service.api('DELETE', `/collections/${id}/collaborators/${other.userId}`, undefined, member.token), 404, 'NOT_FOUND');
-    expectError(await service.api('PUT', `/collections/${id}/collaborators/${UNKNOWN_ID}`, { role: 'VIEWER' }, member.token), 404, 'NOT_FOUND', 'user');
-    expectError(await service.api('PUT', `/collections/${id}/collaborators/${other.userId}`, { role: 'OWNER' }, member.token), 400, 'INVALID_BODY', 'role');
+    expectApiError(await service.api('GET', `/collections/${id}`, undefined, other.token), 404, 'NOT_FOUND');
+    expectApiError(await service.api('DELETE', `/collections/${id}/collaborators/${other.userId}`, undefined, member.token), 404, 'NOT_FOUND');
+    expectApiError(await service.api('PUT', `/collections/${id}/collaborators/${UNKNOWN_ID}`, { role: 'VIEWER' }, member.token), 404, 'NOT_FOUND', 'user');
+    expectApiError(await service.api('PUT', `/collections/${id}/collaborators/${other.userId}`, { role: 'OWNER' }, member.token), 400, 'INVALID_BODY', 'role');
     // Admins see and act on every collection.
     expect((await service.api('GET', `/collections/${id}`)).status).toBe(200);
   });
 
   it('refuses viewers of the account to create collections', async () => {
-    expectError(await service.api('POST', '/collections', { name: 'Nope' }, viewer.token), 403, 'FORBIDDEN');
+    expectApiError(await service.api('POST', '/collections', { name: 'Nope' }, viewer.token), 403, 'FORBIDDEN');
   });
 
   it('deletes a collection: its assets stay, the COLLECTIONS field no longer finds them', async () => {
@@ -108,7 +104,7 @@ describe('collection routes', () => {
     const id: string = body.result.id;
     const deleted = await service.api('DELETE', `/collections/${id}`, undefined, member.token);
     expect(deleted.body.result).toMatchObject({ id, name: 'Gone' });
-    expectError(await service.api('GET', `/collections/${id}`, undefined, member.token), 404, 'NOT_FOUND');
+    expectApiError(await service.api('GET', `/collections/${id}`, undefined, member.token), 404, 'NOT_FOUND');
     expect(await searchIds(inCollection(id))).toEqual([]);
     expect((await service.api('GET', `/assets/${assetIds[2]}`)).status).toBe(200);
   });
@@ -154,11 +150,11 @@ describe('collection routes', () => {
     });
 
     it('requires criterion and sorts, and refuses unknown criteria and sort fields', async () => {
-      expectError(await search({ sorts: [] }), 400, 'INVALID_CRITERION', 'criterion');
-      expectError(await search({ criterion: null, sorts: [] }), 400, 'INVALID_CRITERION', 'criterion');
-      expectError(await search({ criterion: { type: 'MATCH_ALL' } }), 400, 'INVALID_SORT', 'sorts');
-      expectError(await search({ criterion: { type: 'FIELD_IN', field: 'NAME', values: [] }, sorts: [] }), 400, 'INVALID_BODY');
-      expectError(await search({ criterion: { type: 'MATCH_ALL' }, sorts: [{ field: 'SIZE' }] }), 400, 'INVALID_BODY', 'sorts');
+      expectApiError(await search({ sorts: [] }), 400, 'INVALID_CRITERION', 'criterion');
+      expectApiError(await search({ criterion: null, sorts: [] }), 400, 'INVALID_CRITERION', 'criterion');
+      expectApiError(await search({ criterion: { type: 'MATCH_ALL' } }), 400, 'INVALID_SORT', 'sorts');
+      expectApiError(await search({ criterion: { type: 'FIELD_IN', field: 'NAME', values: [] }, sorts: [] }), 400, 'INVALID_BODY');
+      expectApiError(await search({ criterion: { type: 'MATCH_ALL' }, sorts: [{ field: 'SIZE' }] }), 400, 'INVALID_BODY', 'sorts');
     });
   });
 });

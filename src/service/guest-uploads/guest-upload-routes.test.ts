@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type ApiAnswer, type TestService } from '../../../test/support/test-service.js';
+import { expectApiError } from '../../../test/support/expect-api-error.js';
 import { addUser, fakeClock } from '../../../test/support/test-users.js';
 import { md5Hex, randomFile, sendParts } from '../../../test/support/upload-helpers.js';
 import { LOCAL_SUBDOMAIN } from '../bootstrap.js';
@@ -31,11 +32,6 @@ describe('guest uploads', () => {
     });
     const text = await response.text();
     return { status: response.status, headers: response.headers, body: text === '' ? {} : (JSON.parse(text) as unknown), text };
-  };
-  const expectError = (answer: ApiAnswer, status: number, code: string, fragment?: string): void => {
-    expect(answer.status, answer.text).toBe(status);
-    expect(answer.body).toMatchObject({ status, code });
-    if (fragment !== undefined) expect(answer.body.message).toContain(fragment);
   };
   const makeLink = async (body: object): Promise<{ id: string; key: string }> => {
     const created = await service.api('POST', '/guest-uploads', { name: 'Agency drop', folderId: inbox, ...body });
@@ -71,9 +67,9 @@ describe('guest uploads', () => {
     expect(asset.currentAssetFile.checksum).toBe(md5Hex(bytes));
 
     // Limits: size first, then the count.
-    expectError(await guest('POST', `/public/guest-uploads/${key}/uploads`, { filename: 'big.bin', size: 10_001 }), 413, 'GUEST_UPLOAD_TOO_LARGE', '10000 bytes');
+    expectApiError(await guest('POST', `/public/guest-uploads/${key}/uploads`, { filename: 'big.bin', size: 10_001 }), 413, 'GUEST_UPLOAD_TOO_LARGE', '10000 bytes');
     expect((await sendFile(key, 'second.bin', randomFile(10))).status).toBe(200);
-    expectError(await guest('POST', `/public/guest-uploads/${key}/uploads`, { filename: 'third.bin', size: 10 }), 409, 'GUEST_UPLOAD_LIMIT_REACHED', 'at most 2');
+    expectApiError(await guest('POST', `/public/guest-uploads/${key}/uploads`, { filename: 'third.bin', size: 10 }), 409, 'GUEST_UPLOAD_LIMIT_REACHED', 'at most 2');
     expect((await guest('GET', `/public/guest-uploads/${key}`)).body.result.filesRemaining).toBe(0);
     // Deleting one of its assets frees a place; raising the limit does too.
     await service.api('DELETE', `/assets/${completed.body.result.assetId}`);
@@ -84,42 +80,42 @@ describe('guest uploads', () => {
 
   it('refuses names that leave the folder, completions of other assets, and bad bodies', async () => {
     const { key } = await makeLink({});
-    expectError(await guest('POST', `/public/guest-uploads/${key}/uploads`, { filename: '../escape.bin', size: 10 }), 400, 'INVALID_PATH');
-    expectError(await guest('POST', `/public/guest-uploads/${key}/uploads`, { filename: 'a/b.bin', size: 10 }), 400, 'INVALID_PATH', '/');
-    expectError(await guest('POST', `/public/guest-uploads/${key}/uploads`, { filename: 'a.bin' }), 400, 'INVALID_BODY', 'size');
+    expectApiError(await guest('POST', `/public/guest-uploads/${key}/uploads`, { filename: '../escape.bin', size: 10 }), 400, 'INVALID_PATH');
+    expectApiError(await guest('POST', `/public/guest-uploads/${key}/uploads`, { filename: 'a/b.bin', size: 10 }), 400, 'INVALID_PATH', '/');
+    expectApiError(await guest('POST', `/public/guest-uploads/${key}/uploads`, { filename: 'a.bin' }), 400, 'INVALID_BODY', 'size');
     const other = (await service.api('POST', '/assets-creations', { count: 1 })).body.results[0].result.id;
-    expectError(await guest('POST', `/public/guest-uploads/${key}/completions`, { assetId: other, uploadId: 'x', parts: [{ partNumber: 1, eTag: 'e' }] }), 404, 'NOT_FOUND', other);
+    expectApiError(await guest('POST', `/public/guest-uploads/${key}/completions`, { assetId: other, uploadId: 'x', parts: [{ partNumber: 1, eTag: 'e' }] }), 404, 'NOT_FOUND', other);
   });
 
   it('closes an expired or deleted link, and an unknown key', async () => {
     const { id, key } = await makeLink({ expiresAt: new Date(clock.now() + 60_000).toISOString() });
     expect((await guest('GET', `/public/guest-uploads/${key}`)).status).toBe(200);
     clock.advance(2 * 60_000);
-    expectError(await guest('POST', `/public/guest-uploads/${key}/uploads`, { filename: 'late.bin', size: 10 }), 404, 'NOT_FOUND', 'expired');
+    expectApiError(await guest('POST', `/public/guest-uploads/${key}/uploads`, { filename: 'late.bin', size: 10 }), 404, 'NOT_FOUND', 'expired');
     expect((await service.api('GET', `/guest-uploads/${id}`)).body.result.expired).toBe(true);
     const second = await makeLink({});
     await service.api('DELETE', `/guest-uploads/${second.id}`);
-    expectError(await guest('GET', `/public/guest-uploads/${second.key}`), 404, 'NOT_FOUND');
-    expectError(await guest('GET', '/public/guest-uploads/not-a-key'), 404, 'NOT_FOUND');
+    expectApiError(await guest('GET', `/public/guest-uploads/${second.key}`), 404, 'NOT_FOUND');
+    expectApiError(await guest('GET', '/public/guest-uploads/not-a-key'), 404, 'NOT_FOUND');
   });
 
   it('is made by admins and members on a folder of the account, and shown to its creator and admins', async () => {
     const viewer = await addUser(service, 'viewer@example.test', 'viewer');
     const member = await addUser(service, 'member@example.test', 'member');
-    expectError(await service.api('POST', '/guest-uploads', { name: 'x', folderId: inbox }, viewer.token), 403, 'FORBIDDEN');
-    expectError(await service.api('POST', '/guest-uploads', { name: 'x', folderId: UNKNOWN_ID }), 404, 'NOT_FOUND', 'folder');
-    expectError(await service.api('POST', '/guest-uploads', { name: 'x', folderId: inbox, maxFiles: 0 }), 400, 'INVALID_BODY', 'maxFiles');
-    expectError(await service.api('POST', '/guest-uploads', { name: 'x', folderId: inbox, expiresAt: new Date(clock.now() - 1000).toISOString() }), 400, 'INVALID_BODY', 'past');
+    expectApiError(await service.api('POST', '/guest-uploads', { name: 'x', folderId: inbox }, viewer.token), 403, 'FORBIDDEN');
+    expectApiError(await service.api('POST', '/guest-uploads', { name: 'x', folderId: UNKNOWN_ID }), 404, 'NOT_FOUND', 'folder');
+    expectApiError(await service.api('POST', '/guest-uploads', { name: 'x', folderId: inbox, maxFiles: 0 }), 400, 'INVALID_BODY', 'maxFiles');
+    expectApiError(await service.api('POST', '/guest-uploads', { name: 'x', folderId: inbox, expiresAt: new Date(clock.now() - 1000).toISOString() }), 400, 'INVALID_BODY', 'past');
     const admins = await makeLink({});
     const mine = await service.api('POST', '/guest-uploads', { name: 'Mine', folderId: inbox }, member.token);
     expect(mine.status).toBe(200);
-    expectError(await service.api('GET', `/guest-uploads/${admins.id}`, undefined, member.token), 404, 'NOT_FOUND');
+    expectApiError(await service.api('GET', `/guest-uploads/${admins.id}`, undefined, member.token), 404, 'NOT_FOUND');
     const listed = await service.api('GET', '/guest-uploads', undefined, member.token);
     expect(listed.body.results.map((entry: { result: { id: string } }) => entry.result.id)).toEqual([mine.body.result.id]);
     // A member's link uploads on their behalf; once they leave the account, the link is closed.
     const account = service.running.ctx.accounts.bySubdomain(LOCAL_SUBDOMAIN);
     if (account === undefined) throw new Error('no local account');
     service.running.ctx.accounts.removeMember(account.id, member.userId);
-    expectError(await guest('GET', `/public/guest-uploads/${mine.body.result.key}`), 404, 'NOT_FOUND');
+    expectApiError(await guest('GET', `/public/guest-uploads/${mine.body.result.key}`), 404, 'NOT_FOUND');
   });
 });

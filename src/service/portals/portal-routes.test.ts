@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type ApiAnswer, type TestService } from '../../../test/support/test-service.js';
+import { expectApiError } from '../../../test/support/expect-api-error.js';
 import { addUser, fakeClock } from '../../../test/support/test-users.js';
 import { randomFile, uploadNewAsset, waitForJob } from '../../../test/support/upload-helpers.js';
 
@@ -46,11 +47,6 @@ describe('portals', () => {
     const text = await response.text();
     return { status: response.status, headers: response.headers, body: text === '' ? {} : (JSON.parse(text) as unknown), text };
   };
-  const expectError = (answer: ApiAnswer, status: number, code: string, fragment?: string): void => {
-    expect(answer.status, answer.text).toBe(status);
-    expect(answer.body).toMatchObject({ status, code });
-    if (fragment !== undefined) expect(answer.body.message).toContain(fragment);
-  };
   const ids = (answer: ApiAnswer): string[] => answer.body.results.map((asset: { id: string }) => asset.id).sort();
   const createPortal = async (body: object): Promise<string> => {
     const created = await service.api('POST', '/portals', body);
@@ -74,14 +70,14 @@ describe('portals', () => {
     const file = await fetch(redirect.headers.get('location') ?? '');
     expect(Buffer.from(await file.arrayBuffer()).equals(bytes)).toBe(true);
     for (const outside of ['staged', 'binned', 'pending', 'b1', 'other']) {
-      expectError(await visit(`/public/portals/${id}/assets/${String(assets[outside])}/content`, 'open sesame'), 404, 'NOT_FOUND');
+      expectApiError(await visit(`/public/portals/${id}/assets/${String(assets[outside])}/content`, 'open sesame'), 404, 'NOT_FOUND');
     }
-    expectError(await visit(`/public/portals/${id}/assets`), 401, 'PASSCODE_REQUIRED');
-    expectError(await visit(`/public/portals/${id}/assets/${String(assets.a1)}/content`), 401, 'PASSCODE_REQUIRED');
-    expectError(await visit(`/public/portals/${id}/assets`, 'open sesamE'), 401, 'PASSCODE_INVALID');
-    expectError(await visit(`/public/portals/${UNKNOWN_ID}/assets`, 'open sesame'), 404, 'NOT_FOUND');
+    expectApiError(await visit(`/public/portals/${id}/assets`), 401, 'PASSCODE_REQUIRED');
+    expectApiError(await visit(`/public/portals/${id}/assets/${String(assets.a1)}/content`), 401, 'PASSCODE_REQUIRED');
+    expectApiError(await visit(`/public/portals/${id}/assets`, 'open sesamE'), 401, 'PASSCODE_INVALID');
+    expectApiError(await visit(`/public/portals/${UNKNOWN_ID}/assets`, 'open sesame'), 404, 'NOT_FOUND');
     // A passcode opens portal pages only; the API still wants a bearer token.
-    expectError(await visit(`/portals/${id}`, 'open sesame'), 401, 'UNAUTHENTICATED', '/public/portals/');
+    expectApiError(await visit(`/portals/${id}`, 'open sesame'), 401, 'UNAUTHENTICATED', '/public/portals/');
   });
 
   it('shows a public portal without a passcode, pages it, and follows changes of its folders', async () => {
@@ -95,19 +91,19 @@ describe('portals', () => {
     expect(ids(await visit(`/public/portals/${id}/assets`))).toEqual([String(assets.a2)]);
     const locked = await service.api('PATCH', `/portals/${id}`, { passcode: 'now locked' });
     expect(locked.body.result.passcodeProtected).toBe(true);
-    expectError(await visit(`/public/portals/${id}/assets`), 401, 'PASSCODE_REQUIRED');
+    expectApiError(await visit(`/public/portals/${id}/assets`), 401, 'PASSCODE_REQUIRED');
     const unlocked = await service.api('PATCH', `/portals/${id}`, { passcode: null, name: 'Open again' });
     expect(unlocked.body.result).toMatchObject({ passcodeProtected: false, name: 'Open again' });
     expect((await visit(`/public/portals/${id}/assets`)).status).toBe(200);
     expect((await service.api('DELETE', `/portals/${id}`)).status).toBe(200);
-    expectError(await visit(`/public/portals/${id}/assets`), 404, 'NOT_FOUND');
+    expectApiError(await visit(`/public/portals/${id}/assets`), 404, 'NOT_FOUND');
   });
 
   it('limits wrong passcodes: after five, even the right one waits for the window to pass', async () => {
     const id = await createPortal({ name: 'Guarded', folderIds: [folders['Portal/A']], passcode: 'right one' });
-    for (let attempt = 0; attempt < 5; attempt += 1) expectError(await visit(`/public/portals/${id}/assets`, `wrong ${attempt}`), 401, 'PASSCODE_INVALID');
+    for (let attempt = 0; attempt < 5; attempt += 1) expectApiError(await visit(`/public/portals/${id}/assets`, `wrong ${attempt}`), 401, 'PASSCODE_INVALID');
     const limited = await visit(`/public/portals/${id}/assets`, 'right one');
-    expectError(limited, 429, 'RATE_LIMITED');
+    expectApiError(limited, 429, 'RATE_LIMITED');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     clock.advance(16 * 60_000);
     expect((await visit(`/public/portals/${id}/assets`, 'right one')).status).toBe(200);
@@ -115,18 +111,18 @@ describe('portals', () => {
 
   it('is managed by admins only, on folders of the account', async () => {
     const member = await addUser(service, 'member@example.test', 'member');
-    expectError(await service.api('POST', '/portals', { name: 'x', folderIds: [folders['Portal/A']] }, member.token), 403, 'FORBIDDEN');
+    expectApiError(await service.api('POST', '/portals', { name: 'x', folderIds: [folders['Portal/A']] }, member.token), 403, 'FORBIDDEN');
     const id = await createPortal({ name: 'Admin only', folderIds: [folders['Portal/A']] });
-    expectError(await service.api('GET', `/portals/${id}`, undefined, member.token), 404, 'NOT_FOUND');
+    expectApiError(await service.api('GET', `/portals/${id}`, undefined, member.token), 404, 'NOT_FOUND');
     const got = await service.api('GET', `/portals/${id}`);
     expect(got.body.result).toMatchObject({ id, name: 'Admin only', folderIds: [folders['Portal/A']], passcodeProtected: false, url: `${service.url}/public/portals/${id}` });
     expect(got.body.result).not.toHaveProperty('passcode');
     expect((await service.api('GET', '/portals')).body.results.map((entry: { result: { id: string } }) => entry.result.id)).toContain(id);
-    expectError(await service.api('POST', '/portals', { name: 'x', folderIds: [UNKNOWN_ID] }), 404, 'NOT_FOUND', 'folder');
+    expectApiError(await service.api('POST', '/portals', { name: 'x', folderIds: [UNKNOWN_ID] }), 404, 'NOT_FOUND', 'folder');
     const keywords = (await service.api('GET', '/fields')).body.find((field: { name: string }) => field.name === 'Keywords').id;
-    expectError(await service.api('POST', '/portals', { name: 'x', folderIds: [keywords] }), 404, 'NOT_FOUND', 'folder');
-    expectError(await service.api('POST', '/portals', { name: 'x', folderIds: [] }), 400, 'INVALID_BODY', 'folderIds');
-    expectError(await service.api('POST', '/portals', { name: 'x', folderIds: [folders['Portal/A']], passcode: '123' }), 400, 'INVALID_BODY', 'passcode');
+    expectApiError(await service.api('POST', '/portals', { name: 'x', folderIds: [keywords] }), 404, 'NOT_FOUND', 'folder');
+    expectApiError(await service.api('POST', '/portals', { name: 'x', folderIds: [] }), 400, 'INVALID_BODY', 'folderIds');
+    expectApiError(await service.api('POST', '/portals', { name: 'x', folderIds: [folders['Portal/A']], passcode: '123' }), 400, 'INVALID_BODY', 'passcode');
   });
 
   // Last: it moves the clock past the admin token's life.
@@ -139,18 +135,18 @@ describe('portals', () => {
     expect(followed.status, followed.text).toBe(302);
     expect(Buffer.from(await (await fetch(followed.headers.get('location') ?? '')).arrayBuffer()).equals(bytes)).toBe(true);
     // The link opens this one asset only, and only while it is signed.
-    expectError(await visit(link.replace(String(assets.a1), String(assets.a2))), 403, 'INVALID_SIGNATURE');
-    expectError(await visit(link.replace(/signature=[^&]+/, 'signature=AAAA')), 403, 'INVALID_SIGNATURE');
-    expectError(await visit(`/public/portals/${id}/assets/${String(assets.a1)}/content?passcodeTag=x`), 401, 'PASSCODE_REQUIRED');
+    expectApiError(await visit(link.replace(String(assets.a1), String(assets.a2))), 403, 'INVALID_SIGNATURE');
+    expectApiError(await visit(link.replace(/signature=[^&]+/, 'signature=AAAA')), 403, 'INVALID_SIGNATURE');
+    expectApiError(await visit(`/public/portals/${id}/assets/${String(assets.a1)}/content?passcodeTag=x`), 401, 'PASSCODE_REQUIRED');
 
     await service.api('PATCH', `/portals/${id}`, { passcode: 'second code' });
-    expectError(await visit(link), 403, 'SIGNED_URL_EXPIRED', 'passcode has changed');
-    expectError(await visit(`/public/portals/${id}/assets`, 'first code'), 401, 'PASSCODE_INVALID');
+    expectApiError(await visit(link), 403, 'SIGNED_URL_EXPIRED', 'passcode has changed');
+    expectApiError(await visit(`/public/portals/${id}/assets`, 'first code'), 401, 'PASSCODE_INVALID');
     expect((await visit(`/public/portals/${id}/assets`, 'second code')).status).toBe(200);
     clock.advance(61 * 60_000);
     const fresh = (await visit(`/public/portals/${id}/assets`, 'second code')).body.results[0].downloadUrl;
     expect((await visit(fresh)).status).toBe(302);
     clock.advance(61 * 60_000);
-    expectError(await visit(fresh), 403, 'SIGNED_URL_EXPIRED');
+    expectApiError(await visit(fresh), 403, 'SIGNED_URL_EXPIRED');
   });
 });

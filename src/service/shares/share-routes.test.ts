@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type ApiAnswer, type TestService } from '../../../test/support/test-service.js';
+import { expectApiError } from '../../../test/support/expect-api-error.js';
 import { addUser, fakeClock } from '../../../test/support/test-users.js';
 import { randomFile, uploadNewAsset } from '../../../test/support/upload-helpers.js';
 
@@ -30,11 +31,6 @@ describe('asset shares and collection shares', () => {
     const text = await response.text();
     return { status: response.status, headers: response.headers, body: text === '' ? {} : (JSON.parse(text) as unknown), text };
   };
-  const expectError = (answer: ApiAnswer, status: number, code: string, fragment?: string): void => {
-    expect(answer.status, answer.text).toBe(status);
-    expect(answer.body).toMatchObject({ status, code });
-    if (fragment !== undefined) expect(answer.body.message).toContain(fragment);
-  };
   const later = (minutes: number): string => new Date(clock.now() + minutes * 60_000).toISOString();
 
   it('shares assets for download: a visitor lists them by id or slug and downloads through a redirect', async () => {
@@ -63,8 +59,8 @@ describe('asset shares and collection shares', () => {
     // Paging, and an asset not in the share.
     const page = await visit('/public/asset-shares/spring-launch?from=1&pageSize=1');
     expect(page.body.result.assets.results.map((asset: { id: string }) => asset.id)).toEqual([empty]);
-    expectError(await visit(`/public/asset-shares/spring-launch/assets/${UNKNOWN_ID}/content`), 404, 'NOT_FOUND');
-    expectError(await visit('/public/asset-shares/spring-launch?pageSize=5000'), 400, 'INVALID_QUERY');
+    expectApiError(await visit(`/public/asset-shares/spring-launch/assets/${UNKNOWN_ID}/content`), 404, 'NOT_FOUND');
+    expectApiError(await visit('/public/asset-shares/spring-launch?pageSize=5000'), 400, 'INVALID_QUERY');
   });
 
   it('keeps a view-only share from downloading', async () => {
@@ -72,7 +68,7 @@ describe('asset shares and collection shares', () => {
     expect(body.result.access).toBe('VIEW');
     const seen = await visit(`/public/asset-shares/${body.result.id}`);
     expect(seen.body.result.assets.results[0]).toMatchObject({ id: withFile, downloadUrl: null });
-    expectError(await visit(`/public/asset-shares/${body.result.id}/assets/${withFile}/content`), 403, 'FORBIDDEN', 'view-only');
+    expectApiError(await visit(`/public/asset-shares/${body.result.id}/assets/${withFile}/content`), 403, 'FORBIDDEN', 'view-only');
   });
 
   it('keeps old slugs working after a new one, and never gives a slug to another share', async () => {
@@ -81,7 +77,7 @@ describe('asset shares and collection shares', () => {
     const patched = await service.api('PATCH', `/asset-shares/${id}`, { slug: 'second-name', access: 'VIEW_AND_DOWNLOAD' });
     expect(patched.body.result).toMatchObject({ slug: 'second-name', slugs: ['first-name', 'second-name'], access: 'VIEW_AND_DOWNLOAD' });
     for (const key of ['first-name', 'second-name']) expect((await visit(`/public/asset-shares/${key}`)).body.result.id).toBe(id);
-    expectError(await service.api('POST', '/asset-shares', { assetIds: [withFile], slug: 'first-name' }), 409, 'SLUG_TAKEN');
+    expectApiError(await service.api('POST', '/asset-shares', { assetIds: [withFile], slug: 'first-name' }), 409, 'SLUG_TAKEN');
     // Dropping the current slug keeps the old ones, and the share's own old slug can come back.
     expect((await service.api('PATCH', `/asset-shares/${id}`, { slug: null })).body.result.slug).toBeNull();
     expect((await visit('/public/asset-shares/second-name')).status).toBe(200);
@@ -98,7 +94,7 @@ describe('asset shares and collection shares', () => {
 
     clock.advance(11 * 60_000);
     for (const path of ['/public/asset-shares/for-ten-minutes', `/public/asset-shares/${id}`, new URL(downloadUrl).pathname]) {
-      expectError(await visit(path), 404, 'NOT_FOUND', 'expired or been revoked');
+      expectApiError(await visit(path), 404, 'NOT_FOUND', 'expired or been revoked');
     }
     expect((await service.api('GET', `/asset-shares/${id}`)).body.result).toMatchObject({ expired: true });
     const expired = await service.api('POST', '/asset-share-searches', { criterion: { type: 'FIELD_EQUALS', field: 'STATUS', value: 'EXPIRED' }, sorts: [] });
@@ -111,28 +107,28 @@ describe('asset shares and collection shares', () => {
   it('a revoked (deleted) share answers 404 like an unknown one', async () => {
     const { body } = await service.api('POST', '/asset-shares', { assetIds: [withFile], slug: 'revoke-me' });
     expect((await service.api('DELETE', `/asset-shares/${body.result.id}`)).status).toBe(200);
-    expectError(await visit('/public/asset-shares/revoke-me'), 404, 'NOT_FOUND');
-    expectError(await visit(`/public/asset-shares/${body.result.id}`), 404, 'NOT_FOUND');
-    expectError(await visit('/public/asset-shares/never-was'), 404, 'NOT_FOUND');
-    expectError(await service.api('GET', `/asset-shares/${body.result.id}`), 404, 'NOT_FOUND');
+    expectApiError(await visit('/public/asset-shares/revoke-me'), 404, 'NOT_FOUND');
+    expectApiError(await visit(`/public/asset-shares/${body.result.id}`), 404, 'NOT_FOUND');
+    expectApiError(await visit('/public/asset-shares/never-was'), 404, 'NOT_FOUND');
+    expectApiError(await service.api('GET', `/asset-shares/${body.result.id}`), 404, 'NOT_FOUND');
   });
 
   it('refuses bad bodies, unknown assets, viewers, and shows a share only to its creator and admins', async () => {
-    expectError(await service.api('POST', '/asset-shares', { assetIds: [UNKNOWN_ID] }), 404, 'NOT_FOUND', UNKNOWN_ID);
-    expectError(await service.api('POST', '/asset-shares', { assetIds: [withFile], slug: 'No Spaces' }), 400, 'INVALID_BODY', 'slug');
-    expectError(await service.api('POST', '/asset-shares', { assetIds: [withFile], slug: UNKNOWN_ID }), 400, 'INVALID_BODY', 'slug');
-    expectError(await service.api('POST', '/asset-shares', { assetIds: [withFile], expiresAt: later(-1) }), 400, 'INVALID_BODY', 'past');
-    expectError(await service.api('POST', '/asset-shares', { assetIds: [withFile], expiresAt: 'tomorrow' }), 400, 'INVALID_BODY', 'expiresAt');
-    expectError(await service.api('POST', '/asset-shares', { assetIds: [withFile], access: 'EDIT' }), 400, 'INVALID_BODY', 'access');
-    expectError(await service.api('POST', '/asset-shares', { assetIds: [withFile] }, viewer.token), 403, 'FORBIDDEN');
+    expectApiError(await service.api('POST', '/asset-shares', { assetIds: [UNKNOWN_ID] }), 404, 'NOT_FOUND', UNKNOWN_ID);
+    expectApiError(await service.api('POST', '/asset-shares', { assetIds: [withFile], slug: 'No Spaces' }), 400, 'INVALID_BODY', 'slug');
+    expectApiError(await service.api('POST', '/asset-shares', { assetIds: [withFile], slug: UNKNOWN_ID }), 400, 'INVALID_BODY', 'slug');
+    expectApiError(await service.api('POST', '/asset-shares', { assetIds: [withFile], expiresAt: later(-1) }), 400, 'INVALID_BODY', 'past');
+    expectApiError(await service.api('POST', '/asset-shares', { assetIds: [withFile], expiresAt: 'tomorrow' }), 400, 'INVALID_BODY', 'expiresAt');
+    expectApiError(await service.api('POST', '/asset-shares', { assetIds: [withFile], access: 'EDIT' }), 400, 'INVALID_BODY', 'access');
+    expectApiError(await service.api('POST', '/asset-shares', { assetIds: [withFile] }, viewer.token), 403, 'FORBIDDEN');
     const mine = await service.api('POST', '/asset-shares', { assetIds: [withFile] }, member.token);
     expect(mine.status).toBe(200);
     const admins = await service.api('POST', '/asset-shares', { assetIds: [withFile] });
-    expectError(await service.api('GET', `/asset-shares/${admins.body.result.id}`, undefined, member.token), 404, 'NOT_FOUND');
+    expectApiError(await service.api('GET', `/asset-shares/${admins.body.result.id}`, undefined, member.token), 404, 'NOT_FOUND');
     expect((await service.api('GET', `/asset-shares/${mine.body.result.id}`)).status).toBe(200);
     const found = await service.api('POST', '/asset-share-searches', { criterion: { type: 'MATCH_ALL' }, sorts: [] }, member.token);
     expect(found.body.results.map((entry: { result: { id: string } }) => entry.result.id)).toEqual([mine.body.result.id]);
-    expectError(await visit(`/asset-shares/${mine.body.result.id}`), 401, 'UNAUTHENTICATED');
+    expectApiError(await visit(`/asset-shares/${mine.body.result.id}`), 401, 'UNAUTHENTICATED');
   });
 
   it('searches shares with sorts, by asset and by slug', async () => {
@@ -145,8 +141,8 @@ describe('asset shares and collection shares', () => {
     expect(byExpiry.body.results.map((entry: { result: { id: string } }) => entry.result.id)).toEqual([a, b]);
     const oneSlug = await service.api('POST', '/asset-share-searches', { criterion: { type: 'FIELD_EQUALS', field: 'SLUG', value: 'sort-a' }, sorts: [] });
     expect(oneSlug.body.totalResults).toBe(1);
-    expectError(await service.api('POST', '/asset-share-searches', { sorts: [] }), 400, 'INVALID_CRITERION');
-    expectError(await service.api('POST', '/asset-share-searches', { criterion: { type: 'MATCH_ALL' } }), 400, 'INVALID_SORT');
+    expectApiError(await service.api('POST', '/asset-share-searches', { sorts: [] }), 400, 'INVALID_CRITERION');
+    expectApiError(await service.api('POST', '/asset-share-searches', { criterion: { type: 'MATCH_ALL' } }), 400, 'INVALID_SORT');
   });
 
   describe('collection shares', () => {
@@ -167,20 +163,20 @@ describe('asset shares and collection shares', () => {
       const file = await fetch(first.downloadUrl);
       expect(Buffer.from(await file.arrayBuffer()).equals(bytes)).toBe(true);
       // An asset share's key is not a collection share's, and the other way round.
-      expectError(await visit('/public/asset-shares/press-kit'), 404, 'NOT_FOUND');
+      expectApiError(await visit('/public/asset-shares/press-kit'), 404, 'NOT_FOUND');
       // Deleting the collection ends its shares.
       const other = (await service.api('POST', '/collections', { name: 'Short-lived' }, member.token)).body.result.id;
       await service.api('POST', '/collection-shares', { collectionId: other, slug: 'short-lived' }, member.token);
       await service.api('DELETE', `/collections/${other}`, undefined, member.token);
-      expectError(await visit('/public/collection-shares/short-lived'), 404, 'NOT_FOUND');
+      expectApiError(await visit('/public/collection-shares/short-lived'), 404, 'NOT_FOUND');
     });
 
     it('lets only those who may share the collection create a share of it', async () => {
       const stranger = await addUser(service, 'stranger@example.test', 'member');
-      expectError(await service.api('POST', '/collection-shares', { collectionId }, stranger.token), 404, 'NOT_FOUND');
+      expectApiError(await service.api('POST', '/collection-shares', { collectionId }, stranger.token), 404, 'NOT_FOUND');
       await service.api('PUT', `/collections/${collectionId}/collaborators/${stranger.userId}`, { role: 'EDITOR' }, member.token);
-      expectError(await service.api('POST', '/collection-shares', { collectionId }, stranger.token), 403, 'FORBIDDEN');
-      expectError(await service.api('POST', '/collection-shares', { collectionId: UNKNOWN_ID }, member.token), 404, 'NOT_FOUND');
+      expectApiError(await service.api('POST', '/collection-shares', { collectionId }, stranger.token), 403, 'FORBIDDEN');
+      expectApiError(await service.api('POST', '/collection-shares', { collectionId: UNKNOWN_ID }, member.token), 404, 'NOT_FOUND');
       const searched = await service.api('POST', '/collection-share-searches', { criterion: { type: 'FIELD_EQUALS', field: 'COLLECTION_ID', value: collectionId }, sorts: [{ field: 'DATE_CREATED' }] }, member.token);
       expect(searched.body.totalResults).toBe(1);
     });
