@@ -15,8 +15,15 @@ export class ManualClock implements Clock {
   private seq = 0;
   private timers: PendingTimer[] = [];
 
-  constructor(start = Date.UTC(2026, 0, 1)) {
+  constructor(private readonly start = Date.UTC(2026, 0, 1)) {
     this.time = start;
+  }
+
+  /** Back to the start with no timer pending (the simulation reuses one clock across seeds). */
+  reset(): void {
+    this.time = this.start;
+    this.seq = 0;
+    this.timers = [];
   }
 
   now(): number {
