@@ -50,6 +50,15 @@ export function registerAccountAdminRoutes(app: FastifyInstance, ctx: ServiceCon
     return who;
   };
 
+  // A field id the auto-tagging settings name must be the caller's account's: another account's id is
+  // refused like an unknown one (it would otherwise be stored, and echoed back, as if it were valid).
+  const ownField = (who: Caller, given: { targetFieldId?: unknown }): void => {
+    const { targetFieldId } = given;
+    if (typeof targetFieldId === 'string' && ctx.fields.get(who.accountId, targetFieldId) === undefined) {
+      throw new ServiceError('INVALID_BODY', `targetFieldId: no field "${targetFieldId}" in this account.`);
+    }
+  };
+
   // Settings read by any member, replaced (PUT) or merged (PATCH) by admins.
   const setting = (path: string, name: SettingName, method: 'put' | 'patch', body: z.ZodObject) => {
     app.get(path, async (request) => envelope(settings.get(caller(request).accountId, name)));
@@ -58,6 +67,7 @@ export function registerAccountAdminRoutes(app: FastifyInstance, ctx: ServiceCon
       const given = parseBody(request, body);
       const current = settings.get(who.accountId, name);
       const next = method === 'patch' && typeof current === 'object' ? { ...current, ...given } : given;
+      if (name === 'auto-tagging-image-settings') ownField(who, given);
       settings.set(who.accountId, name, SETTINGS[name].shape.parse(next));
       return envelope(settings.get(who.accountId, name));
     });

@@ -52,6 +52,12 @@ export function registerChangeRoutes(app: FastifyInstance, ctx: ServiceContext, 
     reply.hijack();
     const raw = reply.raw;
     raw.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
+    // HEAD gets the stream's headers only: Node sends nothing of a HEAD answer until it ends, so a
+    // stream kept open here would hold the request (and a feed subscription) with nothing ever sent.
+    if (request.method === 'HEAD') {
+      raw.end();
+      return;
+    }
     const ready = feed.cursorOf(position);
     raw.write(`retry: 2000\n${event('ready', ready, { cursor: ready })}`);
 

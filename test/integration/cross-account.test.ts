@@ -1,0 +1,304 @@
+/**
+ * No data crosses accounts (issue 21): account A gets one of every entity through the API, then account
+ * B's admin calls every route of the service's own route table (RunningService.routes, so a new route is
+ * walked too) with A's ids. Routes with an id answer 404 (403 where only staff may call them, or where a
+ * signed URL is needed) and show nothing of A; lists and searches show none of A's ids or names; routes
+ * whose body names A's ids refuse them; afterwards every entity of A reads back as it was. A route the
+ * sweep has no URL or body for fails the test, so a new route cannot go unchecked. Account-independent
+ * routes are skipped by name, with the reason; the public share, portal and guest upload routes are
+ * checked on their own: reachable by their key only, showing only what the link grants.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../support/test-service.js';
+import { seedAccount, type SeededAccount } from '../support/account-seed.js';
+import { waitForJob } from '../support/upload-helpers.js';
+
+/** Every name A's entities get carries this, so one text search finds any of them in an answer. */
+const MARKER = 'alephzed';
+
+/** Routes that do not belong to an account, and why they are not swept with B's token. */
+const ACCOUNT_INDEPENDENT: Record<string, string> = {
+  'GET /health': 'liveness, the same for everyone',
+  'GET /.well-known/jwks.json': 'the signing keys, public by OAuth',
+  'GET /.well-known/oauth-authorization-server': 'OAuth metadata, public',
+  'GET /.well-known/asset-sync': 'the service features, public',
+  'GET /authorize': 'the sign-in page: the account is chosen by signing in, before there is a token',
+  'POST /authorize': 'the sign-in form (oauth-flow tests cover which account a sign-in reaches)',
+  'POST /oauth/token': 'token exchange by code or refresh token, bound to the client, not to a bearer token',
+  'POST /accounts': 'sign-up makes a new account (unauthenticated, §4.3)',
+  'POST /subdomain-availability-checks': 'answers whether a subdomain is taken: public by design (§4.3)',
+  'POST /account-invite-requests': 'unauthenticated request to join an account by its subdomain (§4.3)',
+  'POST /publicly-available-account-data-searches': "an account's public data by subdomain, unauthenticated (§4.3)",
+};
+
+/**
+ * Routes for visitors without an account, reached by a link's key: B's token means nothing there. The
+ * public test below checks them with A's keys and with ids that are not keys.
+ */
+const PUBLIC_BY_KEY = /^\/public\//;
+
+/** What B must be answered on A's ids, where it is not 404. */
+const EXPECTED_STATUS: Record<string, number> = {
+  // Staff-only (account-admin-routes.ts): B's admin is not staff.
+  'DELETE /staff-members/:id': 403,
+  'GET /admin/accounts/:accountId/entities/:id/quota-override': 403,
+  'HEAD /admin/accounts/:accountId/entities/:id/quota-override': 403,
+  'PUT /admin/accounts/:accountId/entities/:id/quota-override': 403,
+  // Terms and conditions are read without a token (§4.3): anyone may read any account's terms.
+  'GET /account-terms-and-conditions/:id': 200,
+  'HEAD /account-terms-and-conditions/:id': 200,
+  // The V1 path answers 400 "use the V2 path" for any id, before any lookup.
+  'GET /asset-staging-workflow-transition-batch-jobs/:id': 400,
+  'HEAD /asset-staging-workflow-transition-batch-jobs/:id': 400,
+};
+
+/** Signed URLs carry their credential in the query; B's bearer token opens none of them (403 INVALID_SIGNATURE). */
+const SIGNED = /^\/(files|previews|download-zips|upload-parts|reference-images)\//;
+
+describe('no data crosses accounts', () => {
+  let service: TestService;
+  let a: SeededAccount;
+  let bToken: string;
+  let bUserId: string;
+  let bKeywords: string;
+  /** A's answers to every read-back GET, before B's sweep. */
+  const before = new Map<string, string>();
+
+  beforeAll(async () => {
+    service = await startTestService();
+    a = await seedAccount(service, MARKER);
+    const signup = await fetch(`${service.url}/accounts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ subdomain: 'bravo', name: 'Bravo', email: 'boss@bravo.test', password: 'a long enough password' }),
+    });
+    const created = (await signup.json()) as { result: { adminUserId: string } };
+    bUserId = created.result.adminUserId;
+    bToken = await service.running.ctx.tokens.issue({ sub: bUserId, scope: 'subdomain:bravo' }, 3600);
+    const bFields = await service.api('GET', '/fields', undefined, bToken);
+    bKeywords = bFields.body.find((field: { name: string }) => field.name === 'Keywords').id;
+    for (const path of a.readBack) before.set(path, await readAsA(path));
+  }, 60_000);
+  afterAll(async () => {
+    await service.dispose();
+  });
+
+  /** An answer with signed URLs' changing query (expiry, signature) blanked, so two reads compare. */
+  const stable = (text: string): string => text.replace(/([?&](?:expires|signature)=)[^&"\\]*/g, '$1…');
+  const readAsA = async (path: string): Promise<string> => {
+    const answer = await service.api('GET', path);
+    return `${answer.status} ${stable(answer.text)}`;
+  };
+
+  /** What in an answer to B belongs to A: a marked name, or one of A's ids B did not send itself. */
+  const leaksIn = (text: string, sent: string): string[] => {
+    const found = [...a.ids].filter((id) => text.includes(id) && !sent.includes(id));
+    if (text.toLowerCase().includes(MARKER)) found.push(`a name with "${MARKER}": ${text.slice(Math.max(0, text.toLowerCase().indexOf(MARKER) - 80), text.toLowerCase().indexOf(MARKER) + 40)}`);
+    return found;
+  };
+
+  /** Calls as B. Event streams are read to their first event, then closed. */
+  const asB = async (method: string, path: string, body?: unknown): Promise<{ status: number; text: string; body: any }> => {
+    const headers: Record<string, string> = { authorization: `Bearer ${bToken}` };
+    let payload: string | undefined;
+    if (typeof body === 'string') {
+      headers['content-type'] = 'application/octet-stream';
+      payload = body;
+    } else if (body !== undefined) {
+      headers['content-type'] = 'application/json';
+      payload = JSON.stringify(body);
+    }
+    const abort = new AbortController();
+    const response = await fetch(`${service.url}${path}`, { method, headers, body: payload ?? null, signal: abort.signal, redirect: 'manual' });
+    let text: string;
+    if (method === 'HEAD') {
+      // No body comes; an event stream's connection would stay open.
+      text = '';
+      abort.abort();
+    } else if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream') && response.body !== null) {
+      const reader = response.body.getReader();
+      const first = await reader.read();
+      text = new TextDecoder().decode(first.value);
+      abort.abort();
+    } else {
+      text = await response.text();
+    }
+    let parsed: unknown = {};
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // Not JSON (an event stream, a HEAD answer): the text is what is checked.
+    }
+    return { status: response.status, text, body: parsed };
+  };
+
+  /** Bodies for routes with an id: valid, so that only the id decides the answer. */
+  const idRouteBodies = (): Record<string, unknown> => ({
+    'PATCH /fields/:id': { name: 'Taken by B' },
+    'PATCH /field-options/:id': { value: 'Taken by B' },
+    'PATCH /assets/:id': { filename: 'taken-by-b.bin' },
+    'POST /assets/:id/saved-crop-areas': { name: 'B', x: 0, y: 0, width: 1, height: 1 },
+    'PATCH /asset-saved-crop-areas/:id': { name: 'B' },
+    'PATCH /collections/:id': { name: 'B' },
+    'POST /collections/:id/assets': { assetIds: [a.named.otherAsset] },
+    'POST /collections/:id/asset-removals': { assetIds: [a.named.asset] },
+    'PUT /collections/:id/collaborators/:userId': { role: 'EDITOR' },
+    'PATCH /asset-shares/:id': { access: 'VIEW' },
+    'PATCH /collection-shares/:id': { access: 'VIEW' },
+    'PATCH /portals/:id': { name: 'B' },
+    'PATCH /guest-uploads/:id': { name: 'B' },
+    'PATCH /groups/:id': { name: 'B' },
+    'POST /assets/:id/comments': { text: 'B was here' },
+    'PATCH /comments/:id': { text: 'B was here' },
+    'PATCH /saved-searches/:id': { name: 'B' },
+    'POST /saved-searches/:id/results': { from: 0, pageSize: 10 },
+    'PATCH /search-filter-view/search-filters/:id': { position: 0 },
+    'PATCH /field-views/:id': { name: 'B' },
+    'PATCH /subscription-intents/:id': { status: 'CANCELLED' },
+    'PUT /account-terms-and-conditions/:id': { text: 'B rules now', acceptanceRequired: true },
+    'POST /account-terms-and-conditions/:id/acceptances': { version: 1 },
+    'PUT /admin/accounts/:accountId/entities/:id/quota-override': { quota: 0 },
+    // Raw bytes, sent without the URL's signature.
+    'PUT /upload-parts/:uploadId/:partNumber': 'B bytes',
+    'PUT /reference-images/:key': 'B bytes',
+  });
+
+  /** Where a path of A's names a user, B tries to put itself there instead. */
+  const pathFor = (method: string, route: string): string | undefined => {
+    if (method === 'PUT' && route === '/collections/:id/collaborators/:userId') return `/collections/${a.named.collection}/collaborators/${bUserId}`;
+    return a.paths[route];
+  };
+
+  /**
+   * Bodies for routes without an id that name A's ids: each must be refused (4xx, or a batch whose every
+   * item failed). The rest of the routes without an id act on B's own account and are only scanned.
+   */
+  const refusedBodies = (): Record<string, unknown> => {
+    const { asset, file, field, option, folder, member, collection } = a.named;
+    return {
+      'POST /field-option-batches': { items: [{ batchItemId: 'x', fieldId: field, value: 'B' }] },
+      'POST /asset-scroll-search-scrolls': { scrollId: a.named.scroll },
+      'POST /asset-uploads': { assetId: asset, assetFileId: null, size: 10 },
+      'POST /asset-upload-completions': { assetId: asset, uploadId: a.named['open upload'], parts: [{ partNumber: 1, eTag: 'x' }] },
+      'POST /asset-and-upload-batch-jobs': { items: [{ batchItemId: 'x', assetId: asset, assetFileId: null, size: 1 }] },
+      'POST /asset-upload-batch-jobs': { items: [{ batchItemId: 'x', assetId: asset, assetFileId: file, size: 1 }] },
+      'POST /asset-download-batch-jobs': { items: [{ batchItemId: 'x', assetId: asset, assetFileId: file }] },
+      'POST /collections': { name: 'B', assetIds: [asset] },
+      'POST /asset-shares': { assetIds: [asset] },
+      'POST /collection-shares': { collectionId: collection },
+      'POST /portals': { name: 'B', folderIds: [folder] },
+      'POST /guest-uploads': { name: 'B', folderId: folder },
+      'POST /groups': { name: 'B', memberIds: [member] },
+      'POST /saved-searches': { name: 'B', criterion: { type: 'FIELD_EQUALS', field: { type: 'FIELD', fieldId: field }, value: option } },
+      'POST /asset-metadata-edit-batch-jobs': { selector: { type: 'BY_IDS', assetIds: [asset] }, metadataFieldValueUpdates: [{ fieldId: bKeywords, type: 'BY_VALUES', values: ['B'], operation: 'ADD' }] },
+      'POST /asset-lifecycle-transition-batch-jobs': { selector: { type: 'BY_IDS', assetIds: [asset] }, targetState: 'BINNED' },
+      'POST /asset-deletion-batch-jobs': { selector: { type: 'BY_IDS', assetIds: [asset] } },
+      // The V1 path is refused whatever the body.
+      'POST /asset-staging-workflow-transition-batch-jobs': { selector: { type: 'BY_IDS', assetIds: [asset] } },
+      'POST /search-filter-view/search-filters': { searchFilterId: field },
+      'POST /field-views': { name: 'B', fieldIds: [field] },
+      'POST /asset-metadata-suggestion-batch-jobs': { selector: { type: 'BY_IDS', assetIds: [asset] } },
+      'POST /rejected-asset-metadata-suggestion-batches': { items: [{ batchItemId: 'x', assetId: asset, fieldId: bKeywords, value: 'B' }] },
+      'PATCH /auto-tagging-image-settings': { targetFieldId: field },
+      'POST /staff-members': { email: service.running.ctx.config.adminEmail },
+    };
+  };
+
+  /** Bodies for routes without an id that act on B's own account: the answers are scanned for A's data. */
+  const ownBodies = (): Record<string, unknown> => ({
+    'POST /fields': { name: 'B field' },
+    'PUT /custom-integration-settings': { redirectUris: ['http://127.0.0.1/b'] },
+    'POST /field-option-searches': { criterion: { type: 'MATCH_ALL' } },
+    'POST /assets-creations': { count: 1 },
+    'POST /asset-searches': { criterion: { type: 'MATCH_ALL' }, sorts: [] },
+    'POST /asset-scroll-searches': { criterion: { type: 'MATCH_ALL' }, sorts: [] },
+    'POST /preset-transformation-searches': { criterion: { type: 'MATCH_ALL' }, sorts: [] },
+    'POST /preset-transformations-for-asset-searches': { assetIds: [a.named.asset] },
+    'POST /collection-searches': { criterion: { type: 'MATCH_ALL' } },
+    'POST /asset-share-searches': { criterion: { type: 'MATCH_ALL' } },
+    'POST /collection-share-searches': { criterion: { type: 'MATCH_ALL' } },
+    'POST /user-searches': {},
+    'POST /asset-download-event-searches': { criterion: { type: 'MATCH_ALL' }, sorts: [] },
+    'POST /reference-image-uploads': undefined,
+    'POST /external-app-users': { externalAppUserId: 'b-user' },
+    'POST /external-app-sso-tokens': undefined,
+    'POST /external-app-accounts': { externalAppAccountId: 'b-account' },
+    'POST /subscription-intents': { plan: 'TIERED', tier: 'GROWTH' },
+    'PUT /account-security': { allowedEmailDomains: ['bravo.test'], sessionLifetimeHours: 1 },
+    'PATCH /text-in-image-settings': { languages: ['fr'] },
+    'PUT /storefront-sku-settings': { skus: [] },
+    'PUT /allowed-login-methods': { methods: ['PASSWORD'] },
+    'PATCH /onboarding-checklist': { dismissed: true },
+  });
+
+  /** Reads by B go first and deletions last, so a leaking write is seen by the reads of A, not hidden. */
+  const ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+  it('walks every route of the table with B\'s token and A\'s ids', async () => {
+    const routes = [...service.running.routes].sort((x, y) => ORDER.indexOf(x.method) - ORDER.indexOf(y.method));
+    const idBodies = idRouteBodies();
+    const refused = refusedBodies();
+    const own = ownBodies();
+    const uncovered: string[] = [];
+    const problems: string[] = [];
+    const covered: string[] = [];
+    for (const route of routes) {
+      const name = `${route.method} ${route.url}`;
+      const getName = `GET ${route.url}`;
+      if (ACCOUNT_INDEPENDENT[name] !== undefined || (route.method === 'HEAD' && ACCOUNT_INDEPENDENT[getName] !== undefined)) continue;
+      if (PUBLIC_BY_KEY.test(route.url)) continue;
+      const takesBody = route.body !== undefined || route.rawBody || ['POST', 'PUT', 'PATCH'].includes(route.method);
+      if (route.url.includes(':')) {
+        const path = pathFor(route.method, route.url);
+        const body = idBodies[name];
+        if (path === undefined || (takesBody && !(name in idBodies) && route.body !== undefined)) {
+          uncovered.push(name);
+          continue;
+        }
+        const answer = await asB(route.method, path, body);
+        const expected = EXPECTED_STATUS[name] ?? (SIGNED.test(route.url) ? 403 : 404);
+        if (answer.status !== expected) problems.push(`${name}: ${answer.status}, not ${expected}: ${answer.text.slice(0, 300)}`);
+        const leaks = leaksIn(answer.text, path);
+        if (leaks.length > 0) problems.push(`${name} shows A's data: ${leaks.join(', ')}`);
+        covered.push(name);
+        continue;
+      }
+      if (takesBody && !(name in refused) && !(name in own)) {
+        uncovered.push(name);
+        continue;
+      }
+      const body = refused[name] ?? own[name];
+      const sent = JSON.stringify(body ?? null);
+      const answer = await asB(route.method, route.url, body);
+      if (answer.status >= 500) problems.push(`${name}: ${answer.status}: ${answer.text.slice(0, 300)}`);
+      if (name in refused) {
+        const job = answer.status === 200 && route.url.endsWith('-batch-jobs') ? await waitForJob(service, route.url, answer.body.result.id, bToken) : undefined;
+        const outcome = job ?? answer.body;
+        const allFailed = answer.status === 200 && outcome.successes !== undefined && Object.keys(outcome.successes).length === 0 && Object.keys(outcome.failures ?? {}).length > 0;
+        if (!(answer.status >= 400 && answer.status < 500) && !allFailed) problems.push(`${name} accepted A's ids: ${answer.status} ${answer.text.slice(0, 300)}`);
+        if (job !== undefined) {
+          const leaks = leaksIn(JSON.stringify(job), sent);
+          if (leaks.length > 0) problems.push(`${name}'s job shows A's data: ${leaks.join(', ')}`);
+        }
+      }
+      const leaks = leaksIn(answer.text, sent);
+      if (leaks.length > 0) problems.push(`${name} shows A's data: ${leaks.join(', ')}`);
+      covered.push(name);
+    }
+    expect(uncovered, 'routes the sweep has no URL or body for: add them to the seed and the body lists').toEqual([]);
+    expect(problems).toEqual([]);
+    // The sweep really walked the table: every id route of A and more.
+    expect(covered.length).toBeGreaterThan(150);
+    expect(covered).toEqual(expect.arrayContaining(['DELETE /assets/:id', 'PATCH /field-views/:id', 'GET /change-events', 'POST /asset-download-event-searches']));
+  }, 120_000);
+
+  it('leaves every entity of A as it was', async () => {
+    const changed: string[] = [];
+    for (const [path, answer] of before) {
+      const now = await readAsA(path);
+      if (now !== answer) changed.push(`${path}\n  before: ${answer.slice(0, 400)}\n  after:  ${now.slice(0, 400)}`);
+    }
+    expect(changed).toEqual([]);
+    expect([...before.values()].filter((answer) => !answer.startsWith('200 '))).toEqual([]);
+  });
+});
