@@ -132,6 +132,18 @@ describe('no data crosses accounts', () => {
     return { status: response.status, text, body: parsed };
   };
 
+  /** The `id:` of an event stream's first event (its cursor), read as `token`. */
+  const firstEventOf = async (path: string, token: string): Promise<string> => {
+    const abort = new AbortController();
+    const response = await fetch(`${service.url}${path}`, { headers: { authorization: `Bearer ${token}` }, signal: abort.signal });
+    const reader = response.body?.getReader();
+    const first = await reader?.read();
+    abort.abort();
+    const id = /^id: (.+)$/m.exec(new TextDecoder().decode(first?.value))?.[1];
+    if (id === undefined) throw new Error(`no event from ${path}`);
+    return id;
+  };
+
   /** Bodies for routes with an id: valid, so that only the id decides the answer. */
   const idRouteBodies = (): Record<string, unknown> => ({
     'PATCH /fields/:id': { name: 'Taken by B' },
@@ -291,6 +303,171 @@ describe('no data crosses accounts', () => {
     expect(covered.length).toBeGreaterThan(150);
     expect(covered).toEqual(expect.arrayContaining(['DELETE /assets/:id', 'PATCH /field-views/:id', 'GET /change-events', 'POST /asset-download-event-searches']));
   }, 120_000);
+
+  it("refuses A's ids inside requests about B's own entities", async () => {
+    const { asset, file, option, folder, member, group } = a.named;
+    const field = a.named.field ?? 'no field';
+    const own = async (method: string, path: string, body?: unknown): Promise<any> => {
+      const answer = await asB(method, path, body);
+      if (answer.status !== 200) throw new Error(`B's own ${method} ${path}: ${answer.status} ${answer.text}`);
+      return answer.body;
+    };
+    const bFolders = (await own('GET', '/folder-settings')).result.fieldId;
+    const bFolder = (await own('POST', '/field-option-batches', { items: [{ batchItemId: 'f', fieldId: bFolders, value: 'B folder' }] })).successes.f.result.id;
+    const bField = (await own('POST', '/fields', { name: 'B colour', hasFixedOptions: true })).result.id;
+    const bOption = (await own('POST', '/field-option-batches', { items: [{ batchItemId: 'o', fieldId: bField, value: 'B red' }] })).successes.o.result.id;
+    const bAsset = (await own('POST', '/assets-creations', { count: 1 })).results[0].result.id;
+    const bCollection = (await own('POST', '/collections', { name: 'B collection' })).result.id;
+    const bGroup = (await own('POST', '/groups', { name: 'B group' })).result.id;
+    const bPortal = (await own('POST', '/portals', { name: 'B portal', folderIds: [bFolder] })).result.id;
+    const bView = (await own('POST', '/field-views', { name: 'B view', fieldIds: [bField] })).result.id;
+    const bSaved = (await own('POST', '/saved-searches', { name: 'B saved', criterion: { type: 'MATCH_ALL' } })).result.id;
+    const bShare = (await own('POST', '/asset-shares', { assetIds: [bAsset], access: 'VIEW_AND_DOWNLOAD' })).result.id;
+    const bLink = (await own('POST', '/guest-uploads', { name: 'B drop box', folderId: bFolder })).result.key;
+    const aCursor = await firstEventOf('/change-events', await service.token());
+    const parts = [{ partNumber: 1, eTag: 'x' }];
+
+    const refusals: [string, string, unknown][] = [
+      ['PATCH', `/assets/${bAsset}`, { metadata: { values: { [field]: [option] } } }],
+      ['PATCH', `/assets/${bAsset}`, { metadata: { values: { [bFolders]: [folder] } } }],
+      ['PATCH', `/field-options/${bOption}`, { parentId: option }],
+      ['POST', '/field-option-batches', { items: [{ batchItemId: 'x', fieldId: bField, value: 'child', parentId: option }] }],
+      ['POST', `/collections/${bCollection}/assets`, { assetIds: [asset] }],
+      ['PUT', `/collections/${bCollection}/collaborators/${member}`, { role: 'EDITOR' }],
+      ['PATCH', `/groups/${bGroup}`, { memberIds: [member] }],
+      ['PATCH', `/groups/${bGroup}`, { folderIds: [folder] }],
+      ['PATCH', `/portals/${bPortal}`, { folderIds: [folder] }],
+      ['PATCH', `/field-views/${bView}`, { fieldIds: [field] }],
+      ['PATCH', `/saved-searches/${bSaved}`, { criterion: { type: 'FIELD_EQUALS', field: { type: 'FIELD', fieldId: field }, value: option } }],
+      ['POST', '/asset-searches', { criterion: { type: 'FIELD_EQUALS', field: { type: 'FIELD', fieldId: field }, value: option }, sorts: [] }],
+      ['POST', '/asset-uploads', { assetId: bAsset, assetFileId: file, size: 10 }],
+      ['POST', '/asset-upload-completions', { assetId: bAsset, uploadId: a.named['open upload'], parts }],
+      ['POST', '/asset-download-batch-jobs', { items: [{ batchItemId: 'x', assetId: bAsset, assetFileId: file }] }],
+      ['POST', '/asset-download-batch-jobs', { items: [{ batchItemId: 'x', assetId: bAsset }], transformationDescription: { type: 'CUSTOM', candidateTransformations: [{ transformation: { operations: [{ type: 'CROP', savedCropAreaId: a.named['crop area'] }] } }] } }],
+      ['POST', '/asset-metadata-edit-batch-jobs', { selector: { type: 'BY_IDS', assetIds: [bAsset] }, metadataFieldValueUpdates: [{ fieldId: field, type: 'BY_IDS', values: [option], operation: 'ADD' }] }],
+      ['POST', '/asset-metadata-edit-batch-jobs', { selector: { type: 'BY_IDS', assetIds: [bAsset] }, metadataFieldValueUpdates: [{ fieldId: bFolders, type: 'BY_IDS', values: [folder], operation: 'ADD' }] }],
+      ['POST', '/rejected-asset-metadata-suggestion-batches', { items: [{ batchItemId: 'x', assetId: bAsset, fieldId: field, value: 'x' }] }],
+      ['POST', '/search-filter-view/search-filters', { searchFilterId: field }],
+      ['GET', `/change-events?cursor=${encodeURIComponent(aCursor)}`, undefined],
+      // B's public links do not reach A's assets or uploads, nor does A's link reach A's other assets.
+      ['GET', `/public/portals/${bPortal}/assets/${asset}/content`, undefined],
+      ['GET', `/public/asset-shares/${bShare}/assets/${asset}/content`, undefined],
+      ['POST', `/public/guest-uploads/${bLink}/completions`, { assetId: asset, uploadId: a.named['open upload'], parts }],
+      ['POST', `/public/guest-uploads/${a.named['guest upload key']}/completions`, { assetId: asset, uploadId: a.named['open upload'], parts }],
+    ];
+    const problems: string[] = [];
+    for (const [method, path, body] of refusals) {
+      const answer = await asB(method, path, body);
+      const job = answer.status === 200 && path.endsWith('-batch-jobs') ? await waitForJob(service, path, answer.body.result.id, bToken) : undefined;
+      const outcome = job ?? answer.body;
+      const allFailed = answer.status === 200 && outcome.successes !== undefined && Object.keys(outcome.successes).length === 0;
+      if (!(answer.status >= 400 && answer.status < 500) && !allFailed) problems.push(`${method} ${path} ${JSON.stringify(body)} accepted A's ids: ${answer.status} ${answer.text.slice(0, 300)}`);
+      const leaks = leaksIn(`${answer.text}${JSON.stringify(job ?? null)}`, `${path}${JSON.stringify(body ?? null)}`);
+      if (leaks.length > 0) problems.push(`${method} ${path} shows A's data: ${leaks.join(', ')}`);
+    }
+    // Searches that name A's ids find nothing of A's.
+    const searches: [string, unknown][] = [
+      ['/field-option-searches', { criterion: { type: 'FIELD_EQUALS', field: 'FIELD_ID', value: field } }],
+      ['/user-searches', { groupId: group }],
+      ['/asset-searches', { criterion: { type: 'FIELD_IN', field: { type: 'FIXED', fieldName: 'ASSET_ID' }, values: [asset, a.named.otherAsset] }, sorts: [] }],
+      ['/asset-download-event-searches', { criterion: { type: 'FIELD_EQUALS', field: { type: 'FIXED', fieldName: 'ASSET_ID' }, value: asset } }],
+      ['/collection-searches', { criterion: { type: 'MATCH_ALL' } }],
+    ];
+    for (const [path, body] of searches) {
+      const answer = await asB('POST', path, body);
+      if (answer.status === 200 && answer.body.totalResults !== 0) problems.push(`POST ${path} ${JSON.stringify(body)} found ${answer.body.totalResults}: ${answer.text.slice(0, 300)}`);
+      const leaks = leaksIn(answer.text, JSON.stringify(body));
+      if (leaks.length > 0) problems.push(`POST ${path} shows A's data: ${leaks.join(', ')}`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it("selects the account by the token's subdomain scope, for a user who is in both", async () => {
+    const { ctx } = service.running;
+    const both = ctx.accounts.userByEmail(`member-${MARKER}@example.test`);
+    const bravo = ctx.accounts.bySubdomain('bravo');
+    if (both === undefined || bravo === undefined) throw new Error('no member or no account bravo');
+    ctx.accounts.addMembership(bravo.id, both.id, 'member');
+    const inA = await ctx.tokens.issue({ sub: both.id, scope: 'subdomain:local' }, 3600);
+    const inB = await ctx.tokens.issue({ sub: both.id, scope: 'subdomain:bravo' }, 3600);
+    expect((await service.api('GET', `/assets/${a.named.asset}`, undefined, inA)).status).toBe(200);
+    const fromB = await service.api('GET', `/assets/${a.named.asset}`, undefined, inB);
+    expect(fromB.status).toBe(404);
+    expect((await service.api('GET', '/current-user', undefined, inB)).text).not.toContain(a.accountId);
+    const searched = await service.api('POST', '/asset-searches', { criterion: { type: 'MATCH_ALL' }, sorts: [] }, inB);
+    expect(leaksIn(searched.text, '')).toEqual([]);
+    // B's admin sees the shared user as B's member only: not their groups, collections or role in A.
+    const user = await service.api('GET', `/users/${both.id}`, undefined, bToken);
+    expect(user.status).toBe(200);
+    const own = (text: string): string => text.split(both.email).join('').split(both.name ?? both.email).join('');
+    expect(leaksIn(own(user.text), both.id)).toEqual([]);
+    const found = await service.api('POST', '/user-searches', { text: 'member' }, bToken);
+    expect(found.body.totalResults).toBe(1);
+    expect(leaksIn(own(found.text), both.id)).toEqual([]);
+    // B's admin has no membership in A: a token naming A's subdomain is refused, not served as B.
+    const forged = await ctx.tokens.issue({ sub: bUserId, scope: 'subdomain:local' }, 3600);
+    const refused = await service.api('GET', '/fields', undefined, forged);
+    expect(refused.status).toBe(401);
+    expect(refused.body.code).toBe('TOKEN_INVALID');
+    ctx.accounts.removeMember(bravo.id, both.id);
+  });
+
+  it("opens A's public links only by their keys, showing only what each grants", async () => {
+    const { named } = a;
+    /** A visitor's GET (with B's token or none): the status, and the redirect target with the body. */
+    const anyone = async (path: string, token?: string): Promise<{ status: number; text: string }> => {
+      const response = await fetch(`${service.url}${path}`, { headers: token === undefined ? {} : { authorization: `Bearer ${token}` }, redirect: 'manual' });
+      const text = `${response.headers.get('location') ?? ''}${await response.text()}`;
+      return { status: response.status, text };
+    };
+    // What each link grants: its own key and its assets (the shared asset, with its file and name).
+    const granted = [named['asset share'] ?? '', named['collection share'] ?? '', named.asset ?? '', named.file ?? '', `${MARKER}-shared`, `${MARKER}-asset-share`, `${MARKER}-collection-share`];
+    const shows = (text: string, also: string[]): string[] => {
+      let rest = text;
+      for (const allowed of [...granted, ...also]) rest = rest.split(allowed).join('');
+      return leaksIn(rest, '');
+    };
+    const problems: string[] = [];
+    const expectOpen = async (path: string, also: string[] = []): Promise<void> => {
+      for (const token of [undefined, bToken]) {
+        const answer = await anyone(path, token);
+        // Content answers with a redirect to the file's signed URL.
+        const expected = path.endsWith('/content') ? 302 : 200;
+        if (answer.status !== expected) problems.push(`${path}: ${answer.status}, not ${expected}: ${answer.text.slice(0, 200)}`);
+        const extra = shows(answer.text, also);
+        if (extra.length > 0) problems.push(`${path} shows more than it grants: ${extra.join(', ')}`);
+      }
+    };
+    const expectClosed = async (path: string): Promise<void> => {
+      for (const token of [undefined, bToken]) {
+        const answer = await anyone(path, token);
+        if (answer.status !== 404) problems.push(`${path}: ${answer.status}, not 404: ${answer.text.slice(0, 200)}`);
+        // The error body names the path asked for; anything else of A's would be a leak.
+        const extra = leaksIn(answer.text.split(path).join(''), path);
+        if (extra.length > 0) problems.push(`${path} shows A's data: ${extra.join(', ')}`);
+      }
+    };
+    await expectOpen(`/public/asset-shares/${MARKER}-asset-share`);
+    await expectOpen(`/public/collection-shares/${MARKER}-collection-share`, [`${MARKER} Collection`]);
+    await expectOpen(`/public/asset-shares/${MARKER}-asset-share/assets/${named.asset}/content`);
+    // Not an asset of the share, not a share of this kind, not a key at all.
+    await expectClosed(`/public/asset-shares/${MARKER}-asset-share/assets/${named.otherAsset}/content`);
+    await expectClosed(`/public/collection-shares/${MARKER}-collection-share/assets/${named.otherAsset}/content`);
+    await expectClosed(`/public/asset-shares/${MARKER}-collection-share`);
+    await expectClosed(`/public/collection-shares/${MARKER}-asset-share`);
+    await expectClosed(`/public/asset-shares/${named.asset}`);
+    await expectClosed(`/public/collection-shares/${named.collection}`);
+    // The portal shows its folder's assets, nothing outside it.
+    const portalAssets = [named.otherAsset ?? '', `${MARKER}-unshared`, named[`${MARKER}-unshared file`] ?? '', `${MARKER} Portal`, `${MARKER} Folder`, named.portal ?? '', named.folder ?? ''];
+    await expectOpen(`/public/portals/${named.portal}`, portalAssets);
+    await expectOpen(`/public/portals/${named.portal}/assets`, portalAssets);
+    await expectClosed(`/public/portals/${named.portal}/assets/${named.outside}/content`);
+    await expectClosed(`/public/portals/${named.collection}`);
+    // A guest upload link opens by its key, not by its id; it shows its name and folder only.
+    await expectOpen(`/public/guest-uploads/${named['guest upload key']}`, [`${MARKER} Drop box`, `${MARKER} Folder`]);
+    await expectClosed(`/public/guest-uploads/${named['guest upload']}`);
+    expect(problems).toEqual([]);
+  });
 
   it('leaves every entity of A as it was', async () => {
     const changed: string[] = [];

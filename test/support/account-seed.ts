@@ -51,10 +51,10 @@ export async function seedAccount(service: TestService, marker: string): Promise
   const folderId = keep('folder', folder.successes.f.result.id);
 
   // Assets with files: two uploaded into the folder, one made empty (for a deletion job).
-  const upload = async (name: string): Promise<{ assetId: string; fileId: string }> => {
+  const upload = async (name: string, folderName = `${marker} Folder`): Promise<{ assetId: string; fileId: string }> => {
     const bytes = randomFile(300);
     keep(`${name} sha256`, createHash('sha256').update(bytes).digest('hex'));
-    const created = await call('POST', '/asset-and-upload-batch-jobs', { items: [{ batchItemId: 'u', path: `/${marker} Folder/${name}.bin`, size: bytes.length }] });
+    const created = await call('POST', '/asset-and-upload-batch-jobs', { items: [{ batchItemId: 'u', path: `/${folderName}/${name}.bin`, size: bytes.length }] });
     keep(`${name} upload job`, created.result.id);
     const job = await waitForJob(service, '/asset-and-upload-batch-jobs', created.result.id);
     const { assetId, upload: open } = job.successes.u;
@@ -63,6 +63,9 @@ export async function seedAccount(service: TestService, marker: string): Promise
   };
   const shared = await upload(`${marker}-shared`);
   const unshared = await upload(`${marker}-unshared`);
+  // Live, but outside the portal's folder.
+  const outside = await upload(`${marker}-outside`, `${marker} Elsewhere`);
+  named.outside = outside.assetId;
   named.asset = shared.assetId;
   named.file = shared.fileId;
   named.otherAsset = unshared.assetId;
@@ -86,6 +89,7 @@ export async function seedAccount(service: TestService, marker: string): Promise
   });
   keep('edit job', edit.result.id);
   keep('lifecycle job', (await call('POST', '/asset-lifecycle-transition-batch-jobs', { selector: { type: 'BY_IDS', assetIds: [unshared.assetId] }, targetState: 'LIVE' })).result.id);
+  await call('POST', '/asset-lifecycle-transition-batch-jobs', { selector: { type: 'BY_IDS', assetIds: [outside.assetId] }, targetState: 'LIVE' });
   keep('deletion job', (await call('POST', '/asset-deletion-batch-jobs', { selector: { type: 'BY_IDS', assetIds: [doomed] } })).result.id);
   keep('suggestion job', (await call('POST', '/asset-metadata-suggestion-batch-jobs', { selector: { type: 'BY_IDS', assetIds: [shared.assetId] } })).result.id);
   await service.running.jobsIdle();
