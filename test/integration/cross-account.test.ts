@@ -10,8 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/test-service.js';
-import { seedAccount, type SeededAccount } from '../support/account-seed.js';
-import { waitForJob } from '../support/upload-helpers.js';
+import { finishedJob, seedAccount, type SeededAccount } from '../support/account-seed.js';
 
 /** Every name A's entities get carries this, so one text search finds any of them in an answer. */
 const MARKER = 'alephzed';
@@ -284,7 +283,7 @@ describe('no data crosses accounts', () => {
       const answer = await asB(route.method, route.url, body);
       if (answer.status >= 500) problems.push(`${name}: ${answer.status}: ${answer.text.slice(0, 300)}`);
       if (name in refused) {
-        const job = answer.status === 200 && route.url.endsWith('-batch-jobs') ? await waitForJob(service, route.url, answer.body.result.id, bToken) : undefined;
+        const job = answer.status === 200 && route.url.endsWith('-batch-jobs') ? await finishedJob(service, route.url, answer.body.result.id, bToken) : undefined;
         const outcome = job ?? answer.body;
         const allFailed = answer.status === 200 && outcome.successes !== undefined && Object.keys(outcome.successes).length === 0 && Object.keys(outcome.failures ?? {}).length > 0;
         if (!(answer.status >= 400 && answer.status < 500) && !allFailed) problems.push(`${name} accepted A's ids: ${answer.status} ${answer.text.slice(0, 300)}`);
@@ -358,7 +357,7 @@ describe('no data crosses accounts', () => {
     const problems: string[] = [];
     for (const [method, path, body] of refusals) {
       const answer = await asB(method, path, body);
-      const job = answer.status === 200 && path.endsWith('-batch-jobs') ? await waitForJob(service, path, answer.body.result.id, bToken) : undefined;
+      const job = answer.status === 200 && path.endsWith('-batch-jobs') ? await finishedJob(service, path, answer.body.result.id, bToken) : undefined;
       const outcome = job ?? answer.body;
       const allFailed = answer.status === 200 && outcome.successes !== undefined && Object.keys(outcome.successes).length === 0;
       if (!(answer.status >= 400 && answer.status < 500) && !allFailed) problems.push(`${method} ${path} ${JSON.stringify(body)} accepted A's ids: ${answer.status} ${answer.text.slice(0, 300)}`);

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { TestService } from './test-service.js';
 import { addUser } from './test-users.js';
-import { randomFile, sendParts, waitForJob } from './upload-helpers.js';
+import { randomFile, sendParts } from './upload-helpers.js';
 
 export interface SeededAccount {
   accountId: string;
@@ -22,6 +22,14 @@ export interface SeededAccount {
 }
 
 type Call = (method: string, path: string, body?: unknown) => Promise<any>;
+
+/** A job once the runner has nothing left to run: read once, with no polling and no sleeps. */
+export async function finishedJob(service: TestService, path: string, id: string, token?: string): Promise<any> {
+  await service.running.jobsIdle();
+  const answer = await service.api('GET', `${path}/${id}`, undefined, token);
+  if (answer.status !== 200) throw new Error(`GET ${path}/${id} answered ${answer.status}: ${answer.text}`);
+  return answer.body.result;
+}
 
 /** Fills an account (the service's local one, as its admin) with one of everything. */
 export async function seedAccount(service: TestService, marker: string): Promise<SeededAccount> {
@@ -56,7 +64,7 @@ export async function seedAccount(service: TestService, marker: string): Promise
     keep(`${name} sha256`, createHash('sha256').update(bytes).digest('hex'));
     const created = await call('POST', '/asset-and-upload-batch-jobs', { items: [{ batchItemId: 'u', path: `/${folderName}/${name}.bin`, size: bytes.length }] });
     keep(`${name} upload job`, created.result.id);
-    const job = await waitForJob(service, '/asset-and-upload-batch-jobs', created.result.id);
+    const job = await finishedJob(service, '/asset-and-upload-batch-jobs', created.result.id);
     const { assetId, upload: open } = job.successes.u;
     const done = await call('POST', '/asset-upload-completions', { assetId, uploadId: open.uploadId, parts: await sendParts(open, bytes) });
     return { assetId: keep(name, assetId), fileId: keep(`${name} file`, done.result.currentAssetFile.id) };
@@ -74,14 +82,14 @@ export async function seedAccount(service: TestService, marker: string): Promise
   // A new version of the shared asset, left open: its upload id and part URL stay unused.
   const versionJob = await call('POST', '/asset-upload-batch-jobs', { items: [{ batchItemId: 'v', assetId: shared.assetId, assetFileId: null, size: 10 }] });
   keep('version job', versionJob.result.id);
-  const version = (await waitForJob(service, '/asset-upload-batch-jobs', versionJob.result.id)).successes.v;
+  const version = (await finishedJob(service, '/asset-upload-batch-jobs', versionJob.result.id)).successes.v;
   keep('open upload', version.upload.uploadId);
 
   // Downloads (a job and its event), renditions by crop area, suggestions, batch edits.
   const area = keep('crop area', (await call('POST', `/assets/${shared.assetId}/saved-crop-areas`, { name: `${marker} Face`, x: 0, y: 0, width: 1, height: 1 })).result.id);
   const download = await call('POST', '/asset-download-batch-jobs', { items: [{ batchItemId: 'd', assetId: shared.assetId, assetFileId: null }] });
   keep('download job', download.result.id);
-  const downloaded = await waitForJob(service, '/asset-download-batch-jobs', download.result.id);
+  const downloaded = await finishedJob(service, '/asset-download-batch-jobs', download.result.id);
   if (downloaded.successes.d === undefined) throw new Error(`download failed: ${JSON.stringify(downloaded)}`);
   const edit = await call('POST', '/asset-metadata-edit-batch-jobs', {
     selector: { type: 'BY_IDS', assetIds: [unshared.assetId] },
