@@ -67,6 +67,9 @@ describe('accounts side by side', () => {
     expect((await other('PUT', `/account-terms-and-conditions/${localId}`, { text: 'Hijack' })).status).toBe(404);
     expect((await other('DELETE', `/account-terms-and-conditions/${localId}`)).status).toBe(404);
     expect((await other('POST', '/field-views', { name: 'x', fieldIds: [field] })).body.code).toBe('INVALID_BODY');
+    expect((await other('PATCH', '/auto-tagging-image-settings', { targetFieldId: field })).body.code).toBe('INVALID_BODY');
+    expect((await other('GET', '/auto-tagging-image-settings')).body.result.targetFieldId).toBeNull();
+    expect((await service.api('PATCH', '/auto-tagging-image-settings', { targetFieldId: field })).body.result.targetFieldId).toBe(field);
     expect((await other('POST', '/asset-download-event-searches', { criterion: { type: 'MATCH_ALL' } })).body.totalResults).toBe(0);
     expect((await other('GET', '/onboarding-checklist')).body.result.items.find((item: any) => item.id === 'CREATE_FIELD').done).toBe(false);
     expect((await service.api('GET', '/onboarding-checklist')).body.result.items.find((item: any) => item.id === 'CREATE_FIELD').done).toBe(true);

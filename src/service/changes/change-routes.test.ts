@@ -39,6 +39,13 @@ describe('change feed [ours]', () => {
     expect(await answer.json()).toMatchObject({ changeFeed: { path: '/change-events', protocol: 'server-sent-events' } });
   });
 
+  it('answers HEAD with the stream\'s headers and ends, instead of holding the request open', async () => {
+    const answer = await fetch(`${service.url}/change-events`, { method: 'HEAD', headers: { authorization: `Bearer ${token}` } });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(await answer.text()).toBe('');
+  });
+
   it('starts with a cursor, then says at once which kinds changed and where to resume', async () => {
     const stream = await open();
     const ready = await stream.next();
