@@ -381,6 +381,40 @@ describe('no data crosses accounts', () => {
     expect(problems).toEqual([]);
   });
 
+  it("lets B use A's names, and says nothing of A where a key is global", async () => {
+    // Names are unique per account: A's must not be taken for B.
+    const sameNames: [string, string, unknown][] = [
+      ['POST', '/fields', { name: `${MARKER} Colour`, hasFixedOptions: true }],
+      ['POST', '/collections', { name: `${MARKER} Collection` }],
+      ['POST', '/groups', { name: `${MARKER} Group` }],
+      ['POST', '/saved-searches', { name: `${MARKER} Reds`, criterion: { type: 'MATCH_ALL' } }],
+      ['POST', '/field-views', { name: `${MARKER} View`, fieldIds: [] }],
+    ];
+    for (const [method, path, body] of sameNames) {
+      const answer = await asB(method, path, body);
+      expect(answer.status, `${method} ${path}: ${answer.text}`).toBe(200);
+      expect(leaksIn(answer.text.split(MARKER).join(''), '')).toEqual([]);
+    }
+    const upload = await asB('POST', '/asset-and-upload-batch-jobs', { items: [{ batchItemId: 'u', path: `/${MARKER} Folder/same.bin`, size: 1 }] });
+    const job = await finishedJob(service, '/asset-and-upload-batch-jobs', upload.body.result.id, bToken);
+    expect(job.successes.u.assetId).toEqual(expect.any(String));
+    const bFolders = (await asB('GET', '/folder-settings')).body.result.fieldId;
+    const folders = await asB('POST', '/field-option-searches', { criterion: { type: 'FIELD_EQUALS', field: 'FIELD_ID', value: bFolders } });
+    expect(folders.body.results.map((entry: any) => entry.result.value)).toContain(`${MARKER} Folder`);
+    expect(leaksIn(folders.text.split(MARKER).join(''), '')).toEqual([]);
+    // Slugs, external account ids, sign-up e-mails are global (a public URL names no account): taken,
+    // but the answer names nothing of A.
+    const global: [string, string, unknown, string][] = [
+      ['POST', '/asset-shares', { assetIds: [job.successes.u.assetId], slug: `${MARKER}-asset-share` }, 'SLUG_TAKEN'],
+      ['POST', '/external-app-accounts', { externalAppAccountId: `${MARKER}-account` }, 'EXTERNAL_APP_ACCOUNT_TAKEN'],
+    ];
+    for (const [method, path, body, code] of global) {
+      const answer = await asB(method, path, body);
+      expect(answer.body.code, `${method} ${path}: ${answer.text}`).toBe(code);
+      expect(leaksIn(answer.text.split(MARKER).join(''), JSON.stringify(body))).toEqual([]);
+    }
+  });
+
   it("selects the account by the token's subdomain scope, for a user who is in both", async () => {
     const { ctx } = service.running;
     const both = ctx.accounts.userByEmail(`member-${MARKER}@example.test`);
