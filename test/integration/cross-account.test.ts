@@ -77,7 +77,7 @@ describe('no data crosses accounts', () => {
     const bFields = await service.api('GET', '/fields', undefined, bToken);
     bKeywords = bFields.body.find((field: { name: string }) => field.name === 'Keywords').id;
     for (const path of a.readBack) before.set(path, await readAsA(path));
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await service.dispose();
   });
