@@ -49,7 +49,7 @@ export class RemoteSide {
     const ignores = (relPath: string, isDirectory: boolean): boolean => rules.ignores(relPath, isDirectory);
     let renamed: string[] = [];
     try {
-      const update = await this.feed.update(ignores);
+      const update = await this.feed.update(ignores, nameKey);
       if (update.folderChanges.length > 0) renamed = await this.deps.applyFolders(root, update.folderChanges);
       this.failure = undefined;
     } catch (error) {
