@@ -250,7 +250,7 @@ export class TreeWalk {
       if (clash.first === spelling) this.notSynced(joinRel(dirRel, name), 'NAME_CLASH', `${clash.count} names in this folder are the same once Unicode-normalised (none of them composed, NFC); rename all but one`, true);
       return;
     }
-    this.notSynced(joinRel(dirRel, spelling), 'NAME_CLASH', `the same name as "${name}" in this folder once Unicode-normalised, but spelled decomposed (NFD, as macOS writes it); the service holds one name for both, so only the composed one syncs: rename or remove this one`, true);
+    this.notSynced(joinRel(dirRel, spelling), 'NAME_CLASH', `the same name as "${name}" in this folder once Unicode-normalised, but spelled another way (decomposed, as files from a Mac are); the service holds one name for both, so only the composed one syncs: rename or remove this one`, true);
   }
 
   private file(item: Omit<PendingHash, 'unread'>): void {
