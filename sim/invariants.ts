@@ -1,6 +1,7 @@
 /**
  * The invariants of DESIGN.md §4, checked once the engines have settled without faults:
- * convergence (every client's folder equals the service's live assets, conflict copies aside), no
+ * convergence (every client's folder equals the service's live assets, conflict copies and names its
+ * status reports it cannot place aside), no
  * data loss (every content a user wrote and did not replace is on some disk, in a trash, or among
  * the service's versions, binned assets included), no partial files (every file and every current
  * asset file holds a whole written content), no duplicate assets (two live assets never hold the
@@ -20,7 +21,16 @@ export interface ClientView {
   /** How the client's disk compares names: its paths are compared with the service's the same way. */
   names: NameMode;
   breaches: readonly string[];
+  /** What the client's status lists as not synced (read-status.ts), with the reason code. */
+  notSynced: readonly { relPath: string; reason: string }[];
 }
+
+/**
+ * Reports of a name the service cannot hold beside another (NFC and NFD spellings of one name on a
+ * Linux disk) or at all: such a file stays on its disk by design, so convergence leaves out exactly
+ * the paths the client's status names, and nothing else.
+ */
+const UNPLACEABLE = new Set(['NAME_CLASH', 'INVALID_NAME', 'TOO_LONG']);
 
 /** ` (2)` before the extension: the stable name a file gets beside a namesake (a file or a folder). */
 const DISAMBIGUATED = / \(\d+\)(?=(\.[^/.]*)?$)/;
@@ -58,8 +68,9 @@ export function checkInvariants(input: { clients: readonly ClientView[]; remote:
       return client.names === 'case-insensitive' ? plain.toLowerCase() : plain;
     };
     const remoteTree = live.flatMap((asset) => asset.paths.map((path) => `${comparable(path)}=${asset.checksum ?? '?'}`)).sort();
+    const reported = client.notSynced.filter((issue) => UNPLACEABLE.has(issue.reason)).map((issue) => issue.relPath);
     const local = [...filesUnder(client.disk, client.root)]
-      .filter(([path]) => !CONFLICT_COPY.test(path))
+      .filter(([path]) => !CONFLICT_COPY.test(path) && !reported.some((relPath) => path === relPath || path.startsWith(`${relPath}/`)))
       .map(([path, content]) => `${comparable(path)}=${md5Hex(content)}`)
       .sort();
     if (JSON.stringify(local) !== JSON.stringify(remoteTree)) {

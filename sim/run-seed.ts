@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createEngine, type Engine } from '../src/main/engine.js';
 import { openStateDb } from '../src/main/db/open-state-db.js';
+import { readStatus } from '../src/main/sync/read-status.js';
 import { MemoryFileSystem, memoryLocalDisk, type NameMode } from '../src/main/local/index.js';
 import { startService, type RunningService } from '../src/service/create-service.js';
 import { serviceConfig } from '../src/service/config.js';
@@ -33,6 +34,8 @@ export interface SeedOptions {
   rates?: FaultRates;
   /** Replays these steps instead of the seed's generated scenario (shrinking). */
   scenario?: Step[];
+  /** Each client's disk, instead of the seed's draw (focused tests of one kind of disk). */
+  names?: readonly NameMode[];
   /** A planted bug, for the harness's own test. */
   plant?: 'blind-retry';
 }
@@ -109,7 +112,8 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
 
     for (let index = 0; index < clients; index++) {
       // The first client's disk compares names exactly (Linux); the others' as the seed draws (macOS, Windows).
-      const names: NameMode = index === 0 ? 'exact' : random.pick(NAME_MODES);
+      const drawn: NameMode = index === 0 ? 'exact' : random.pick(NAME_MODES);
+      const names = options.names?.[index] ?? drawn;
       log(`client ${index} disk: ${names} names`);
       const disk = new MemoryFileSystem({ clock, names });
       disk.mkdirpSync(ROOT);
@@ -176,10 +180,13 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     }
     if (!settled) failures.push(`no convergence: the clients still had work after ${SETTLE_ROUNDS} rounds without faults`);
 
-    const views: ClientView[] = world.map((client) => ({ index: client.index, disk: client.disk, names: client.names, root: ROOT, trash: TRASH, breaches: client.fs.breaches }));
+    const views: ClientView[] = world.map((client) => ({ index: client.index, disk: client.disk, names: client.names, root: ROOT, trash: TRASH, breaches: client.fs.breaches, notSynced: readStatus(client.engine.db).flatMap((root) => root.notSynced) }));
     const remote = await colleague.assets();
     failures.push(...checkInvariants({ clients: views, remote, writes }));
-    for (const view of views) log(`c${view.index}: ${JSON.stringify(treeOf(view.disk, ROOT))}`);
+    for (const view of views) {
+      log(`c${view.index}: ${JSON.stringify(treeOf(view.disk, ROOT))}`);
+      for (const issue of view.notSynced) log(`c${view.index} not synced: ${issue.relPath}: ${issue.reason}`);
+    }
     log(`remote: ${JSON.stringify(remote.filter((asset) => asset.state !== 'BINNED').map((asset) => `${asset.paths.join('|')}=${asset.checksum?.slice(0, 6) ?? ''}`).sort())}`);
   } catch (error) {
     failures.push(`the harness failed: ${describe(error)}`);

@@ -5,12 +5,14 @@
  * SIM_SEEDS widens the batch; `npm run sim` runs thousands with shrunk traces.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { closeSimService, runSeed } from './run-seed.js';
+import { DEFAULT_RATES, closeSimService, runSeed } from './run-seed.js';
 
 const SEEDS = Number(process.env.SIM_SEEDS ?? 40);
 /** Seeds that once failed, kept as regressions (each with the bug it found). */
-const REGRESSIONS: { seed: number; steps: number; bug: string }[] = [
+const REGRESSIONS: { seed: number; steps: number; bug: string; crash?: number }[] = [
   { seed: 203, steps: 30, bug: 'a crash between a download rename and its record, then a pass without a listing: the file uploaded as a second asset' },
+  { seed: 17, steps: 16, bug: 'NFC and NFD spellings of one name on a Linux disk: neither uploaded, nothing said which (sim/name-clashes.test.ts)' },
+  { seed: 4001, steps: 30, crash: 0.08, bug: 'logo.png and Logo.png on the service, a case-insensitive client: each download replaced the other (sim/name-clashes.test.ts)' },
 ];
 
 describe('the deterministic simulation', { timeout: 600_000 }, () => {
@@ -18,9 +20,9 @@ describe('the deterministic simulation', { timeout: 600_000 }, () => {
 
   it(`passes every invariant on ${SEEDS} seeds and the regression seeds`, async () => {
     const failing: string[] = [];
-    const runs = [...REGRESSIONS, ...Array.from({ length: SEEDS }, (_, index) => ({ seed: 1000 + index, steps: 16 }))];
-    for (const { seed, steps } of runs) {
-      const result = await runSeed(seed, { steps });
+    const runs: { seed: number; steps: number; crash?: number }[] = [...REGRESSIONS, ...Array.from({ length: SEEDS }, (_, index) => ({ seed: 1000 + index, steps: 16 }))];
+    for (const { seed, steps, crash } of runs) {
+      const result = await runSeed(seed, { steps, ...(crash === undefined ? {} : { rates: { ...DEFAULT_RATES, crash } }) });
       if (result.failures.length > 0) failing.push(`seed ${seed}: ${result.failures.join('; ')}`);
     }
     expect(failing).toEqual([]);

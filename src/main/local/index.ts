@@ -23,6 +23,7 @@ export { NativeWatcher, type NativeWatcherOptions } from './native-watcher.js';
 export { checkRoot, engineDir, markerPath, readRootMarker, writeRootMarker, type RootCheck, type RootMarker } from './root-marker.js';
 export { checkRelPath, locateInsideRoot, resolveInsideRoot } from './resolve-inside-root.js';
 export { PathLocator, type Located } from './locate-path.js';
+export { foldsCase } from './case-probe.js';
 export { safeLocalName } from './safe-local-name.js';
 export { writeFileAtomic } from './write-file-atomic.js';
 export { LocalError, errnoCode, type LocalErrorCode } from './local-error.js';

@@ -75,16 +75,41 @@ describe('LocalScanner on the in-memory file system', () => {
     expect(byPath.get(' bad folder')).toMatchObject({ subtreeUnknown: true, detail: 'name starts or ends with white space' });
   });
 
-  it('reports NFC/NFD twins in one folder once, as a clash, in scans and rescans', async () => {
+  it('syncs the composed one of NFC/NFD twins and reports the other at its own spelling, in scans and rescans', async () => {
     const fs = tree();
     const nfc = 'caf\u00e9.png';
+    const nfd = nfc.normalize('NFD');
     fs.writeFile(`${ROOT}/${nfc}`, 'one');
-    fs.writeFile(`${ROOT}/${nfc.normalize('NFD')}`, 'two');
+    fs.writeFile(`${ROOT}/${nfd}`, 'two');
     const byPath = await scan(fs);
-    expect(byPath.get(nfc)).toMatchObject({ kind: 'not-synced', reason: 'NAME_CLASH' });
+    expect(byPath.get(nfc)).toMatchObject({ kind: 'file', size: 3 });
+    expect(byPath.get(nfd)).toMatchObject({ kind: 'not-synced', reason: 'NAME_CLASH', subtreeUnknown: true });
+    expect(byPath.get(nfd)).toHaveProperty('detail', expect.stringContaining('only the composed one syncs'));
+    // A watcher's hint (NFC) finds both; the report's own path, looked at again, is still reported.
+    const hinted = collector();
+    await new LocalScanner({ fs }).rescan(ROOT, [nfc], hinted.sink, { rules });
+    expect(hinted.byPath.get(nfc)).toMatchObject({ kind: 'file' });
+    expect(hinted.byPath.get(nfd)).toMatchObject({ kind: 'not-synced', reason: 'NAME_CLASH' });
+    const again = collector();
+    await new LocalScanner({ fs }).rescan(ROOT, [nfd], again.sink, { rules });
+    expect([...again.byPath.values()]).toEqual([byPath.get(nfd)]);
+    // The composed one removed: the report's rescan finds the other as the name itself, and its report gone.
+    fs.remove(`${ROOT}/${nfc}`);
+    const after = collector();
+    await new LocalScanner({ fs }).rescan(ROOT, [nfd], after.sink, { rules });
+    expect(after.byPath.get(nfd)).toEqual({ kind: 'gone', relPath: nfd });
+    expect(after.byPath.get(nfc)).toMatchObject({ kind: 'file', size: 3 });
+  });
+
+  it('reports a name spelled two ways, neither composed, once at its NFC path', async () => {
+    const fs = new MemoryFileSystem({ clock: new ManualClock() });
+    fs.writeFile(`${ROOT}/e\u0301\u0323.txt`, 'one');
+    fs.writeFile(`${ROOT}/e\u0323\u0301.txt`, 'two');
+    const byPath = await scan(fs);
+    expect(summarise(byPath.values())).toEqual({ '\u1eb9\u0301.txt': 'not-synced:NAME_CLASH' });
     const rescanned = collector();
-    await new LocalScanner({ fs }).rescan(ROOT, [nfc], rescanned.sink, { rules });
-    expect(rescanned.byPath.get(nfc)).toMatchObject({ kind: 'not-synced', reason: 'NAME_CLASH' });
+    await new LocalScanner({ fs }).rescan(ROOT, ['\u1eb9\u0301.txt'], rescanned.sink, { rules });
+    expect(rescanned.byPath.get('\u1eb9\u0301.txt')).toMatchObject({ kind: 'not-synced', reason: 'NAME_CLASH', subtreeUnknown: true });
   });
 
   it('leaves files that have not settled unread and reports them pending', async () => {

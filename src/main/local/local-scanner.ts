@@ -15,7 +15,7 @@ import type { IgnoreRules } from './ignore-rules.js';
 import { LocalError, errnoCode } from './local-error.js';
 import { PathLocator, type Located } from './locate-path.js';
 import type { LocalObservation, PreviousLookup } from './observations.js';
-import { baseName, outermostPaths, relSegments } from './rel-path.js';
+import { baseName, joinRel, nfc, outermostPaths, parentRel, relSegments } from './rel-path.js';
 import { TreeWalk, type ReadCheck, type SettleCheck, type WalkCounts } from './tree-walk.js';
 
 /** Hinted paths looked up at once during a rescan. */
@@ -108,11 +108,42 @@ export class LocalScanner {
           if (!options.rules.ignores(relPath, false)) walk.notSynced(relPath, 'NAME_CLASH', `another name in the folder of ${found.at} is the same once Unicode-normalised`, true);
           break;
         case 'found':
-          this.addFound(walk, relPath, found.absPath, found.stat, options.rules);
+          this.addLocated(walk, relPath, found, options.rules);
           break;
       }
     }
     return walk.run();
+  }
+
+  /**
+   * A located path, with the other spellings of its name beside it (tree-walk.ts `reportClash`): the
+   * composed one syncs and the others are reported, as a full scan does. A report of another spelling
+   * whose namesakes are gone is the file itself again, under its NFC path.
+   */
+  private addLocated(walk: TreeWalk, relPath: string, found: Extract<Located, { kind: 'found' }>, rules: IgnoreRules): void {
+    const spelling = baseName(relPath);
+    const name = nfc(spelling);
+    const dirRel = parentRel(relPath);
+    if (found.namesakes.length === 0 && spelling === name) {
+      this.addFound(walk, relPath, found.absPath, found.stat, rules);
+      return;
+    }
+    if (found.namesakes.length === 0) {
+      walk.reportGone(relPath);
+      this.addFound(walk, joinRel(dirRel, name), found.absPath, found.stat, rules);
+      return;
+    }
+    const spellings = [spelling, ...found.namesakes];
+    const composed = spellings.find((candidate) => candidate === name);
+    if (rules.ignores(joinRel(dirRel, name), found.stat.kind === 'directory')) return;
+    if (composed === undefined) {
+      // None can win: the NFC path is reported once (and this spelling's own report goes).
+      if (spelling !== name) walk.reportGone(relPath);
+      walk.reportClash(dirRel, name, spelling, { composed, first: spelling, count: spellings.length });
+      return;
+    }
+    if (spelling === name) this.addFound(walk, relPath, found.absPath, found.stat, rules);
+    for (const other of spellings) if (other !== name) walk.reportClash(dirRel, name, other, { composed, first: spelling, count: spellings.length });
   }
 
   private addFound(walk: TreeWalk, relPath: string, absPath: string, stat: FileStat, rules: IgnoreRules): void {

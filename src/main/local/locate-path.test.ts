@@ -41,11 +41,19 @@ describe('PathLocator.onDiskPath', () => {
     expect(await locator.onDiskPath('real/\u00e9t\u00e9.txt')).toEqual({ kind: 'missing', absPath: '/root/real/\u00e9t\u00e9.txt' });
   });
 
-  it('reports two spellings of one name as a clash', async () => {
+  it('finds each spelling of a name spelled two ways by its own spelling, and reports two spellings of neither as a clash', async () => {
     const fs = new MemoryFileSystem();
     fs.writeFile('/root/\u00e9.txt', 'nfc');
     fs.writeFile('/root/e\u0301.txt', 'nfd');
-    expect(await new PathLocator(fs, '/root').onDiskPath('\u00e9.txt')).toEqual({ kind: 'clash', at: '\u00e9.txt' });
+    const locator = new PathLocator(fs, '/root');
+    expect(await locator.onDiskPath('\u00e9.txt')).toEqual({ kind: 'named', absPath: '/root/\u00e9.txt' });
+    expect(await locator.locate('\u00e9.txt')).toMatchObject({ kind: 'found', absPath: '/root/\u00e9.txt', namesakes: ['e\u0301.txt'] });
+    expect(await locator.locate('e\u0301.txt')).toMatchObject({ kind: 'found', absPath: '/root/e\u0301.txt', namesakes: ['\u00e9.txt'] });
+
+    const neither = new MemoryFileSystem();
+    neither.writeFile('/root/e\u0301\u0323.txt', 'nfd');
+    neither.writeFile('/root/e\u0323\u0301.txt', 'another order');
+    expect(await new PathLocator(neither, '/root').onDiskPath('\u1eb9\u0301.txt')).toEqual({ kind: 'clash', at: '\u1eb9\u0301.txt' });
   });
 });
 

@@ -5,14 +5,17 @@
  * walk the path. One PathLocator serves one batch of lookups and caches what it learned; it must not
  * outlive the batch (the disk moves on).
  */
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { DirEntry, FileStat, FileSystem } from './file-system.js';
 import { errnoCode } from './local-error.js';
 import { isAscii, nfc, relSegments } from './rel-path.js';
 
 export type Located =
-  /** `absPath` is the path with the names as spelled on disk; `stat` is its lstat. */
-  | { kind: 'found'; absPath: string; stat: FileStat }
+  /**
+   * `absPath` is the path with the names as spelled on disk; `stat` is its lstat. `namesakes`: other
+   * spellings of the last name in its folder (NFC and NFD side by side on a disk that keeps both).
+   */
+  | { kind: 'found'; absPath: string; stat: FileStat; namesakes: string[] }
   /** Nothing there; `absPath` is where it would be (existing directories spelled as on disk). */
   | { kind: 'missing'; absPath: string }
   /** A directory on the way is a symlink or not a directory: nothing below it belongs to the root. */
@@ -44,7 +47,7 @@ export class PathLocator {
 
   async locate(relPath: string): Promise<Located> {
     const segments = relSegments(relPath);
-    if (segments.length === 0) return { kind: 'found', absPath: this.root, stat: await this.fs.stat(this.root) };
+    if (segments.length === 0) return { kind: 'found', absPath: this.root, stat: await this.fs.stat(this.root), namesakes: [] };
     const named = await this.entry(segments);
     if (named.kind !== 'named') return named;
     let stat: FileStat;
@@ -53,7 +56,9 @@ export class PathLocator {
     } catch (error) {
       return this.lstatFailed(error, segments, segments.length - 1, named.dirAbs);
     }
-    return { kind: 'found', absPath: named.absPath, stat };
+    const spelled = basename(named.absPath);
+    const namesakes = isAscii(spelled) ? [] : (this.listings.get(named.dirAbs) ?? []).filter((entry) => entry.name !== spelled && nfc(entry.name) === nfc(spelled)).map((entry) => entry.name);
+    return { kind: 'found', absPath: named.absPath, stat, namesakes };
   }
 
   /**
@@ -122,8 +127,10 @@ export class PathLocator {
   }
 
   /**
-   * The on-disk spelling of the NFC `segment` in `dirAbs`: itself for ASCII (one spelling only), else
-   * the single listing entry that normalises to it. undefined when there is none.
+   * The on-disk spelling of `segment` in `dirAbs`: itself for ASCII (one spelling only), else the entry
+   * spelled exactly so (a disk that keeps NFC and NFD side by side: the NFC one is the name itself, an
+   * NFD `segment` is a report of the other spelling, tree-walk.ts), else, for an NFC `segment`, the single
+   * entry that normalises to it. undefined when there is none.
    */
   private async diskName(dirAbs: string, segment: string): Promise<string | undefined | { kind: 'clash' } | { kind: 'unreadable'; code: string }> {
     if (isAscii(segment)) return segment;
@@ -138,6 +145,8 @@ export class PathLocator {
       }
       this.listings.set(dirAbs, listing);
     }
+    if (listing.some((entry) => entry.name === segment)) return segment;
+    if (nfc(segment) !== segment) return undefined;
     let found: string | undefined;
     for (const entry of listing) {
       if (nfc(entry.name) !== segment) continue;

@@ -228,12 +228,29 @@ export class TreeWalk {
       }
       const isDirectory = entry.stat.kind === 'directory';
       if (rules.ignoresEntry(relPath, isDirectory)) continue;
-      if (clashes?.has(name) === true) {
-        if (clashes.get(name) === entry.name) this.notSynced(relPath, 'NAME_CLASH', 'another name in this folder is the same once Unicode-normalised', isDirectory);
+      const clash = clashes?.get(name);
+      if (clash !== undefined && clash.composed !== entry.name) {
+        this.reportClash(dir.relPath, name, entry.name, clash);
         continue;
       }
       this.addEntry(relPath, name, childPath(dir.absPath, entry.name), entry.stat, dir.depth);
     }
+  }
+
+  /**
+   * One spelling of a name spelled several ways in one folder (DESIGN.md §3: paths are compared NFC;
+   * the service stores names NFC, so the spellings are one name there). The composed (NFC) spelling is
+   * the name itself and syncs; every other spelling is reported at its own path, never dropped
+   * silently, and marked subtree-unknown: it may be what was synced at the NFC path before, so nothing
+   * there may be read as deleted on its account. With no composed spelling none can win: the NFC path is
+   * reported once.
+   */
+  reportClash(dirRel: string, name: string, spelling: string, clash: Clash): void {
+    if (clash.composed === undefined) {
+      if (clash.first === spelling) this.notSynced(joinRel(dirRel, name), 'NAME_CLASH', `${clash.count} names in this folder are the same once Unicode-normalised (none of them composed, NFC); rename all but one`, true);
+      return;
+    }
+    this.notSynced(joinRel(dirRel, spelling), 'NAME_CLASH', `the same name as "${name}" in this folder once Unicode-normalised, but spelled another way (decomposed, as files from a Mac are); the service holds one name for both, so only the composed one syncs: rename or remove this one`, true);
   }
 
   private file(item: Omit<PendingHash, 'unread'>): void {
@@ -314,20 +331,30 @@ export class TreeWalk {
   }
 }
 
+/** A name spelled more than one way in one folder: its composed (NFC) spelling if one is on disk. */
+export interface Clash {
+  composed: string | undefined;
+  /** The first spelling listed (reports the clash when none is composed). */
+  first: string;
+  count: number;
+}
+
 /**
- * NFC names spelled more than one way in one listing (only possible with non-ASCII names), mapped to
- * the spelling that reports the clash; undefined when there are none (the usual case, checked cheaply).
+ * NFC names spelled more than one way in one listing (only possible with non-ASCII names), with their
+ * spellings; undefined when there are none (the usual case, checked cheaply).
  */
-function findClashes(entries: StatEntry[]): Map<string, string> | undefined {
-  let seen: Map<string, string> | undefined;
-  let clashes: Map<string, string> | undefined;
+function findClashes(entries: StatEntry[]): Map<string, Clash> | undefined {
+  let seen: Map<string, Clash> | undefined;
   for (const entry of entries) {
     if (isAscii(entry.name)) continue;
     const name = entry.name.normalize('NFC');
     seen ??= new Map();
-    const first = seen.get(name);
-    if (first === undefined) seen.set(name, entry.name);
-    else (clashes ??= new Map()).set(name, first);
+    const known = seen.get(name);
+    const composed = entry.name === name ? entry.name : undefined;
+    if (known === undefined) seen.set(name, { composed, first: entry.name, count: 1 });
+    else seen.set(name, { composed: known.composed ?? composed, first: known.first, count: known.count + 1 });
   }
-  return clashes;
+  if (seen === undefined) return undefined;
+  const clashes = new Map([...seen].filter(([, clash]) => clash.count > 1));
+  return clashes.size > 0 ? clashes : undefined;
 }

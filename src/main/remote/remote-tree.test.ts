@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FieldOption } from '../../shared/api/resources.js';
 import type { RemoteFolderRow } from '../db/remote-repo.js';
+import { caseFoldedNames } from '../sync/local-names.js';
 import { diffFolderTrees, walkRemoteTree } from './remote-tree.js';
 
 const option = (id: string, value: string): FieldOption => ({ id, fieldId: 'f', value, position: 0, leaf: false, numberOfChildren: 0, parent: null });
@@ -31,6 +32,19 @@ describe('walkRemoteTree', () => {
       ['c', 'Same', null],
     ]);
     expect(asked).not.toContain(null);
+  });
+
+  it('on a disk that folds case, tells apart folder names that differ only in case', async () => {
+    const children: Record<string, FieldOption[]> = { '': [option('b', 'brand'), option('a', 'Brand'), option('c', 'Other')] };
+    const api = { listFieldOptionChildren: async (_field: string, parent: string | null) => children[parent ?? ''] ?? [] };
+    const never = (): boolean => false;
+    const folded = await walkRemoteTree(api, 'f', null, never, caseFoldedNames);
+    expect(folded.map((folder) => [folder.optionId, folder.relDir])).toEqual([
+      ['b', 'brand (2)'],
+      ['a', 'Brand'],
+      ['c', 'Other'],
+    ]);
+    expect((await walkRemoteTree(api, 'f', null, never)).map((folder) => folder.relDir)).toEqual(['brand', 'Brand', 'Other']);
   });
 });
 

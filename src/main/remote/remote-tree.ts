@@ -1,20 +1,21 @@
 /**
  * The root's folder tree on the service, as local directories: walked from the root's option (never the
  * whole field when the root maps to a sub-folder) with one PARENT_ID search per parent, each value made a
- * safe local name, siblings with one name told apart by option id, ignored folders left out with all
+ * safe local name, siblings with one name (as the disk compares names) told apart by option id, ignored folders left out with all
  * they contain. `diffFolderTrees` turns two such trees into what happened to each folder, so a folder
  * created, renamed, moved or removed on the service becomes the same change on disk.
  */
 import type { AssetApi } from '../api/index.js';
 import { walkFieldOptions } from '../api/index.js';
 import type { RemoteFolderRow } from '../db/remote-repo.js';
-import { disambiguate, localNameOf } from '../sync/local-names.js';
+import { disambiguate, localNameOf, type NameKey } from '../sync/local-names.js';
 
 export async function walkRemoteTree(
   api: Pick<AssetApi, 'listFieldOptionChildren'>,
   fieldId: string,
   rootOption: string | null,
   ignores: (relPath: string, isDirectory: boolean) => boolean,
+  nameKey?: NameKey,
 ): Promise<RemoteFolderRow[]> {
   const nodes = await walkFieldOptions(api, fieldId, { rootId: rootOption });
   const children = new Map<string | null, { id: string; value: string }[]>();
@@ -25,7 +26,11 @@ export async function walkRemoteTree(
   const rows: RemoteFolderRow[] = [];
   const visit = (parentId: string | null, parentDir: string): void => {
     const siblings = children.get(parentId) ?? [];
-    const names = disambiguate(siblings.map((sibling) => ({ key: sibling.id, name: localNameOf(sibling.value) })));
+    const names = disambiguate(
+      siblings.map((sibling) => ({ key: sibling.id, name: localNameOf(sibling.value) })),
+      undefined,
+      nameKey,
+    );
     for (const sibling of siblings) {
       const relDir = `${parentDir === '' ? '' : `${parentDir}/`}${names.get(sibling.id) ?? localNameOf(sibling.value)}`;
       if (ignores(relDir, true)) continue;

@@ -26,34 +26,51 @@ export function numberedName(name: string, n: number): string {
 }
 
 /**
+ * How a disk tells names apart (DESIGN.md §3: "Paths are compared NFC-normalised; on case-insensitive
+ * disks case-folded"): the key two names share when the disk holds only one of them.
+ */
+export type NameKey = (name: string) => string;
+
+/** Names as relPaths hold them: already NFC, so equal keys are equal strings. */
+export const exactNames: NameKey = (name) => name;
+
+/** APFS and NTFS defaults: `Logo.png` and `logo.png` are one entry (NFC and NFD spellings too). */
+export const caseFoldedNames: NameKey = (name) => name.normalize('NFC').toLowerCase();
+
+/**
  * Gives every owner in one folder a distinct name. `owners` are `{ key, name }` (key: an asset or option
  * id); `taken` are names already used in the folder by something else (e.g. sub-folders). Owners of a
  * clashing name are sorted by key: the first keeps the name, the others get the lowest free number.
+ * Names clash when `nameKey` says the disk would hold them as one (on a case-insensitive disk
+ * `logo.png` and `Logo.png` become `logo.png` and `Logo (2).png`); each keeps its own spelling.
  */
-export function disambiguate(owners: readonly { key: string; name: string }[], taken: ReadonlySet<string> = new Set()): Map<string, string> {
-  const byName = new Map<string, string[]>();
-  for (const owner of owners) byName.set(owner.name, [...(byName.get(owner.name) ?? []), owner.key]);
-  const used = new Set<string>(taken);
+export function disambiguate(owners: readonly { key: string; name: string }[], taken: ReadonlySet<string> = new Set(), nameKey: NameKey = exactNames): Map<string, string> {
+  const byName = new Map<string, { key: string; name: string }[]>();
+  for (const owner of owners) {
+    const folded = nameKey(owner.name);
+    byName.set(folded, [...(byName.get(folded) ?? []), owner]);
+  }
+  const used = new Set<string>([...taken].map(nameKey));
   const result = new Map<string, string>();
-  const clashes: [string, string[]][] = [];
+  const clashes: { key: string; name: string }[][] = [];
   // Unique names first, so a real `logo (2).png` keeps its name and a numbered one goes around it.
-  for (const [name, keys] of [...byName].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const sorted = [...keys].sort();
+  for (const [folded, group] of [...byName].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const sorted = [...group].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     const [first, ...rest] = sorted;
     if (first === undefined) continue;
-    if (rest.length === 0 && !used.has(name)) {
-      result.set(first, name);
-      used.add(name);
+    if (rest.length === 0 && !used.has(folded)) {
+      result.set(first.key, first.name);
+      used.add(folded);
     } else {
-      clashes.push([name, sorted]);
+      clashes.push(sorted);
     }
   }
-  for (const [name, keys] of clashes) {
-    for (const key of keys) {
+  for (const group of clashes) {
+    for (const { key, name } of group) {
       let candidate = name;
-      for (let n = 2; used.has(candidate); n++) candidate = numberedName(name, n);
+      for (let n = 2; used.has(nameKey(candidate)); n++) candidate = numberedName(name, n);
       result.set(key, candidate);
-      used.add(candidate);
+      used.add(nameKey(candidate));
     }
   }
   return result;

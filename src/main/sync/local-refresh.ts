@@ -9,7 +9,7 @@
  * opened and checked, not read, since all the engine can do with it is upload it, and the upload's
  * completion gives its MD5. `read` hashes the ones a decision turns out to need (content-needed.ts).
  */
-import { loadIgnoreRules, sameSignature, type FileSignature, type FileSystem, type IgnoreRules, type LocalObservation, type LocalScanner, type StabilityGate } from '../local/index.js';
+import { loadIgnoreRules, nfc, sameSignature, type FileSignature, type FileSystem, type IgnoreRules, type LocalObservation, type LocalScanner, type StabilityGate } from '../local/index.js';
 import type { IssuesRepo } from '../db/issues-repo.js';
 import type { SnapshotsRepo } from '../db/snapshots-repo.js';
 import type { FolderRoot } from './folder-mapper.js';
@@ -195,9 +195,10 @@ export class LocalRefresh {
         });
         break;
       case 'not-synced':
-        // Present but not syncable: it must never look deleted.
+        // Present but not syncable: it must never look deleted. A name reported in another spelling
+        // (NAME_CLASH) covers its NFC path too: it may be the file or folder synced there before.
         this.unstable.add(relPath);
-        if (observation.subtreeUnknown) unknown.push(relPath);
+        if (observation.subtreeUnknown) unknown.push(nfc(relPath));
         this.write(() => {
           // The same report again changes nothing (and writes nothing: a write would wake a resting root).
           const known = deps.issues.notSyncedEntry(root.id, relPath);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RemoteAssetRow, RemoteFolderRow } from '../db/remote-repo.js';
 import { IgnoreRules } from '../local/index.js';
-import { disambiguate, localNameOf, numberedName } from './local-names.js';
+import { caseFoldedNames, disambiguate, localNameOf, numberedName } from './local-names.js';
 import { remotePlacements } from './remote-placements.js';
 
 const asset = (assetId: string, filename: string, folders: string[]): RemoteAssetRow => ({ assetId, fileId: `${assetId}-f`, filename, md5: `md5-${assetId}`, size: 1, dateModified: '', dateAdded: '', folders });
@@ -56,6 +56,15 @@ describe('remotePlacements', () => {
     const first = remotePlacements(rows, scope);
     expect(Object.fromEntries([...first].map(([path, entry]) => [path, entry.assetId]))).toEqual({ 'Brand/logo.png': 'a1', 'Brand/logo (2).png': 'b2', 'Brand/Sub (2)': 'c3' });
     expect(remotePlacements([...rows].reverse(), scope)).toEqual(first);
+  });
+
+  it('on a disk that folds case, tells apart names that differ only in case, each keeping its spelling', () => {
+    const rows = [asset('b2', 'Logo.png', ['o']), asset('a1', 'logo.png', ['o']), asset('c3', 'LOGO (2).png', ['o']), asset('d4', 'sub', ['o'])];
+    const scope = { rootOption: null, folders: [folder('o', 'Brand'), folder('s', 'Brand/Sub', 'o')], ignores, nameKey: caseFoldedNames };
+    const names = Object.fromEntries([...remotePlacements(rows, scope)].map(([path, entry]) => [entry.assetId, path]));
+    expect(names).toEqual({ a1: 'Brand/logo.png', b2: 'Brand/Logo (3).png', c3: 'Brand/LOGO (2).png', d4: 'Brand/sub (2)' });
+    // The same assets on a disk that tells case apart keep their names.
+    expect(remotePlacements(rows, { ...scope, nameKey: undefined }).has('Brand/Logo.png')).toBe(true);
   });
 
   it('never maps to the engine directory or ignored names', () => {

@@ -1,11 +1,12 @@
 /**
  * The remote snapshot as local paths (DESIGN.md §3): each asset appears once in every folder of the
  * root's tree it is filed in (or at the root's top when it is in no folder and the root maps to `/`),
- * under a safe, disambiguated name. Ignored names are left out, because the scanner would never see
+ * under a safe name, disambiguated the way the disk compares names (a case-insensitive disk cannot hold
+ * `logo.png` beside `Logo.png`, so one of them becomes `Logo (2).png` there). Ignored names are left out, because the scanner would never see
  * them and they would download forever. Pure: the planner's `remote` input comes from here.
  */
 import type { RemoteAssetRow, RemoteFolderRow } from '../db/remote-repo.js';
-import { disambiguate, localNameOf } from './local-names.js';
+import { disambiguate, localNameOf, type NameKey } from './local-names.js';
 import type { RemoteEntry } from './sync-types.js';
 
 export interface PlacementScope {
@@ -14,6 +15,8 @@ export interface PlacementScope {
   folders: readonly RemoteFolderRow[];
   /** The root's ignore rules. */
   ignores(relPath: string, isDirectory: boolean): boolean;
+  /** How the root's disk tells names apart (default: exactly, as relPaths are NFC already). */
+  nameKey?: NameKey;
 }
 
 const joinRel = (dir: string, name: string): string => (dir === '' ? name : `${dir}/${name}`);
@@ -45,6 +48,7 @@ export function remotePlacements(assets: readonly RemoteAssetRow[], scope: Place
     const names = disambiguate(
       group.map((asset) => ({ key: asset.assetId, name: localNameOf(asset.filename) })),
       subdirs.get(dir),
+      scope.nameKey,
     );
     for (const asset of group) {
       const relPath = joinRel(dir, names.get(asset.assetId) ?? localNameOf(asset.filename));

@@ -10,6 +10,7 @@ import type { RemoteRepo } from '../db/remote-repo.js';
 import type { IgnoreRules } from '../local/index.js';
 import type { FolderChange } from '../remote/remote-tree.js';
 import type { RemoteFeed } from '../remote/remote-feed.js';
+import type { NameKey } from './local-names.js';
 import { remotePlacements } from './remote-placements.js';
 import type { RemoteView } from './sync-types.js';
 import type { UploadRoot } from './upload-executor.js';
@@ -43,34 +44,35 @@ export class RemoteSide {
     return this.failure;
   }
 
-  async prepare(root: UploadRoot, rules: IgnoreRules): Promise<RemoteSideResult> {
+  /** `nameKey`: how the root's disk tells names apart (local-names.ts), so remote names never clash on it. */
+  async prepare(root: UploadRoot, rules: IgnoreRules, nameKey?: NameKey): Promise<RemoteSideResult> {
     const ignores = (relPath: string, isDirectory: boolean): boolean => rules.ignores(relPath, isDirectory);
     let renamed: string[] = [];
     try {
-      const update = await this.feed.update(ignores);
+      const update = await this.feed.update(ignores, nameKey);
       if (update.folderChanges.length > 0) renamed = await this.deps.applyFolders(root, update.folderChanges);
       this.failure = undefined;
     } catch (error) {
       this.failure = error;
     }
-    const view = this.view(root, ignores);
-    return { view, renamed, ...(view === undefined ? { lastKnown: this.lastKnown(root, ignores) } : {}), ...(this.failure === undefined ? {} : { error: this.failure }) };
+    const view = this.view(root, ignores, nameKey);
+    return { view, renamed, ...(view === undefined ? { lastKnown: this.lastKnown(root, ignores, nameKey) } : {}), ...(this.failure === undefined ? {} : { error: this.failure }) };
   }
 
-  private lastKnown(root: UploadRoot, ignores: (relPath: string, isDirectory: boolean) => boolean): ReadonlySet<string> {
+  private lastKnown(root: UploadRoot, ignores: (relPath: string, isDirectory: boolean) => boolean, nameKey: NameKey | undefined): ReadonlySet<string> {
     const { repo } = this.deps;
     const state = repo.state(root.id);
     if (state.rootOption === null) return new Set();
-    return new Set(remotePlacements(repo.assets(root.id), { rootOption: state.rootOption === '' ? null : state.rootOption, folders: repo.folders(root.id), ignores }).keys());
+    return new Set(remotePlacements(repo.assets(root.id), { rootOption: state.rootOption === '' ? null : state.rootOption, folders: repo.folders(root.id), ignores, nameKey }).keys());
   }
 
-  private view(root: UploadRoot, ignores: (relPath: string, isDirectory: boolean) => boolean): RemoteView | undefined {
+  private view(root: UploadRoot, ignores: (relPath: string, isDirectory: boolean) => boolean, nameKey: NameKey | undefined): RemoteView | undefined {
     if (!this.feed.complete) return undefined;
     const { repo } = this.deps;
     const state = repo.state(root.id);
     const rootOption = state.rootOption === '' || state.rootOption === null ? null : state.rootOption;
     return {
-      entries: remotePlacements(repo.assets(root.id), { rootOption, folders: repo.folders(root.id), ignores }),
+      entries: remotePlacements(repo.assets(root.id), { rootOption, folders: repo.folders(root.id), ignores, nameKey }),
       unknownAssets: new Set(this.feed.unknownAssets()),
     };
   }

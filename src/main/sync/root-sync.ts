@@ -3,11 +3,12 @@
  * (local-refresh.ts), read the service's side, plan, and carry out the plan. Knows the order of things; the pieces (scanner, planner, executors)
  * know how. A missing root or marker stops the root: never read an empty mount point as "delete all".
  */
-import { checkRoot, type FileSystem, type LocalScanner, type StabilityGate } from '../local/index.js';
+import { checkRoot, foldsCase, type FileSystem, type LocalScanner, type StabilityGate } from '../local/index.js';
 import type { IssuesRepo } from '../db/issues-repo.js';
 import type { SnapshotsRepo } from '../db/snapshots-repo.js';
 import type { UploadJournal } from '../db/upload-journal.js';
 import { classifyFailure } from './classify-failure.js';
+import { caseFoldedNames, exactNames, type NameKey } from './local-names.js';
 import { contentNeeded } from './content-needed.js';
 import { planOperations } from './plan-operations.js';
 import { PlanRest } from './plan-rest.js';
@@ -83,6 +84,8 @@ export class RootSync {
   private resumed = false;
   private readonly local: LocalRefresh;
   private readonly rest = new PlanRest();
+  /** How this root's disk tells names apart, once the disk has said (case-probe.ts). */
+  private nameKey: NameKey | undefined;
 
   constructor(
     readonly root: UploadRoot,
@@ -145,7 +148,7 @@ export class RootSync {
     }
     report.scanned = await this.local.refresh();
     report.settling = deps.gate.settlingCount;
-    const remote = await deps.remote.prepare(root, await this.local.rules());
+    const remote = await deps.remote.prepare(root, await this.local.rules(), await this.names());
     if (remote.error !== undefined) {
       report.remoteError = remote.error instanceof Error ? remote.error.message : 'unexpected failure';
       deps.log({ level: 'warn', message: `could not read the service's changes: ${report.remoteError}` });
@@ -194,6 +197,16 @@ export class RootSync {
     // The state is taken after this pass's own writes (held deletions, say): only later changes wake the root.
     this.rest.planned({ now, state: deps.stateVersion?.(), waiting }, plan.operations.length, plan.heldDeletes.length);
     return report;
+  }
+
+  /** Probed once the disk answers; until then names are told apart exactly, as on Linux. */
+  private async names(): Promise<NameKey> {
+    if (this.nameKey === undefined) {
+      const folds = await foldsCase(this.deps.fs, this.root.path);
+      if (folds === undefined) return exactNames;
+      this.nameKey = folds ? caseFoldedNames : exactNames;
+    }
+    return this.nameKey;
   }
 
   /**

@@ -1,0 +1,49 @@
+/**
+ * Names one disk holds as one (DESIGN.md §3: paths compared NFC, case-folded on case-insensitive
+ * disks), run through the whole engine and the real service without faults: what seeds 17 and 4001
+ * found, each reduced to the steps that matter, on the disks that matter.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { NO_FAULTS } from './faults.js';
+import { closeSimService, runSeed } from './run-seed.js';
+import type { Step } from './scenario.js';
+
+const NFC = 'A/caf\u00e9.txt';
+const NFD = NFC.normalize('NFD');
+const syncs = (...clients: number[]): Step[] => clients.map((client) => ({ kind: 'sync', client }));
+const write = (client: number, path: string, content: string): Step => ({ kind: 'local-write', client, path, content });
+
+/** The client's final tree as the trace prints it. */
+function treeOf(trace: readonly string[], client: number): Record<string, string> {
+  const line = trace.findLast((entry) => entry.startsWith(`c${client}: `)) ?? `c${client}: {}`;
+  return z.record(z.string(), z.string()).parse(JSON.parse(line.slice(`c${client}: `.length)));
+}
+
+describe('names a disk holds as one', { timeout: 120_000 }, () => {
+  afterAll(closeSimService);
+
+  it('on a case-insensitive disk, keeps both of two names that differ only in case, one numbered (seed 4001)', async () => {
+    const scenario = [...syncs(0, 1), write(0, 'logo.png', 'lower'), write(0, 'Logo.png', 'upper'), ...syncs(0, 1, 0, 1)];
+    const result = await runSeed(4001, { scenario, rates: NO_FAULTS, names: ['exact', 'case-insensitive'] });
+    expect(result.failures).toEqual([]);
+    const names = treeOf(result.trace, 1);
+    expect(Object.values(names).sort()).toEqual(['lower', 'upper']);
+    expect(Object.keys(names).map((name) => name.toLowerCase()).sort()).toEqual(['logo (2).png', 'logo.png']);
+  });
+
+  it('on a case-insensitive disk, makes room for a name that arrives beside its own file in another case', async () => {
+    const scenario = [...syncs(0, 1), write(1, 'Logo.png', 'mine'), ...syncs(1), write(0, 'logo.png', 'theirs'), ...syncs(0, 1, 0, 1)];
+    const result = await runSeed(4002, { scenario, rates: NO_FAULTS, names: ['exact', 'case-insensitive'] });
+    expect(result.failures).toEqual([]);
+    expect(Object.values(treeOf(result.trace, 1)).sort()).toEqual(['mine', 'theirs']);
+  });
+
+  it('on a Linux disk, syncs the composed one of NFC and NFD spellings and reports the other (seed 17)', async () => {
+    const scenario = [...syncs(0, 1), write(0, NFD, 'decomposed'), write(0, NFC, 'composed'), ...syncs(0, 1, 0, 1)];
+    const result = await runSeed(17, { scenario, rates: NO_FAULTS, names: ['exact', 'nfd'] });
+    expect(result.failures).toEqual([]);
+    expect(result.trace).toContain(`c0 not synced: ${NFD}: NAME_CLASH`);
+    expect(treeOf(result.trace, 1)).toEqual({ [NFC.normalize('NFD')]: 'composed' });
+  });
+});
