@@ -112,7 +112,7 @@ export async function loadAccessTokens(settings: Settings, audience: string, clo
 }
 
 /** The `gen` claim as issued ([account, user]); absent or malformed counts as the first generation. */
-function generationIn(claim: unknown): TokenGeneration {
+export function generationIn(claim: unknown): TokenGeneration {
   const parts: unknown[] = Array.isArray(claim) ? claim : [];
   const [account, user] = parts;
   if (parts.length === 2 && typeof account === 'number' && typeof user === 'number' && Number.isSafeInteger(account) && Number.isSafeInteger(user)) return { account, user };

@@ -38,6 +38,11 @@ const SELECT = `SELECT u.id, u.email, u.name, u.password_hash, a.id AS account_i
                   LEFT JOIN memberships m ON m.account_id = a.id AND m.user_id = u.id`;
 const MEMBER_OR_STAFF = '(m.user_id IS NOT NULL OR EXISTS (SELECT 1 FROM staff_members s WHERE s.user_id = u.id))';
 
+/** Whether a token of generation `token` was issued before the last security change (`current`). */
+export function isRetired(token: TokenGeneration, current: TokenGeneration): boolean {
+  return token.account < current.account || token.user < current.user;
+}
+
 export function sessionMembers(db: Db) {
   const bySubdomain = db.prepare<{ user: string; subdomain: string }, SessionRow>(`${SELECT} WHERE a.subdomain = @subdomain AND ${MEMBER_OR_STAFF}`);
   const byAccount = db.prepare<{ user: string; account: string }, SessionRow>(`${SELECT} WHERE a.id = @account AND ${MEMBER_OR_STAFF}`);

@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Role } from '../accounts/accounts-repo.js';
 import type { MemberRow } from '../accounts/accounts-repo.js';
-import type { SessionMember, SessionMembers } from '../auth/session-members.js';
+import { isRetired, type SessionMember, type SessionMembers } from '../auth/session-members.js';
 import type { FolderScope, FolderScopes } from '../groups/folder-scope.js';
 import { subdomainOf, type AccessTokens } from '../auth/access-tokens.js';
 import { ServiceError } from '../errors/service-error.js';
@@ -63,9 +63,7 @@ async function authenticate(header: string | undefined, tokens: AccessTokens, se
     const why = sessions.hasAccount(subdomain) ? "The token's user is not a member of that account." : `No account with subdomain "${subdomain}".`;
     throw new ServiceError('TOKEN_INVALID', why);
   }
-  if (claims.generation.account < member.generation.account || claims.generation.user < member.generation.user) {
-    throw new ServiceError('TOKEN_REVOKED');
-  }
+  if (isRetired(claims.generation, member.generation)) throw new ServiceError('TOKEN_REVOKED');
   return member;
 }
 
