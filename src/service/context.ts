@@ -13,6 +13,7 @@ import type { FieldOptionsRepo } from './fields/field-options-repo.js';
 import type { Settings } from './settings/settings-repo.js';
 import type { UrlSigner } from './http/signed-urls.js';
 import type { FolderScopes } from './groups/folder-scope.js';
+import type { SessionMembers } from './auth/session-members.js';
 
 export interface ServiceContext {
   readonly config: ServiceConfig;
@@ -27,6 +28,8 @@ export interface ServiceContext {
   readonly fieldOptions: FieldOptionsRepo;
   /** The folder limits of callers from their groups (groups/folder-scope.ts). */
   readonly folderScopes: FolderScopes;
+  /** Who a user is in an account (member or staff) and the token generations (auth/session-members.ts). */
+  readonly sessions: SessionMembers;
   /** The public base URL (no trailing slash); known once the server listens. */
   baseUrl(): string;
   /** Current time as ISO-8601 with milliseconds. */

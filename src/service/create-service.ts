@@ -16,6 +16,7 @@ import { accountsRepo } from './accounts/accounts-repo.js';
 import { fieldsRepo } from './fields/fields-repo.js';
 import { fieldOptionsRepo } from './fields/field-options-repo.js';
 import { loadAccessTokens } from './auth/access-tokens.js';
+import { sessionMembers } from './auth/session-members.js';
 import { createUrlSigner } from './http/signed-urls.js';
 import { handleFrameworkError, installErrorHandling } from './http/error-handler.js';
 import { installBodyParsers } from './http/body-parsers.js';
@@ -85,6 +86,7 @@ import { registerSubscriptionRoutes } from './administration/subscription-routes
 import { registerAccountSignupRoutes } from './administration/account-signup-routes.js';
 import { registerAccountAdminRoutes } from './administration/account-admin-routes.js';
 import { registerTermsAcceptance } from './administration/terms-acceptance.js';
+import { registerStaffSignInRoutes } from './staff/staff-sign-in-routes.js';
 
 export interface RunningService {
   /** The base URL clients use (the public URL when one was configured). */
@@ -137,7 +139,8 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
 
   try {
     const settings = settingsRepo(db);
-    const tokens = await loadAccessTokens(settings, config.audience, clock);
+    const sessions = sessionMembers(db);
+    const tokens = await loadAccessTokens(settings, config.audience, clock, sessions.generationOf);
     const urlSecret = settings.getOrCreate('url_signing_secret', () => randomBytes(32).toString('base64url'));
     const ctx: ServiceContext = {
       config,
@@ -151,6 +154,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
       fields: fieldsRepo(db),
       fieldOptions: fieldOptionsRepo(db),
       folderScopes: folderScopes(db),
+      sessions,
       baseUrl: () => baseUrl,
       nowIso: () => new Date(clock.now()).toISOString(),
     };
@@ -159,7 +163,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     const routes = collectRoutes(app);
     installErrorHandling(app);
     installBodyParsers(app);
-    installRequestAuth(app, tokens, ctx.accounts, ctx.folderScopes);
+    installRequestAuth(app, tokens, sessions, ctx.folderScopes);
     app.get('/health', { config: { public: true } }, async () => ({ status: 'ok' }));
     registerCurrentUserRoutes(app, ctx);
     registerFieldRoutes(app, ctx);
@@ -244,6 +248,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     registerAccountSignupRoutes(app, ctx);
     registerAccountAdminRoutes(app, ctx);
     registerTermsAcceptance(app, ctx);
+    registerStaffSignInRoutes(app, ctx);
 
     // Jobs interrupted by a stop resume now; abandoned uploads are swept now and then.
     runner.kick();

@@ -17,7 +17,11 @@ export interface TestService {
   running: RunningService;
   /** A bearer token for the user (default: the admin). */
   token(email?: string, ttlSeconds?: number): Promise<string>;
-  /** fetch with the admin's token and JSON body handling; returns status, headers and parsed body. */
+  /**
+   * fetch with the admin's token and JSON body handling; returns status, headers and parsed body. The
+   * default admin token is minted again when a security change revoked it (TOKEN_REVOKED), as a client
+   * refreshes; a token passed in is used as it is.
+   */
   api(method: string, path: string, body?: unknown, token?: string): Promise<ApiAnswer>;
   /** Stops the service, keeping the data dir (for restart tests). */
   stop(): Promise<void>;
@@ -33,6 +37,20 @@ export interface ApiAnswer {
   /** Parsed JSON. Tests read arbitrary answers and assert their shape, so this is deliberately loose. */
   body: any;
   text: string;
+}
+
+async function call(url: string, method: string, path: string, body: unknown, token: string): Promise<ApiAnswer> {
+  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`${url}${path}`, { method, headers, body: body === undefined ? null : JSON.stringify(body) });
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = text === '' ? {} : JSON.parse(text);
+  } catch {
+    parsed = { unparsed: text };
+  }
+  return { status: response.status, headers: response.headers, body: parsed, text };
 }
 
 export function makeTempDir(prefix = 'asset-sync-test-'): string {
@@ -54,17 +72,10 @@ export async function startTestService(overrides: Partial<ServiceConfig> = {}, d
     },
     async api(method, path, body, token) {
       adminToken ??= await service.token();
-      const headers: Record<string, string> = { authorization: `Bearer ${token ?? adminToken}` };
-      if (body !== undefined) headers['content-type'] = 'application/json';
-      const response = await fetch(`${running.url}${path}`, { method, headers, body: body === undefined ? null : JSON.stringify(body) });
-      const text = await response.text();
-      let parsed: unknown;
-      try {
-        parsed = text === '' ? {} : JSON.parse(text);
-      } catch {
-        parsed = { unparsed: text };
-      }
-      return { status: response.status, headers: response.headers, body: parsed, text };
+      const answer = await call(running.url, method, path, body, token ?? adminToken);
+      if (token !== undefined || answer.status !== 401 || !answer.text.includes('TOKEN_REVOKED')) return answer;
+      adminToken = await service.token();
+      return call(running.url, method, path, body, adminToken);
     },
     stop: () => running.close(),
     restart: (more = {}) => startTestService({ ...overrides, ...more }, deps, dataDir),

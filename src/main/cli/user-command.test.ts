@@ -76,4 +76,24 @@ describe('asset-sync user', () => {
     expect((await run('user', 'add', '--data', dataDir, '--email', 'not-an-email', '--role', 'viewer')).err).toContain('is not an email address');
     expect((await run('user', 'add', '--data', dataDir, '--email', 'short@example.com', '--role', 'viewer', '--password', 'abc')).err).toContain('at least 8');
   });
+
+  it("refuses a user over the account's user quota, creating nothing", async () => {
+    const accountId = service.running.ctx.accounts.bySubdomain('local')?.id ?? '';
+    const quota = `/admin/accounts/${accountId}/entities/user/quota-override`;
+    const used: number = (await service.api('GET', quota)).body.result.used;
+    const before = (await run('user', 'list', '--data', service.dataDir)).out;
+    expect(before).toHaveLength(used);
+    expect((await service.api('PUT', quota, { quota: used })).status).toBe(200);
+    const refused = await run('user', 'add', '--data', service.dataDir, '--email', 'one-too-many@example.com', '--role', 'viewer');
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('[QUOTA_EXCEEDED]');
+    expect(refused.err).toContain('Nothing was created');
+    expect((await run('user', 'list', '--data', service.dataDir)).out).toEqual(before);
+    expect(service.running.ctx.accounts.userByEmail('one-too-many@example.com')).toBeUndefined();
+    expect((await service.api('GET', quota)).body.result.used).toBe(used);
+    // One more allowed: the same command now adds the user.
+    await service.api('PUT', quota, { quota: used + 1 });
+    expect((await run('user', 'add', '--data', service.dataDir, '--email', 'one-too-many@example.com', '--role', 'viewer')).code).toBe(0);
+    expect((await service.api('GET', quota)).body.result.used).toBe(used + 1);
+  });
 });

@@ -1,4 +1,7 @@
-/** `GET /current-user`: the caller and the account-wide actions their role allows. */
+/**
+ * `GET /current-user`: the caller and the account-wide actions their role allows, with their role and
+ * whether they are staff working in the account rather than a member of it [ours].
+ */
 import type { FastifyInstance } from 'fastify';
 import type { User } from '../../shared/api/resources.js';
 import type { ServiceContext } from '../context.js';
@@ -9,6 +12,6 @@ export function registerCurrentUserRoutes(app: FastifyInstance, _ctx: ServiceCon
   app.get('/current-user', async (request) => {
     const who = caller(request);
     const user: User = { id: who.userId, email: who.email, name: who.name, accountId: who.accountId };
-    return { result: user, permittedActions: accountPermittedActions(who.role) };
+    return { result: { ...user, role: who.role, staff: who.staff }, permittedActions: accountPermittedActions(who.role) };
   });
 }

@@ -1,11 +1,17 @@
 /**
  * User management on a data directory, for `asset-sync user …`: add a user with a role, list, change a
  * role or a password, remove. An account always keeps at least one admin, so nobody can lock the
- * installation out of its own schema and settings.
+ * installation out of its own schema and settings. Adding a user counts against the account's `user`
+ * quota (administration/quotas.ts): over it, nothing is created. A new password retires the user's
+ * access tokens and refresh tokens, so a leaked password stops working everywhere at once.
  */
 import { ROLES, type MemberRow, type Role } from '../accounts/accounts-repo.js';
 import { generatePassword, hashPassword } from '../accounts/passwords.js';
 import { AdminError } from './admin-error.js';
+import { quotas } from '../administration/quotas.js';
+import { sessionMembers } from '../auth/session-members.js';
+import { refreshTokensRepo } from '../auth/refresh-tokens-repo.js';
+import { ServiceError } from '../errors/service-error.js';
 import { withDataDir, type DataDirSession } from './data-dir.js';
 
 export interface UserTarget {
@@ -61,6 +67,12 @@ export async function addUser(target: UserTarget, input: { email: string; role: 
       if (existing !== undefined && accounts.membership(account.id, existing.id) !== undefined) {
         throw new AdminError('USER_EXISTS', `${email} is already a member; use \`asset-sync user set-role\` to change the role.`);
       }
+      try {
+        quotas(db).check(account.id, 'user', 1);
+      } catch (error) {
+        if (error instanceof ServiceError) throw new AdminError('QUOTA_EXCEEDED', error.message);
+        throw error;
+      }
       const row = existing ?? accounts.createUser(email, input.name ?? null, passwordHash, new Date().toISOString());
       accounts.addMembership(account.id, row.id, input.role);
       return member(session, email);
@@ -106,7 +118,13 @@ export async function setPassword(target: UserTarget, email: string, password?: 
   const chosen = password === undefined ? generatePassword() : checkPassword(password);
   const passwordHash = await hashPassword(chosen);
   return withDataDir(target.dataDir, target.subdomain, (session) => {
-    session.accounts.setPassword(member(session, email).id, passwordHash);
+    const { db, accounts } = session;
+    db.transaction(() => {
+      const { id } = member(session, email);
+      accounts.setPassword(id, passwordHash);
+      sessionMembers(db).bumpUser(id);
+      refreshTokensRepo(db).revokeUser(id, Date.now());
+    })();
     return password === undefined ? chosen : undefined;
   });
 }

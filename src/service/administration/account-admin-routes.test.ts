@@ -97,6 +97,9 @@ describe('account administration', () => {
     expect((await service.api('PUT', '/account-security', { allowedEmailDomains: ['Example.test'], sessionLifetimeHours: 12 })).body.result).toEqual({ allowedEmailDomains: ['example.test'], sessionLifetimeHours: 12 });
     expect((await service.api('PUT', '/allowed-login-methods', { methods: ['PASSWORD', 'SAML', 'SAML'] })).body.result).toEqual({ methods: ['PASSWORD', 'SAML'] });
     expect((await service.api('PUT', '/allowed-login-methods', { methods: [] })).body.code).toBe('INVALID_BODY');
+    // Those were security changes: the member's access token went with them; a new one works.
+    expect((await service.api('GET', '/auto-tagging-image-settings', undefined, member.token)).body.code).toBe('TOKEN_REVOKED');
+    member = { ...member, token: await service.token('member@example.test') };
     expect((await service.api('PUT', '/storefront-sku-settings', { skus: [{ sku: 'A', name: 'A', priceCents: -1, currency: 'EUR' }] })).body.code).toBe('INVALID_BODY');
     expect((await service.api('PATCH', '/auto-tagging-image-settings', { enabled: false }, member.token)).body.code).toBe('FORBIDDEN');
     expect((await service.api('GET', '/auto-tagging-image-settings', undefined, member.token)).body.result.enabled).toBe(true);

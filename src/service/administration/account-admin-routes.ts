@@ -23,6 +23,7 @@ const quotaParams = z.object({ accountId: z.string().min(1).max(200), id: z.stri
 const quotaBody = z.object({ quota: z.number().int().min(0).nullable() });
 const termsBody = z.object({ text: z.string().min(1).max(100_000), acceptanceRequired: z.boolean().default(false) });
 const staffBody = z.object({ email: z.string().trim().max(320) });
+const SECURITY_SETTINGS: ReadonlySet<SettingName> = new Set(['account-security', 'allowed-login-methods']);
 const bodies = {
   security: SETTINGS['account-security'].shape,
   loginMethods: SETTINGS['allowed-login-methods'].shape,
@@ -59,6 +60,15 @@ export function registerAccountAdminRoutes(app: FastifyInstance, ctx: ServiceCon
     }
   };
 
+  // A change to the account's security settings retires every access token issued for the account
+  // (token generation, auth/session-members.ts); refresh then re-checks each session against the new rules.
+  const store = (accountId: string, name: SettingName, value: unknown): void =>
+    db.transaction(() => {
+      const before = JSON.stringify(settings.get(accountId, name));
+      settings.set(accountId, name, value);
+      if (SECURITY_SETTINGS.has(name) && JSON.stringify(settings.get(accountId, name)) !== before) ctx.sessions.bumpAccount(accountId);
+    })();
+
   // Settings read by any member, replaced (PUT) or merged (PATCH) by admins.
   const setting = (path: string, name: SettingName, method: 'put' | 'patch', body: z.ZodObject) => {
     app.get(path, async (request) => envelope(settings.get(caller(request).accountId, name)));
@@ -68,7 +78,7 @@ export function registerAccountAdminRoutes(app: FastifyInstance, ctx: ServiceCon
       const current = settings.get(who.accountId, name);
       const next = method === 'patch' && typeof current === 'object' ? { ...current, ...given } : given;
       if (name === 'auto-tagging-image-settings') ownField(who, given);
-      settings.set(who.accountId, name, SETTINGS[name].shape.parse(next));
+      store(who.accountId, name, SETTINGS[name].shape.parse(next));
       return envelope(settings.get(who.accountId, name));
     });
   };
@@ -84,7 +94,7 @@ export function registerAccountAdminRoutes(app: FastifyInstance, ctx: ServiceCon
   app.put('/allowed-login-methods', { config: { body: bodies.loginMethods } }, async (request) => {
     const who = admin(request);
     const body = parseBody(request, bodies.loginMethods);
-    settings.set(who.accountId, 'allowed-login-methods', { methods: [...new Set(body.methods)] });
+    store(who.accountId, 'allowed-login-methods', { methods: [...new Set(body.methods)] });
     return envelope(settings.get(who.accountId, 'allowed-login-methods'));
   });
 

@@ -1,9 +1,11 @@
 /**
  * Quotas per account and entity (SERVICE-SPEC §4.3 lists the entity ids): a default per entity, an
  * override staff may set, and a check run before a create so a request over the quota is refused whole
- * (`403 QUOTA_EXCEEDED`) with nothing created. Enforced: fields, field options, users and issue 20's
- * collections, shares, portals, guest uploads, groups, saved searches and comments; the rest (preset
- * sizes, embeddable links, embedded data mappings) have no entity here to count yet.
+ * (`403 QUOTA_EXCEEDED`) with nothing created. Enforced: fields, field options and issue 20's
+ * collections, shares, portals, guest uploads, groups, saved searches and comments before their create
+ * routes; users in `asset-sync user add` (admin/user-admin.ts), the one way to add a member. The rest
+ * (preset sizes, embeddable links, embedded data mappings) have no entity here to count: presets are
+ * installation-wide, and the other two are not built (docs/api.md).
  */
 import type { Db } from '../db/open-database.js';
 import { ServiceError } from '../errors/service-error.js';

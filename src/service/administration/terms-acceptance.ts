@@ -4,7 +4,8 @@
  * 403 TERMS_NOT_ACCEPTED, except what the user needs to get out of that state: reading and accepting
  * the terms (`/account-terms-and-conditions/{id}…`) and `GET /current-user`. Each PUT of the terms is a
  * new version, so a change asks everyone again. The accepter names the version they read, so terms
- * changed while they were reading are never accepted unseen (409 TERMS_VERSION_OUTDATED).
+ * changed while they were reading are never accepted unseen (409 TERMS_VERSION_OUTDATED). Staff
+ * working in the account are not asked (docs/api.md).
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -45,7 +46,8 @@ export function registerTermsAcceptance(app: FastifyInstance, ctx: ServiceContex
 
   app.addHook('preHandler', async (request) => {
     const who = request.caller;
-    if (who === null || OPEN_WHILE_UNACCEPTED.has(request.routeOptions.url ?? '')) return;
+    // Staff are bound by the installation's agreement with the account, not by its terms for its users.
+    if (who === null || who.staff || OPEN_WHILE_UNACCEPTED.has(request.routeOptions.url ?? '')) return;
     const terms = required.get(who.accountId);
     if (terms !== undefined && accepted.get(who.accountId, who.userId)?.version !== terms.version) {
       throw new ServiceError('TERMS_NOT_ACCEPTED', `Accept version ${terms.version} of the account's terms and conditions first (POST /account-terms-and-conditions/${who.accountId}/acceptances).`);

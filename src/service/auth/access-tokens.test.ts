@@ -106,6 +106,24 @@ describe('bearer tokens the API refuses', () => {
     await expectRefused(await signWithServiceKey(claims({ scope: 'offline_access' })), 'TOKEN_INVALID');
   });
 
+  it('stamps the current token generation, and refuses an older one (or none) once the account changed', async () => {
+    const issued = await service.token();
+    const [, payload] = issued.split('.');
+    expect(JSON.parse(Buffer.from(payload ?? '', 'base64url').toString('utf8')).gen).toEqual([0, 0]);
+    // A token from before generations (no gen claim) counts as generation 0: good until the first change.
+    const legacy = await signWithServiceKey(claims());
+    expect((await currentUser(service, legacy)).status).toBe(200);
+    const accountId = service.running.ctx.accounts.bySubdomain('local')?.id ?? '';
+    service.running.ctx.sessions.bumpAccount(accountId);
+    for (const token of [issued, legacy, await signWithServiceKey(claims({ gen: [0, 0] }))]) {
+      const { status, body } = await currentUser(service, token);
+      expect(status).toBe(401);
+      expect(body.code).toBe('TOKEN_REVOKED');
+    }
+    expect((await currentUser(service, await signWithServiceKey(claims({ gen: [1, 0] })))).status).toBe(200);
+    expect((await currentUser(service, await service.token())).status).toBe(200);
+  });
+
   it('refuses a missing or malformed Authorization header with UNAUTHENTICATED or TOKEN_INVALID', async () => {
     const none = await fetch(`${service.url}/current-user`);
     expect(none.status).toBe(401);

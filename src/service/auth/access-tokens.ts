@@ -4,12 +4,16 @@
  * HS256-with-the-public-key and tampered tokens are all refused. A token that verified is remembered
  * (by its exact text, signature included) until it expires: every API request carries one, and an
  * ES256 verification costs more than the rest of a small request's work on the service.
+ * Each token carries the token generation (`gen`: account, user) it was issued under, stamped from
+ * `generationOf` unless the issuer gives it; request authentication refuses an older one
+ * (session-members.ts). A token without `gen` counts as generation 0 of both.
  */
 import { randomUUID } from 'node:crypto';
 import { SignJWT, exportJWK, generateKeyPair, importJWK, jwtVerify, errors as joseErrors, type JWK, type CryptoKey } from 'jose';
 import { ServiceError } from '../errors/service-error.js';
 import type { Clock } from '../clock.js';
 import type { Settings } from '../settings/settings-repo.js';
+import type { TokenGeneration } from './session-members.js';
 
 const ALGORITHM = 'ES256';
 /** Verified tokens remembered at most; a client uses one at a time, so this is many clients' worth. */
@@ -20,18 +24,23 @@ export interface AccessClaims {
   sub: string;
   /** Space-separated scopes, including `subdomain:<account>`. */
   scope: string;
+  /** The token generation it was issued under (issue: the current one when left out). */
+  generation?: TokenGeneration;
 }
+
+/** The current token generation of a user in the account with this subdomain, for stamping tokens. */
+export type GenerationOf = (subdomain: string, userId: string) => TokenGeneration | undefined;
 
 export interface AccessTokens {
   readonly issuer: string;
   readonly audience: string;
   issue(claims: AccessClaims, ttlSeconds: number, audience?: string): Promise<string>;
-  verify(token: string): Promise<AccessClaims>;
+  verify(token: string): Promise<AccessClaims & { generation: TokenGeneration }>;
   /** The public key set, for `/.well-known/jwks.json`. */
   publicJwks(): { keys: JWK[] };
 }
 
-export async function loadAccessTokens(settings: Settings, audience: string, clock: Clock): Promise<AccessTokens> {
+export async function loadAccessTokens(settings: Settings, audience: string, clock: Clock, generationOf?: GenerationOf): Promise<AccessTokens> {
   let stored = settings.get('jwt_private_jwk');
   if (stored === undefined) {
     const { privateKey } = await generateKeyPair(ALGORITHM, { extractable: true });
@@ -47,14 +56,16 @@ export async function loadAccessTokens(settings: Settings, audience: string, clo
   const { d: _d, ...publicJwk } = privateJwk;
   const publicKey = (await importJWK(publicJwk, ALGORITHM)) as CryptoKey;
   const seconds = (): number => Math.floor(clock.now() / 1000);
-  const verified = new Map<string, AccessClaims & { expiresAtMs: number }>();
+  const verified = new Map<string, AccessClaims & { generation: TokenGeneration; expiresAtMs: number }>();
 
   return {
     issuer,
     audience,
     async issue(claims, ttlSeconds, tokenAudience = audience) {
       const now = seconds();
-      return new SignJWT({ scope: claims.scope })
+      const subdomain = subdomainOf(claims.scope);
+      const generation = claims.generation ?? (subdomain === undefined ? undefined : generationOf?.(subdomain, claims.sub));
+      return new SignJWT({ scope: claims.scope, ...(generation === undefined ? {} : { gen: [generation.account, generation.user] }) })
         .setProtectedHeader({ alg: ALGORITHM, kid, typ: 'JWT' })
         .setSubject(claims.sub)
         .setIssuer(issuer)
@@ -72,7 +83,7 @@ export async function loadAccessTokens(settings: Settings, audience: string, clo
           verified.delete(token);
           throw new ServiceError('TOKEN_EXPIRED');
         }
-        return { sub: known.sub, scope: known.scope };
+        return { sub: known.sub, scope: known.scope, generation: known.generation };
       }
       try {
         const { payload } = await jwtVerify(token, publicKey, {
@@ -83,7 +94,7 @@ export async function loadAccessTokens(settings: Settings, audience: string, clo
           requiredClaims: ['sub', 'exp', 'iss', 'aud'],
         });
         if (typeof payload.sub !== 'string') throw new ServiceError('TOKEN_INVALID', 'The token has no subject.');
-        const claims = { sub: payload.sub, scope: typeof payload.scope === 'string' ? payload.scope : '' };
+        const claims = { sub: payload.sub, scope: typeof payload.scope === 'string' ? payload.scope : '', generation: generationIn(payload.gen) };
         if (typeof payload.exp === 'number') {
           // Oldest first out: a Map iterates in insertion order.
           if (verified.size >= REMEMBERED_TOKENS) verified.delete(verified.keys().next().value ?? '');
@@ -98,6 +109,14 @@ export async function loadAccessTokens(settings: Settings, audience: string, clo
     },
     publicJwks: () => ({ keys: [{ ...publicJwk, use: 'sig' }] }),
   };
+}
+
+/** The `gen` claim as issued ([account, user]); absent or malformed counts as the first generation. */
+export function generationIn(claim: unknown): TokenGeneration {
+  const parts: unknown[] = Array.isArray(claim) ? claim : [];
+  const [account, user] = parts;
+  if (parts.length === 2 && typeof account === 'number' && typeof user === 'number' && Number.isSafeInteger(account) && Number.isSafeInteger(user)) return { account, user };
+  return { account: 0, user: 0 };
 }
 
 function describe(error: unknown): string {

@@ -21,6 +21,7 @@ import type { OAuthClient, OAuthClientsRepo } from './oauth-clients-repo.js';
 import type { AuthCodesRepo } from './auth-codes-repo.js';
 import { withoutAbsentNulls } from '../http/null-as-absent.js';
 import { accountSettings } from '../administration/account-settings.js';
+import { memberSignInRefusal } from './sign-in-policy.js';
 
 export interface AuthorizeDeps {
   ctx: ServiceContext;
@@ -118,13 +119,15 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
       const problem = new ServiceError('OAUTH_WRONG_CREDENTIALS');
       return renderForm(reply, form, boundKey, problem.status, email, `${problem.message} Check both and try again.`);
     }
-    if (ctx.accounts.membership(form.account.id, user.id) === undefined) {
+    // A member of the account, or staff of the installation (who may sign in to any account).
+    const holder = ctx.sessions.byAccount(form.account.id, user.id);
+    if (holder === undefined) {
       const problem = new ServiceError('OAUTH_NOT_A_MEMBER', `${user.email} is not a member of the account "${form.account.name}"; sign in as someone who is.`);
       return renderForm(reply, form, boundKey, problem.status, email, problem.message);
     }
-    // The account's security settings (issue 21): this form is the PASSWORD method, and an address
-    // outside the allowed domains may not sign in however it authenticates.
-    const refusal = signInRefusal(form.account.id, user.email);
+    // The account's security settings (issue 21) bind its members: this form is the PASSWORD method,
+    // and an address outside the allowed domains may not sign in however it authenticates.
+    const refusal = holder.staff ? undefined : memberSignInRefusal(settings, form.account.id, user.email);
     if (refusal !== undefined) {
       const problem = new ServiceError('LOGIN_METHOD_NOT_ALLOWED', refusal);
       return renderForm(reply, form, boundKey, problem.status, email, problem.message);
@@ -148,15 +151,6 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     );
     return redirect(reply, redirectTo(signIn.redirectUri, signIn.state === undefined ? { code } : { code, state: signIn.state }));
   });
-
-  /** Why the account's settings refuse a password sign-in of `userEmail`, or undefined when they allow it. */
-  function signInRefusal(accountId: string, userEmail: string): string | undefined {
-    if (!settings.loginMethods(accountId).includes('PASSWORD')) return 'This account does not allow signing in with a password.';
-    const domains = settings.allowedEmailDomains(accountId);
-    const domain = userEmail.slice(userEmail.lastIndexOf('@') + 1).toLowerCase();
-    if (domains.length > 0 && !domains.includes(domain)) return `This account only allows sign-ins with an address at ${domains.join(', ')}.`;
-    return undefined;
-  }
 
   /** The client, its redirect URI and the account may have changed since the form was shown. */
   function stillValid(request: SignInRequest): FormContext {

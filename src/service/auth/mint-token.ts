@@ -4,6 +4,7 @@
  */
 import { settingsRepo } from '../settings/settings-repo.js';
 import { loadAccessTokens } from './access-tokens.js';
+import { sessionMembers } from './session-members.js';
 import { systemClock } from '../clock.js';
 import { DEFAULT_AUDIENCE } from '../config.js';
 import { withDataDir } from '../admin/data-dir.js';
@@ -28,7 +29,7 @@ export async function mintToken(options: MintTokenOptions): Promise<string> {
     if (accounts.membership(account.id, userId) === undefined) {
       throw new AdminError('NOT_A_MEMBER', `${options.email ?? 'That user'} is not a member of account "${account.subdomain}".`);
     }
-    const tokens = await loadAccessTokens(settingsRepo(db), options.audience ?? DEFAULT_AUDIENCE, systemClock);
+    const tokens = await loadAccessTokens(settingsRepo(db), options.audience ?? DEFAULT_AUDIENCE, systemClock, sessionMembers(db).generationOf);
     return tokens.issue({ sub: userId, scope: `subdomain:${account.subdomain}` }, options.ttlSeconds);
   });
 }

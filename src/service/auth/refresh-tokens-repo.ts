@@ -31,6 +31,7 @@ export function refreshTokensRepo(db: Db) {
   );
   const markRotated = db.prepare('UPDATE refresh_tokens SET rotated_at = ? WHERE token_hash = ? AND rotated_at IS NULL AND revoked_at IS NULL');
   const revokeFamily = db.prepare('UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL');
+  const revokeUser = db.prepare('UPDATE refresh_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL');
   const purge = db.prepare('DELETE FROM refresh_tokens WHERE expires_at < ?');
 
   return {
@@ -41,6 +42,8 @@ export function refreshTokensRepo(db: Db) {
     /** Marks the token exchanged for a successor; false when it was already rotated or revoked. */
     markRotated: (tokenHash: string, now: number): boolean => markRotated.run(now, tokenHash).changes === 1,
     revokeFamily: (familyId: string, now: number): void => void revokeFamily.run(now, familyId),
+    /** Revokes every refresh token of the user, in every account (a new password). */
+    revokeUser: (userId: string, now: number): void => void revokeUser.run(now, userId),
     /** Forgets tokens that expired before `before` (epoch ms). */
     purgeExpired: (before: number): void => void purge.run(before),
   };

@@ -9,6 +9,10 @@
  * Each check-and-update runs in one SQLite transaction, so two concurrent uses cannot both win; the
  * outcome is returned (not thrown) from the transaction so that a revocation is committed even though
  * the request fails. This module must never issue a token for a failed check.
+ * Every grant is checked against the account as it is now: the user must still be a member (or staff,
+ * session-members.ts), and a member must still pass the account's security settings (PASSWORD allowed,
+ * an address at an allowed domain). The access token carries the token generation read in that same
+ * transaction. A code exchanged by a staff member is recorded as a staff sign-in for the account's admins.
  */
 import { randomUUID } from 'node:crypto';
 import type { ServiceContext } from '../context.js';
@@ -16,6 +20,9 @@ import { ServiceError } from '../errors/service-error.js';
 import type { OAuthClient } from './oauth-clients-repo.js';
 import type { AuthCodesRepo } from './auth-codes-repo.js';
 import { accountSettings } from '../administration/account-settings.js';
+import { staffSignIns } from '../staff/staff-sign-ins.js';
+import { memberSignInRefusal } from './sign-in-policy.js';
+import type { SessionMember, TokenGeneration } from './session-members.js';
 import type { RefreshTokensRepo } from './refresh-tokens-repo.js';
 import { OFFLINE_ACCESS } from './authorize-request.js';
 import { hashSecret, newOpaqueSecret } from './opaque-secrets.js';
@@ -46,6 +53,7 @@ export interface CodeExchange {
 interface Granted {
   userId: string;
   scope: string;
+  generation: TokenGeneration;
   refreshToken: string | undefined;
 }
 
@@ -75,13 +83,14 @@ export async function exchangeAuthorizationCode(deps: GrantDeps, client: OAuthCl
     } else if (exchange.codeVerifier !== undefined) {
       return invalidGrant('A code_verifier was sent for a code requested without code_challenge.');
     }
-    const refused = grantStillHolds(ctx, record);
-    if (refused !== undefined) return refused;
+    const holder = grantStillHolds(ctx, record);
+    if ('refused' in holder) return holder;
 
     const familyId = record.scope.split(' ').includes(OFFLINE_ACCESS) ? randomUUID() : null;
     if (!codes.markUsed(codeHash, now, familyId)) return invalidGrant('The authorisation code was already used.');
+    if (holder.staff) staffSignIns(ctx.db).record(record.accountId, { userId: holder.id, email: holder.email, clientId: client.clientId, dateSignedIn: ctx.nowIso() });
     const refreshToken = familyId === null ? undefined : startRefreshToken(deps, familyId, record, now);
-    return { granted: { userId: record.userId, scope: record.scope, refreshToken } };
+    return { granted: { userId: record.userId, scope: record.scope, generation: holder.generation, refreshToken } };
   })();
   return respond(ctx, outcome);
 }
@@ -101,15 +110,16 @@ export async function refreshAccessToken(deps: GrantDeps, client: OAuthClient, p
       return { refused: new ServiceError('OAUTH_GRANT_REUSED', 'The refresh token was already exchanged; every token of its family has been revoked.') };
     }
     if (record.expiresAt <= now) return invalidGrant('The refresh token has expired; sign in again.');
-    const refused = grantStillHolds(ctx, record);
-    if (refused !== undefined) {
+    const holder = grantStillHolds(ctx, record);
+    if ('refused' in holder) {
       refreshTokens.revokeFamily(record.familyId, now);
-      return refused;
+      return holder;
     }
-    if (!rotates(ctx, client)) return { granted: { userId: record.userId, scope: record.scope, refreshToken: undefined } };
+    const { generation } = holder;
+    if (!rotates(ctx, client)) return { granted: { userId: record.userId, scope: record.scope, generation, refreshToken: undefined } };
     if (!refreshTokens.markRotated(tokenHash, now)) return invalidGrant('The refresh token was already exchanged.');
     const successor = startRefreshToken(deps, record.familyId, record, now);
-    return { granted: { userId: record.userId, scope: record.scope, refreshToken: successor } };
+    return { granted: { userId: record.userId, scope: record.scope, generation, refreshToken: successor } };
   })();
   return respond(ctx, outcome);
 }
@@ -119,17 +129,21 @@ function rotates(ctx: ServiceContext, client: OAuthClient): boolean {
   return ctx.config.rotateRefreshTokens && client.clientSecret === null;
 }
 
-/** The user must still belong to the account, and the service must still serve the token's audience. */
-function grantStillHolds(ctx: ServiceContext, grant: { userId: string; accountId: string; audience: string }): Outcome | undefined {
-  if (grant.audience !== ctx.config.audience) return invalidGrant('The grant was issued for another audience.');
-  if (ctx.accounts.membership(grant.accountId, grant.userId) === undefined) return invalidGrant('The user is no longer a member of the account.');
-  // An account that has since restricted its e-mail domains ends the sessions of addresses outside them.
-  const domains = accountSettings(ctx.db).allowedEmailDomains(grant.accountId);
-  const email = ctx.accounts.userById(grant.userId)?.email ?? '';
-  if (domains.length > 0 && !domains.includes(email.slice(email.lastIndexOf('@') + 1).toLowerCase())) {
-    return invalidGrant("The account's security settings no longer allow this user's e-mail domain; sign in again.");
+/**
+ * The user must still be a member of the account (or staff), the service must still serve the token's
+ * audience, and a member must still pass the account's security settings: an account that has since
+ * refused passwords or restricted its e-mail domains ends the sessions they no longer allow. Staff are
+ * the installation's, not the account's, so its settings do not apply to them (docs/api.md).
+ */
+function grantStillHolds(ctx: ServiceContext, grant: { userId: string; accountId: string; audience: string }): SessionMember | { refused: ServiceError } {
+  if (grant.audience !== ctx.config.audience) return { refused: new ServiceError('OAUTH_INVALID_GRANT', 'The grant was issued for another audience.') };
+  const holder = ctx.sessions.byAccount(grant.accountId, grant.userId);
+  if (holder === undefined) return { refused: new ServiceError('OAUTH_INVALID_GRANT', 'The user is no longer a member of the account (nor staff).') };
+  const refusal = holder.staff ? undefined : memberSignInRefusal(accountSettings(ctx.db), grant.accountId, holder.email);
+  if (refusal !== undefined) {
+    return { refused: new ServiceError('OAUTH_INVALID_GRANT', `The account's security settings no longer allow this user's e-mail domain or sign-in method: ${refusal} Sign in again.`) };
   }
-  return undefined;
+  return holder;
 }
 
 function startRefreshToken(
@@ -154,8 +168,8 @@ function startRefreshToken(
 
 async function respond(ctx: ServiceContext, outcome: Outcome): Promise<TokenResponse> {
   if ('refused' in outcome) throw outcome.refused;
-  const { userId, scope, refreshToken } = outcome.granted;
-  const accessToken = await ctx.tokens.issue({ sub: userId, scope }, ctx.config.accessTokenTtl);
+  const { userId, scope, generation, refreshToken } = outcome.granted;
+  const accessToken = await ctx.tokens.issue({ sub: userId, scope, generation }, ctx.config.accessTokenTtl);
   return {
     access_token: accessToken,
     ...(refreshToken === undefined ? {} : { refresh_token: refreshToken }),

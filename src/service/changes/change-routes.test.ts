@@ -137,6 +137,17 @@ describe('change feed [ours]', () => {
     await expect(stream.next()).rejects.toThrow('the stream ended');
   });
 
+  it('ends a stream whose token a security change of the account revoked', async () => {
+    const { token: memberToken } = await addUser(service, 'revoked@example.com', 'member');
+    const stream = await open('', {}, memberToken);
+    await stream.next();
+    expect((await service.api('PUT', '/allowed-login-methods', { methods: ['PASSWORD', 'GOOGLE'] })).status).toBe(200);
+    await uploadNewAsset(service, '/Feed/after-revoking.txt', Buffer.from('x'));
+    await expect(stream.next()).rejects.toThrow('the stream ended');
+    // The admin's token went too: the tests after this one need a new one.
+    token = await service.token();
+  });
+
   it('keeps cursors across a restart of the service', async () => {
     const stream = await open();
     const cursor = (await stream.next()).data.cursor;

@@ -6,15 +6,18 @@
  *
  * A stream says only that something of a kind changed and where to resume (a cursor), never what, and
  * only for the caller's own account (a folder-limited member learns only that something of a kind changed;
- * what they read next is limited by groups/folder-scope.ts), and the membership is checked again before each event,
- * so a member removed from the account learns nothing more. A stream ends when the token expires, or
+ * what they read next is limited by groups/folder-scope.ts), and the membership (or staff status) and the
+ * token's generation are checked again before each event, so a member removed from the account, or
+ * whose token a security change revoked, learns nothing more. A stream ends when the token expires, or
  * after 15 minutes, whichever is first; the client reconnects with its cursor and misses nothing.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { decodeJwt } from 'jose';
+import { decodeJwt, type JWTPayload } from 'jose';
 import { z } from 'zod';
 import type { ServiceContext } from '../context.js';
 import { caller } from '../http/request-auth.js';
+import { generationIn } from '../auth/access-tokens.js';
+import { isRetired } from '../auth/session-members.js';
 import { parseInput } from '../http/parse-input.js';
 import type { ChangeKind, ServiceFeatures } from '../../shared/api/change-feed.js';
 import type { ChangeFeed } from './change-feed.js';
@@ -72,7 +75,8 @@ export function registerChangeRoutes(app: FastifyInstance, ctx: ServiceContext, 
     };
     const send = (): void => {
       if (ended) return;
-      if (ctx.accounts.membership(who.accountId, who.userId) === undefined) {
+      const member = ctx.sessions.byAccount(who.accountId, who.userId);
+      if (member === undefined || isRetired(generation, member.generation)) {
         end();
         return;
       }
@@ -83,9 +87,10 @@ export function registerChangeRoutes(app: FastifyInstance, ctx: ServiceContext, 
       const cursor = feed.cursorOf(position);
       raw.write(event('change', cursor, { cursor, kinds }));
     };
+    const generation = generationIn(tokenClaims(request).gen);
     const unsubscribe = feed.subscribe(who.accountId, send);
     const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), heartbeatMs);
-    const expiry = setTimeout(end, Math.max(0, Math.min(maxStreamMs, tokenLifeLeft(request, ctx.clock.now()))));
+    const expiry = setTimeout(end, Math.max(0, Math.min(maxStreamMs, tokenLifeLeft(tokenClaims(request), ctx.clock.now()))));
     raw.once('close', end);
     // What changed between the cursor and the subscription.
     send();
@@ -97,10 +102,13 @@ function lastEventId(request: FastifyRequest): string | undefined {
   return typeof header === 'string' && header.trim() !== '' ? header.trim() : undefined;
 }
 
-/** Milliseconds until the (already verified) bearer token expires. */
-function tokenLifeLeft(request: FastifyRequest, now: number): number {
+/** The claims of the (already verified) bearer token. */
+function tokenClaims(request: FastifyRequest): JWTPayload {
   const credential = request.headers.authorization?.trim().split(/\s+/, 2)[1];
-  if (credential === undefined) return 0;
-  const { exp } = decodeJwt(credential);
+  return credential === undefined ? { exp: 0 } : decodeJwt(credential);
+}
+
+/** Milliseconds until the token expires. */
+function tokenLifeLeft({ exp }: JWTPayload, now: number): number {
   return exp === undefined ? Infinity : exp * 1000 - now;
 }

@@ -157,7 +157,7 @@ export function downloadJob(ctx: ServiceContext, deps: DownloadJobDeps): JobHand
         assetId: file.asset_id,
         assetFileId: file.id,
         userId: caller.userId,
-        userType: 'USER',
+        userType: caller.staff ? 'STAFF' : 'USER',
         downloadType: input.zip === true ? 'ZIP' : 'DIRECT',
         transformationType: transformed === undefined ? 'ORIGINAL' : input.presetTransformationId === undefined ? 'CUSTOM' : 'PRESET',
         presetTransformationId: transformed === undefined ? null : (input.presetTransformationId ?? null),

@@ -39,6 +39,8 @@ export const errorCatalogue = {
   UNAUTHENTICATED: { status: 401, message: 'A valid bearer token is required.' },
   TOKEN_EXPIRED: { status: 401, message: 'The access token has expired.' },
   TOKEN_INVALID: { status: 401, message: 'The access token is not valid for this service.' },
+  // Issue 21 (staff): a security change of the account or the user since the token was issued.
+  TOKEN_REVOKED: { status: 401, message: 'The access token was revoked by a security change of the account or the user; refresh it or sign in again.' },
   FORBIDDEN: { status: 403, message: 'You are not permitted to do this.' },
   // groups (docs/api.md): a folder-limited member may not file an asset outside their folders.
   FOLDER_OUT_OF_SCOPE: { status: 403, message: 'The folder is outside the folders your groups give you.' },

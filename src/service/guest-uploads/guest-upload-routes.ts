@@ -96,7 +96,7 @@ export function registerGuestUploadRoutes(app: FastifyInstance, ctx: ServiceCont
   const open = (params: unknown): { row: GuestUploadRow; uploader: Caller } => {
     const { key } = parseInput(keyParams, params, 'INVALID_PATH');
     const row = guestUploads.byKey(key);
-    const member = row === undefined ? undefined : ctx.accounts.membership(row.account_id, row.created_by);
+    const member = row === undefined ? undefined : ctx.sessions.byAccount(row.account_id, row.created_by);
     if (row === undefined || member === undefined || expired(row)) throw new ServiceError('NOT_FOUND', GONE_MESSAGE);
     return { row, uploader: callerOf(member, ctx.folderScopes) };
   };

@@ -1,11 +1,14 @@
 /**
  * Bearer authentication for API routes: verifies the JWT, selects the account named by its
- * `subdomain:` scope, and loads the caller's role there. Routes read the result with `caller(request)`.
- * Routes marked `config: { public: true }` (OAuth pages, signed URLs) skip it.
+ * `subdomain:` scope, and loads the caller's role there (a member's, or admin for staff: see
+ * auth/session-members.ts). A token issued before the account's or the user's last security change
+ * (an older token generation) is refused with TOKEN_REVOKED. Routes read the result with
+ * `caller(request)`. Routes marked `config: { public: true }` (OAuth pages, signed URLs) skip it.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Role } from '../accounts/accounts-repo.js';
-import type { AccountsRepo, MemberRow } from '../accounts/accounts-repo.js';
+import type { MemberRow } from '../accounts/accounts-repo.js';
+import { isRetired, type SessionMember, type SessionMembers } from '../auth/session-members.js';
 import type { FolderScope, FolderScopes } from '../groups/folder-scope.js';
 import { subdomainOf, type AccessTokens } from '../auth/access-tokens.js';
 import { ServiceError } from '../errors/service-error.js';
@@ -16,6 +19,8 @@ export interface Caller {
   name: string | null;
   accountId: string;
   role: Role;
+  /** Staff of the installation working in this account (not a member of it; role admin). */
+  staff: boolean;
   /** The caller's folder limit from their groups (null: none); applied wherever assets are read. */
   folders: FolderScope;
 }
@@ -32,15 +37,15 @@ declare module 'fastify' {
   }
 }
 
-export function installRequestAuth(app: FastifyInstance, tokens: AccessTokens, accounts: AccountsRepo, scopes: FolderScopes): void {
+export function installRequestAuth(app: FastifyInstance, tokens: AccessTokens, sessions: SessionMembers, scopes: FolderScopes): void {
   app.decorateRequest('caller', null);
   app.addHook('onRequest', async (request) => {
     if (request.routeOptions.config.public === true || request.routeOptions.url === undefined) return;
-    request.caller = callerOf(await authenticate(request.headers.authorization, tokens, accounts), scopes);
+    request.caller = callerOf(await authenticate(request.headers.authorization, tokens, sessions), scopes);
   });
 }
 
-async function authenticate(header: string | undefined, tokens: AccessTokens, accounts: AccountsRepo): Promise<MemberRow> {
+async function authenticate(header: string | undefined, tokens: AccessTokens, sessions: SessionMembers): Promise<SessionMember> {
   if (header === undefined || header.trim() === '') throw new ServiceError('UNAUTHENTICATED');
   const [scheme, credential] = header.trim().split(/\s+/, 2);
   if (scheme?.toLowerCase() === 'passcode') {
@@ -52,18 +57,21 @@ async function authenticate(header: string | undefined, tokens: AccessTokens, ac
   const claims = await tokens.verify(credential);
   const subdomain = subdomainOf(claims.scope);
   if (subdomain === undefined) throw new ServiceError('TOKEN_INVALID', 'The token has no "subdomain:" scope selecting an account.');
-  const member = accounts.membershipBySubdomain(subdomain, claims.sub);
+  const member = sessions.bySubdomain(subdomain, claims.sub);
   if (member === undefined) {
-    const why = accounts.bySubdomain(subdomain) === undefined ? `No account with subdomain "${subdomain}".` : 'The token\'s user is not a member of that account.';
+    // Rare (a removed user, a deleted account): the second lookup only runs to say which.
+    const why = sessions.hasAccount(subdomain) ? "The token's user is not a member of that account." : `No account with subdomain "${subdomain}".`;
     throw new ServiceError('TOKEN_INVALID', why);
   }
+  if (isRetired(claims.generation, member.generation)) throw new ServiceError('TOKEN_REVOKED');
   return member;
 }
 
-/** A member acting in their account: requests, and the jobs and uploads that act for them later. */
-export function callerOf(member: MemberRow, scopes: FolderScopes): Caller {
+/** A member (or staff) acting in an account: requests, and the jobs and uploads that act for them later. */
+export function callerOf(member: MemberRow | SessionMember, scopes: FolderScopes): Caller {
   const { id: userId, email, name, account_id: accountId, role } = member;
-  return { userId, email, name, accountId, role, folders: scopes.of(accountId, userId, role) };
+  const staff = 'staff' in member && member.staff;
+  return { userId, email, name, accountId, role, staff, folders: scopes.of(accountId, userId, role) };
 }
 
 /** The authenticated caller of an API route (a bug if called on a public route). */

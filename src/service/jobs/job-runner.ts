@@ -108,7 +108,7 @@ export class JobRunner {
   private async run(row: JobRow): Promise<void> {
     const { ctx, jobs } = this;
     const handler = this.handlers.get(row.type) as JobHandler | undefined;
-    const member = ctx.accounts.membership(row.account_id, row.user_id);
+    const member = ctx.sessions.byAccount(row.account_id, row.user_id);
     if (handler === undefined || member === undefined) {
       const why = handler === undefined ? `No handler for job type ${row.type}.` : 'The user who created the job is no longer a member of the account.';
       jobs.finish(row.id, 'FAILED', this.errorBody(new ServiceError(handler === undefined ? 'INTERNAL' : 'FORBIDDEN', why), row), ctx.nowIso());

@@ -228,7 +228,7 @@ export class UploadService {
 
   /** The upload's creator as a caller, while they may still upload (a completing PUT acts for them). */
   private uploaderOf(upload: UploadRow): Caller | undefined {
-    const member = this.deps.ctx.accounts.membership(upload.account_id, upload.created_by);
+    const member = this.deps.ctx.sessions.byAccount(upload.account_id, upload.created_by);
     if (member === undefined || !may(member.role, 'ASSET', 'UPLOAD')) return undefined;
     return callerOf(member, this.deps.ctx.folderScopes);
   }

@@ -14,6 +14,7 @@ import commentsAndSavedSearches from './0012-comments-saved-searches.js';
 import downloadEvents from './0013-download-events.js';
 import searchFiltersFieldViewsSuggestions from './0014-search-filters-field-views-suggestions.js';
 import administration from './0015-administration.js';
+import staffSessions from './0016-staff-sessions.js';
 
 export const migrations: readonly string[] = [
   initial,
@@ -31,4 +32,5 @@ export const migrations: readonly string[] = [
   downloadEvents,
   searchFiltersFieldViewsSuggestions,
   administration,
+  staffSessions,
 ];
