@@ -8,7 +8,7 @@
  * routes are skipped by name, with the reason; the public share, portal and guest upload routes are
  * checked on their own: reachable by their key only, showing only what the link grants.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { finishedJob, seedAccount, type SeededAccount } from '../support/account-seed.js';
 
@@ -63,6 +63,8 @@ describe('no data crosses accounts', () => {
   /** A's answers to every read-back GET, before B's sweep. */
   const before = new Map<string, string>();
 
+  const mintB = (): Promise<string> => service.running.ctx.tokens.issue({ sub: bUserId, scope: 'subdomain:bravo' }, 3600);
+
   beforeAll(async () => {
     service = await startTestService();
     a = await seedAccount(service, MARKER);
@@ -73,13 +75,18 @@ describe('no data crosses accounts', () => {
     });
     const created = (await signup.json()) as { result: { adminUserId: string } };
     bUserId = created.result.adminUserId;
-    bToken = await service.running.ctx.tokens.issue({ sub: bUserId, scope: 'subdomain:bravo' }, 3600);
+    bToken = await mintB();
     const bFields = await service.api('GET', '/fields', undefined, bToken);
     bKeywords = bFields.body.find((field: { name: string }) => field.name === 'Keywords').id;
     for (const path of a.readBack) before.set(path, await readAsA(path));
   }, 180_000);
   afterAll(async () => {
     await service.dispose();
+  });
+  // The sweep reaches B's own security settings, and a change there revokes B's tokens (as it should):
+  // each test starts with a fresh one, as a client would refresh.
+  beforeEach(async () => {
+    bToken = await mintB();
   });
 
   /** An answer with signed URLs' changing query (expiry, signature) blanked, so two reads compare. */
@@ -108,7 +115,13 @@ describe('no data crosses accounts', () => {
       payload = JSON.stringify(body);
     }
     const abort = new AbortController();
-    const response = await fetch(`${service.url}${path}`, { method, headers, body: payload ?? null, signal: abort.signal, redirect: 'manual' });
+    let response = await fetch(`${service.url}${path}`, { method, headers, body: payload ?? null, signal: abort.signal, redirect: 'manual' });
+    if (response.status === 401 && (await response.clone().text()).includes('TOKEN_REVOKED')) {
+      // An earlier call of the sweep changed B's security settings: refresh, as a client does, and ask again.
+      bToken = await mintB();
+      headers.authorization = `Bearer ${bToken}`;
+      response = await fetch(`${service.url}${path}`, { method, headers, body: payload ?? null, signal: abort.signal, redirect: 'manual' });
+    }
     let text: string;
     if (method === 'HEAD') {
       // No body comes; an event stream's connection would stay open.
