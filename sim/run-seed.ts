@@ -10,7 +10,6 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { createEngine, type Engine } from '../src/main/engine.js';
 import { openStateDb } from '../src/main/db/open-state-db.js';
 import { MemoryFileSystem, memoryLocalDisk, type NameMode } from '../src/main/local/index.js';
@@ -26,6 +25,7 @@ import { RemoteView } from './remote-view.js';
 import { describeStep, generateScenario, type Step } from './scenario.js';
 import { checkInvariants, type ClientView } from './invariants.js';
 import { UserWrites } from './user-writes.js';
+import { storeSnapshot } from './store-reset.js';
 
 export interface SeedOptions {
   clients?: number;
@@ -187,9 +187,8 @@ interface SimService {
   service: RunningService;
   /** The clock the service was started with; every seed restarts it from the same instant. */
   clock: SimClock;
-  /** The store as bootstrapped (admin account, fields, secrets), restored before each seed. */
-  pristine: string;
-  live: string;
+  /** Puts the store back as bootstrapped (admin account, fields, secrets), before each seed. */
+  restore: () => void;
   dir: string;
 }
 
@@ -198,8 +197,7 @@ let shared: Promise<SimService> | undefined;
 /**
  * The one service of this process, reset to its freshly bootstrapped store: starting a service
  * (hundreds of routes to compile) and bootstrapping it (scrypt on the admin's password) cost more than
- * a seed's own work, so a process starts one and restores its database before each seed with SQLite's
- * backup API. Ids the service draws differ between runs anyway (the trace blanks them); what a seed
+ * a seed's own work, so a process starts one and restores its database before each seed (store-reset.ts). Ids the service draws differ between runs anyway (the trace blanks them); what a seed
  * sees of the service is the store and the clock, and both start each seed the same.
  */
 async function freshService(): Promise<SimService> {
@@ -209,19 +207,12 @@ async function freshService(): Promise<SimService> {
     const clock = new SimClock();
     const service = await startService(serviceConfig({ dataDir: join(dir, 'service'), port: 0, host: '127.0.0.1', adminPassword: SIM_PASSWORD }), { clock });
     clock.quiesce = () => service.jobsIdle();
-    const pristine = join(dir, 'pristine.db');
-    await service.ctx.db.backup(pristine);
-    return { service, clock, pristine, live: join(dir, 'service', 'service.db'), dir };
+    return { service, clock, restore: storeSnapshot(service.ctx.db), dir };
   })();
   const sim = await shared;
-  // Nothing of the last seed may still run when its store is replaced.
+  // Nothing of the last seed may still run when its store is put back.
   await sim.service.jobsIdle();
-  const source = new Database(sim.pristine, { readonly: true, fileMustExist: true });
-  try {
-    await source.backup(sim.live);
-  } finally {
-    source.close();
-  }
+  sim.restore();
   sim.clock.reset();
   return sim;
 }
