@@ -1,7 +1,8 @@
 /**
- * `npm run sim -- --seeds N [--seed S] [--from F] [--steps K] [--network|--disk|--crash PERCENT]`: runs seeds F…F+N-1 (or the one seed S,
- * printing its whole trace), prints each failing seed with a shrunk, readable trace and how to replay
- * it, and the seeds per second. Exits 1 when a seed failed.
+ * `npm run sim -- --seeds N [--seed S] [--from F] [--steps K] [--network|--disk|--crash PERCENT] [--no-shrink]`: runs seeds
+ * F…F+N-1 (or the one seed S, printing its whole trace), prints each failing seed with a shrunk, readable
+ * trace (unless --no-shrink) and how to replay it, and the seeds per second and CPU milliseconds per seed
+ * (seeds only: the service's start and the shrinking are counted apart). Exits 1 when a seed failed.
  */
 import { describeStep } from './scenario.js';
 import { DEFAULT_RATES, closeSimService, runSeed, type SeedOptions } from './run-seed.js';
@@ -27,11 +28,24 @@ const rates = { network: percent('network', DEFAULT_RATES.network), disk: percen
 const rateFlags = (['network', 'disk', 'crash'] as const).map((name) => (flag(name) === undefined ? '' : ` --${name} ${String(flag(name))}`)).join('');
 const options: SeedOptions = { ...(steps === undefined ? {} : { steps }), rates };
 const seeds = single === undefined ? Array.from({ length: count }, (_, index) => from + index) : [single];
+const shrinking = !process.argv.includes('--no-shrink');
 
-const started = Date.now();
+const cpuMs = (): number => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+const started = { wall: Date.now(), cpu: cpuMs() };
+/** Time spent running seeds, apart from shrinking failures. */
+const inSeeds = { wall: 0, cpu: 0 };
 let failed = 0;
 for (const seed of seeds) {
+  const before = { wall: Date.now(), cpu: cpuMs() };
   const result = await runSeed(seed, options);
+  // The first seed also starts the process's service (started once, then restored per seed).
+  if (seed !== seeds[0] || seeds.length === 1) {
+    inSeeds.wall += Date.now() - before.wall;
+    inSeeds.cpu += cpuMs() - before.cpu;
+  }
   if (single !== undefined) console.log(result.trace.join('\n'));
   if (result.failures.length === 0) {
     if (single !== undefined) console.log(`seed ${seed}: ok (trace ${result.traceHash.slice(0, 12)})`);
@@ -40,14 +54,17 @@ for (const seed of seeds) {
   failed++;
   console.log(`\nseed ${seed} FAILED (trace ${result.traceHash.slice(0, 12)}):`);
   for (const failure of result.failures) console.log(`  ${failure}`);
+  console.log(`replay: npm run sim -- --seed ${seed}${steps === undefined ? '' : ` --steps ${steps}`}${rateFlags}`);
+  if (!shrinking) continue;
   const shrunk = await shrink(result, options);
   console.log(`shrunk to ${shrunk.steps.length} of ${result.steps.length} steps:`);
   for (const step of shrunk.steps) console.log(`  ${describeStep(step)}`);
   console.log('its trace:');
   for (const line of shrunk.trace) console.log(`  ${line}`);
-  console.log(`replay: npm run sim -- --seed ${seed}${steps === undefined ? '' : ` --steps ${steps}`}${rateFlags}`);
 }
 await closeSimService();
-const seconds = (Date.now() - started) / 1000;
-console.log(`\n${seeds.length} seeds, ${failed} failed, ${seconds.toFixed(1)} s (${(seeds.length / seconds).toFixed(2)} seeds/s)`);
+const timed = seeds.length === 1 ? 1 : seeds.length - 1;
+const seconds = (Date.now() - started.wall) / 1000;
+console.log(`\n${seeds.length} seeds, ${failed} failed, ${seconds.toFixed(1)} s in all, ${((cpuMs() - started.cpu) / 1000).toFixed(1)} s of CPU`);
+console.log(`per seed (the first, which starts the service, aside): ${(inSeeds.wall / timed).toFixed(0)} ms, ${(inSeeds.cpu / timed).toFixed(0)} ms of CPU; ${((1000 * timed) / inSeeds.wall).toFixed(2)} seeds/s`);
 process.exitCode = failed > 0 ? 1 : 0;

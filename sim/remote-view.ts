@@ -29,7 +29,8 @@ export class RemoteView {
     private readonly scratch: MemoryFileSystem,
   ) {}
 
-  async assets(): Promise<RemoteAsset[]> {
+  /** Every asset; `versions: false` leaves each asset's versions out (a lookup by path needs none). */
+  async assets(options: { versions?: boolean } = {}): Promise<RemoteAsset[]> {
     const fieldId = await this.api.foldersFieldId();
     const names = new Map<string, string>();
     const folderPath = async (optionId: string): Promise<string> => {
@@ -48,7 +49,7 @@ export class RemoteView {
         const name = asset.currentAssetFile?.filename ?? '(no file)';
         const folders = asset.metadata.values[fieldId] ?? [];
         const paths = folders.length === 0 ? [name] : await Promise.all(folders.map(async (optionId) => `${await folderPath(optionId)}/${name}`));
-        const versions = (await this.api.listAssetFiles(asset.id)).map((file) => file.checksum);
+        const versions = options.versions === false ? [] : (await this.api.listAssetFiles(asset.id)).map((file) => file.checksum);
         result.push({ id: asset.id, paths: paths.sort(), state: asset.lifecycleStatus.state, checksum: asset.currentAssetFile?.checksum, versions });
       }
     }
@@ -57,7 +58,7 @@ export class RemoteView {
 
   /** The live asset at a path, if exactly one is there. */
   async at(path: string): Promise<RemoteAsset | undefined> {
-    const found = (await this.assets()).filter((asset) => asset.state !== 'BINNED' && asset.paths.includes(path));
+    const found = (await this.assets({ versions: false })).filter((asset) => asset.state !== 'BINNED' && asset.paths.includes(path));
     return found.length === 1 ? found[0] : undefined;
   }
 

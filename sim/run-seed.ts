@@ -1,16 +1,15 @@
 /**
  * Runs one seed end to end: the real service in-process on a temp store, several engines (clients of
- * one account, each with its own in-memory disk and a temp state database), a colleague working
+ * one account, each with its own in-memory disk and state database), a colleague working
  * through the API, the seed's scenario interleaved with faults and crashes, then a settle phase
  * without faults, then the invariant checks (invariants.ts). Answers the trace and what failed.
  * A crash keeps the state database as it was at the crash point (serialized there) and rebuilds the
  * engine from it, the way a restarted process finds it.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { createEngine, type Engine } from '../src/main/engine.js';
 import { openStateDb } from '../src/main/db/open-state-db.js';
 import { readStatus } from '../src/main/sync/read-status.js';
@@ -27,6 +26,7 @@ import { RemoteView } from './remote-view.js';
 import { describeStep, generateScenario, type Step } from './scenario.js';
 import { checkInvariants, type ClientView } from './invariants.js';
 import { UserWrites } from './user-writes.js';
+import { storeSnapshot } from './store-reset.js';
 
 export interface SeedOptions {
   clients?: number;
@@ -61,7 +61,6 @@ interface SimClient {
   disk: MemoryFileSystem;
   fs: SimFileSystem;
   faults: Faults;
-  stateDir: string;
   engine: Engine;
   /** The state database as it was at the crash point. */
   crashImage?: Buffer;
@@ -76,7 +75,6 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
   };
   const random = new Prng(seed);
   const { service, clock } = await freshService();
-  const dataDir = mkdtempSync(join(scratchDir(), 'asset-sync-sim-'));
   const failures: string[] = [];
   const world: SimClient[] = [];
   try {
@@ -87,14 +85,10 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     const writes = new UserWrites();
     const rates = options.rates ?? DEFAULT_RATES;
 
-    const build = (client: Omit<SimClient, 'engine'> & { engine?: Engine }): Engine => {
-      const file = join(client.stateDir, 'state.db');
-      if (!existsSync(file)) {
-        mkdirSync(client.stateDir, { recursive: true });
-        writeFileSync(file, stateTemplate());
-      }
-      return createEngine(
-        { stateDir: client.stateDir, server: SIM_SERVER, stableMs: 200, limits: { filesInFlight: 1, partsInFlight: 1 } },
+    /** An engine on its state database: in memory, opened from an image (a new client's: migrated, empty). */
+    const build = (client: Omit<SimClient, 'engine'>, image: Buffer): Engine =>
+      createEngine(
+        { stateDir: `/nowhere/state-${String(client.index)}`, server: SIM_SERVER, stableMs: 200, limits: { filesInFlight: 1, partsInFlight: 1 } },
         {
           api: simApi({ app: service.app, token, clock, random: random.fork(), faults: client.faults, fs: client.fs, disk: client.disk, plantBlindRetry: options.plant === 'blind-retry', edited: (before, after) => writes.changed(before, after) }),
           fs: client.fs,
@@ -106,9 +100,9 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
             client.disk.mkdirpSync(TRASH);
             client.disk.renameSync(absPath, `${TRASH}/${String(clock.now())}-${absPath.split('/').pop() ?? ''}`);
           },
+          openDb: () => openStateDb(image),
         },
       );
-    };
 
     for (let index = 0; index < clients; index++) {
       // The first client's disk compares names exactly (Linux); the others' as the seed draws (macOS, Windows).
@@ -119,8 +113,8 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       disk.mkdirpSync(ROOT);
       // A fault's label can name a download's temp file, named for ids the service drew: blanked, as in engine events.
       const faults = new Faults(random.fork(), rates, (line) => log(`  [c${index}] ${withoutIds(line)}`));
-      const partial: Omit<SimClient, 'engine'> = { index, names, disk, faults, fs: new SimFileSystem(disk, faults, [ROOT, TRASH]), stateDir: join(dataDir, `state-${index}`) };
-      const engine = build(partial);
+      const partial: Omit<SimClient, 'engine'> = { index, names, disk, faults, fs: new SimFileSystem(disk, faults, [ROOT, TRASH]) };
+      const engine = build(partial, stateTemplate());
       const client: SimClient = { ...partial, engine };
       faults.onCrash = () => {
         client.crashImage = client.engine.db.serialize();
@@ -130,14 +124,11 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     }
 
     const restart = (client: SimClient): void => {
+      const image = client.crashImage ?? client.engine.db.serialize();
       client.engine.close();
-      if (client.crashImage !== undefined) {
-        for (const suffix of ['', '-wal', '-shm']) rmSync(join(client.stateDir, `state.db${suffix}`), { force: true });
-        writeFileSync(join(client.stateDir, 'state.db'), client.crashImage);
-      }
       client.crashImage = undefined;
       client.faults.crashed = false;
-      client.engine = build(client);
+      client.engine = build(client, image);
       log(`  [c${client.index}] restarted from its state at the crash`);
     };
 
@@ -192,7 +183,6 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     failures.push(`the harness failed: ${describe(error)}`);
   } finally {
     for (const client of world) client.engine.close();
-    rmSync(dataDir, { recursive: true, force: true });
   }
   for (const failure of failures) log(`FAIL ${failure}`);
   return { seed, steps, trace, traceHash: createHash('sha256').update(trace.join('\n')).digest('hex'), failures };
@@ -204,9 +194,8 @@ interface SimService {
   service: RunningService;
   /** The clock the service was started with; every seed restarts it from the same instant. */
   clock: SimClock;
-  /** The store as bootstrapped (admin account, fields, secrets), restored before each seed. */
-  pristine: string;
-  live: string;
+  /** Puts the store back as bootstrapped (admin account, fields, secrets), before each seed. */
+  restore: () => void;
   dir: string;
 }
 
@@ -215,8 +204,7 @@ let shared: Promise<SimService> | undefined;
 /**
  * The one service of this process, reset to its freshly bootstrapped store: starting a service
  * (hundreds of routes to compile) and bootstrapping it (scrypt on the admin's password) cost more than
- * a seed's own work, so a process starts one and restores its database before each seed with SQLite's
- * backup API. Ids the service draws differ between runs anyway (the trace blanks them); what a seed
+ * a seed's own work, so a process starts one and restores its database before each seed (store-reset.ts). Ids the service draws differ between runs anyway (the trace blanks them); what a seed
  * sees of the service is the store and the clock, and both start each seed the same.
  */
 async function freshService(): Promise<SimService> {
@@ -226,19 +214,12 @@ async function freshService(): Promise<SimService> {
     const clock = new SimClock();
     const service = await startService(serviceConfig({ dataDir: join(dir, 'service'), port: 0, host: '127.0.0.1', adminPassword: SIM_PASSWORD }), { clock });
     clock.quiesce = () => service.jobsIdle();
-    const pristine = join(dir, 'pristine.db');
-    await service.ctx.db.backup(pristine);
-    return { service, clock, pristine, live: join(dir, 'service', 'service.db'), dir };
+    return { service, clock, restore: storeSnapshot(service.ctx.db), dir };
   })();
   const sim = await shared;
-  // Nothing of the last seed may still run when its store is replaced.
+  // Nothing of the last seed may still run when its store is put back.
   await sim.service.jobsIdle();
-  const source = new Database(sim.pristine, { readonly: true, fileMustExist: true });
-  try {
-    await source.backup(sim.live);
-  } finally {
-    source.close();
-  }
+  sim.restore();
   sim.clock.reset();
   return sim;
 }

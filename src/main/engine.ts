@@ -85,6 +85,8 @@ export interface EngineDeps {
   disk?: LocalDisk;
   /** Roots to leave alone for now (the app's per-folder pause): no pass runs for them while true. */
   skipRoot?: (rootId: string) => boolean;
+  /** Opens the state database (default: state.db in stateDir; the simulation keeps it in memory). */
+  openDb?: () => StateDb;
 }
 
 export interface RootInput {
@@ -116,8 +118,7 @@ export interface Engine {
 }
 
 export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
-  mkdirSync(config.stateDir, { recursive: true, mode: 0o700 });
-  const db = openStateDb(join(config.stateDir, 'state.db'));
+  const db = deps.openDb?.() ?? openStateFile(config.stateDir);
   const roots = rootsRepo(db);
   const snapshots = snapshotsRepo(db);
   const journal = uploadJournal(db);
@@ -419,6 +420,11 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
       db.close();
     },
   };
+}
+
+function openStateFile(stateDir: string): StateDb {
+  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  return openStateDb(join(stateDir, 'state.db'));
 }
 
 /** Whether a root folder and its marker are in place (for `status`). */

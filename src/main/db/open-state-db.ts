@@ -9,7 +9,8 @@ import { sqliteOptions } from '../../platform/sqlite-binding.js';
 
 export type StateDb = Database.Database;
 
-export function openStateDb(file: string): StateDb {
+/** `file` is a path, or a serialized database to open in memory (the simulation's crash images). */
+export function openStateDb(file: string | Buffer): StateDb {
   // Node's build, or Electron's in the desktop app (sqlite-binding.ts).
   const db = new Database(file, sqliteOptions());
   db.pragma('journal_mode = WAL');
@@ -19,7 +20,7 @@ export function openStateDb(file: string): StateDb {
   const current = Number(db.pragma('user_version', { simple: true }));
   if (current > migrations.length) {
     db.close();
-    throw new Error(`${file} was written by a newer asset-sync (schema ${current}; this one knows ${migrations.length}).`);
+    throw new Error(`${typeof file === 'string' ? file : 'The state database'} was written by a newer asset-sync (schema ${current}; this one knows ${migrations.length}).`);
   }
   migrations.slice(current).forEach((sql, offset) => {
     db.transaction(() => {

@@ -20,6 +20,7 @@ import { batchOf } from '../uploads/upload-items.js';
 import type { FieldRecord } from './fields-repo.js';
 import type { OptionRow } from './field-options-repo.js';
 import { compileOptionCriterion, compileOptionSorts } from './field-option-search.js';
+import { statementCache } from '../db/statement-cache.js';
 
 const PAGING_LIMIT = 10_000;
 const id = z.string().min(1).max(200);
@@ -72,6 +73,9 @@ export function registerFieldOptionRoutes(app: FastifyInstance, ctx: ServiceCont
     return render(who, load(who, request.params));
   });
 
+  // A folder listing is one search per folder: its two statements are prepared once per shape.
+  const countStatement = statementCache<{ n: number }>(ctx.db);
+  const pageStatement = statementCache<OptionRow>(ctx.db);
   app.post('/field-option-searches', { config: { body: searchBody } }, async (request) => {
     const who = caller(request);
     const body = parseBody(request, searchBody);
@@ -79,9 +83,9 @@ export function registerFieldOptionRoutes(app: FastifyInstance, ctx: ServiceCont
     const { where, params } = compileOptionCriterion(body.criterion);
     const orderBy = compileOptionSorts(body.sorts);
     const filter = `FROM field_options o WHERE o.account_id = ? AND (${where})`;
-    const total = ctx.db.prepare<unknown[], { n: number }>(`SELECT count(*) AS n ${filter}`).get(who.accountId, ...params)?.n ?? 0;
+    const total = countStatement(`SELECT count(*) AS n ${filter}`).get(who.accountId, ...params)?.n ?? 0;
     const rows =
-      body.pageSize === 0 ? [] : ctx.db.prepare<unknown[], OptionRow>(`SELECT o.* ${filter} ORDER BY ${orderBy} LIMIT ? OFFSET ?`).all(who.accountId, ...params, body.pageSize, body.from);
+      body.pageSize === 0 ? [] : pageStatement(`SELECT o.* ${filter} ORDER BY ${orderBy} LIMIT ? OFFSET ?`).all(who.accountId, ...params, body.pageSize, body.from);
     return { results: rows.map((row) => render(who, row)), totalResults: total };
   });
 

@@ -61,6 +61,25 @@ describe('null on an optional request property', () => {
     expect(parseSorts([{ field, order: null }])).toEqual([{ field, order: 'ASC' }]);
   });
 
+  it('hands a request without any null back as it came', () => {
+    const body = { size: 1, nested: { urls: [{ contentMd5: 'x' }] } };
+    expect(withoutAbsentNulls(item, body)).toBe(body);
+  });
+
+  it('builds a lazy schema once, however deep the input nests it', () => {
+    // A lazy schema's getter builds a new schema on each call: calling it per node made every search cost
+    // the construction of the criterion union once per criterion it held.
+    type Node = { child?: Node | undefined; note?: string | undefined };
+    let built = 0;
+    const node: z.ZodType<Node> = z.lazy(() => {
+      built++;
+      return z.object({ child: node.optional(), note: z.string().optional() });
+    });
+    const deep = { child: { child: { child: { note: null } } } };
+    expect(node.parse(withoutAbsentNulls(node, deep))).toEqual({ child: { child: { child: {} } } });
+    expect(built).toBe(1);
+  });
+
   it('tells which properties it applies to', () => {
     expect(nullMeansAbsent(z.string().optional())).toBe(true);
     expect(nullMeansAbsent(z.number().default(0))).toBe(true);

@@ -1,0 +1,3 @@
+import { seedBatchPart } from './seed-batch.js';
+
+seedBatchPart(1);
