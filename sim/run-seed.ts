@@ -26,6 +26,7 @@ import { RemoteView } from './remote-view.js';
 import { describeStep, generateScenario, type Step } from './scenario.js';
 import { checkInvariants, type ClientView } from './invariants.js';
 import { UserWrites } from './user-writes.js';
+import { EventDriven } from './watch-faults.js';
 
 export interface SeedOptions {
   clients?: number;
@@ -33,8 +34,8 @@ export interface SeedOptions {
   rates?: FaultRates;
   /** Replays these steps instead of the seed's generated scenario (shrinking). */
   scenario?: Step[];
-  /** A planted bug, for the harness's own test. */
-  plant?: 'blind-retry';
+  /** A planted bug, for the harness's own test (`no-rescan`: the engines lose the backstop for lost watcher events). */
+  plant?: 'blind-retry' | 'no-rescan';
 }
 
 export interface SeedResult {
@@ -49,6 +50,10 @@ export const DEFAULT_RATES: FaultRates = { network: 0.06, disk: 0.02, crash: 0.0
 const NAME_MODES: readonly NameMode[] = ['exact', 'case-insensitive', 'nfd'];
 const SETTLE_ROUNDS = 6;
 const SETTLE_WAIT_MS = 30 * 60_000;
+/** The engines' periodic whole-root scan: within a settle round's wait, so it is the backstop there. */
+const RESCAN_MS = 20 * 60_000;
+/** Chance that a client runs event-driven (watch-faults.ts) instead of full passes. */
+const EVENT_DRIVEN = 0.5;
 const ROOT = '/home/user/Sync';
 const TRASH = '/home/user/.Trash';
 
@@ -62,6 +67,8 @@ interface SimClient {
   engine: Engine;
   /** The state database as it was at the crash point. */
   crashImage?: Buffer;
+  /** Set when the client syncs on its watcher's (faulty) events instead of full passes. */
+  events?: EventDriven;
 }
 
 export async function runSeed(seed: number, options: SeedOptions = {}): Promise<SeedResult> {
@@ -91,13 +98,14 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
         writeFileSync(file, stateTemplate());
       }
       return createEngine(
-        { stateDir: client.stateDir, server: SIM_SERVER, stableMs: 200, limits: { filesInFlight: 1, partsInFlight: 1 } },
+        { stateDir: client.stateDir, server: SIM_SERVER, stableMs: 200, limits: { filesInFlight: 1, partsInFlight: 1 }, rescanIntervalMs: options.plant === 'no-rescan' ? Infinity : RESCAN_MS },
         {
           api: simApi({ app: service.app, token, clock, random: random.fork(), faults: client.faults, fs: client.fs, disk: client.disk, plantBlindRetry: options.plant === 'blind-retry', edited: (before, after) => writes.changed(before, after) }),
           fs: client.fs,
           clock,
           log: (event) => log(`  [c${client.index}] ${event.level} ${event.relPath ?? ''}: ${withoutIds(event.message)}`),
           disk: memoryLocalDisk(client.disk),
+          ...(client.events === undefined ? {} : { createWatcher: client.events.createWatcher }),
           trash: async (absPath) => {
             client.fs.crashCheck(`trash ${absPath}`);
             client.disk.mkdirpSync(TRASH);
@@ -107,6 +115,8 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       );
     };
 
+    // Its own stream, so the draws of the seeds' other faults stay as they were.
+    const modes = new Prng(seed ^ 0x3e7e4d);
     for (let index = 0; index < clients; index++) {
       // The first client's disk compares names exactly (Linux); the others' as the seed draws (macOS, Windows).
       const names: NameMode = index === 0 ? 'exact' : random.pick(NAME_MODES);
@@ -115,7 +125,9 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       disk.mkdirpSync(ROOT);
       // A fault's label can name a download's temp file, named for ids the service drew: blanked, as in engine events.
       const faults = new Faults(random.fork(), rates, (line) => log(`  [c${index}] ${withoutIds(line)}`));
-      const partial: Omit<SimClient, 'engine'> = { index, names, disk, faults, fs: new SimFileSystem(disk, faults, [ROOT, TRASH]), stateDir: join(dataDir, `state-${index}`) };
+      const events = modes.chance(EVENT_DRIVEN) ? new EventDriven(disk, clock, modes.fork(), (line) => log(`  [c${index}] ${line}`)) : undefined;
+      if (events !== undefined) log(`client ${index} syncs on its watcher's events`);
+      const partial: Omit<SimClient, 'engine'> = { index, names, disk, faults, fs: new SimFileSystem(disk, faults, [ROOT, TRASH]), stateDir: join(dataDir, `state-${index}`), ...(events === undefined ? {} : { events }) };
       const engine = build(partial);
       const client: SimClient = { ...partial, engine };
       faults.onCrash = () => {
@@ -141,11 +153,12 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       client.faults.active = faulty;
       let operations = 0;
       try {
-        const result = await client.engine.syncOnce({ maxPasses: faulty ? 4 : 50 });
+        const maxPasses = faulty ? 4 : 50;
+        const result = client.events === undefined ? await client.engine.syncOnce({ maxPasses }) : { converged: undefined, reports: await client.events.sync(client.engine, maxPasses) };
         operations = result.reports.reduce((sum, report) => sum + report.operations, 0);
         const stopped = result.reports.find((report) => report.stopped !== undefined);
         if (stopped !== undefined && !client.faults.crashed) failures.push(`client ${client.index} stopped: ${String(stopped.stopped)}`);
-        log(`  [c${client.index}] ${operations} operations, ${result.converged ? 'converged' : 'not converged'}`);
+        log(`  [c${client.index}] ${operations} operations, ${result.converged === undefined ? 'on events' : result.converged ? 'converged' : 'not converged'}`);
       } catch (error) {
         if (!(error instanceof SimCrash) && !client.faults.crashed) failures.push(`client ${client.index}: syncOnce threw ${describe(error)}`);
         else log(`  [c${client.index}] died`);
@@ -166,6 +179,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     }
 
     log('settle');
+    for (const client of world) if (client.events !== undefined) client.events.faults.active = false;
     let settled = false;
     for (let round = 0; round < SETTLE_ROUNDS && !settled; round++) {
       // Past every per-item backoff and retry wait the faults left behind.
@@ -184,6 +198,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
   } catch (error) {
     failures.push(`the harness failed: ${describe(error)}`);
   } finally {
+    for (const client of world) await client.events?.close();
     for (const client of world) client.engine.close();
     rmSync(dataDir, { recursive: true, force: true });
   }

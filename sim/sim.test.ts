@@ -11,6 +11,7 @@ const SEEDS = Number(process.env.SIM_SEEDS ?? 40);
 /** Seeds that once failed, kept as regressions (each with the bug it found). */
 const REGRESSIONS: { seed: number; steps: number; bug: string }[] = [
   { seed: 203, steps: 30, bug: 'a crash between a download rename and its record, then a pass without a listing: the file uploaded as a second asset' },
+  { seed: 25, steps: 16, bug: 'a watcher event dropped: the file never synced (no periodic whole-root scan while watching)' },
 ];
 
 describe('the deterministic simulation', { timeout: 600_000 }, () => {
@@ -59,5 +60,11 @@ describe('the deterministic simulation', { timeout: 600_000 }, () => {
     expect(caught).toHaveLength(1);
     const control = await runSeed(caught[0] ?? 0, { rates });
     expect(control.failures).toEqual([]);
+  });
+
+  it('catches a planted bug: watcher events lost with no periodic scan to find what they announced', async () => {
+    const planted = await runSeed(25, { plant: 'no-rescan' });
+    expect(planted.failures.map((failure) => failure.split(':')[0])).toEqual(['convergence']);
+    expect((await runSeed(25)).failures).toEqual([]);
   });
 });
