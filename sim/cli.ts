@@ -1,5 +1,5 @@
 /**
- * `npm run sim -- --seeds N [--seed S] [--from F] [--steps K] [--network|--disk|--crash PERCENT]`: runs seeds F…F+N-1 (or the one seed S,
+ * `npm run sim -- --seeds N [--seed S] [--from F] [--steps K] [--network|--disk|--crash|--commit PERCENT] [--classic]`: runs seeds F…F+N-1 (or the one seed S,
  * printing its whole trace), prints each failing seed with a shrunk, readable trace and how to replay
  * it, and the seeds per second. Exits 1 when a seed failed.
  */
@@ -23,9 +23,11 @@ const percent = (name: string, fallback: number): number => {
   const value = flag(name);
   return value === undefined ? fallback : value / 100;
 };
-const rates = { network: percent('network', DEFAULT_RATES.network), disk: percent('disk', DEFAULT_RATES.disk), crash: percent('crash', DEFAULT_RATES.crash) };
-const rateFlags = (['network', 'disk', 'crash'] as const).map((name) => (flag(name) === undefined ? '' : ` --${name} ${String(flag(name))}`)).join('');
-const options: SeedOptions = { ...(steps === undefined ? {} : { steps }), rates };
+const rates = { network: percent('network', DEFAULT_RATES.network), disk: percent('disk', DEFAULT_RATES.disk), crash: percent('crash', DEFAULT_RATES.crash), commit: percent('commit', percent('crash', DEFAULT_RATES.crash)) };
+const rateFlags = (['network', 'disk', 'crash', 'commit'] as const).map((name) => (flag(name) === undefined ? '' : ` --${name} ${String(flag(name))}`)).join('');
+// As seeds ran before event-driven clients, commit crashes and guard steps (to replay a seed found then).
+const classic = process.argv.includes('--classic');
+const options: SeedOptions = { ...(steps === undefined ? {} : { steps }), rates, classic };
 const seeds = single === undefined ? Array.from({ length: count }, (_, index) => from + index) : [single];
 
 const started = Date.now();
@@ -45,7 +47,7 @@ for (const seed of seeds) {
   for (const step of shrunk.steps) console.log(`  ${describeStep(step)}`);
   console.log('its trace:');
   for (const line of shrunk.trace) console.log(`  ${line}`);
-  console.log(`replay: npm run sim -- --seed ${seed}${steps === undefined ? '' : ` --steps ${steps}`}${rateFlags}`);
+  console.log(`replay: npm run sim -- --seed ${seed}${steps === undefined ? '' : ` --steps ${steps}`}${rateFlags}${classic ? ' --classic' : ''}`);
 }
 await closeSimService();
 const seconds = (Date.now() - started) / 1000;

@@ -27,6 +27,10 @@ import { describeStep, generateScenario, type Step } from './scenario.js';
 import { checkInvariants, type ClientView } from './invariants.js';
 import { UserWrites } from './user-writes.js';
 import { EventDriven } from './watch-faults.js';
+import { CommitFaults } from './db-faults.js';
+import { withFaultSteps } from './fault-steps.js';
+import { editWhileHashed } from './hash-faults.js';
+import { Resurrections, massDelete, unmount } from './guards.js';
 
 export interface SeedOptions {
   clients?: number;
@@ -36,6 +40,11 @@ export interface SeedOptions {
   scenario?: Step[];
   /** A planted bug, for the harness's own test (`no-rescan`: the engines lose the backstop for lost watcher events). */
   plant?: 'blind-retry' | 'no-rescan';
+  /**
+   * The seed as it ran before event-driven clients, commit crashes and guard steps were simulated:
+   * seeds found then keep reproducing what they found.
+   */
+  classic?: boolean;
 }
 
 export interface SeedResult {
@@ -69,11 +78,14 @@ interface SimClient {
   crashImage?: Buffer;
   /** Set when the client syncs on its watcher's (faulty) events instead of full passes. */
   events?: EventDriven;
+  /** Crashes inside its state-database commits. */
+  commits?: CommitFaults;
 }
 
 export async function runSeed(seed: number, options: SeedOptions = {}): Promise<SeedResult> {
   const clients = options.clients ?? 2;
-  const steps = options.scenario ?? generateScenario(seed, { clients, steps: options.steps ?? 16 });
+  const generated = (): Step[] => generateScenario(seed, { clients, steps: options.steps ?? 16 });
+  const steps = options.scenario ?? (options.classic === true ? generated() : withFaultSteps(seed, generated(), clients));
   const trace: string[] = [];
   const log = (line: string): void => {
     trace.push(line);
@@ -97,7 +109,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
         mkdirSync(client.stateDir, { recursive: true });
         writeFileSync(file, stateTemplate());
       }
-      return createEngine(
+      const engine = createEngine(
         { stateDir: client.stateDir, server: SIM_SERVER, stableMs: 200, limits: { filesInFlight: 1, partsInFlight: 1 }, rescanIntervalMs: options.plant === 'no-rescan' ? Infinity : RESCAN_MS },
         {
           api: simApi({ app: service.app, token, clock, random: random.fork(), faults: client.faults, fs: client.fs, disk: client.disk, plantBlindRetry: options.plant === 'blind-retry', edited: (before, after) => writes.changed(before, after) }),
@@ -113,6 +125,8 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
           },
         },
       );
+      client.commits?.arm(engine.db);
+      return engine;
     };
 
     // Its own stream, so the draws of the seeds' other faults stay as they were.
@@ -125,9 +139,11 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       disk.mkdirpSync(ROOT);
       // A fault's label can name a download's temp file, named for ids the service drew: blanked, as in engine events.
       const faults = new Faults(random.fork(), rates, (line) => log(`  [c${index}] ${withoutIds(line)}`));
-      const events = modes.chance(EVENT_DRIVEN) ? new EventDriven(disk, clock, modes.fork(), (line) => log(`  [c${index}] ${line}`)) : undefined;
+      const events = options.classic !== true && modes.chance(EVENT_DRIVEN) ? new EventDriven(disk, clock, modes.fork(), (line) => log(`  [c${index}] ${line}`)) : undefined;
       if (events !== undefined) log(`client ${index} syncs on its watcher's events`);
-      const partial: Omit<SimClient, 'engine'> = { index, names, disk, faults, fs: new SimFileSystem(disk, faults, [ROOT, TRASH]), stateDir: join(dataDir, `state-${index}`), ...(events === undefined ? {} : { events }) };
+      const commits = options.classic === true ? undefined : new CommitFaults(modes.fork(), faults, rates.commit ?? rates.crash, (line) => log(`  [c${index}] ${line}`));
+      const partial: Omit<SimClient, 'engine'> = { index, names, disk, faults, ...(commits === undefined ? {} : { commits }), fs: new SimFileSystem(disk, faults, [ROOT, TRASH]), stateDir: join(dataDir, `state-${index}`), ...(events === undefined ? {} : { events }) };
+      if (options.classic !== true) partial.fs.onOpenRead = editWhileHashed({ random: modes.fork(), faults, disk, writes, root: ROOT, trace: (line) => log(`  [c${index}] ${line}`) });
       const engine = build(partial);
       const client: SimClient = { ...partial, engine };
       faults.onCrash = () => {
@@ -152,10 +168,14 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     const sync = async (client: SimClient, faulty: boolean): Promise<number> => {
       client.faults.active = faulty;
       let operations = 0;
+      // A restarted engine's first pass finishes the uploads its journal holds, which its report counts
+      // as uploads but not as operations: work all the same, that the other clients have yet to hear of.
+      let resumed = 0;
       try {
         const maxPasses = faulty ? 4 : 50;
         const result = client.events === undefined ? await client.engine.syncOnce({ maxPasses }) : { converged: undefined, reports: await client.events.sync(client.engine, maxPasses) };
         operations = result.reports.reduce((sum, report) => sum + report.operations, 0);
+        resumed = result.reports.reduce((sum, report) => sum + report.uploaded, 0);
         const stopped = result.reports.find((report) => report.stopped !== undefined);
         if (stopped !== undefined && !client.faults.crashed) failures.push(`client ${client.index} stopped: ${String(stopped.stopped)}`);
         log(`  [c${client.index}] ${operations} operations, ${result.converged === undefined ? 'on events' : result.converged ? 'converged' : 'not converged'}`);
@@ -165,17 +185,20 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       } finally {
         client.faults.active = false;
       }
+      client.faults.diePending('the end of the sync');
       if (client.faults.crashed) {
         restart(client);
         return 1;
       }
-      return operations;
+      return operations + resumed;
     };
 
+    const resurrections = options.classic === true ? undefined : new Resurrections(() => world.map((client) => client.disk), ROOT, colleague);
     for (const step of steps) {
       log(describeStep(step));
-      const outcome = await runStep(step, { world, colleague, writes, sync, root: ROOT });
+      const outcome = await runStep(step, { world, colleague, writes, sync, root: ROOT, clock, failures });
       if (outcome !== undefined) log(`  ${outcome}`);
+      await resurrections?.look(describeStep(step));
     }
 
     log('settle');
@@ -193,6 +216,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     const views: ClientView[] = world.map((client) => ({ index: client.index, disk: client.disk, names: client.names, root: ROOT, trash: TRASH, breaches: client.fs.breaches }));
     const remote = await colleague.assets();
     failures.push(...checkInvariants({ clients: views, remote, writes }));
+    if (resurrections !== undefined) failures.push(...(await resurrections.check(writes)));
     for (const view of views) log(`c${view.index}: ${JSON.stringify(treeOf(view.disk, ROOT))}`);
     log(`remote: ${JSON.stringify(remote.filter((asset) => asset.state !== 'BINNED').map((asset) => `${asset.paths.join('|')}=${asset.checksum?.slice(0, 6) ?? ''}`).sort())}`);
   } catch (error) {
@@ -318,6 +342,8 @@ interface StepContext {
   writes: UserWrites;
   sync: (client: SimClient, faulty: boolean) => Promise<number>;
   root: string;
+  clock: SimClock;
+  failures: string[];
 }
 
 /** Runs a step; answers a note for the trace (why it was skipped), if any. */
@@ -334,12 +360,19 @@ async function runStep(step: Step, context: StepContext): Promise<string | undef
       return (await colleague.move(step.path, step.dir)) ? undefined : 'skipped: no single asset there';
     case 'remote-bin':
       return (await colleague.bin(step.path)) ? undefined : 'skipped: no single asset there';
+    case 'mass-delete':
+    case 'unmount': {
+      const client = context.world[step.client];
+      if (client === undefined) return 'skipped: no such client';
+      const guarded = { client, others: context.world.filter((other) => other !== client), colleague, writes, root: context.root, clock: context.clock, sync: context.sync, failures: context.failures };
+      return step.kind === 'unmount' ? unmount(guarded) : massDelete(guarded, step.content);
+    }
     default:
       return runLocalStep(step, context);
   }
 }
 
-type LocalStep = Exclude<Step, { kind: 'remote-write' | 'remote-rename' | 'remote-move' | 'remote-bin' }>;
+type LocalStep = Exclude<Step, { kind: 'remote-write' | 'remote-rename' | 'remote-move' | 'remote-bin' | 'mass-delete' | 'unmount' }>;
 
 async function runLocalStep(step: LocalStep, context: StepContext): Promise<string | undefined> {
   const { world, writes, root } = context;
@@ -374,6 +407,14 @@ async function runLocalStep(step: LocalStep, context: StepContext): Promise<stri
       if (kindAt(step.from) !== 'directory' || kindAt(step.to) !== undefined || !parentsAreFolders(disk, root, step.to) || `${step.to}/`.startsWith(`${step.from}/`)) return 'skipped';
       disk.mkdirpSync(abs(step.to).slice(0, abs(step.to).lastIndexOf('/')));
       disk.renameSync(abs(step.from), abs(step.to));
+      return undefined;
+    case 'file-to-folder':
+      if (kindAt(step.path) !== 'file') return 'skipped';
+      writes.replaced(disk.readText(abs(step.path)));
+      disk.remove(abs(step.path));
+      writes.wrote(step.content);
+      disk.mkdirpSync(abs(step.path));
+      disk.writeFile(abs(`${step.path}/a.txt`), step.content);
       return undefined;
     case 'folder-to-file':
       if (kindAt(step.dir) !== 'directory') return 'skipped';

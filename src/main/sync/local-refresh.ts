@@ -205,6 +205,9 @@ export class LocalRefresh {
         // Listed, so whatever kept the scanner out of it (a permission, a bad name) is gone.
         this.unstable.delete(relPath);
         this.write(() => {
+          // A file replaced by a folder of its name: the file is gone. (Its path is "seen", so a full
+          // scan would keep it, and the plan would move or keep a file that is not there.)
+          if (deps.snapshots.localEntry(root.id, relPath) !== undefined) deps.snapshots.deleteLocal(root.id, relPath);
           const issue = deps.issues.notSyncedEntry(root.id, relPath);
           if (issue !== undefined && isScannerReason(issue.reason)) deps.issues.cleared(root.id, relPath);
         });
