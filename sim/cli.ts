@@ -1,5 +1,5 @@
 /**
- * `npm run sim -- --seeds N [--seed S] [--from F] [--steps K] [--network|--disk|--crash PERCENT] [--no-shrink]`: runs seeds
+ * `npm run sim -- --seeds N [--seed S] [--from F] [--steps K] [--network|--disk|--crash|--commit PERCENT] [--classic] [--no-shrink]`: runs seeds
  * F…F+N-1 (or the one seed S, printing its whole trace), prints each failing seed with a shrunk, readable
  * trace (unless --no-shrink) and how to replay it, and the seeds per second and CPU milliseconds per seed
  * (seeds only: the service's start and the shrinking are counted apart). Exits 1 when a seed failed.
@@ -24,9 +24,11 @@ const percent = (name: string, fallback: number): number => {
   const value = flag(name);
   return value === undefined ? fallback : value / 100;
 };
-const rates = { network: percent('network', DEFAULT_RATES.network), disk: percent('disk', DEFAULT_RATES.disk), crash: percent('crash', DEFAULT_RATES.crash) };
-const rateFlags = (['network', 'disk', 'crash'] as const).map((name) => (flag(name) === undefined ? '' : ` --${name} ${String(flag(name))}`)).join('');
-const options: SeedOptions = { ...(steps === undefined ? {} : { steps }), rates };
+const rates = { network: percent('network', DEFAULT_RATES.network), disk: percent('disk', DEFAULT_RATES.disk), crash: percent('crash', DEFAULT_RATES.crash), commit: percent('commit', percent('crash', DEFAULT_RATES.crash)) };
+const rateFlags = (['network', 'disk', 'crash', 'commit'] as const).map((name) => (flag(name) === undefined ? '' : ` --${name} ${String(flag(name))}`)).join('');
+// As seeds ran before event-driven clients, commit crashes and guard steps (to replay a seed found then).
+const classic = process.argv.includes('--classic');
+const options: SeedOptions = { ...(steps === undefined ? {} : { steps }), rates, classic };
 const seeds = single === undefined ? Array.from({ length: count }, (_, index) => from + index) : [single];
 const shrinking = !process.argv.includes('--no-shrink');
 
@@ -54,7 +56,7 @@ for (const seed of seeds) {
   failed++;
   console.log(`\nseed ${seed} FAILED (trace ${result.traceHash.slice(0, 12)}):`);
   for (const failure of result.failures) console.log(`  ${failure}`);
-  console.log(`replay: npm run sim -- --seed ${seed}${steps === undefined ? '' : ` --steps ${steps}`}${rateFlags}`);
+  console.log(`replay: npm run sim -- --seed ${seed}${steps === undefined ? '' : ` --steps ${steps}`}${rateFlags}${classic ? ' --classic' : ''}`);
   if (!shrinking) continue;
   const shrunk = await shrink(result, options);
   console.log(`shrunk to ${shrunk.steps.length} of ${result.steps.length} steps:`);

@@ -28,6 +28,8 @@ export interface FaultRates {
   disk: number;
   /** Per service call or rename: the process dies there. */
   crash: number;
+  /** Per row an executor step commits to the state database (db-faults.ts; default: `crash`). */
+  commit?: number;
   /** The network faults drawn from (default: all of NETWORK_FAULTS). */
   networkKinds?: readonly NetworkFault[];
 }
@@ -39,6 +41,8 @@ export class Faults {
   crashed = false;
   /** Hears the crash as it happens (the harness keeps the state database as it is at that point). */
   onCrash: () => void = () => undefined;
+  /** A crash drawn after a state-database commit (db-faults.ts): the process dies at its next step. */
+  pendingDeath: string | undefined;
   /** Calls the service stays unreachable for. */
   private outage = 0;
 
@@ -51,11 +55,21 @@ export class Faults {
   /** Throws SimCrash when the engine is dead, or (by chance) kills it here. */
   crashPoint(where: string): void {
     if (this.crashed) throw new SimCrash(`crashed earlier; ${where}`);
-    if (!this.active || !this.random.chance(this.rates.crash)) return;
-    this.crashed = true;
-    this.trace(`CRASH at ${where}`);
-    this.onCrash();
+    if (!this.active || (this.pendingDeath === undefined && !this.random.chance(this.rates.crash))) return;
+    this.die(where);
     throw new SimCrash(`crash at ${where}`);
+  }
+
+  /** The process dies now if a crash drawn after a commit still waits for a next step (the sync ended first). */
+  diePending(where: string): void {
+    if (this.pendingDeath !== undefined && !this.crashed) this.die(where);
+  }
+
+  private die(where: string): void {
+    this.crashed = true;
+    this.trace(`CRASH at ${where}${this.pendingDeath === undefined ? '' : ` (${this.pendingDeath})`}`);
+    this.pendingDeath = undefined;
+    this.onCrash();
   }
 
   /** The network fault for this call, if any. */

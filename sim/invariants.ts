@@ -37,7 +37,7 @@ const DISAMBIGUATED = / \(\d+\)(?=(\.[^/.]*)?$)/;
 const CONFLICT_COPY = / \(conflict \d{4}-\d{2}-\d{2} \d{6}( \d+)?\)/;
 
 /** Every file under `dir`, relPath → content (the engine's own `.asset-sync/` left out). */
-function filesUnder(disk: MemoryFileSystem, dir: string): Map<string, string> {
+export function filesUnder(disk: MemoryFileSystem, dir: string): Map<string, string> {
   const files = new Map<string, string>();
   const walk = (path: string, prefix: string): void => {
     if (disk.kindOf(path) !== 'directory') return;

@@ -27,6 +27,11 @@ import { describeStep, generateScenario, type Step } from './scenario.js';
 import { checkInvariants, type ClientView } from './invariants.js';
 import { UserWrites } from './user-writes.js';
 import { storeSnapshot } from './store-reset.js';
+import { EventDriven } from './watch-faults.js';
+import { CommitFaults } from './db-faults.js';
+import { withFaultSteps } from './fault-steps.js';
+import { editWhileHashed } from './hash-faults.js';
+import { Resurrections, massDelete, unmount } from './guards.js';
 
 export interface SeedOptions {
   clients?: number;
@@ -36,8 +41,13 @@ export interface SeedOptions {
   scenario?: Step[];
   /** Each client's disk, instead of the seed's draw (focused tests of one kind of disk). */
   names?: readonly NameMode[];
-  /** A planted bug, for the harness's own test. */
-  plant?: 'blind-retry';
+  /** A planted bug, for the harness's own test (`no-rescan`: the engines lose the backstop for lost watcher events). */
+  plant?: 'blind-retry' | 'no-rescan';
+  /**
+   * The seed as it ran before event-driven clients, commit crashes and guard steps were simulated:
+   * seeds found then keep reproducing what they found.
+   */
+  classic?: boolean;
 }
 
 export interface SeedResult {
@@ -52,6 +62,10 @@ export const DEFAULT_RATES: FaultRates = { network: 0.06, disk: 0.02, crash: 0.0
 const NAME_MODES: readonly NameMode[] = ['exact', 'case-insensitive', 'nfd'];
 const SETTLE_ROUNDS = 6;
 const SETTLE_WAIT_MS = 30 * 60_000;
+/** The engines' periodic whole-root scan: within a settle round's wait, so it is the backstop there. */
+const RESCAN_MS = 20 * 60_000;
+/** Chance that a client runs event-driven (watch-faults.ts) instead of full passes. */
+const EVENT_DRIVEN = 0.5;
 const ROOT = '/home/user/Sync';
 const TRASH = '/home/user/.Trash';
 
@@ -64,11 +78,16 @@ interface SimClient {
   engine: Engine;
   /** The state database as it was at the crash point. */
   crashImage?: Buffer;
+  /** Set when the client syncs on its watcher's (faulty) events instead of full passes. */
+  events?: EventDriven;
+  /** Crashes inside its state-database commits. */
+  commits?: CommitFaults;
 }
 
 export async function runSeed(seed: number, options: SeedOptions = {}): Promise<SeedResult> {
   const clients = options.clients ?? 2;
-  const steps = options.scenario ?? generateScenario(seed, { clients, steps: options.steps ?? 16 });
+  const generated = (): Step[] => generateScenario(seed, { clients, steps: options.steps ?? 16 });
+  const steps = options.scenario ?? (options.classic === true ? generated() : withFaultSteps(seed, generated(), clients));
   const trace: string[] = [];
   const log = (line: string): void => {
     trace.push(line);
@@ -86,15 +105,16 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     const rates = options.rates ?? DEFAULT_RATES;
 
     /** An engine on its state database: in memory, opened from an image (a new client's: migrated, empty). */
-    const build = (client: Omit<SimClient, 'engine'>, image: Buffer): Engine =>
-      createEngine(
-        { stateDir: `/nowhere/state-${String(client.index)}`, server: SIM_SERVER, stableMs: 200, limits: { filesInFlight: 1, partsInFlight: 1 } },
+    const build = (client: Omit<SimClient, 'engine'>, image: Buffer): Engine => {
+      const engine = createEngine(
+        { stateDir: `/nowhere/state-${String(client.index)}`, server: SIM_SERVER, stableMs: 200, limits: { filesInFlight: 1, partsInFlight: 1 }, rescanIntervalMs: options.plant === 'no-rescan' ? Infinity : RESCAN_MS },
         {
           api: simApi({ app: service.app, token, clock, random: random.fork(), faults: client.faults, fs: client.fs, disk: client.disk, plantBlindRetry: options.plant === 'blind-retry', edited: (before, after) => writes.changed(before, after) }),
           fs: client.fs,
           clock,
           log: (event) => log(`  [c${client.index}] ${event.level} ${event.relPath ?? ''}: ${withoutIds(event.message)}`),
           disk: memoryLocalDisk(client.disk),
+          ...(client.events === undefined ? {} : { createWatcher: client.events.createWatcher }),
           trash: async (absPath) => {
             client.fs.crashCheck(`trash ${absPath}`);
             client.disk.mkdirpSync(TRASH);
@@ -103,7 +123,12 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
           openDb: () => openStateDb(image),
         },
       );
+      client.commits?.arm(engine.db);
+      return engine;
+    };
 
+    // Its own stream, so the draws of the seeds' other faults stay as they were.
+    const modes = new Prng(seed ^ 0x3e7e4d);
     for (let index = 0; index < clients; index++) {
       // The first client's disk compares names exactly (Linux); the others' as the seed draws (macOS, Windows).
       const drawn: NameMode = index === 0 ? 'exact' : random.pick(NAME_MODES);
@@ -113,7 +138,11 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       disk.mkdirpSync(ROOT);
       // A fault's label can name a download's temp file, named for ids the service drew: blanked, as in engine events.
       const faults = new Faults(random.fork(), rates, (line) => log(`  [c${index}] ${withoutIds(line)}`));
-      const partial: Omit<SimClient, 'engine'> = { index, names, disk, faults, fs: new SimFileSystem(disk, faults, [ROOT, TRASH]) };
+      const events = options.classic !== true && modes.chance(EVENT_DRIVEN) ? new EventDriven(disk, clock, modes.fork(), (line) => log(`  [c${index}] ${line}`)) : undefined;
+      if (events !== undefined) log(`client ${index} syncs on its watcher's events`);
+      const commits = options.classic === true ? undefined : new CommitFaults(modes.fork(), faults, rates.commit ?? rates.crash, (line) => log(`  [c${index}] ${line}`));
+      const partial: Omit<SimClient, 'engine'> = { index, names, disk, faults, ...(commits === undefined ? {} : { commits }), fs: new SimFileSystem(disk, faults, [ROOT, TRASH]), ...(events === undefined ? {} : { events }) };
+      if (options.classic !== true) partial.fs.onOpenRead = editWhileHashed({ random: modes.fork(), faults, disk, writes, root: ROOT, trace: (line) => log(`  [c${index}] ${line}`) });
       const engine = build(partial, stateTemplate());
       const client: SimClient = { ...partial, engine };
       faults.onCrash = () => {
@@ -135,32 +164,41 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     const sync = async (client: SimClient, faulty: boolean): Promise<number> => {
       client.faults.active = faulty;
       let operations = 0;
+      // A restarted engine's first pass finishes the uploads its journal holds, which its report counts
+      // as uploads but not as operations: work all the same, that the other clients have yet to hear of.
+      let resumed = 0;
       try {
-        const result = await client.engine.syncOnce({ maxPasses: faulty ? 4 : 50 });
+        const maxPasses = faulty ? 4 : 50;
+        const result = client.events === undefined ? await client.engine.syncOnce({ maxPasses }) : { converged: undefined, reports: await client.events.sync(client.engine, maxPasses) };
         operations = result.reports.reduce((sum, report) => sum + report.operations, 0);
+        resumed = result.reports.reduce((sum, report) => sum + report.uploaded, 0);
         const stopped = result.reports.find((report) => report.stopped !== undefined);
         if (stopped !== undefined && !client.faults.crashed) failures.push(`client ${client.index} stopped: ${String(stopped.stopped)}`);
-        log(`  [c${client.index}] ${operations} operations, ${result.converged ? 'converged' : 'not converged'}`);
+        log(`  [c${client.index}] ${operations} operations, ${result.converged === undefined ? 'on events' : result.converged ? 'converged' : 'not converged'}`);
       } catch (error) {
         if (!(error instanceof SimCrash) && !client.faults.crashed) failures.push(`client ${client.index}: syncOnce threw ${describe(error)}`);
         else log(`  [c${client.index}] died`);
       } finally {
         client.faults.active = false;
       }
+      client.faults.diePending('the end of the sync');
       if (client.faults.crashed) {
         restart(client);
         return 1;
       }
-      return operations;
+      return operations + resumed;
     };
 
+    const resurrections = options.classic === true ? undefined : new Resurrections(() => world.map((client) => client.disk), ROOT, colleague);
     for (const step of steps) {
       log(describeStep(step));
-      const outcome = await runStep(step, { world, colleague, writes, sync, root: ROOT });
+      const outcome = await runStep(step, { world, colleague, writes, sync, root: ROOT, clock, failures });
       if (outcome !== undefined) log(`  ${outcome}`);
+      await resurrections?.look(describeStep(step));
     }
 
     log('settle');
+    for (const client of world) if (client.events !== undefined) client.events.faults.active = false;
     let settled = false;
     for (let round = 0; round < SETTLE_ROUNDS && !settled; round++) {
       // Past every per-item backoff and retry wait the faults left behind.
@@ -174,6 +212,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     const views: ClientView[] = world.map((client) => ({ index: client.index, disk: client.disk, names: client.names, root: ROOT, trash: TRASH, breaches: client.fs.breaches, notSynced: readStatus(client.engine.db).flatMap((root) => root.notSynced) }));
     const remote = await colleague.assets();
     failures.push(...checkInvariants({ clients: views, remote, writes }));
+    if (resurrections !== undefined) failures.push(...(await resurrections.check(writes)));
     for (const view of views) {
       log(`c${view.index}: ${JSON.stringify(treeOf(view.disk, ROOT))}`);
       for (const issue of view.notSynced) log(`c${view.index} not synced: ${issue.relPath}: ${issue.reason}`);
@@ -182,6 +221,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
   } catch (error) {
     failures.push(`the harness failed: ${describe(error)}`);
   } finally {
+    for (const client of world) await client.events?.close();
     for (const client of world) client.engine.close();
   }
   for (const failure of failures) log(`FAIL ${failure}`);
@@ -291,6 +331,8 @@ interface StepContext {
   writes: UserWrites;
   sync: (client: SimClient, faulty: boolean) => Promise<number>;
   root: string;
+  clock: SimClock;
+  failures: string[];
 }
 
 /** Runs a step; answers a note for the trace (why it was skipped), if any. */
@@ -307,12 +349,19 @@ async function runStep(step: Step, context: StepContext): Promise<string | undef
       return (await colleague.move(step.path, step.dir)) ? undefined : 'skipped: no single asset there';
     case 'remote-bin':
       return (await colleague.bin(step.path)) ? undefined : 'skipped: no single asset there';
+    case 'mass-delete':
+    case 'unmount': {
+      const client = context.world[step.client];
+      if (client === undefined) return 'skipped: no such client';
+      const guarded = { client, others: context.world.filter((other) => other !== client), colleague, writes, root: context.root, clock: context.clock, sync: context.sync, failures: context.failures };
+      return step.kind === 'unmount' ? unmount(guarded) : massDelete(guarded, step.content);
+    }
     default:
       return runLocalStep(step, context);
   }
 }
 
-type LocalStep = Exclude<Step, { kind: 'remote-write' | 'remote-rename' | 'remote-move' | 'remote-bin' }>;
+type LocalStep = Exclude<Step, { kind: 'remote-write' | 'remote-rename' | 'remote-move' | 'remote-bin' | 'mass-delete' | 'unmount' }>;
 
 async function runLocalStep(step: LocalStep, context: StepContext): Promise<string | undefined> {
   const { world, writes, root } = context;
@@ -347,6 +396,14 @@ async function runLocalStep(step: LocalStep, context: StepContext): Promise<stri
       if (kindAt(step.from) !== 'directory' || kindAt(step.to) !== undefined || !parentsAreFolders(disk, root, step.to) || `${step.to}/`.startsWith(`${step.from}/`)) return 'skipped';
       disk.mkdirpSync(abs(step.to).slice(0, abs(step.to).lastIndexOf('/')));
       disk.renameSync(abs(step.from), abs(step.to));
+      return undefined;
+    case 'file-to-folder':
+      if (kindAt(step.path) !== 'file') return 'skipped';
+      writes.replaced(disk.readText(abs(step.path)));
+      disk.remove(abs(step.path));
+      writes.wrote(step.content);
+      disk.mkdirpSync(abs(step.path));
+      disk.writeFile(abs(`${step.path}/a.txt`), step.content);
       return undefined;
     case 'folder-to-file':
       if (kindAt(step.dir) !== 'directory') return 'skipped';

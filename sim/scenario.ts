@@ -17,7 +17,11 @@ export type Step =
   | { kind: 'remote-write'; path: string; content: string }
   | { kind: 'remote-rename'; path: string; name: string }
   | { kind: 'remote-move'; path: string; dir: string }
-  | { kind: 'remote-bin'; path: string };
+  | { kind: 'remote-bin'; path: string }
+  // Added per seed by fault-steps.ts (not by generateScenario, so older seeds keep their steps).
+  | { kind: 'file-to-folder'; client: number; path: string; content: string }
+  | { kind: 'mass-delete'; client: number; content: string }
+  | { kind: 'unmount'; client: number };
 
 export interface ScenarioOptions {
   clients: number;
@@ -76,5 +80,11 @@ export function describeStep(step: Step): string {
       return `colleague moves /${step.path} → /${step.dir}`;
     case 'remote-bin':
       return `colleague bins /${step.path}`;
+    case 'file-to-folder':
+      return `client ${step.client} replaces file ${step.path} with a folder holding a.txt = ${step.content}`;
+    case 'mass-delete':
+      return `client ${step.client} writes 12 files in bulk/, syncs, then deletes everything in the folder`;
+    case 'unmount':
+      return `client ${step.client}'s folder is unmounted (an empty mount point left), it syncs, the folder is mounted again`;
   }
 }

@@ -12,6 +12,8 @@ import type { Faults } from './faults.js';
 
 export class SimFileSystem implements FileSystem {
   readonly breaches: string[] = [];
+  /** Hears each file the engine opens to read (hash-faults.ts: a user changes it while it is hashed). */
+  onOpenRead: (path: string) => void = () => undefined;
 
   constructor(
     private readonly disk: MemoryFileSystem,
@@ -56,7 +58,9 @@ export class SimFileSystem implements FileSystem {
   async openRead(path: string): Promise<ReadHandle> {
     this.alive('open');
     if (this.faults.disk(`read ${path}`, ['EACCES']) !== undefined) throw new MemoryFsError('EACCES', 'open', path);
-    return this.disk.openRead(path);
+    const handle = await this.disk.openRead(path);
+    this.onOpenRead(path);
+    return handle;
   }
   async readFile(path: string): Promise<Uint8Array> {
     this.alive('readFile');

@@ -59,7 +59,15 @@ export interface EngineConfig {
   limits?: { filesInFlight?: number; partsInFlight?: number; batchSize?: number };
   /** The remote feed's schedule: poll interval, full listing interval, poll overlap. */
   remote?: RemoteFeedOptions;
+  /**
+   * Each root is scanned whole at least this often (default 1 h, like Syncthing's rescan with its
+   * watcher on): the backstop for watcher events that never arrived (local-refresh.ts).
+   */
+  rescanIntervalMs?: number;
 }
+
+/** The default of `EngineConfig.rescanIntervalMs`. */
+export const DEFAULT_RESCAN_INTERVAL_MS = 60 * 60_000;
 
 export interface EngineEvent {
   level: 'info' | 'warn';
@@ -110,11 +118,26 @@ export interface Engine {
   syncOnce(options?: { maxPasses?: number; onReport?: (report: PassReport) => void }): Promise<OnceResult>;
   /** Watches every root and syncs on changes until the signal aborts. */
   watch(signal: AbortSignal, onReport?: (report: PassReport) => void): Promise<void>;
+  /**
+   * What `watch` runs on, for a caller that keeps its own time (the simulation): a watcher on every
+   * root feeding its hints to the root (and `onHints` hears that some arrived), and passes that scan
+   * only what was hinted, what the stability gate wants to see again and, when due, the whole root.
+   */
+  startWatching(onHints: () => void): Promise<WatchSession>;
   /** Marks the held deletions of every root as confirmed; returns how many. */
   confirmDeletes(): number;
   /** When the service's side of any root next wants a look (epoch ms). */
   nextRemoteCheckAt(): number;
   close(): void;
+}
+
+export interface WatchSession {
+  /** One pass over every root (the paused ones left out). */
+  pass(onReport?: (report: PassReport) => void): Promise<PassReport[]>;
+  /** When a pass is next wanted though no hint arrives (gate, remote poll, periodic scan), epoch ms. */
+  nextWakeAt(): number;
+  /** Stops every watcher; no hint arrives after it resolves. */
+  close(): Promise<void>;
 }
 
 export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
@@ -250,6 +273,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
         uploads,
         placements,
         now: () => deps.clock.now(),
+        rescanIntervalMs: config.rescanIntervalMs ?? DEFAULT_RESCAN_INTERVAL_MS,
         setStopped: (reason) => roots.setStopped(row.id, reason),
         log: (event) => log({ ...event, rootId: row.id }),
         planned: (transfers) => deps.onTransfer?.({ kind: 'planned', rootId: row.id, ...transfers }),
@@ -283,6 +307,44 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
           conflicts.ofRoot(row.id).length === 0 &&
           syncs.get(row.id)?.remoteFailure === undefined,
       );
+
+  const startWatching = async (onHints: () => void): Promise<WatchSession> => {
+    const watchers: Watcher[] = [];
+    try {
+      for (const row of roots.all()) {
+        if (deps.createWatcher === undefined) break;
+        const sync = syncFor(row);
+        let rules = await loadIgnoreRules(deps.fs, row.path);
+        const watcher = deps.createWatcher(row.path, () => rules);
+        await watcher.start((hints) => {
+          if (hints.includes('.assetsyncignore')) void loadIgnoreRules(deps.fs, row.path).then((fresh) => (rules = fresh), () => undefined);
+          sync.hint(hints);
+          onHints();
+        });
+        watchers.push(watcher);
+        // What changed between an earlier pass's scan and this watcher's start was seen by neither:
+        // look at the whole root once (a root's first pass scans it whole anyway).
+        sync.hint(['']);
+      }
+    } catch (error) {
+      await Promise.all(watchers.map((watcher) => watcher.close()));
+      throw error;
+    }
+    return {
+      pass: passAll,
+      nextWakeAt: () =>
+        Math.min(
+          ...[...syncs.values()].map((sync) => Math.min(sync.nextCheckAt() ?? Infinity, sync.remoteFeed.nextDueAt(), sync.nextFullScanAt() ?? Infinity)),
+          // At least every poll interval even while the change feed makes polls unneeded: a resting
+          // pass asks the service nothing, and it is how another process's writes to the state
+          // database (`confirm-deletes`) are noticed.
+          deps.clock.now() + Math.min(60_000, config.remote?.pollIntervalMs ?? DEFAULT_POLL_MS),
+        ),
+      close: async () => {
+        await Promise.all(watchers.map((watcher) => watcher.close()));
+      },
+    };
+  };
 
   return {
     db,
@@ -332,8 +394,9 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
       return { converged: atRest(), reports };
     },
 
+    startWatching,
+
     async watch(signal, onReport) {
-      const watchers: Watcher[] = [];
       let listening: Promise<void> | undefined;
       let wake: (() => void) | undefined;
       // A hint that arrives while a pass runs must not wait for the next timer.
@@ -348,22 +411,8 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
         return was;
       };
       const stopped = (): boolean => signal.aborted;
+      const session = await startWatching(nudge);
       try {
-        for (const row of roots.all()) {
-          if (deps.createWatcher === undefined) break;
-          const sync = syncFor(row);
-          let rules = await loadIgnoreRules(deps.fs, row.path);
-          const watcher = deps.createWatcher(row.path, () => rules);
-          await watcher.start((hints) => {
-            if (hints.includes('.assetsyncignore')) void loadIgnoreRules(deps.fs, row.path).then((fresh) => (rules = fresh), () => undefined);
-            sync.hint(hints);
-            nudge();
-          });
-          watchers.push(watcher);
-          // What changed between an earlier pass's scan and this watcher's start was seen by neither:
-          // look at the whole root once (a root's first pass scans it whole anyway).
-          sync.hint(['']);
-        }
         signal.addEventListener('abort', nudge, { once: true });
         // One change feed for every root: it says when (and what) to fetch; without it the roots poll.
         const feeds = (): RemoteFeed[] => roots.all().map((row) => syncFor(row).remoteFeed);
@@ -387,12 +436,9 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
         }).run(signal);
         while (!stopped()) {
           takeDirty();
-          await passAll(onReport);
+          await session.pass(onReport);
           if (stopped() || takeDirty()) continue;
-          // At least every poll interval even while the change feed makes polls unneeded: a resting pass
-          // asks the service nothing, and it is how another process's writes to the state database
-          // (`confirm-deletes`) are noticed.
-          const next = Math.min(...[...syncs.values()].map((sync) => Math.min(sync.nextCheckAt() ?? Infinity, sync.remoteFeed.nextDueAt())), deps.clock.now() + Math.min(60_000, config.remote?.pollIntervalMs ?? DEFAULT_POLL_MS));
+          const next = session.nextWakeAt();
           await new Promise<void>((resolveWait) => {
             const cancel = deps.clock.setTimer(Math.max(0, next - deps.clock.now()), () => resolveWait());
             wake = () => {
@@ -403,7 +449,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
           wake = undefined;
         }
       } finally {
-        await Promise.all(watchers.map((watcher) => watcher.close()));
+        await session.close();
         await listening;
       }
     },

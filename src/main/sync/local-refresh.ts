@@ -21,6 +21,13 @@ export interface LocalRefreshDeps {
   gate: StabilityGate;
   snapshots: SnapshotsRepo;
   issues: IssuesRepo;
+  now(): number;
+  /**
+   * A whole-root scan at least this often (ms; undefined: only when asked). Watcher events are hints:
+   * an OS drops them when its queue overflows, a network share sends none, a watch can fail to be set
+   * up; the periodic scan is what finds the change an event never announced (DESIGN.md §3).
+   */
+  rescanIntervalMs?: number;
 }
 
 const SCANNER_REASONS: ReadonlySet<string> = new Set(['SYMLINK', 'UNREADABLE', 'SPECIAL_FILE', 'INVALID_NAME', 'TOO_LONG', 'NAME_CLASH']);
@@ -41,6 +48,7 @@ export class LocalRefresh {
   private ignoreRules: IgnoreRules | undefined;
   private writes: (() => void)[] = [];
   private fullScanNeeded = true;
+  private lastFullScanAt = 0;
   private readonly hints = new Set<string>();
   /** Paths present but not hashable now: still being written, or not readable. Never deletions. */
   readonly unstable = new Set<string>();
@@ -66,6 +74,12 @@ export class LocalRefresh {
     return this.ignoreRules;
   }
 
+  /** When the periodic whole-root scan is next due (epoch ms), if there is one. */
+  nextFullScanAt(): number | undefined {
+    const interval = this.deps.rescanIntervalMs;
+    return interval === undefined ? undefined : this.lastFullScanAt + interval;
+  }
+
   /** Scans what needs scanning and folds the observations into the local snapshot; true when it scanned. */
   async refresh(): Promise<boolean> {
     const { deps, root } = this;
@@ -79,8 +93,9 @@ export class LocalRefresh {
       // opened twice, checked here and read before the plan (content-needed.ts).
       mayLeaveUnread: (relPath: string) => deps.snapshots.syncedEntry(root.id, relPath) === undefined,
     };
-    if (this.fullScanNeeded) {
+    if (this.fullScanNeeded || (this.nextFullScanAt() ?? Infinity) <= deps.now()) {
       this.fullScanNeeded = false;
+      this.lastFullScanAt = deps.now();
       this.hints.clear();
       const rules = await loadIgnoreRules(deps.fs, root.path);
       this.ignoreRules = rules;
@@ -190,6 +205,9 @@ export class LocalRefresh {
         // Listed, so whatever kept the scanner out of it (a permission, a bad name) is gone.
         this.unstable.delete(relPath);
         this.write(() => {
+          // A file replaced by a folder of its name: the file is gone. (Its path is "seen", so a full
+          // scan would keep it, and the plan would move or keep a file that is not there.)
+          if (deps.snapshots.localEntry(root.id, relPath) !== undefined) deps.snapshots.deleteLocal(root.id, relPath);
           const issue = deps.issues.notSyncedEntry(root.id, relPath);
           if (issue !== undefined && isScannerReason(issue.reason)) deps.issues.cleared(root.id, relPath);
         });

@@ -67,6 +67,8 @@ export interface RootSyncDeps {
   remoteChanges: Pick<RemoteChangeDeps, 'local' | 'downloads'>;
   conflicts: ConflictsRepo;
   now(): number;
+  /** A whole-root scan at least this often (local-refresh.ts); undefined: only when asked. */
+  rescanIntervalMs?: number;
   /** Stops the root with a reason (null: running). */
   setStopped(reason: string | null): void;
   log(event: { level: 'info' | 'warn'; message: string; relPath?: string }): void;
@@ -112,6 +114,11 @@ export class RootSync {
   /** When the stability gate next wants a look (epoch ms), if ever. */
   nextCheckAt(): number | undefined {
     return this.deps.gate.nextCheckAt();
+  }
+
+  /** When the periodic whole-root scan is next due (epoch ms), if there is one. */
+  nextFullScanAt(): number | undefined {
+    return this.local.nextFullScanAt();
   }
 
   async pass(): Promise<PassReport> {

@@ -1,0 +1,55 @@
+/**
+ * Crashes inside the engine's state-database commits. TEMP triggers on the engine's connection call
+ * back into the harness on every row written to the tables an executor step journals in (the upload
+ * journal, the synced snapshot, conflicts, folder mappings, local files, held deletions). There the
+ * seed draws, from a stream of its own (so the draws of the other faults stay as they were):
+ * - crash before commit: the write throws, SQLite rolls the whole transaction back (better-sqlite3's
+ *   `transaction` does on a throw; a single statement undoes itself), and the process is dead;
+ * - crash after commit: the transaction goes through and the process dies at its next step (the next
+ *   file system or service call), or at the end of the sync if there is none.
+ * Once dead, every write to any table of the state database throws, so what a restarted engine finds
+ * on disk is exactly what was committed before the crash: no image needs taking.
+ */
+import type { StateDb } from '../src/main/db/open-state-db.js';
+import { SimCrash, type Faults } from './faults.js';
+import type { Prng } from './prng.js';
+
+/** Tables whose rows an executor step commits (a draw per row written there). */
+const JOURNALLED: ReadonlySet<string> = new Set(['uploads', 'synced', 'conflicts', 'folders', 'local_files', 'held_deletes']);
+const CHANGES = ['INSERT', 'UPDATE', 'DELETE'] as const;
+
+export class CommitFaults {
+  constructor(
+    private readonly random: Prng,
+    private readonly faults: Faults,
+    /** Chance of a crash per journalled row written (half before its commit, half after). */
+    private readonly rate: number,
+    private readonly trace: (line: string) => void,
+  ) {}
+
+  /** Arms an engine's connection (again after each restart: TEMP triggers live with the connection). */
+  arm(db: StateDb): void {
+    db.function('sim_commit_point', { deterministic: false }, (table: unknown, change: unknown) => {
+      this.point(String(table), String(change));
+      return null;
+    });
+    const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all();
+    for (const { name } of tables) {
+      for (const change of CHANGES) {
+        db.exec(`CREATE TEMP TRIGGER "sim_${name}_${change}" AFTER ${change} ON main."${name}" BEGIN SELECT sim_commit_point('${name}', '${change}'); END`);
+      }
+    }
+  }
+
+  private point(table: string, change: string): void {
+    // A dead process writes nothing more.
+    if (this.faults.crashed) throw new SimCrash(`crashed earlier; ${change} ${table}`);
+    if (!this.faults.active || !JOURNALLED.has(table) || this.faults.pendingDeath !== undefined || !this.random.chance(this.rate)) return;
+    if (this.random.chance(0.5)) {
+      this.faults.crashed = true;
+      this.trace(`CRASH before the commit of a ${change} on ${table} (rolled back)`);
+      throw new SimCrash(`crash before the commit of ${change} ${table}`);
+    }
+    this.faults.pendingDeath = `after the commit of a ${change} on ${table}`;
+  }
+}

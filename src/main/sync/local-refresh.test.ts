@@ -1,0 +1,63 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { openStateDb, type StateDb } from '../db/open-state-db.js';
+import { rootsRepo } from '../db/roots-repo.js';
+import { snapshotsRepo } from '../db/snapshots-repo.js';
+import { issuesRepo } from '../db/issues-repo.js';
+import { LocalScanner, ManualClock, MemoryFileSystem, StabilityGate } from '../local/index.js';
+import { LocalRefresh } from './local-refresh.js';
+
+describe('LocalRefresh', () => {
+  let db: StateDb | undefined;
+  afterEach(() => db?.close());
+
+  const setUp = (rescanIntervalMs?: number) => {
+    const clock = new ManualClock();
+    const fs = new MemoryFileSystem({ clock });
+    fs.mkdirpSync('/root');
+    db = openStateDb(':memory:');
+    const row = rootsRepo(db).upsert({ path: '/root', server: 'http://service.invalid', remotePath: '/', publishLive: false }, new Date(clock.now()).toISOString());
+    const snapshots = snapshotsRepo(db);
+    const refresh = new LocalRefresh(
+      { id: row.id, path: '/root', remotePath: '/' },
+      { fs, scanner: new LocalScanner({ fs }), gate: new StabilityGate(clock, { stableMs: 100 }), snapshots, issues: issuesRepo(db), now: () => clock.now(), ...(rescanIntervalMs === undefined ? {} : { rescanIntervalMs }) },
+    );
+    const files = (): string[] => [...snapshots.local(row.id).keys()].sort();
+    return { clock, fs, refresh, files };
+  };
+
+  it('forgets a file replaced by a folder of its name, in a full scan and in a hinted one (simulation seed 312)', async () => {
+    const { clock, fs, refresh, files } = setUp();
+    fs.writeFile('/root/Logo.png', 'a file');
+    fs.writeFile('/root/other.txt', 'another');
+    clock.advance(10_000);
+    await refresh.refresh();
+    expect(files()).toEqual(['Logo.png', 'other.txt']);
+
+    fs.remove('/root/Logo.png');
+    fs.mkdirpSync('/root/Logo.png');
+    fs.writeFile('/root/Logo.png/a.txt', 'inside');
+    clock.advance(10_000);
+    refresh.hint(['Logo.png']);
+    await refresh.refresh();
+    expect(files()).toEqual(['Logo.png/a.txt', 'other.txt']);
+
+    fs.remove('/root/Logo.png/a.txt');
+    fs.writeFile('/root/Logo.png/b.txt', 'inside too');
+    refresh.hint(['']);
+    clock.advance(10_000);
+    await refresh.refresh();
+    expect(files()).toEqual(['Logo.png/b.txt', 'other.txt']);
+  });
+
+  it('scans the whole root again once the rescan interval passed, hinted or not', async () => {
+    const { clock, fs, refresh, files } = setUp(60_000);
+    await refresh.refresh();
+    fs.writeFile('/root/unannounced.txt', 'no event said so');
+    clock.advance(10_000);
+    expect(await refresh.refresh()).toBe(false);
+    expect(files()).toEqual([]);
+    clock.advance(60_000);
+    expect(await refresh.refresh()).toBe(true);
+    expect(files()).toEqual(['unannounced.txt']);
+  });
+});
