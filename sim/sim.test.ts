@@ -11,6 +11,7 @@ const SEEDS = Number(process.env.SIM_SEEDS ?? 40);
 /** Seeds that once failed, kept as regressions (each with the bug it found). */
 const REGRESSIONS: { seed: number; steps: number; bug: string }[] = [
   { seed: 203, steps: 30, bug: 'a crash between a download rename and its record, then a pass without a listing: the file uploaded as a second asset' },
+  { seed: 223, steps: 30, bug: 'a crash between a download rename and its record, then the user renamed its folder: the file uploaded as a second asset' },
 ];
 
 describe('the deterministic simulation', { timeout: 600_000 }, () => {
@@ -24,14 +25,6 @@ describe('the deterministic simulation', { timeout: 600_000 }, () => {
       if (result.failures.length > 0) failing.push(`seed ${seed}: ${result.failures.join('; ')}`);
     }
     expect(failing).toEqual([]);
-  });
-
-  // Found, not yet fixed: a download renamed into place but not recorded (crash), then the user renames
-  // its folder before the engine runs again: the file uploads as a new asset beside the one it came
-  // from. Fixing it needs the planner to know the file by content or inode (see the report of issue 19).
-  it.fails('known bug, seed 223 --steps 30: an unrecorded download moved by the user becomes a second asset', async () => {
-    const result = await runSeed(223, { steps: 30 });
-    expect(result.failures).toEqual([]);
   });
 
   it('replays a seed to the same trace, whatever the shared service ran before', async () => {

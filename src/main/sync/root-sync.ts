@@ -1,6 +1,7 @@
 /**
  * One sync root's pass (DESIGN.md §3): check the root marker, bring the local snapshot up to date
- * (local-refresh.ts), read the service's side, plan, and carry out the plan. Knows the order of things; the pieces (scanner, planner, executors)
+ * (local-refresh.ts), settle the downloads a crash interrupted (recover-landings.ts), read the
+ * service's side, plan, and carry out the plan. Knows the order of things; the pieces (scanner, planner, executors)
  * know how. A missing root or marker stops the root: never read an empty mount point as "delete all".
  */
 import { checkRoot, type FileSystem, type LocalScanner, type StabilityGate } from '../local/index.js';
@@ -20,6 +21,7 @@ import type { ConflictsRepo } from '../db/conflicts-repo.js';
 import type { RemoteSide } from './remote-side.js';
 import { executeRemoteChanges, isRemoteChange, type RemoteChangeDeps, type RemoteChangeOp } from './execute-remote-changes.js';
 import { plannedTransfers } from './planned-transfers.js';
+import { recoverLandings, type RecoverLandingsDeps } from './recover-landings.js';
 import { settledReports, type ReportsInput } from './settled-reports.js';
 import type { PlannedTransfers } from '../../shared/sync/transfer-event.js';
 
@@ -65,6 +67,8 @@ export interface RootSyncDeps {
   /** Executors of the service's changes on disk (downloads, local moves, trash, conflicts). */
   remoteChanges: Pick<RemoteChangeDeps, 'local' | 'downloads'>;
   conflicts: ConflictsRepo;
+  /** The download journal, read after a crash (recover-landings.ts). */
+  landings: Omit<RecoverLandingsDeps, 'fs'>;
   now(): number;
   /** Stops the root with a reason (null: running). */
   setStopped(reason: string | null): void;
@@ -145,6 +149,14 @@ export class RootSync {
     }
     report.scanned = await this.local.refresh();
     report.settling = deps.gate.settlingCount;
+    // Downloads a crash left renamed but unrecorded are recorded (or forgotten) before anything plans.
+    try {
+      await recoverLandings(root.id, { local: deps.snapshots.local(root.id), pending: this.local.pending }, { fs: deps.fs, ...deps.landings });
+    } catch (error) {
+      report.failed++;
+      deps.log({ level: 'warn', message: `cannot settle the downloads a crash interrupted: ${error instanceof Error ? error.message : 'unexpected failure'}; the pass waits for them` });
+      return report;
+    }
     const remote = await deps.remote.prepare(root, await this.local.rules());
     if (remote.error !== undefined) {
       report.remoteError = remote.error instanceof Error ? remote.error.message : 'unexpected failure';
