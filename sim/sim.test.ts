@@ -12,6 +12,7 @@ const SEEDS = Number(process.env.SIM_SEEDS ?? 40);
 const REGRESSIONS: { seed: number; steps: number; bug: string }[] = [
   { seed: 203, steps: 30, bug: 'a crash between a download rename and its record, then a pass without a listing: the file uploaded as a second asset' },
   { seed: 223, steps: 30, bug: 'a crash between a download rename and its record, then the user renamed its folder: the file uploaded as a second asset' },
+  { seed: 23, steps: 16, bug: 'a crash after the service committed an upload job: the pass that finished the upload said 0 operations, so the other client never looked again' },
 ];
 
 describe('the deterministic simulation', { timeout: 600_000 }, () => {

@@ -39,7 +39,10 @@ export interface PassReport {
   heldDeletes: number;
   /** Files still being written (not yet stable). */
   settling: number;
-  /** Operations tried this pass (0 means the root is at rest unless files are settling). */
+  /**
+   * Operations tried this pass, the interrupted uploads it finished among them (0 means the root is at
+   * rest unless files are settling).
+   */
   operations: number;
   /** The service's side: files downloaded (and their bytes), moved or trashed on disk, conflicts found. */
   downloaded: number;
@@ -145,7 +148,10 @@ export class RootSync {
 
     if (!this.resumed) {
       this.resumed = true;
-      this.record(report, await deps.uploads.resume(root), 'uploaded');
+      const resumed = await deps.uploads.resume(root);
+      // Work like any planned operation: a pass that finished an interrupted upload is not at rest.
+      report.operations += resumed.length;
+      this.record(report, resumed, 'uploaded');
     }
     report.scanned = await this.local.refresh();
     report.settling = deps.gate.settlingCount;
@@ -200,7 +206,7 @@ export class RootSync {
     if (plan.heldDeletes.length > 0) deps.issues.holdDeletes(root.id, plan.heldDeletes.map((op) => ({ relPath: op.relPath, assetId: op.assetId, direction: op.kind === 'LOCAL_DELETE' ? 'LOCAL' : 'REMOTE' })));
     else deps.issues.clearHeld(root.id);
     report.heldDeletes = plan.heldDeletes.length;
-    report.operations = plan.operations.length;
+    report.operations += plan.operations.length;
     this.forgetSettled({ local, synced, plan, waiting: new Set([...busy, ...this.local.unstable]), ...(remote.error === undefined && remote.view !== undefined ? { remote: remote.view } : {}) });
     await this.execute(plan.operations, report);
     // The state is taken after this pass's own writes (held deletions, say): only later changes wake the root.
