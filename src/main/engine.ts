@@ -12,7 +12,7 @@ import { openStateDb, type StateDb } from './db/open-state-db.js';
 import { rootsRepo, type RootRow } from './db/roots-repo.js';
 import { snapshotsRepo } from './db/snapshots-repo.js';
 import { uploadJournal } from './db/upload-journal.js';
-import { landingJournal } from './db/landing-journal.js';
+import { landingJournal, type Landing } from './db/landing-journal.js';
 import { issuesRepo } from './db/issues-repo.js';
 import { foldersRepo } from './db/folders-repo.js';
 import { remoteRepo } from './db/remote-repo.js';
@@ -138,6 +138,8 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
   const transferred = (rootId: string, relPath: string, direction: 'send' | 'receive'): void => deps.onTransfer?.({ kind: 'file-done', rootId, relPath, direction });
   // onBytes promises increments; the API's listeners report each request's running total.
   const transferApi = deps.onBytes === undefined ? deps.api : reportingIncrements(deps.api);
+  // Written ahead of each download's rename: the landings of the files that finish together share a commit.
+  const landingCommits = new CommitBatches<{ rootId: string; landing: Landing }>(db, ({ rootId, landing }) => landings.landing(rootId, landing));
   const downloads = new DownloadExecutor({
     api: transferApi,
     fs: deps.fs,
@@ -150,7 +152,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
         landings.finish(rootId, local.relPath);
       }
     }),
-    landings,
+    landings: { landing: (rootId, landing) => landingCommits.commit({ rootId, landing }), finish: landings.finish },
     landed,
     placed: (rootId, relPath) => transferred(rootId, relPath, 'receive'),
     ...(deps.onBytes === undefined ? {} : { onBytes: deps.onBytes }),

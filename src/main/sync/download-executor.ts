@@ -18,7 +18,7 @@ import { createHash } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import type { DownloadItem } from '../../shared/api/resources.js';
 import type { AssetApi, BatchOutcome } from '../api/index.js';
-import type { LandingJournal } from '../db/landing-journal.js';
+import type { Landing, LandingJournal } from '../db/landing-journal.js';
 import { ENGINE_DIR_NAME, HASH_READ_BYTES, hashFile, locateInsideRoot, sameSignature, type FileSystem, type LocalDisk } from '../local/index.js';
 import { PathLocator } from '../local/locate-path.js';
 import { ConcurrencyLimit } from './limit-concurrency.js';
@@ -40,8 +40,11 @@ export interface DownloadExecutorDeps {
   disk: LocalDisk;
   /** Records landed files in the local and synced snapshots and finishes their landings, in one transaction. */
   commit(rootId: string, landed: readonly { local: HashedEntry; assetId: string }[]): void;
-  /** The download journal: each rename is written here first (write-ahead; recover-landings.ts reads it after a crash). */
-  landings: Pick<LandingJournal, 'landing' | 'finish'>;
+  /**
+   * The download journal (recover-landings.ts reads it after a crash): `landing` resolves once the
+   * row committed, and only then does the rename happen (write-ahead).
+   */
+  landings: { landing(rootId: string, landing: Landing): Promise<void>; finish: LandingJournal['finish'] };
   /** The file at relPath is ours: the stability gate and watcher hints may forget it. */
   landed(rootId: string, relPath: string): void;
   /** A file just reached its final path (recorded later, with its batch): for progress only. */
@@ -201,7 +204,7 @@ export class DownloadExecutor {
     const stat = await fs.lstat(temp);
     const local = { relPath: op.relPath, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev, md5 };
     // Written ahead: a crash after the rename leaves this to say what landed (recover-landings.ts).
-    this.deps.landings.landing(root.id, { local, assetId: op.remote.assetId, tempPath: temp });
+    await this.deps.landings.landing(root.id, { local, assetId: op.remote.assetId, tempPath: temp });
     try {
       await fs.rename(temp, target.absPath);
     } catch (error) {
