@@ -8,27 +8,30 @@
 import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NodeFileSystem, type FileSystem } from '../../src/main/local/index.js';
+import { NodeFileSystem } from '../../src/main/local/index.js';
 import { startSyncHarness, type SyncHarness } from '../support/sync-harness.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { colleague, total } from '../support/two-way.js';
 
-/** A file system whose first rename out of the downloads folder stops the engine: before or after it happens. */
-function stoppingAtLanding(when: 'before' | 'after'): { fs: FileSystem; stopped: Promise<void> } {
-  const real = new NodeFileSystem();
-  const fs: FileSystem = Object.create(real) as FileSystem;
-  let stop: () => void = () => undefined;
-  const stopped = new Promise<void>((resolve) => (stop = resolve));
-  let done = false;
-  fs.rename = async (from, to) => {
-    if (done || !from.includes('/.asset-sync/downloads/')) return real.rename(from, to);
-    done = true;
-    if (when === 'after') await real.rename(from, to);
-    stop();
+/** The real disk, but the first rename out of the downloads folder stops the engine: before or after it happens. */
+class StoppingAtLanding extends NodeFileSystem {
+  readonly stopped: Promise<void>;
+  private stop: () => void = () => undefined;
+  private done = false;
+
+  constructor(private readonly when: 'before' | 'after') {
+    super();
+    this.stopped = new Promise<void>((resolve) => (this.stop = resolve));
+  }
+
+  override async rename(from: string, to: string): Promise<void> {
+    if (this.done || !from.includes('/.asset-sync/downloads/')) return super.rename(from, to);
+    this.done = true;
+    if (this.when === 'after') await super.rename(from, to);
+    this.stop();
     // The process is gone: nothing after this point runs.
     return new Promise<void>(() => undefined);
-  };
-  return { fs, stopped };
+  }
 }
 
 describe('a download interrupted at its landing', () => {
@@ -45,10 +48,10 @@ describe('a download interrupted at its landing', () => {
 
   /** An engine that stops at its first download's landing, then a fresh one on the same folder and state. */
   async function interrupted(remotePath: string, when: 'before' | 'after', meanwhile: (folder: string) => void): Promise<SyncHarness> {
-    const { fs, stopped } = stoppingAtLanding(when);
+    const fs = new StoppingAtLanding(when);
     const first = await startSyncHarness(service, { remotePath, fs });
     void first.once();
-    await stopped;
+    await fs.stopped;
     first.engine.close();
     first.api.close();
     meanwhile(first.folder);
