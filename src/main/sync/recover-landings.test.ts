@@ -51,7 +51,8 @@ describe('recoverLandings', () => {
     fs.renameSync(`${ROOT}/A/C`, `${ROOT}/D`);
     const { deps, left, recorded } = journal([landing]);
 
-    expect(await recoverLandings('r', { local: await scanned(fs, ['D/b.txt']), pending: none }, { fs, ...deps })).toBe(1);
+    const local = await scanned(fs, ['D/b.txt']);
+    expect(await recoverLandings('r', () => ({ local: local, pending: none }), { fs, ...deps })).toBe(1);
     // Synced at its old path with the inode it has now at the new one: the planner sees a move.
     expect(recorded).toEqual([{ ...landing.local, assetId: 'asset-A/C/b.txt' }]);
     expect(left.size).toBe(0);
@@ -66,7 +67,8 @@ describe('recoverLandings', () => {
     const pending = new Map([['renamed.txt', { size: settling.local.size, mtimeMs: settling.local.mtimeMs, ino: settling.local.ino, dev: settling.local.dev }]]);
     const { deps, recorded } = journal([still, settling]);
 
-    expect(await recoverLandings('r', { local: await scanned(fs, ['a.txt']), pending }, { fs, ...deps })).toBe(2);
+    const local = await scanned(fs, ['a.txt']);
+    expect(await recoverLandings('r', () => ({ local: local, pending }), { fs, ...deps })).toBe(2);
     expect(recorded.map((entry) => entry.relPath)).toEqual(['a.txt', 'b.txt']);
   });
 
@@ -75,7 +77,7 @@ describe('recoverLandings', () => {
     const landing = await downloaded(fs, 'a.txt', 'alpha');
     const { deps, left, recorded } = journal([landing]);
 
-    expect(await recoverLandings('r', { local: new Map(), pending: none }, { fs, ...deps })).toBe(0);
+    expect(await recoverLandings('r', () => ({ local: new Map(), pending: none }), { fs, ...deps })).toBe(0);
     expect(recorded).toEqual([]);
     expect(left.size).toBe(0);
     expect(fs.kindOf(landing.tempPath)).toBe('file');
@@ -90,9 +92,19 @@ describe('recoverLandings', () => {
     fs.writeFile(`${ROOT}/a.txt`, 'other');
     const { deps, left, recorded } = journal([landing]);
 
-    expect(await recoverLandings('r', { local: await scanned(fs, ['a.txt']), pending: none }, { fs, ...deps })).toBe(0);
+    const local = await scanned(fs, ['a.txt']);
+    expect(await recoverLandings('r', () => ({ local: local, pending: none }), { fs, ...deps })).toBe(0);
     expect(recorded).toEqual([]);
     expect(left.size).toBe(0);
+  });
+
+  it('reads nothing of the disk when the journal holds no landing (every pass asks)', async () => {
+    const fs = new MemoryFileSystem({ clock: new ManualClock() });
+    const { deps } = journal([]);
+    const disk = (): never => {
+      throw new Error('the local snapshot was read');
+    };
+    expect(await recoverLandings('r', disk, { fs, ...deps })).toBe(0);
   });
 
   it('rejects, keeping every landing, when a temp file cannot be looked at', async () => {
@@ -101,7 +113,7 @@ describe('recoverLandings', () => {
     fs.injectFault(landing.tempPath, 'EACCES');
     const { deps, left, recorded } = journal([landing]);
 
-    await expect(recoverLandings('r', { local: new Map(), pending: none }, { fs, ...deps })).rejects.toMatchObject({ code: 'EACCES' });
+    await expect(recoverLandings('r', () => ({ local: new Map(), pending: none }), { fs, ...deps })).rejects.toMatchObject({ code: 'EACCES' });
     expect(recorded).toEqual([]);
     expect(left.size).toBe(1);
   });

@@ -40,15 +40,19 @@ export function landingVerdict(landing: Landing, temp: FileStat | undefined, onD
   return 'gone';
 }
 
-/** Settles every landing of the root; answers how many were recorded as landed. */
+/**
+ * Settles every landing of the root; answers how many were recorded as landed. `disk` is read only when
+ * there is a landing (it is the whole local snapshot, and there almost never is one).
+ */
 export async function recoverLandings(
   rootId: string,
-  disk: { local: ReadonlyMap<string, LocalEntry>; pending: ReadonlyMap<string, PendingSignature> },
+  disk: () => { local: ReadonlyMap<string, LocalEntry>; pending: ReadonlyMap<string, PendingSignature> },
   deps: RecoverLandingsDeps,
 ): Promise<number> {
   const landings = deps.unrecorded(rootId);
   if (landings.length === 0) return 0;
-  const onDisk = [...disk.local.values(), ...disk.pending.values()];
+  const { local, pending } = disk();
+  const onDisk = [...local.values(), ...pending.values()];
   const landed: SyncedEntry[] = [];
   for (const landing of landings) {
     const temp = await deps.fs.lstat(landing.tempPath).catch((error: unknown) => {
