@@ -16,6 +16,8 @@ const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean
   { seed: 4001, steps: 30, classic: true, crash: 0.08, bug: 'logo.png and Logo.png on the service, a case-insensitive client: each download replaced the other (sim/name-clashes.test.ts)' },
   { seed: 25, steps: 16, bug: 'a watcher event dropped: the file never synced (no periodic whole-root scan while watching)' },
   { seed: 312, steps: 16, bug: 'a file replaced by a folder of its name: a full scan kept the file in the local snapshot, and its move never ended' },
+  { seed: 223, steps: 30, classic: true, bug: 'a crash between a download rename and its record, then the user renamed its folder: the file uploaded as a second asset' },
+  { seed: 23, steps: 16, classic: true, bug: 'a crash after the service committed an upload job: the pass that finished the upload said 0 operations, so the other client never looked again' },
 ];
 
 describe('the deterministic simulation', { timeout: 600_000 }, () => {
@@ -35,14 +37,6 @@ describe('the deterministic simulation', { timeout: 600_000 }, () => {
     const batch = Array.from({ length: 300 }, (_, index) => FIRST_SEED + index);
     expect(parts.flat()).toEqual(batch.filter((seed) => !OPEN_FAILURES.has(seed)));
     expect(parts.every((part) => part.length >= 90)).toBe(true);
-  });
-
-  // Found, not yet fixed: a download renamed into place but not recorded (crash), then the user renames
-  // its folder before the engine runs again: the file uploads as a new asset beside the one it came
-  // from. Fixing it needs the planner to know the file by content or inode (see the report of issue 19).
-  it.fails('known bug, seed 223 --steps 30: an unrecorded download moved by the user becomes a second asset', async () => {
-    const result = await runSeed(223, { steps: 30, classic: true });
-    expect(result.failures).toEqual([]);
   });
 
   it('replays a seed to the same trace, whatever the shared service ran before', async () => {

@@ -12,6 +12,7 @@ import { openStateDb, type StateDb } from './db/open-state-db.js';
 import { rootsRepo, type RootRow } from './db/roots-repo.js';
 import { snapshotsRepo } from './db/snapshots-repo.js';
 import { uploadJournal } from './db/upload-journal.js';
+import { landingJournal, type Landing } from './db/landing-journal.js';
 import { issuesRepo } from './db/issues-repo.js';
 import { foldersRepo } from './db/folders-repo.js';
 import { remoteRepo } from './db/remote-repo.js';
@@ -145,6 +146,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
   const roots = rootsRepo(db);
   const snapshots = snapshotsRepo(db);
   const journal = uploadJournal(db);
+  const landings = landingJournal(db);
   const issues = issuesRepo(db);
   const folders = new FolderMapper(deps.api, foldersRepo(db));
   const log = deps.log ?? (() => undefined);
@@ -160,6 +162,8 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
   const transferred = (rootId: string, relPath: string, direction: 'send' | 'receive'): void => deps.onTransfer?.({ kind: 'file-done', rootId, relPath, direction });
   // onBytes promises increments; the API's listeners report each request's running total.
   const transferApi = deps.onBytes === undefined ? deps.api : reportingIncrements(deps.api);
+  // Written ahead of each download's rename: the landings of the files that finish together share a commit.
+  const landingCommits = new CommitBatches<{ rootId: string; landing: Landing }>(db, ({ rootId, landing }) => landings.landing(rootId, landing));
   const downloads = new DownloadExecutor({
     api: transferApi,
     fs: deps.fs,
@@ -169,12 +173,23 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
         snapshots.putLocal(rootId, local);
         snapshots.putSynced(rootId, { ...local, assetId });
         issues.cleared(rootId, local.relPath);
+        landings.finish(rootId, local.relPath);
       }
     }),
+    landings: { landing: (rootId, landing) => landingCommits.commit({ rootId, landing }), finish: landings.finish },
     landed,
     placed: (rootId, relPath) => transferred(rootId, relPath, 'receive'),
     ...(deps.onBytes === undefined ? {} : { onBytes: deps.onBytes }),
     ...(config.limits?.filesInFlight === undefined ? {} : { limits: { filesInFlight: config.limits.filesInFlight } }),
+  });
+  // A landing recovered after a crash (recover-landings.ts): recorded as its batch's commit would have.
+  const recordLandings = db.transaction((rootId: string, landed: readonly SyncedEntry[]) => {
+    for (const synced of landed) {
+      snapshots.putSynced(rootId, synced);
+      snapshots.fillUnread(rootId, synced);
+      issues.cleared(rootId, synced.relPath);
+      landings.finish(rootId, synced.relPath);
+    }
   });
   const localChanges = new LocalChangeExecutor({
     fs: deps.fs,
@@ -267,6 +282,11 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
         remote: remoteSide,
         remoteChanges: { local: localChanges, downloads },
         conflicts,
+        landings: {
+          unrecorded: (rootId) => landings.all(rootId),
+          dropped: (rootId, relPath) => landings.finish(rootId, relPath),
+          recorded: recordLandings,
+        },
         snapshots,
         issues,
         journal,
@@ -304,6 +324,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
           issues.notSynced(row.id).length === 0 &&
           issues.heldDeletes(row.id).length === 0 &&
           journal.all(row.id).length === 0 &&
+          landings.all(row.id).length === 0 &&
           conflicts.ofRoot(row.id).length === 0 &&
           syncs.get(row.id)?.remoteFailure === undefined,
       );

@@ -5,7 +5,7 @@
  * in the file's folder, and nothing else. The next sync must adopt that asset.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -143,6 +143,30 @@ describe('orphans of an interrupted asset-and-upload job', () => {
       ['/Lost/b.txt', md5('bravo')],
     ]);
     expect(new Set(remote.filter((asset) => asset.path.startsWith('/Lost/')).map((asset) => asset.id))).toEqual(new Set(made));
+  });
+
+  it('counts the upload a restart finished as work done, so whoever waits for a quiet pass looks again', async () => {
+    // Simulation seed 23: the restarted client finished the upload in a pass that said "0 operations";
+    // the simulation's settle loop (like any caller that reads 0 as "at rest") stopped there, before
+    // the other client had a pass that could see the file.
+    const first = await startSyncHarness(service, { remotePath: '/Reported' });
+    harnesses.push(first);
+    put(first, 'a.txt', 'alpha');
+    const [orphan] = await jobAssets(['/Reported/a.txt']);
+    await journalIntent(first, 'a.txt', 'alpha', null);
+
+    const sync = await first.restart();
+    harnesses.push(sync);
+    const result = await sync.once();
+    expect(result.converged, JSON.stringify(result.reports)).toBe(true);
+    expect(result.reports[0]).toMatchObject({ uploaded: 1, operations: 1, failed: 0 });
+    expect(result.reports.at(-1)).toMatchObject({ operations: 0 });
+
+    const other = await startSyncHarness(service, { remotePath: '/Reported' });
+    harnesses.push(other);
+    expect((await other.once()).converged).toBe(true);
+    expect(readFileSync(join(other.folder, 'a.txt'), 'utf8')).toBe('alpha');
+    expect((await other.assets()).filter((asset) => asset.path.startsWith('/Reported/')).map((asset) => asset.id)).toEqual([orphan]);
   });
 
   it('bins the empty assets of uploads whose files were deleted while the engine was down, and converges', async () => {

@@ -1,7 +1,7 @@
 /**
- * Group commit for the engine's hot per-file write, recording an upload as synced: the writes asked for
- * in one turn of the event loop run in one SQLite transaction, and each caller's promise settles once
- * its write committed. A commit of the state database costs about 60 µs here (the log frames of the
+ * Group commit for the engine's hot per-file writes (an upload recorded as synced, a download's landing
+ * written ahead of its rename): the writes asked for in one turn of the event loop run in one SQLite
+ * transaction, and each caller's promise settles once its write committed. A commit of the state database costs about 60 µs here (the log frames of the
  * pages every commit changes, the locks), the largest single share of the engine's database time when
  * thousands of small files finish side by side (bench/sync-engine.ts).
  *

@@ -5,8 +5,10 @@
  * with `Range` even after a restart; size and MD5 are verified (hashed on the way), the file is fsynced,
  * given the version's date as mtime and renamed into place (copied first for every other folder the
  * asset is in); the local and synced snapshots then record each batch in one transaction, so a landed
- * file never reads as a local change to upload back. A crash between a rename and its record is
- * harmless: the next pass finds the same bytes on both sides and adopts them.
+ * file never reads as a local change to upload back. Each rename is written ahead in the download
+ * journal (landing-journal.ts): after a crash between a rename and its record, recover-landings.ts
+ * records what landed, so a landed file the user moved or renamed before the engine ran again is a move of its
+ * asset, not a new file to upload as a second asset (simulation seed 223).
  *
  * Must never: put a partial or unverified file at its final path; write outside the root (every target
  * goes through locateInsideRoot); overwrite a local file that changed since the plan (that is a
@@ -16,6 +18,7 @@ import { createHash } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import type { DownloadItem } from '../../shared/api/resources.js';
 import type { AssetApi, BatchOutcome } from '../api/index.js';
+import type { Landing, LandingJournal } from '../db/landing-journal.js';
 import { ENGINE_DIR_NAME, HASH_READ_BYTES, hashFile, locateInsideRoot, sameSignature, type FileSystem, type LocalDisk } from '../local/index.js';
 import { PathLocator } from '../local/locate-path.js';
 import { ConcurrencyLimit } from './limit-concurrency.js';
@@ -35,8 +38,13 @@ export interface DownloadExecutorDeps {
   api: AssetApi;
   fs: FileSystem;
   disk: LocalDisk;
-  /** Records landed files in the local and synced snapshots, in one transaction. */
+  /** Records landed files in the local and synced snapshots and finishes their landings, in one transaction. */
   commit(rootId: string, landed: readonly { local: HashedEntry; assetId: string }[]): void;
+  /**
+   * The download journal (recover-landings.ts reads it after a crash): `landing` resolves once the
+   * row committed, and only then does the rename happen (write-ahead).
+   */
+  landings: { landing(rootId: string, landing: Landing): Promise<void>; finish: LandingJournal['finish'] };
   /** The file at relPath is ours: the stability gate and watcher hints may forget it. */
   landed(rootId: string, relPath: string): void;
   /** A file just reached its final path (recorded later, with its batch): for progress only. */
@@ -194,8 +202,16 @@ export class DownloadExecutor {
       state.created.add(parent);
     }
     const stat = await fs.lstat(temp);
-    await fs.rename(temp, target.absPath);
-    return { relPath: op.relPath, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev, md5 };
+    const local = { relPath: op.relPath, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev, md5 };
+    // Written ahead: a crash after the rename leaves this to say what landed (recover-landings.ts).
+    await this.deps.landings.landing(root.id, { local, assetId: op.remote.assetId, tempPath: temp });
+    try {
+      await fs.rename(temp, target.absPath);
+    } catch (error) {
+      this.deps.landings.finish(root.id, op.relPath);
+      throw error;
+    }
+    return local;
   }
 
   private async md5(path: string, stat: { size: number; mtimeMs: number; ino: number }): Promise<string> {

@@ -1,6 +1,7 @@
 /**
  * One sync root's pass (DESIGN.md §3): check the root marker, bring the local snapshot up to date
- * (local-refresh.ts), read the service's side, plan, and carry out the plan. Knows the order of things; the pieces (scanner, planner, executors)
+ * (local-refresh.ts), settle the downloads a crash interrupted (recover-landings.ts), read the
+ * service's side, plan, and carry out the plan. Knows the order of things; the pieces (scanner, planner, executors)
  * know how. A missing root or marker stops the root: never read an empty mount point as "delete all".
  */
 import { checkRoot, foldsCase, type FileSystem, type LocalScanner, type StabilityGate } from '../local/index.js';
@@ -21,6 +22,7 @@ import type { ConflictsRepo } from '../db/conflicts-repo.js';
 import type { RemoteSide } from './remote-side.js';
 import { executeRemoteChanges, isRemoteChange, type RemoteChangeDeps, type RemoteChangeOp } from './execute-remote-changes.js';
 import { plannedTransfers } from './planned-transfers.js';
+import { recoverLandings, type RecoverLandingsDeps } from './recover-landings.js';
 import { settledReports, type ReportsInput } from './settled-reports.js';
 import type { PlannedTransfers } from '../../shared/sync/transfer-event.js';
 
@@ -38,7 +40,10 @@ export interface PassReport {
   heldDeletes: number;
   /** Files still being written (not yet stable). */
   settling: number;
-  /** Operations tried this pass (0 means the root is at rest unless files are settling). */
+  /**
+   * Operations tried this pass, the interrupted uploads it finished among them (0 means the root is at
+   * rest unless files are settling).
+   */
   operations: number;
   /** The service's side: files downloaded (and their bytes), moved or trashed on disk, conflicts found. */
   downloaded: number;
@@ -66,6 +71,8 @@ export interface RootSyncDeps {
   /** Executors of the service's changes on disk (downloads, local moves, trash, conflicts). */
   remoteChanges: Pick<RemoteChangeDeps, 'local' | 'downloads'>;
   conflicts: ConflictsRepo;
+  /** The download journal, read after a crash (recover-landings.ts). */
+  landings: Omit<RecoverLandingsDeps, 'fs'>;
   now(): number;
   /** A whole-root scan at least this often (local-refresh.ts); undefined: only when asked. */
   rescanIntervalMs?: number;
@@ -151,10 +158,21 @@ export class RootSync {
 
     if (!this.resumed) {
       this.resumed = true;
-      this.record(report, await deps.uploads.resume(root), 'uploaded');
+      const resumed = await deps.uploads.resume(root);
+      // Work like any planned operation: a pass that finished an interrupted upload is not at rest.
+      report.operations += resumed.length;
+      this.record(report, resumed, 'uploaded');
     }
     report.scanned = await this.local.refresh();
     report.settling = deps.gate.settlingCount;
+    // Downloads a crash left renamed but unrecorded are recorded (or forgotten) before anything plans.
+    try {
+      await recoverLandings(root.id, () => ({ local: deps.snapshots.local(root.id), pending: this.local.pending }), { fs: deps.fs, ...deps.landings });
+    } catch (error) {
+      report.failed++;
+      deps.log({ level: 'warn', message: `cannot settle the downloads a crash interrupted: ${error instanceof Error ? error.message : 'unexpected failure'}; the pass waits for them` });
+      return report;
+    }
     const remote = await deps.remote.prepare(root, await this.local.rules(), await this.names());
     if (remote.error !== undefined) {
       report.remoteError = remote.error instanceof Error ? remote.error.message : 'unexpected failure';
@@ -198,7 +216,7 @@ export class RootSync {
     if (plan.heldDeletes.length > 0) deps.issues.holdDeletes(root.id, plan.heldDeletes.map((op) => ({ relPath: op.relPath, assetId: op.assetId, direction: op.kind === 'LOCAL_DELETE' ? 'LOCAL' : 'REMOTE' })));
     else deps.issues.clearHeld(root.id);
     report.heldDeletes = plan.heldDeletes.length;
-    report.operations = plan.operations.length;
+    report.operations += plan.operations.length;
     this.forgetSettled({ local, synced, plan, waiting: new Set([...busy, ...this.local.unstable]), ...(remote.error === undefined && remote.view !== undefined ? { remote: remote.view } : {}) });
     await this.execute(plan.operations, report);
     // The state is taken after this pass's own writes (held deletions, say): only later changes wake the root.

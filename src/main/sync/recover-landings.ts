@@ -1,0 +1,67 @@
+/**
+ * After a crash: the downloads an earlier process renamed into place but never recorded (the download
+ * journal, landing-journal.ts). Each landing is settled before the pass plans, by what the disk shows:
+ *
+ * - its temp file is still there (the same file): the rename never happened. The landing goes; the
+ *   next download resumes from the temp file.
+ * - the file it became is on disk (the same device and inode), at its path or anywhere else in the root
+ *   (the user moved, renamed or edited it since): it landed. The synced snapshot records it as the lost
+ *   record would have, at the path it landed at; the planner then sees a move, an edit or nothing, as
+ *   after any recorded download. Without this a moved landed file was a new file, and uploaded as a
+ *   second asset (simulation seed 223).
+ * - neither: the file is gone (deleted since, or the rename never happened and the temp went too). The
+ *   landing goes and nothing is recorded, so the service's file downloads again: a file that may have
+ *   been deleted comes back rather than a deletion reaching the service on a guess.
+ *
+ * Must run after a full scan (the local snapshot is where it looks for the landed file) and before the
+ * plan. Rejects when a temp file cannot be looked at (only ENOENT says it is gone).
+ */
+import type { Landing } from '../db/landing-journal.js';
+import { errnoCode, type FileStat, type FileSystem } from '../local/index.js';
+import type { LocalEntry, PendingSignature, SyncedEntry } from './sync-types.js';
+
+export interface RecoverLandingsDeps {
+  fs: Pick<FileSystem, 'lstat'>;
+  /** The landings the journal still holds. */
+  unrecorded(rootId: string): Landing[];
+  /** The rename never happened, or its file is gone: forgets the landing. */
+  dropped(rootId: string, relPath: string): void;
+  /** Records landed files in the synced snapshot and forgets their landings, in one transaction. */
+  recorded(rootId: string, synced: readonly SyncedEntry[]): void;
+}
+
+export type LandingVerdict = 'not-renamed' | 'landed' | 'gone';
+
+/** Where a landing stands, from its temp file's lstat (undefined: no such file) and the files on disk now. */
+export function landingVerdict(landing: Landing, temp: FileStat | undefined, onDisk: Iterable<Pick<LocalEntry, 'ino' | 'dev'>>): LandingVerdict {
+  const same = (file: Pick<LocalEntry, 'ino' | 'dev'>): boolean => file.ino === landing.local.ino && file.dev === landing.local.dev;
+  if (temp?.kind === 'file' && same(temp)) return 'not-renamed';
+  for (const file of onDisk) if (same(file)) return 'landed';
+  return 'gone';
+}
+
+/**
+ * Settles every landing of the root; answers how many were recorded as landed. `disk` is read only when
+ * there is a landing (it is the whole local snapshot, and there almost never is one).
+ */
+export async function recoverLandings(
+  rootId: string,
+  disk: () => { local: ReadonlyMap<string, LocalEntry>; pending: ReadonlyMap<string, PendingSignature> },
+  deps: RecoverLandingsDeps,
+): Promise<number> {
+  const landings = deps.unrecorded(rootId);
+  if (landings.length === 0) return 0;
+  const { local, pending } = disk();
+  const onDisk = [...local.values(), ...pending.values()];
+  const landed: SyncedEntry[] = [];
+  for (const landing of landings) {
+    const temp = await deps.fs.lstat(landing.tempPath).catch((error: unknown) => {
+      if (errnoCode(error) === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (landingVerdict(landing, temp, onDisk) === 'landed') landed.push({ ...landing.local, assetId: landing.assetId });
+    else deps.dropped(rootId, landing.local.relPath);
+  }
+  if (landed.length > 0) deps.recorded(rootId, landed);
+  return landed.length;
+}

@@ -1,0 +1,101 @@
+/**
+ * DESIGN.md §4.5 "no duplicates" for downloads: the engine stops right after a download's rename into
+ * place, before the batch's record (found by the simulation, seed 223). The download journal, written
+ * before the rename, lets the restarted engine record what landed; a landed file the user moved
+ * meanwhile moves its asset, and a rename that never happened resumes its download. Real service on
+ * 127.0.0.1, real temp folders; the stop is a rename that never answers, so nothing after it runs.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NodeFileSystem } from '../../src/main/local/index.js';
+import { startSyncHarness, type SyncHarness } from '../support/sync-harness.js';
+import { startTestService, type TestService } from '../support/test-service.js';
+import { colleague, total } from '../support/two-way.js';
+
+/** The real disk, but the first rename out of the downloads folder stops the engine: before or after it happens. */
+class StoppingAtLanding extends NodeFileSystem {
+  readonly stopped: Promise<void>;
+  private stop: () => void = () => undefined;
+  private done = false;
+
+  constructor(private readonly when: 'before' | 'after') {
+    super();
+    this.stopped = new Promise<void>((resolve) => (this.stop = resolve));
+  }
+
+  override async rename(from: string, to: string): Promise<void> {
+    if (this.done || !from.includes('/.asset-sync/downloads/')) return super.rename(from, to);
+    this.done = true;
+    if (this.when === 'after') await super.rename(from, to);
+    this.stop();
+    // The process is gone: nothing after this point runs.
+    return new Promise<void>(() => undefined);
+  }
+}
+
+describe('a download interrupted at its landing', () => {
+  let service: TestService;
+  const harnesses: SyncHarness[] = [];
+
+  beforeAll(async () => {
+    service = await startTestService();
+  });
+  afterAll(async () => {
+    for (const harness of harnesses) await harness.dispose();
+    await service.dispose();
+  });
+
+  /** An engine that stops at its first download's landing, then a fresh one on the same folder and state. */
+  async function interrupted(remotePath: string, when: 'before' | 'after', meanwhile: (folder: string) => void): Promise<SyncHarness> {
+    const fs = new StoppingAtLanding(when);
+    const first = await startSyncHarness(service, { remotePath, fs });
+    void first.once();
+    await fs.stopped;
+    first.engine.close();
+    first.api.close();
+    meanwhile(first.folder);
+    const second = await startSyncHarness(service, { remotePath, folder: first.folder, stateDir: first.stateDir });
+    harnesses.push(second);
+    return second;
+  }
+
+  it('moves the asset of a landed file the user moved before the restart, and uploads nothing', async () => {
+    const scratch = await startSyncHarness(service, { remotePath: '/Scratch1' });
+    harnesses.push(scratch);
+    const assetId = await colleague(service, scratch.api).upload('/Landed/Brand/b.txt', 'bravo');
+
+    const sync = await interrupted('/Landed', 'after', (folder) => {
+      expect(readFileSync(join(folder, 'Brand/b.txt'), 'utf8')).toBe('bravo');
+      renameSync(join(folder, 'Brand'), join(folder, 'Logos'));
+    });
+    const result = await sync.once();
+
+    expect(result.converged, JSON.stringify(result.reports)).toBe(true);
+    expect(total(result, 'uploaded')).toBe(0);
+    expect(total(result, 'moved')).toBe(1);
+    const remote = (await sync.assets()).filter((asset) => asset.path.startsWith('/Landed/'));
+    expect(remote.map((asset) => [asset.path, asset.id])).toEqual([['/Landed/Logos/b.txt', assetId]]);
+    expect(existsSync(join(sync.folder, 'Brand/b.txt'))).toBe(false);
+    expect(readFileSync(join(sync.folder, 'Logos/b.txt'), 'utf8')).toBe('bravo');
+  });
+
+  it('downloads again a file whose rename never happened, with one asset still', async () => {
+    const scratch = await startSyncHarness(service, { remotePath: '/Scratch2' });
+    harnesses.push(scratch);
+    const assetId = await colleague(service, scratch.api).upload('/Unlanded/a.txt', 'alpha');
+
+    const sync = await interrupted('/Unlanded', 'before', (folder) => {
+      expect(existsSync(join(folder, 'a.txt'))).toBe(false);
+      mkdirSync(join(folder, 'Empty'));
+    });
+    const result = await sync.once();
+
+    expect(result.converged, JSON.stringify(result.reports)).toBe(true);
+    expect(total(result, 'downloaded')).toBe(1);
+    expect(total(result, 'uploaded')).toBe(0);
+    const remote = (await sync.assets()).filter((asset) => asset.path.startsWith('/Unlanded/'));
+    expect(remote.map((asset) => [asset.path, asset.id])).toEqual([['/Unlanded/a.txt', assetId]]);
+    expect(readFileSync(join(sync.folder, 'a.txt'), 'utf8')).toBe('alpha');
+  });
+});
