@@ -154,6 +154,8 @@ export async function benchTransform(): Promise<TransformBenchResult> {
         const job = await waitForJob(bench, '/asset-download-batch-jobs', created.result.id);
         const endedMs = performance.now() - started;
         const renditions: { url: string; size: number }[] = Object.values(job.successes);
+        // A rendering that failed hands the original over (never an error): that would not be this bench's work.
+        if (renditions.length !== batch.length || !renditions.every((item) => item.url.includes('/renditions/'))) throw new Error('not every item was rendered');
         await inParallel(renditions, RENDER_CONCURRENCY, async (item) => {
           const body = await (await fetch(item.url)).arrayBuffer();
           if (body.byteLength !== item.size) throw new Error('short rendition');
