@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { startBenchService, type BenchService } from './support/in-process-service.js';
 import { alternatingRounds } from './support/fair-rounds.js';
-import { RENDER_CONCURRENCY } from '../src/service/downloads/download-job.js';
+import { formatThreadCpu, threadCpu, threadCpuSince, type ThreadCpu } from './support/thread-cpu.js';
+import { RENDER_CONCURRENCY } from '../src/service/transforms/transform-cache.js';
 import { renderPreview } from '../src/service/previews/render-preview.js';
 import { DocumentRenderer } from '../src/service/previews/document-renderer.js';
 
@@ -24,10 +25,26 @@ export interface TransformBenchResult {
   baselinePerSecond: number;
   servicePerSecond: number;
   ratio: number;
+  /** Every round of each side: wall ms, process CPU ms (client, service and libvips threads alike), and ours' phases. */
+  rounds: { baseline: RoundFigures; ours: RoundFigures & { phases: OurPhases } }[];
   pdfPreviewBareMs: number;
   pdfPreviewServiceMs: number;
   /** The longest the event loop waited while those bare renders ran (the page renders on a worker). */
   pdfLoopDelayMaxMs: number;
+}
+
+export interface RoundFigures {
+  wallMs: number;
+  cpuMs: number;
+  threads: ThreadCpu;
+}
+
+/** Where a round of ours went, ms from its start: the POST answered, the job seen ended, the last rendition fetched. */
+export interface OurPhases {
+  postedMs: number;
+  endedMs: number;
+  fetchedMs: number;
+  polls: number;
 }
 
 const IMAGES_PER_ROUND = 8;
@@ -56,8 +73,11 @@ async function api(bench: BenchService, method: string, path: string, body?: unk
   return response.json();
 }
 
+let polls = 0;
+
 async function waitForJob(bench: BenchService, path: string, id: string): Promise<any> {
   for (;;) {
+    polls++;
     const job = (await api(bench, 'GET', `${path}/${id}`)).result;
     if (job.state !== 'QUEUED' && job.state !== 'RUNNING') return job;
     await new Promise((resolve) => setTimeout(resolve, 5));
@@ -102,31 +122,46 @@ export async function benchTransform(): Promise<TransformBenchResult> {
     }
     await bench.running.previewsIdle();
 
-    let baselineBest = 0;
-    let serviceBest = 0;
+    const processCpuMs = (): number => {
+      const usage = process.cpuUsage();
+      return (usage.user + usage.system) / 1000;
+    };
+    const rounds: TransformBenchResult['rounds'] = [];
+    const figures = (round: number): TransformBenchResult['rounds'][number] =>
+      (rounds[round] ??= { baseline: { wallMs: 0, cpuMs: 0, threads: {} }, ours: { wallMs: 0, cpuMs: 0, threads: {}, phases: { postedMs: 0, endedMs: 0, fetchedMs: 0, polls: 0 } } });
     await alternatingRounds(ROUNDS, {
       baseline: async (round) => {
         const batch = files.slice(round * IMAGES_PER_ROUND, (round + 1) * IMAGES_PER_ROUND);
         const started = performance.now();
+        const cpuStarted = processCpuMs();
+        const threadsStarted = threadCpu();
         await inParallel(batch, RENDER_CONCURRENCY, async (file) => {
           await sharp(file).rotate().resize(1000, 1000, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 82 }).toFile(`${file}.${round}.out.jpg`);
         });
-        baselineBest = Math.max(baselineBest, batch.length / ((performance.now() - started) / 1000));
+        figures(round).baseline = { wallMs: performance.now() - started, cpuMs: processCpuMs() - cpuStarted, threads: threadCpuSince(threadsStarted) };
       },
       ours: async (round) => {
         const batch = assetIds.slice(round * IMAGES_PER_ROUND, (round + 1) * IMAGES_PER_ROUND);
         const started = performance.now();
+        const cpuStarted = processCpuMs();
+        const threadsStarted = threadCpu();
+        polls = 0;
         const created = await api(bench, 'POST', '/asset-download-batch-jobs', {
           items: batch.map((assetId, index) => ({ batchItemId: String(index), assetId, assetFileId: null })),
           transformationDescription: { type: 'CUSTOM', candidateTransformations: [{ criteria: { type: 'MATCH_ALL' }, transformation: { operations: OPERATIONS } }] },
         });
+        const postedMs = performance.now() - started;
         const job = await waitForJob(bench, '/asset-download-batch-jobs', created.result.id);
+        const endedMs = performance.now() - started;
         const renditions: { url: string; size: number }[] = Object.values(job.successes);
+        // A rendering that failed hands the original over (never an error): that would not be this bench's work.
+        if (renditions.length !== batch.length || !renditions.every((item) => item.url.includes('/renditions/'))) throw new Error('not every item was rendered');
         await inParallel(renditions, RENDER_CONCURRENCY, async (item) => {
           const body = await (await fetch(item.url)).arrayBuffer();
           if (body.byteLength !== item.size) throw new Error('short rendition');
         });
-        serviceBest = Math.max(serviceBest, batch.length / ((performance.now() - started) / 1000));
+        const fetchedMs = performance.now() - started;
+        figures(round).ours = { wallMs: fetchedMs, cpuMs: processCpuMs() - cpuStarted, threads: threadCpuSince(threadsStarted), phases: { postedMs, endedMs, fetchedMs, polls } };
       },
     });
 
@@ -166,6 +201,8 @@ export async function benchTransform(): Promise<TransformBenchResult> {
       serviceTimes.push(performance.now() - started);
       if (asset.currentAssetFile?.previewUrl == null) throw new Error('the PDF got no preview URL');
     }
+    const baselineBest = Math.max(...rounds.map((round) => IMAGES_PER_ROUND / (round.baseline.wallMs / 1000)));
+    const serviceBest = Math.max(...rounds.map((round) => IMAGES_PER_ROUND / (round.ours.wallMs / 1000)));
     const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
     return {
       images: IMAGES_PER_ROUND,
@@ -173,6 +210,7 @@ export async function benchTransform(): Promise<TransformBenchResult> {
       baselinePerSecond: baselineBest,
       servicePerSecond: serviceBest,
       ratio: serviceBest / baselineBest,
+      rounds,
       pdfPreviewBareMs: median(bareTimes),
       pdfPreviewServiceMs: median(serviceTimes),
       pdfLoopDelayMaxMs: loopDelay.max / 1e6,
@@ -189,6 +227,10 @@ export function formatTransformBench(result: TransformBenchResult): string[] {
     `  baseline (sharp alone, file to file):          ${result.baselinePerSecond.toFixed(1)} images/s`,
     `  download job (POST, render, poll, GET each):   ${result.servicePerSecond.toFixed(1)} images/s`,
     `  ratio ${result.ratio.toFixed(2)} (target ≥ 0.90)${result.ratio >= 0.9 ? '' : '  BELOW TARGET'}`,
+    ...result.rounds.map(
+      (round, index) =>
+        `  round ${index + 1}: baseline ${round.baseline.wallMs.toFixed(0)} ms (CPU ${round.baseline.cpuMs.toFixed(0)} ms), ours ${round.ours.wallMs.toFixed(0)} ms (CPU ${round.ours.cpuMs.toFixed(0)} ms: POST ${round.ours.phases.postedMs.toFixed(0)}, job ended ${round.ours.phases.endedMs.toFixed(0)} after ${round.ours.phases.polls} polls, fetched ${round.ours.phases.fetchedMs.toFixed(0)})\n    CPU by thread, user+system ms: baseline ${formatThreadCpu(round.baseline.threads)}; ours ${formatThreadCpu(round.ours.threads)}`,
+    ),
     `PDF preview (A4 page with a photo, 1024 px WEBP), median of 5:`,
     `  rendered bare (MuPDF on its worker + sharp):   ${result.pdfPreviewBareMs.toFixed(0)} ms (event loop delayed at most ${result.pdfLoopDelayMaxMs.toFixed(0)} ms meanwhile)`,
     `  service, upload answered → preview on disk:    ${result.pdfPreviewServiceMs.toFixed(0)} ms`,

@@ -32,7 +32,15 @@ export class StandInApp extends EventEmitter {
 
 export class StandInWindow extends EventEmitter {
   static nextId = 1;
-  readonly webContents = { id: StandInWindow.nextId++, scripts: [] as string[], executeJavaScript: (code: string) => (this.webContents.scripts.push(code), Promise.resolve()) };
+  readonly webContents = {
+    id: StandInWindow.nextId++,
+    scripts: [] as string[],
+    reloads: 0,
+    executeJavaScript: (code: string) => (this.webContents.scripts.push(code), Promise.resolve()),
+    reload: () => {
+      this.webContents.reloads += 1;
+    },
+  };
   visible = false;
   minimized = false;
   destroyed = false;

@@ -66,6 +66,21 @@ describe('the window', () => {
     window.open();
     expect(made).toHaveLength(2);
   });
+
+  it('reloads its page when there is one (a new content policy), and makes none when there is not', () => {
+    const made: StandInWindow[] = [];
+    const window = new AppWindow(() => {
+      const w = new StandInWindow();
+      made.push(w);
+      return w;
+    }, PAGE);
+    window.reload();
+    expect(made).toHaveLength(0);
+    window.open('#/quick-download');
+    window.reload();
+    expect(made[0]?.webContents.reloads).toBe(1);
+    expect(made[0]?.loaded).toEqual([`${PAGE}#/quick-download`]);
+  });
 });
 
 describe('quit', () => {

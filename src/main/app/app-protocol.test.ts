@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDirs } from '../../../test/support/temp-dirs.js';
 import { APP_PAGE_URL, APP_SCHEME_PRIVILEGES, createAppProtocolHandler, resolveAppPath } from './app-protocol.js';
-import { WINDOW_CONTENT_SECURITY_POLICY, navigationDecision } from './window-options.js';
+import { WINDOW_CONTENT_SECURITY_POLICY, navigationDecision, windowContentSecurityPolicy } from './window-options.js';
 
 const dirs = tempDirs();
 let root: string;
@@ -13,7 +13,11 @@ beforeAll(async () => {
   // The renderer's build beside a secret the page must never read.
   root = join(temp, 'renderer');
   await mkdir(join(root, 'assets'), { recursive: true });
-  await writeFile(join(root, 'index.html'), '<!doctype html><title>Asset Sync</title>');
+  // As the renderer's index.html has it: a meta policy as a backstop of the header.
+  await writeFile(
+    join(root, 'index.html'),
+    `<!doctype html><meta\n      http-equiv="Content-Security-Policy"\n      content="default-src 'none'; img-src 'self' data:; connect-src 'self'"\n    /><title>Asset Sync</title>`,
+  );
   await writeFile(join(root, 'assets', 'app.js'), 'console.log(1)');
   await writeFile(join(root, 'assets', 'app.css'), 'body{}');
   await writeFile(join(temp, 'secret.txt'), 'tokens');
@@ -44,6 +48,25 @@ describe('the app:// protocol', () => {
     expect(script.headers.get('content-type')).toMatch(/^(application|text)\/javascript; charset=utf-8$/);
     expect(await script.text()).toBe('console.log(1)');
     expect((await get('app://bundle/assets/app.css')).headers.get('content-type')).toBe('text/css; charset=utf-8');
+  });
+
+  it("serves the page under the policy as it is now, its meta tag rewritten to it (a page obeys both)", async () => {
+    let policy = WINDOW_CONTENT_SECURITY_POLICY;
+    const handler = createAppProtocolHandler(root, undefined, () => policy);
+    const metaOf = (html: string): string | undefined => /http-equiv="Content-Security-Policy"\s+content="([^"]*)"/.exec(html)?.[1];
+    const before = await handler({ url: APP_PAGE_URL, method: 'GET' });
+    expect(metaOf(await before.text())).toBe(WINDOW_CONTENT_SECURITY_POLICY.replace("; frame-ancestors 'none'", ''));
+    policy = windowContentSecurityPolicy('https://acme.example.com');
+    const after = await handler({ url: APP_PAGE_URL, method: 'GET' });
+    expect(after.headers.get('content-security-policy')).toBe(policy);
+    const html = await after.text();
+    expect(metaOf(html)).toContain('img-src \'self\' data: blob: http://127.0.0.1:* http://localhost:* https://acme.example.com;');
+    expect(metaOf(html)).not.toContain('frame-ancestors');
+    expect(html).toContain('<title>Asset Sync</title>');
+    // Other files are served as they are, under the same header.
+    const script = await handler({ url: 'app://bundle/assets/app.js', method: 'GET' });
+    expect(script.headers.get('content-security-policy')).toBe(policy);
+    expect(await script.text()).toBe('console.log(1)');
   });
 
   it('serves index.html for the bare origin, and a HEAD without a body', async () => {

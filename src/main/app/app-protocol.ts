@@ -3,7 +3,8 @@
  * checklist: "use a custom protocol instead of file://"). A file:// page may read any local file the
  * user can, and a meta tag is the only place for its content policy; through this handler the page can
  * reach only the built renderer's directory, and every answer carries the Content-Security-Policy as a
- * real header (the meta tag in index.html stays as a backstop). A path that leaves the directory, by
+ * real header (the meta tag in index.html stays as a backstop, rewritten to the same policy as it is served:
+ * a page obeys both, so a meta tag without the account's service would block its thumbnails). A path that leaves the directory, by
  * `..`, an encoded slash or a backslash, is refused with 403 before any file is touched.
  *
  * The scheme is registered as standard and secure before the app is ready (main.ts), so the page has a
@@ -51,17 +52,31 @@ const systemFiles: AppProtocolFiles = {
 };
 
 /** The answer headers of every response, errors included. */
-function headers(contentType: string): Headers {
+function headers(contentType: string, policy: string): Headers {
   return new Headers({
     'Content-Type': contentType,
-    'Content-Security-Policy': WINDOW_CONTENT_SECURITY_POLICY,
+    'Content-Security-Policy': policy,
     'X-Content-Type-Options': 'nosniff',
     'Cache-Control': 'no-cache',
   });
 }
 
-function refuse(status: number, why: string): Response {
-  return new Response(why, { status, headers: headers('text/plain; charset=utf-8') });
+function refuse(status: number, why: string, policy: string): Response {
+  return new Response(why, { status, headers: headers('text/plain; charset=utf-8', policy) });
+}
+
+const META_POLICY = /(<meta\s+http-equiv="Content-Security-Policy"\s+content=")[^"]*(")/i;
+
+/**
+ * The page with its meta tag's policy replaced by `policy` (without frame-ancestors, which a meta tag
+ * may not carry). The policy holds no `"` (its service origin is a parsed URL's origin, window-options.ts).
+ */
+export function withMetaPolicy(html: string, policy: string): string {
+  const meta = policy
+    .split('; ')
+    .filter((directive) => !directive.startsWith('frame-ancestors '))
+    .join('; ');
+  return html.replace(META_POLICY, (_match, start: string, end: string) => `${start}${meta}${end}`);
 }
 
 /**
@@ -94,16 +109,25 @@ export function resolveAppPath(rootDir: string, url: string): { file: string } |
   return { file };
 }
 
-/** The handler for protocol.handle('app', …): the built renderer in `rootDir`, read only. */
-export function createAppProtocolHandler(rootDir: string, files: AppProtocolFiles = systemFiles): (request: AppRequestLike) => Promise<Response> {
+/**
+ * The handler for protocol.handle('app', …): the built renderer in `rootDir`, read only, under the
+ * window's policy as it is at each request (`policy`: it follows the account's service).
+ */
+export function createAppProtocolHandler(
+  rootDir: string,
+  files: AppProtocolFiles = systemFiles,
+  policy: () => string = () => WINDOW_CONTENT_SECURITY_POLICY,
+): (request: AppRequestLike) => Promise<Response> {
   return async (request) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return refuse(405, 'Only GET and HEAD.');
+    const current = policy();
+    if (request.method !== 'GET' && request.method !== 'HEAD') return refuse(405, 'Only GET and HEAD.', current);
     const target = resolveAppPath(rootDir, request.url);
-    if ('status' in target) return refuse(target.status, target.status === 403 ? 'Outside the app.' : 'Not found.');
-    if (!(await files.isFile(target.file))) return refuse(404, 'Not found.');
-    const body = await files.readFile(target.file);
+    if ('status' in target) return refuse(target.status, target.status === 403 ? 'Outside the app.' : 'Not found.', current);
+    if (!(await files.isFile(target.file))) return refuse(404, 'Not found.', current);
+    const bytes = await files.readFile(target.file);
     const type = mime.getType(extname(target.file)) ?? 'application/octet-stream';
     const contentType = type.startsWith('text/') || type === 'application/javascript' ? `${type}; charset=utf-8` : type;
-    return new Response(request.method === 'HEAD' ? null : new Blob([body]), { status: 200, headers: headers(contentType) });
+    const body = type === 'text/html' ? new TextEncoder().encode(withMetaPolicy(new TextDecoder().decode(bytes), current)) : bytes;
+    return new Response(request.method === 'HEAD' ? null : new Blob([body]), { status: 200, headers: headers(contentType, current) });
   };
 }

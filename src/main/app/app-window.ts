@@ -7,7 +7,7 @@ import type { WindowRoute } from './tray-menu.js';
 
 /** What this module uses of Electron's BrowserWindow. */
 export interface WindowLike {
-  readonly webContents: { readonly id: number; executeJavaScript(code: string): Promise<unknown> };
+  readonly webContents: { readonly id: number; executeJavaScript(code: string): Promise<unknown>; reload(): void };
   loadURL(url: string): Promise<void>;
   show(): void;
   hide(): void;
@@ -61,6 +61,15 @@ export class AppWindow {
       window.focus();
     });
     void window.loadURL(`${this.pageUrl}${route}`).catch(() => undefined);
+  }
+
+  /**
+   * Loads the page again where it is (its route kept), when there is a window: the page's content policy
+   * is fixed when it loads, so a changed one (another account's service) applies only from then on.
+   */
+  reload(): void {
+    const window = this.window;
+    if (window !== undefined && !window.isDestroyed()) window.webContents.reload();
   }
 
   /** From now on closing the window closes it (the app is quitting). */

@@ -29,7 +29,7 @@ import { isTrustedSender } from './sender-check.js';
 import { buildTrayMenu, statusLine, trayIconFile, trayIconState, type TrayAction } from './tray-menu.js';
 import { toElectronTemplate } from './tray-menu-adapter.js';
 import { trayDrop } from './tray-drop.js';
-import { windowOptions } from './window-options.js';
+import { WINDOW_CONTENT_SECURITY_POLICY, accountContentSecurityPolicy, windowOptions } from './window-options.js';
 import { secureSession, secureWebContents } from './window-security.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -63,9 +63,12 @@ if (claimSingleInstance(app, () => appWindow.open())) {
   });
 }
 
+/** The window's content policy now: it lets images come from the account's service (set on each state). */
+let windowPolicy = WINDOW_CONTENT_SECURITY_POLICY;
+
 async function start(): Promise<void> {
-  secureSession(session.defaultSession);
-  protocol.handle(APP_SCHEME, createAppProtocolHandler(defaultStaticDir()));
+  secureSession(session.defaultSession, () => windowPolicy);
+  protocol.handle(APP_SCHEME, createAppProtocolHandler(defaultStaticDir(), undefined, () => windowPolicy));
   const env = process.env;
   const stateDir = stateDirOf(flag(flags.state), env);
   const tokens = createSafeTokenStore({ file: join(app.getPath('userData'), 'tokens.bin'), platform: process.platform, safeStorage });
@@ -217,6 +220,12 @@ async function start(): Promise<void> {
     if (event.type !== 'state') return;
     const previous = state;
     state = event.state;
+    const policy = accountContentSecurityPolicy(state.account);
+    if (policy !== windowPolicy) {
+      // Another service (signed in elsewhere): a page keeps the policy it loaded with, so load it again.
+      windowPolicy = policy;
+      appWindow.reload();
+    }
     if (state.settings.launchAtLogin !== launchAtLogin) {
       launchAtLogin = state.settings.launchAtLogin;
       // Started at login: to the tray only (`--hidden` on Linux and Windows; macOS says wasOpenedAtLogin).

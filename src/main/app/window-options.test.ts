@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WINDOW_CONTENT_SECURITY_POLICY, navigationDecision, windowOptions } from './window-options.js';
+import { WINDOW_CONTENT_SECURITY_POLICY, accountContentSecurityPolicy, navigationDecision, serviceOriginOf, windowContentSecurityPolicy, windowOptions } from './window-options.js';
 import { secureSession, secureWebContents } from './window-security.js';
 
 const PAGE = 'file:///opt/asset-sync/dist/renderer/index.html';
@@ -31,6 +31,35 @@ describe('the window', () => {
     expect(directives.get('frame-ancestors')).toEqual(["'none'"]);
     expect(directives.get('object-src')).toEqual(["'none'"]);
     expect(WINDOW_CONTENT_SECURITY_POLICY).not.toMatch(/unsafe-(inline|eval)|https:/);
+  });
+
+  it("lets images come from the account's remote service, by its origin only, and nothing else changes", () => {
+    const imageSources = (policy: string): string[] => policy.split('; ').find((d) => d.startsWith('img-src '))?.split(' ').slice(1) ?? [];
+    const account = { kind: 'signed-in', server: 'https://acme.example.com/api/v4/', email: 'ada@example.com', name: 'Ada', local: false } as const;
+    const policy = accountContentSecurityPolicy(account);
+    expect(imageSources(policy)).toEqual([...imageSources(WINDOW_CONTENT_SECURITY_POLICY), 'https://acme.example.com']);
+    expect(policy.replace(' https://acme.example.com', '')).toBe(WINDOW_CONTENT_SECURITY_POLICY);
+    expect(accountContentSecurityPolicy({ kind: 'signing-in', server: 'https://dam.example.org:8443', authorizeUrl: 'https://dam.example.org:8443/oauth' })).toBe(
+      windowContentSecurityPolicy('https://dam.example.org:8443'),
+    );
+    expect(accountContentSecurityPolicy({ kind: 'none' })).toBe(WINDOW_CONTENT_SECURITY_POLICY);
+    expect(policy).not.toContain('*.');
+  });
+
+  it.each([
+    ['https://acme.example.com', 'https://acme.example.com'],
+    ['https://acme.example.com/some/path?q=1#x', 'https://acme.example.com'],
+    ['http://10.0.0.5:7480', 'http://10.0.0.5:7480'],
+    ['HTTPS://ACME.Example.com:443/', 'https://acme.example.com'],
+    ['https://*.example.com', undefined],
+    ["https://x.com; script-src 'unsafe-inline'", undefined],
+    ['https://a"b.example.com', undefined],
+    ['ftp://files.example.com', undefined],
+    ['javascript:alert(1)', undefined],
+    ['acme.example.com', undefined],
+    ['', undefined],
+  ])('takes the service origin of %s as %s', (server, origin) => {
+    expect(serviceOriginOf(server)).toBe(origin);
   });
 
   it.each([
@@ -81,7 +110,8 @@ describe('the window', () => {
       setPermissionCheckHandler: (handler: typeof check) => (check = handler),
       webRequest: { onHeadersReceived: (handler: typeof headers) => (headers = handler) },
     };
-    secureSession(session as never);
+    let policy = WINDOW_CONTENT_SECURITY_POLICY;
+    secureSession(session as never, () => policy);
     const granted: boolean[] = [];
     for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal']) request?.({}, permission, (g) => granted.push(g));
     expect(granted).toEqual([false, false, false, false, false]);
@@ -89,5 +119,9 @@ describe('the window', () => {
     let answer: Record<string, string[]> = {};
     headers?.({ responseHeaders: { 'Content-Type': ['text/html'] } }, (a) => (answer = a.responseHeaders));
     expect(answer).toEqual({ 'Content-Type': ['text/html'], 'Content-Security-Policy': [WINDOW_CONTENT_SECURITY_POLICY] });
+    // The policy as it is at each answer: another account's service from then on.
+    policy = windowContentSecurityPolicy('https://acme.example.com');
+    headers?.({ responseHeaders: {} }, (a) => (answer = a.responseHeaders));
+    expect(answer).toEqual({ 'Content-Security-Policy': [policy] });
   });
 });

@@ -12,13 +12,14 @@ type SessionLike = Pick<Session, 'setPermissionRequestHandler' | 'setPermissionC
 };
 type WebContentsLike = Pick<WebContents, 'on' | 'setWindowOpenHandler'>;
 
-export function secureSession(session: SessionLike): void {
+/** `policy` answers the window's CSP as it is now (it follows the account's service, main.ts). */
+export function secureSession(session: SessionLike, policy: () => string = () => WINDOW_CONTENT_SECURITY_POLICY): void {
   session.setPermissionRequestHandler((_contents, _permission, callback) => {
     callback(false);
   });
   session.setPermissionCheckHandler(() => false);
   session.webRequest.onHeadersReceived((details, callback) => {
-    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [WINDOW_CONTENT_SECURITY_POLICY] } });
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [policy()] } });
   });
 }
 

@@ -3,11 +3,11 @@
  * with its name, size, checksum and type — the original, or a rendition made by the transformation
  * description (SERVICE-SPEC.md §2.8): CUSTOM candidates, or a PRESET, which is resolved to its
  * candidates when the job is created (so a restart, or the preset's removal, cannot change what the job
- * does). Renditions are rendered before each chunk's transaction (a few side by side) and cached by
- * (file, transformation); a transformation that does not apply to a file hands the original over.
+ * does). Renditions are rendered before each chunk's transaction (all of the chunk's items asked at
+ * once; the transform cache's render slots keep as many pipelines running as there are cores) and cached
+ * by (file, transformation); a transformation that does not apply to a file hands the original over.
  * With `zip: true` the job's `result` is one zip of every item's file (zip-download.ts).
  */
-import { availableParallelism } from 'node:os';
 import { basename, extname } from 'node:path';
 import { z } from 'zod';
 import type { DownloadItem } from '../../shared/api/resources.js';
@@ -101,9 +101,6 @@ export interface DownloadJobDeps {
   events: DownloadEventsRepo;
 }
 
-/** Renditions rendered side by side per chunk: libvips threads inside each, so no more than the cores. */
-export const RENDER_CONCURRENCY = Math.max(1, Math.min(4, availableParallelism()));
-
 export function downloadJob(ctx: ServiceContext, deps: DownloadJobDeps): JobHandler<StoredDownload, Item> {
   const { assets, blobs, transforms, cropAreas, zips, events } = deps;
   /** Renditions made for the chunk about to run, by item (the runner passes the same objects on). */
@@ -138,11 +135,8 @@ export function downloadJob(ctx: ServiceContext, deps: DownloadJobDeps): JobHand
     async beforeChunk(items, caller, input) {
       const candidates = candidatesIn(input);
       if (candidates === undefined) return;
-      let next = 0;
-      const worker = async (): Promise<void> => {
-        for (let item = items[next++]; item !== undefined; item = items[next++]) await render(caller, item, candidates);
-      };
-      await Promise.all(Array.from({ length: Math.min(RENDER_CONCURRENCY, items.length) }, worker));
+      // All asked at once, so a slot freed by one pipeline goes to the next item at once (render-slots.ts).
+      await Promise.all(items.map((item) => render(caller, item, candidates)));
     },
     runItem(item, caller, input) {
       const file = fileOf(caller, item);

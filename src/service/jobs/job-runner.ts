@@ -146,7 +146,9 @@ export class JobRunner {
           throw error;
         }
         handler.afterChunk?.(true);
-        this.moved(row.id);
+        // After the last chunk the next move is the end (below), a moment later: a poll woken now would
+        // only hear RUNNING and have to ask again.
+        if (end < items.length) this.moved(row.id);
         cursor = end;
         await yieldToEventLoop();
       }

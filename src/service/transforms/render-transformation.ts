@@ -16,8 +16,6 @@ export interface RenderedFile {
   extension: string;
   contentType: string;
   size: number;
-  /** MD5 hex, as AssetFile checksums. */
-  checksum: string;
 }
 
 const outputs: Record<OutputFormat, { extension: string; contentType: string }> = {
@@ -113,9 +111,10 @@ export async function renderTransformation(source: BlobSource, operations: reado
     }
   }
   const info = await encode(image, output.format, output.quality).toFile(target);
-  return { extension: output.extension, contentType: output.contentType, size: info.size, checksum: await md5Of(target) };
+  return { extension: output.extension, contentType: output.contentType, size: info.size };
 }
 
+/** MD5 hex of a file, as AssetFile checksums. */
 export async function md5Of(path: string): Promise<string> {
   const hash = createHash('md5');
   for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);

@@ -3,15 +3,21 @@
  * into transforms/<key>.<ext>, and recorded in transformed_files; a second download of the same file
  * with the same transformation reads it back. Concurrent requests for one key share one rendering. The
  * cached files go with their source blob (blob-store's derivedOf calls `forget`). Never fsynced: a
- * cached file that is missing or short after a crash is rendered again, never served.
+ * cached file that is missing or short after a crash is rendered again, never served. Every rendering
+ * of the service goes through one set of RenderSlots (a job's, and a GET's of a lost rendition alike).
  */
 import { createHash } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BlobSource } from '../blobs/blob-store.js';
 import type { Db } from '../db/open-database.js';
 import type { ResolvedOperation } from './plan-transformation.js';
-import { renderTransformation } from './render-transformation.js';
+import { md5Of, renderTransformation } from './render-transformation.js';
+import { RenderSlots } from './render-slots.js';
+
+/** Sharp pipelines at once: libvips threads inside each, so no more than the cores (and at most 4). */
+export const RENDER_CONCURRENCY = Math.max(1, Math.min(4, availableParallelism()));
 
 export interface TransformRow {
   key: string;
@@ -38,12 +44,15 @@ export class TransformCache {
   private readonly removeSource;
   private readonly rendering = new Map<string, Promise<TransformRow>>();
   private sequence = 0;
+  private readonly slots: RenderSlots;
 
   constructor(
     private readonly db: Db,
     private readonly dir: string,
     private readonly nowIso: () => string,
+    concurrency = RENDER_CONCURRENCY,
   ) {
+    this.slots = new RenderSlots(concurrency);
     mkdirSync(dir, { recursive: true });
     this.byKey = db.prepare<[string], TransformRow>('SELECT * FROM transformed_files WHERE key = ?');
     this.bySource = db.prepare<[string], TransformRow>('SELECT * FROM transformed_files WHERE source_sha256 = ?');
@@ -101,7 +110,9 @@ export class TransformCache {
   private async render(key: string, sourceSha256: string, source: BlobSource, operations: readonly ResolvedOperation[], inputSubtype: string): Promise<TransformRow> {
     const temporary = join(this.dir, `${key}.${process.pid}.${++this.sequence}.tmp`);
     try {
-      const rendered = await renderTransformation(source, operations, inputSubtype, temporary);
+      const rendered = await this.slots.run(() => renderTransformation(source, operations, inputSubtype, temporary));
+      // Read back outside the slot: the next pipeline is already running meanwhile.
+      const checksum = await md5Of(temporary);
       const row: TransformRow = {
         key,
         source_sha256: sourceSha256,
@@ -109,7 +120,7 @@ export class TransformCache {
         extension: rendered.extension,
         content_type: rendered.contentType,
         size: rendered.size,
-        checksum: rendered.checksum,
+        checksum,
         date_created: this.nowIso(),
       };
       renameSync(temporary, this.pathOf(row));
