@@ -26,14 +26,20 @@ describe('one instance', () => {
   });
 });
 
+/** An AppWindow whose native windows are stand-ins, kept in `made` in the order it made them. */
+function windowMakingStandIns(): { made: StandInWindow[]; window: AppWindow } {
+  const made: StandInWindow[] = [];
+  const window = new AppWindow(() => {
+    const standIn = new StandInWindow();
+    made.push(standIn);
+    return standIn;
+  }, PAGE);
+  return { made, window };
+}
+
 describe('the window', () => {
   it('is created once, at its route, shown when ready, and hidden (not closed) when the user closes it', () => {
-    const made: StandInWindow[] = [];
-    const window = new AppWindow(() => {
-      const w = new StandInWindow();
-      made.push(w);
-      return w;
-    }, PAGE);
+    const { made, window } = windowMakingStandIns();
     expect(window.webContentsId()).toBeUndefined();
     window.open('#/conflicts');
     const [first] = made;
@@ -52,12 +58,7 @@ describe('the window', () => {
   });
 
   it('closes for real once the app quits, and a later open makes a new one', () => {
-    const made: StandInWindow[] = [];
-    const window = new AppWindow(() => {
-      const w = new StandInWindow();
-      made.push(w);
-      return w;
-    }, PAGE);
+    const { made, window } = windowMakingStandIns();
     window.open();
     window.allowClose();
     made[0]?.userCloses();
@@ -68,12 +69,7 @@ describe('the window', () => {
   });
 
   it('reloads its page when there is one (a new content policy), and makes none when there is not', () => {
-    const made: StandInWindow[] = [];
-    const window = new AppWindow(() => {
-      const w = new StandInWindow();
-      made.push(w);
-      return w;
-    }, PAGE);
+    const { made, window } = windowMakingStandIns();
     window.reload();
     expect(made).toHaveLength(0);
     window.open('#/quick-download');
