@@ -18,6 +18,8 @@ const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean
   { seed: 312, steps: 16, bug: 'a file replaced by a folder of its name: a full scan kept the file in the local snapshot, and its move never ended' },
   { seed: 223, steps: 30, classic: true, bug: 'a crash between a download rename and its record, then the user renamed its folder: the file uploaded as a second asset' },
   { seed: 23, steps: 16, classic: true, bug: 'a crash after the service committed an upload job: the pass that finished the upload said 0 operations, so the other client never looked again' },
+  { seed: 1128, steps: 16, bug: 'a crash after a one-part PUT completed a new file, then its folder renamed: the restart forgot the completed asset, which stayed at the old path beside the moved file\'s second asset' },
+  { seed: 193, steps: 30, bug: 'an empty local folder where the service has a file of its name: the download failed as "changed on disk" on every pass and never converged' },
 ];
 
 describe('the deterministic simulation', { timeout: 600_000 }, () => {

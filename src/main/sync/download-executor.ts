@@ -12,14 +12,14 @@
  *
  * Must never: put a partial or unverified file at its final path; write outside the root (every target
  * goes through locateInsideRoot); overwrite a local file that changed since the plan (that is a
- * conflict for the next pass, not a download).
+ * conflict for the next pass, not a download); remove a folder with anything in it.
  */
 import { createHash } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import type { DownloadItem } from '../../shared/api/resources.js';
 import type { AssetApi, BatchOutcome } from '../api/index.js';
 import type { Landing, LandingJournal } from '../db/landing-journal.js';
-import { ENGINE_DIR_NAME, HASH_READ_BYTES, hashFile, locateInsideRoot, sameSignature, type FileSystem, type LocalDisk } from '../local/index.js';
+import { ENGINE_DIR_NAME, HASH_READ_BYTES, LocalError, hashFile, locateInsideRoot, sameSignature, type FileStat, type FileSystem, type LocalDisk } from '../local/index.js';
 import { PathLocator } from '../local/locate-path.js';
 import { ConcurrencyLimit } from './limit-concurrency.js';
 import { SyncError } from './sync-error.js';
@@ -191,7 +191,7 @@ export class DownloadExecutor {
     const { fs } = this.deps;
     const versionDate = Date.parse(op.remote.dateAdded);
     if (Number.isFinite(versionDate)) await fs.utimes(temp, versionDate, versionDate);
-    const target = await locateInsideRoot(fs, root.path, op.relPath, state.locator);
+    const target = await this.clearEmptyFolder(root, op, await locateInsideRoot(fs, root.path, op.relPath, state.locator));
     // What the plan expected there must still be there: the unchanged file to replace, or nothing.
     const expected = op.replace === undefined ? target.existing === undefined : target.existing?.kind === 'file' && sameSignature(target.existing, op.replace);
     if (!expected) throw new SyncError('LOCAL_FILE_CHANGED', `${op.relPath} changed on disk while its new version was downloading; both versions are compared again.`);
@@ -212,6 +212,23 @@ export class DownloadExecutor {
       throw error;
     }
     return local;
+  }
+
+  /**
+   * A folder where the service has a file (the folder was replaced by a file elsewhere). An empty one
+   * holds nothing to lose and gives way to the file (removed only if still empty: rmdir, never
+   * recursive); one with anything in it is never removed: the file waits, reported not synced
+   * (PATH_BLOCKED), until the folder's files reach the service and the file is given a name of its own
+   * beside it, or the user moves the folder. Read as "changed on disk", an empty folder failed the
+   * download on every pass and the root never came to rest (simulation seed 193).
+   */
+  private async clearEmptyFolder(root: UploadRoot, op: DownloadOp, target: { absPath: string; existing: FileStat | undefined }): Promise<{ absPath: string; existing: FileStat | undefined }> {
+    if (op.replace !== undefined || target.existing?.kind !== 'directory') return target;
+    if (!(await this.deps.disk.removeEmptyDir(target.absPath))) {
+      throw new LocalError('PATH_BLOCKED', `${op.relPath} is a folder with files in it on disk, where the service has a file; move or rename the folder to get the file`, op.relPath);
+    }
+    // Located afresh: the batch's locator may remember the folder, and the file takes the service's spelling.
+    return locateInsideRoot(this.deps.fs, root.path, op.relPath);
   }
 
   private async md5(path: string, stat: { size: number; mtimeMs: number; ino: number }): Promise<string> {

@@ -145,9 +145,9 @@ export class UploadExecutor {
           if (entry.assetId === null && searchFailed !== undefined) throw searchFailed;
           const assetId = entry.assetId ?? adopted.get(entry.relPath);
           if ((await locateFile(this.deps.fs, root.path, entry.relPath).catch(() => undefined)) === undefined) {
-            // Deleted (or moved away) while the engine was down: nothing is left to finish. The asset
-            // made for a new file has no version yet; it goes to the bin rather than stay behind empty.
-            if (entry.kind === 'NEW' && assetId !== undefined) await this.binIfEmpty(assetId);
+            // Deleted (or moved away) while the engine was down: nothing is left to send.
+            const sent = assetId === undefined ? undefined : await this.vanishedUpload(root, entry, assetId);
+            if (sent !== undefined) return sent;
             this.deps.journal.finish(root.id, entry.relPath);
             return undefined;
           }
@@ -171,14 +171,34 @@ export class UploadExecutor {
     return done;
   }
 
-  /** Moves an asset with no file to the bin (an upload's asset whose file went away); leaves any other alone. */
-  private async binIfEmpty(assetId: string): Promise<void> {
+  /**
+   * The journal's upload of a file that went away while the engine was down. The upload may have
+   * completed although its answer was lost (a one-part PUT completes itself; a crash after the
+   * completion's commit): the service then holds the file's bytes at the path they were sent to, and
+   * that placement is recorded as synced, so the next plan sees a synced file moved (the asset follows
+   * it) or deleted (held or trashed like any deletion). Forgetting it left the asset live at the old
+   * path, downloaded there again, while the moved file became a second asset of the same content.
+   * An asset made for a new file that has no version yet goes to the bin rather than stay behind empty.
+   */
+  private async vanishedUpload(root: UploadRoot, entry: JournalEntry, assetId: string): Promise<UploadOutcome | undefined> {
     const asset = await this.deps.api.getAsset(assetId).catch((error: unknown) => {
       if (isApiError(error, 'NOT_FOUND')) return undefined;
       throw error;
     });
-    if (asset === undefined || asset.currentAssetFile != null || asset.lifecycleStatus.state === 'BINNED') return;
-    await this.deps.api.transitionLifecycle({ type: 'BY_IDS', assetIds: [assetId] }, 'BINNED');
+    if (asset === undefined || asset.lifecycleStatus.state === 'BINNED') return undefined;
+    const checksum = asset.currentAssetFile?.checksum.toLowerCase();
+    if (checksum === undefined) {
+      if (entry.kind === 'NEW') await this.deps.api.transitionLifecycle({ type: 'BY_IDS', assetIds: [assetId] }, 'BINNED');
+      return undefined;
+    }
+    // A new file's asset got its only bytes from this upload; a version is ours when it holds the bytes
+    // the journal began sending (otherwise it is another writer's, and the remote side's news).
+    const ours = entry.local.md5 === null ? entry.kind === 'NEW' : entry.local.md5 === checksum;
+    if (!ours) return undefined;
+    const { relPath, size, mtimeMs, ino, dev } = entry.local;
+    const synced: SyncedEntry = { relPath, assetId, md5: checksum, size, mtimeMs, ino, dev };
+    await this.deps.commit(root.id, synced);
+    return { relPath, result: { ok: true, synced, bytesSent: 0, asset } };
   }
 
   private async createBatch(root: UploadRoot, batch: readonly LocalEntry[]): Promise<Promise<UploadOutcome>[]> {

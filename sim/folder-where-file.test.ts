@@ -1,0 +1,53 @@
+/**
+ * A local folder where the service has a file of the same name (another client replaced the folder by
+ * a file), run through the whole engine and the real service without faults: what seed 193 found. An
+ * empty folder holds nothing to lose and gives way to the file; a folder with anything in it is never
+ * removed, and the file is reported not synced instead of failing as "changed on disk" forever.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { NO_FAULTS } from './faults.js';
+import { closeSimService, runSeed } from './run-seed.js';
+import type { Step } from './scenario.js';
+
+const syncs = (...clients: number[]): Step[] => clients.map((client) => ({ kind: 'sync', client }));
+const write = (client: number, path: string, content: string): Step => ({ kind: 'local-write', client, path, content });
+
+/** The client's final tree as the trace prints it. */
+function treeOf(trace: readonly string[], client: number): Record<string, string> {
+  const line = trace.findLast((entry) => entry.startsWith(`c${client}: `)) ?? `c${client}: {}`;
+  return z.record(z.string(), z.string()).parse(JSON.parse(line.slice(`c${client}: `.length)));
+}
+
+describe('a local folder where the service has a file', { timeout: 120_000 }, () => {
+  afterAll(closeSimService);
+
+  it('gives way to the file when it is empty (seed 193)', async () => {
+    const scenario: Step[] = [
+      ...syncs(0, 1),
+      write(1, 'B/c.txt', 'written and deleted before a sync'),
+      { kind: 'local-delete', client: 1, path: 'B/c.txt' },
+      write(0, 'B/a.txt', 'in the folder'),
+      { kind: 'folder-to-file', client: 0, dir: 'B', content: 'now a file' },
+      ...syncs(0, 1, 0, 1),
+    ];
+    const result = await runSeed(193, { scenario, rates: NO_FAULTS });
+    expect(result.failures).toEqual([]);
+    expect(treeOf(result.trace, 1)).toEqual({ B: 'now a file' });
+  });
+
+  it('never removes a folder with a file in it: the file waits, reported, until the names settle', async () => {
+    const scenario: Step[] = [
+      ...syncs(0, 1),
+      write(1, 'B/mine.txt', 'written meanwhile'),
+      write(0, 'B/a.txt', 'in the folder'),
+      { kind: 'folder-to-file', client: 0, dir: 'B', content: 'now a file' },
+      ...syncs(0, 1, 0, 1),
+    ];
+    const result = await runSeed(194, { scenario, rates: NO_FAULTS });
+    expect(result.failures).toEqual([]);
+    expect(result.trace).toContainEqual(expect.stringContaining('[c1] warn B: PATH_BLOCKED: B is a folder with files in it'));
+    // Once the folder is on the service too, the file takes a name of its own beside it.
+    expect(treeOf(result.trace, 1)).toEqual({ 'B/mine.txt': 'written meanwhile', 'B (2)': 'now a file' });
+  });
+});

@@ -1,0 +1,57 @@
+/**
+ * An upload the service completed although its answer never came (a one-part PUT completes itself;
+ * the process died before it heard back), then the file's folder renamed before the engine ran again
+ * (simulation seed 1128). The restart records the completed upload where it was sent, so the rename
+ * is a move of that asset: one asset, at the new path, and nothing downloaded back to the old one.
+ */
+import { renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AssetApi } from '../../src/main/api/index.js';
+import { startSyncHarness } from '../support/sync-harness.js';
+import { startTestService, type TestService } from '../support/test-service.js';
+import { client } from '../support/two-way.js';
+
+describe('an upload completed on the service whose answer was lost', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService();
+  });
+  afterAll(async () => {
+    await service.dispose();
+  });
+
+  it('is the asset its file keeps when the file moves before the restart', async () => {
+    let lost = 0;
+    const losing = (api: AssetApi): AssetApi => {
+      const wrapped: AssetApi = Object.create(api) as AssetApi;
+      wrapped.putPart = async (request) => {
+        const answer = await api.putPart(request);
+        // The first PUT lands (and completes the one-part upload) but its answer never arrives.
+        if (lost++ === 0) throw new Error('the connection dropped before the answer came');
+        return answer;
+      };
+      return wrapped;
+    };
+    const first = await startSyncHarness(service, { remotePath: '/Lost', wrapApi: losing });
+    let current = first;
+    const me = client(first);
+    try {
+      me.write('B/a.txt', 'written once');
+      await me.once();
+      expect(lost).toBe(1);
+      const sent = await first.assets();
+      expect(sent.map(({ path, checksum }) => ({ path, sent: checksum !== undefined }))).toEqual([{ path: '/Lost/B/a.txt', sent: true }]);
+
+      renameSync(join(first.folder, 'B'), join(first.folder, 'A2'));
+      current = await first.restart();
+      const again = client(current);
+      const result = await again.once();
+      expect(result.converged).toBe(true);
+      expect(again.tree()).toEqual({ 'A2/a.txt': 'written once' });
+      expect((await first.assets()).map(({ path, id }) => ({ path, id }))).toEqual([{ path: '/Lost/A2/a.txt', id: sent[0]?.id }]);
+    } finally {
+      await current.dispose();
+    }
+  });
+});
