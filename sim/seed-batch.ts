@@ -17,9 +17,7 @@ export const BATCH_PARTS = 3;
  * bug is fixed.
  */
 export const OPEN_FAILURES: ReadonlyMap<number, string> = new Map([
-  ...[1121, 1233].map((seed) => [seed, 'a live asset without a file: a new upload abandoned after a crash or a conflict'] as const),
   [1128, 'one content live as two assets (B/a.txt, A2/a.txt)'],
-  [1088, 'the mass-delete guard: an asset lost its placement before the user confirmed (a file-less asset)'],
 ]);
 
 /** The seeds of part `part` (1-based) of BATCH_PARTS: a contiguous share of the batch, open failures aside. */

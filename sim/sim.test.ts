@@ -18,6 +18,9 @@ const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean
   { seed: 312, steps: 16, bug: 'a file replaced by a folder of its name: a full scan kept the file in the local snapshot, and its move never ended' },
   { seed: 223, steps: 30, classic: true, bug: 'a crash between a download rename and its record, then the user renamed its folder: the file uploaded as a second asset' },
   { seed: 23, steps: 16, classic: true, bug: 'a crash after the service committed an upload job: the pass that finished the upload said 0 operations, so the other client never looked again' },
+  { seed: 1121, steps: 16, bug: 'a new file renamed after its upload failed: the running engine kept the journal entry for good, its empty asset live' },
+  { seed: 1233, steps: 16, bug: 'a 502 on an upload job, then a colleague took the path (ours a conflict copy): the job\'s empty asset never binned' },
+  { seed: 45, steps: 30, bug: 'an upload job\'s answer lost, then a colleague created the same path: the job\'s empty STAGED asset never adopted or binned' },
 ];
 
 describe('the deterministic simulation', { timeout: 600_000 }, () => {

@@ -162,6 +162,11 @@ export class RootSync {
       // Work like any planned operation: a pass that finished an interrupted upload is not at rest.
       report.operations += resumed.length;
       this.record(report, resumed, 'uploaded');
+    } else {
+      // A new file's upload that failed or was cut off keeps its journal entry for the next attempt;
+      // when the file goes away meanwhile (or another asset's file takes its path), its empty asset
+      // goes too (resume does this after a restart).
+      report.operations += (await deps.uploads.dropAbandoned(root, deps.snapshots.synced(root.id))).length;
     }
     report.scanned = await this.local.refresh();
     report.settling = deps.gate.settlingCount;

@@ -171,6 +171,43 @@ export class UploadExecutor {
     return done;
   }
 
+  /**
+   * Ends the new files' uploads that no upload will ever finish: the file went away while the engine
+   * ran (renamed, moved, deleted after an upload failed or was interrupted), or its path now holds
+   * another asset's file (a colleague's file took the name and ours became a conflict copy). Their
+   * empty asset goes to the bin, as `resume` does after a restart. Without this a running engine kept
+   * the entry for good, and the asset the batch job had made stayed on the service without a file.
+   * An entry without an asset adopts its job's asset first; whatever cannot be settled now (the
+   * service unreachable) is kept for the next pass. Returns the paths whose upload ended.
+   */
+  async dropAbandoned(root: UploadRoot, synced: ReadonlyMap<string, { assetId: string }>): Promise<string[]> {
+    const locator = new PathLocator(this.deps.fs, root.path);
+    const gone: JournalEntry[] = [];
+    for (const entry of this.deps.journal.all(root.id)) {
+      if (entry.kind !== 'NEW') continue;
+      const holder = synced.get(entry.relPath)?.assetId;
+      if (holder !== undefined && holder !== entry.assetId) gone.push(entry);
+      else if ((await locateFile(this.deps.fs, root.path, entry.relPath, locator).catch(() => undefined)) === undefined) gone.push(entry);
+    }
+    if (gone.length === 0) return [];
+    const orphans = gone.filter((entry) => entry.assetId === null);
+    const adopted = orphans.length === 0 ? new Map<string, string>() : await this.adoptOrphans(root, orphans).catch(() => undefined);
+    const dropped: string[] = [];
+    for (const entry of gone) {
+      // Not knowing whether the job made an asset is not "it made none": asked again next pass.
+      if (entry.assetId === null && adopted === undefined) continue;
+      const assetId = entry.assetId ?? adopted?.get(entry.relPath);
+      try {
+        if (assetId !== undefined) await this.binIfEmpty(assetId);
+      } catch {
+        continue;
+      }
+      this.deps.journal.finish(root.id, entry.relPath);
+      dropped.push(entry.relPath);
+    }
+    return dropped;
+  }
+
   /** Moves an asset with no file to the bin (an upload's asset whose file went away); leaves any other alone. */
   private async binIfEmpty(assetId: string): Promise<void> {
     const asset = await this.deps.api.getAsset(assetId).catch((error: unknown) => {
