@@ -44,9 +44,13 @@ export interface GuardStepContext<C extends GuardClient> {
   failures: string[];
 }
 
-/** Each live asset's placements, id → paths. */
+/**
+ * Each live asset's placements, id → paths. Assets without a file are left out: they hold nothing of
+ * the user's, only an upload the engine began (a job whose answer was lost). When that file is deleted
+ * the engine bins its empty asset at once, mass delete or not, and nothing is lost by it.
+ */
 function placements(assets: readonly RemoteAsset[]): Map<string, string> {
-  return new Map(assets.filter((asset) => asset.state !== 'BINNED').map((asset) => [asset.id, asset.paths.join('|')]));
+  return new Map(assets.filter((asset) => asset.state !== 'BINNED' && asset.checksum !== undefined).map((asset) => [asset.id, asset.paths.join('|')]));
 }
 
 function changedSince(before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>): string[] {

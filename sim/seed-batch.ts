@@ -16,10 +16,7 @@ export const BATCH_PARTS = 3;
  * simulation"; each replays with `npm run sim -- --seed N`). A seed goes back into the batch when its
  * bug is fixed.
  */
-export const OPEN_FAILURES: ReadonlyMap<number, string> = new Map([
-  ...[1121, 1233].map((seed) => [seed, 'a live asset without a file: a new upload abandoned after a crash or a conflict'] as const),
-  [1088, 'the mass-delete guard: an asset lost its placement before the user confirmed (a file-less asset)'],
-]);
+export const OPEN_FAILURES: ReadonlyMap<number, string> = new Map<number, string>();
 
 /** The seeds of part `part` (1-based) of BATCH_PARTS: a contiguous share of the batch, open failures aside. */
 export function seedsOfPart(part: number, seeds = BATCH_SEEDS): number[] {

@@ -20,6 +20,9 @@ const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean
   { seed: 23, steps: 16, classic: true, bug: 'a crash after the service committed an upload job: the pass that finished the upload said 0 operations, so the other client never looked again' },
   { seed: 1128, steps: 16, bug: 'a crash after a one-part PUT completed a new file, then its folder renamed: the restart forgot the completed asset, which stayed at the old path beside the moved file\'s second asset' },
   { seed: 193, steps: 30, bug: 'an empty local folder where the service has a file of its name: the download failed as "changed on disk" on every pass and never converged' },
+  { seed: 1121, steps: 16, bug: 'a new file renamed after its upload failed: the running engine kept the journal entry for good, its empty asset live' },
+  { seed: 1233, steps: 16, bug: 'a 502 on an upload job, then a colleague took the path (ours a conflict copy): the job\'s empty asset never binned' },
+  { seed: 45, steps: 30, bug: 'an upload job\'s answer lost, then a colleague created the same path: the job\'s empty STAGED asset never adopted or binned' },
 ];
 
 describe('the deterministic simulation', { timeout: 600_000 }, () => {

@@ -190,4 +190,36 @@ describe('orphans of an interrupted asset-and-upload job', () => {
     expect((await sync.api.getAsset(orphan ?? '')).lifecycleStatus.state).toBe('BINNED');
     expect((await sync.assets()).filter((asset) => asset.path.startsWith('/Deleted/')).map((asset) => asset.path)).toEqual(['/Deleted/kept.txt']);
   });
+  it('bins the empty assets of uploads that no upload will finish, in a running engine', async () => {
+    // Simulation seeds 1121 and 1233: a new file's upload failed (or its job's answer was lost), then
+    // the file was renamed, or a colleague's file took its path and ours became a conflict copy. Only
+    // a restart looked at such journal entries: the running engine left the job's asset live, empty.
+    const sync = await startSyncHarness(service, { remotePath: '/Abandoned' });
+    harnesses.push(sync);
+    put(sync, 'taken.txt', 'theirs');
+    expect((await sync.once()).converged).toBe(true);
+    const taken = (await sync.assets()).find((asset) => asset.path === '/Abandoned/taken.txt');
+
+    put(sync, 'renamed.txt', 'renamed');
+    put(sync, 'deleted.txt', 'deleted');
+    const [renamed, deleted, ours] = await jobAssets(['/Abandoned/renamed.txt', '/Abandoned/deleted.txt', '/Abandoned/taken.txt']);
+    await journalIntent(sync, 'renamed.txt', 'renamed', renamed ?? null);
+    await journalIntent(sync, 'deleted.txt', 'deleted', null);
+    // The entry of our own upload to taken.txt, whose path the synced asset now holds.
+    await journalIntent(sync, 'taken.txt', 'theirs', ours ?? null);
+    rmSync(join(sync.folder, 'renamed.txt'));
+    put(sync, 'moved.txt', 'renamed');
+    rmSync(join(sync.folder, 'deleted.txt'));
+
+    const result = await sync.once();
+    expect(result.converged, JSON.stringify(result.reports)).toBe(true);
+    for (const assetId of [renamed, deleted, ours]) expect((await sync.api.getAsset(assetId ?? '')).lifecycleStatus.state).toBe('BINNED');
+    const remote = (await sync.assets()).filter((asset) => asset.path.startsWith('/Abandoned/'));
+    expect(remote.map((asset) => [asset.path, asset.checksum])).toEqual([
+      ['/Abandoned/moved.txt', md5('renamed')],
+      ['/Abandoned/taken.txt', md5('theirs')],
+    ]);
+    expect(remote.find((asset) => asset.path === '/Abandoned/taken.txt')?.id).toBe(taken?.id);
+    expect(uploadJournal(sync.engine.db).all(sync.engine.roots()[0]?.id ?? '')).toEqual([]);
+  });
 });

@@ -219,6 +219,10 @@ export class RootSync {
     report.operations += plan.operations.length;
     this.forgetSettled({ local, synced, plan, waiting: new Set([...busy, ...this.local.unstable]), ...(remote.error === undefined && remote.view !== undefined ? { remote: remote.view } : {}) });
     await this.execute(plan.operations, report);
+    // A new file's upload that failed or was cut off keeps its journal entry for the next attempt;
+    // when a pass's work took the file away (renamed, deleted) or gave its path another asset's file
+    // (a colleague's, ours a conflict copy), its empty asset goes too, as resume does after a restart.
+    if (plan.operations.length > 0) report.operations += (await deps.uploads.dropAbandoned(root, deps.snapshots.synced(root.id))).length;
     // The state is taken after this pass's own writes (held deletions, say): only later changes wake the root.
     this.rest.planned({ now, state: deps.stateVersion?.(), waiting }, plan.operations.length, plan.heldDeletes.length);
     return report;

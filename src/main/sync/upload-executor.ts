@@ -172,6 +172,61 @@ export class UploadExecutor {
   }
 
   /**
+   * Ends the new files' uploads that no upload will ever finish: the file went away while the engine
+   * ran (renamed, moved, deleted after an upload failed or was interrupted), or its path now holds
+   * another asset's file (a colleague's file took the name and ours became a conflict copy). An empty
+   * asset goes to the bin and a completed one gone from disk is recorded (`vanishedUpload`), as `resume`
+   * does after a restart. Without this a running engine kept
+   * the entry for good, and the asset the batch job had made stayed on the service without a file.
+   * An entry without an asset adopts its job's asset first; whatever cannot be settled now (the
+   * service unreachable) is kept for the next pass. Returns the paths whose upload ended.
+   */
+  async dropAbandoned(root: UploadRoot, synced: ReadonlyMap<string, { assetId: string }>): Promise<string[]> {
+    const locator = new PathLocator(this.deps.fs, root.path);
+    /** The other asset now synced at the entry's path, if one took it. */
+    const holder = (entry: JournalEntry): string | undefined => {
+      const assetId = synced.get(entry.relPath)?.assetId;
+      return assetId !== undefined && assetId !== entry.assetId ? assetId : undefined;
+    };
+    const gone: JournalEntry[] = [];
+    for (const entry of this.deps.journal.all(root.id)) {
+      if (entry.kind !== 'NEW') continue;
+      if (holder(entry) !== undefined) gone.push(entry);
+      else if ((await locateFile(this.deps.fs, root.path, entry.relPath, locator).catch(() => undefined)) === undefined) gone.push(entry);
+    }
+    if (gone.length === 0) return [];
+    const orphans = gone.filter((entry) => entry.assetId === null);
+    const adopted = orphans.length === 0 ? new Map<string, string>() : await this.adoptOrphans(root, orphans).catch(() => undefined);
+    const dropped: string[] = [];
+    for (const entry of gone) {
+      // Not knowing whether the job made an asset is not "it made none": asked again next pass.
+      if (entry.assetId === null && adopted === undefined) continue;
+      const assetId = entry.assetId ?? adopted?.get(entry.relPath);
+      try {
+        // A file gone: its upload may have completed unheard (recorded as synced, so it follows the
+        // file's move or deletion); a path another asset took: ours is binned only if empty.
+        if (assetId !== undefined && holder(entry) === undefined) await this.vanishedUpload(root, entry, assetId);
+        else if (assetId !== undefined) await this.binIfEmpty(assetId);
+      } catch {
+        continue;
+      }
+      this.deps.journal.finish(root.id, entry.relPath);
+      dropped.push(entry.relPath);
+    }
+    return dropped;
+  }
+
+  /** Moves an asset with no file to the bin (an upload's asset whose file went away); leaves any other alone. */
+  private async binIfEmpty(assetId: string): Promise<void> {
+    const asset = await this.deps.api.getAsset(assetId).catch((error: unknown) => {
+      if (isApiError(error, 'NOT_FOUND')) return undefined;
+      throw error;
+    });
+    if (asset === undefined || asset.currentAssetFile != null || asset.lifecycleStatus.state === 'BINNED') return;
+    await this.deps.api.transitionLifecycle({ type: 'BY_IDS', assetIds: [assetId] }, 'BINNED');
+  }
+
+  /**
    * The journal's upload of a file that went away while the engine was down. The upload may have
    * completed although its answer was lost (a one-part PUT completes itself; a crash after the
    * completion's commit): the service then holds the file's bytes at the path they were sent to, and
