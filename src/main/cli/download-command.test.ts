@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import yauzl from 'yauzl';
@@ -105,6 +106,20 @@ describe('asset-sync download', () => {
     const again = await download([ids.brief ?? '', '--out', out]);
     expect(again.out).toBe(join(out, 'harbour brief (2).pdf'));
     expect(again.err).toContain('(already there)');
+  });
+
+  it('fetches several at once, yet files of one name keep the order asked: the first keeps the name', async () => {
+    // Run at once, the small one would finish first: the large one, asked first, must still keep the name.
+    const large = randomBytes(24 << 20);
+    const small = Buffer.from('a few bytes');
+    const largeId = (await uploadNewAsset(service, '/dl/a/notes.bin', large)).assetId;
+    const smallId = (await uploadNewAsset(service, '/dl/b/notes.bin', small)).assetId;
+    const out = makeTempDir();
+    const run = await download([ids.brief ?? '', largeId, smallId, '--out', out]);
+    expect(run.code).toBe(0);
+    expect(run.out.split('\n')).toEqual([join(out, 'harbour brief.pdf'), join(out, 'notes.bin'), join(out, 'notes (2).bin')]);
+    expect(readFileSync(join(out, 'notes.bin')).equals(large)).toBe(true);
+    expect(readFileSync(join(out, 'notes (2).bin')).equals(small)).toBe(true);
   });
 
   it('explains what it needs', async () => {

@@ -4,7 +4,7 @@
  * honour `Range` (and `If-Range`) so interrupted downloads resume. Previews are content-addressed
  * (`/previews/<sha256>.webp`: the same URL is always the same bytes), so they are served immutable.
  */
-import { createReadStream, statSync, type ReadStream } from 'node:fs';
+import { createReadStream, readFileSync, statSync, type ReadStream } from 'node:fs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ServiceContext } from '../context.js';
@@ -21,6 +21,25 @@ import type { ResolvedOperation } from '../transforms/plan-transformation.js';
 const fileParams = z.object({ fileId: z.uuid('is not a file id') });
 const renditionParams = fileParams.extend({ key: z.string().regex(/^[0-9a-f]{64}$/, 'is not a rendition key') });
 const previewParams = z.object({ name: z.string().regex(/^[0-9a-f]{64}\.webp$/, 'is not a preview name') });
+
+/**
+ * Renditions up to this size are read whole, synchronously, in the request: a web-sized JPEG (~100–200
+ * KB) read from the page cache costs tens of µs, while a stream costs three thread-pool round trips
+ * (open, read, close) that wait behind every other user of the pool — ~30 ms a GET measured right after
+ * a download job, when the renditions are fetched (issue 18). Larger ones (a print TIFF) are streamed.
+ */
+export const SMALL_RENDITION_BYTES = 512 * 1024;
+
+/** The rendition's bytes when it is small and whole on disk; undefined when large, missing or short. */
+function readSmall(path: string, size: number): Buffer | undefined {
+  if (size > SMALL_RENDITION_BYTES) return undefined;
+  try {
+    const bytes = readFileSync(path);
+    return bytes.length === size ? bytes : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** A year: previews never change under their URL. */
 const IMMUTABLE = 'private, max-age=31536000, immutable';
@@ -70,7 +89,8 @@ export function registerFileContentRoutes(app: FastifyInstance, ctx: ServiceCont
     let row: TransformRow | undefined = transforms.get(key);
     if (row?.source_sha256 !== file.sha256) throw notFound('rendition of this file', key);
     const path = transforms.pathOf(row);
-    if (statSync(path, { throwIfNoEntry: false })?.size !== row.size) {
+    const small = readSmall(path, row.size);
+    if (small === undefined && statSync(path, { throwIfNoEntry: false })?.size !== row.size) {
       // Lost (a crash before it reached the disk, or removed by hand): render it again, the same way.
       const operations = JSON.parse(row.operations) as ResolvedOperation[];
       row = await transforms.ensure(file.sha256, () => blobs.source(file.sha256), operations, file.media_subtype).catch((error: unknown) => {
@@ -84,7 +104,8 @@ export function registerFileContentRoutes(app: FastifyInstance, ctx: ServiceCont
       contentType: rendition.content_type,
       filename: renditionName(file.filename, rendition.extension),
       cacheControl: 'private, max-age=3600',
-      open: (start, end) => createReadStream(transforms.pathOf(rendition), { start, end, highWaterMark: 1 << 20 }),
+      // `small` is only set when the file was whole, so it is this rendition's bytes (never made again above).
+      open: (start, end) => (small !== undefined ? small.subarray(start, end + 1) : createReadStream(transforms.pathOf(rendition), { start, end, highWaterMark: 1 << 20 })),
     });
   });
 

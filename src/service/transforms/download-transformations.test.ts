@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readdirSync } from 'node:fs';
+import { readdirSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { startTestService, type TestService } from '../../../test/support/test-service.js';
@@ -135,6 +135,21 @@ describe('download transformations', () => {
     expect(tail.response.headers.get('content-range')).toBe(`bytes 1000-${item.size - 1}/${item.size}`);
     expect(tail.bytes.equals(whole.subarray(1000))).toBe(true);
     expect(await sharp(whole).metadata()).toMatchObject({ format: 'tiff', width: 2000, height: 1500 });
+  });
+
+  it('serves a small rendition (read whole) with Range, and renders it again when its file was cut short', async () => {
+    const job = await runDownloadJob(service, { items: items(jpegId), transformationDescription: custom(always({ type: 'RESIZE', width: 400 }, { type: 'CONVERT', format: 'JPG' })) });
+    const item = job.successes.i0;
+    const whole = (await fetchBytes(item.url)).bytes;
+    expect(md5Hex(whole)).toBe(item.checksum);
+    const middle = await fetchBytes(item.url, { range: 'bytes=100-199' });
+    expect(middle.response.status).toBe(206);
+    expect(middle.bytes.equals(whole.subarray(100, 200))).toBe(true);
+    const key = new URL(item.url).pathname.split('/').at(-1) ?? '';
+    truncateSync(join(service.dataDir, 'transforms', `${key}.jpg`), 10);
+    const again = await fetchBytes(item.url);
+    expect(again.response.status).toBe(200);
+    expect(md5Hex(again.bytes)).toBe(item.checksum);
   });
 
   it('refuses a malformed description or an unknown preset when the job is created', async () => {
