@@ -7,10 +7,9 @@
  */
 import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NodeFileSystem } from '../../src/main/local/index.js';
-import { startSyncHarness, type SyncHarness } from '../support/sync-harness.js';
-import { startTestService, type TestService } from '../support/test-service.js';
+import { serviceForBlock, startSyncHarness, type SyncHarness } from '../support/sync-harness.js';
 import { colleague, total } from '../support/two-way.js';
 
 /** The real disk, but the first rename out of the downloads folder stops the engine: before or after it happens. */
@@ -35,35 +34,27 @@ class StoppingAtLanding extends NodeFileSystem {
 }
 
 describe('a download interrupted at its landing', () => {
-  let service: TestService;
-  const harnesses: SyncHarness[] = [];
-
-  beforeAll(async () => {
-    service = await startTestService();
-  });
-  afterAll(async () => {
-    for (const harness of harnesses) await harness.dispose();
-    await service.dispose();
-  });
+  const block = serviceForBlock();
+  const { harnesses } = block;
 
   /** An engine that stops at its first download's landing, then a fresh one on the same folder and state. */
   async function interrupted(remotePath: string, when: 'before' | 'after', meanwhile: (folder: string) => void): Promise<SyncHarness> {
     const fs = new StoppingAtLanding(when);
-    const first = await startSyncHarness(service, { remotePath, fs });
+    const first = await startSyncHarness(block.service, { remotePath, fs });
     void first.once();
     await fs.stopped;
     first.engine.close();
     first.api.close();
     meanwhile(first.folder);
-    const second = await startSyncHarness(service, { remotePath, folder: first.folder, stateDir: first.stateDir });
+    const second = await startSyncHarness(block.service, { remotePath, folder: first.folder, stateDir: first.stateDir });
     harnesses.push(second);
     return second;
   }
 
   it('moves the asset of a landed file the user moved before the restart, and uploads nothing', async () => {
-    const scratch = await startSyncHarness(service, { remotePath: '/Scratch1' });
+    const scratch = await startSyncHarness(block.service, { remotePath: '/Scratch1' });
     harnesses.push(scratch);
-    const assetId = await colleague(service, scratch.api).upload('/Landed/Brand/b.txt', 'bravo');
+    const assetId = await colleague(block.service, scratch.api).upload('/Landed/Brand/b.txt', 'bravo');
 
     const sync = await interrupted('/Landed', 'after', (folder) => {
       expect(readFileSync(join(folder, 'Brand/b.txt'), 'utf8')).toBe('bravo');
@@ -81,9 +72,9 @@ describe('a download interrupted at its landing', () => {
   });
 
   it('downloads again a file whose rename never happened, with one asset still', async () => {
-    const scratch = await startSyncHarness(service, { remotePath: '/Scratch2' });
+    const scratch = await startSyncHarness(block.service, { remotePath: '/Scratch2' });
     harnesses.push(scratch);
-    const assetId = await colleague(service, scratch.api).upload('/Unlanded/a.txt', 'alpha');
+    const assetId = await colleague(block.service, scratch.api).upload('/Unlanded/a.txt', 'alpha');
 
     const sync = await interrupted('/Unlanded', 'before', (folder) => {
       expect(existsSync(join(folder, 'a.txt'))).toBe(false);

@@ -8,27 +8,18 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/main/api/index.js';
 import { uploadJournal } from '../../src/main/db/upload-journal.js';
 import { NodeFileSystem } from '../../src/main/local/index.js';
-import { startTestService, type TestService } from '../support/test-service.js';
-import { startSyncHarness, type SyncHarness } from '../support/sync-harness.js';
+import { serviceForBlock, startSyncHarness, type SyncHarness } from '../support/sync-harness.js';
 import { waitForJob } from '../support/upload-helpers.js';
 
 const md5 = (bytes: string): string => createHash('md5').update(bytes).digest('hex');
 
 describe('orphans of an interrupted asset-and-upload job', () => {
-  let service: TestService;
-  const harnesses: SyncHarness[] = [];
-
-  beforeAll(async () => {
-    service = await startTestService();
-  });
-  afterAll(async () => {
-    for (const harness of harnesses) await harness.dispose();
-    await service.dispose();
-  });
+  const block = serviceForBlock();
+  const { harnesses } = block;
 
   const put = (sync: SyncHarness, relPath: string, content: string): void => {
     mkdirSync(join(sync.folder, relPath, '..'), { recursive: true });
@@ -46,16 +37,16 @@ describe('orphans of an interrupted asset-and-upload job', () => {
   /** What the job did before the crash: empty STAGED assets filed at these remote paths. */
   async function jobAssets(paths: string[]): Promise<string[]> {
     const items = paths.map((path, index) => ({ batchItemId: `i${index}`, path, size: 1 }));
-    const created = await service.api('POST', '/asset-and-upload-batch-jobs', { items });
-    const job = await waitForJob(service, '/asset-and-upload-batch-jobs', created.body.result.id);
+    const created = await block.service.api('POST', '/asset-and-upload-batch-jobs', { items });
+    const job = await waitForJob(block.service, '/asset-and-upload-batch-jobs', created.body.result.id);
     return paths.map((_path, index) => String(job.successes[`i${index}`].assetId));
   }
 
-  const assetCount = (): number => service.running.ctx.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM assets').get()?.n ?? 0;
+  const assetCount = (): number => block.service.running.ctx.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM assets').get()?.n ?? 0;
 
   it('adopts the empty assets after a restart, never taking one another upload already owns', async () => {
     const before = assetCount();
-    const first = await startSyncHarness(service);
+    const first = await startSyncHarness(block.service);
     harnesses.push(first);
     const contents = { 'Brand/a.txt': 'alpha', 'Brand/b.txt': 'bravo', 'Brand/c.txt': 'charlie' };
     for (const [relPath, content] of Object.entries(contents)) put(first, relPath, content);
@@ -85,7 +76,7 @@ describe('orphans of an interrupted asset-and-upload job', () => {
   });
 
   it('adopts on the next pass of a running engine, not only after a restart', async () => {
-    const sync = await startSyncHarness(service, { remotePath: '/Running' });
+    const sync = await startSyncHarness(block.service, { remotePath: '/Running' });
     harnesses.push(sync);
     put(sync, 'first.txt', 'first');
     expect((await sync.once()).converged).toBe(true);
@@ -106,7 +97,7 @@ describe('orphans of an interrupted asset-and-upload job', () => {
 
   it('keeps the intent when the job answer is lost while polling, and the retry adopts what the job made', async () => {
     let made: string[] | undefined;
-    const sync = await startSyncHarness(service, {
+    const sync = await startSyncHarness(block.service, {
       remotePath: '/Lost',
       wrapApi: (api) => ({
         ...api,
@@ -149,7 +140,7 @@ describe('orphans of an interrupted asset-and-upload job', () => {
     // Simulation seed 23: the restarted client finished the upload in a pass that said "0 operations";
     // the simulation's settle loop (like any caller that reads 0 as "at rest") stopped there, before
     // the other client had a pass that could see the file.
-    const first = await startSyncHarness(service, { remotePath: '/Reported' });
+    const first = await startSyncHarness(block.service, { remotePath: '/Reported' });
     harnesses.push(first);
     put(first, 'a.txt', 'alpha');
     const [orphan] = await jobAssets(['/Reported/a.txt']);
@@ -162,7 +153,7 @@ describe('orphans of an interrupted asset-and-upload job', () => {
     expect(result.reports[0]).toMatchObject({ uploaded: 1, operations: 1, failed: 0 });
     expect(result.reports.at(-1)).toMatchObject({ operations: 0 });
 
-    const other = await startSyncHarness(service, { remotePath: '/Reported' });
+    const other = await startSyncHarness(block.service, { remotePath: '/Reported' });
     harnesses.push(other);
     expect((await other.once()).converged).toBe(true);
     expect(readFileSync(join(other.folder, 'a.txt'), 'utf8')).toBe('alpha');
@@ -170,7 +161,7 @@ describe('orphans of an interrupted asset-and-upload job', () => {
   });
 
   it('bins the empty assets of uploads whose files were deleted while the engine was down, and converges', async () => {
-    const first = await startSyncHarness(service, { remotePath: '/Deleted' });
+    const first = await startSyncHarness(block.service, { remotePath: '/Deleted' });
     harnesses.push(first);
     put(first, 'kept.txt', 'kept');
     put(first, 'known.txt', 'known');
@@ -194,7 +185,7 @@ describe('orphans of an interrupted asset-and-upload job', () => {
     // Simulation seeds 1121 and 1233: a new file's upload failed (or its job's answer was lost), then
     // the file was renamed, or a colleague's file took its path and ours became a conflict copy. Only
     // a restart looked at such journal entries: the running engine left the job's asset live, empty.
-    const sync = await startSyncHarness(service, { remotePath: '/Abandoned' });
+    const sync = await startSyncHarness(block.service, { remotePath: '/Abandoned' });
     harnesses.push(sync);
     put(sync, 'taken.txt', 'theirs');
     expect((await sync.once()).converged).toBe(true);

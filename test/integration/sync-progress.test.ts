@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TransferEvent } from '../../src/shared/sync/transfer-event.js';
-import { startTestService, type TestService } from '../support/test-service.js';
-import { startSyncHarness, type SyncHarness } from '../support/sync-harness.js';
+import { serviceForBlock, startSyncHarness } from '../support/sync-harness.js';
 import { client } from '../support/two-way.js';
 
 /** What a progress display is told: every event, and the bytes summed as the engine reports them. */
@@ -19,15 +18,8 @@ function recorder() {
 }
 
 describe('sync progress: what the engine tells a progress display', () => {
-  let service: TestService;
-  const harnesses: SyncHarness[] = [];
-  beforeAll(async () => {
-    service = await startTestService();
-  });
-  afterAll(async () => {
-    for (const harness of harnesses) await harness.dispose();
-    await service.dispose();
-  });
+  const block = serviceForBlock();
+  const { harnesses } = block;
 
   it('announces each pass’s uploads and downloads, counts every byte once, and each file as it lands', async () => {
     // 20 MiB goes up in two parts sent at once: their byte counts must add up, not pile up.
@@ -35,7 +27,7 @@ describe('sync progress: what the engine tells a progress display', () => {
     const total = Object.values(files).reduce((sum, content) => sum + Buffer.byteLength(content), 0);
 
     const sender = recorder();
-    const me = client(await startSyncHarness(service, { remotePath: '/Progress', progress: sender.progress }));
+    const me = client(await startSyncHarness(block.service, { remotePath: '/Progress', progress: sender.progress }));
     harnesses.push(me.h);
     for (const [relPath, content] of Object.entries(files)) me.write(relPath, content);
     const up = await me.once();
@@ -48,7 +40,7 @@ describe('sync progress: what the engine tells a progress display', () => {
     expect(sender.seen.bytes).toBe(total);
 
     const receiver = recorder();
-    const colleague = client(await startSyncHarness(service, { remotePath: '/Progress', progress: receiver.progress }));
+    const colleague = client(await startSyncHarness(block.service, { remotePath: '/Progress', progress: receiver.progress }));
     harnesses.push(colleague.h);
     expect((await colleague.once()).converged).toBe(true);
     expect(receiver.seen.events.filter((event) => event.kind === 'planned')).toEqual([
@@ -61,7 +53,7 @@ describe('sync progress: what the engine tells a progress display', () => {
 
   it('counts a large file still being written as waiting in the pass that sends the rest, then sends it', async () => {
     const sender = recorder();
-    const me = client(await startSyncHarness(service, { remotePath: '/Waiting', progress: sender.progress }));
+    const me = client(await startSyncHarness(block.service, { remotePath: '/Waiting', progress: sender.progress }));
     harnesses.push(me.h);
     const big = Buffer.alloc(6 * 1024 * 1024, 5);
     me.write('old.txt', 'written long ago');

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { createApiClient, staticTokenProvider, type ApiClient, type AssetApi } from '../../src/main/api/index.js';
 import { NodeFileSystem, createFreedesktopTrash, systemClock, type FileSystem } from '../../src/main/local/index.js';
 import { createEngine, type Engine, type EngineDeps, type OnceResult } from '../../src/main/engine.js';
-import type { TestService } from './test-service.js';
+import { afterAll, beforeAll } from 'vitest';
+import { startTestService, type TestService } from './test-service.js';
 import type { FieldOption } from '../../src/shared/api/resources.js';
 import type { RemoteFeedOptions } from '../../src/main/remote/remote-feed.js';
 
@@ -110,4 +111,27 @@ async function listAssets(api: ApiClient): Promise<RemoteAsset[]> {
     }
   }
   return result.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * A service for one describe block and the harnesses its tests start (pushed onto `harnesses`), all
+ * stopped after the block. Call inside describe(); `service` is there once beforeAll has run.
+ */
+export function serviceForBlock(): { readonly service: TestService; readonly harnesses: SyncHarness[] } {
+  let service: TestService | undefined;
+  const harnesses: SyncHarness[] = [];
+  beforeAll(async () => {
+    service = await startTestService();
+  });
+  afterAll(async () => {
+    for (const harness of harnesses) await harness.dispose();
+    await service?.dispose();
+  });
+  return {
+    get service(): TestService {
+      if (service === undefined) throw new Error('the block\'s service starts in beforeAll: read it inside a test');
+      return service;
+    },
+    harnesses,
+  };
 }
