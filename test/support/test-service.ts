@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Agent, fetch as agentFetch } from 'undici';
 import { startService, type RunningService, type ServiceDeps } from '../../src/service/create-service.js';
 import { serviceConfig, type ServiceConfig } from '../../src/service/config.js';
 import { LOCAL_SUBDOMAIN } from '../../src/service/bootstrap.js';
@@ -33,16 +34,16 @@ export interface TestService {
 
 export interface ApiAnswer {
   status: number;
-  headers: Headers;
+  headers: { get(name: string): string | null; getSetCookie(): string[] };
   /** Parsed JSON. Tests read arbitrary answers and assert their shape, so this is deliberately loose. */
   body: any;
   text: string;
 }
 
-async function call(url: string, method: string, path: string, body: unknown, token: string): Promise<ApiAnswer> {
+async function call(agent: Agent, url: string, method: string, path: string, body: unknown, token: string): Promise<ApiAnswer> {
   const headers: Record<string, string> = { authorization: `Bearer ${token}` };
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${url}${path}`, { method, headers, body: body === undefined ? null : JSON.stringify(body) });
+  const response = await agentFetch(`${url}${path}`, { method, headers, body: body === undefined ? null : JSON.stringify(body), dispatcher: agent });
   const text = await response.text();
   let parsed: unknown;
   try {
@@ -60,6 +61,14 @@ export function makeTempDir(prefix = 'asset-sync-test-'): string {
 export async function startTestService(overrides: Partial<ServiceConfig> = {}, deps: ServiceDeps = {}, dataDir = makeTempDir()): Promise<TestService> {
   const running = await startService(serviceConfig({ dataDir, port: 0, adminPassword: ADMIN_PASSWORD, ...overrides }), deps);
   let adminToken: string | undefined;
+  // The helper's connections live and die with this service. With one shared pool, a test that stops
+  // the service and starts another on the same port could send its next call down a kept-alive socket
+  // the old server had already closed ("other side closed"), before the pool saw the close.
+  const agent = new Agent();
+  const stop = async (): Promise<void> => {
+    await running.close();
+    await agent.destroy();
+  };
   const service: TestService = {
     url: running.url,
     dataDir,
@@ -72,15 +81,15 @@ export async function startTestService(overrides: Partial<ServiceConfig> = {}, d
     },
     async api(method, path, body, token) {
       adminToken ??= await service.token();
-      const answer = await call(running.url, method, path, body, token ?? adminToken);
+      const answer = await call(agent, running.url, method, path, body, token ?? adminToken);
       if (token !== undefined || answer.status !== 401 || !answer.text.includes('TOKEN_REVOKED')) return answer;
       adminToken = await service.token();
-      return call(running.url, method, path, body, adminToken);
+      return call(agent, running.url, method, path, body, adminToken);
     },
-    stop: () => running.close(),
+    stop,
     restart: (more = {}) => startTestService({ ...overrides, ...more }, deps, dataDir),
     async dispose() {
-      await running.close();
+      await stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
