@@ -1,7 +1,7 @@
 /**
  * Issue 15.1: a watching sync resumes an upload across an outage the way a restarted process does.
  * The engine watches a folder with one 48 MiB file (three 16 MiB parts) through a counting proxy; the
- * service is stopped with one part confirmed and two mid-flight, stays down until the engine has given
+ * service is stopped with one part confirmed and the next mid-flight, stays down until the engine has given
  * up on this attempt (the file is "not synced"), and starts again on the same data directory. What the
  * service then receives must be at most the bytes it had not confirmed: before the fix the running
  * engine began a fresh upload and sent the whole file again.
@@ -50,13 +50,15 @@ describe('a watching sync across a service restart', () => {
     const issue = (): { reason: string } | undefined => harness.engine.db.prepare<[string], { reason: string }>('SELECT reason FROM not_synced WHERE rel_path = ?').get('Video/big.bin');
     const progress = (): string => `proxy saw ${proxy.partBytes} part bytes; journal ${JSON.stringify(journal())}; issue ${JSON.stringify(issue())}`;
 
-    // One part goes through whole; the other two stall after 4 MiB, so the outage lands mid-part.
+    // One part goes through whole; the others stall after 4 MiB, so the outage lands mid-part. Whether the
+    // third part is in flight too depends on the rate the first one was confirmed at (part-window.ts: on
+    // a loaded machine the window lets one part at a time go), so the test waits for one stalled part.
     proxy.holdParts = { passParts: 1, stallAfterBytes: 4 * MiB };
     const controller = new AbortController();
     const watching = harness.engine.watch(controller.signal);
     try {
       await until('a confirmed part in the journal', () => (confirmedParts() > 0 ? true : undefined), progress);
-      await until('the stalled parts to reach the proxy', () => (proxy.partBytes >= 16 * MiB + 2 * 4 * MiB ? true : undefined), progress);
+      await until('a stalled part to reach the proxy', () => (proxy.partBytes >= 16 * MiB + 4 * MiB ? true : undefined), progress);
       const uploadId = journal()?.upload_id;
 
       await service.stop();
