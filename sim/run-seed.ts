@@ -32,6 +32,7 @@ import { CommitFaults } from './db-faults.js';
 import { withFaultSteps } from './fault-steps.js';
 import { editWhileHashed } from './hash-faults.js';
 import { Resurrections, massDelete, unmount } from './guards.js';
+import type { PlantedBug } from '../src/main/sync/planted-bug.js';
 
 export interface SeedOptions {
   clients?: number;
@@ -41,8 +42,11 @@ export interface SeedOptions {
   scenario?: Step[];
   /** Each client's disk, instead of the seed's draw (focused tests of one kind of disk). */
   names?: readonly NameMode[];
-  /** A planted bug, for the harness's own test (`no-rescan`: the engines lose the backstop for lost watcher events). */
-  plant?: 'blind-retry' | 'no-rescan';
+  /**
+   * A planted bug, for the harness's own test (`no-rescan`: the engines lose the backstop for lost
+   * watcher events; the engine's own plants: src/main/sync/planted-bug.ts, sim/plants.test.ts).
+   */
+  plant?: 'blind-retry' | 'no-rescan' | PlantedBug;
   /**
    * The seed as it ran before event-driven clients, commit crashes and guard steps were simulated:
    * seeds found then keep reproducing what they found.
@@ -121,6 +125,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
             client.disk.renameSync(absPath, `${TRASH}/${String(clock.now())}-${absPath.split('/').pop() ?? ''}`);
           },
           openDb: () => openStateDb(image),
+          ...(options.plant === undefined || options.plant === 'blind-retry' || options.plant === 'no-rescan' ? {} : { plantedBug: options.plant }),
         },
       );
       client.commits?.arm(engine.db);

@@ -48,6 +48,7 @@ import { RootSync, type PassReport } from './sync/root-sync.js';
 import { reportingIncrements } from './sync/byte-increments.js';
 import type { TransferEvent } from '../shared/sync/transfer-event.js';
 import { SyncError } from './sync/sync-error.js';
+import type { PlantedBug } from './sync/planted-bug.js';
 import type { HashedEntry, LocalEntry, SyncedEntry } from './sync/sync-types.js';
 
 export interface EngineConfig {
@@ -96,6 +97,11 @@ export interface EngineDeps {
   skipRoot?: (rootId: string) => boolean;
   /** Opens the state database (default: state.db in stateDir; the simulation keeps it in memory). */
   openDb?: () => StateDb;
+  /**
+   * A bug planted on purpose [test-only]: the simulation's proof that it catches bugs
+   * (sync/planted-bug.ts). Never set by the app or the CLI.
+   */
+  plantedBug?: PlantedBug;
 }
 
 export interface RootInput {
@@ -235,6 +241,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
     },
     ...(deps.onBytes === undefined ? {} : { onBytes: deps.onBytes }),
     ...(config.limits === undefined ? {} : { limits: config.limits }),
+    ...(deps.plantedBug === undefined ? {} : { plantedBug: deps.plantedBug }),
   });
   const placements = new PlacementExecutor({
     api: deps.api,
@@ -298,6 +305,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
         log: (event) => log({ ...event, rootId: row.id }),
         planned: (transfers) => deps.onTransfer?.({ kind: 'planned', rootId: row.id, ...transfers }),
         stateVersion,
+        ...(deps.plantedBug === undefined ? {} : { plantedBug: deps.plantedBug }),
       });
       syncs.set(row.id, sync);
     }
