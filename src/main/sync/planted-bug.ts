@@ -13,7 +13,8 @@
  */
 import type { Operation, Plan } from './sync-types.js';
 
-export type PlantedBug = 'no-conflict-copy' | 'no-delete-guard' | 'journal-after-job' | 'journal-outside-commit';
+export const PLANTED_BUGS = ['no-conflict-copy', 'no-delete-guard', 'journal-after-job', 'journal-outside-commit'] as const;
+export type PlantedBug = (typeof PLANTED_BUGS)[number];
 
 /** The plan as the planted bug would have made it (the planner's own plan when none is planted). */
 export function plantedPlan(plan: Plan, bug: PlantedBug | undefined): Plan {
