@@ -1,5 +1,5 @@
 /**
- * `npm run sim -- --seeds N [--seed S] [--from F] [--steps K] [--network|--disk|--crash|--commit PERCENT] [--classic] [--no-shrink]`: runs seeds
+ * `npm run sim -- --seeds N [--seed S] [--from F] [--steps K] [--network|--disk|--crash|--commit PERCENT] [--classic] [--plant BUG] [--no-shrink]`: runs seeds
  * F…F+N-1 (or the one seed S, printing its whole trace), prints each failing seed with a shrunk, readable
  * trace (unless --no-shrink) and how to replay it, and the seeds per second and CPU milliseconds per seed
  * (seeds only: the service's start and the shrinking are counted apart). Exits 1 when a seed failed.
@@ -7,6 +7,7 @@
 import { describeStep } from './scenario.js';
 import { DEFAULT_RATES, closeSimService, runSeed, type SeedOptions } from './run-seed.js';
 import { shrink } from './shrink.js';
+import { PLANTED_BUGS } from '../src/main/sync/planted-bug.js';
 
 function flag(name: string): number | undefined {
   const at = process.argv.indexOf(`--${name}`);
@@ -28,7 +29,11 @@ const rates = { network: percent('network', DEFAULT_RATES.network), disk: percen
 const rateFlags = (['network', 'disk', 'crash', 'commit'] as const).map((name) => (flag(name) === undefined ? '' : ` --${name} ${String(flag(name))}`)).join('');
 // As seeds ran before event-driven clients, commit crashes and guard steps (to replay a seed found then).
 const classic = process.argv.includes('--classic');
-const options: SeedOptions = { ...(steps === undefined ? {} : { steps }), rates, classic };
+// A bug planted in the engine (src/main/sync/planted-bug.ts), to replay what sim/plants.test.ts shows.
+const plantAt = process.argv.indexOf('--plant');
+const plant = plantAt < 0 ? undefined : PLANTED_BUGS.find((bug) => bug === process.argv[plantAt + 1]);
+if (plantAt >= 0 && plant === undefined) throw new Error(`--plant needs one of ${PLANTED_BUGS.join(', ')}`);
+const options: SeedOptions = { ...(steps === undefined ? {} : { steps }), rates, classic, ...(plant === undefined ? {} : { plant }) };
 const seeds = single === undefined ? Array.from({ length: count }, (_, index) => from + index) : [single];
 const shrinking = !process.argv.includes('--no-shrink');
 
@@ -56,7 +61,7 @@ for (const seed of seeds) {
   failed++;
   console.log(`\nseed ${seed} FAILED (trace ${result.traceHash.slice(0, 12)}):`);
   for (const failure of result.failures) console.log(`  ${failure}`);
-  console.log(`replay: npm run sim -- --seed ${seed}${steps === undefined ? '' : ` --steps ${steps}`}${rateFlags}${classic ? ' --classic' : ''}`);
+  console.log(`replay: npm run sim -- --seed ${seed}${steps === undefined ? '' : ` --steps ${steps}`}${rateFlags}${classic ? ' --classic' : ''}${plant === undefined ? '' : ` --plant ${plant}`}`);
   if (!shrinking) continue;
   const shrunk = await shrink(result, options);
   console.log(`shrunk to ${shrunk.steps.length} of ${result.steps.length} steps:`);

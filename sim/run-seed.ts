@@ -32,6 +32,8 @@ import { CommitFaults } from './db-faults.js';
 import { withFaultSteps } from './fault-steps.js';
 import { editWhileHashed } from './hash-faults.js';
 import { Resurrections, massDelete, unmount } from './guards.js';
+import type { PlantedBug } from '../src/main/sync/planted-bug.js';
+import { SimFeed, withFeed } from './feed-follow.js';
 
 export interface SeedOptions {
   clients?: number;
@@ -41,8 +43,11 @@ export interface SeedOptions {
   scenario?: Step[];
   /** Each client's disk, instead of the seed's draw (focused tests of one kind of disk). */
   names?: readonly NameMode[];
-  /** A planted bug, for the harness's own test (`no-rescan`: the engines lose the backstop for lost watcher events). */
-  plant?: 'blind-retry' | 'no-rescan';
+  /**
+   * A planted bug, for the harness's own test (`no-rescan`: the engines lose the backstop for lost
+   * watcher events; the engine's own plants: src/main/sync/planted-bug.ts, sim/plants.test.ts).
+   */
+  plant?: 'blind-retry' | 'no-rescan' | PlantedBug;
   /**
    * The seed as it ran before event-driven clients, commit crashes and guard steps were simulated:
    * seeds found then keep reproducing what they found.
@@ -66,6 +71,8 @@ const SETTLE_WAIT_MS = 30 * 60_000;
 const RESCAN_MS = 20 * 60_000;
 /** Chance that a client runs event-driven (watch-faults.ts) instead of full passes. */
 const EVENT_DRIVEN = 0.5;
+/** Chance that an event-driven client also follows the service's change feed (feed-follow.ts). */
+const FOLLOWS_FEED = 0.5;
 const ROOT = '/home/user/Sync';
 const TRASH = '/home/user/.Trash';
 
@@ -82,6 +89,8 @@ interface SimClient {
   events?: EventDriven;
   /** Crashes inside its state-database commits. */
   commits?: CommitFaults;
+  /** Set when its watch sessions follow the service's change feed (feed-follow.ts). */
+  feed?: SimFeed;
 }
 
 export async function runSeed(seed: number, options: SeedOptions = {}): Promise<SeedResult> {
@@ -109,7 +118,8 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       const engine = createEngine(
         { stateDir: `/nowhere/state-${String(client.index)}`, server: SIM_SERVER, stableMs: 200, limits: { filesInFlight: 1, partsInFlight: 1 }, rescanIntervalMs: options.plant === 'no-rescan' ? Infinity : RESCAN_MS },
         {
-          api: simApi({ app: service.app, token, clock, random: random.fork(), faults: client.faults, fs: client.fs, disk: client.disk, plantBlindRetry: options.plant === 'blind-retry', edited: (before, after) => writes.changed(before, after) }),
+          api: withFeed(client.feed, simApi({ app: service.app, token, clock, random: random.fork(), faults: client.faults, fs: client.fs, disk: client.disk, plantBlindRetry: options.plant === 'blind-retry', edited: (before, after) => writes.changed(before, after) })),
+          ...(client.feed === undefined ? {} : { random: client.feed.jitter }),
           fs: client.fs,
           clock,
           log: (event) => log(`  [c${client.index}] ${event.level} ${event.relPath ?? ''}: ${withoutIds(event.message)}`),
@@ -121,6 +131,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
             client.disk.renameSync(absPath, `${TRASH}/${String(clock.now())}-${absPath.split('/').pop() ?? ''}`);
           },
           openDb: () => openStateDb(image),
+          ...(options.plant === undefined || options.plant === 'blind-retry' || options.plant === 'no-rescan' ? {} : { plantedBug: options.plant }),
         },
       );
       client.commits?.arm(engine.db);
@@ -129,6 +140,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
 
     // Its own stream, so the draws of the seeds' other faults stay as they were.
     const modes = new Prng(seed ^ 0x3e7e4d);
+    const feeds = new Prng(seed ^ 0xfeed5);
     for (let index = 0; index < clients; index++) {
       // The first client's disk compares names exactly (Linux); the others' as the seed draws (macOS, Windows).
       const drawn: NameMode = index === 0 ? 'exact' : random.pick(NAME_MODES);
@@ -140,8 +152,13 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       const faults = new Faults(random.fork(), rates, (line) => log(`  [c${index}] ${withoutIds(line)}`));
       const events = options.classic !== true && modes.chance(EVENT_DRIVEN) ? new EventDriven(disk, clock, modes.fork(), (line) => log(`  [c${index}] ${line}`)) : undefined;
       if (events !== undefined) log(`client ${index} syncs on its watcher's events`);
+      const feed = events !== undefined && feeds.chance(FOLLOWS_FEED) ? new SimFeed({ app: service.app, token, clock, faults, random: feeds.fork(), trace: (line) => log(`  [c${index}] ${line}`) }) : undefined;
+      if (events !== undefined && feed !== undefined) {
+        events.followFeed = true;
+        log(`client ${index} follows the service's change feed`);
+      }
       const commits = options.classic === true ? undefined : new CommitFaults(modes.fork(), faults, rates.commit ?? rates.crash, (line) => log(`  [c${index}] ${line}`));
-      const partial: Omit<SimClient, 'engine'> = { index, names, disk, faults, ...(commits === undefined ? {} : { commits }), fs: new SimFileSystem(disk, faults, [ROOT, TRASH]), ...(events === undefined ? {} : { events }) };
+      const partial: Omit<SimClient, 'engine'> = { index, names, disk, faults, ...(commits === undefined ? {} : { commits }), ...(feed === undefined ? {} : { feed }), fs: new SimFileSystem(disk, faults, [ROOT, TRASH]), ...(events === undefined ? {} : { events }) };
       if (options.classic !== true) partial.fs.onOpenRead = editWhileHashed({ random: modes.fork(), faults, disk, writes, root: ROOT, trace: (line) => log(`  [c${index}] ${line}`) });
       const engine = build(partial, stateTemplate());
       const client: SimClient = { ...partial, engine };

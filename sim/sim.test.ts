@@ -72,8 +72,9 @@ describe('the deterministic simulation', { timeout: 600_000 }, () => {
   });
 
   it('catches a planted bug: watcher events lost with no periodic scan to find what they announced', async () => {
-    const planted = await runSeed(25, { plant: 'no-rescan' });
+    // Seed 25 found the bug; since some clients follow the change feed, its watcher draws fall elsewhere and 46 shows it.
+    const planted = await runSeed(46, { plant: 'no-rescan' });
     expect(planted.failures.map((failure) => failure.split(':')[0])).toEqual(['convergence']);
-    expect((await runSeed(25)).failures).toEqual([]);
+    expect((await runSeed(46)).failures).toEqual([]);
   });
 });

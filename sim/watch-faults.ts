@@ -112,6 +112,8 @@ export class WatchFaults {
  */
 export class EventDriven {
   readonly faults: WatchFaults;
+  /** Its watch sessions follow the service's change feed too (feed-follow.ts). */
+  followFeed = false;
   private session: { engine: Engine; watching: WatchSession } | undefined;
 
   constructor(
@@ -133,7 +135,7 @@ export class EventDriven {
   async sync(engine: Engine, maxPasses: number): Promise<PassReport[]> {
     if (this.session?.engine !== engine) {
       await this.close();
-      this.session = { engine, watching: await engine.startWatching(() => undefined) };
+      this.session = { engine, watching: await engine.startWatching(() => undefined, { followFeed: this.followFeed }) };
     }
     const { watching } = this.session;
     const reports: PassReport[] = [];

@@ -48,6 +48,7 @@ import { RootSync, type PassReport } from './sync/root-sync.js';
 import { reportingIncrements } from './sync/byte-increments.js';
 import type { TransferEvent } from '../shared/sync/transfer-event.js';
 import { SyncError } from './sync/sync-error.js';
+import type { PlantedBug } from './sync/planted-bug.js';
 import type { HashedEntry, LocalEntry, SyncedEntry } from './sync/sync-types.js';
 
 export interface EngineConfig {
@@ -96,6 +97,13 @@ export interface EngineDeps {
   skipRoot?: (rootId: string) => boolean;
   /** Opens the state database (default: state.db in stateDir; the simulation keeps it in memory). */
   openDb?: () => StateDb;
+  /**
+   * A bug planted on purpose [test-only]: the simulation's proof that it catches bugs
+   * (sync/planted-bug.ts). Never set by the app or the CLI.
+   */
+  plantedBug?: PlantedBug;
+  /** [0, 1), for the change feed's reconnection jitter (default Math.random; the simulation's is seeded). */
+  random?: () => number;
 }
 
 export interface RootInput {
@@ -124,7 +132,7 @@ export interface Engine {
    * root feeding its hints to the root (and `onHints` hears that some arrived), and passes that scan
    * only what was hinted, what the stability gate wants to see again and, when due, the whole root.
    */
-  startWatching(onHints: () => void): Promise<WatchSession>;
+  startWatching(onHints: () => void, options?: WatchOptions): Promise<WatchSession>;
   /** Marks the held deletions of every root as confirmed; returns how many. */
   confirmDeletes(): number;
   /** When the service's side of any root next wants a look (epoch ms). */
@@ -132,12 +140,20 @@ export interface Engine {
   close(): void;
 }
 
+export interface WatchOptions {
+  /**
+   * Follow the service's change feed while the session is open (`watch` does): it says when, and
+   * what, to fetch, and the roots poll only while it is down. `onHints` hears its news too.
+   */
+  followFeed?: boolean;
+}
+
 export interface WatchSession {
   /** One pass over every root (the paused ones left out). */
   pass(onReport?: (report: PassReport) => void): Promise<PassReport[]>;
   /** When a pass is next wanted though no hint arrives (gate, remote poll, periodic scan), epoch ms. */
   nextWakeAt(): number;
-  /** Stops every watcher; no hint arrives after it resolves. */
+  /** Stops every watcher (and the change feed); no hint arrives after it resolves. */
   close(): Promise<void>;
 }
 
@@ -235,6 +251,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
     },
     ...(deps.onBytes === undefined ? {} : { onBytes: deps.onBytes }),
     ...(config.limits === undefined ? {} : { limits: config.limits }),
+    ...(deps.plantedBug === undefined ? {} : { plantedBug: deps.plantedBug }),
   });
   const placements = new PlacementExecutor({
     api: deps.api,
@@ -298,6 +315,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
         log: (event) => log({ ...event, rootId: row.id }),
         planned: (transfers) => deps.onTransfer?.({ kind: 'planned', rootId: row.id, ...transfers }),
         stateVersion,
+        ...(deps.plantedBug === undefined ? {} : { plantedBug: deps.plantedBug }),
       });
       syncs.set(row.id, sync);
     }
@@ -329,7 +347,36 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
           syncs.get(row.id)?.remoteFailure === undefined,
       );
 
-  const startWatching = async (onHints: () => void): Promise<WatchSession> => {
+  /** The change feeds of the open watch sessions: `close` stops them before the database goes. */
+  const feedStops = new Set<AbortController>();
+  /**
+   * One change feed for every root: it says when (and what) to fetch; without it the roots poll. Runs
+   * until the signal aborts; what it hears after that (an answer already under way) is dropped.
+   */
+  const followFeed = (signal: AbortSignal, nudge: () => void): Promise<void> => {
+    const feeds = (): RemoteFeed[] => (signal.aborted ? [] : roots.all().map((row) => syncFor(row).remoteFeed));
+    return new ChangeListener({
+      api: deps.api,
+      clock: deps.clock,
+      ...(deps.random === undefined ? {} : { random: deps.random }),
+      following: (followed) => {
+        feedFollowed = followed;
+        for (const feed of feeds()) feed.follow(followed);
+        nudge();
+      },
+      changed: (kinds) => {
+        for (const feed of feeds()) feed.changed(kinds);
+        nudge();
+      },
+      reset: () => {
+        for (const feed of feeds()) feed.requestFull();
+        nudge();
+      },
+      log: (level, message) => log({ level, message }),
+    }).run(signal);
+  };
+
+  const startWatching = async (onHints: () => void, options: WatchOptions = {}): Promise<WatchSession> => {
     const watchers: Watcher[] = [];
     try {
       for (const row of roots.all()) {
@@ -351,6 +398,9 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
       await Promise.all(watchers.map((watcher) => watcher.close()));
       throw error;
     }
+    const feedStop = new AbortController();
+    feedStops.add(feedStop);
+    const listening = options.followFeed === true ? followFeed(feedStop.signal, onHints) : undefined;
     return {
       pass: passAll,
       nextWakeAt: () =>
@@ -362,7 +412,9 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
           deps.clock.now() + Math.min(60_000, config.remote?.pollIntervalMs ?? DEFAULT_POLL_MS),
         ),
       close: async () => {
-        await Promise.all(watchers.map((watcher) => watcher.close()));
+        feedStop.abort();
+        feedStops.delete(feedStop);
+        await Promise.all([...watchers.map((watcher) => watcher.close()), listening]);
       },
     };
   };
@@ -418,7 +470,6 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
     startWatching,
 
     async watch(signal, onReport) {
-      let listening: Promise<void> | undefined;
       let wake: (() => void) | undefined;
       // A hint that arrives while a pass runs must not wait for the next timer.
       let dirty = false;
@@ -432,29 +483,9 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
         return was;
       };
       const stopped = (): boolean => signal.aborted;
-      const session = await startWatching(nudge);
+      const session = await startWatching(nudge, { followFeed: true });
       try {
         signal.addEventListener('abort', nudge, { once: true });
-        // One change feed for every root: it says when (and what) to fetch; without it the roots poll.
-        const feeds = (): RemoteFeed[] => roots.all().map((row) => syncFor(row).remoteFeed);
-        listening = new ChangeListener({
-          api: deps.api,
-          clock: deps.clock,
-          following: (followed) => {
-            feedFollowed = followed;
-            for (const feed of feeds()) feed.follow(followed);
-            nudge();
-          },
-          changed: (kinds) => {
-            for (const feed of feeds()) feed.changed(kinds);
-            nudge();
-          },
-          reset: () => {
-            for (const feed of feeds()) feed.requestFull();
-            nudge();
-          },
-          log: (level, message) => log({ level, message }),
-        }).run(signal);
         while (!stopped()) {
           takeDirty();
           await session.pass(onReport);
@@ -471,7 +502,6 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
         }
       } finally {
         await session.close();
-        await listening;
       }
     },
 
@@ -484,6 +514,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
     },
 
     close() {
+      for (const stop of feedStops) stop.abort();
       db.close();
     },
   };

@@ -8,6 +8,7 @@
  * send the token anywhere but the configured server (the stream's path comes from the service's
  * metadata, so only a path below the server is accepted).
  */
+import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { ChangeFeedEvent, ServiceFeatures } from '../../shared/api/change-feed.js';
 import { ApiError, apiErrorFromResponse, invalidResponse, isApiError } from './api-error.js';
@@ -41,8 +42,12 @@ export async function serviceFeatures(requester: Requester): Promise<ServiceFeat
     if (isApiError(error) && (error.status === 404 || error.status === 405)) return {};
     throw error;
   }
+  return parseServiceFeatures(answer);
+}
+
+/** The metadata document's features we know how to use (none from a document we cannot read). */
+export function parseServiceFeatures(answer: unknown): ServiceFeatures {
   const parsed = featuresSchema.safeParse(answer);
-  // A document we cannot read offers nothing we know how to use.
   if (!parsed.success) return {};
   return parsed.data.changeFeed === undefined ? {} : { changeFeed: parsed.data.changeFeed };
 }
@@ -73,7 +78,15 @@ export async function followChanges(context: ClientContext, tokens: TokenProvide
     const retryAfter = response.headers['retry-after'];
     throw apiErrorFromResponse({ method: 'GET', url, status: response.status, retryAfter, bodyText: await readText(response.stream), now: context.clock.now() });
   }
-  const stream = response.stream;
+  await readChangeStream(response.stream, url, request);
+}
+
+/**
+ * Reads one connection's server-sent events until the stream ends (resolves), the signal aborts
+ * (resolves) or it fails (rejects with an ApiError). Apart from opening the connection so that a
+ * transport of another kind (the simulation's in-process one) reads its stream the same way.
+ */
+export async function readChangeStream(stream: Readable, url: URL, request: Pick<FollowChangesRequest, 'signal' | 'onEvent'>): Promise<void> {
   stream.setEncoding('utf8');
   let buffer = '';
   try {

@@ -6,7 +6,7 @@ import { ChangeListener } from './change-listener.js';
 
 type Step = (request: FollowChangesRequest) => Promise<void>;
 
-/** A listener against a scripted service; the clock's sleeps return at once and are recorded. */
+/** A listener against a scripted service; the clock's timers (its pauses) fire at once and are recorded. */
 function harness(features: ServiceFeatures | (() => Promise<ServiceFeatures>), steps: Step[], random = () => 0.5) {
   const controller = new AbortController();
   const sleeps: number[] = [];
@@ -15,11 +15,13 @@ function harness(features: ServiceFeatures | (() => Promise<ServiceFeatures>), s
   let discoveries = 0;
   const clock: Clock = {
     now: () => 0,
-    setTimer: () => () => undefined,
-    async sleep(ms) {
+    setTimer(ms, callback) {
       sleeps.push(ms);
       if (sleeps.length > 20) controller.abort();
+      queueMicrotask(callback);
+      return () => undefined;
     },
+    sleep: () => Promise.reject(new Error('the listener pauses on timers')),
   };
   const listener = new ChangeListener({
     api: {

@@ -151,12 +151,25 @@ export class ChangeListener {
     return (this.deps.random ?? Math.random)() * ms;
   }
 
-  private async pause(ms: number, signal: AbortSignal): Promise<void> {
-    try {
-      await this.deps.clock.sleep(ms, signal);
-    } catch {
-      // Aborted: the loop ends.
-    }
+  /**
+   * Waits on a timer, not on the clock's sleep: the listener runs beside the passes, and where time
+   * moves only when told to (the simulation, in which a sleep is what moves it) its pauses must wait
+   * for time to move rather than move it themselves. Ends early when the signal aborts (the loop ends).
+   */
+  private pause(ms: number, signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      if (signal.aborted) {
+        resolve();
+        return;
+      }
+      const done = (): void => {
+        signal.removeEventListener('abort', done);
+        cancel();
+        resolve();
+      };
+      const cancel = this.deps.clock.setTimer(ms, done);
+      signal.addEventListener('abort', done, { once: true });
+    });
   }
 
   /**

@@ -12,6 +12,7 @@ import { classifyFailure } from './classify-failure.js';
 import { caseFoldedNames, exactNames, type NameKey } from './local-names.js';
 import { contentNeeded } from './content-needed.js';
 import { planOperations } from './plan-operations.js';
+import { plantedPlan, type PlantedBug } from './planted-bug.js';
 import { PlanRest } from './plan-rest.js';
 import type { PlacementExecutor } from './placement-executor.js';
 import type { UploadExecutor, UploadOutcome, UploadRoot } from './upload-executor.js';
@@ -86,6 +87,8 @@ export interface RootSyncDeps {
    * confirm-deletes or resolve). Without it every pass plans.
    */
   stateVersion?(): string;
+  /** A bug planted for the simulation's own test [test-only] (planted-bug.ts); never set otherwise. */
+  plantedBug?: PlantedBug;
 }
 
 
@@ -201,7 +204,7 @@ export class RootSync {
       local = stableLocal();
     }
     const conflictCopies = this.conflictCopies(local);
-    const plan = planOperations({
+    const plan = plantedPlan(planOperations({
       local,
       unstable: this.local.unstable,
       pending: this.local.pending,
@@ -212,7 +215,7 @@ export class RootSync {
       ...(remote.lastKnown === undefined ? {} : { lastKnownRemote: remote.lastKnown }),
       conflictCopies,
       now,
-    });
+    }), deps.plantedBug);
     if (plan.heldDeletes.length > 0) deps.issues.holdDeletes(root.id, plan.heldDeletes.map((op) => ({ relPath: op.relPath, assetId: op.assetId, direction: op.kind === 'LOCAL_DELETE' ? 'LOCAL' : 'REMOTE' })));
     else deps.issues.clearHeld(root.id);
     report.heldDeletes = plan.heldDeletes.length;

@@ -22,6 +22,7 @@ import { PartWindow, type WindowClock } from './part-window.js';
 import { fileOnDiskPath, locateFile } from './locate-file.js';
 import { SyncError } from './sync-error.js';
 import type { LocalEntry, SyncedEntry } from './sync-types.js';
+import type { PlantedBug } from './planted-bug.js';
 
 export interface UploadRoot extends FolderRoot {
   /** Absolute path of the local folder. */
@@ -51,6 +52,8 @@ export interface UploadExecutorDeps {
   /** Times the parts, so the parts in flight hold a few seconds of sending (part-window.ts); Date.now by default. */
   clock?: WindowClock;
   limits?: { filesInFlight?: number; partsInFlight?: number; batchSize?: number };
+  /** A bug planted for the simulation's own test [test-only] (planted-bug.ts); never set otherwise. */
+  plantedBug?: PlantedBug;
 }
 
 const JOBS_IN_FLIGHT = 2;
@@ -284,10 +287,13 @@ export class UploadExecutor {
     }
     // One transaction per batch, not one per file: with thousands of small files the state database's
     // commits are a measurable share of the engine's time (bench/sync-engine.ts).
-    journal.inTransaction(() => batch.forEach((local, index) => journal.begin(root.id, 'NEW', `f${index}`, local, null, now)));
+    const intend = (): void => journal.inTransaction(() => batch.forEach((local, index) => journal.begin(root.id, 'NEW', `f${index}`, local, null, now)));
+    const late = this.deps.plantedBug === 'journal-after-job';
+    if (!late) intend();
     let outcome: Awaited<ReturnType<AssetApi['createAssetsWithUploads']>>;
     try {
       outcome = await api.createAssetsWithUploads(items);
+      if (late) intend();
     } catch (error) {
       // The job may have been created although no answer came back: keep the journal, so the next
       // pass adopts the assets it made instead of creating them again. Only the service refusing the
@@ -436,6 +442,7 @@ export class UploadExecutor {
     // The service's checksum is what the service holds: if the file changed while it was read, the
     // snapshots disagree and the next pass uploads the new content as a version. Nothing is lost.
     const synced: SyncedEntry = { relPath: local.relPath, assetId, md5: checksum.toLowerCase(), size: local.size, mtimeMs: local.mtimeMs, ino: local.ino, dev: local.dev };
+    if (this.deps.plantedBug === 'journal-outside-commit') journal.finish(root.id, local.relPath);
     await this.deps.commit(root.id, synced);
     return { relPath: local.relPath, result: { ok: true, synced, bytesSent, ...(refiled ? {} : { asset }) } };
   }

@@ -1,0 +1,138 @@
+/**
+ * The service's change feed in the simulation. A client that follows it runs the engine's own
+ * ChangeListener (the watch session's, `startWatching(…, { followFeed: true })`); its two calls,
+ * discovery (`GET /.well-known/asset-sync`) and a connection to `GET /change-events`, go to the real
+ * service in-process with fastify.inject, behind a fault layer of the feed's own, and the stream is
+ * read by the engine's own reader (readChangeStream: SSE parsing, its errors).
+ *
+ * What inject cannot do is keep a stream open while virtual time passes: the service pushes later
+ * changes from a real 100 ms timer, which no seed may depend on. So each connection is the feed's
+ * poll form: it carries what the service writes as it opens (the `ready` event and, when the client's
+ * cursor is behind, one `change` event with every kind since), then ends, as the service ends a stream
+ * every 15 minutes; the listener reconnects with its cursor after its own pause, a timer on the
+ * virtual clock, so reconnections happen as time moves and never move it. Changes made while a
+ * connection is open are heard on the next one, not at once: the push itself is not simulated.
+ *
+ * Faults, drawn from the client's feed stream while its faults are on: the connection refused (the
+ * service gone), dropped after what it carried, a 503, and the service restored from a backup older
+ * than the client's cursor (the cursor names a change the service's history does not hold: the real
+ * service answers 410 CHANGE_CURSOR_UNKNOWN, and the engine lists every root in full).
+ */
+import { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { ApiError, apiErrorFromResponse } from '../src/main/api/api-error.js';
+import type { AssetApi, FollowChangesRequest } from '../src/main/api/index.js';
+import { parseServiceFeatures, readChangeStream } from '../src/main/api/change-events.js';
+import type { ServiceFeatures } from '../src/shared/api/change-feed.js';
+import { SimCrash, type Faults } from './faults.js';
+import type { Prng } from './prng.js';
+import type { SimClock } from './sim-clock.js';
+import { SIM_SERVER } from './sim-api.js';
+
+export type FeedFault = 'refused' | 'dropped' | 'http-503' | 'restored';
+const FEED_FAULTS: readonly FeedFault[] = ['refused', 'dropped', 'http-503', 'restored'];
+/** Chance that a feed call meets a fault while the client's faults are on. */
+export const FEED_FAULT_RATE = 0.25;
+const FEATURES_PATH = '/.well-known/asset-sync';
+/** How far past the restored history the client's cursor points. */
+const RESTORED_GAP = 1000;
+
+export interface SimFeedDeps {
+  app: FastifyInstance;
+  token: string;
+  clock: SimClock;
+  /** The client's faults: feed faults only while they are on; nothing once the process is dead. */
+  faults: Faults;
+  /** The feed's own stream (its faults and the listener's jitter), so the other draws stay as they were. */
+  random: Prng;
+  trace: (line: string) => void;
+}
+
+export class SimFeed {
+  constructor(private readonly deps: SimFeedDeps) {}
+
+  /** The listener's jitter, from the seed. */
+  readonly jitter = (): number => this.deps.random.next();
+
+  /** The engine's API with discovery and the feed going to the service through this layer. */
+  api(api: AssetApi): AssetApi {
+    return { ...api, serviceFeatures: () => this.features(), followChanges: (request) => this.follow(request) };
+  }
+
+  private async features(): Promise<ServiceFeatures> {
+    const fault = this.draw(`GET ${FEATURES_PATH}`, ['refused', 'http-503']);
+    const url = new URL(FEATURES_PATH, SIM_SERVER);
+    this.refuse(fault, url);
+    const response = await this.deps.app.inject({ method: 'GET', url: FEATURES_PATH });
+    if (response.statusCode !== 200) throw this.answerError(url, response.statusCode, response.headers['retry-after'], response.body);
+    const answer: unknown = JSON.parse(response.body);
+    return parseServiceFeatures(answer);
+  }
+
+  private async follow(request: FollowChangesRequest): Promise<void> {
+    // A fresh connection (no cursor yet) has no cursor for a restored service to refuse.
+    const fault = this.draw(`GET ${request.path}`, request.cursor === undefined ? FEED_FAULTS.filter((kind) => kind !== 'restored') : FEED_FAULTS);
+    const url = new URL(request.path, SIM_SERVER);
+    this.refuse(fault, url);
+    const cursor = fault === 'restored' && request.cursor !== undefined ? beyondHistory(request.cursor) : request.cursor;
+    if (cursor !== undefined) url.searchParams.set('cursor', cursor);
+    const response = await this.deps.app.inject({
+      method: 'GET',
+      url: `${url.pathname}${url.search}`,
+      headers: { authorization: `Bearer ${this.deps.token}`, accept: 'text/event-stream' },
+      payloadAsStream: true,
+    });
+    const stream = response.stream();
+    if (response.statusCode !== 200) throw this.answerError(url, response.statusCode, response.headers['retry-after'], await textOf(stream));
+    // The route wrote its `ready` event and what the cursor missed before its headers reached us.
+    const written: unknown = stream.read();
+    // The connection ends: the route unsubscribes and stops its timers.
+    response.raw.res.destroy();
+    const onEvent: FollowChangesRequest['onEvent'] = (event) => {
+      if (event.type === 'change') this.deps.trace(`feed: ${event.kinds.join(',')} changed`);
+      request.onEvent(event);
+    };
+    await readChangeStream(Readable.from(Buffer.isBuffer(written) ? [written] : []), url, { signal: request.signal, onEvent });
+    if (fault === 'dropped') throw new ApiError({ code: 'NETWORK', message: `GET ${request.path}: the connection was reset (simulated)`, retryable: true });
+  }
+
+  /** The feed's fault for this call, if any; a dead process calls nothing. */
+  private draw(label: string, kinds: readonly FeedFault[]): FeedFault | undefined {
+    if (this.deps.faults.crashed) throw new SimCrash(`crashed earlier; ${label}`);
+    if (!this.deps.faults.active || !this.deps.random.chance(FEED_FAULT_RATE)) return undefined;
+    const fault = this.deps.random.pick(kinds);
+    this.deps.trace(`feed fault ${fault} on ${label}`);
+    return fault;
+  }
+
+  /** Throws what a refused connection or a 503 looks like to the engine. */
+  private refuse(fault: FeedFault | undefined, url: URL): void {
+    if (fault === 'refused') throw new ApiError({ code: 'NETWORK', message: `GET ${url.pathname}: connect ECONNREFUSED (simulated)`, retryable: true });
+    if (fault === 'http-503') throw this.answerError(url, 503, '3', JSON.stringify({ code: 'SERVICE_UNAVAILABLE', message: 'simulated 503' }));
+  }
+
+  private answerError(url: URL, status: number, retryAfter: string | number | string[] | undefined, bodyText: string): ApiError {
+    return apiErrorFromResponse({ method: 'GET', url, status, retryAfter: retryAfter === undefined ? undefined : String(retryAfter), bodyText, now: this.deps.clock.now() });
+  }
+}
+
+/** The engine's API, with the feed's calls through `feed` when the client follows it. */
+export function withFeed(feed: SimFeed | undefined, api: AssetApi): AssetApi {
+  return feed === undefined ? api : feed.api(api);
+}
+
+/**
+ * The cursor as a client holds it after the service was restored from an older backup: it names a
+ * change past the history the service has (the cursor is `<epoch>.<seq>.<stamp>`, change-feed.ts).
+ */
+function beyondHistory(cursor: string): string {
+  const [epoch, seq, stamp] = cursor.split('.');
+  if (epoch === undefined || seq === undefined || stamp === undefined) return cursor;
+  return `${epoch}.${String(Number(seq) + RESTORED_GAP)}.${stamp}`;
+}
+
+async function textOf(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  return Buffer.concat(chunks).toString('utf8');
+}
