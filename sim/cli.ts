@@ -1,13 +1,15 @@
 /**
- * `npm run sim -- --seeds N [--seed S] [--from F] [--steps K] [--network|--disk|--crash|--commit PERCENT] [--classic] [--plant BUG] [--no-shrink]`: runs seeds
+ * `npm run sim -- --seeds N [--seed S] [--from F] [--steps K] [--network|--disk|--crash|--commit PERCENT] [--classic] [--plant BUG] [--names exact|case-insensitive|nfd] [--no-shrink]`: runs seeds
  * F…F+N-1 (or the one seed S, printing its whole trace), prints each failing seed with a shrunk, readable
  * trace (unless --no-shrink) and how to replay it, and the seeds per second and CPU milliseconds per seed
  * (seeds only: the service's start and the shrinking are counted apart). Exits 1 when a seed failed.
+ * `--names MODE` gives every client but the first (a Linux disk) that kind of disk instead of the seed's draw.
  */
 import { describeStep } from './scenario.js';
 import { DEFAULT_RATES, closeSimService, runSeed, type SeedOptions } from './run-seed.js';
 import { shrink } from './shrink.js';
 import { PLANTED_BUGS } from '../src/main/sync/planted-bug.js';
+import type { NameMode } from '../src/main/local/index.js';
 
 function flag(name: string): number | undefined {
   const at = process.argv.indexOf(`--${name}`);
@@ -33,7 +35,13 @@ const classic = process.argv.includes('--classic');
 const plantAt = process.argv.indexOf('--plant');
 const plant = plantAt < 0 ? undefined : PLANTED_BUGS.find((bug) => bug === process.argv[plantAt + 1]);
 if (plantAt >= 0 && plant === undefined) throw new Error(`--plant needs one of ${PLANTED_BUGS.join(', ')}`);
-const options: SeedOptions = { ...(steps === undefined ? {} : { steps }), rates, classic, ...(plant === undefined ? {} : { plant }) };
+const NAME_MODES: readonly NameMode[] = ['exact', 'case-insensitive', 'nfd'];
+const namesAt = process.argv.indexOf('--names');
+const nameMode = namesAt < 0 ? undefined : NAME_MODES.find((mode) => mode === process.argv[namesAt + 1]);
+if (namesAt >= 0 && nameMode === undefined) throw new Error(`--names needs one of ${NAME_MODES.join(', ')}`);
+// The first client keeps its Linux disk; the others (two by default) get the mode asked for.
+const names = nameMode === undefined ? {} : { names: ['exact', nameMode, nameMode] satisfies NameMode[] };
+const options: SeedOptions = { ...(steps === undefined ? {} : { steps }), rates, classic, ...names, ...(plant === undefined ? {} : { plant }) };
 const seeds = single === undefined ? Array.from({ length: count }, (_, index) => from + index) : [single];
 const shrinking = !process.argv.includes('--no-shrink');
 
@@ -61,7 +69,7 @@ for (const seed of seeds) {
   failed++;
   console.log(`\nseed ${seed} FAILED (trace ${result.traceHash.slice(0, 12)}):`);
   for (const failure of result.failures) console.log(`  ${failure}`);
-  console.log(`replay: npm run sim -- --seed ${seed}${steps === undefined ? '' : ` --steps ${steps}`}${rateFlags}${classic ? ' --classic' : ''}${plant === undefined ? '' : ` --plant ${plant}`}`);
+  console.log(`replay: npm run sim -- --seed ${seed}${steps === undefined ? '' : ` --steps ${steps}`}${rateFlags}${classic ? ' --classic' : ''}${nameMode === undefined ? '' : ` --names ${nameMode}`}${plant === undefined ? '' : ` --plant ${plant}`}`);
   if (!shrinking) continue;
   const shrunk = await shrink(result, options);
   console.log(`shrunk to ${shrunk.steps.length} of ${result.steps.length} steps:`);

@@ -1,7 +1,7 @@
 /**
  * Names one disk holds as one (DESIGN.md §3: paths compared NFC, case-folded on case-insensitive
  * disks), run through the whole engine and the real service without faults: what seeds 17 and 4001
- * found, each reduced to the steps that matter, on the disks that matter.
+ * found, and 20980, each reduced to the steps that matter, on the disks that matter.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -37,6 +37,14 @@ describe('names a disk holds as one', { timeout: 120_000 }, () => {
     const result = await runSeed(4002, { scenario, rates: NO_FAULTS, names: ['exact', 'case-insensitive'] });
     expect(result.failures).toEqual([]);
     expect(Object.values(treeOf(result.trace, 1)).sort()).toEqual(['mine', 'theirs']);
+  });
+
+  it('on a case-insensitive disk, respells a file a colleague renamed in case only (seed 20980)', async () => {
+    const scenario: Step[] = [...syncs(0, 1), { kind: 'remote-write', path: 'Logo.png', content: 'upper' }, ...syncs(1), { kind: 'remote-rename', path: 'Logo.png', name: 'logo.png' }, ...syncs(0, 1, 0, 1)];
+    const result = await runSeed(20980, { scenario, rates: NO_FAULTS, names: ['exact', 'case-insensitive'] });
+    expect(result.failures).toEqual([]);
+    expect(treeOf(result.trace, 1)).toEqual({ 'logo.png': 'upper' });
+    expect(result.trace.filter((line) => line.includes('LOCAL_FILE_CHANGED'))).toEqual([]);
   });
 
   it('on a Linux disk, syncs the composed one of NFC and NFD spellings and reports the other (seed 17)', async () => {

@@ -8,9 +8,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RATES, closeSimService, runSeed } from './run-seed.js';
 import { BATCH_PARTS, FIRST_SEED, OPEN_FAILURES, seedsOfPart } from './seed-batch.js';
+import type { NameMode } from '../src/main/local/index.js';
 
 /** Seeds that once failed, kept as regressions (each with the bug it found). */
-const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean; crash?: number }[] = [
+const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean; crash?: number; names?: NameMode[] }[] = [
   { seed: 203, steps: 30, classic: true, bug: 'a crash between a download rename and its record, then a pass without a listing: the file uploaded as a second asset' },
   { seed: 17, steps: 16, classic: true, bug: 'NFC and NFD spellings of one name on a Linux disk: neither uploaded, nothing said which (sim/name-clashes.test.ts)' },
   { seed: 4001, steps: 30, classic: true, crash: 0.08, bug: 'logo.png and Logo.png on the service, a case-insensitive client: each download replaced the other (sim/name-clashes.test.ts)' },
@@ -23,6 +24,7 @@ const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean
   { seed: 1121, steps: 16, bug: 'a new file renamed after its upload failed: the running engine kept the journal entry for good, its empty asset live' },
   { seed: 1233, steps: 16, bug: 'a 502 on an upload job, then a colleague took the path (ours a conflict copy): the job\'s empty asset never binned' },
   { seed: 45, steps: 30, bug: 'an upload job\'s answer lost, then a colleague created the same path: the job\'s empty STAGED asset never adopted or binned' },
+  { seed: 20980, steps: 30, names: ['exact', 'case-insensitive'], bug: 'a colleague renamed Logo.png to logo.png, a case-insensitive client: its move found the file itself at the new name, refused it, and never converged (--names case-insensitive)' },
 ];
 
 describe('the deterministic simulation', { timeout: 600_000 }, () => {
@@ -30,8 +32,8 @@ describe('the deterministic simulation', { timeout: 600_000 }, () => {
 
   it('passes every invariant on the regression seeds', async () => {
     const failing: string[] = [];
-    for (const { seed, steps, classic, crash } of REGRESSIONS) {
-      const result = await runSeed(seed, { steps, classic: classic === true, ...(crash === undefined ? {} : { rates: { ...DEFAULT_RATES, crash } }) });
+    for (const { seed, steps, classic, crash, names } of REGRESSIONS) {
+      const result = await runSeed(seed, { steps, classic: classic === true, ...(crash === undefined ? {} : { rates: { ...DEFAULT_RATES, crash } }), ...(names === undefined ? {} : { names }) });
       if (result.failures.length > 0) failing.push(`seed ${seed}: ${result.failures.join('; ')}`);
     }
     expect(failing).toEqual([]);

@@ -10,7 +10,8 @@
  */
 import { dirname } from 'node:path';
 import type { ConflictInput } from '../db/conflicts-repo.js';
-import { errnoCode, resolveInsideRoot, sameSignature, type FileSystem, type Trash } from '../local/index.js';
+import { errnoCode, resolveInsideRoot, sameSignature, type FileStat, type FileSystem, type Trash } from '../local/index.js';
+import { caseFoldedNames } from './local-names.js';
 import { locateFile } from './locate-file.js';
 import { SyncError } from './sync-error.js';
 import type { LocalEntry, Operation, SyncedEntry } from './sync-types.js';
@@ -43,7 +44,7 @@ export class LocalChangeExecutor {
   async move(root: UploadRoot, op: Op<'LOCAL_MOVE'>): Promise<void> {
     const { fs } = this.deps;
     const from = await this.expectFile(root, op.from, op.local);
-    const to = await this.free(root, op.to);
+    const to = await this.free(root, op.to, { from: op.from, file: op.local });
     await fs.mkdirp(dirname(to));
     await fs.rename(from, to);
     const stat = await fs.lstat(to);
@@ -103,15 +104,22 @@ export class LocalChangeExecutor {
     return found.absPath;
   }
 
-  /** The absolute path of relPath inside the root, where nothing is yet. */
-  private async free(root: UploadRoot, relPath: string): Promise<string> {
+  /**
+   * The absolute path of relPath inside the root, where nothing is yet. A case-only rename (`Logo.png`
+   * → `logo.png`) on a disk that ignores case finds the moving file itself at its new spelling: that
+   * is no namesake, and the rename respells it (seed 20980 with `--names case-insensitive`: refused as
+   * "appeared on disk", the move was planned again on every pass and never converged).
+   */
+  private async free(root: UploadRoot, relPath: string, moving?: { from: string; file: LocalEntry }): Promise<string> {
     const path = await resolveInsideRoot(this.deps.fs, root.path, relPath);
+    let found: FileStat;
     try {
-      await this.deps.fs.lstat(path);
+      found = await this.deps.fs.lstat(path);
     } catch (error) {
       if (errnoCode(error) === 'ENOENT') return path;
       throw error;
     }
+    if (moving !== undefined && caseFoldedNames(moving.from) === caseFoldedNames(relPath) && found.kind === 'file' && sameSignature(found, moving.file) && found.dev === moving.file.dev) return path;
     throw new SyncError('LOCAL_FILE_CHANGED', `${relPath} appeared on disk since the plan; it is compared again.`);
   }
 }
