@@ -252,7 +252,9 @@ async function freshService(): Promise<SimService> {
     const dir = mkdtempSync(join(scratchDir(), 'asset-sync-sim-service-'));
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     const clock = new SimClock();
-    const service = await startService(serviceConfig({ dataDir: join(dir, 'service'), port: 0, host: '127.0.0.1', adminPassword: SIM_PASSWORD }), { clock });
+    // The URLs it hands out (upload parts, downloads) name SIM_SERVER, not the port it drew: they reach
+    // the trace in error messages, and a seed's trace must be the same in every process.
+    const service = await startService(serviceConfig({ dataDir: join(dir, 'service'), port: 0, host: '127.0.0.1', publicUrl: SIM_SERVER, adminPassword: SIM_PASSWORD }), { clock });
     clock.quiesce = () => service.jobsIdle();
     return { service, clock, restore: storeSnapshot(service.ctx.db), dir };
   })();
