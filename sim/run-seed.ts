@@ -26,7 +26,7 @@ import { RemoteView } from './remote-view.js';
 import { describeStep, generateScenario, type Step } from './scenario.js';
 import { checkInvariants, type ClientView } from './invariants.js';
 import { UserWrites } from './user-writes.js';
-import { storeSnapshot } from './store-reset.js';
+import { storeCheckpoint } from './store-reset.js';
 import { EventDriven } from './watch-faults.js';
 import { CommitFaults } from './db-faults.js';
 import { withFaultSteps } from './fault-steps.js';
@@ -256,7 +256,7 @@ async function freshService(): Promise<SimService> {
     // the trace in error messages, and a seed's trace must be the same in every process.
     const service = await startService(serviceConfig({ dataDir: join(dir, 'service'), port: 0, host: '127.0.0.1', publicUrl: SIM_SERVER, adminPassword: SIM_PASSWORD }), { clock });
     clock.quiesce = () => service.jobsIdle();
-    return { service, clock, restore: storeSnapshot(service.ctx.db), dir };
+    return { service, clock, restore: storeCheckpoint(service.ctx.db), dir };
   })();
   const sim = await shared;
   // Nothing of the last seed may still run when its store is put back.
