@@ -120,10 +120,15 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
             client.disk.mkdirpSync(TRASH);
             client.disk.renameSync(absPath, `${TRASH}/${String(clock.now())}-${absPath.split('/').pop() ?? ''}`);
           },
-          openDb: () => openStateDb(image),
+          // Armed before the engine prepares its statements: each trigger changes the schema, after
+          // which SQLite prepares every statement again.
+          openDb: () => {
+            const db = openStateDb(image);
+            client.commits?.arm(db);
+            return db;
+          },
         },
       );
-      client.commits?.arm(engine.db);
       return engine;
     };
 
