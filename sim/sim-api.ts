@@ -1,7 +1,7 @@
 /**
  * The engine's AssetApi in the simulation: the real API client (its retries, token refresh, Retry-After
  * and connectivity handling) over a transport that calls the real service in-process with
- * fastify.inject (no socket carries a request), behind the fault layer. Part uploads and downloads,
+ * fastify's routing entry (direct-request.ts: no socket carries a request), behind the fault layer. Part uploads and downloads,
  * which the real client streams from and to real files, read and write the MemoryFileSystem instead.
  */
 import { createHash } from 'node:crypto';
