@@ -40,10 +40,22 @@ class DirectRequest extends Readable {
     readonly headers: Record<string, string>,
     body: Buffer | undefined,
   ) {
-    super({ autoDestroy: false, read: () => undefined });
+    // The body arrives on a later turn of the event loop, as from a socket (and as light-my-request
+    // delivered it): the service's background jobs (setImmediate) get their turn before a request
+    // with a body is handled, so seeds interleave jobs and calls as they always did.
+    let sent = false;
+    super({
+      autoDestroy: false,
+      read: () => {
+        if (sent) return;
+        sent = true;
+        setImmediate(() => {
+          if (body !== undefined && body.length > 0) this.push(body);
+          this.push(null);
+        });
+      },
+    });
     this.rawHeaders = Object.entries(headers).flat();
-    if (body !== undefined && body.length > 0) this.push(body);
-    this.push(null);
   }
 }
 
