@@ -27,18 +27,21 @@ export class CommitFaults {
     private readonly trace: (line: string) => void,
   ) {}
 
-  /** Arms an engine's connection (again after each restart: TEMP triggers live with the connection). */
+  /**
+   * Arms an engine's connection (again after each restart: TEMP triggers live with the connection),
+   * before the engine prepares its statements.
+   */
   arm(db: StateDb): void {
     db.function('sim_commit_point', { deterministic: false }, (table: unknown, change: unknown) => {
       this.point(String(table), String(change));
       return null;
     });
     const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all();
-    for (const { name } of tables) {
-      for (const change of CHANGES) {
-        db.exec(`CREATE TEMP TRIGGER "sim_${name}_${change}" AFTER ${change} ON main."${name}" BEGIN SELECT sim_commit_point('${name}', '${change}'); END`);
-      }
-    }
+    const triggers = tables.flatMap(({ name }) =>
+      CHANGES.map((change) => `CREATE TEMP TRIGGER "sim_${name}_${change}" AFTER ${change} ON main."${name}" BEGIN SELECT sim_commit_point('${name}', '${change}'); END;`),
+    );
+    // In one transaction: a schema change commits once instead of once per trigger.
+    db.transaction(() => db.exec(triggers.join('\n')))();
   }
 
   private point(table: string, change: string): void {

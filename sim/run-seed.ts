@@ -26,7 +26,7 @@ import { RemoteView } from './remote-view.js';
 import { describeStep, generateScenario, type Step } from './scenario.js';
 import { checkInvariants, type ClientView } from './invariants.js';
 import { UserWrites } from './user-writes.js';
-import { storeSnapshot } from './store-reset.js';
+import { storeCheckpoint } from './store-reset.js';
 import { EventDriven } from './watch-faults.js';
 import { CommitFaults } from './db-faults.js';
 import { withFaultSteps } from './fault-steps.js';
@@ -130,11 +130,16 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
             client.disk.mkdirpSync(TRASH);
             client.disk.renameSync(absPath, `${TRASH}/${String(clock.now())}-${absPath.split('/').pop() ?? ''}`);
           },
-          openDb: () => openStateDb(image),
+          // Armed before the engine prepares its statements: each trigger changes the schema, after
+          // which SQLite prepares every statement again.
+          openDb: () => {
+            const db = openStateDb(image);
+            client.commits?.arm(db);
+            return db;
+          },
           ...(options.plant === undefined || options.plant === 'blind-retry' || options.plant === 'no-rescan' ? {} : { plantedBug: options.plant }),
         },
       );
-      client.commits?.arm(engine.db);
       return engine;
     };
 
@@ -269,9 +274,11 @@ async function freshService(): Promise<SimService> {
     const dir = mkdtempSync(join(scratchDir(), 'asset-sync-sim-service-'));
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     const clock = new SimClock();
-    const service = await startService(serviceConfig({ dataDir: join(dir, 'service'), port: 0, host: '127.0.0.1', adminPassword: SIM_PASSWORD }), { clock });
+    // The URLs it hands out (upload parts, downloads) name SIM_SERVER, not the port it drew: they reach
+    // the trace in error messages, and a seed's trace must be the same in every process.
+    const service = await startService(serviceConfig({ dataDir: join(dir, 'service'), port: 0, host: '127.0.0.1', publicUrl: SIM_SERVER, adminPassword: SIM_PASSWORD }), { clock });
     clock.quiesce = () => service.jobsIdle();
-    return { service, clock, restore: storeSnapshot(service.ctx.db), dir };
+    return { service, clock, restore: storeCheckpoint(service.ctx.db), dir };
   })();
   const sim = await shared;
   // Nothing of the last seed may still run when its store is put back.

@@ -1,7 +1,7 @@
 /**
  * The engine's AssetApi in the simulation: the real API client (its retries, token refresh, Retry-After
  * and connectivity handling) over a transport that calls the real service in-process with
- * fastify.inject (no socket carries a request), behind the fault layer. Part uploads and downloads,
+ * fastify's routing entry (direct-request.ts: no socket carries a request), behind the fault layer. Part uploads and downloads,
  * which the real client streams from and to real files, read and write the MemoryFileSystem instead.
  */
 import { createHash } from 'node:crypto';
@@ -14,6 +14,7 @@ import { fileChangedError } from '../src/main/api/part-source.js';
 import { DEFAULT_RETRY, withRetries } from '../src/main/api/with-retries.js';
 import { sameSignature, type FileSystem, type MemoryFileSystem } from '../src/main/local/index.js';
 import { envelopeSchema, assetSchema, parseAnswer } from '../src/main/api/wire-shapes.js';
+import { directRequest, type DirectAnswer } from './direct-request.js';
 import { transportFailure, type Faults, type NetworkFault } from './faults.js';
 import type { Prng } from './prng.js';
 import type { SimClock } from './sim-clock.js';
@@ -42,23 +43,11 @@ export function traceLabel(method: string, path: string): string {
   return `${method} ${(path.split('?')[0] ?? '').replace(/[A-Za-z0-9_-]*\d[A-Za-z0-9_-]*/g, (segment) => (segment.length >= 12 ? ':id' : segment))}`;
 }
 
-function headerText(value: string | number | string[] | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  return Array.isArray(value) ? value.join(', ') : String(value);
-}
-
-interface Injected {
-  status: number;
-  headers: Record<string, string | undefined>;
-  body: Buffer;
-}
+type Injected = DirectAnswer;
 
 async function inject(app: FastifyInstance, method: string, url: string, headers: Record<string, string>, payload?: string | Buffer): Promise<Injected> {
   const target = new URL(url, SIM_SERVER);
-  const response = await app.inject({ method: method as 'GET', url: `${target.pathname}${target.search}`, headers, ...(payload === undefined ? {} : { payload }) });
-  const answerHeaders: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(response.headers)) answerHeaders[name] = headerText(value);
-  return { status: response.statusCode, headers: answerHeaders, body: response.rawPayload };
+  return directRequest(app, method, `${target.pathname}${target.search}`, headers, payload);
 }
 
 /** What a fault turns an exchange into: a thrown transport failure or a synthetic answer; undefined = send as is. */
