@@ -209,13 +209,17 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     }
     if (!settled) failures.push(`no convergence: the clients still had work after ${SETTLE_ROUNDS} rounds without faults`);
 
-    const views: ClientView[] = world.map((client) => ({ index: client.index, disk: client.disk, names: client.names, root: ROOT, trash: TRASH, breaches: client.fs.breaches, notSynced: readStatus(client.engine.db).flatMap((root) => root.notSynced) }));
+    const views: ClientView[] = world.map((client) => {
+      const status = readStatus(client.engine.db);
+      return { index: client.index, disk: client.disk, names: client.names, root: ROOT, trash: TRASH, breaches: client.fs.breaches, notSynced: status.flatMap((root) => root.notSynced), conflictCopies: status.flatMap((root) => root.conflicts.map((conflict) => conflict.copyPath)) };
+    });
     const remote = await colleague.assets();
     failures.push(...checkInvariants({ clients: views, remote, writes }));
     if (resurrections !== undefined) failures.push(...(await resurrections.check(writes)));
     for (const view of views) {
       log(`c${view.index}: ${JSON.stringify(treeOf(view.disk, ROOT))}`);
       for (const issue of view.notSynced) log(`c${view.index} not synced: ${issue.relPath}: ${issue.reason}`);
+      for (const copyPath of view.conflictCopies) log(`c${view.index} conflict copy: ${copyPath}`);
     }
     log(`remote: ${JSON.stringify(remote.filter((asset) => asset.state !== 'BINNED').map((asset) => `${asset.paths.join('|')}=${asset.checksum?.slice(0, 6) ?? ''}`).sort())}`);
   } catch (error) {

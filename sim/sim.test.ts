@@ -23,6 +23,7 @@ const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean
   { seed: 1121, steps: 16, bug: 'a new file renamed after its upload failed: the running engine kept the journal entry for good, its empty asset live' },
   { seed: 1233, steps: 16, bug: 'a 502 on an upload job, then a colleague took the path (ours a conflict copy): the job\'s empty asset never binned' },
   { seed: 45, steps: 30, bug: 'an upload job\'s answer lost, then a colleague created the same path: the job\'s empty STAGED asset never adopted or binned' },
+  { seed: 3, steps: 30, classic: true, bug: 'a conflict copy\'s folder renamed: the engine read the copy gone from its path as resolved, and uploaded it (test/integration/sync-conflict-copy-moved.test.ts)' },
 ];
 
 describe('the deterministic simulation', { timeout: 600_000 }, () => {

@@ -200,7 +200,7 @@ export class RootSync {
       await this.local.read(needed);
       local = stableLocal();
     }
-    const conflictCopies = this.conflictCopies(local);
+    const conflictCopies = this.conflictCopies(local, synced);
     const plan = planOperations({
       local,
       unstable: this.local.unstable,
@@ -255,14 +255,36 @@ export class RootSync {
   }
 
   /**
-   * The conflict copies still waiting for the user. A copy that is gone (deleted, or renamed: it then
-   * syncs as a new file) resolves its conflict.
+   * The conflict copies still waiting for the user (DESIGN.md §3: not uploaded until resolved). A copy
+   * the user moved without renaming it (its folder renamed or moved, or the copy alone moved: the same
+   * file under its conflict name) is still waiting, at its new path; simulation seed 3 uploaded it
+   * once its folder was renamed. A copy that is gone (deleted, or renamed: it then syncs as a file of
+   * its own, as `resolve --keep both` would have it) resolves its conflict.
    */
-  private conflictCopies(local: ReadonlyMap<string, LocalEntry>): Set<string> {
+  private conflictCopies(local: ReadonlyMap<string, LocalEntry>, synced: ReadonlyMap<string, unknown>): Set<string> {
     const copies = new Set<string>();
+    /** Files on disk that are no synced placement, by identity: read only when a copy left its path. */
+    let unsynced: Map<string, string> | undefined;
     for (const conflict of this.deps.conflicts.ofRoot(this.root.id)) {
-      if (local.has(conflict.copyPath) || this.local.unstable.has(conflict.copyPath)) copies.add(conflict.copyPath);
-      else this.deps.conflicts.resolved(conflict.id);
+      if (local.has(conflict.copyPath) || this.local.unstable.has(conflict.copyPath)) {
+        copies.add(conflict.copyPath);
+        continue;
+      }
+      let moved: string | undefined;
+      if (conflict.copyFile !== undefined) {
+        // A file just moved is often still settling (`pending`), not yet in the snapshot.
+        unsynced ??= new Map([
+          ...[...this.deps.snapshots.local(this.root.id).values()].filter((entry) => !synced.has(entry.relPath)).map((entry) => [fileKey(entry), entry.relPath] as const),
+          ...[...this.local.pending].map(([relPath, signature]) => [fileKey(signature), relPath] as const),
+        ]);
+        moved = unsynced.get(fileKey(conflict.copyFile));
+      }
+      if (moved !== undefined && baseName(moved) === baseName(conflict.copyPath)) {
+        this.deps.conflicts.copyMoved(conflict.id, moved);
+        copies.add(moved);
+      } else {
+        this.deps.conflicts.resolved(conflict.id);
+      }
     }
     return copies;
   }
@@ -368,4 +390,13 @@ export class RootSync {
     this.deps.log({ level: 'warn', message: `${verdict.reason}: ${verdict.detail}`, relPath });
     if (count) report.failed++;
   }
+}
+
+/** A file's identity on disk (DESIGN.md §3: device and inode). */
+function fileKey(file: { ino: number; dev: number }): string {
+  return `${String(file.dev)}:${String(file.ino)}`;
+}
+
+function baseName(relPath: string): string {
+  return relPath.slice(relPath.lastIndexOf('/') + 1);
 }
