@@ -386,11 +386,14 @@ async function runLocalStep(step: LocalStep, context: StepContext): Promise<stri
       disk.writeFile(abs(step.path), step.content);
       return undefined;
     }
-    case 'local-rename':
-      if (kindAt(step.from) !== 'file' || kindAt(step.to) !== undefined || !parentsAreFolders(disk, root, step.to)) return 'skipped';
+    case 'local-rename': {
+      // On a case-insensitive disk `logo.png` → `Logo.png` names the file itself: a case-only rename.
+      const caseOnly = client.names === 'case-insensitive' && step.from !== step.to && step.from.toLowerCase() === step.to.toLowerCase();
+      if (kindAt(step.from) !== 'file' || (kindAt(step.to) !== undefined && !caseOnly) || !parentsAreFolders(disk, root, step.to)) return 'skipped';
       disk.mkdirpSync(abs(step.to).slice(0, abs(step.to).lastIndexOf('/')));
       disk.renameSync(abs(step.from), abs(step.to));
       return undefined;
+    }
     case 'local-delete':
       if (kindAt(step.path) !== 'file') return 'skipped';
       writes.replaced(disk.readText(abs(step.path)));
