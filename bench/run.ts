@@ -15,6 +15,7 @@ import { benchUiBundle, formatUiBundleBench } from './ui-bundle.js';
 import { benchUiActivity, formatUiActivityBench } from './ui-activity.js';
 import { benchUiStart, formatUiStartBench } from './ui-start.js';
 import { benchPortalPasscode, formatPortalPasscodeBench } from './portal-passcode.js';
+import { benchDropAbandoned, formatDropAbandonedBench } from './drop-abandoned.js';
 
 const filter = process.argv[2];
 const benches: { name: string; run: () => Promise<string[]> }[] = [
@@ -76,6 +77,7 @@ const benches: { name: string; run: () => Promise<string[]> }[] = [
   { name: 'ui-start', run: async () => formatUiStartBench(await benchUiStart()) },
   { name: 'ui-activity-100k', run: async () => formatUiActivityBench(await benchUiActivity()) },
   { name: 'portal-passcode', run: async () => formatPortalPasscodeBench(await benchPortalPasscode()) },
+  { name: 'drop-abandoned-10k', run: async () => formatDropAbandonedBench(await benchDropAbandoned()) },
   // Last: it deletes 100,000 files at its end, and for a minute or more after that every file created
   // on this file system (ext4 without a journal skips recently freed inodes, scanning past each one)
   // costs far more, which the file-heavy benches above would pay on one side or the other.

@@ -1,7 +1,7 @@
 /**
  * The invariants of DESIGN.md §4, checked once the engines have settled without faults:
- * convergence (every client's folder equals the service's live assets, conflict copies and names its
- * status reports it cannot place aside), no
+ * convergence (every client's folder equals the service's live assets, the conflict copies waiting for
+ * their user and the names its status reports it cannot place aside), no
  * data loss (every content a user wrote and did not replace is on some disk, in a trash, or among
  * the service's versions, binned assets included), no partial files (every file and every current
  * asset file holds a whole written content), no duplicate assets (two live assets never hold the
@@ -23,6 +23,11 @@ export interface ClientView {
   breaches: readonly string[];
   /** What the client's status lists as not synced (read-status.ts), with the reason code. */
   notSynced: readonly { relPath: string; reason: string }[];
+  /**
+   * The conflict copies its status lists as waiting for the user: local only by design (DESIGN.md §3).
+   * A copy the user renamed is the user's file and syncs; one moved under its conflict name still waits.
+   */
+  conflictCopies: readonly string[];
 }
 
 /**
@@ -34,6 +39,8 @@ const UNPLACEABLE = new Set(['NAME_CLASH', 'INVALID_NAME', 'TOO_LONG']);
 
 /** ` (2)` before the extension: the stable name a file gets beside a namesake (a file or a folder). */
 const DISAMBIGUATED = / \(\d+\)(?=(\.[^/.]*)?$)/;
+
+/** The name the engine gives our side of a conflict (conflict-name.ts); no user of the simulation writes one. */
 const CONFLICT_COPY = / \(conflict \d{4}-\d{2}-\d{2} \d{6}( \d+)?\)/;
 
 /** Every file under `dir`, relPath → content (the engine's own `.asset-sync/` left out). */
@@ -61,7 +68,9 @@ export function checkInvariants(input: { clients: readonly ClientView[]; remote:
   const live = all.filter((asset) => asset.checksum !== undefined);
   const md5OfWritten = new Map([...writes.written].map((content) => [md5Hex(content), content]));
 
-  // Convergence: each folder (conflict copies aside) is the service's live placements, path for path.
+  // Convergence: each folder (its waiting conflict copies aside) is the service's live placements, path
+  // for path. Copies are left out by the client's word, not by their name: a copy that syncs (renamed,
+  // or resolved `both`) must be on the service, and one that waits must not.
   for (const client of clients) {
     const comparable = (path: string): string => {
       const plain = path.normalize('NFC').replace(DISAMBIGUATED, '');
@@ -69,13 +78,20 @@ export function checkInvariants(input: { clients: readonly ClientView[]; remote:
     };
     const remoteTree = live.flatMap((asset) => asset.paths.map((path) => `${comparable(path)}=${asset.checksum ?? '?'}`)).sort();
     const reported = client.notSynced.filter((issue) => UNPLACEABLE.has(issue.reason)).map((issue) => issue.relPath);
+    const waiting = new Set(client.conflictCopies);
     const local = [...filesUnder(client.disk, client.root)]
-      .filter(([path]) => !CONFLICT_COPY.test(path) && !reported.some((relPath) => path === relPath || path.startsWith(`${relPath}/`)))
+      .filter(([path]) => !waiting.has(path.normalize('NFC')) && !reported.some((relPath) => path === relPath || path.startsWith(`${relPath}/`)))
       .map(([path, content]) => `${comparable(path)}=${md5Hex(content)}`)
       .sort();
     if (JSON.stringify(local) !== JSON.stringify(remoteTree)) {
       failures.push(`convergence: client ${client.index} holds ${JSON.stringify(local.map(readable))} but the service ${JSON.stringify(remoteTree.map(readable))}`);
     }
+  }
+
+  // A conflict copy waits for its user (DESIGN.md §3), who in the simulation never resolves one nor
+  // renames it (scenario names come from a pool): a copy on the service was uploaded unresolved.
+  for (const asset of live) {
+    for (const path of asset.paths.filter((candidate) => CONFLICT_COPY.test(candidate))) failures.push(`conflict copy uploaded: ${path} is on the service, and no user resolved its conflict`);
   }
 
   // No partial files, locally or as a current asset file.

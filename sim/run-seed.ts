@@ -231,13 +231,17 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     }
     if (!settled) failures.push(`no convergence: the clients still had work after ${SETTLE_ROUNDS} rounds without faults`);
 
-    const views: ClientView[] = world.map((client) => ({ index: client.index, disk: client.disk, names: client.names, root: ROOT, trash: TRASH, breaches: client.fs.breaches, notSynced: readStatus(client.engine.db).flatMap((root) => root.notSynced) }));
+    const views: ClientView[] = world.map((client) => {
+      const status = readStatus(client.engine.db);
+      return { index: client.index, disk: client.disk, names: client.names, root: ROOT, trash: TRASH, breaches: client.fs.breaches, notSynced: status.flatMap((root) => root.notSynced), conflictCopies: status.flatMap((root) => root.conflicts.map((conflict) => conflict.copyPath)) };
+    });
     const remote = await colleague.assets();
     failures.push(...checkInvariants({ clients: views, remote, writes }));
     if (resurrections !== undefined) failures.push(...(await resurrections.check(writes)));
     for (const view of views) {
       log(`c${view.index}: ${JSON.stringify(treeOf(view.disk, ROOT))}`);
       for (const issue of view.notSynced) log(`c${view.index} not synced: ${issue.relPath}: ${issue.reason}`);
+      for (const copyPath of view.conflictCopies) log(`c${view.index} conflict copy: ${copyPath}`);
     }
     log(`remote: ${JSON.stringify(remote.filter((asset) => asset.state !== 'BINNED').map((asset) => `${asset.paths.join('|')}=${asset.checksum?.slice(0, 6) ?? ''}`).sort())}`);
   } catch (error) {
@@ -406,11 +410,14 @@ async function runLocalStep(step: LocalStep, context: StepContext): Promise<stri
       disk.writeFile(abs(step.path), step.content);
       return undefined;
     }
-    case 'local-rename':
-      if (kindAt(step.from) !== 'file' || kindAt(step.to) !== undefined || !parentsAreFolders(disk, root, step.to)) return 'skipped';
+    case 'local-rename': {
+      // On a case-insensitive disk `logo.png` → `Logo.png` names the file itself: a case-only rename.
+      const caseOnly = client.names === 'case-insensitive' && step.from !== step.to && step.from.toLowerCase() === step.to.toLowerCase();
+      if (kindAt(step.from) !== 'file' || (kindAt(step.to) !== undefined && !caseOnly) || !parentsAreFolders(disk, root, step.to)) return 'skipped';
       disk.mkdirpSync(abs(step.to).slice(0, abs(step.to).lastIndexOf('/')));
       disk.renameSync(abs(step.from), abs(step.to));
       return undefined;
+    }
     case 'local-delete':
       if (kindAt(step.path) !== 'file') return 'skipped';
       writes.replaced(disk.readText(abs(step.path)));

@@ -25,6 +25,10 @@ const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean
   { seed: 1233, steps: 16, bug: 'a 502 on an upload job, then a colleague took the path (ours a conflict copy): the job\'s empty asset never binned' },
   { seed: 45, steps: 30, bug: 'an upload job\'s answer lost, then a colleague created the same path: the job\'s empty STAGED asset never adopted or binned' },
   { seed: 20980, steps: 30, names: ['exact', 'case-insensitive'], bug: 'a colleague renamed Logo.png to logo.png, a case-insensitive client: its move found the file itself at the new name, refused it, and never converged (--names case-insensitive)' },
+  { seed: 3, steps: 30, classic: true, bug: 'a conflict copy\'s folder renamed: the engine read the copy gone from its path as resolved, and uploaded it (test/integration/sync-conflict-copy-moved.test.ts)' },
+  { seed: 7194, steps: 30, bug: 'the same as seed 3 with the watcher, commit and guard faults: a folder renamed over a conflict copy uploaded it' },
+  { seed: 7058, steps: 30, bug: 'a write to Logo.png renamed logo.png in case only on a case-insensitive disk while its upload was cut off: an lstat of the old spelling found the file, so the job\'s empty asset stayed live (sim/abandoned-uploads.test.ts)' },
+  { seed: 7257, steps: 30, bug: 'the same case-only rename of a file whose upload was cut off, in A/C: the job\'s empty asset stayed live' },
 ];
 
 describe('the deterministic simulation', { timeout: 600_000 }, () => {

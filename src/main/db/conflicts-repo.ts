@@ -12,6 +12,11 @@ export interface ConflictInput {
   local: { md5: string; size: number; mtimeMs: number };
   remote: { md5: string; size: number; fileId: string; dateModified: string };
   dateCreated: string;
+  /**
+   * The copy's file on disk (a rename keeps both), so the conflict follows a copy the user moves
+   * without renaming it. Absent on conflicts recorded before migration 0005.
+   */
+  copyFile?: { ino: number; dev: number };
 }
 
 export interface Conflict extends ConflictInput {
@@ -33,6 +38,8 @@ interface ConflictColumns {
   remote_file_id: string;
   remote_modified: string;
   date_created: string;
+  copy_ino: number | null;
+  copy_dev: number | null;
 }
 
 const toConflict = (row: ConflictColumns): Conflict => ({
@@ -44,6 +51,7 @@ const toConflict = (row: ConflictColumns): Conflict => ({
   local: { md5: row.local_md5, size: row.local_size, mtimeMs: row.local_mtime_ms },
   remote: { md5: row.remote_md5, size: row.remote_size, fileId: row.remote_file_id, dateModified: row.remote_modified },
   dateCreated: row.date_created,
+  ...(row.copy_ino === null || row.copy_dev === null ? {} : { copyFile: { ino: row.copy_ino, dev: row.copy_dev } }),
 });
 
 export function conflictsRepo(db: StateDb) {
@@ -51,10 +59,11 @@ export function conflictsRepo(db: StateDb) {
   const ofRoot = db.prepare<[string], ConflictColumns>('SELECT * FROM conflicts WHERE root_id = ? ORDER BY id');
   const byId = db.prepare<[number], ConflictColumns>('SELECT * FROM conflicts WHERE id = ?');
   const insert = db.prepare(
-    `INSERT OR REPLACE INTO conflicts (root_id, rel_path, copy_path, asset_id, local_md5, local_size, local_mtime_ms, remote_md5, remote_size, remote_file_id, remote_modified, date_created)
-     VALUES (@root_id, @rel_path, @copy_path, @asset_id, @local_md5, @local_size, @local_mtime_ms, @remote_md5, @remote_size, @remote_file_id, @remote_modified, @date_created)`,
+    `INSERT OR REPLACE INTO conflicts (root_id, rel_path, copy_path, asset_id, local_md5, local_size, local_mtime_ms, remote_md5, remote_size, remote_file_id, remote_modified, date_created, copy_ino, copy_dev)
+     VALUES (@root_id, @rel_path, @copy_path, @asset_id, @local_md5, @local_size, @local_mtime_ms, @remote_md5, @remote_size, @remote_file_id, @remote_modified, @date_created, @copy_ino, @copy_dev)`,
   );
   const remove = db.prepare('DELETE FROM conflicts WHERE id = ?');
+  const moveCopy = db.prepare('UPDATE conflicts SET copy_path = ? WHERE id = ?');
   const renameUnder = db.prepare(
     `UPDATE conflicts SET rel_path = CASE WHEN rel_path LIKE @like ESCAPE '\\' THEN @to || substr(rel_path, length(@from) + 1) ELSE rel_path END,
                           copy_path = CASE WHEN copy_path LIKE @like ESCAPE '\\' THEN @to || substr(copy_path, length(@from) + 1) ELSE copy_path END
@@ -83,10 +92,14 @@ export function conflictsRepo(db: StateDb) {
         remote_file_id: input.remote.fileId,
         remote_modified: input.remote.dateModified,
         date_created: input.dateCreated,
+        copy_ino: input.copyFile?.ino ?? null,
+        copy_dev: input.copyFile?.dev ?? null,
       });
       return Number(result.lastInsertRowid);
     },
     resolved: (id: number) => void remove.run(id),
+    /** The user moved the copy (itself, or a folder above it) without renaming it: still waiting, now at `copyPath`. */
+    copyMoved: (id: number, copyPath: string) => void moveCopy.run(copyPath, id),
     /** Follows a directory rename (`from/…` → `to/…`). */
     renameDir: (rootId: string, from: string, to: string) => void renameUnder.run({ root_id: rootId, from: `${from}/`, to: `${to}/`, like: `${from.replace(/[\\%_]/g, (c) => `\\${c}`)}/%` }),
   };

@@ -65,9 +65,24 @@ export function uploadJournal(db: StateDb) {
   const forgetUpload = db.prepare("UPDATE uploads SET asset_id = ?, upload_id = NULL, part_size = NULL, parts = '{}' WHERE root_id = ? AND rel_path = ?");
   const setParts = db.prepare('UPDATE uploads SET parts = ? WHERE root_id = ? AND rel_path = ?');
   const remove = db.prepare('DELETE FROM uploads WHERE root_id = ? AND rel_path = ?');
+  // Joined on each table's primary key: the cost is the journal's size in SQLite, and only the rows
+  // that need a look come out (no JSON parsed, no file looked at, for the thousands that do not).
+  const unbacked = db.prepare<[string], UploadRow & { holder: string | null }>(
+    `SELECT u.*, CASE WHEN s.asset_id IS NOT u.asset_id THEN s.asset_id END AS holder
+       FROM uploads u
+       LEFT JOIN local_files l ON l.root_id = u.root_id AND l.rel_path = u.rel_path
+       LEFT JOIN synced s ON s.root_id = u.root_id AND s.rel_path = u.rel_path
+      WHERE u.root_id = ? AND u.kind = 'NEW' AND (l.rel_path IS NULL OR (s.asset_id IS NOT NULL AND s.asset_id IS NOT u.asset_id))
+      ORDER BY u.date_created, u.rel_path`,
+  );
 
   return {
     all: (rootId: string) => all.all(rootId).map(toEntry),
+    /**
+     * New files' entries the snapshots no longer back: no local file recorded at the path as spelled
+     * (gone, renamed, a case-only rename too), or another asset's file synced there (`holder`).
+     */
+    unbacked: (rootId: string): { entry: JournalEntry; holder: string | undefined }[] => unbacked.all(rootId).map((row) => ({ entry: toEntry(row), holder: row.holder ?? undefined })),
     get(rootId: string, relPath: string): JournalEntry | undefined {
       const row = one.get(rootId, relPath);
       return row === undefined ? undefined : toEntry(row);

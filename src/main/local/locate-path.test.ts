@@ -70,3 +70,21 @@ describe('PathLocator.locate', () => {
     expect(fs.lstats).toEqual(['/root/a', '/root/a/b.txt', '/root/a/link.txt', '/root/a/none.txt']);
   });
 });
+
+describe('PathLocator with exactNames', () => {
+  it('finds a name on a case-insensitive disk only as it is spelled there, folders included', async () => {
+    const fs = new MemoryFileSystem({ names: 'case-insensitive' });
+    fs.writeFile('/root/Brand/Logo.png', 'x');
+    fs.writeFile('/root/Brand/caf\u0065\u0301.txt', 'y');
+    const loose = new PathLocator(fs, '/root');
+    const exact = new PathLocator(fs, '/root', { exactNames: true });
+
+    // An lstat of either spelling answers on such a disk: the plain locator takes `logo.png` for the file.
+    expect(await loose.locate('Brand/logo.png')).toMatchObject({ kind: 'found', absPath: '/root/Brand/logo.png' });
+    expect(await exact.locate('Brand/logo.png')).toEqual({ kind: 'missing', absPath: '/root/Brand/logo.png' });
+    expect(await exact.locate('brand/Logo.png')).toEqual({ kind: 'missing', absPath: '/root/brand/Logo.png' });
+    expect(await exact.locate('Brand/Logo.png')).toMatchObject({ kind: 'found', absPath: '/root/Brand/Logo.png' });
+    // NFC relPaths still find an NFD name.
+    expect(await exact.locate('Brand/caf\u00e9.txt')).toMatchObject({ kind: 'found', absPath: '/root/Brand/cafe\u0301.txt' });
+  });
+});

@@ -38,9 +38,15 @@ export class PathLocator {
   private readonly listings = new Map<string, DirEntry[]>();
   private readonly directories = new Map<string, string>();
 
+  /**
+   * `exactNames`: each name must be in its directory's listing as spelled (NFC-compared), ASCII ones
+   * too, so a case-insensitive disk's `Logo.png` does not answer for `logo.png`. A listing per
+   * directory: for the few lookups that ask whether a path is still spelled so (a case-only rename).
+   */
   constructor(
     private readonly fs: FileSystem,
     private readonly root: string,
+    private readonly options: { exactNames?: boolean } = {},
   ) {
     this.directories.set('', root);
   }
@@ -130,10 +136,11 @@ export class PathLocator {
    * The on-disk spelling of `segment` in `dirAbs`: itself for ASCII (one spelling only), else the entry
    * spelled exactly so (a disk that keeps NFC and NFD side by side: the NFC one is the name itself, an
    * NFD `segment` is a report of the other spelling, tree-walk.ts), else, for an NFC `segment`, the single
-   * entry that normalises to it. undefined when there is none.
+   * entry that normalises to it. undefined when there is none. With `exactNames`, ASCII names are looked
+   * up in the listing as well.
    */
   private async diskName(dirAbs: string, segment: string): Promise<string | undefined | { kind: 'clash' } | { kind: 'unreadable'; code: string }> {
-    if (isAscii(segment)) return segment;
+    if (isAscii(segment) && this.options.exactNames !== true) return segment;
     let listing = this.listings.get(dirAbs);
     if (listing === undefined) {
       try {

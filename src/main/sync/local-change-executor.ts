@@ -73,6 +73,8 @@ export class LocalChangeExecutor {
       local: { md5: op.local.md5, size: op.local.size, mtimeMs: op.local.mtimeMs },
       remote: { md5: op.remote.md5, size: op.remote.size, fileId: op.remote.fileId, dateModified: op.remote.dateModified },
       dateCreated: this.deps.nowIso(),
+      // The rename below keeps the file's identity: the conflict can follow its copy if the user moves it.
+      copyFile: { ino: op.local.ino, dev: op.local.dev },
     });
     try {
       await fs.rename(from, to);

@@ -203,7 +203,7 @@ export class RootSync {
       await this.local.read(needed);
       local = stableLocal();
     }
-    const conflictCopies = this.conflictCopies(local);
+    const conflictCopies = this.conflictCopies(local, synced);
     const plan = plantedPlan(planOperations({
       local,
       unstable: this.local.unstable,
@@ -223,9 +223,12 @@ export class RootSync {
     this.forgetSettled({ local, synced, plan, waiting: new Set([...busy, ...this.local.unstable]), ...(remote.error === undefined && remote.view !== undefined ? { remote: remote.view } : {}) });
     await this.execute(plan.operations, report);
     // A new file's upload that failed or was cut off keeps its journal entry for the next attempt;
-    // when a pass's work took the file away (renamed, deleted) or gave its path another asset's file
-    // (a colleague's, ours a conflict copy), its empty asset goes too, as resume does after a restart.
-    if (plan.operations.length > 0) report.operations += (await deps.uploads.dropAbandoned(root, deps.snapshots.synced(root.id))).length;
+    // when the file went away (renamed, deleted: by the user, or by this pass's work) or its path holds
+    // another asset's file (a colleague's, ours a conflict copy), its empty asset goes too, as resume
+    // does after a restart. Cheap when there is nothing to end (one query). Run after quiet passes
+    // too (the service readable), it kept test/integration/sync-watch-resume from finishing its
+    // upload within 120 s (10 s without): a quiet pass keeps waiting for one that did work.
+    if (plan.operations.length > 0) report.operations += (await deps.uploads.dropAbandoned(root)).length;
     // The state is taken after this pass's own writes (held deletions, say): only later changes wake the root.
     this.rest.planned({ now, state: deps.stateVersion?.(), waiting }, plan.operations.length, plan.heldDeletes.length);
     return report;
@@ -258,14 +261,36 @@ export class RootSync {
   }
 
   /**
-   * The conflict copies still waiting for the user. A copy that is gone (deleted, or renamed: it then
-   * syncs as a new file) resolves its conflict.
+   * The conflict copies still waiting for the user (DESIGN.md §3: not uploaded until resolved). A copy
+   * the user moved without renaming it (its folder renamed or moved, or the copy alone moved: the same
+   * file under its conflict name) is still waiting, at its new path; simulation seed 3 uploaded it
+   * once its folder was renamed. A copy that is gone (deleted, or renamed: it then syncs as a file of
+   * its own, as `resolve --keep both` would have it) resolves its conflict.
    */
-  private conflictCopies(local: ReadonlyMap<string, LocalEntry>): Set<string> {
+  private conflictCopies(local: ReadonlyMap<string, LocalEntry>, synced: ReadonlyMap<string, unknown>): Set<string> {
     const copies = new Set<string>();
+    /** Files on disk that are no synced placement, by identity: read only when a copy left its path. */
+    let unsynced: Map<string, string> | undefined;
     for (const conflict of this.deps.conflicts.ofRoot(this.root.id)) {
-      if (local.has(conflict.copyPath) || this.local.unstable.has(conflict.copyPath)) copies.add(conflict.copyPath);
-      else this.deps.conflicts.resolved(conflict.id);
+      if (local.has(conflict.copyPath) || this.local.unstable.has(conflict.copyPath)) {
+        copies.add(conflict.copyPath);
+        continue;
+      }
+      let moved: string | undefined;
+      if (conflict.copyFile !== undefined) {
+        // A file just moved is often still settling (`pending`), not yet in the snapshot.
+        unsynced ??= new Map([
+          ...[...this.deps.snapshots.local(this.root.id).values()].filter((entry) => !synced.has(entry.relPath)).map((entry) => [fileKey(entry), entry.relPath] as const),
+          ...[...this.local.pending].map(([relPath, signature]) => [fileKey(signature), relPath] as const),
+        ]);
+        moved = unsynced.get(fileKey(conflict.copyFile));
+      }
+      if (moved !== undefined && baseName(moved) === baseName(conflict.copyPath)) {
+        this.deps.conflicts.copyMoved(conflict.id, moved);
+        copies.add(moved);
+      } else {
+        this.deps.conflicts.resolved(conflict.id);
+      }
     }
     return copies;
   }
@@ -371,4 +396,13 @@ export class RootSync {
     this.deps.log({ level: 'warn', message: `${verdict.reason}: ${verdict.detail}`, relPath });
     if (count) report.failed++;
   }
+}
+
+/** A file's identity on disk (DESIGN.md §3: device and inode). */
+function fileKey(file: { ino: number; dev: number }): string {
+  return `${String(file.dev)}:${String(file.ino)}`;
+}
+
+function baseName(relPath: string): string {
+  return relPath.slice(relPath.lastIndexOf('/') + 1);
 }

@@ -79,6 +79,8 @@ export class UploadExecutor {
    * service, where each round trip costs tens of ms, the jobs would otherwise set the pace.
    */
   private readonly jobs = new ConcurrencyLimit(JOBS_IN_FLIGHT);
+  /** Per root, the paths whose upload found the file changed on disk since the last `dropAbandoned`. */
+  private readonly changedOnDisk = new Map<string, Set<string>>();
 
   constructor(private readonly deps: UploadExecutorDeps) {
     this.files = new ConcurrencyLimit(deps.limits?.filesInFlight ?? 8);
@@ -176,44 +178,55 @@ export class UploadExecutor {
 
   /**
    * Ends the new files' uploads that no upload will ever finish: the file went away while the engine
-   * ran (renamed, moved, deleted after an upload failed or was interrupted), or its path now holds
-   * another asset's file (a colleague's file took the name and ours became a conflict copy). An empty
-   * asset goes to the bin and a completed one gone from disk is recorded (`vanishedUpload`), as `resume`
-   * does after a restart. Without this a running engine kept
+   * ran (renamed, a case-only rename included, moved, deleted after an upload failed or was
+   * interrupted), or its path now holds another asset's file (a colleague's file took the name and ours
+   * became a conflict copy). An empty asset goes to the bin and a completed one gone from disk is
+   * recorded (`vanishedUpload`), as `resume` does after a restart. Without this a running engine kept
    * the entry for good, and the asset the batch job had made stayed on the service without a file.
    * An entry without an asset adopts its job's asset first; whatever cannot be settled now (the
    * service unreachable) is kept for the next pass. Returns the paths whose upload ended.
+   *
+   * Looks only at the entries the snapshots no longer back (`UploadJournal.unbacked`: one query) and
+   * those whose upload found its file changed on disk since the last sweep: the scan already said
+   * where the others' files are. Each of those is looked for on disk as spelled (`exactNames`): on a
+   * case-insensitive disk `Logo.png` answers an lstat of `logo.png`, and the entry of a file renamed
+   * so stayed for good while its new name uploaded as another asset. Stat-ing every entry instead cost
+   * a file system call per new file still to upload after each pass (thousands during an offline
+   * ingest).
    */
-  async dropAbandoned(root: UploadRoot, synced: ReadonlyMap<string, { assetId: string }>): Promise<string[]> {
-    const locator = new PathLocator(this.deps.fs, root.path);
-    /** The other asset now synced at the entry's path, if one took it. */
-    const holder = (entry: JournalEntry): string | undefined => {
-      const assetId = synced.get(entry.relPath)?.assetId;
-      return assetId !== undefined && assetId !== entry.assetId ? assetId : undefined;
-    };
-    const gone: JournalEntry[] = [];
-    for (const entry of this.deps.journal.all(root.id)) {
-      if (entry.kind !== 'NEW') continue;
-      if (holder(entry) !== undefined) gone.push(entry);
-      else if ((await locateFile(this.deps.fs, root.path, entry.relPath, locator).catch(() => undefined)) === undefined) gone.push(entry);
+  async dropAbandoned(root: UploadRoot): Promise<string[]> {
+    const { journal } = this.deps;
+    const candidates = new Map(journal.unbacked(root.id).map((candidate) => [candidate.entry.relPath, candidate]));
+    // A file swapped mid-pass (for a symlink, say) is still a file in the snapshot until the next scan.
+    for (const relPath of this.changedOnDisk.get(root.id) ?? []) {
+      const entry = candidates.has(relPath) ? undefined : journal.get(root.id, relPath);
+      if (entry?.kind === 'NEW') candidates.set(relPath, { entry, holder: undefined });
+    }
+    this.changedOnDisk.delete(root.id);
+    if (candidates.size === 0) return [];
+    const locator = new PathLocator(this.deps.fs, root.path, { exactNames: true });
+    const gone: { entry: JournalEntry; holder: string | undefined }[] = [];
+    for (const candidate of candidates.values()) {
+      if (candidate.holder !== undefined) gone.push(candidate);
+      else if ((await locateFile(this.deps.fs, root.path, candidate.entry.relPath, locator).catch(() => undefined)) === undefined) gone.push(candidate);
     }
     if (gone.length === 0) return [];
-    const orphans = gone.filter((entry) => entry.assetId === null);
+    const orphans = gone.filter(({ entry }) => entry.assetId === null).map(({ entry }) => entry);
     const adopted = orphans.length === 0 ? new Map<string, string>() : await this.adoptOrphans(root, orphans).catch(() => undefined);
     const dropped: string[] = [];
-    for (const entry of gone) {
+    for (const { entry, holder } of gone) {
       // Not knowing whether the job made an asset is not "it made none": asked again next pass.
       if (entry.assetId === null && adopted === undefined) continue;
       const assetId = entry.assetId ?? adopted?.get(entry.relPath);
       try {
         // A file gone: its upload may have completed unheard (recorded as synced, so it follows the
         // file's move or deletion); a path another asset took: ours is binned only if empty.
-        if (assetId !== undefined && holder(entry) === undefined) await this.vanishedUpload(root, entry, assetId);
+        if (assetId !== undefined && holder === undefined) await this.vanishedUpload(root, entry, assetId);
         else if (assetId !== undefined) await this.binIfEmpty(assetId);
       } catch {
         continue;
       }
-      this.deps.journal.finish(root.id, entry.relPath);
+      journal.finish(root.id, entry.relPath);
       dropped.push(entry.relPath);
     }
     return dropped;
@@ -505,6 +518,8 @@ export class UploadExecutor {
    */
   private changed(root: UploadRoot, local: LocalEntry, assetId: string, cause?: unknown): SyncError {
     this.deps.journal.forgetUpload(root.id, local.relPath, assetId);
+    const changed = this.changedOnDisk.get(root.id) ?? new Set<string>();
+    this.changedOnDisk.set(root.id, changed.add(local.relPath));
     return new SyncError('LOCAL_FILE_CHANGED', 'The file changed before it was sent; it uploads again once it settles.', cause === undefined ? undefined : { cause });
   }
 

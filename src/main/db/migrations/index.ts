@@ -3,5 +3,6 @@ import engine from './0001-engine.js';
 import remote from './0002-remote.js';
 import unreadFiles from './0003-unread-files.js';
 import landings from './0004-landings.js';
+import conflictCopyIdentity from './0005-conflict-copy-identity.js';
 
-export const migrations: readonly string[] = [engine, remote, unreadFiles, landings];
+export const migrations: readonly string[] = [engine, remote, unreadFiles, landings, conflictCopyIdentity];
