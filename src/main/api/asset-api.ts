@@ -58,6 +58,11 @@ export interface DownloadRequestOptions {
   /** `{type:'PRESET', presetTransformationId}` or `{type:'CUSTOM', candidateTransformations}` (API.md §6); absent: originals. */
   transformationDescription?: unknown;
   zip?: boolean;
+  /**
+   * Each item's file as soon as the job reports it, once per item, before the outcome: while the job
+   * runs from a service that shows successes then [ours], all at its end from one that does not.
+   */
+  onItem?: (batchItemId: string, item: DownloadItem) => void;
 }
 
 /** A download job's outcome: the items, and the zip of them all when one was asked for. */

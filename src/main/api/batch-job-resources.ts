@@ -6,11 +6,11 @@
  * are safe to create twice: the edits are set operations and a download job only signs URLs.
  */
 import { z } from 'zod';
-import type { LifecycleState, PresetTransformation } from '../../shared/api/resources.js';
+import type { Job, LifecycleState, PresetTransformation } from '../../shared/api/resources.js';
 import type { Requester } from './api-client.js';
 import type { AssetSelector, BatchOutcome, DownloadOutcome, DownloadRequestItem, DownloadRequestOptions, MetadataValueUpdate } from './asset-api.js';
 import { runJob, type JobPollPolicy } from './jobs.js';
-import { downloadItemSchema, downloadZipSchema, parseAnswer, presetGroupsSchema } from './wire-shapes.js';
+import { downloadItemSchema, downloadZipSchema, parseAnswer, presetGroupsSchema, unwrapResult } from './wire-shapes.js';
 
 export function batchJobResources(requester: Requester, jobPoll: JobPollPolicy) {
   return {
@@ -35,7 +35,19 @@ export function batchJobResources(requester: Requester, jobPoll: JobPollPolicy) 
     async requestDownloads(items: DownloadRequestItem[], options: DownloadRequestOptions = {}): Promise<DownloadOutcome> {
       const path = '/asset-download-batch-jobs';
       const body = { items, ...(options.transformationDescription === undefined ? {} : { transformationDescription: options.transformationDescription }), ...(options.zip === true ? { zip: true } : {}) };
-      const outcome = await runJob(requester, jobPoll, { path, body, success: downloadItemSchema, idempotent: true });
+      const { onItem } = options;
+      const reported = new Set<string>();
+      const onPoll =
+        onItem === undefined
+          ? undefined
+          : (job: Job): void => {
+              for (const [key, value] of Object.entries(job.successes ?? {})) {
+                if (reported.has(key)) continue;
+                reported.add(key);
+                onItem(key, parseAnswer(downloadItemSchema, unwrapResult(value), 'GET', `${path}/${job.id} (successes.${key})`));
+              }
+            };
+      const outcome = await runJob(requester, jobPoll, { path, body, success: downloadItemSchema, idempotent: true, onPoll });
       if (options.zip !== true) return outcome;
       return { ...outcome, zip: parseAnswer(downloadZipSchema, outcome.result, 'GET', `${path}/${outcome.jobId ?? ''} (result)`) };
     },

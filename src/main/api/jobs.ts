@@ -17,13 +17,19 @@ export interface JobPollPolicy {
   initialMs: number;
   /** Waits grow by this factor… */
   factor: number;
-  /** …up to this, ms. */
+  /** …up to this, ms… */
   maxMs: number;
+  /**
+   * …or up to this while the job moves (its progress or its successes grew since the poll before), ms:
+   * a job reporting items as they are done is followed closely, and one that sits still is asked less
+   * and less (issue 18: a download job finishing just after a 2 s wait cost up to 2 s).
+   */
+  movingMaxMs: number;
   /** A job still running after this long is given up on (JOB_TIMEOUT, retryable), ms. */
   timeoutMs: number;
 }
 
-export const DEFAULT_JOB_POLL: JobPollPolicy = { initialMs: 50, factor: 1.6, maxMs: 2000, timeoutMs: 30 * 60_000 };
+export const DEFAULT_JOB_POLL: JobPollPolicy = { initialMs: 50, factor: 1.6, maxMs: 2000, movingMaxMs: 250, timeoutMs: 30 * 60_000 };
 
 const errorBodySchema: z.ZodType<ErrorBody> = z.object({
   timestamp: z.string().default(''),
@@ -99,22 +105,33 @@ export interface RunJobOptions<S> {
   /** Whether creating the job twice is harmless (false for jobs that create assets). */
   idempotent: boolean;
   signal?: AbortSignal | undefined;
+  /** Every state of the job seen, the created one and the last included (e.g. successes while it runs). */
+  onPoll?: ((job: Job) => void) | undefined;
 }
 
 export async function runJob<S>(requester: Requester, policy: JobPollPolicy, options: RunJobOptions<S>): Promise<BatchOutcome<S>> {
   const { path, signal } = options;
   const created = parseAnswer(jobSchema, await requester.json({ method: 'POST', path, body: options.body, idempotent: options.idempotent, signal }), 'POST', path);
-  const job = await pollJob(requester, policy, path, created, signal);
+  const job = await pollJob(requester, policy, path, created, signal, options.onPoll);
   return outcomeOf(job, path, options.success);
 }
 
-/** Polls until the job is finished; throws an ApiError when it FAILED or runs past the policy's timeout. */
-export async function pollJob(requester: Requester, policy: JobPollPolicy, path: string, job: Job, signal?: AbortSignal): Promise<Job> {
+/** How far a job has got: its progress and how many items it has reported. */
+function advanceOf(job: Job): number {
+  return job.progress + Object.keys(job.successes ?? {}).length + Object.keys(job.failures ?? {}).length;
+}
+
+/**
+ * Polls until the job is finished, handing each state seen to `onPoll`; throws an ApiError when it
+ * FAILED or runs past the policy's timeout.
+ */
+export async function pollJob(requester: Requester, policy: JobPollPolicy, path: string, job: Job, signal?: AbortSignal, onPoll?: (job: Job) => void): Promise<Job> {
   const { clock } = requester.context;
   const started = clock.now();
   const jobPath = `${path}/${encodeURIComponent(job.id)}`;
   let current = job;
   let wait = policy.initialMs;
+  onPoll?.(current);
   while (current.state === 'QUEUED' || current.state === 'RUNNING') {
     if (clock.now() - started > policy.timeoutMs) {
       throw new ApiError({
@@ -130,8 +147,10 @@ export async function pollJob(requester: Requester, policy: JobPollPolicy, path:
     } catch {
       throw abortedError('GET', jobPath);
     }
-    wait = Math.min(policy.maxMs, wait * policy.factor);
+    const before = advanceOf(current);
     current = parseAnswer(jobSchema, await requester.json({ method: 'GET', path: jobPath, signal }), 'GET', jobPath);
+    wait = Math.min(advanceOf(current) > before ? Math.min(policy.movingMaxMs, policy.maxMs) : policy.maxMs, wait * policy.factor);
+    if (current.state !== 'FAILED') onPoll?.(current);
   }
   if (current.state === 'FAILED') {
     throw apiErrorFromBody(current.error, { method: 'GET', path: jobPath, fallbackCode: 'JOB_FAILED', what: `Job ${current.id} (${path})` });

@@ -105,7 +105,7 @@ describe('jobs and scrolls against a scripted server', () => {
     let polls = 0;
     const server = await startFakeServer((request, response) => {
       if (request.method === 'POST') sendJson(response, 200, { result: { id: 'j1', type: 'AssetDownloadBatchJob', state: 'QUEUED', progress: 0, dateCreated: '' } });
-      else if (++polls < 4) sendJson(response, 200, { result: { id: 'j1', state: 'RUNNING', progress: polls / 4 } });
+      else if (++polls < 4) sendJson(response, 200, { result: { id: 'j1', state: 'RUNNING', progress: 0 } });
       else sendJson(response, 200, { result: { id: 'j1', state: 'FAILED', progress: 0.75, error: errorBody(500, 'STORAGE_OFFLINE', 'the blob store is gone') } });
     });
     const clock = instantClock();
@@ -122,6 +122,40 @@ describe('jobs and scrolls against a scripted server', () => {
         'GET /asset-download-batch-jobs/j1',
         'GET /asset-download-batch-jobs/j1',
       ]);
+    } finally {
+      api.close();
+      await server.close();
+    }
+  });
+
+  it('keeps polling at most movingMaxMs apart while the job reports progress, and hands each item over once as it appears', async () => {
+    const item = (name: string) => ({ url: `http://127.0.0.1:1/${name}`, filename: name, size: 1, checksum: 'c', contentType: 'image/jpeg' });
+    // Still for three polls, then one item per poll, then done.
+    const answers = [
+      { state: 'RUNNING', progress: 0 },
+      { state: 'RUNNING', progress: 0 },
+      { state: 'RUNNING', progress: 0 },
+      { state: 'RUNNING', progress: 1 / 3, successes: { '0': item('a.jpg') } },
+      { state: 'RUNNING', progress: 2 / 3, successes: { '0': item('a.jpg'), '1': { result: item('b.jpg') } } },
+      { state: 'COMPLETED', progress: 1, successes: { '0': item('a.jpg'), '1': item('b.jpg'), '2': item('c.jpg') } },
+    ];
+    let polls = 0;
+    const server = await startFakeServer((request, response) => {
+      if (request.method === 'POST') sendJson(response, 200, { result: { id: 'j3', type: 'AssetDownloadBatchJob', state: 'QUEUED', progress: 0, dateCreated: '' } });
+      else sendJson(response, 200, { result: { id: 'j3', ...answers[polls++] } });
+    });
+    const clock = instantClock();
+    const api = createApiClient({ server: server.url, tokens: scriptedTokens(), clock, env: {}, jobPoll: { initialMs: 100, factor: 2, maxMs: 1000, movingMaxMs: 150 } });
+    try {
+      const seen: string[] = [];
+      const outcome = await api.requestDownloads(
+        ['0', '1', '2'].map((batchItemId) => ({ batchItemId, assetId: `a${batchItemId}`, assetFileId: null })),
+        { onItem: (key, downloaded) => seen.push(`${key} ${downloaded.filename} after poll ${polls}`) },
+      );
+      // Still: 100, 200, 400, 800; then moving: capped at 150 while it moves.
+      expect(clock.sleeps).toEqual([100, 200, 400, 800, 150, 150]);
+      expect(seen).toEqual(['0 a.jpg after poll 4', '1 b.jpg after poll 5', '2 c.jpg after poll 6']);
+      expect(Object.keys(outcome.successes)).toEqual(['0', '1', '2']);
     } finally {
       api.close();
       await server.close();

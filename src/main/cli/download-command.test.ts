@@ -8,6 +8,7 @@ import { cli } from '../../../test/support/cli-runner.js';
 import { makeTempDir, startTestService, type TestService } from '../../../test/support/test-service.js';
 import { md5Hex, uploadNewAsset } from '../../../test/support/upload-helpers.js';
 import { makeImage, makePdf } from '../../../test/support/media-fixtures.js';
+import { sendJson, startFakeServer } from '../../../test/support/api-client-fakes.js';
 
 function zipNames(path: string): Promise<string[]> {
   return new Promise((resolve, reject) => {
@@ -120,6 +121,46 @@ describe('asset-sync download', () => {
     expect(run.out.split('\n')).toEqual([join(out, 'harbour brief.pdf'), join(out, 'notes.bin'), join(out, 'notes (2).bin')]);
     expect(readFileSync(join(out, 'notes.bin')).equals(large)).toBe(true);
     expect(readFileSync(join(out, 'notes (2).bin')).equals(small)).toBe(true);
+  });
+
+  it('fetches each file as soon as the job hands it over, before the job ends', async () => {
+    // A scripted service whose job reports item 0 at once and ends only after item 0's file was fetched
+    // (or, for a client that waits for the end, after 8 polls: then the order below shows it).
+    const files: Record<string, Buffer> = { '/files/first.jpg': Buffer.from('first file'), '/files/second.jpg': Buffer.from('second file') };
+    const item = (name: string) => {
+      const bytesOf = files[`/files/${name}`] ?? Buffer.alloc(0);
+      return { url: `${fake.url}/files/${name}`, filename: name, size: bytesOf.length, checksum: md5Hex(bytesOf), contentType: 'image/jpeg' };
+    };
+    let polls = 0;
+    const fake = await startFakeServer((request, response) => {
+      const file = files[request.url];
+      if (file !== undefined) {
+        response.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': String(file.length) });
+        response.end(file);
+      } else if (request.method === 'POST') {
+        sendJson(response, 200, { result: { id: 'j', type: 'AssetDownloadBatchJob', state: 'RUNNING', progress: 0, dateCreated: '' } });
+      } else {
+        const fetched = fake.requests.some((seen) => seen.url === '/files/first.jpg');
+        const done = fetched || ++polls >= 8;
+        sendJson(response, 200, {
+          result: done
+            ? { id: 'j', state: 'COMPLETED', progress: 1, successes: { '0': item('first.jpg'), '1': item('second.jpg') } }
+            : { id: 'j', state: 'RUNNING', progress: 0.5, successes: { '0': item('first.jpg') } },
+        });
+      }
+    });
+    try {
+      const out = makeTempDir();
+      const run = await cli(['download', 'a', 'b', '--server', fake.url, '--state', state, '--out', out], env);
+      expect(run).toMatchObject({ code: 0, out: [join(out, 'first.jpg'), join(out, 'second.jpg')].join('\n') });
+      expect(readFileSync(join(out, 'second.jpg'), 'utf8')).toBe('second file');
+      const order = fake.requests.filter((seen) => seen.method === 'GET').map((seen) => (seen.url.startsWith('/files/') ? seen.url : 'poll'));
+      // The first file was asked for while the job was still running: a poll came after it.
+      expect(order.indexOf('/files/first.jpg')).toBeLessThan(order.lastIndexOf('poll'));
+      expect(polls).toBeLessThan(8);
+    } finally {
+      await fake.close();
+    }
   });
 
   it('explains what it needs', async () => {

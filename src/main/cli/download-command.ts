@@ -37,11 +37,19 @@ const SEARCH_LIMIT = 1000;
 class Progress {
   private done = 0;
   private bytes = 0;
+  private totalBytes = 0;
   constructor(
     private readonly io: CommandIo,
-    private readonly files: number,
-    private readonly totalBytes: number,
+    private files: number,
   ) {}
+  /** A file the job has handed over: its bytes join the total. */
+  expect(size: number): void {
+    this.totalBytes += size;
+  }
+  /** The number of files, once the job has said which items failed (or that it is one zip). */
+  setFiles(files: number): void {
+    this.files = files;
+  }
   add(bytes: number): void {
     this.bytes += bytes;
     this.io.live?.(`↓ ${this.done}/${plural(this.files, 'file')} · ${formatBytes(this.bytes)} of ${formatBytes(this.totalBytes)}`);
@@ -61,49 +69,66 @@ class Progress {
 const FETCH_CONCURRENCY = 4;
 
 /**
- * Fetches the files, FETCH_CONCURRENCY at a time, and prints each path in the order asked. Files of one
- * name go one after the other in that order, so which keeps the name (and which gets `name (2)`) never
- * depends on timing, and two items of the same bytes never write one `.part` file at once. The first
- * failure stops the rest and is the one reported.
+ * Fetches files as they are added, FETCH_CONCURRENCY at a time, and prints each path in the order
+ * added. Files of one name go one after the other in that order, so which keeps the name (and which
+ * gets `name (2)`) never depends on timing, and two items of the same bytes never write one `.part`
+ * file at once. The first failure stops the rest and is the one `finish` reports.
  */
-async function fetchAll(api: ApiClient, dir: string, wanted: WantedFile[], progress: Progress, io: CommandIo, signal: AbortSignal): Promise<void> {
-  const failed = new AbortController();
-  const either = AbortSignal.any([signal, failed.signal]);
-  let firstError: Error | undefined;
-  let running = 0;
-  const queued: (() => void)[] = [];
-  const inSlot = async (work: () => Promise<string>): Promise<string> => {
-    if (running < FETCH_CONCURRENCY) running++;
-    else await new Promise<void>((resolve) => queued.push(resolve)); // the slot is handed over, running unchanged
+class FetchQueue {
+  private readonly failed = new AbortController();
+  private readonly signal: AbortSignal;
+  private firstError: Error | undefined;
+  private running = 0;
+  private readonly queued: (() => void)[] = [];
+  private readonly lastOfName = new Map<string, Promise<unknown>>();
+  private readonly paths: Promise<string>[] = [];
+  private printed: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly api: ApiClient,
+    private readonly dir: string,
+    private readonly progress: Progress,
+    private readonly io: CommandIo,
+    signal: AbortSignal,
+  ) {
+    this.signal = AbortSignal.any([signal, this.failed.signal]);
+  }
+
+  add(item: WantedFile): void {
+    this.progress.expect(item.size);
+    const path = (this.lastOfName.get(item.filename) ?? Promise.resolve()).then(() => this.inSlot(() => fetchOne(this.api, this.dir, item, this.progress, this.signal)));
+    this.lastOfName.set(
+      item.filename,
+      path.catch((error: unknown) => {
+        this.firstError ??= error instanceof Error ? error : new Error(String(error));
+        this.failed.abort();
+      }),
+    );
+    this.paths.push(path);
+    // Printed in the order added, each once it and those before it are there; nothing after a failure.
+    this.printed = this.printed.then(async () => {
+      if (this.firstError === undefined) this.io.out(await path);
+    });
+    this.printed.catch(() => undefined);
+  }
+
+  /** Waits for every file added; throws the first failure. */
+  async finish(): Promise<void> {
+    await Promise.allSettled([...this.paths, this.printed]);
+    if (this.firstError !== undefined) throw this.firstError;
+  }
+
+  private async inSlot(work: () => Promise<string>): Promise<string> {
+    if (this.running < FETCH_CONCURRENCY) this.running++;
+    else await new Promise<void>((resolve) => this.queued.push(resolve)); // the slot is handed over, running unchanged
     try {
       return await work();
     } finally {
-      const next = queued.shift();
-      if (next === undefined) running--;
+      const next = this.queued.shift();
+      if (next === undefined) this.running--;
       else next();
     }
-  };
-  const lastOfName = new Map<string, Promise<unknown>>();
-  const paths = wanted.map((item) => {
-    const path = (lastOfName.get(item.filename) ?? Promise.resolve()).then(() => inSlot(() => fetchOne(api, dir, item, progress, either)));
-    lastOfName.set(
-      item.filename,
-      path.catch((error: unknown) => {
-        firstError ??= error instanceof Error ? error : new Error(String(error));
-        failed.abort();
-      }),
-    );
-    return path;
-  });
-  for (const path of paths) {
-    try {
-      io.out(await path);
-    } catch {
-      break;
-    }
   }
-  await Promise.allSettled(paths);
-  if (firstError !== undefined) throw firstError;
 }
 
 async function fetchOne(api: ApiClient, dir: string, wanted: WantedFile, progress: Progress, signal: AbortSignal): Promise<string> {
@@ -169,19 +194,39 @@ export async function downloadCommand(args: string[], io: CommandIo): Promise<nu
       return 1;
     }
     const transformationDescription = values.preset === undefined ? undefined : { type: 'PRESET', presetTransformationId: await presetIdOf(api, values.preset) };
-    const outcome = await api.requestDownloads(
-      assetIds.map((assetId, index) => ({ batchItemId: String(index), assetId, assetFileId: null })),
-      { transformationDescription, zip: values.zip === true },
-    );
+    const progress = new Progress(io, values.zip === true ? 1 : assetIds.length);
+    const queue = new FetchQueue(api, dir, progress, io, abort.signal);
+    // Each file is fetched as soon as the job hands it over, while the job still renders the rest
+    // (issue 18), in the order asked: item i once every item before it has come.
+    const arrived = new Map<number, WantedFile>();
+    let next = 0;
+    const onItem = (key: string, item: WantedFile): void => {
+      arrived.set(Number(key), item);
+      for (let file = arrived.get(next); file !== undefined; file = arrived.get(++next)) queue.add(file);
+    };
+    let outcome;
+    try {
+      outcome = await api.requestDownloads(
+        assetIds.map((assetId, index) => ({ batchItemId: String(index), assetId, assetFileId: null })),
+        { transformationDescription, zip: values.zip === true, ...(values.zip === true ? {} : { onItem }) },
+      );
+    } catch (error) {
+      // Files already fetching are let finish (or fail) before the command ends with the job's error.
+      await queue.finish().catch(() => undefined);
+      throw error;
+    }
     for (const [key, error] of Object.entries(outcome.failures)) io.err(`${assetIds[Number(key)] ?? key}: ${error.message} [${error.code}]`);
-    const wanted: WantedFile[] =
-      outcome.zip === undefined
-        ? assetIds.flatMap((_, index) => outcome.successes[String(index)] ?? [])
-        : Object.keys(outcome.successes).length === 0
-          ? []
-          : [{ url: outcome.zip.zipUrl, filename: `assets-${outcome.zip.checksum.slice(0, 12)}.zip`, size: outcome.zip.size, checksum: outcome.zip.checksum }];
-    const progress = new Progress(io, wanted.length, wanted.reduce((sum, item) => sum + item.size, 0));
-    await fetchAll(api, dir, wanted, progress, io, abort.signal);
+    if (outcome.zip === undefined) {
+      // The items after a failed one were held back for the order asked: now they go.
+      assetIds.forEach((_, index) => {
+        const item = outcome.successes[String(index)];
+        if (index >= next && item !== undefined) queue.add(item);
+      });
+      progress.setFiles(Object.keys(outcome.successes).length);
+    } else if (Object.keys(outcome.successes).length > 0) {
+      queue.add({ url: outcome.zip.zipUrl, filename: `assets-${outcome.zip.checksum.slice(0, 12)}.zip`, size: outcome.zip.size, checksum: outcome.zip.checksum });
+    }
+    await queue.finish();
     io.live?.('');
     return Object.keys(outcome.failures).length === 0 ? 0 : 1;
   } finally {

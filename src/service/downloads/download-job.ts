@@ -105,6 +105,9 @@ export function downloadJob(ctx: ServiceContext, deps: DownloadJobDeps): JobHand
   const { assets, blobs, transforms, cropAreas, zips, events } = deps;
   /** Renditions made for the chunk about to run, by item (the runner passes the same objects on). */
   const outcomes = new WeakMap<Item, TransformOutcome>();
+  /** Renderings started when the job started, by item; those made, so a chunk knows what is ready. */
+  const renderings = new WeakMap<Item, Promise<void>>();
+  const settled = new WeakSet<Item>();
 
   const fileOf = (caller: Caller, item: Item): FileRow => {
     const asset = assets.get(caller, item.assetId);
@@ -132,16 +135,42 @@ export function downloadJob(ctx: ServiceContext, deps: DownloadJobDeps): JobHand
     type: 'AssetDownloadBatchJob',
     chunkSize: 100,
     items: (body) => body.items.map((item) => ({ key: item.batchItemId ?? '', item })),
+    start(items, caller, input) {
+      const candidates = candidatesIn(input);
+      if (candidates === undefined) return;
+      // Every item asked at once, in order, so a slot freed by one pipeline goes to the next item at
+      // once (render-slots.ts), across chunks too.
+      for (const item of items) {
+        // Only a rendering that succeeded counts as ready: a rejected one is awaited as the first item of
+        // a chunk, and fails the job as before.
+        const rendering = render(caller, item, candidates).then(() => {
+          settled.add(item);
+        });
+        // Awaited by its chunk, which fails the job if it rejects; never an unhandled rejection meanwhile.
+        rendering.catch(() => undefined);
+        renderings.set(item, rendering);
+      }
+    },
     async beforeChunk(items, caller, input) {
       const candidates = candidatesIn(input);
       if (candidates === undefined) return;
-      // All asked at once, so a slot freed by one pipeline goes to the next item at once (render-slots.ts).
-      await Promise.all(items.map((item) => render(caller, item, candidates)));
+      const [first] = items;
+      // Per item (not zipped): the first item's rendition is enough to commit; the rest are counted as
+      // they stand then (readyCount), so each rendition is in the job's successes as soon as it is made
+      // and a client fetches it while the others render. A zip needs them all.
+      const waitedFor = input.zip === true || first === undefined ? items : [first];
+      await Promise.all(waitedFor.map((item) => renderings.get(item) ?? render(caller, item, candidates)));
+    },
+    readyCount(items, input) {
+      if (candidatesIn(input) === undefined || input.zip === true) return items.length;
+      const pending = items.findIndex((item, index) => index > 0 && !settled.has(item));
+      return pending === -1 ? items.length : pending;
     },
     runItem(item, caller, input) {
       const file = fileOf(caller, item);
       let outcome = outcomes.get(item);
       outcomes.delete(item);
+      renderings.delete(item);
       // Rendered before the chunk, unless the file changed since (a new version in between): the original then.
       if (outcome?.kind === 'transformed' && outcome.row.source_sha256 !== file.sha256) outcome = undefined;
       const transformed = candidatesIn(input) !== undefined && outcome?.kind === 'transformed' ? outcome.row : undefined;

@@ -59,6 +59,60 @@ describe('JobRunner.nextMove (held polls)', () => {
     await runner.close();
   });
 
+  it('starts every item at once and commits only the ready prefix of a chunk, so done items show while later ones run', async () => {
+    const { ctx } = service.running;
+    const jobs = jobsRepo(ctx.db);
+    const runner = new JobRunner(ctx, jobs);
+    const started: string[] = [];
+    const ready = new Set<string>();
+    const gates = new Map<string, () => void>();
+    const done = new Map<string, Promise<void>>();
+    runner.register<{ items: string[] }, string>({
+      type: 'ReadyPrefixTestJob',
+      chunkSize: 100,
+      items: (input) => input.items.map((item) => ({ key: item, item })),
+      start: (items) => {
+        for (const item of items) {
+          started.push(item);
+          done.set(item, new Promise<void>((resolve) => gates.set(item, resolve)).then(() => void ready.add(item)));
+        }
+      },
+      beforeChunk: async (items) => {
+        await done.get(items[0] ?? '');
+      },
+      readyCount: (items) => {
+        const pending = items.findIndex((item) => !ready.has(item));
+        return pending === -1 ? items.length : pending;
+      },
+      runItem: (item) => item.toUpperCase(),
+    });
+    const admin = ctx.accounts.userByEmail(ctx.config.adminEmail);
+    const account = ctx.accounts.bySubdomain(LOCAL_SUBDOMAIN);
+    if (admin === undefined || account === undefined) throw new Error('no admin');
+    await service.running.jobsIdle();
+    const row = jobs.create(account.id, admin.id, 'ReadyPrefixTestJob', { items: ['a', 'b', 'c', 'd'] }, ctx.nowIso());
+    const release = async (...items: string[]): Promise<void> => {
+      for (const item of items) gates.get(item)?.();
+      await Promise.all(items.map((item) => done.get(item) ?? Promise.resolve()));
+    };
+
+    const firstMove = runner.nextMove(row.id, FOREVER_MS);
+    runner.kick();
+    while (started.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toEqual(['a', 'b', 'c', 'd']);
+    // c is made before a and b: nothing may commit until a is; then a, b and c go in one transaction.
+    await release('c');
+    await release('a', 'b');
+    await firstMove;
+    expect(jobs.get(account.id, row.id)).toMatchObject({ state: 'RUNNING', cursor: 3, successes: JSON.stringify({ a: 'A', b: 'B', c: 'C' }) });
+
+    const end = runner.nextMove(row.id, FOREVER_MS);
+    await release('d');
+    await end;
+    expect(jobs.get(account.id, row.id)).toMatchObject({ state: 'COMPLETED', successes: JSON.stringify({ a: 'A', b: 'B', c: 'C', d: 'D' }) });
+    await runner.close();
+  });
+
   it('lets a waiter go after its time, and at once when the runner closes', async () => {
     const runner = new JobRunner(service.running.ctx, jobsRepo(service.running.ctx.db));
     await runner.nextMove('no-such-job', 1);

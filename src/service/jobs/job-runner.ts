@@ -28,11 +28,23 @@ export interface JobHandler<Input = unknown, Item = unknown> {
    */
   afterChunk?(committed: boolean): void;
   /**
+   * Called once as the job starts (or resumes), with every item still to run: the place to start async
+   * work for all of them at once (a download's renditions queue on the render slots in item order), so
+   * the work of later chunks is under way while earlier ones commit.
+   */
+  start?(items: Item[], caller: Caller, input: Input): void;
+  /**
    * Async work for a chunk's items before its transaction opens (rendering transformations), so the
    * transaction itself stays short and synchronous. A failure here that concerns one item is for
    * runItem to report; a rejection fails the job.
    */
   beforeChunk?(items: Item[], caller: Caller, input: Input): Promise<void>;
+  /**
+   * After beforeChunk: how many of the chunk's first items to commit now (at least one; the rest come
+   * back in the next chunk), so items whose work is done show in the job's successes while later ones
+   * still run. Without it the whole chunk commits.
+   */
+  readyCount?(items: Item[], input: Input): number;
   /** After the last chunk: the job's own result besides its items' (a zipped download's zip), stored with it. */
   finish?(input: Input, successes: Record<string, unknown>, caller: Caller, jobId: string): Promise<unknown>;
 }
@@ -121,14 +133,17 @@ export class JobRunner {
       const items = handler.items(input);
       const successes = JSON.parse(row.successes) as Record<string, unknown>;
       const failures = JSON.parse(row.failures) as Record<string, ErrorBody>;
+      handler.start?.(
+        items.slice(row.cursor).map(({ item }) => item),
+        caller,
+        input,
+      );
       for (let cursor = row.cursor; cursor < items.length && !this.closed; ) {
-        const chunk = items.slice(cursor, cursor + handler.chunkSize);
+        let chunk = items.slice(cursor, cursor + handler.chunkSize);
+        const chunkItems = chunk.map(({ item }) => item);
+        await handler.beforeChunk?.(chunkItems, caller, input);
+        if (handler.readyCount !== undefined) chunk = chunk.slice(0, Math.max(1, handler.readyCount(chunkItems, input)));
         const end = cursor + chunk.length;
-        await handler.beforeChunk?.(
-          chunk.map(({ item }) => item),
-          caller,
-          input,
-        );
         try {
           ctx.db.transaction(() => {
             for (const { key, item } of chunk) {

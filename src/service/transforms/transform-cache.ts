@@ -7,6 +7,7 @@
  * of the service goes through one set of RenderSlots (a job's, and a GET's of a lost rendition alike).
  */
 import { createHash } from 'node:crypto';
+import { channel } from 'node:diagnostics_channel';
 import { availableParallelism } from 'node:os';
 import { mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,6 +29,19 @@ export interface TransformRow {
   size: number;
   checksum: string;
   date_created: string;
+}
+
+/**
+ * Each rendering's sharp pipeline, as it starts (a slot taken) and ends: `{ phase, key, at }` with `at`
+ * from performance.now(). For the transform bench's phases (queue wait, render); publishing costs
+ * nothing while no one subscribes.
+ */
+export const renderTimeline = channel('asset-sync:transform-render');
+
+export interface RenderTimelineEvent {
+  phase: 'start' | 'end';
+  key: string;
+  at: number;
 }
 
 /** What a file comes out as after a download's transformation: itself, or a cached rendition. */
@@ -110,7 +124,14 @@ export class TransformCache {
   private async render(key: string, sourceSha256: string, source: BlobSource, operations: readonly ResolvedOperation[], inputSubtype: string): Promise<TransformRow> {
     const temporary = join(this.dir, `${key}.${process.pid}.${++this.sequence}.tmp`);
     try {
-      const rendered = await this.slots.run(() => renderTransformation(source, operations, inputSubtype, temporary));
+      const rendered = await this.slots.run(async () => {
+        if (renderTimeline.hasSubscribers) renderTimeline.publish({ phase: 'start', key, at: performance.now() } satisfies RenderTimelineEvent);
+        try {
+          return await renderTransformation(source, operations, inputSubtype, temporary);
+        } finally {
+          if (renderTimeline.hasSubscribers) renderTimeline.publish({ phase: 'end', key, at: performance.now() } satisfies RenderTimelineEvent);
+        }
+      });
       // Read back outside the slot: the next pipeline is already running meanwhile.
       const checksum = await md5Of(temporary);
       const row: TransformRow = {
