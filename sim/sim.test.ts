@@ -29,6 +29,7 @@ const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean
   { seed: 7194, steps: 30, bug: 'the same as seed 3 with the watcher, commit and guard faults: a folder renamed over a conflict copy uploaded it' },
   { seed: 7058, steps: 30, bug: 'a write to Logo.png renamed logo.png in case only on a case-insensitive disk while its upload was cut off: an lstat of the old spelling found the file, so the job\'s empty asset stayed live (sim/abandoned-uploads.test.ts)' },
   { seed: 7257, steps: 30, bug: 'the same case-only rename of a file whose upload was cut off, in A/C: the job\'s empty asset stayed live' },
+  { seed: 7342, steps: 30, bug: 'two clients of one user with an empty staged asset each for b.txt: the one whose job answer was lost adopted the other\'s by search, its own stayed empty (test/integration/sync-orphan-adoption.test.ts)' },
 ];
 
 describe('the deterministic simulation', { timeout: 600_000 }, () => {

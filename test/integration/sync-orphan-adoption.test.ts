@@ -136,6 +136,42 @@ describe('orphans of an interrupted asset-and-upload job', () => {
     expect(new Set(remote.filter((asset) => asset.path.startsWith('/Lost/')).map((asset) => asset.id))).toEqual(new Set(made));
   });
 
+  it('adopts by the job it heard of, not another client\'s empty asset in the folder (simulation seed 7342)', async () => {
+    let made: string[] | undefined;
+    const sync = await startSyncHarness(block.service, {
+      remotePath: '/Twins',
+      wrapApi: (api) => ({
+        ...api,
+        async createAssetsWithUploads(items, onCreated) {
+          const outcome = await api.createAssetsWithUploads(items, onCreated);
+          if (made !== undefined) return outcome;
+          made = Object.values(outcome.successes).map((success) => success.assetId);
+          throw new ApiError({ code: 'NETWORK', message: 'GET /asset-and-upload-batch-jobs/… failed: ECONNRESET', method: 'GET', retryable: true });
+        },
+      }),
+    });
+    harnesses.push(sync);
+    // Another client of the same user began an upload of its own a.txt first: an empty STAGED asset of
+    // the same user in the same folder, older than ours, which a search for "an empty asset of mine" finds first.
+    const [theirs] = await jobAssets(['/Twins/a.txt']);
+    await sleep(5);
+    put(sync, 'a.txt', 'ours');
+    expect((await sync.once()).converged).toBe(false);
+    const rootId = sync.engine.roots()[0]?.id ?? '';
+    const [entry] = uploadJournal(sync.engine.db).all(rootId);
+    expect(entry).toMatchObject({ relPath: 'a.txt', assetId: null });
+    expect(entry?.jobId).toEqual(expect.any(String));
+
+    sync.engine.db.prepare('UPDATE not_synced SET retry_at = 0').run();
+    const retried = await sync.once();
+    expect(retried.converged, JSON.stringify(retried.reports)).toBe(true);
+    const ours = (await block.service.api('GET', `/assets/${made?.[0] ?? ''}`)).body.result;
+    expect(ours.currentAssetFile?.checksum).toBe(md5('ours'));
+    const other = (await block.service.api('GET', `/assets/${theirs ?? ''}`)).body.result;
+    expect(other.currentAssetFile ?? null).toBeNull();
+    expect(uploadJournal(sync.engine.db).all(rootId)).toEqual([]);
+  });
+
   it('counts the upload a restart finished as work done, so whoever waits for a quiet pass looks again', async () => {
     // Simulation seed 23: the restarted client finished the upload in a pass that said "0 operations";
     // the simulation's settle loop (like any caller that reads 0 as "at rest") stopped there, before

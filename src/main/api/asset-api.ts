@@ -246,7 +246,12 @@ export interface AssetApi {
 
   // Uploads
   /** New assets with their uploads (asset-and-upload batch job). Not repeated on an ambiguous failure. */
-  createAssetsWithUploads(items: UploadItem[]): Promise<BatchOutcome<UploadJobSuccess>>;
+  createAssetsWithUploads(items: UploadItem[], onCreated?: (jobId: string) => void): Promise<BatchOutcome<UploadJobSuccess>>;
+  /**
+   * What an asset-and-upload job made, by its id (polled until it ends): how a restarted client finds
+   * the assets of a job whose answer it never heard, when it heard the job's id.
+   */
+  uploadJobOutcome(jobId: string): Promise<BatchOutcome<UploadJobSuccess>>;
   /** New versions of existing assets (asset-upload batch job). */
   createVersionUploads(items: VersionUploadItem[]): Promise<BatchOutcome<UploadJobSuccess>>;
   /** One upload, answered at once (`POST /asset-uploads`). */

@@ -158,7 +158,7 @@ export async function pollJob(requester: Requester, policy: JobPollPolicy, path:
   return current;
 }
 
-function outcomeOf<S>(job: Job, path: string, success: z.ZodType<S>): BatchOutcome<S> {
+export function outcomeOf<S>(job: Job, path: string, success: z.ZodType<S>): BatchOutcome<S> {
   const jobPath = `${path}/${job.id}`;
   const successes: Record<string, S> = {};
   // Built once per job, not per item: making a zod schema costs far more than using it.

@@ -11,7 +11,7 @@ import { partRange, planLayout } from '../../shared/api/part-layout.js';
 import { ApiError, invalidResponse } from './api-error.js';
 import type { Requester } from './api-client.js';
 import type { BatchOutcome, CompletedPart, ResumeUploadItem, UploadItem, VersionUploadItem } from './asset-api.js';
-import { runJob, type JobPollPolicy } from './jobs.js';
+import { jobSchema, outcomeOf, pollJob, runJob, type JobPollPolicy } from './jobs.js';
 import { assetSchema, assetUploadSchema, envelopeSchema, parseAnswer, uploadJobSuccessSchema } from './wire-shapes.js';
 
 type AnyUploadItem = UploadItem & { assetId?: string; assetFileId?: string | null; uploadId?: string };
@@ -66,8 +66,15 @@ export function checkUpload(upload: AssetUpload, item: AnyUploadItem, where: str
 }
 
 export function uploadResources(requester: Requester, jobPoll: JobPollPolicy) {
-  const runUploadJob = async (path: string, items: AnyUploadItem[], idempotent: boolean): Promise<BatchOutcome<UploadJobSuccess>> => {
-    const outcome = await runJob(requester, jobPoll, { path, body: { items: items.map(toWire) }, success: uploadJobSuccessSchema, idempotent });
+  const runUploadJob = async (path: string, items: AnyUploadItem[], idempotent: boolean, onCreated?: (jobId: string) => void): Promise<BatchOutcome<UploadJobSuccess>> => {
+    let heard = false;
+    // The first state seen is the POST's answer: the job's id, told once, before any poll.
+    const onPoll = onCreated === undefined ? undefined : (job: { id: string }): void => {
+      if (heard) return;
+      heard = true;
+      onCreated(job.id);
+    };
+    const outcome = await runJob(requester, jobPoll, { path, body: { items: items.map(toWire) }, success: uploadJobSuccessSchema, idempotent, onPoll });
     for (const [key, success] of Object.entries(outcome.successes)) {
       const item = items.find((candidate) => candidate.batchItemId === key);
       if (item !== undefined) checkUpload(success.upload, item, path);
@@ -82,7 +89,13 @@ export function uploadResources(requester: Requester, jobPoll: JobPollPolicy) {
   };
 
   return {
-    createAssetsWithUploads: (items: UploadItem[]) => runUploadJob('/asset-and-upload-batch-jobs', items, false),
+    createAssetsWithUploads: (items: UploadItem[], onCreated?: (jobId: string) => void) => runUploadJob('/asset-and-upload-batch-jobs', items, false, onCreated),
+    async uploadJobOutcome(jobId: string): Promise<BatchOutcome<UploadJobSuccess>> {
+      const path = '/asset-and-upload-batch-jobs';
+      const jobPath = `${path}/${encodeURIComponent(jobId)}`;
+      const job = parseAnswer(jobSchema, await requester.json({ method: 'GET', path: jobPath }), 'GET', jobPath);
+      return outcomeOf(await pollJob(requester, jobPoll, path, job), path, uploadJobSuccessSchema);
+    },
     createVersionUploads: (items: VersionUploadItem[]) => runUploadJob('/asset-upload-batch-jobs', items, true),
     createUpload: (item: VersionUploadItem) => single(item),
     resumeUpload: (item: ResumeUploadItem) => single(item),

@@ -60,7 +60,8 @@ export function uploadJournal(db: StateDb) {
     `INSERT OR REPLACE INTO uploads (root_id, rel_path, kind, batch_item_id, job_id, asset_id, upload_id, size, mtime_ms, ino, dev, md5, part_size, parts, date_created)
      VALUES (@root_id, @rel_path, @kind, @batch_item_id, NULL, @asset_id, NULL, @size, @mtime_ms, @ino, @dev, @md5, NULL, '{}', @date_created)`,
   );
-  const setJob = db.prepare('UPDATE uploads SET job_id = ? WHERE root_id = ? AND batch_item_id = ?');
+  // By path: batch item ids (f0, f1…) repeat from one batch to the next.
+  const setJob = db.prepare('UPDATE uploads SET job_id = ? WHERE root_id = ? AND rel_path = ? AND asset_id IS NULL');
   const setUpload = db.prepare("UPDATE uploads SET asset_id = ?, upload_id = ?, part_size = ?, parts = '{}' WHERE root_id = ? AND rel_path = ?");
   const forgetUpload = db.prepare("UPDATE uploads SET asset_id = ?, upload_id = NULL, part_size = NULL, parts = '{}' WHERE root_id = ? AND rel_path = ?");
   const setParts = db.prepare('UPDATE uploads SET parts = ? WHERE root_id = ? AND rel_path = ?');
@@ -90,9 +91,10 @@ export function uploadJournal(db: StateDb) {
     begin(rootId: string, kind: 'NEW' | 'VERSION', batchItemId: string, local: LocalEntry, assetId: string | null, now: string): void {
       insert.run({ root_id: rootId, rel_path: local.relPath, kind, batch_item_id: batchItemId, asset_id: assetId, size: local.size, mtime_ms: local.mtimeMs, ino: local.ino, dev: local.dev, md5: local.md5, date_created: now });
     },
-    jobCreated: (rootId: string, batchItemIds: readonly string[], jobId: string) => {
+    /** The job that creates these paths' assets, heard before its outcome (a crash in between adopts by it). */
+    jobCreated: (rootId: string, relPaths: readonly string[], jobId: string) => {
       db.transaction(() => {
-        for (const id of batchItemIds) setJob.run(jobId, rootId, id);
+        for (const relPath of relPaths) setJob.run(jobId, rootId, relPath);
       })();
     },
     uploadCreated: (rootId: string, relPath: string, assetId: string, uploadId: string, partSize: number) => void setUpload.run(assetId, uploadId, partSize, rootId, relPath),

@@ -225,9 +225,8 @@ export class RootSync {
     // A new file's upload that failed or was cut off keeps its journal entry for the next attempt;
     // when the file went away (renamed, deleted: by the user, or by this pass's work) or its path holds
     // another asset's file (a colleague's, ours a conflict copy), its empty asset goes too, as resume
-    // does after a restart. Cheap when there is nothing to end (one query). Run after quiet passes
-    // too (the service readable), it kept test/integration/sync-watch-resume from finishing its
-    // upload within 120 s (10 s without): a quiet pass keeps waiting for one that did work.
+    // does after a restart. Cheap when there is nothing to end (one query); a quiet pass changed
+    // nothing it looks at, so it waits for one that did work.
     if (plan.operations.length > 0) report.operations += (await deps.uploads.dropAbandoned(root)).length;
     // The state is taken after this pass's own writes (held deletions, say): only later changes wake the root.
     this.rest.planned({ now, state: deps.stateVersion?.(), waiting }, plan.operations.length, plan.heldDeletes.length);

@@ -305,7 +305,7 @@ export class UploadExecutor {
     if (!late) intend();
     let outcome: Awaited<ReturnType<AssetApi['createAssetsWithUploads']>>;
     try {
-      outcome = await api.createAssetsWithUploads(items);
+      outcome = await api.createAssetsWithUploads(items, (jobId) => journal.jobCreated(root.id, batch.map((local) => local.relPath), jobId));
       if (late) intend();
     } catch (error) {
       // The job may have been created although no answer came back: keep the journal, so the next
@@ -474,17 +474,40 @@ export class UploadExecutor {
   }
 
   /**
-   * Finds assets a batch job created just before a crash lost its answer: STAGED, without a file, in
-   * the folder the file was going to. Each journal entry of that folder takes one (any empty asset of
-   * ours will do: they differ only by id) — except assets the journal already names: an upload under
-   * way in the same folder has an empty asset too, and taking it would put two files on one asset.
+   * Finds assets a batch job created just before a crash lost its answer: by the job, when its id was
+   * heard and the service still knows it; otherwise by search: STAGED by us, without a file, in the
+   * folder the file was going to. Each journal entry of that folder takes one (any empty asset of this
+   * client's will do: they differ only by id; another client of the same user is why the job comes
+   * first) — except assets the journal already names: an upload under way in the same folder has an
+   * empty asset too, and taking it would put two files on one asset.
    */
   private async adoptOrphans(root: UploadRoot, orphans: readonly JournalEntry[]): Promise<Map<string, string>> {
-    const fieldId = await this.deps.folders.fieldId();
     const adopted = new Map<string, string>();
     const owned = new Set(this.deps.journal.all(root.id).flatMap((entry) => (entry.assetId === null ? [] : [entry.assetId])));
+    // A job whose id was heard says which asset it made for which item. The search below cannot: two
+    // clients of one user, each with an empty staged asset of its own in the folder, look the same
+    // to it, and a client adopted the other's asset, leaving its own empty for good (seed 7342).
+    const byJob = new Map<string, JournalEntry[]>();
+    for (const entry of orphans) if (entry.jobId !== null) byJob.set(entry.jobId, [...(byJob.get(entry.jobId) ?? []), entry]);
+    const searched: JournalEntry[] = orphans.filter((entry) => entry.jobId === null);
+    for (const [jobId, entries] of byJob) {
+      const outcome = await this.deps.api.uploadJobOutcome(jobId).catch((error: unknown) => {
+        // The service no longer knows the job (kept for a while only): look for its assets instead.
+        if (isApiError(error, 'NOT_FOUND')) return undefined;
+        throw error;
+      });
+      if (outcome === undefined) searched.push(...entries);
+      for (const entry of outcome === undefined ? [] : entries) {
+        const assetId = outcome?.successes[entry.batchItemId]?.assetId;
+        if (assetId === undefined) continue;
+        adopted.set(entry.relPath, assetId);
+        owned.add(assetId);
+      }
+    }
+    if (searched.length === 0) return adopted;
+    const fieldId = await this.deps.folders.fieldId();
     const byFolder = new Map<string, JournalEntry[]>();
-    for (const entry of orphans) byFolder.set(relDirOf(entry.relPath), [...(byFolder.get(relDirOf(entry.relPath)) ?? []), entry]);
+    for (const entry of searched) byFolder.set(relDirOf(entry.relPath), [...(byFolder.get(relDirOf(entry.relPath)) ?? []), entry]);
     const me = (await this.deps.api.currentUser()).result.id;
     for (const [relDir, entries] of byFolder) {
       const option = await this.deps.folders.optionFor(root, relDir);
