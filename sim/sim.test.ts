@@ -30,6 +30,7 @@ const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean
   { seed: 7058, steps: 30, bug: 'a write to Logo.png renamed logo.png in case only on a case-insensitive disk while its upload was cut off: an lstat of the old spelling found the file, so the job\'s empty asset stayed live (sim/abandoned-uploads.test.ts)' },
   { seed: 7257, steps: 30, bug: 'the same case-only rename of a file whose upload was cut off, in A/C: the job\'s empty asset stayed live' },
   { seed: 7342, steps: 30, bug: 'two clients of one user with an empty staged asset each for b.txt: the one whose job answer was lost adopted the other\'s by search, its own stayed empty (test/integration/sync-orphan-adoption.test.ts)' },
+  { seed: 1312, steps: 16, bug: 'a one-part PUT completed unheard, the retry answered 409 UPLOAD_ALREADY_COMPLETED: not recorded, so a folder rename uploaded a second asset (test/integration/sync-lost-completion.test.ts)' },
 ];
 
 describe('the deterministic simulation', { timeout: 600_000 }, () => {

@@ -54,4 +54,35 @@ describe('an upload completed on the service whose answer was lost', () => {
       await current.dispose();
     }
   });
+  it('is recorded in the same pass when the retried PUT finds the upload completed, so a rename moves it (simulation seed 1312)', async () => {
+    let lost = 0;
+    const retrying = (api: AssetApi): AssetApi => {
+      const wrapped: AssetApi = Object.create(api) as AssetApi;
+      wrapped.putPart = async (request) => {
+        // The first PUT lands (and completes the one-part upload); its answer is lost and the retry
+        // is answered 409 UPLOAD_ALREADY_COMPLETED.
+        if (lost++ === 0) await api.putPart(request);
+        return api.putPart(request);
+      };
+      return wrapped;
+    };
+    const sync = await startSyncHarness(service, { remotePath: '/Retried', wrapApi: retrying });
+    const me = client(sync);
+    try {
+      me.write('B/a.txt', 'written once');
+      const first = await me.once();
+      expect(lost).toBe(1);
+      expect(first.converged, JSON.stringify(first.reports)).toBe(true);
+      const retried = async (): Promise<{ path: string; id: string }[]> => (await sync.assets()).filter(({ path }) => path.startsWith('/Retried/')).map(({ path, id }) => ({ path, id }));
+      const [sent] = await retried();
+      expect(sent?.path).toBe('/Retried/B/a.txt');
+
+      renameSync(join(sync.folder, 'B'), join(sync.folder, 'A2'));
+      expect((await me.once()).converged).toBe(true);
+      expect(me.tree()).toEqual({ 'A2/a.txt': 'written once' });
+      expect(await retried()).toEqual([{ path: '/Retried/A2/a.txt', id: sent?.id }]);
+    } finally {
+      await sync.dispose();
+    }
+  });
 });

@@ -14,7 +14,7 @@ import type { AssetApi, UploadItem } from '../api/index.js';
 import { isApiError, missingPartNumbers } from '../api/index.js';
 import type { UploadJournal, JournalEntry } from '../db/upload-journal.js';
 import type { FileSystem } from '../local/index.js';
-import { PathLocator, sameSignature } from '../local/index.js';
+import { HASH_READ_BYTES, PathLocator, hashFile, sameSignature } from '../local/index.js';
 import type { FolderMapper, FolderRoot } from './folder-mapper.js';
 import { relDirOf, remoteFilePath } from './folder-mapper.js';
 import { ConcurrencyLimit } from './limit-concurrency.js';
@@ -438,7 +438,13 @@ export class UploadExecutor {
       // Not the file the upload began with (changed, replaced, gone, a symlink now): its parts so far
       // are of other bytes, so the upload goes, as when the check before sending fails.
       if (isApiError(error, 'LOCAL_FILE_CHANGED')) throw this.changed(root, local, assetId, error);
-      throw error;
+      // A one-part PUT completes the upload itself: when its answer was lost, the retry finds the
+      // upload completed. The bytes are on the service; not recording them left the asset unsynced,
+      // and a folder rename then uploaded the file again as a second asset (simulation seed 1312).
+      const landed = onePart && isApiError(error, 'UPLOAD_ALREADY_COMPLETED') ? await this.completedUnheard(assetId, local, filePath) : undefined;
+      if (landed === undefined) throw error;
+      completed = landed;
+      bytesSent = local.size;
     }
     const parts = [...confirmed].sort(([a], [b]) => a - b).map(([partNumber, eTag]) => ({ partNumber, eTag }));
     const asset =
@@ -458,6 +464,18 @@ export class UploadExecutor {
     if (this.deps.plantedBug === 'journal-outside-commit') journal.finish(root.id, local.relPath);
     await this.deps.commit(root.id, synced);
     return { relPath: local.relPath, result: { ok: true, synced, bytesSent, ...(refiled ? {} : { asset }) } };
+  }
+
+  /**
+   * The asset, when the upload its one-part PUT completed unheard holds exactly the bytes of `local`
+   * (hashed now if the scan did not: one part is at most 16 MiB, and this happens only after a lost answer).
+   */
+  private async completedUnheard(assetId: string, local: LocalEntry, filePath: string): Promise<Asset | undefined> {
+    const asset = await this.deps.api.getAsset(assetId);
+    const checksum = asset.currentAssetFile?.checksum.toLowerCase();
+    if (checksum === undefined) return undefined;
+    const md5 = local.md5 ?? (await hashFile(this.deps.fs, filePath, local, new Uint8Array(HASH_READ_BYTES)).then((outcome) => (outcome.kind === 'hashed' ? outcome.md5 : undefined)));
+    return checksum === md5 ? asset : undefined;
   }
 
   /**
