@@ -232,12 +232,17 @@ export class UploadExecutor {
     return dropped;
   }
 
-  /** Moves an asset with no file to the bin (an upload's asset whose file went away); leaves any other alone. */
-  private async binIfEmpty(assetId: string): Promise<void> {
-    const asset = await this.deps.api.getAsset(assetId).catch((error: unknown) => {
+  /** The asset, or undefined when the service no longer has it (deleted for good). */
+  private async assetIfAny(assetId: string): Promise<Asset | undefined> {
+    return this.deps.api.getAsset(assetId).catch((error: unknown) => {
       if (isApiError(error, 'NOT_FOUND')) return undefined;
       throw error;
     });
+  }
+
+  /** Moves an asset with no file to the bin (an upload's asset whose file went away); leaves any other alone. */
+  private async binIfEmpty(assetId: string): Promise<void> {
+    const asset = await this.assetIfAny(assetId);
     if (asset === undefined || asset.currentAssetFile != null || asset.lifecycleStatus.state === 'BINNED') return;
     await this.deps.api.transitionLifecycle({ type: 'BY_IDS', assetIds: [assetId] }, 'BINNED');
   }
@@ -252,10 +257,7 @@ export class UploadExecutor {
    * An asset made for a new file that has no version yet goes to the bin rather than stay behind empty.
    */
   private async vanishedUpload(root: UploadRoot, entry: JournalEntry, assetId: string): Promise<UploadOutcome | undefined> {
-    const asset = await this.deps.api.getAsset(assetId).catch((error: unknown) => {
-      if (isApiError(error, 'NOT_FOUND')) return undefined;
-      throw error;
-    });
+    const asset = await this.assetIfAny(assetId);
     if (asset === undefined || asset.lifecycleStatus.state === 'BINNED') return undefined;
     const checksum = asset.currentAssetFile?.checksum.toLowerCase();
     if (checksum === undefined) {
@@ -514,9 +516,12 @@ export class UploadExecutor {
         if (isApiError(error, 'NOT_FOUND')) return undefined;
         throw error;
       });
-      if (outcome === undefined) searched.push(...entries);
-      for (const entry of outcome === undefined ? [] : entries) {
-        const assetId = outcome?.successes[entry.batchItemId]?.assetId;
+      if (outcome === undefined) {
+        searched.push(...entries);
+        continue;
+      }
+      for (const entry of entries) {
+        const assetId = outcome.successes[entry.batchItemId]?.assetId;
         if (assetId === undefined) continue;
         adopted.set(entry.relPath, assetId);
         owned.add(assetId);
