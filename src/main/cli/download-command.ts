@@ -11,6 +11,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createApiClient, type ApiClient } from '../api/index.js';
 import { fetchVerifiedFile, searchCriterion, type WantedFile } from '../download/fetch-verified-file.js';
+import { ConcurrencyLimit } from '../sync/limit-concurrency.js';
 import { SyncError } from '../sync/sync-error.js';
 import { createTokenProvider, readTokens } from '../auth/index.js';
 import { CliError } from './cli-error.js';
@@ -78,8 +79,7 @@ class FetchQueue {
   private readonly failed = new AbortController();
   private readonly signal: AbortSignal;
   private firstError: Error | undefined;
-  private running = 0;
-  private readonly queued: (() => void)[] = [];
+  private readonly slots = new ConcurrencyLimit(FETCH_CONCURRENCY);
   private readonly lastOfName = new Map<string, Promise<unknown>>();
   private readonly paths: Promise<string>[] = [];
   private printed: Promise<void> = Promise.resolve();
@@ -96,7 +96,7 @@ class FetchQueue {
 
   add(item: WantedFile): void {
     this.progress.expect(item.size);
-    const path = (this.lastOfName.get(item.filename) ?? Promise.resolve()).then(() => this.inSlot(() => fetchOne(this.api, this.dir, item, this.progress, this.signal)));
+    const path = (this.lastOfName.get(item.filename) ?? Promise.resolve()).then(() => this.slots.run(() => fetchOne(this.api, this.dir, item, this.progress, this.signal)));
     this.lastOfName.set(
       item.filename,
       path.catch((error: unknown) => {
@@ -116,18 +116,6 @@ class FetchQueue {
   async finish(): Promise<void> {
     await Promise.allSettled([...this.paths, this.printed]);
     if (this.firstError !== undefined) throw this.firstError;
-  }
-
-  private async inSlot(work: () => Promise<string>): Promise<string> {
-    if (this.running < FETCH_CONCURRENCY) this.running++;
-    else await new Promise<void>((resolve) => this.queued.push(resolve)); // the slot is handed over, running unchanged
-    try {
-      return await work();
-    } finally {
-      const next = this.queued.shift();
-      if (next === undefined) this.running--;
-      else next();
-    }
   }
 }
 

@@ -12,13 +12,16 @@ export class ConcurrencyLimit {
   }
 
   async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.running >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.running++;
+    // A finished task hands its slot to the next waiter (running unchanged), so a task arriving between
+    // the wake-up and the waiter resuming cannot take the slot too and run one over the limit.
+    if (this.running < this.limit) this.running++;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
     try {
       return await task();
     } finally {
-      this.running--;
-      this.waiting.shift()?.();
+      const next = this.waiting.shift();
+      if (next === undefined) this.running--;
+      else next();
     }
   }
 }
