@@ -17,7 +17,7 @@ import sharp from 'sharp';
 import { startBenchService, type BenchService } from './support/in-process-service.js';
 import { alternatingRounds } from './support/fair-rounds.js';
 import { formatThreadCpu, threadCpu, threadCpuSince, type ThreadCpu } from './support/thread-cpu.js';
-import { RenderSlots } from '../src/service/transforms/render-slots.js';
+import { ConcurrencyLimit } from '../src/shared/concurrency-limit.js';
 import { RENDER_CONCURRENCY, renderTimeline, type RenderTimelineEvent } from '../src/service/transforms/transform-cache.js';
 import { renderPreview } from '../src/service/previews/render-preview.js';
 import { DocumentRenderer } from '../src/service/previews/document-renderer.js';
@@ -174,7 +174,7 @@ export async function benchTransform(): Promise<TransformBenchResult> {
         const postedMs = performance.now() - started;
         // As `asset-sync download` does: each rendition fetched as soon as a poll shows it, while the
         // job renders the rest (held polls wake on each one), RENDER_CONCURRENCY at a time.
-        const fetchSlots = new RenderSlots(RENDER_CONCURRENCY);
+        const fetchSlots = new ConcurrencyLimit(RENDER_CONCURRENCY);
         const fetches: Promise<void>[] = [];
         const seen = new Set<string>();
         let lastSeenMs = 0;

@@ -11,7 +11,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createApiClient, type ApiClient } from '../api/index.js';
 import { fetchVerifiedFile, searchCriterion, type WantedFile } from '../download/fetch-verified-file.js';
-import { ConcurrencyLimit } from '../sync/limit-concurrency.js';
+import { ConcurrencyLimit } from '../../shared/concurrency-limit.js';
 import { SyncError } from '../sync/sync-error.js';
 import { createTokenProvider, readTokens } from '../auth/index.js';
 import { CliError } from './cli-error.js';

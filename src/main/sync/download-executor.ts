@@ -21,7 +21,7 @@ import type { AssetApi, BatchOutcome } from '../api/index.js';
 import type { Landing, LandingJournal } from '../db/landing-journal.js';
 import { ENGINE_DIR_NAME, HASH_READ_BYTES, LocalError, hashFile, locateInsideRoot, sameSignature, type FileStat, type FileSystem, type LocalDisk } from '../local/index.js';
 import { PathLocator } from '../local/locate-path.js';
-import { ConcurrencyLimit } from './limit-concurrency.js';
+import { ConcurrencyLimit } from '../../shared/concurrency-limit.js';
 import { SyncError } from './sync-error.js';
 import type { HashedEntry, Operation } from './sync-types.js';
 import type { UploadRoot } from './upload-executor.js';

@@ -17,7 +17,7 @@ import type { FileSystem } from '../local/index.js';
 import { HASH_READ_BYTES, PathLocator, hashFile, sameSignature } from '../local/index.js';
 import type { FolderMapper, FolderRoot } from './folder-mapper.js';
 import { relDirOf, remoteFilePath } from './folder-mapper.js';
-import { ConcurrencyLimit } from './limit-concurrency.js';
+import { ConcurrencyLimit } from '../../shared/concurrency-limit.js';
 import { PartWindow, type WindowClock } from './part-window.js';
 import { fileOnDiskPath, locateFile } from './locate-file.js';
 import { SyncError } from './sync-error.js';

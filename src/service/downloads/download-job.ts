@@ -139,7 +139,7 @@ export function downloadJob(ctx: ServiceContext, deps: DownloadJobDeps): JobHand
       const candidates = candidatesIn(input);
       if (candidates === undefined) return;
       // Every item asked at once, in order, so a slot freed by one pipeline goes to the next item at
-      // once (render-slots.ts), across chunks too.
+      // once (transform-cache.ts), across chunks too.
       for (const item of items) {
         // Only a rendering that succeeded counts as ready: a rejected one is awaited as the first item of
         // a chunk, and fails the job as before.

@@ -4,7 +4,7 @@
  * with the same transformation reads it back. Concurrent requests for one key share one rendering. The
  * cached files go with their source blob (blob-store's derivedOf calls `forget`). Never fsynced: a
  * cached file that is missing or short after a crash is rendered again, never served. Every rendering
- * of the service goes through one set of RenderSlots (a job's, and a GET's of a lost rendition alike).
+ * of the service goes through one ConcurrencyLimit of render slots (a job's, and a GET's of a lost rendition alike).
  */
 import { createHash } from 'node:crypto';
 import { channel } from 'node:diagnostics_channel';
@@ -15,7 +15,7 @@ import type { BlobSource } from '../blobs/blob-store.js';
 import type { Db } from '../db/open-database.js';
 import type { ResolvedOperation } from './plan-transformation.js';
 import { md5Of, renderTransformation } from './render-transformation.js';
-import { RenderSlots } from './render-slots.js';
+import { ConcurrencyLimit } from '../../shared/concurrency-limit.js';
 
 /** Sharp pipelines at once: libvips threads inside each, so no more than the cores (and at most 4). */
 export const RENDER_CONCURRENCY = Math.max(1, Math.min(4, availableParallelism()));
@@ -58,7 +58,7 @@ export class TransformCache {
   private readonly removeSource;
   private readonly rendering = new Map<string, Promise<TransformRow>>();
   private sequence = 0;
-  private readonly slots: RenderSlots;
+  private readonly slots: ConcurrencyLimit;
 
   constructor(
     private readonly db: Db,
@@ -66,7 +66,7 @@ export class TransformCache {
     private readonly nowIso: () => string,
     concurrency = RENDER_CONCURRENCY,
   ) {
-    this.slots = new RenderSlots(concurrency);
+    this.slots = new ConcurrencyLimit(concurrency);
     mkdirSync(dir, { recursive: true });
     this.byKey = db.prepare<[string], TransformRow>('SELECT * FROM transformed_files WHERE key = ?');
     this.bySource = db.prepare<[string], TransformRow>('SELECT * FROM transformed_files WHERE source_sha256 = ?');
@@ -124,6 +124,8 @@ export class TransformCache {
   private async render(key: string, sourceSha256: string, source: BlobSource, operations: readonly ResolvedOperation[], inputSubtype: string): Promise<TransformRow> {
     const temporary = join(this.dir, `${key}.${process.pid}.${++this.sequence}.tmp`);
     try {
+      // A slot covers the sharp pipeline alone (libvips threads inside it): the checksum, rename and row
+      // follow outside, so the next pipeline starts the moment this one ends.
       const rendered = await this.slots.run(async () => {
         if (renderTimeline.hasSubscribers) renderTimeline.publish({ phase: 'start', key, at: performance.now() } satisfies RenderTimelineEvent);
         try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RenderSlots } from './render-slots.js';
+import { ConcurrencyLimit } from './concurrency-limit.js';
 
 /** A piece of work that runs until the test lets it finish (or fail). */
 function gated(log: string[], name: string): { work: () => Promise<string>; finish: () => void; fail: () => void } {
@@ -17,9 +17,9 @@ function gated(log: string[], name: string): { work: () => Promise<string>; fini
 
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-describe('RenderSlots', () => {
+describe('ConcurrencyLimit', () => {
   it('runs at most its size at once, the waiters in the order they came, each as soon as a slot frees', async () => {
-    const slots = new RenderSlots(2);
+    const slots = new ConcurrencyLimit(2);
     const log: string[] = [];
     const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((name) => gated(log, name));
     if (a === undefined || b === undefined || c === undefined || d === undefined) throw new Error('four works');
@@ -49,7 +49,7 @@ describe('RenderSlots', () => {
   });
 
   it('refuses a size that is not a positive integer', () => {
-    expect(() => new RenderSlots(0)).toThrow(RangeError);
-    expect(() => new RenderSlots(1.5)).toThrow(RangeError);
+    expect(() => new ConcurrencyLimit(0)).toThrow(RangeError);
+    expect(() => new ConcurrencyLimit(1.5)).toThrow(RangeError);
   });
 });

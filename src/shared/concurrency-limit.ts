@@ -1,7 +1,8 @@
 /**
  * A counting semaphore: at most `limit` tasks run at once, the rest wait in order. The engine uses one
- * for files in flight and one for part PUTs, so a thousand small files and one huge file share the
- * connection pool fairly.
+ * for files in flight and one for upload jobs, so a thousand small files and one huge file share the
+ * connection pool fairly; `asset-sync download` one for its fetches; the service one for all its sharp
+ * renders (transform-cache.ts).
  */
 export class ConcurrencyLimit {
   private running = 0;
