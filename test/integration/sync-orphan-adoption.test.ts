@@ -13,7 +13,7 @@ import { ApiError } from '../../src/main/api/index.js';
 import { uploadJournal } from '../../src/main/db/upload-journal.js';
 import { NodeFileSystem } from '../../src/main/local/index.js';
 import { serviceForBlock, startSyncHarness, type SyncHarness } from '../support/sync-harness.js';
-import { waitForJob } from '../support/upload-helpers.js';
+import { sendParts, waitForJob } from '../support/upload-helpers.js';
 
 const md5 = (bytes: string): string => createHash('md5').update(bytes).digest('hex');
 
@@ -169,6 +169,44 @@ describe('orphans of an interrupted asset-and-upload job', () => {
     expect(ours.currentAssetFile?.checksum).toBe(md5('ours'));
     const other = (await block.service.api('GET', `/assets/${theirs ?? ''}`)).body.result;
     expect(other.currentAssetFile ?? null).toBeNull();
+    expect(uploadJournal(sync.engine.db).all(rootId)).toEqual([]);
+  });
+
+  it('waits while another device of the user has an empty asset in the folder, then adopts its own (simulation seed 40178)', async () => {
+    const first = await startSyncHarness(block.service, { remotePath: '/Devices' });
+    harnesses.push(first);
+    expect((await first.once()).converged).toBe(true);
+    // Another device of the same user is uploading theirs.txt: its job made an empty STAGED asset in
+    // the folder, and its upload has not completed yet.
+    const created = await block.service.api('POST', '/asset-and-upload-batch-jobs', { items: [{ batchItemId: 't', path: '/Devices/theirs.txt', size: 6, partUrlsRequest: { urlRequests: [] } }] });
+    const theirs = (await waitForJob(block.service, '/asset-and-upload-batch-jobs', created.body.result.id)).successes.t;
+    await sleep(5);
+    // This device journalled ours.txt, its job made the asset, and the engine died before any answer:
+    // no job id to ask, only a search for an empty asset of this user in the folder, which finds both.
+    put(first, 'ours.txt', 'ours');
+    await journalIntent(first, 'ours.txt', 'ours', null);
+    const [orphan] = await jobAssets(['/Devices/ours.txt']);
+
+    const sync = await first.restart();
+    harnesses.push(sync);
+    expect((await sync.once()).converged).toBe(false);
+    const rootId = sync.engine.roots()[0]?.id ?? '';
+    const waiting = sync.engine.db.prepare<[string], { reason: string }>('SELECT reason FROM not_synced WHERE rel_path = ?').get('ours.txt');
+    expect(waiting?.reason).toBe('UPLOAD_UNDECIDED');
+    expect(uploadJournal(sync.engine.db).all(rootId)).toMatchObject([{ relPath: 'ours.txt', assetId: null }]);
+    const filesOf = async (assetId: string): Promise<unknown[]> => (await block.service.api('GET', `/assets/${assetId}/files`)).body.results;
+    expect(await filesOf(theirs.assetId)).toEqual([]);
+    expect(await filesOf(orphan ?? '')).toEqual([]);
+
+    // The other device completes its upload: its asset has a file now, and only ours is left empty.
+    const parts = await sendParts(theirs.upload, Buffer.from('theirs'));
+    expect((await block.service.api('POST', '/asset-upload-completions', { assetId: theirs.assetId, uploadId: theirs.upload.uploadId, parts })).status).toBe(200);
+    sync.engine.db.prepare('UPDATE not_synced SET retry_at = 0').run();
+    const retried = await sync.once();
+    expect(retried.converged, JSON.stringify(retried.reports)).toBe(true);
+    expect((await sync.api.getAsset(orphan ?? '')).currentAssetFile?.checksum).toBe(md5('ours'));
+    expect(await filesOf(theirs.assetId)).toHaveLength(1);
+    expect((await sync.api.getAsset(theirs.assetId)).currentAssetFile?.checksum).toBe(md5('theirs'));
     expect(uploadJournal(sync.engine.db).all(rootId)).toEqual([]);
   });
 

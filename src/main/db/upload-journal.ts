@@ -38,6 +38,8 @@ export interface JournalEntry {
   partSize: number | null;
   /** partNumber → eTag of the parts the service confirmed. */
   parts: Map<number, string>;
+  /** When the intent was written (the engine's clock, ISO), before anything was sent. */
+  dateCreated: string;
 }
 
 const toEntry = (row: UploadRow): JournalEntry => ({
@@ -51,6 +53,7 @@ const toEntry = (row: UploadRow): JournalEntry => ({
   local: { relPath: row.rel_path, size: row.size, mtimeMs: row.mtime_ms, ino: row.ino, dev: row.dev, md5: row.md5 },
   partSize: row.part_size,
   parts: new Map(Object.entries(JSON.parse(row.parts) as Record<string, string>).map(([part, etag]) => [Number(part), etag])),
+  dateCreated: row.date_created,
 });
 
 export function uploadJournal(db: StateDb) {

@@ -10,7 +10,8 @@ export type SyncErrorCode =
   | 'ROOT_STOPPED'
   | 'NOT_SIGNED_IN'
   | 'ROOT_IN_USE'
-  | 'CONFLICT_NOT_FOUND';
+  | 'CONFLICT_NOT_FOUND'
+  | 'UPLOAD_UNDECIDED';
 
 export class SyncError extends Error {
   override readonly name = 'SyncError';

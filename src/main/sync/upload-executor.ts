@@ -103,15 +103,16 @@ export class UploadExecutor {
       // An intent without an asset is a batch whose answer never came (createBatch keeps those): the
       // job may have created the asset, so look for it before creating another. `resume` does the
       // same after a restart; this is the running engine's next pass.
-      let adopted: Map<string, string> | undefined;
+      let adoption: Adoption | undefined;
       try {
-        adopted = await this.adoptOrphans(root, intents.map(({ entry }) => entry));
+        adoption = await this.adoptOrphans(root, intents.map(({ entry }) => entry));
       } catch (error) {
         outcomes.push(...intents.map(({ local }) => Promise.resolve(failed(local.relPath, error))));
       }
-      for (const { local } of adopted === undefined ? [] : intents) {
-        const assetId = adopted?.get(local.relPath);
-        if (assetId === undefined) fresh.push(local);
+      for (const { local } of adoption === undefined ? [] : intents) {
+        const assetId = adoption?.adopted.get(local.relPath);
+        if (adoption?.undecided.has(local.relPath) === true) outcomes.push(Promise.resolve(failed(local.relPath, undecidedError())));
+        else if (assetId === undefined) fresh.push(local);
         else outcomes.push(this.guard(local.relPath, () => this.uploadToAsset(root, 'NEW', assetId, local)));
       }
     }
@@ -136,10 +137,10 @@ export class UploadExecutor {
   async resume(root: UploadRoot): Promise<UploadOutcome[]> {
     const entries = this.deps.journal.all(root.id);
     const orphans = entries.filter((entry) => entry.assetId === null);
-    let adopted = new Map<string, string>();
+    let adoption: Adoption = { adopted: new Map(), undecided: new Set() };
     let searchFailed: Error | undefined;
     try {
-      if (orphans.length > 0) adopted = await this.adoptOrphans(root, orphans);
+      if (orphans.length > 0) adoption = await this.adoptOrphans(root, orphans);
     } catch (error) {
       // Not knowing is not "nothing there": keep the intents for the next pass (uploadNew adopts too).
       searchFailed = error instanceof Error ? error : new SyncError('FOLDER_UNAVAILABLE', `Cannot look for the assets of interrupted uploads: ${String(error)}`);
@@ -148,7 +149,8 @@ export class UploadExecutor {
       entries.map((entry) =>
         this.guard(entry.relPath, async () => {
           if (entry.assetId === null && searchFailed !== undefined) throw searchFailed;
-          const assetId = entry.assetId ?? adopted.get(entry.relPath);
+          if (entry.assetId === null && adoption.undecided.has(entry.relPath)) throw undecidedError();
+          const assetId = entry.assetId ?? adoption.adopted.get(entry.relPath);
           if ((await locateFile(this.deps.fs, root.path, entry.relPath).catch(() => undefined)) === undefined) {
             // Deleted (or moved away) while the engine was down: nothing is left to send.
             const sent = assetId === undefined ? undefined : await this.vanishedUpload(root, entry, assetId);
@@ -212,12 +214,12 @@ export class UploadExecutor {
     }
     if (gone.length === 0) return [];
     const orphans = gone.filter(({ entry }) => entry.assetId === null).map(({ entry }) => entry);
-    const adopted = orphans.length === 0 ? new Map<string, string>() : await this.adoptOrphans(root, orphans).catch(() => undefined);
+    const adoption = orphans.length === 0 ? { adopted: new Map<string, string>(), undecided: new Set<string>() } : await this.adoptOrphans(root, orphans).catch(() => undefined);
     const dropped: string[] = [];
     for (const { entry, holder } of gone) {
       // Not knowing whether the job made an asset is not "it made none": asked again next pass.
-      if (entry.assetId === null && adopted === undefined) continue;
-      const assetId = entry.assetId ?? adopted?.get(entry.relPath);
+      if (entry.assetId === null && (adoption === undefined || adoption.undecided.has(entry.relPath))) continue;
+      const assetId = entry.assetId ?? adoption?.adopted.get(entry.relPath);
       try {
         // A file gone: its upload may have completed unheard (recorded as synced, so it follows the
         // file's move or deletion); a path another asset took: ours is binned only if empty.
@@ -496,13 +498,23 @@ export class UploadExecutor {
   /**
    * Finds assets a batch job created just before a crash lost its answer: by the job, when its id was
    * heard and the service still knows it; otherwise by search: STAGED by us, without a file, in the
-   * folder the file was going to. Each journal entry of that folder takes one (any empty asset of this
-   * client's will do: they differ only by id; another client of the same user is why the job comes
-   * first) — except assets the journal already names: an upload under way in the same folder has an
-   * empty asset too, and taking it would put two files on one asset.
+   * folder the file was going to, staged no earlier than the intent was written (less the clock skew
+   * allowed). Each journal entry of that folder takes one, in the order they were staged — except
+   * assets the journal already names: an upload under way in the same folder has an empty asset too,
+   * and taking it would put two files on one asset.
+   *
+   * The search cannot tell this client's assets from another client's of the same user (another
+   * device uploading into the same folder: its asset is empty until its upload completes). Adopting
+   * one of those put this file on that asset, the other device's file then went on top of it as a new
+   * version, and this client's own asset stayed empty for good (simulation seed 40178). So when the
+   * folder holds more such assets than entries to place, none is taken: the entries wait (`undecided`)
+   * for the other uploads to complete, which gives their assets a file and takes them out of the
+   * search. After AMBIGUOUS_WAIT_MS they stop waiting and upload as new assets: an empty asset left
+   * behind is better than a file on someone else's.
    */
-  private async adoptOrphans(root: UploadRoot, orphans: readonly JournalEntry[]): Promise<Map<string, string>> {
+  private async adoptOrphans(root: UploadRoot, orphans: readonly JournalEntry[]): Promise<Adoption> {
     const adopted = new Map<string, string>();
+    const undecided = new Set<string>();
     const owned = new Set(this.deps.journal.all(root.id).flatMap((entry) => (entry.assetId === null ? [] : [entry.assetId])));
     // A job whose id was heard says which asset it made for which item. The search below cannot: two
     // clients of one user, each with an empty staged asset of its own in the folder, look the same
@@ -527,14 +539,16 @@ export class UploadExecutor {
         owned.add(assetId);
       }
     }
-    if (searched.length === 0) return adopted;
+    if (searched.length === 0) return { adopted, undecided };
     const fieldId = await this.deps.folders.fieldId();
     const byFolder = new Map<string, JournalEntry[]>();
     for (const entry of searched) byFolder.set(relDirOf(entry.relPath), [...(byFolder.get(relDirOf(entry.relPath)) ?? []), entry]);
     const me = (await this.deps.api.currentUser()).result.id;
+    const now = Date.parse(this.deps.nowIso());
     for (const [relDir, entries] of byFolder) {
       const option = await this.deps.folders.optionFor(root, relDir);
       const folder = option === null ? { type: 'FIELD_IS_EMPTY', field: { type: 'FIELD', fieldId } } : { type: 'FIELD_EQUALS', field: { type: 'FIELD', fieldId }, value: option };
+      const written = Math.min(...entries.map((entry) => Date.parse(entry.dateCreated)));
       const page = await this.deps.api.searchAssets({
         criterion: {
           type: 'AND',
@@ -543,19 +557,25 @@ export class UploadExecutor {
             { type: 'FIELD_EQUALS', field: { type: 'FIXED', fieldName: 'LIFECYCLE_STATE' }, value: 'STAGED' },
             { type: 'FIELD_EQUALS', field: { type: 'FIXED', fieldName: 'STAGED_BY' }, value: me },
             { type: 'FIELD_IS_EMPTY', field: { type: 'FIXED', fieldName: 'CHECKSUM' } },
+            { type: 'FIELD_MATCHES', field: { type: 'FIXED', fieldName: 'DATE_STAGED' }, value: `[${new Date(written - CLOCK_SKEW_MS).toISOString()} TO *]` },
           ],
         },
         sorts: [{ field: { type: 'FIXED', fieldName: 'DATE_STAGED' }, order: 'ASC' }],
         from: 0,
-        pageSize: Math.min(1000, entries.length + owned.size),
+        // One more than there can be of ours: enough to see that another device has one here too.
+        pageSize: Math.min(1000, entries.length + owned.size + 1),
       });
       const free = page.results.map((found) => found.result.id).filter((id) => !owned.has(id));
+      if (free.length > entries.length) {
+        for (const entry of entries) if (now - Date.parse(entry.dateCreated) < AMBIGUOUS_WAIT_MS) undecided.add(entry.relPath);
+        continue;
+      }
       free.forEach((assetId, index) => {
         const entry = entries[index];
         if (entry !== undefined) adopted.set(entry.relPath, assetId);
       });
     }
-    return adopted;
+    return { adopted, undecided };
   }
 
   /**
@@ -600,6 +620,24 @@ function mayHaveCreatedJob(error: unknown): boolean {
   if (!isApiError(error)) return true;
   const refused = error.method === 'POST' && error.status !== undefined && !error.maybeApplied;
   return !refused;
+}
+
+/** What adoptOrphans found: the asset for each entry it could place, and the entries that must wait. */
+interface Adoption {
+  adopted: Map<string, string>;
+  undecided: Set<string>;
+}
+
+/** DATE_STAGED is the service's clock, an intent's date the client's: a client this far ahead still finds its assets. */
+const CLOCK_SKEW_MS = 5 * 60_000;
+/** How long an interrupted upload waits for another device's uploads in its folder to end (adoptOrphans). */
+const AMBIGUOUS_WAIT_MS = 60 * 60_000;
+
+function undecidedError(): SyncError {
+  return new SyncError(
+    'UPLOAD_UNDECIDED',
+    'An interrupted upload left an empty asset that cannot be told apart from another upload of yours (another device?) into this folder; it is tried again once that upload ends.',
+  );
 }
 
 function failed(relPath: string, error: unknown): UploadOutcome {
