@@ -509,8 +509,10 @@ export class UploadExecutor {
    * version, and this client's own asset stayed empty for good (simulation seed 40178). So when the
    * folder holds more such assets than entries to place, none is taken: the entries wait (`undecided`)
    * for the other uploads to complete, which gives their assets a file and takes them out of the
-   * search. After AMBIGUOUS_WAIT_MS they stop waiting and upload as new assets: an empty asset left
-   * behind is better than a file on someone else's.
+   * search. Two devices whose answers were both lost wait on each other (seed 7485): after
+   * AMBIGUOUS_WAIT_MS what is left is taken in the order it was staged, as before. An upload under way
+   * elsewhere has had an hour to finish by then, and one staged five minutes or more before this
+   * intent was never a candidate.
    */
   private async adoptOrphans(root: UploadRoot, orphans: readonly JournalEntry[]): Promise<Adoption> {
     const adopted = new Map<string, string>();
@@ -566,8 +568,8 @@ export class UploadExecutor {
         pageSize: Math.min(1000, entries.length + owned.size + 1),
       });
       const free = page.results.map((found) => found.result.id).filter((id) => !owned.has(id));
-      if (free.length > entries.length) {
-        for (const entry of entries) if (now - Date.parse(entry.dateCreated) < AMBIGUOUS_WAIT_MS) undecided.add(entry.relPath);
+      if (free.length > entries.length && entries.some((entry) => now - Date.parse(entry.dateCreated) < AMBIGUOUS_WAIT_MS)) {
+        for (const entry of entries) undecided.add(entry.relPath);
         continue;
       }
       free.forEach((assetId, index) => {
@@ -630,7 +632,7 @@ interface Adoption {
 
 /** DATE_STAGED is the service's clock, an intent's date the client's: a client this far ahead still finds its assets. */
 const CLOCK_SKEW_MS = 5 * 60_000;
-/** How long an interrupted upload waits for another device's uploads in its folder to end (adoptOrphans). */
+/** How long an interrupted upload waits for another device's uploads in its folder to end before it picks (adoptOrphans). */
 const AMBIGUOUS_WAIT_MS = 60 * 60_000;
 
 function undecidedError(): SyncError {
