@@ -18,7 +18,9 @@
  * service gone), dropped mid-stream (reset at a moment drawn within a minute of virtual time), a 503,
  * and the service restored from a backup older than the client's cursor (the cursor names a change
  * the service's history does not hold: the real service answers 410 CHANGE_CURSOR_UNKNOWN, and the
- * engine lists every root in full). A client whose process died hears nothing more.
+ * engine lists every root in full). A restore drawn for a fresh connection, which has no cursor yet,
+ * happens while it is open: it drops like a reset, and the reconnection's cursor is refused. A client
+ * whose process died hears nothing more.
  */
 import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
@@ -55,6 +57,9 @@ export interface SimFeedDeps {
 }
 
 export class SimFeed {
+  /** The service was restored from a backup while a connection was open: the next connection's cursor is past its history. */
+  private restoredUnder = false;
+
   constructor(private readonly deps: SimFeedDeps) {}
 
   /** The listener's jitter, from the seed. */
@@ -76,11 +81,14 @@ export class SimFeed {
   }
 
   private async follow(request: FollowChangesRequest): Promise<void> {
-    // A fresh connection (no cursor yet) has no cursor for a restored service to refuse.
-    const fault = this.draw(`GET ${request.path}`, request.cursor === undefined ? FEED_FAULTS.filter((kind) => kind !== 'restored') : FEED_FAULTS);
+    const fault = this.draw(`GET ${request.path}`, FEED_FAULTS);
     const url = new URL(request.path, SIM_SERVER);
     this.refuse(fault, url);
-    const cursor = fault === 'restored' && request.cursor !== undefined ? beyondHistory(request.cursor) : request.cursor;
+    // Restored before this connection: its cursor is past the history. A fresh connection (no cursor
+    // yet) has none to refuse: the restore happens while it is open, and the next one meets it.
+    const restored = (fault === 'restored' || this.restoredUnder) && request.cursor !== undefined;
+    this.restoredUnder = fault === 'restored' && !restored;
+    const cursor = restored && request.cursor !== undefined ? beyondHistory(request.cursor) : request.cursor;
     if (cursor !== undefined) url.searchParams.set('cursor', cursor);
     // Where each change event came from, in the order the service wrote them: the reader sees them in that order.
     const origins: ('at connect' | 'pushed')[] = [];
@@ -95,7 +103,7 @@ export class SimFeed {
     // The listener may have stopped while the connection opened: an abort already signalled never fires.
     if (request.signal.aborted) hangUp();
     else request.signal.addEventListener('abort', hangUp, { once: true });
-    const cancelDrop = fault === 'dropped' ? this.deps.clock.setTimer(this.deps.random.next() * DROP_WITHIN_MS, () => connection.drop(Object.assign(new Error('read ECONNRESET (simulated)'), { code: 'ECONNRESET' }))) : () => undefined;
+    const cancelDrop = fault === 'dropped' || this.restoredUnder ? this.deps.clock.setTimer(this.deps.random.next() * DROP_WITHIN_MS, () => connection.drop(Object.assign(new Error('read ECONNRESET (simulated)'), { code: 'ECONNRESET' }))) : () => undefined;
     const onEvent: FollowChangesRequest['onEvent'] = (event) => {
       const origin = event.type === 'change' ? origins.shift() : undefined;
       // A process that died hears nothing more; its connection goes when its engine closes.
