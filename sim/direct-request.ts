@@ -26,7 +26,7 @@ class LoopbackSocket extends EventEmitter {
 }
 
 /** The request as node's HTTP server would hand it over: method, url, lower-cased headers, the body as a stream. */
-class DirectRequest extends Readable {
+export class DirectRequest extends Readable {
   readonly httpVersion = '1.1';
   readonly httpVersionMajor = 1;
   readonly httpVersionMinor = 1;
@@ -60,7 +60,7 @@ class DirectRequest extends Readable {
 }
 
 /** The response: what fastify writes (writeHead, setHeader, write, end, a piped stream) is kept, nothing is sent. */
-class DirectResponse extends Writable {
+export class DirectResponse extends Writable {
   statusCode = 200;
   statusMessage = '';
   headersSent = false;

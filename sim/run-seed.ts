@@ -280,7 +280,7 @@ async function freshService(): Promise<SimService> {
     const clock = new SimClock();
     // The URLs it hands out (upload parts, downloads) name SIM_SERVER, not the port it drew: they reach
     // the trace in error messages, and a seed's trace must be the same in every process.
-    const service = await startService(serviceConfig({ dataDir: join(dir, 'service'), port: 0, host: '127.0.0.1', publicUrl: SIM_SERVER, adminPassword: SIM_PASSWORD }), { clock });
+    const service = await startService(serviceConfig({ dataDir: join(dir, 'service'), port: 0, host: '127.0.0.1', publicUrl: SIM_SERVER, adminPassword: SIM_PASSWORD }), { clock, timers: clock });
     clock.quiesce = () => service.jobsIdle();
     return { service, clock, restore: storeCheckpoint(service.ctx.db), dir };
   })();

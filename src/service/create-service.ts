@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { ServiceConfig } from './config.js';
 import type { ServiceContext } from './context.js';
-import { systemClock, type Clock } from './clock.js';
+import { systemClock, systemTimers, type Clock, type Timers } from './clock.js';
 import { openDatabase, type Db } from './db/open-database.js';
 import { settingsRepo } from './settings/settings-repo.js';
 import { accountsRepo } from './accounts/accounts-repo.js';
@@ -109,6 +109,8 @@ export interface RunningService {
 
 export interface ServiceDeps {
   clock?: Clock;
+  /** What long-lived answers (change-feed streams) do later; the simulation's run on its virtual clock. */
+  timers?: Timers;
 }
 
 export async function startService(config: ServiceConfig, deps: ServiceDeps = {}): Promise<RunningService> {
@@ -208,7 +210,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     registerPresetRoutes(app, { assets, presets, cropAreas });
     registerCropAreaRoutes(app, ctx, assets, cropAreas);
     const changes = new ChangeFeed(db, ctx.settings);
-    registerChangeRoutes(app, ctx, changes);
+    registerChangeRoutes(app, ctx, changes, { timers: deps.timers ?? systemTimers });
     // Collaboration (issue 20): collections, shares, portals, guest uploads.
     const collections = collectionsRepo(db);
     registerCollectionRoutes(app, ctx, { collections, assets });

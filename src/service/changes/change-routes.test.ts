@@ -4,6 +4,7 @@ import { openEventStream, type OpenedStream } from '../../../test/support/event-
 import { addUser } from '../../../test/support/test-users.js';
 import { uploadNewAsset, waitForJob } from '../../../test/support/upload-helpers.js';
 import { hashPassword } from '../accounts/passwords.js';
+import type { Timers } from '../clock.js';
 
 describe('change feed [ours]', () => {
   let service: TestService;
@@ -159,5 +160,59 @@ describe('change feed [ours]', () => {
     const resumed = await open(`?cursor=${encodeURIComponent(cursor)}`);
     expect((await resumed.next()).event).toBe('ready');
     expect((await resumed.next()).data.kinds).toEqual(expect.arrayContaining(['ASSET', 'ASSET_FILE']));
+  });
+});
+
+describe('change feed streams on the service\'s timers [ours]', () => {
+  it('sends its keep-alives and ends the stream when the timers say, leaving none behind', async () => {
+    // Timers that fire only when the test says, by their delay.
+    const pending = new Map<number, { ms: number; callback: () => void }>();
+    let made = 0;
+    const timers: Timers = {
+      setTimer: (ms, callback) => {
+        const id = made++;
+        pending.set(id, { ms, callback });
+        return () => pending.delete(id);
+      },
+    };
+    const fire = (ms: number): void => {
+      for (const [id, timer] of [...pending]) {
+        if (timer.ms !== ms) continue;
+        pending.delete(id);
+        timer.callback();
+      }
+    };
+    const service = await startTestService({}, { timers });
+    const controller = new AbortController();
+    try {
+      const response = await fetch(`${service.url}/change-events`, { headers: { authorization: `Bearer ${await service.token(undefined, 3600)}` }, signal: controller.signal });
+      expect(response.status).toBe(200);
+      if (response.body === null) throw new Error('no stream');
+      const reader = response.body.getReader();
+      const decoder = new TextDecoder();
+      let text = '';
+      const readUntil = async (wanted: (seen: string) => boolean): Promise<boolean> => {
+        while (!wanted(text)) {
+          const chunk = await reader.read();
+          if (chunk.done) return false;
+          text += decoder.decode(chunk.value, { stream: true });
+        }
+        return true;
+      };
+      expect(await readUntil((seen) => seen.includes('event: ready'))).toBe(true);
+      // The keep-alive and the end, waiting on the injected timers.
+      expect([...pending.values()].map((timer) => timer.ms).sort((a, b) => a - b)).toEqual([20_000, 15 * 60_000]);
+      expect(text).not.toContain(': keep-alive');
+      fire(20_000);
+      expect(await readUntil((seen) => seen.includes(': keep-alive'))).toBe(true);
+      // The next keep-alive is armed; the end cancels it.
+      expect(pending.size).toBe(2);
+      fire(15 * 60_000);
+      expect(await readUntil(() => false)).toBe(false);
+      expect(pending.size).toBe(0);
+    } finally {
+      controller.abort();
+      await service.dispose();
+    }
   });
 });

@@ -10,6 +10,8 @@
  * token's generation are checked again before each event, so a member removed from the account, or
  * whose token a security change revoked, learns nothing more. A stream ends when the token expires, or
  * after 15 minutes, whichever is first; the client reconnects with its cursor and misses nothing.
+ * A change is pushed as soon as it is committed (the feed hears of it from the store, change-feed.ts);
+ * the keep-alives and the end run on the service's timers, a virtual clock's in the simulation.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { decodeJwt, type JWTPayload } from 'jose';
@@ -21,6 +23,7 @@ import { isRetired } from '../auth/session-members.js';
 import { parseInput } from '../http/parse-input.js';
 import type { ChangeKind, ServiceFeatures } from '../../shared/api/change-feed.js';
 import type { ChangeFeed } from './change-feed.js';
+import { systemTimers, type Timers } from '../clock.js';
 
 export const CHANGE_EVENTS_PATH = '/change-events';
 
@@ -29,6 +32,8 @@ export interface ChangeRouteOptions {
   heartbeatMs?: number;
   /** Longest life of one stream (default 15 min). */
   maxStreamMs?: number;
+  /** Where the keep-alives and the stream's end are scheduled (default: real timers). */
+  timers?: Timers;
 }
 
 // Strict: a stream opened on a mistyped query would wait silently instead of saying what is wrong.
@@ -40,6 +45,7 @@ const event = (name: string, id: string, data: unknown): string => `event: ${nam
 export function registerChangeRoutes(app: FastifyInstance, ctx: ServiceContext, feed: ChangeFeed, options: ChangeRouteOptions = {}): void {
   const heartbeatMs = options.heartbeatMs ?? 20_000;
   const maxStreamMs = options.maxStreamMs ?? 15 * 60_000;
+  const timers = options.timers ?? systemTimers;
 
   const features: ServiceFeatures = { changeFeed: { path: CHANGE_EVENTS_PATH, protocol: 'server-sent-events', heartbeatSeconds: Math.round(heartbeatMs / 1000) } };
   app.get('/.well-known/asset-sync', { config: { public: true } }, async () => features);
@@ -69,8 +75,8 @@ export function registerChangeRoutes(app: FastifyInstance, ctx: ServiceContext, 
       if (ended) return;
       ended = true;
       unsubscribe();
-      clearInterval(heartbeat);
-      clearTimeout(expiry);
+      cancelHeartbeat();
+      cancelExpiry();
       raw.end();
     };
     const send = (): void => {
@@ -89,8 +95,15 @@ export function registerChangeRoutes(app: FastifyInstance, ctx: ServiceContext, 
     };
     const generation = generationIn(tokenClaims(request).gen);
     const unsubscribe = feed.subscribe(who.accountId, send);
-    const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), heartbeatMs);
-    const expiry = setTimeout(end, Math.max(0, Math.min(maxStreamMs, tokenLifeLeft(tokenClaims(request), ctx.clock.now()))));
+    let cancelHeartbeat = (): void => undefined;
+    const heartbeat = (): void => {
+      cancelHeartbeat = timers.setTimer(heartbeatMs, () => {
+        raw.write(': keep-alive\n\n');
+        heartbeat();
+      });
+    };
+    heartbeat();
+    const cancelExpiry = timers.setTimer(Math.max(0, Math.min(maxStreamMs, tokenLifeLeft(tokenClaims(request), ctx.clock.now()))), end);
     raw.once('close', end);
     // What changed between the cursor and the subscription.
     send();
