@@ -33,6 +33,7 @@ const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean
   { seed: 1312, steps: 16, bug: 'a one-part PUT completed unheard, the retry answered 409 UPLOAD_ALREADY_COMPLETED: not recorded, so a folder rename uploaded a second asset (test/integration/sync-lost-completion.test.ts)' },
   { seed: 40178, steps: 50, bug: 'a job\'s answer never arrived (no id heard) while another client of the user had an empty asset in the folder: the search adopted that one, its file went on top as a version and ours stayed empty (test/integration/sync-orphan-adoption.test.ts)' },
   { seed: 7485, steps: 30, bug: 'both clients lost their jobs\' answers in one folder: with the wait for another device\'s upload, each waited on the other for good and their empty assets stayed' },
+  { seed: 40130, steps: 50, bug: 'a crash between a download rename and its record, then the restart\'s scan could not read the landed file (EACCES): its landing was dropped as gone, and once a colleague moved another a.txt into its folder the file uploaded as a second asset of the downloaded one (recover-landings.test.ts)' },
 ];
 
 describe('the deterministic simulation', { timeout: 600_000 }, () => {

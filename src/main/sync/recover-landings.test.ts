@@ -40,6 +40,7 @@ function journal(landings: Landing[]) {
 }
 
 const none = new Map<string, PendingSignature>();
+const nothing = new Set<string>();
 
 describe('recoverLandings', () => {
   it('records a landed file at the path it landed at, wherever the user moved it since (no second asset)', async () => {
@@ -52,7 +53,7 @@ describe('recoverLandings', () => {
     const { deps, left, recorded } = journal([landing]);
 
     const local = await scanned(fs, ['D/b.txt']);
-    expect(await recoverLandings('r', () => ({ local: local, pending: none }), { fs, ...deps })).toBe(1);
+    expect(await recoverLandings('r', () => ({ local: local, pending: none, unstable: nothing }), { fs, ...deps })).toBe(1);
     // Synced at its old path with the inode it has now at the new one: the planner sees a move.
     expect(recorded).toEqual([{ ...landing.local, assetId: 'asset-A/C/b.txt' }]);
     expect(left.size).toBe(0);
@@ -68,7 +69,7 @@ describe('recoverLandings', () => {
     const { deps, recorded } = journal([still, settling]);
 
     const local = await scanned(fs, ['a.txt']);
-    expect(await recoverLandings('r', () => ({ local: local, pending }), { fs, ...deps })).toBe(2);
+    expect(await recoverLandings('r', () => ({ local: local, pending, unstable: new Set(pending.keys()) }), { fs, ...deps })).toBe(2);
     expect(recorded.map((entry) => entry.relPath)).toEqual(['a.txt', 'b.txt']);
   });
 
@@ -77,7 +78,7 @@ describe('recoverLandings', () => {
     const landing = await downloaded(fs, 'a.txt', 'alpha');
     const { deps, left, recorded } = journal([landing]);
 
-    expect(await recoverLandings('r', () => ({ local: new Map(), pending: none }), { fs, ...deps })).toBe(0);
+    expect(await recoverLandings('r', () => ({ local: new Map(), pending: none, unstable: nothing }), { fs, ...deps })).toBe(0);
     expect(recorded).toEqual([]);
     expect(left.size).toBe(0);
     expect(fs.kindOf(landing.tempPath)).toBe('file');
@@ -93,7 +94,53 @@ describe('recoverLandings', () => {
     const { deps, left, recorded } = journal([landing]);
 
     const local = await scanned(fs, ['a.txt']);
-    expect(await recoverLandings('r', () => ({ local: local, pending: none }), { fs, ...deps })).toBe(0);
+    expect(await recoverLandings('r', () => ({ local: local, pending: none, unstable: nothing }), { fs, ...deps })).toBe(0);
+    expect(recorded).toEqual([]);
+    expect(left.size).toBe(0);
+  });
+
+  it('keeps the landing of a file the scan could not read, and records it once a pass can (seed 40130)', async () => {
+    const fs = new MemoryFileSystem({ clock: new ManualClock() });
+    const landing = await downloaded(fs, 'A/C/a.txt', 'alpha');
+    fs.mkdirpSync(`${ROOT}/A/C`);
+    fs.renameSync(landing.tempPath, `${ROOT}/A/C/a.txt`);
+    const { deps, left, recorded } = journal([landing]);
+
+    // The scan after the restart: EACCES on the file, reported UNREADABLE (unstable, no signature).
+    expect(await recoverLandings('r', () => ({ local: new Map(), pending: none, unstable: new Set(['A/C/a.txt']) }), { fs, ...deps })).toBe(0);
+    expect(recorded).toEqual([]);
+    expect([...left.keys()]).toEqual(['A/C/a.txt']);
+
+    const local = await scanned(fs, ['A/C/a.txt']);
+    expect(await recoverLandings('r', () => ({ local, pending: none, unstable: nothing }), { fs, ...deps })).toBe(1);
+    expect(recorded).toEqual([{ ...landing.local, assetId: 'asset-A/C/a.txt' }]);
+    expect(left.size).toBe(0);
+  });
+
+  it('keeps the landing of a file in a folder the scan could not list', async () => {
+    const fs = new MemoryFileSystem({ clock: new ManualClock() });
+    const landing = await downloaded(fs, 'A/C/a.txt', 'alpha');
+    fs.mkdirpSync(`${ROOT}/A/C`);
+    fs.renameSync(landing.tempPath, `${ROOT}/A/C/a.txt`);
+    const { deps, left, recorded } = journal([landing]);
+
+    expect(await recoverLandings('r', () => ({ local: new Map(), pending: none, unstable: new Set(['A']) }), { fs, ...deps })).toBe(0);
+    expect(recorded).toEqual([]);
+    expect(left.size).toBe(1);
+  });
+
+  it('forgets the landing of a file replaced by another that is still settling at its path', async () => {
+    const fs = new MemoryFileSystem({ clock: new ManualClock() });
+    const landing = await downloaded(fs, 'a.txt', 'alpha');
+    fs.renameSync(landing.tempPath, `${ROOT}/a.txt`);
+    fs.remove(`${ROOT}/a.txt`);
+    fs.writeFile(`${ROOT}/a.txt`, 'other');
+    const stat = await fs.lstat(`${ROOT}/a.txt`);
+    const pending = new Map([['a.txt', { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev }]]);
+    const { deps, left, recorded } = journal([landing]);
+
+    // Unstable, but with a signature: it was compared, and it is another file.
+    expect(await recoverLandings('r', () => ({ local: new Map(), pending, unstable: new Set(['a.txt']) }), { fs, ...deps })).toBe(0);
     expect(recorded).toEqual([]);
     expect(left.size).toBe(0);
   });
@@ -113,7 +160,7 @@ describe('recoverLandings', () => {
     fs.injectFault(landing.tempPath, 'EACCES');
     const { deps, left, recorded } = journal([landing]);
 
-    await expect(recoverLandings('r', () => ({ local: new Map(), pending: none }), { fs, ...deps })).rejects.toMatchObject({ code: 'EACCES' });
+    await expect(recoverLandings('r', () => ({ local: new Map(), pending: none, unstable: nothing }), { fs, ...deps })).rejects.toMatchObject({ code: 'EACCES' });
     expect(recorded).toEqual([]);
     expect(left.size).toBe(1);
   });

@@ -9,6 +9,10 @@
  *   record would have, at the path it landed at; the planner then sees a move, an edit or nothing, as
  *   after any recorded download. Without this a moved landed file was a new file, and uploaded as a
  *   second asset (simulation seed 223).
+ * - neither, but something is at its path (or at a folder above it) that the scan could not look at
+ *   (unreadable: EACCES, EIO): undecided. The landing stays, and a later pass that can see the file
+ *   settles it. Dropping it there made the landed file a new one once it was readable again, uploaded
+ *   as a second asset of the service's file when its path held another asset by then (seed 40130).
  * - neither: the file is gone (deleted since, or the rename never happened and the temp went too). The
  *   landing goes and nothing is recorded, so the service's file downloads again: a file that may have
  *   been deleted comes back rather than a deletion reaching the service on a guess.
@@ -30,38 +34,55 @@ export interface RecoverLandingsDeps {
   recorded(rootId: string, synced: readonly SyncedEntry[]): void;
 }
 
-export type LandingVerdict = 'not-renamed' | 'landed' | 'gone';
+export type LandingVerdict = 'not-renamed' | 'landed' | 'unseen' | 'gone';
 
-/** Where a landing stands, from its temp file's lstat (undefined: no such file) and the files on disk now. */
-export function landingVerdict(landing: Landing, temp: FileStat | undefined, onDisk: Iterable<Pick<LocalEntry, 'ino' | 'dev'>>): LandingVerdict {
+/**
+ * Where a landing stands, from its temp file's lstat (undefined: no such file), the files on disk now,
+ * and whether its path (or a folder above it) is present but could not be looked at.
+ */
+export function landingVerdict(landing: Landing, temp: FileStat | undefined, onDisk: Iterable<Pick<LocalEntry, 'ino' | 'dev'>>, unseen = false): LandingVerdict {
   const same = (file: Pick<LocalEntry, 'ino' | 'dev'>): boolean => file.ino === landing.local.ino && file.dev === landing.local.dev;
   if (temp?.kind === 'file' && same(temp)) return 'not-renamed';
   for (const file of onDisk) if (same(file)) return 'landed';
-  return 'gone';
+  return unseen ? 'unseen' : 'gone';
+}
+
+/** What the scan saw of the root: the local snapshot, the files still settling, and `unstable` (LocalRefresh). */
+export interface LandingDisk {
+  local: ReadonlyMap<string, LocalEntry>;
+  pending: ReadonlyMap<string, PendingSignature>;
+  /** Paths present but not hashable now: the settling ones (`pending`) and the unreadable ones. */
+  unstable: ReadonlySet<string>;
 }
 
 /**
  * Settles every landing of the root; answers how many were recorded as landed. `disk` is read only when
  * there is a landing (it is the whole local snapshot, and there almost never is one).
  */
-export async function recoverLandings(
-  rootId: string,
-  disk: () => { local: ReadonlyMap<string, LocalEntry>; pending: ReadonlyMap<string, PendingSignature> },
-  deps: RecoverLandingsDeps,
-): Promise<number> {
+export async function recoverLandings(rootId: string, disk: () => LandingDisk, deps: RecoverLandingsDeps): Promise<number> {
   const landings = deps.unrecorded(rootId);
   if (landings.length === 0) return 0;
-  const { local, pending } = disk();
+  const { local, pending, unstable } = disk();
   const onDisk = [...local.values(), ...pending.values()];
+  // Unstable without a signature: the scanner reported the path (UNREADABLE and the like) and never
+  // said which file is there. A settling file has its signature in `pending`, so it was compared above.
+  const unseen = (relPath: string): boolean => ancestorsAndSelf(relPath).some((path) => unstable.has(path) && !pending.has(path));
   const landed: SyncedEntry[] = [];
   for (const landing of landings) {
     const temp = await deps.fs.lstat(landing.tempPath).catch((error: unknown) => {
       if (errnoCode(error) === 'ENOENT') return undefined;
       throw error;
     });
-    if (landingVerdict(landing, temp, onDisk) === 'landed') landed.push({ ...landing.local, assetId: landing.assetId });
-    else deps.dropped(rootId, landing.local.relPath);
+    const verdict = landingVerdict(landing, temp, onDisk, unseen(landing.local.relPath));
+    if (verdict === 'landed') landed.push({ ...landing.local, assetId: landing.assetId });
+    else if (verdict !== 'unseen') deps.dropped(rootId, landing.local.relPath);
   }
   if (landed.length > 0) deps.recorded(rootId, landed);
   return landed.length;
+}
+
+/** `A/C/a.txt` → `A`, `A/C`, `A/C/a.txt`. */
+function ancestorsAndSelf(relPath: string): string[] {
+  const parts = relPath.split('/');
+  return parts.map((_, index) => parts.slice(0, index + 1).join('/'));
 }

@@ -170,7 +170,7 @@ export class RootSync {
     report.settling = deps.gate.settlingCount;
     // Downloads a crash left renamed but unrecorded are recorded (or forgotten) before anything plans.
     try {
-      await recoverLandings(root.id, () => ({ local: deps.snapshots.local(root.id), pending: this.local.pending }), { fs: deps.fs, ...deps.landings });
+      await recoverLandings(root.id, () => ({ local: deps.snapshots.local(root.id), pending: this.local.pending, unstable: this.local.unstable }), { fs: deps.fs, ...deps.landings });
     } catch (error) {
       report.failed++;
       deps.log({ level: 'warn', message: `cannot settle the downloads a crash interrupted: ${error instanceof Error ? error.message : 'unexpected failure'}; the pass waits for them` });
