@@ -54,6 +54,35 @@ describe('an upload completed on the service whose answer was lost', () => {
       await current.dispose();
     }
   });
+  it('is recorded by the restart that finds it completed, not sent again as a second version', async () => {
+    let lost = 0;
+    const losing = (api: AssetApi): AssetApi => {
+      const wrapped: AssetApi = Object.create(api) as AssetApi;
+      wrapped.putPart = async (request) => {
+        const answer = await api.putPart(request);
+        // The one-part PUT completes the upload; the process dies before it hears so.
+        if (lost++ === 0) throw new Error('the connection dropped before the answer came');
+        return answer;
+      };
+      return wrapped;
+    };
+    const first = await startSyncHarness(service, { remotePath: '/Resumed', wrapApi: losing });
+    let current = first;
+    try {
+      client(first).write('a.txt', 'written once');
+      await client(first).once();
+      expect(lost).toBe(1);
+      current = await first.restart();
+      // The journal still holds the upload: the restart resumes it and the service says it is completed.
+      expect((await client(current).once()).converged).toBe(true);
+      const [asset, ...others] = (await current.assets()).filter(({ path }) => path.startsWith('/Resumed/'));
+      expect(others).toEqual([]);
+      expect((await service.api('GET', `/assets/${asset?.id ?? ''}/files`)).body.results).toHaveLength(1);
+      expect(lost).toBe(1);
+    } finally {
+      await current.dispose();
+    }
+  });
   it('is recorded in the same pass when the retried PUT finds the upload completed, so a rename moves it (simulation seed 1312)', async () => {
     let lost = 0;
     const retrying = (api: AssetApi): AssetApi => {

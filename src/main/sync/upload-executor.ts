@@ -372,7 +372,15 @@ export class UploadExecutor {
             ? { id: '', uploadId: entry.uploadId ?? '', assetId: entry.assetId, assetFileId: null, size: entry.local.size, partSize, expiresAt: '', parts: [] }
             : await api.resumeUpload({ uploadId: entry.uploadId ?? '', assetId: entry.assetId, size: entry.local.size, partSize, parts: missing.map((partNumber) => ({ partNumber })) });
       } catch (error) {
-        // The service forgot the upload (expired, swept): a fresh one for the same asset.
+        // Completed while the engine was not listening (a one-part PUT completes itself; or the
+        // completion's own record was rolled back by a crash): recorded if it holds this file, not
+        // sent again as a second version of the same bytes.
+        if (isApiError(error, 'UPLOAD_ALREADY_COMPLETED')) {
+          const filePath = await this.currentPath(root, entry.local);
+          const landed = filePath === undefined ? undefined : await this.completedUnheard(entry.assetId, entry.local, filePath);
+          if (landed !== undefined) return this.record(root, entry.local, entry.assetId, landed, 0);
+        }
+        // The service forgot the upload (expired, swept), or completed it with other bytes: a fresh one for the same asset.
         if (isApiError(error) && (error.code === 'UPLOAD_EXPIRED' || error.code === 'NOT_FOUND' || error.code === 'UPLOAD_ALREADY_COMPLETED')) {
           this.deps.journal.forgetUpload(root.id, entry.relPath, entry.assetId);
           const fresh = await api.createUpload({ assetId: entry.assetId, assetFileId: null, path: remoteFilePath(root, entry.relPath), size: entry.local.size, partSize: defaultPartSize(entry.local.size) });
@@ -459,9 +467,15 @@ export class UploadExecutor {
         if (isApiError(error, 'UPLOAD_EXPIRED') || isApiError(error, 'NOT_FOUND')) journal.forgetUpload(root.id, local.relPath, assetId);
         throw error;
       }));
+    return this.record(root, local, assetId, asset, bytesSent, batch?.option);
+  }
+
+  /** Records a completed upload: its folder placement checked, the synced entry committed and the journal cleared. */
+  private async record(root: UploadRoot, local: LocalEntry, assetId: string, asset: Asset, bytesSent: number, option?: string | null): Promise<UploadOutcome> {
+    const { journal } = this.deps;
     const checksum = asset.currentAssetFile?.checksum;
     if (checksum === undefined) throw new SyncError('CHECKSUM_MISMATCH', 'The service completed the upload but reports no file.');
-    const refiled = await this.ensureFolder(root, local.relPath, asset, batch?.option);
+    const refiled = await this.ensureFolder(root, local.relPath, asset, option);
     // The service's checksum is what the service holds: if the file changed while it was read, the
     // snapshots disagree and the next pass uploads the new content as a version. Nothing is lost.
     const synced: SyncedEntry = { relPath: local.relPath, assetId, md5: checksum.toLowerCase(), size: local.size, mtimeMs: local.mtimeMs, ino: local.ino, dev: local.dev };
