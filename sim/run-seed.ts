@@ -27,6 +27,7 @@ import { describeStep, generateScenario, type Step } from './scenario.js';
 import { checkInvariants, type ClientView } from './invariants.js';
 import { UserWrites } from './user-writes.js';
 import { storeCheckpoint } from './store-reset.js';
+import { storeView } from './store-view.js';
 import { EventDriven } from './watch-faults.js';
 import { CommitFaults } from './db-faults.js';
 import { withFaultSteps } from './fault-steps.js';
@@ -109,7 +110,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     const token = await adminToken(service);
     const scratch = new MemoryFileSystem({ clock });
     const quiet = new Faults(random.fork(), NO_FAULTS, log);
-    const colleague = new RemoteView(simApi({ app: service.app, token, clock, random: random.fork(), faults: quiet, fs: scratch, disk: scratch }), scratch);
+    const colleague = new RemoteView(simApi({ app: service.app, token, clock, random: random.fork(), faults: quiet, fs: scratch, disk: scratch }), scratch, storeView(service.ctx.db, LOCAL_SUBDOMAIN));
     const writes = new UserWrites();
     const rates = options.rates ?? DEFAULT_RATES;
 
@@ -216,7 +217,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       log(describeStep(step));
       const outcome = await runStep(step, { world, colleague, writes, sync, root: ROOT, clock, failures });
       if (outcome !== undefined) log(`  ${outcome}`);
-      await resurrections?.look(describeStep(step));
+      resurrections?.look(describeStep(step));
     }
 
     log('settle');
@@ -235,9 +236,9 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       const status = readStatus(client.engine.db);
       return { index: client.index, disk: client.disk, names: client.names, root: ROOT, trash: TRASH, breaches: client.fs.breaches, notSynced: status.flatMap((root) => root.notSynced), conflictCopies: status.flatMap((root) => root.conflicts.map((conflict) => conflict.copyPath)) };
     });
-    const remote = await colleague.assets();
+    const remote = colleague.assets();
     failures.push(...checkInvariants({ clients: views, remote, writes }));
-    if (resurrections !== undefined) failures.push(...(await resurrections.check(writes)));
+    if (resurrections !== undefined) failures.push(...resurrections.check(writes));
     for (const view of views) {
       log(`c${view.index}: ${JSON.stringify(treeOf(view.disk, ROOT))}`);
       for (const issue of view.notSynced) log(`c${view.index} not synced: ${issue.relPath}: ${issue.reason}`);
