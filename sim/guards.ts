@@ -16,6 +16,7 @@ import type { Clock } from '../src/main/local/clock.js';
 import type { MemoryFileSystem } from '../src/main/local/memory-file-system.js';
 import { filesUnder } from './invariants.js';
 import { md5Hex, type RemoteAsset, type RemoteView } from './remote-view.js';
+import { aTurn } from './store-view.js';
 import type { UserWrites } from './user-writes.js';
 import type { EventDriven } from './watch-faults.js';
 
@@ -142,7 +143,8 @@ export class Resurrections {
   }
 
   /** Notes what is live after a step. */
-  look(step: string): void {
+  async look(step: string): Promise<void> {
+    await aTurn();
     const now = this.liveNow();
     for (const md5 of this.live) if (!now.has(md5) && !this.gone.has(md5)) this.gone.set(md5, step);
     this.live = now;

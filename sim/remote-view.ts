@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { AssetApi } from '../src/main/api/asset-api.js';
 import type { MemoryFileSystem } from '../src/main/local/memory-file-system.js';
 import type { AssetUpload } from '../src/shared/api/resources.js';
-import type { StoreView } from './store-view.js';
+import { aTurn, type StoreView } from './store-view.js';
 
 export interface RemoteAsset {
   id: string;
@@ -43,7 +43,8 @@ export class RemoteView {
   }
 
   /** The live asset at a path, if exactly one is there. */
-  at(path: string): RemoteAsset | undefined {
+  async at(path: string): Promise<RemoteAsset | undefined> {
+    await aTurn();
     const found = this.assets({ versions: false }).filter((asset) => asset.state !== 'BINNED' && asset.paths.includes(path));
     return found.length === 1 ? found[0] : undefined;
   }
@@ -51,7 +52,7 @@ export class RemoteView {
   /** A new asset at `path`, or a new version of the one there. */
   async write(path: string, content: string): Promise<void> {
     const bytes = Buffer.from(content);
-    const existing = this.at(path);
+    const existing = await this.at(path);
     let upload: AssetUpload;
     if (existing === undefined) {
       const outcome = await this.api.createAssetsWithUploads([{ batchItemId: 'one', path: `/${path}`, size: bytes.length }]);
@@ -72,14 +73,14 @@ export class RemoteView {
   }
 
   async rename(path: string, name: string): Promise<boolean> {
-    const asset = this.at(path);
+    const asset = await this.at(path);
     if (asset === undefined) return false;
     await this.api.changeAsset(asset.id, { filename: name });
     return true;
   }
 
   async move(path: string, dir: string): Promise<boolean> {
-    const asset = this.at(path);
+    const asset = await this.at(path);
     if (asset === undefined) return false;
     const fieldId = await this.api.foldersFieldId();
     const values = dir === '' ? [] : [await this.folder(dir)];
@@ -88,7 +89,7 @@ export class RemoteView {
   }
 
   async bin(path: string): Promise<boolean> {
-    const asset = this.at(path);
+    const asset = await this.at(path);
     if (asset === undefined) return false;
     await this.api.transitionLifecycle({ type: 'BY_IDS', assetIds: [asset.id] }, 'BINNED');
     return true;

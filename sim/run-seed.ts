@@ -217,7 +217,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       log(describeStep(step));
       const outcome = await runStep(step, { world, colleague, writes, sync, root: ROOT, clock, failures });
       if (outcome !== undefined) log(`  ${outcome}`);
-      resurrections?.look(describeStep(step));
+      await resurrections?.look(describeStep(step));
     }
 
     log('settle');

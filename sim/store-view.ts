@@ -85,6 +85,16 @@ export function storeView(db: Db, subdomain: string): StoreView {
   };
 }
 
+/**
+ * Waits one turn of the event loop, as the API call a read replaces did (a request with a body reaches
+ * the service on a later turn: direct-request.ts). A client that follows the change feed talks to the
+ * service meanwhile (feed-follow.ts, fastify.inject), turn by turn: without the turn its connections
+ * would land elsewhere among the harness's steps, and the seeds' traces and faults would move.
+ */
+export function aTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /** Rows by their asset, each mapped to what is kept of it, in row order. */
 function group<R extends { asset_id: string }>(rows: readonly R[], value: (row: R) => string): Map<string, string[]> {
   const grouped = new Map<string, string[]>();
