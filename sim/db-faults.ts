@@ -27,24 +27,8 @@ export class CommitFaults {
     private readonly trace: (line: string) => void,
   ) {}
 
-  /**
-   * Arms an engine's connection (again after each restart: TEMP triggers live with the connection),
-   * before the engine prepares its statements.
-   */
-  arm(db: StateDb): void {
-    db.function('sim_commit_point', { deterministic: false }, (table: unknown, change: unknown) => {
-      this.point(String(table), String(change));
-      return null;
-    });
-    const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all();
-    const triggers = tables.flatMap(({ name }) =>
-      CHANGES.map((change) => `CREATE TEMP TRIGGER "sim_${name}_${change}" AFTER ${change} ON main."${name}" BEGIN SELECT sim_commit_point('${name}', '${change}'); END;`),
-    );
-    // In one transaction: a schema change commits once instead of once per trigger.
-    db.transaction(() => db.exec(triggers.join('\n')))();
-  }
-
-  private point(table: string, change: string): void {
+  /** A row written to `table` (by `change`): where a crash may be drawn (or, once dead, the write refused). */
+  point(table: string, change: string): void {
     // A dead process writes nothing more.
     if (this.faults.crashed) throw new SimCrash(`crashed earlier; ${change} ${table}`);
     if (!this.faults.active || !JOURNALLED.has(table) || this.faults.pendingDeath !== undefined || !this.random.chance(this.rate)) return;
@@ -55,4 +39,21 @@ export class CommitFaults {
     }
     this.faults.pendingDeath = `after the commit of a ${change} on ${table}`;
   }
+}
+
+/**
+ * TEMP triggers on every table of the connection that call `point` for each row written, in one
+ * transaction (a schema change commits once instead of once per trigger). A connection is armed once:
+ * a trigger lives as long as its connection.
+ */
+export function armCommitPoints(db: StateDb, point: (table: string, change: string) => void): void {
+  db.function('sim_commit_point', { deterministic: false }, (table: unknown, change: unknown) => {
+    point(String(table), String(change));
+    return null;
+  });
+  const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all();
+  const triggers = tables.flatMap(({ name }) =>
+    CHANGES.map((change) => `CREATE TEMP TRIGGER "sim_${name}_${change}" AFTER ${change} ON main."${name}" BEGIN SELECT sim_commit_point('${name}', '${change}'); END;`),
+  );
+  db.transaction(() => db.exec(triggers.join('\n')))();
 }

@@ -16,6 +16,7 @@ import type { Clock } from '../src/main/local/clock.js';
 import type { MemoryFileSystem } from '../src/main/local/memory-file-system.js';
 import { filesUnder } from './invariants.js';
 import { md5Hex, type RemoteAsset, type RemoteView } from './remote-view.js';
+import { aTurn } from './store-view.js';
 import type { UserWrites } from './user-writes.js';
 import type { EventDriven } from './watch-faults.js';
 
@@ -76,13 +77,13 @@ export async function massDelete<C extends GuardClient>(context: GuardStepContex
     await context.clock.sleep(POLL_WAIT_MS);
     await context.sync(other, false);
   }
-  const before = placements(await colleague.assets());
+  const before = placements(colleague.assets());
   for (const removed of filesUnder(disk, root).values()) writes.replaced(removed);
   for (const entry of disk.listSync(root)) if (entry.name !== ENGINE_DIR) disk.remove(`${root}/${entry.name}`);
   await context.sync(client, true);
   // Once more without faults, so the hold is planned even if the faulty sync died first.
   await context.sync(client, false);
-  const gone = changedSince(before, placements(await colleague.assets()));
+  const gone = changedSince(before, placements(colleague.assets()));
   if (gone.length > 0) failures.push(`guard: client ${client.index} deleted everything and ${gone.length} of ${before.size} assets lost placements before the user confirmed (${gone.slice(0, 4).join(', ')})`);
   const held = client.engine.confirmDeletes();
   if (held === 0) failures.push(`guard: client ${client.index} deleted everything (${before.size} assets live) and no deletion was held for confirmation`);
@@ -110,13 +111,13 @@ export async function unmount<C extends GuardClient>(context: GuardStepContext<C
   const { client, colleague, root, failures } = context;
   const { disk, engine } = client;
   const away = `${root}.unmounted`;
-  const before = placements(await colleague.assets());
+  const before = placements(colleague.assets());
   disk.renameSync(root, away);
   // The empty mount point stays: the dangerous case, a folder that looks emptied.
   disk.mkdirpSync(root);
   const reports = client.events === undefined ? (await engine.syncOnce({ maxPasses: 2 })).reports : await client.events.sync(engine, 2);
   if (!reports.some((report) => report.stopped !== undefined)) failures.push(`guard: client ${client.index} synced its unmounted root instead of stopping it`);
-  const gone = changedSince(before, placements(await colleague.assets()));
+  const gone = changedSince(before, placements(colleague.assets()));
   if (gone.length > 0) failures.push(`guard: client ${client.index}'s unmounted root took ${gone.length} placements off the service (${gone.slice(0, 4).join(', ')})`);
   disk.remove(root);
   disk.renameSync(away, root);
@@ -135,22 +136,23 @@ export class Resurrections {
     private readonly colleague: RemoteView,
   ) {}
 
-  private async liveNow(): Promise<Set<string>> {
-    const live = new Set(await this.colleague.liveChecksums());
+  private liveNow(): Set<string> {
+    const live = new Set(this.colleague.liveChecksums());
     for (const disk of this.disks()) for (const content of filesUnder(disk, this.root).values()) live.add(md5Hex(content));
     return live;
   }
 
   /** Notes what is live after a step. */
   async look(step: string): Promise<void> {
-    const now = await this.liveNow();
+    await aTurn();
+    const now = this.liveNow();
     for (const md5 of this.live) if (!now.has(md5) && !this.gone.has(md5)) this.gone.set(md5, step);
     this.live = now;
   }
 
   /** Contents once gone everywhere that are live at the end. */
-  async check(writes: UserWrites): Promise<string[]> {
-    const now = await this.liveNow();
+  check(writes: UserWrites): string[] {
+    const now = this.liveNow();
     const names = new Map([...writes.written].map((content) => [md5Hex(content), content]));
     return [...this.gone].filter(([md5]) => now.has(md5)).map(([md5, step]) => `resurrection: ${JSON.stringify(names.get(md5) ?? md5)} was gone from every folder and from the service after "${step}", and is back`);
   }

@@ -1,12 +1,13 @@
 /**
  * The colleague in the web app and the auditor: changes made straight through the API (without
  * faults), and a listing of every asset, binned ones too, with each version's checksum, for the
- * invariant checks. Remote paths here are relative (`A/a.txt`), the sync roots being `/`.
+ * invariant checks (read from the service's store: store-view.ts). Remote paths here are relative (`A/a.txt`), the sync roots being `/`.
  */
 import { createHash } from 'node:crypto';
-import type { AssetApi, Criterion, Sort } from '../src/main/api/asset-api.js';
+import type { AssetApi } from '../src/main/api/asset-api.js';
 import type { MemoryFileSystem } from '../src/main/local/memory-file-system.js';
-import type { Asset, AssetUpload, FieldOption } from '../src/shared/api/resources.js';
+import type { AssetUpload } from '../src/shared/api/resources.js';
+import { aTurn, type StoreView } from './store-view.js';
 
 export interface RemoteAsset {
   id: string;
@@ -20,10 +21,6 @@ export interface RemoteAsset {
 
 export const md5Hex = (text: string | Uint8Array): string => createHash('md5').update(text).digest('hex');
 
-/** The most a paged search answers at once (the service's MAX_PAGE_SIZE). */
-const ONE_PAGE = 1000;
-const BY_ID: Sort[] = [{ field: { type: 'FIXED', fieldName: 'ASSET_ID' }, order: 'ASC' }];
-
 export class RemoteView {
   private sourceCount = 0;
 
@@ -31,55 +28,24 @@ export class RemoteView {
     private readonly api: AssetApi,
     /** Where the colleague's files come from before they are uploaded. */
     private readonly scratch: MemoryFileSystem,
+    /** What the colleague finds and the auditor checks: read from the store, not through the API (store-view.ts). */
+    private readonly store: StoreView,
   ) {}
 
   /** Every asset; `versions: false` leaves each asset's versions out (a lookup by path needs none). */
-  async assets(options: { versions?: boolean } = {}): Promise<RemoteAsset[]> {
-    const fieldId = await this.api.foldersFieldId();
-    const names = new Map<string, string>();
-    const folderPath = async (optionId: string): Promise<string> => {
-      const known = names.get(optionId);
-      if (known !== undefined) return known;
-      const segments: string[] = [];
-      for (let option: FieldOption | null = await this.api.getFieldOption(optionId); option; option = option.parent) segments.unshift(option.value);
-      const path = segments.join('/');
-      names.set(optionId, path);
-      return path;
-    };
-    const result: RemoteAsset[] = [];
-    const criterion = { type: 'FIELD_IN', field: { type: 'FIXED', fieldName: 'LIFECYCLE_STATE' }, values: ['STAGED', 'PENDING_APPROVAL', 'LIVE', 'BINNED'] };
-    for (const asset of await this.search(criterion)) {
-      const name = asset.currentAssetFile?.filename ?? '(no file)';
-      const folders = asset.metadata.values[fieldId] ?? [];
-      const paths = folders.length === 0 ? [name] : await Promise.all(folders.map(async (optionId) => `${await folderPath(optionId)}/${name}`));
-      const versions = options.versions === false ? [] : (await this.api.listAssetFiles(asset.id)).map((file) => file.checksum);
-      result.push({ id: asset.id, paths: paths.sort(), state: asset.lifecycleStatus.state, checksum: asset.currentAssetFile?.checksum, versions });
-    }
-    return result;
+  assets(options: { versions?: boolean } = {}): RemoteAsset[] {
+    return this.store.assets(options);
   }
 
-  /** The current content (MD5) of every live asset, in one search: cheap enough to ask after every step. */
-  async liveChecksums(): Promise<string[]> {
-    const criterion = { type: 'FIELD_IN', field: { type: 'FIXED', fieldName: 'LIFECYCLE_STATE' }, values: ['STAGED', 'PENDING_APPROVAL', 'LIVE'] };
-    return (await this.search(criterion)).flatMap((asset) => (asset.currentAssetFile === null ? [] : [asset.currentAssetFile.checksum]));
-  }
-
-  /**
-   * Every asset the criterion matches, by id: one paged search while they fit in a page (a seed's
-   * account holds a few dozen), a scroll beyond. The harness lists after every step, and a scroll costs
-   * two calls (its last page is empty) and a scroll row on the service.
-   */
-  private async search(criterion: Criterion): Promise<Asset[]> {
-    const page = await this.api.searchAssets({ from: 0, pageSize: ONE_PAGE, criterion, sorts: BY_ID });
-    if (page.totalResults <= page.results.length) return page.results.map((envelope) => envelope.result);
-    const assets: Asset[] = [];
-    for await (const next of this.api.scrollAssets({ criterion, sorts: BY_ID, pageSize: ONE_PAGE })) assets.push(...next.results.map((envelope) => envelope.result));
-    return assets;
+  /** The current content (MD5) of every live asset: cheap enough to ask after every step. */
+  liveChecksums(): string[] {
+    return this.store.liveChecksums();
   }
 
   /** The live asset at a path, if exactly one is there. */
   async at(path: string): Promise<RemoteAsset | undefined> {
-    const found = (await this.assets({ versions: false })).filter((asset) => asset.state !== 'BINNED' && asset.paths.includes(path));
+    await aTurn();
+    const found = this.assets({ versions: false }).filter((asset) => asset.state !== 'BINNED' && asset.paths.includes(path));
     return found.length === 1 ? found[0] : undefined;
   }
 

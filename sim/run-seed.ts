@@ -27,8 +27,10 @@ import { describeStep, generateScenario, type Step } from './scenario.js';
 import { checkInvariants, type ClientView } from './invariants.js';
 import { UserWrites } from './user-writes.js';
 import { storeCheckpoint } from './store-reset.js';
+import { storeView } from './store-view.js';
 import { EventDriven } from './watch-faults.js';
 import { CommitFaults } from './db-faults.js';
+import { acquireStateDb, type SimStateDb } from './state-dbs.js';
 import { withFaultSteps } from './fault-steps.js';
 import { editWhileHashed } from './hash-faults.js';
 import { Resurrections, massDelete, unmount } from './guards.js';
@@ -83,12 +85,15 @@ interface SimClient {
   fs: SimFileSystem;
   faults: Faults;
   engine: Engine;
-  /** The state database as it was at the crash point. */
+  /** The state database as it was at the crash point (a client without commit faults, whose dead engine could still write). */
   crashImage?: Buffer;
   /** Set when the client syncs on its watcher's (faulty) events instead of full passes. */
   events?: EventDriven;
-  /** Crashes inside its state-database commits. */
-  commits?: CommitFaults;
+  /**
+   * Its state database, when commit faults guard it: a connection that outlives the engine, as a file
+   * would, and refuses every write once the engine is dead (state-dbs.ts, db-faults.ts).
+   */
+  state?: SimStateDb;
   /** Set when its watch sessions follow the service's change feed (feed-follow.ts). */
   feed?: SimFeed;
 }
@@ -109,12 +114,12 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     const token = await adminToken(service);
     const scratch = new MemoryFileSystem({ clock });
     const quiet = new Faults(random.fork(), NO_FAULTS, log);
-    const colleague = new RemoteView(simApi({ app: service.app, token, clock, random: random.fork(), faults: quiet, fs: scratch, disk: scratch }), scratch);
+    const colleague = new RemoteView(simApi({ app: service.app, token, clock, random: random.fork(), faults: quiet, fs: scratch, disk: scratch }), scratch, storeView(service.ctx.db, LOCAL_SUBDOMAIN));
     const writes = new UserWrites();
     const rates = options.rates ?? DEFAULT_RATES;
 
-    /** An engine on its state database: in memory, opened from an image (a new client's: migrated, empty). */
-    const build = (client: Omit<SimClient, 'engine'>, image: Buffer): Engine => {
+    /** An engine on its state database: the client's connection, or one opened from an image (a new client's: migrated, empty). */
+    const build = (client: Omit<SimClient, 'engine'>, image?: Buffer): Engine => {
       const engine = createEngine(
         { stateDir: `/nowhere/state-${String(client.index)}`, server: SIM_SERVER, stableMs: 200, limits: { filesInFlight: 1, partsInFlight: 1 }, rescanIntervalMs: options.plant === 'no-rescan' ? Infinity : RESCAN_MS },
         {
@@ -130,13 +135,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
             client.disk.mkdirpSync(TRASH);
             client.disk.renameSync(absPath, `${TRASH}/${String(clock.now())}-${absPath.split('/').pop() ?? ''}`);
           },
-          // Armed before the engine prepares its statements: each trigger changes the schema, after
-          // which SQLite prepares every statement again.
-          openDb: () => {
-            const db = openStateDb(image);
-            client.commits?.arm(db);
-            return db;
-          },
+          openDb: () => client.state?.db ?? openStateDb(image ?? stateTemplate()),
           ...(options.plant === undefined || options.plant === 'blind-retry' || options.plant === 'no-rescan' ? {} : { plantedBug: options.plant }),
         },
       );
@@ -163,19 +162,19 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
         log(`client ${index} follows the service's change feed`);
       }
       const commits = options.classic === true ? undefined : new CommitFaults(modes.fork(), faults, rates.commit ?? rates.crash, (line) => log(`  [c${index}] ${line}`));
-      const partial: Omit<SimClient, 'engine'> = { index, names, disk, faults, ...(commits === undefined ? {} : { commits }), ...(feed === undefined ? {} : { feed }), fs: new SimFileSystem(disk, faults, [ROOT, TRASH]), ...(events === undefined ? {} : { events }) };
+      const partial: Omit<SimClient, 'engine'> = { index, names, disk, faults, ...(commits === undefined ? {} : { state: acquireStateDb(commits) }), ...(feed === undefined ? {} : { feed }), fs: new SimFileSystem(disk, faults, [ROOT, TRASH]), ...(events === undefined ? {} : { events }) };
       if (options.classic !== true) partial.fs.onOpenRead = editWhileHashed({ random: modes.fork(), faults, disk, writes, root: ROOT, trace: (line) => log(`  [c${index}] ${line}`) });
-      const engine = build(partial, stateTemplate());
+      const engine = build(partial);
       const client: SimClient = { ...partial, engine };
       faults.onCrash = () => {
-        client.crashImage = client.engine.db.serialize();
+        if (client.state === undefined) client.crashImage = client.engine.db.serialize();
       };
       await engine.addRoot({ path: ROOT, remotePath: '/', publishLive: false });
       world.push(client);
     }
 
     const restart = (client: SimClient): void => {
-      const image = client.crashImage ?? client.engine.db.serialize();
+      const image = client.crashImage ?? (client.state === undefined ? client.engine.db.serialize() : undefined);
       client.engine.close();
       client.crashImage = undefined;
       client.faults.crashed = false;
@@ -235,9 +234,9 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       const status = readStatus(client.engine.db);
       return { index: client.index, disk: client.disk, names: client.names, root: ROOT, trash: TRASH, breaches: client.fs.breaches, notSynced: status.flatMap((root) => root.notSynced), conflictCopies: status.flatMap((root) => root.conflicts.map((conflict) => conflict.copyPath)) };
     });
-    const remote = await colleague.assets();
+    const remote = colleague.assets();
     failures.push(...checkInvariants({ clients: views, remote, writes }));
-    if (resurrections !== undefined) failures.push(...(await resurrections.check(writes)));
+    if (resurrections !== undefined) failures.push(...resurrections.check(writes));
     for (const view of views) {
       log(`c${view.index}: ${JSON.stringify(treeOf(view.disk, ROOT))}`);
       for (const issue of view.notSynced) log(`c${view.index} not synced: ${issue.relPath}: ${issue.reason}`);
@@ -248,7 +247,10 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     failures.push(`the harness failed: ${describe(error)}`);
   } finally {
     for (const client of world) await client.events?.close();
-    for (const client of world) client.engine.close();
+    for (const client of world) {
+      client.engine.close();
+      client.state?.release();
+    }
   }
   for (const failure of failures) log(`FAIL ${failure}`);
   return { seed, steps, trace, traceHash: createHash('sha256').update(trace.join('\n')).digest('hex'), failures };
