@@ -156,7 +156,12 @@ export async function pollJob(requester: Requester, policy: JobPollPolicy, path:
     const before = advanceOf(current);
     asked = clock.now();
     current = parseAnswer(jobSchema, await requester.json({ method: 'GET', path: jobPath, signal }), 'GET', jobPath);
-    wait = Math.min(advanceOf(current) > before ? Math.min(policy.movingMaxMs, policy.maxMs) : policy.maxMs, wait * policy.factor);
+    // A poll answered only after movingMaxMs or more was, from our service, held until the job moved
+    // or its hold ran out: it is followed closely, as a moving job is (each held poll costs that
+    // service nothing while it waits). Else a still job was backed off to 2 s, a held poll counting
+    // toward it, and a rendition made meanwhile went unseen for up to 1.75 s (issue 18).
+    const held = clock.now() - asked >= policy.movingMaxMs;
+    wait = Math.min(advanceOf(current) > before || held ? Math.min(policy.movingMaxMs, policy.maxMs) : policy.maxMs, wait * policy.factor);
     if (current.state !== 'FAILED') onPoll?.(current);
   }
   if (current.state === 'FAILED') {

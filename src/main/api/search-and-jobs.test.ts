@@ -162,7 +162,7 @@ describe('jobs and scrolls against a scripted server', () => {
     }
   });
 
-  it('counts a held poll toward the wait: a service that answered only when the job moved is asked again at once', async () => {
+  it('counts a held poll toward the wait and never backs off after one: a service that holds polls is asked again at once', async () => {
     const item = (name: string) => ({ url: `http://127.0.0.1:1/${name}`, filename: name, size: 1, checksum: 'c', contentType: 'image/jpeg' });
     const clock = instantClock();
     const answers = [
@@ -184,8 +184,9 @@ describe('jobs and scrolls against a scripted server', () => {
     const api = createApiClient({ server: server.url, tokens: scriptedTokens(), clock, env: {}, jobPoll: { initialMs: 100, factor: 2, maxMs: 1000, movingMaxMs: 150 } });
     try {
       await api.requestDownloads(['0', '1'].map((batchItemId) => ({ batchItemId, assetId: `a${batchItemId}`, assetFileId: null })), { onItem: () => undefined });
-      // 100 before the first poll; the next waits (150, then 300) were spent holding the polls before.
-      expect(clock.sleeps).toEqual([100, 0, 100]);
+      // 100 before the first poll; then none: each poll held longer than movingMaxMs (150) is followed
+      // at once, whether the job moved (the first) or not (the second), never backed off.
+      expect(clock.sleeps).toEqual([100, 0, 0]);
       expect(polls).toBe(3);
     } finally {
       api.close();
