@@ -11,6 +11,7 @@ import { benchInitialDownload, formatInitialDownloadBench } from './download-ini
 import { benchLocalScan, formatLocalScanBench } from './local-scan.js';
 import { benchSyncLargeFile, benchSyncSmallFiles, formatSyncBench } from './sync-engine.js';
 import { benchTransform, formatTransformBench } from './transform.js';
+import { benchJobResults, formatJobResultsBench } from './job-results.js';
 import { benchUiBundle, formatUiBundleBench } from './ui-bundle.js';
 import { benchUiActivity, formatUiActivityBench } from './ui-activity.js';
 import { benchUiStart, formatUiStartBench } from './ui-start.js';
@@ -65,6 +66,7 @@ const benches: { name: string; run: () => Promise<string[]> }[] = [
     name: 'transform',
     run: async () => formatTransformBench(await benchTransform()),
   },
+  { name: 'job-results-1k', run: async () => formatJobResultsBench(await benchJobResults()) },
   {
     name: 'sync-10k-small',
     run: async () => formatSyncBench('10,000 files of 4 KiB in 100 folders, initial sync', await benchSyncSmallFiles(), 0.5),

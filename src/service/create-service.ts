@@ -46,7 +46,8 @@ import { registerBatchJobs } from './batch/batch-jobs.js';
 import { authorizeDownload, downloadBatchBody, downloadJob, prepareDownload } from './downloads/download-job.js';
 import { registerFileContentRoutes } from './downloads/file-content-routes.js';
 import { DownloadZips } from './downloads/zip-download.js';
-import { TransformCache } from './transforms/transform-cache.js';
+import { RENDER_CONCURRENCY, TransformCache } from './transforms/transform-cache.js';
+import type { RenderTransformation } from './transforms/render-transformation.js';
 import { presetsRepo } from './transforms/presets-repo.js';
 import { cropAreasRepo, registerCropAreaRoutes } from './transforms/crop-area-routes.js';
 import { registerPresetRoutes } from './transforms/preset-routes.js';
@@ -111,6 +112,8 @@ export interface ServiceDeps {
   clock?: Clock;
   /** What long-lived answers (change-feed streams) do later; the simulation's run on its virtual clock. */
   timers?: Timers;
+  /** Renders a download transformation (default: sharp's, render-transformation.ts); tests wrap it to hold one open. */
+  renderTransformation?: RenderTransformation;
 }
 
 export async function startService(config: ServiceConfig, deps: ServiceDeps = {}): Promise<RunningService> {
@@ -174,7 +177,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     registerFieldOptionRoutes(app, ctx);
 
     const assets = assetsRepo(db);
-    const transforms = new TransformCache(db, join(config.dataDir, 'transforms'), () => ctx.nowIso());
+    const transforms = new TransformCache(db, join(config.dataDir, 'transforms'), () => ctx.nowIso(), RENDER_CONCURRENCY, deps.renderTransformation);
     // Previews and renditions are derived from a blob: they go with it.
     const derivedOf = (sha256: string): string[] => [previews.pathOf(sha256), ...transforms.forget(sha256)];
     const blobs = createBlobStore(join(config.dataDir, 'blobs'), derivedOf, undefined, inlineBlobs(db));

@@ -63,6 +63,12 @@ export interface DownloadRequestOptions {
    * runs from a service that shows successes then [ours], all at its end from one that does not.
    */
   onItem?: (batchItemId: string, item: DownloadItem) => void;
+  /**
+   * Each item that failed, as soon as a poll shows it, once per item, before the outcome (which carries
+   * its error): so a caller handing files out in the order asked need not wait for the job's end to
+   * step past it.
+   */
+  onItemFailed?: (batchItemId: string) => void;
 }
 
 /** A download job's outcome: the items, and the zip of them all when one was asked for. */

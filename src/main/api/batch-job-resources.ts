@@ -35,16 +35,22 @@ export function batchJobResources(requester: Requester, jobPoll: JobPollPolicy) 
     async requestDownloads(items: DownloadRequestItem[], options: DownloadRequestOptions = {}): Promise<DownloadOutcome> {
       const path = '/asset-download-batch-jobs';
       const body = { items, ...(options.transformationDescription === undefined ? {} : { transformationDescription: options.transformationDescription }), ...(options.zip === true ? { zip: true } : {}) };
-      const { onItem } = options;
+      const { onItem, onItemFailed } = options;
       const reported = new Set<string>();
+      const failed = new Set<string>();
       const onPoll =
-        onItem === undefined
+        onItem === undefined && onItemFailed === undefined
           ? undefined
           : (job: Job): void => {
               for (const [key, value] of Object.entries(job.successes ?? {})) {
-                if (reported.has(key)) continue;
+                if (onItem === undefined || reported.has(key)) continue;
                 reported.add(key);
                 onItem(key, parseAnswer(downloadItemSchema, unwrapResult(value), 'GET', `${path}/${job.id} (successes.${key})`));
+              }
+              for (const key of Object.keys(job.failures ?? {})) {
+                if (onItemFailed === undefined || failed.has(key)) continue;
+                failed.add(key);
+                onItemFailed(key);
               }
             };
       const outcome = await runJob(requester, jobPoll, { path, body, success: downloadItemSchema, idempotent: true, onPoll });

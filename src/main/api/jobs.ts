@@ -131,6 +131,8 @@ export async function pollJob(requester: Requester, policy: JobPollPolicy, path:
   const jobPath = `${path}/${encodeURIComponent(job.id)}`;
   let current = job;
   let wait = policy.initialMs;
+  /** When the last request about the job (its creation, then each poll) was sent. */
+  let asked = clock.now();
   onPoll?.(current);
   while (current.state === 'QUEUED' || current.state === 'RUNNING') {
     if (clock.now() - started > policy.timeoutMs) {
@@ -143,13 +145,23 @@ export async function pollJob(requester: Requester, policy: JobPollPolicy, path:
       });
     }
     try {
-      await clock.sleep(wait, signal);
+      // The wait runs from the start of the poll before: a service that holds a poll until the job
+      // moves [ours] (docs/api.md) has already spent it, and is asked again at once, so an item made
+      // during the wait is not left unseen for up to movingMaxMs (issue 18). One that answers at once
+      // (the hosted one) is asked as often as before.
+      await clock.sleep(Math.max(0, wait - (clock.now() - asked)), signal);
     } catch {
       throw abortedError('GET', jobPath);
     }
     const before = advanceOf(current);
+    asked = clock.now();
     current = parseAnswer(jobSchema, await requester.json({ method: 'GET', path: jobPath, signal }), 'GET', jobPath);
-    wait = Math.min(advanceOf(current) > before ? Math.min(policy.movingMaxMs, policy.maxMs) : policy.maxMs, wait * policy.factor);
+    // A poll answered only after movingMaxMs or more was, from our service, held until the job moved
+    // or its hold ran out: it is followed closely, as a moving job is (each held poll costs that
+    // service nothing while it waits). Else a still job was backed off to 2 s, a held poll counting
+    // toward it, and a rendition made meanwhile went unseen for up to 1.75 s (issue 18).
+    const held = clock.now() - asked >= policy.movingMaxMs;
+    wait = Math.min(advanceOf(current) > before || held ? Math.min(policy.movingMaxMs, policy.maxMs) : policy.maxMs, wait * policy.factor);
     if (current.state !== 'FAILED') onPoll?.(current);
   }
   if (current.state === 'FAILED') {

@@ -162,6 +162,38 @@ describe('jobs and scrolls against a scripted server', () => {
     }
   });
 
+  it('counts a held poll toward the wait and never backs off after one: a service that holds polls is asked again at once', async () => {
+    const item = (name: string) => ({ url: `http://127.0.0.1:1/${name}`, filename: name, size: 1, checksum: 'c', contentType: 'image/jpeg' });
+    const clock = instantClock();
+    const answers = [
+      { state: 'RUNNING', progress: 0.5, successes: { '0': item('a.jpg') } },
+      { state: 'RUNNING', progress: 0.5, successes: { '0': item('a.jpg') } },
+      { state: 'COMPLETED', progress: 1, successes: { '0': item('a.jpg'), '1': item('b.jpg') } },
+    ];
+    // Each poll held for as long as the service's hold (200 ms), then one answered at once.
+    const held = [200, 200, 0];
+    let polls = 0;
+    const server = await startFakeServer((request, response) => {
+      if (request.method === 'POST') {
+        sendJson(response, 200, { result: { id: 'j4', type: 'AssetDownloadBatchJob', state: 'QUEUED', progress: 0, dateCreated: '' } });
+        return;
+      }
+      clock.advance(held[polls] ?? 0);
+      sendJson(response, 200, { result: { id: 'j4', ...answers[polls++] } });
+    });
+    const api = createApiClient({ server: server.url, tokens: scriptedTokens(), clock, env: {}, jobPoll: { initialMs: 100, factor: 2, maxMs: 1000, movingMaxMs: 150 } });
+    try {
+      await api.requestDownloads(['0', '1'].map((batchItemId) => ({ batchItemId, assetId: `a${batchItemId}`, assetFileId: null })), { onItem: () => undefined });
+      // 100 before the first poll; then none: each poll held longer than movingMaxMs (150) is followed
+      // at once, whether the job moved (the first) or not (the second), never backed off.
+      expect(clock.sleeps).toEqual([100, 0, 0]);
+      expect(polls).toBe(3);
+    } finally {
+      api.close();
+      await server.close();
+    }
+  });
+
   it('gives up on a job that never finishes with JOB_TIMEOUT', async () => {
     const server = await startFakeServer((_request, response) => sendJson(response, 200, { result: { id: 'j2', state: 'RUNNING' } }));
     const api = createApiClient({ server: server.url, tokens: scriptedTokens(), clock: instantClock(), env: {}, jobPoll: { initialMs: 1000, maxMs: 60_000, timeoutMs: 10 * 60_000 } });

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -9,6 +9,7 @@ import { makeTempDir, startTestService, type TestService } from '../../../test/s
 import { md5Hex, uploadNewAsset } from '../../../test/support/upload-helpers.js';
 import { makeImage, makePdf } from '../../../test/support/media-fixtures.js';
 import { sendJson, startFakeServer } from '../../../test/support/api-client-fakes.js';
+import { renderTransformation, type RenderTransformation } from '../../service/transforms/render-transformation.js';
 
 function zipNames(path: string): Promise<string[]> {
   return new Promise((resolve, reject) => {
@@ -160,6 +161,48 @@ describe('asset-sync download', () => {
       expect(polls).toBeLessThan(8);
     } finally {
       await fake.close();
+    }
+  });
+
+  it('fetches the files after a failed item while the job still renders, and reports the failure at the end', async () => {
+    // A service of its own whose rendering of one photo waits for the test: the job cannot end before
+    // the test lets it, so a file on disk before then was fetched while the job ran.
+    let releaseHeld: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (releaseHeld = resolve));
+    let heldBytes: Buffer = Buffer.alloc(0);
+    let heldStarted = false;
+    const gatedRender: RenderTransformation = async (source, operations, inputSubtype, target) => {
+      const bytesOf = 'bytes' in source ? source.bytes : readFileSync(source.path);
+      if (bytesOf.equals(heldBytes)) {
+        heldStarted = true;
+        await held;
+      }
+      return renderTransformation(source, operations, inputSubtype, target);
+    };
+    const gated = await startTestService({}, { renderTransformation: gatedRender });
+    try {
+      const photos = await Promise.all([makeImage(1600, 1200), makeImage(1500, 1200), makeImage(1400, 1200)]);
+      heldBytes = photos[2];
+      const [first, second, last] = await Promise.all(photos.map(async (photo, index) => (await uploadNewAsset(gated, `/held/photo-${index}.jpg`, photo)).assetId));
+      const out = makeTempDir();
+      const args = ['download', first ?? '', 'no-such-asset', second ?? '', last ?? '', '--preset', 'Web (1000 px JPG)', '--server', gated.url, '--state', state, '--out', out];
+      const running = cli(args, { ASSET_SYNC_TOKEN: await gated.token() });
+      // The photo after the failed item is fetched while the last one is still rendering.
+      await vi.waitFor(() => expect(existsSync(join(out, 'photo-1.jpg'))).toBe(true), { timeout: 20_000, interval: 20 });
+      expect(heldStarted).toBe(true);
+      expect(existsSync(join(out, 'photo-2.jpg'))).toBe(false);
+      releaseHeld();
+      const run = await running;
+      expect(run.code).toBe(1);
+      expect(run.out.split('\n')).toEqual([join(out, 'photo-0.jpg'), join(out, 'photo-1.jpg'), join(out, 'photo-2.jpg')]);
+      // The failure is the last thing said, with its asset and stable code.
+      expect(run.err.split('\n').at(-1)).toMatch(/^no-such-asset: .*No asset with id "no-such-asset"\. \[NOT_FOUND\]$/);
+      for (const name of ['photo-0.jpg', 'photo-1.jpg', 'photo-2.jpg']) {
+        expect(await sharp(join(out, name)).metadata()).toMatchObject({ format: 'jpeg', width: 1000 });
+      }
+    } finally {
+      releaseHeld();
+      await gated.dispose();
     }
   });
 

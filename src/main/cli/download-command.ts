@@ -185,37 +185,46 @@ export async function downloadCommand(args: string[], io: CommandIo): Promise<nu
     const progress = new Progress(io, values.zip === true ? 1 : assetIds.length);
     const queue = new FetchQueue(api, dir, progress, io, abort.signal);
     // Each file is fetched as soon as the job hands it over, while the job still renders the rest
-    // (issue 18), in the order asked: item i once every item before it has come.
-    const arrived = new Map<number, WantedFile>();
+    // (issue 18), in the order asked: item i once every item before it has come or failed (a failed
+    // item holds none of the later ones back; its error is reported at the end).
+    const arrived = new Map<number, WantedFile | undefined>();
     let next = 0;
-    const onItem = (key: string, item: WantedFile): void => {
-      arrived.set(Number(key), item);
-      for (let file = arrived.get(next); file !== undefined; file = arrived.get(++next)) queue.add(file);
+    const settle = (key: string, item: WantedFile | undefined): void => {
+      const index = Number(key);
+      if (arrived.has(index)) return;
+      arrived.set(index, item);
+      for (; arrived.has(next); next++) {
+        const file = arrived.get(next);
+        if (file !== undefined) queue.add(file);
+      }
     };
+    const onItem = (key: string, item: WantedFile): void => settle(key, item);
+    const onItemFailed = (key: string): void => settle(key, undefined);
     let outcome;
     try {
       outcome = await api.requestDownloads(
         assetIds.map((assetId, index) => ({ batchItemId: String(index), assetId, assetFileId: null })),
-        { transformationDescription, zip: values.zip === true, ...(values.zip === true ? {} : { onItem }) },
+        { transformationDescription, zip: values.zip === true, ...(values.zip === true ? {} : { onItem, onItemFailed }) },
       );
     } catch (error) {
       // Files already fetching are let finish (or fail) before the command ends with the job's error.
       await queue.finish().catch(() => undefined);
       throw error;
     }
-    for (const [key, error] of Object.entries(outcome.failures)) io.err(`${assetIds[Number(key)] ?? key}: ${error.message} [${error.code}]`);
     if (outcome.zip === undefined) {
-      // The items after a failed one were held back for the order asked: now they go.
-      assetIds.forEach((_, index) => {
-        const item = outcome.successes[String(index)];
-        if (index >= next && item !== undefined) queue.add(item);
-      });
+      // From a service that shows items only at the end (the hosted one), they all come now.
+      assetIds.forEach((_, index) => settle(String(index), outcome.successes[String(index)]));
       progress.setFiles(Object.keys(outcome.successes).length);
     } else if (Object.keys(outcome.successes).length > 0) {
       queue.add({ url: outcome.zip.zipUrl, filename: `assets-${outcome.zip.checksum.slice(0, 12)}.zip`, size: outcome.zip.size, checksum: outcome.zip.checksum });
     }
-    await queue.finish();
-    io.live?.('');
+    try {
+      await queue.finish();
+    } finally {
+      io.live?.('');
+      // The failed items last, after every file that could be fetched: each with its asset, why and code.
+      for (const [key, error] of Object.entries(outcome.failures)) io.err(`${assetIds[Number(key)] ?? key}: ${error.message} [${error.code}]`);
+    }
     return Object.keys(outcome.failures).length === 0 ? 0 : 1;
   } finally {
     api.close();

@@ -49,7 +49,7 @@ export function registerJobKind<S extends z.ZodType>(app: FastifyInstance, ctx: 
     const input: unknown = kind.prepare === undefined ? body : kind.prepare(who, body);
     const row = jobs.create(who.accountId, who.userId, kind.type, input, ctx.nowIso());
     runner.kick();
-    return envelope(toJob(row), permittedActions(who.role, 'JOB', row.id));
+    return envelope(toJob(row, jobs.results(row)), permittedActions(who.role, 'JOB', row.id));
   });
 
   app.get(`${kind.path}/:id`, async (request) => {
@@ -67,6 +67,6 @@ export function registerJobKind<S extends z.ZodType>(app: FastifyInstance, ctx: 
       await runner.nextMove(row.id, JOB_POLL_HOLD_MS);
       row = visible(jobs.get(who.accountId, id));
     }
-    return envelope(toJob(row), permittedActions(who.role, 'JOB', row.id));
+    return envelope(toJob(row, jobs.results(row)), permittedActions(who.role, 'JOB', row.id));
   });
 }

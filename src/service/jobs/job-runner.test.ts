@@ -1,8 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../../test/support/test-service.js';
 import { JobRunner } from './job-runner.js';
-import { jobsRepo } from './jobs-repo.js';
+import { jobsRepo, type JobsRepo } from './jobs-repo.js';
 import { LOCAL_SUBDOMAIN } from '../bootstrap.js';
+import { ServiceError } from '../errors/service-error.js';
+
+/** A job's state, cursor and per-item results as its GET assembles them. */
+function stateOf(jobs: JobsRepo, accountId: string, id: string) {
+  const row = jobs.get(accountId, id);
+  return row === undefined ? undefined : { state: row.state, cursor: row.cursor, ...jobs.results(row) };
+}
 
 /** A day: a wait that ends only because the job moved (the test would time out first). */
 const FOREVER_MS = 24 * 3600 * 1000;
@@ -55,7 +62,7 @@ describe('JobRunner.nextMove (held polls)', () => {
     await second;
     // Not woken between the last chunk and the end: the one answer it gets says the job is over.
     expect(events.slice(2)).toEqual(['second chunk released', 'moved at cursor 2, COMPLETED']);
-    expect(jobs.get(account.id, row.id)).toMatchObject({ state: 'COMPLETED', successes: JSON.stringify({ a: 'A', b: 'B' }) });
+    expect(stateOf(jobs, account.id, row.id)).toMatchObject({ state: 'COMPLETED', successes: { a: 'A', b: 'B' } });
     await runner.close();
   });
 
@@ -104,12 +111,55 @@ describe('JobRunner.nextMove (held polls)', () => {
     await release('c');
     await release('a', 'b');
     await firstMove;
-    expect(jobs.get(account.id, row.id)).toMatchObject({ state: 'RUNNING', cursor: 3, successes: JSON.stringify({ a: 'A', b: 'B', c: 'C' }) });
+    expect(stateOf(jobs, account.id, row.id)).toMatchObject({ state: 'RUNNING', cursor: 3, successes: { a: 'A', b: 'B', c: 'C' } });
 
     const end = runner.nextMove(row.id, FOREVER_MS);
     await release('d');
     await end;
-    expect(jobs.get(account.id, row.id)).toMatchObject({ state: 'COMPLETED', successes: JSON.stringify({ a: 'A', b: 'B', c: 'C', d: 'D' }) });
+    expect(stateOf(jobs, account.id, row.id)).toMatchObject({ state: 'COMPLETED', successes: { a: 'A', b: 'B', c: 'C', d: 'D' } });
+    await runner.close();
+  });
+
+  it('keeps each item result as a row and answers them in item order, over results a job kept as JSON before rows', async () => {
+    const { ctx } = service.running;
+    const jobs = jobsRepo(ctx.db);
+    const runner = new JobRunner(ctx, jobs);
+    runner.register<{ items: { key: string; value: number }[] }, { key: string; value: number }>({
+      type: 'ItemRowsTestJob',
+      chunkSize: 2,
+      items: (input) => input.items.map((item) => ({ key: item.key, item })),
+      runItem: (item) => {
+        if (item.value < 0) throw new ServiceError('NOT_FOUND', `No item ${item.key}.`);
+        return { value: item.value };
+      },
+    });
+    const admin = ctx.accounts.userByEmail(ctx.config.adminEmail);
+    const account = ctx.accounts.bySubdomain(LOCAL_SUBDOMAIN);
+    if (admin === undefined || account === undefined) throw new Error('no admin');
+    await service.running.jobsIdle();
+    const items = [
+      { key: 'old', value: 0 },
+      { key: 'z', value: 1 },
+      { key: 'a', value: 2 },
+      { key: 'gone', value: -1 },
+      { key: 'z', value: 3 },
+      { key: '7', value: 4 },
+    ];
+    const row = jobs.create(account.id, admin.id, 'ItemRowsTestJob', { items }, ctx.nowIso());
+    // A job that ran its first item before results were rows (migration 0017), resumed after it.
+    ctx.db.prepare(`UPDATE jobs SET state = 'RUNNING', cursor = 1, successes = '{"old":{"value":0}}' WHERE id = ?`).run(row.id);
+    runner.kick();
+    await runner.idle();
+    const done = jobs.get(account.id, row.id);
+    if (done === undefined) throw new Error('the job vanished');
+    const { successes, failures } = jobs.results(done);
+    // Exactly what one object assigned item by item serialises to: a key twice keeps its first place
+    // with its later value, and an integer-like key first (as JavaScript orders them).
+    expect(JSON.stringify(successes)).toBe(JSON.stringify({ old: { value: 0 }, z: { value: 3 }, a: { value: 2 }, 7: { value: 4 } }));
+    expect(Object.keys(failures)).toEqual(['gone']);
+    expect(failures.gone).toMatchObject({ code: 'NOT_FOUND', message: 'No item gone.' });
+    // The job's row itself no longer grows with its results.
+    expect(done).toMatchObject({ state: 'COMPLETED', successes: '{"old":{"value":0}}', failures: '{}' });
     await runner.close();
   });
 

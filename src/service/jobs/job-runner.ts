@@ -1,6 +1,6 @@
 /**
  * Runs persisted jobs one at a time, in creation order, in chunks: each chunk's item effects and the
- * job's cursor and results commit in one SQLite transaction, so a restart resumes after the last
+ * job's cursor and its items' result rows commit in one SQLite transaction, so a restart resumes after the last
  * committed chunk and no item runs twice. Each item runs in its own savepoint: an item that fails with
  * a ServiceError is rolled back alone and recorded under `failures`; any other error is a bug and fails
  * the whole job (its current chunk rolled back).
@@ -131,8 +131,8 @@ export class JobRunner {
     try {
       const input: unknown = JSON.parse(row.input);
       const items = handler.items(input);
-      const successes = JSON.parse(row.successes) as Record<string, unknown>;
-      const failures = JSON.parse(row.failures) as Record<string, ErrorBody>;
+      // Kept in memory as well for the handler's finish (a zip of every item's file).
+      const { successes } = jobs.results(row);
       handler.start?.(
         items.slice(row.cursor).map(({ item }) => item),
         caller,
@@ -146,15 +146,19 @@ export class JobRunner {
         const end = cursor + chunk.length;
         try {
           ctx.db.transaction(() => {
-            for (const { key, item } of chunk) {
+            for (const [offset, { key, item }] of chunk.entries()) {
+              let success: unknown;
               try {
-                successes[key] = ctx.db.transaction(() => handler.runItem(item, caller, input))();
+                success = ctx.db.transaction(() => handler.runItem(item, caller, input))();
               } catch (error) {
                 if (!(error instanceof ServiceError)) throw error;
-                failures[key] = this.errorBody(error, row);
+                jobs.putFailure(row.id, key, cursor + offset, this.errorBody(error, row));
+                continue;
               }
+              successes[key] = success;
+              jobs.putSuccess(row.id, key, cursor + offset, success);
             }
-            jobs.saveProgress(row.id, end, end / items.length, JSON.stringify(successes), JSON.stringify(failures));
+            jobs.saveProgress(row.id, end, end / items.length);
           })();
         } catch (error) {
           handler.afterChunk?.(false);

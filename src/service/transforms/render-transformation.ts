@@ -98,6 +98,8 @@ function encode(image: Sharp, format: OutputFormat, quality: number | null): Sha
   }
 }
 
+export type RenderTransformation = (source: BlobSource, operations: readonly ResolvedOperation[], inputSubtype: string, target: string) => Promise<RenderedFile>;
+
 /** Renders the source through the operations into `target`; rejects when the bytes do not allow it. */
 export async function renderTransformation(source: BlobSource, operations: readonly ResolvedOperation[], inputSubtype: string, target: string): Promise<RenderedFile> {
   const output = outputOf(operations, inputSubtype);

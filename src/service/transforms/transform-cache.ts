@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import type { BlobSource } from '../blobs/blob-store.js';
 import type { Db } from '../db/open-database.js';
 import type { ResolvedOperation } from './plan-transformation.js';
-import { md5Of, renderTransformation } from './render-transformation.js';
+import { md5Of, renderTransformation, type RenderTransformation } from './render-transformation.js';
 import { ConcurrencyLimit } from '../../shared/concurrency-limit.js';
 
 /** Sharp pipelines at once: libvips threads inside each, so no more than the cores (and at most 4). */
@@ -65,6 +65,7 @@ export class TransformCache {
     private readonly dir: string,
     private readonly nowIso: () => string,
     concurrency = RENDER_CONCURRENCY,
+    private readonly renderFile: RenderTransformation = renderTransformation,
   ) {
     this.slots = new ConcurrencyLimit(concurrency);
     mkdirSync(dir, { recursive: true });
@@ -129,7 +130,7 @@ export class TransformCache {
       const rendered = await this.slots.run(async () => {
         if (renderTimeline.hasSubscribers) renderTimeline.publish({ phase: 'start', key, at: performance.now() } satisfies RenderTimelineEvent);
         try {
-          return await renderTransformation(source, operations, inputSubtype, temporary);
+          return await this.renderFile(source, operations, inputSubtype, temporary);
         } finally {
           if (renderTimeline.hasSubscribers) renderTimeline.publish({ phase: 'end', key, at: performance.now() } satisfies RenderTimelineEvent);
         }

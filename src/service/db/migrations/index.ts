@@ -15,6 +15,7 @@ import downloadEvents from './0013-download-events.js';
 import searchFiltersFieldViewsSuggestions from './0014-search-filters-field-views-suggestions.js';
 import administration from './0015-administration.js';
 import staffSessions from './0016-staff-sessions.js';
+import jobItemResults from './0017-job-item-results.js';
 
 export const migrations: readonly string[] = [
   initial,
@@ -33,4 +34,5 @@ export const migrations: readonly string[] = [
   searchFiltersFieldViewsSuggestions,
   administration,
   staffSessions,
+  jobItemResults,
 ];
