@@ -337,7 +337,14 @@ async function adminToken(service: RunningService): Promise<string> {
   const { accounts, tokens, config } = service.ctx;
   const user = accounts.userByEmail(config.adminEmail);
   if (user === undefined) throw new Error('no admin user');
-  return tokens.issue({ sub: user.id, scope: `subdomain:${LOCAL_SUBDOMAIN}` }, 10 * 365 * 24 * 3600);
+  const token = await tokens.issue({ sub: user.id, scope: `subdomain:${LOCAL_SUBDOMAIN}` }, 10 * 365 * 24 * 3600);
+  // Verified once here, before any client runs: the service remembers a verified token, and every
+  // request of the seed then authenticates without leaving the event loop. A token first verified by
+  // the seed's own requests waits on the threadpool (WebCrypto's ES256), for as long as the machine
+  // takes, while a concurrent chain (the change feed's listener connecting) goes on turn by turn:
+  // which of them reached the service first, and the trace, depended on machine speed (issue 19).
+  await tokens.verify(token);
+  return token;
 }
 
 /** Every file under `root` (not `.asset-sync/`), relPath → content. */
