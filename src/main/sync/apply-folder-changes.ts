@@ -44,7 +44,10 @@ export async function applyFolderChanges(root: UploadRoot, changes: readonly Fol
           const source = await resolveInsideRoot(deps.fs, root.path, from);
           const target = await resolveInsideRoot(deps.fs, root.path, change.to);
           const there = await kindOf(deps.fs, source);
-          if (there !== 'directory' || (await kindOf(deps.fs, target)) !== undefined) {
+          // A case-only rename (`A` → `a`) on a disk that ignores case finds the folder itself at the
+          // new name: the rename respells it in place, as the file system's own case rename does.
+          const respelled = there === 'directory' && (await sameEntry(deps.fs, source, target));
+          if (there !== 'directory' || ((await kindOf(deps.fs, target)) !== undefined && !respelled)) {
             await deps.fs.mkdirp(target);
             break;
           }
@@ -69,6 +72,16 @@ export async function applyFolderChanges(root: UploadRoot, changes: readonly Fol
     }
   }
   return touched;
+}
+
+async function sameEntry(fs: FileSystem, a: string, b: string): Promise<boolean> {
+  try {
+    const [first, second] = await Promise.all([fs.lstat(a), fs.lstat(b)]);
+    return first.ino === second.ino && first.dev === second.dev;
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return false;
+    throw error;
+  }
 }
 
 async function kindOf(fs: FileSystem, path: string): Promise<string | undefined> {
