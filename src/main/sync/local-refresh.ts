@@ -56,6 +56,8 @@ export class LocalRefresh {
   readonly pending = new Map<string, PendingSignature>();
   /** Whether the last refresh scanned the whole root: only then is a file missing from the snapshot known to be nowhere. */
   sawWholeRoot = false;
+  /** Hinted paths must be spelled as on disk (a disk that ignores case: local-scanner.ts `exactNames`). */
+  exactNames = false;
 
   constructor(
     private readonly root: FolderRoot & { path: string },
@@ -94,6 +96,7 @@ export class LocalRefresh {
       // the service already has a file at the path (a folder synced again with a fresh state), it is
       // opened twice, checked here and read before the plan (content-needed.ts).
       mayLeaveUnread: (relPath: string) => deps.snapshots.syncedEntry(root.id, relPath) === undefined,
+      exactNames: this.exactNames,
     };
     if (this.fullScanNeeded || (this.nextFullScanAt() ?? Infinity) <= deps.now()) {
       this.fullScanNeeded = false;

@@ -167,6 +167,9 @@ export class RootSync {
       report.operations += resumed.length;
       this.record(report, resumed, 'uploaded');
     }
+    // A disk that ignores case answers a hinted `A/x.txt` with the folder renamed `a`: hints are looked
+    // up as spelled on disk there, or the old spelling lives on in the snapshot beside the new one.
+    this.local.exactNames = (await this.names()) === caseFoldedNames;
     report.scanned = await this.local.refresh();
     report.settling = deps.gate.settlingCount;
     // Downloads a crash left renamed but unrecorded are recorded (or forgotten) before anything plans.
