@@ -16,7 +16,7 @@ import { plantedPlan, type PlantedBug } from './planted-bug.js';
 import { PlanRest } from './plan-rest.js';
 import type { PlacementExecutor } from './placement-executor.js';
 import type { UploadExecutor, UploadOutcome, UploadRoot } from './upload-executor.js';
-import type { LocalEntry, Operation } from './sync-types.js';
+import type { LocalEntry, Operation, SyncedEntry } from './sync-types.js';
 import { LocalRefresh, isScannerReason } from './local-refresh.js';
 import type { Asset } from '../../shared/api/resources.js';
 import type { ConflictsRepo } from '../db/conflicts-repo.js';
@@ -270,7 +270,8 @@ export class RootSync {
    * once its folder was renamed. A copy that is gone (deleted, or renamed: it then syncs as a file of
    * its own, as `resolve --keep both` would have it) resolves its conflict.
    */
-  private conflictCopies(local: ReadonlyMap<string, LocalEntry>, synced: ReadonlyMap<string, unknown>): Set<string> {
+  private conflictCopies(local: ReadonlyMap<string, LocalEntry>, synced: ReadonlyMap<string, SyncedEntry>): Set<string> {
+    this.followOriginals(synced);
     const copies = new Set<string>();
     /** Files on disk that are no synced placement, by identity (the paths a file's identity was seen at). */
     let unsynced: Map<string, string[]> | undefined;
@@ -304,6 +305,20 @@ export class RootSync {
       }
     }
     return copies;
+  }
+
+  /**
+   * A conflict whose original is no longer synced at its path, while its asset is synced at one other
+   * path, names that path (the moves' own transactions do so; this catches a move recorded another way,
+   * such as one a crash rolled back and the next pass found already done: seed 30197).
+   */
+  private followOriginals(synced: ReadonlyMap<string, SyncedEntry>): void {
+    for (const conflict of this.deps.conflicts.ofRoot(this.root.id)) {
+      if (synced.get(conflict.relPath)?.assetId === conflict.assetId) continue;
+      const placements = [...synced.values()].filter((entry) => entry.assetId === conflict.assetId);
+      const [only] = placements;
+      if (only !== undefined && placements.length === 1) this.deps.conflicts.originalMoved(this.root.id, conflict.assetId, conflict.relPath, only.relPath);
+    }
   }
 
   private async execute(operations: readonly Operation[], report: PassReport): Promise<void> {
