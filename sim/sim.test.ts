@@ -31,6 +31,11 @@ const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean
   { seed: 7257, steps: 30, bug: 'the same case-only rename of a file whose upload was cut off, in A/C: the job\'s empty asset stayed live' },
   { seed: 7342, steps: 30, bug: 'two clients of one user with an empty staged asset each for b.txt: the one whose job answer was lost adopted the other\'s by search, its own stayed empty (test/integration/sync-orphan-adoption.test.ts)' },
   { seed: 1312, steps: 16, bug: 'a one-part PUT completed unheard, the retry answered 409 UPLOAD_ALREADY_COMPLETED: not recorded, so a folder rename uploaded a second asset (test/integration/sync-lost-completion.test.ts)' },
+  { seed: 30000, steps: 30, bug: 'a folder renamed A -> a on an exact-name disk left the option A beside a, and a case-insensitive client put the files in "a (2)" (sim/folder-renames.test.ts)' },
+  { seed: 30034, steps: 30, bug: 'a folder renamed over a waiting conflict: the conflict kept naming A/a.txt while its file was at D/a.txt (sim/folder-renames.test.ts)' },
+  { seed: 30001, steps: 30, bug: 'a folder renamed over a waiting conflict copy whose old path was still in the snapshot: the copy at the new path was uploaded' },
+  { seed: 30197, steps: 30, bug: 'a crash rolled back the move of a conflict\'s original; the next pass recorded it without a move and the conflict kept the old path' },
+  { seed: 30004, steps: 30, bug: 'a new file\'s job answered 502 after commit, then the colleague renamed its folder: the upload journal stayed at the old path and the job\'s empty asset stayed live' },
 ];
 
 describe('the deterministic simulation', { timeout: 600_000 }, () => {
