@@ -71,7 +71,10 @@ export function checkInvariants(input: { clients: readonly ClientView[]; remote:
   // Convergence: each folder (its waiting conflict copies aside) is the service's live placements, path
   // for path. Copies are left out by the client's word, not by their name: a copy that syncs (renamed,
   // or resolved `both`) must be on the service, and one that waits must not.
-  const twinned = twinFolders(live);
+  // Binned assets keep their folders (a restore puts them back there), so an option a binned asset
+  // uses is a folder of the service as much as one with live files (seed 30244: `A` kept by a binned
+  // asset after the user's `A` → `a`).
+  const twinned = twinFolders(remote.filter((asset) => asset.checksum !== undefined));
   for (const client of clients) {
     const comparable = (path: string): string => {
       const plain = path.normalize('NFC').replace(DISAMBIGUATED, '');
@@ -132,6 +135,7 @@ export function checkInvariants(input: { clients: readonly ClientView[]; remote:
  * Folders the service holds files in under two spellings that differ only in case (`A/` and `a/`),
  * lower-cased: a case-insensitive disk tells them apart as `a` and `a (2)`, which is right only then.
  * An empty option does not count: its namesake with the files must keep the plain name.
+ * Paths of binned assets count (their folders stay on the service).
  */
 function twinFolders(live: readonly RemoteAsset[]): Set<string> {
   const spellings = new Map<string, Set<string>>();
