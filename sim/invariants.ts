@@ -71,10 +71,14 @@ export function checkInvariants(input: { clients: readonly ClientView[]; remote:
   // Convergence: each folder (its waiting conflict copies aside) is the service's live placements, path
   // for path. Copies are left out by the client's word, not by their name: a copy that syncs (renamed,
   // or resolved `both`) must be on the service, and one that waits must not.
+  // Binned assets keep their folders (a restore puts them back there), so an option a binned asset
+  // uses is a folder of the service as much as one with live files (seed 30244: `A` kept by a binned
+  // asset after the user's `A` → `a`).
+  const twinned = twinFolders(remote.filter((asset) => asset.checksum !== undefined));
   for (const client of clients) {
     const comparable = (path: string): string => {
       const plain = path.normalize('NFC').replace(DISAMBIGUATED, '');
-      return client.names === 'case-insensitive' ? plain.toLowerCase() : plain;
+      return client.names === 'case-insensitive' ? foldersUntwinned(plain.toLowerCase(), twinned) : plain;
     };
     const remoteTree = live.flatMap((asset) => asset.paths.map((path) => `${comparable(path)}=${asset.checksum ?? '?'}`)).sort();
     const reported = client.notSynced.filter((issue) => UNPLACEABLE.has(issue.reason)).map((issue) => issue.relPath);
@@ -125,6 +129,36 @@ export function checkInvariants(input: { clients: readonly ClientView[]; remote:
   // Confinement.
   for (const client of clients) for (const breach of client.breaches) failures.push(`confinement: client ${client.index} wrote outside its root: ${breach}`);
   return failures;
+}
+
+/**
+ * Folders the service holds files in under two spellings that differ only in case (`A/` and `a/`),
+ * lower-cased: a case-insensitive disk tells them apart as `a` and `a (2)`, which is right only then.
+ * An empty option does not count: its namesake with the files must keep the plain name.
+ * Paths of binned assets count (their folders stay on the service).
+ */
+function twinFolders(live: readonly RemoteAsset[]): Set<string> {
+  const spellings = new Map<string, Set<string>>();
+  for (const asset of live) {
+    for (const path of asset.paths) {
+      const segments = path.normalize('NFC').split('/').slice(0, -1);
+      for (let end = 1; end <= segments.length; end++) {
+        const folder = segments.slice(0, end).join('/');
+        spellings.set(folder.toLowerCase(), (spellings.get(folder.toLowerCase()) ?? new Set()).add(folder));
+      }
+    }
+  }
+  return new Set([...spellings].filter(([, spelled]) => spelled.size > 1).map(([folded]) => folded));
+}
+
+/** A lower-cased local path with ` (2)` taken off each folder name that tells twin folders apart. */
+function foldersUntwinned(path: string, twinned: ReadonlySet<string>): string {
+  const segments = path.split('/');
+  for (let index = 0; index < segments.length - 1; index++) {
+    const plain = (segments[index] ?? '').replace(/ \(\d+\)$/, '');
+    if (twinned.has([...segments.slice(0, index), plain].join('/'))) segments[index] = plain;
+  }
+  return segments.join('/');
 }
 
 function readable(entry: string): string {

@@ -5,8 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { AssetApi } from '../src/main/api/asset-api.js';
+import { isApiError } from '../src/main/api/index.js';
 import type { MemoryFileSystem } from '../src/main/local/memory-file-system.js';
-import type { AssetUpload } from '../src/shared/api/resources.js';
+import type { AssetUpload, FieldOption } from '../src/shared/api/resources.js';
 import { aTurn, type StoreView } from './store-view.js';
 
 export interface RemoteAsset {
@@ -92,6 +93,27 @@ export class RemoteView {
     const asset = await this.at(path);
     if (asset === undefined) return false;
     await this.api.transitionLifecycle({ type: 'BY_IDS', assetIds: [asset.id] }, 'BINNED');
+    return true;
+  }
+
+  /**
+   * Renames the folder at `path` (its option, as the web app does: every asset in it follows); false
+   * when no such folder exists or a sibling already has the name (the service's 409).
+   */
+  async renameFolder(path: string, name: string): Promise<boolean> {
+    const fieldId = await this.api.foldersFieldId();
+    let option: FieldOption | undefined;
+    for (const value of path.split('/')) {
+      option = (await this.api.listFieldOptionChildren(fieldId, option?.id ?? null)).find((child) => child.value === value);
+      if (option === undefined) return false;
+    }
+    if (option === undefined) return false;
+    try {
+      await this.api.changeFieldOption(option.id, { value: name });
+    } catch (error) {
+      if (isApiError(error, 'FIELD_OPTION_CONFLICT')) return false;
+      throw error;
+    }
     return true;
   }
 

@@ -23,7 +23,8 @@ import { SimClock } from './sim-clock.js';
 import { SIM_SERVER, simApi } from './sim-api.js';
 import { SimFileSystem } from './sim-file-system.js';
 import { RemoteView } from './remote-view.js';
-import { describeStep, generateScenario, type Step } from './scenario.js';
+import { describeStep, generateScenario, withFolderSteps, type Step } from './scenario.js';
+import { conflictThenFolderRename, sameEntry, strayConflicts } from './folder-steps.js';
 import { checkInvariants, type ClientView } from './invariants.js';
 import { UserWrites } from './user-writes.js';
 import { storeCheckpoint } from './store-reset.js';
@@ -101,7 +102,7 @@ interface SimClient {
 export async function runSeed(seed: number, options: SeedOptions = {}): Promise<SeedResult> {
   const clients = options.clients ?? 2;
   const generated = (): Step[] => generateScenario(seed, { clients, steps: options.steps ?? 16 });
-  const steps = options.scenario ?? (options.classic === true ? generated() : withFaultSteps(seed, generated(), clients));
+  const steps = options.scenario ?? (options.classic === true ? generated() : withFolderSteps(seed, withFaultSteps(seed, generated(), clients), clients));
   const trace: string[] = [];
   const log = (line: string): void => {
     trace.push(line);
@@ -236,6 +237,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     });
     const remote = colleague.assets();
     failures.push(...checkInvariants({ clients: views, remote, writes }));
+    for (const client of world) failures.push(...strayConflicts(client.engine.db).map((failure) => `conflict: client ${client.index}: ${failure}`));
     if (resurrections !== undefined) failures.push(...resurrections.check(writes));
     for (const view of views) {
       log(`c${view.index}: ${JSON.stringify(treeOf(view.disk, ROOT))}`);
@@ -386,6 +388,13 @@ async function runStep(step: Step, context: StepContext): Promise<string | undef
       return (await colleague.move(step.path, step.dir)) ? undefined : 'skipped: no single asset there';
     case 'remote-bin':
       return (await colleague.bin(step.path)) ? undefined : 'skipped: no single asset there';
+    case 'remote-folder-rename':
+      return (await colleague.renameFolder(step.path, step.name)) ? undefined : 'skipped: no such folder, or the name is taken';
+    case 'conflict-folder-rename': {
+      const client = context.world[step.client];
+      if (client === undefined) return 'skipped: no such client';
+      return conflictThenFolderRename({ client, colleague, writes, root: context.root, sync: (one) => context.sync(one, false) }, step);
+    }
     case 'mass-delete':
     case 'unmount': {
       const client = context.world[step.client];
@@ -398,7 +407,7 @@ async function runStep(step: Step, context: StepContext): Promise<string | undef
   }
 }
 
-type LocalStep = Exclude<Step, { kind: 'remote-write' | 'remote-rename' | 'remote-move' | 'remote-bin' | 'mass-delete' | 'unmount' }>;
+type LocalStep = Exclude<Step, { kind: 'remote-write' | 'remote-rename' | 'remote-move' | 'remote-bin' | 'mass-delete' | 'unmount' | 'remote-folder-rename' | 'conflict-folder-rename' }>;
 
 async function runLocalStep(step: LocalStep, context: StepContext): Promise<string | undefined> {
   const { world, writes, root } = context;
@@ -433,7 +442,7 @@ async function runLocalStep(step: LocalStep, context: StepContext): Promise<stri
       disk.remove(abs(step.path));
       return undefined;
     case 'local-dir-rename':
-      if (kindAt(step.from) !== 'directory' || kindAt(step.to) !== undefined || !parentsAreFolders(disk, root, step.to) || `${step.to}/`.startsWith(`${step.from}/`)) return 'skipped';
+      if (kindAt(step.from) !== 'directory' || (kindAt(step.to) !== undefined && !sameEntry(client.names, step.from, step.to)) || !parentsAreFolders(disk, root, step.to) || `${step.to}/`.startsWith(`${step.from}/`)) return 'skipped';
       disk.mkdirpSync(abs(step.to).slice(0, abs(step.to).lastIndexOf('/')));
       disk.renameSync(abs(step.from), abs(step.to));
       return undefined;

@@ -21,7 +21,10 @@ export type Step =
   // Added per seed by fault-steps.ts (not by generateScenario, so older seeds keep their steps).
   | { kind: 'file-to-folder'; client: number; path: string; content: string }
   | { kind: 'mass-delete'; client: number; content: string }
-  | { kind: 'unmount'; client: number };
+  | { kind: 'unmount'; client: number }
+  // Added per seed by withFolderSteps (below), from a stream of their own.
+  | { kind: 'remote-folder-rename'; path: string; name: string }
+  | { kind: 'conflict-folder-rename'; client: number; path: string; content: string; to: string };
 
 export interface ScenarioOptions {
   clients: number;
@@ -86,5 +89,51 @@ export function describeStep(step: Step): string {
       return `client ${step.client} writes 12 files in bulk/, syncs, then deletes everything in the folder`;
     case 'unmount':
       return `client ${step.client}'s folder is unmounted (an empty mount point left), it syncs, the folder is mounted again`;
+    case 'remote-folder-rename':
+      return `colleague renames folder /${step.path} → ${step.name}`;
+    case 'conflict-folder-rename':
+      return `client ${step.client} writes ${step.path} and syncs, the colleague writes it, client ${step.client} writes it again and syncs (a conflict), then renames its folder → ${step.to}; contents ${step.content}-1…3`;
   }
+}
+
+/** Folders as the scenario's users spell them, in both cases: a rename between two is a case-only rename. */
+const FOLDERS = ['A', 'a', 'B', 'b', 'A/C', 'A/c'];
+const FILES_IN_FOLDERS = ['A/a.txt', 'A/C/b.txt', 'B/c.txt', 'B/Logo.png'];
+
+/** `A/C` → `A/c`: the last name in the other case. */
+export function otherCase(path: string): string {
+  const slash = path.lastIndexOf('/');
+  const name = path.slice(slash + 1);
+  const swapped = name === name.toUpperCase() ? name.toLowerCase() : name.toUpperCase();
+  return `${path.slice(0, slash + 1)}${swapped}`;
+}
+
+/**
+ * Folder renames the generator above never draws (issue 19's fourth round): renames that change a
+ * folder's case only, by any client on its own disk and by the colleague through the API (`A` → `a`
+ * on an exact-name disk leaves a case-insensitive one with two spellings of one folder), and a folder
+ * renamed while a conflict in it waits for its user (the conflict must follow its original). Drawn
+ * from a stream of their own and inserted after every client's first sync, so a seed that draws none
+ * runs the steps it always ran.
+ */
+export function withFolderSteps(seed: number, generated: readonly Step[], clients: number): Step[] {
+  const random = new Prng(seed ^ 0xf01de5);
+  const steps = [...generated];
+  const insert = (step: Step): void => {
+    steps.splice(clients + random.int(steps.length - clients + 1), 0, step);
+  };
+  if (random.chance(0.3)) {
+    const from = random.pick(FOLDERS);
+    insert({ kind: 'local-dir-rename', client: random.int(clients), from, to: otherCase(from) });
+  }
+  if (random.chance(0.25)) {
+    const path = random.pick(FOLDERS);
+    insert({ kind: 'remote-folder-rename', path, name: otherCase(path).slice(path.lastIndexOf('/') + 1) });
+  }
+  if (random.chance(0.25)) {
+    const path = random.pick(FILES_IN_FOLDERS);
+    const dir = path.slice(0, path.lastIndexOf('/'));
+    insert({ kind: 'conflict-folder-rename', client: random.int(clients), path, content: `s${seed}-conflict`, to: random.chance(0.5) ? otherCase(dir) : 'D' });
+  }
+  return steps;
 }

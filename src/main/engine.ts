@@ -216,6 +216,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
       snapshots.putLocal(rootId, local);
       snapshots.deleteSynced(rootId, syncedFrom);
       snapshots.putSynced(rootId, synced);
+      conflicts.originalMoved(rootId, synced.assetId, syncedFrom, synced.relPath);
     }),
     removed: db.transaction((rootId: string, relPath: string) => {
       snapshots.deleteLocal(rootId, relPath);
@@ -260,6 +261,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
     moved: db.transaction((rootId: string, from: string, to: SyncedEntry) => {
       snapshots.deleteSynced(rootId, from);
       snapshots.putSynced(rootId, to);
+      conflicts.originalMoved(rootId, to.assetId, from, to.relPath);
     }),
     removed: (rootId, relPath) => snapshots.deleteSynced(rootId, relPath),
   });

@@ -46,7 +46,8 @@ describe('a conflict copy the user moves', () => {
     await b.once();
     await a.once();
     const movedCopy = keptCopy.replace(/^Docs\//, 'Archive/');
-    expect(await conflicts()).toEqual([expect.objectContaining({ relPath: 'Docs/kept.txt', copyPath: movedCopy })]);
+    // The original moved with the folder, and the conflict names it there (issue 19, fourth round).
+    expect(await conflicts()).toEqual([expect.objectContaining({ relPath: 'Archive/kept.txt', copyPath: movedCopy })]);
     expect(b.read(movedCopy)).toBe("kept: B's edit");
     // Nothing named as a conflict copy on the service, on the other client neither; the renamed copy is there.
     expect((await b.h.assets()).filter((asset) => asset.path.startsWith('/MovedCopies/')).map((asset) => asset.path).sort()).toEqual([

@@ -64,6 +64,7 @@ export function conflictsRepo(db: StateDb) {
   );
   const remove = db.prepare('DELETE FROM conflicts WHERE id = ?');
   const moveCopy = db.prepare('UPDATE conflicts SET copy_path = ? WHERE id = ?');
+  const moveOriginal = db.prepare('UPDATE conflicts SET rel_path = @to WHERE root_id = @root_id AND asset_id = @asset_id AND rel_path = @from');
   const renameUnder = db.prepare(
     `UPDATE conflicts SET rel_path = CASE WHEN rel_path LIKE @like ESCAPE '\\' THEN @to || substr(rel_path, length(@from) + 1) ELSE rel_path END,
                           copy_path = CASE WHEN copy_path LIKE @like ESCAPE '\\' THEN @to || substr(copy_path, length(@from) + 1) ELSE copy_path END
@@ -100,6 +101,11 @@ export function conflictsRepo(db: StateDb) {
     resolved: (id: number) => void remove.run(id),
     /** The user moved the copy (itself, or a folder above it) without renaming it: still waiting, now at `copyPath`. */
     copyMoved: (id: number, copyPath: string) => void moveCopy.run(copyPath, id),
+    /**
+     * The original's synced placement moved (a folder the user renamed, a move either side made): the
+     * conflict names the file where it is now, so status and `resolve` act on it, not on a path gone.
+     */
+    originalMoved: (rootId: string, assetId: string, from: string, to: string) => void moveOriginal.run({ root_id: rootId, asset_id: assetId, from, to }),
     /** Follows a directory rename (`from/…` → `to/…`). */
     renameDir: (rootId: string, from: string, to: string) => void renameUnder.run({ root_id: rootId, from: `${from}/`, to: `${to}/`, like: `${from.replace(/[\\%_]/g, (c) => `\\${c}`)}/%` }),
   };

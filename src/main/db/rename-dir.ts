@@ -1,7 +1,7 @@
 /**
  * A directory renamed on disk by the engine (a folder the service renamed or moved): every row that
- * names a path below it follows in one transaction — local and synced snapshots, conflicts, and the
- * folder cache — so the planner sees the same files at their new paths, not deletions plus new files.
+ * names a path below it follows in one transaction — local and synced snapshots, conflicts, upload
+ * journal entries and the folder cache — so the planner sees the same files at their new paths, not deletions plus new files.
  */
 import type { StateDb } from './open-state-db.js';
 
@@ -13,6 +13,9 @@ export function renameDirRows(db: StateDb): (rootId: string, from: string, to: s
     db.prepare("UPDATE OR REPLACE synced SET rel_path = @to || substr(rel_path, @cut) WHERE root_id = @root AND rel_path LIKE @like ESCAPE '\\'"),
     db.prepare("UPDATE conflicts SET rel_path = @to || substr(rel_path, @cut) WHERE root_id = @root AND rel_path LIKE @like ESCAPE '\\'"),
     db.prepare("UPDATE conflicts SET copy_path = @to || substr(copy_path, @cut) WHERE root_id = @root AND copy_path LIKE @like ESCAPE '\\'"),
+    // An upload journalled under the old folder (a new file's job whose answer was lost, say) is the
+    // same file's: left behind, its job's empty asset was looked for in a folder gone (seed 30004).
+    db.prepare("UPDATE OR REPLACE uploads SET rel_path = @to || substr(rel_path, @cut) WHERE root_id = @root AND rel_path LIKE @like ESCAPE '\\'"),
     db.prepare("UPDATE OR REPLACE folders SET rel_dir = @to || substr(rel_dir, @cut) WHERE root_id = @root AND rel_dir LIKE @like ESCAPE '\\'"),
   ];
   const self = db.prepare('UPDATE OR REPLACE folders SET rel_dir = @toDir WHERE root_id = @root AND rel_dir = @fromDir');

@@ -51,6 +51,11 @@ export interface ScanOptions {
   /** Which settled, changed files may be reported unread (md5 null); without it all are hashed. */
   mayLeaveUnread?: ReadCheck;
   signal?: AbortSignal;
+  /**
+   * A rescan's hinted paths count only as spelled on disk (a disk that ignores case: after `A` → `a`,
+   * a hint for `A/x.txt` is gone, not the file at `a/x.txt` under its old name).
+   */
+  exactNames?: boolean;
 }
 
 export class LocalScanner {
@@ -85,7 +90,7 @@ export class LocalScanner {
     const rootPath = resolve(root);
     await this.assertRootDirectory(rootPath);
     const walk = this.newWalk(sink, options, true);
-    const locator = new PathLocator(this.fs, rootPath);
+    const locator = new PathLocator(this.fs, rootPath, { exactNames: options.exactNames === true });
     // Looked up a window at a time (thousands of hinted paths after a big copy would otherwise wait
     // on one lstat after another), and handled in the given order.
     const located: Located[] = [];

@@ -29,11 +29,27 @@ export async function applyFolderChanges(root: UploadRoot, changes: readonly Fol
   /** Moves done so far: a later change's old path is read through them. */
   const done: { from: string; to: string }[] = [];
   const current = (path: string): string => done.reduce((at, move) => (isInside(move.from, at) ? `${move.to}${at.slice(move.from.length)}` : at), path);
+  const removed = new Set(changes.flatMap((change) => (change.kind === 'REMOVED' ? [change.relDir] : [])));
+  /** Removed folders whose new option is their respelling: the directory lives on under the new name. */
+  const respelled = new Set<string>();
   for (const change of changes) {
     try {
       switch (change.kind) {
         case 'CREATED': {
-          await deps.fs.mkdirp(await resolveInsideRoot(deps.fs, root.path, change.relDir));
+          const target = await resolveInsideRoot(deps.fs, root.path, change.relDir);
+          // `A` removed and `a` created (a folder renamed in case only on a disk that keeps case, whose
+          // emptied option went): on a disk that ignores case `a` finds `A`, which is respelled in place.
+          const old = await otherSpelling(deps.fs, dirname(target), change.relDir, removed);
+          if (old !== undefined) {
+            await deps.fs.rename(await resolveInsideRoot(deps.fs, root.path, old), target);
+            deps.renameRows(root.id, old, change.relDir);
+            done.push({ from: old, to: change.relDir });
+            respelled.add(old);
+            touched.push(old, change.relDir);
+            deps.log({ level: 'info', message: `folder respelled as on the service: ${old} → ${change.relDir}`, relPath: change.relDir });
+          } else {
+            await deps.fs.mkdirp(target);
+          }
           deps.remember(root.id, change.relDir, change.optionId);
           break;
         }
@@ -44,7 +60,10 @@ export async function applyFolderChanges(root: UploadRoot, changes: readonly Fol
           const source = await resolveInsideRoot(deps.fs, root.path, from);
           const target = await resolveInsideRoot(deps.fs, root.path, change.to);
           const there = await kindOf(deps.fs, source);
-          if (there !== 'directory' || (await kindOf(deps.fs, target)) !== undefined) {
+          // A case-only rename (`A` → `a`) on a disk that ignores case finds the folder itself at the
+          // new name: the rename respells it in place, as the file system's own case rename does.
+          const respelled = there === 'directory' && (await sameEntry(deps.fs, source, target));
+          if (there !== 'directory' || ((await kindOf(deps.fs, target)) !== undefined && !respelled)) {
             await deps.fs.mkdirp(target);
             break;
           }
@@ -59,6 +78,7 @@ export async function applyFolderChanges(root: UploadRoot, changes: readonly Fol
         }
         case 'REMOVED': {
           deps.forget(root.id, change.relDir);
+          if (respelled.has(change.relDir)) break;
           const path = await resolveInsideRoot(deps.fs, root.path, current(change.relDir));
           if ((await kindOf(deps.fs, path)) === 'directory') await deps.disk.removeEmptyDir(path);
           break;
@@ -69,6 +89,38 @@ export async function applyFolderChanges(root: UploadRoot, changes: readonly Fol
     }
   }
   return touched;
+}
+
+/**
+ * The removed folder that `relDir` finds on disk under another spelling of its name (a disk that
+ * ignores case), if any: the listing names the directory as it is spelled there.
+ */
+async function otherSpelling(fs: FileSystem, parentAbs: string, relDir: string, removed: ReadonlySet<string>): Promise<string | undefined> {
+  const slash = relDir.lastIndexOf('/');
+  const name = relDir.slice(slash + 1);
+  let entries;
+  try {
+    entries = await fs.readdir(parentAbs);
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return undefined;
+    throw error;
+  }
+  if (entries.some((entry) => entry.name.normalize('NFC') === name)) return undefined;
+  for (const entry of entries) {
+    const spelled = `${relDir.slice(0, slash + 1)}${entry.name.normalize('NFC')}`;
+    if (entry.kind === 'directory' && entry.name.toLowerCase() === name.toLowerCase() && removed.has(spelled) && (await sameEntry(fs, `${parentAbs}/${entry.name}`, `${parentAbs}/${name}`))) return spelled;
+  }
+  return undefined;
+}
+
+async function sameEntry(fs: FileSystem, a: string, b: string): Promise<boolean> {
+  try {
+    const [first, second] = await Promise.all([fs.lstat(a), fs.lstat(b)]);
+    return first.ino === second.ino && first.dev === second.dev;
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return false;
+    throw error;
+  }
 }
 
 async function kindOf(fs: FileSystem, path: string): Promise<string | undefined> {

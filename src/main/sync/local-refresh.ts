@@ -54,6 +54,10 @@ export class LocalRefresh {
   readonly unstable = new Set<string>();
   /** Signatures of the files still settling (a subset of `unstable`), for rename detection. */
   readonly pending = new Map<string, PendingSignature>();
+  /** Whether the last refresh scanned the whole root: only then is a file missing from the snapshot known to be nowhere. */
+  sawWholeRoot = false;
+  /** Hinted paths must be spelled as on disk (a disk that ignores case: local-scanner.ts `exactNames`). */
+  exactNames = false;
 
   constructor(
     private readonly root: FolderRoot & { path: string },
@@ -92,9 +96,11 @@ export class LocalRefresh {
       // the service already has a file at the path (a folder synced again with a fresh state), it is
       // opened twice, checked here and read before the plan (content-needed.ts).
       mayLeaveUnread: (relPath: string) => deps.snapshots.syncedEntry(root.id, relPath) === undefined,
+      exactNames: this.exactNames,
     };
     if (this.fullScanNeeded || (this.nextFullScanAt() ?? Infinity) <= deps.now()) {
       this.fullScanNeeded = false;
+      this.sawWholeRoot = true;
       this.lastFullScanAt = deps.now();
       this.hints.clear();
       const rules = await loadIgnoreRules(deps.fs, root.path);
@@ -113,6 +119,7 @@ export class LocalRefresh {
     }
     const paths = new Set([...this.hints, ...deps.gate.due()]);
     this.hints.clear();
+    if (paths.size > 0) this.sawWholeRoot = false;
     // What the scanner could not sync is looked at again on every pass, hinted or not: a permission
     // fixed, a symlink replaced by its file, a name corrected. No watcher reports a chmod on every
     // platform, and a report that outlives its cause keeps `--once` from ever converging.

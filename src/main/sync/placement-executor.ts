@@ -78,6 +78,34 @@ export class PlacementExecutor {
     this.deps.removed(root.id, op.relPath);
     return verdict;
   }
+
+  /**
+   * The options of folders this pass's moves and deletions emptied, and that are gone from the disk
+   * (`kept` answers false), deleted on the service, sub-folders first (DESIGN.md §3: the option goes
+   * once no asset and no child uses it; the service refuses one still used, `FIELD_OPTION_IN_USE`, and
+   * it stays). A folder renamed here in case only (`A` → `a` on a disk that keeps case) otherwise left
+   * the empty `A` beside `a`, and a case-insensitive client, told the two apart, put the files in
+   * `a (2)`. Answers the folders removed.
+   */
+  async removeEmptied(root: UploadRoot, dirs: Iterable<string>, kept: (relDir: string) => Promise<boolean>): Promise<string[]> {
+    const { api, folders } = this.deps;
+    const candidates = new Set<string>();
+    for (const dir of dirs) for (let at = dir; at !== ''; at = relDirOf(at)) candidates.add(at);
+    const removed: string[] = [];
+    for (const relDir of [...candidates].sort((a, b) => b.split('/').length - a.split('/').length)) {
+      const option = folders.knownOption(root, relDir);
+      if (option === undefined || option === null || (await kept(relDir))) continue;
+      try {
+        await api.deleteFieldOption(option);
+      } catch (error) {
+        if (isApiError(error, 'FIELD_OPTION_IN_USE')) continue;
+        if (!isApiError(error, 'NOT_FOUND')) throw error;
+      }
+      folders.forget(root, relDir);
+      removed.push(relDir);
+    }
+    return removed;
+  }
 }
 
 /** A batch job answers per item: a failure for our one asset is the operation's failure. */

@@ -4,7 +4,7 @@
  * service's side, plan, and carry out the plan. Knows the order of things; the pieces (scanner, planner, executors)
  * know how. A missing root or marker stops the root: never read an empty mount point as "delete all".
  */
-import { checkRoot, foldsCase, type FileSystem, type LocalScanner, type StabilityGate } from '../local/index.js';
+import { checkRoot, errnoCode, foldsCase, type FileSystem, type LocalScanner, type StabilityGate } from '../local/index.js';
 import type { IssuesRepo } from '../db/issues-repo.js';
 import type { SnapshotsRepo } from '../db/snapshots-repo.js';
 import type { UploadJournal } from '../db/upload-journal.js';
@@ -16,13 +16,14 @@ import { plantedPlan, type PlantedBug } from './planted-bug.js';
 import { PlanRest } from './plan-rest.js';
 import type { PlacementExecutor } from './placement-executor.js';
 import type { UploadExecutor, UploadOutcome, UploadRoot } from './upload-executor.js';
-import type { LocalEntry, Operation } from './sync-types.js';
+import type { LocalEntry, Operation, SyncedEntry } from './sync-types.js';
 import { LocalRefresh, isScannerReason } from './local-refresh.js';
 import type { Asset } from '../../shared/api/resources.js';
 import type { ConflictsRepo } from '../db/conflicts-repo.js';
 import type { RemoteSide } from './remote-side.js';
 import { executeRemoteChanges, isRemoteChange, type RemoteChangeDeps, type RemoteChangeOp } from './execute-remote-changes.js';
 import { plannedTransfers } from './planned-transfers.js';
+import { relDirOf } from './folder-mapper.js';
 import { recoverLandings, type RecoverLandingsDeps } from './recover-landings.js';
 import { settledReports, type ReportsInput } from './settled-reports.js';
 import type { PlannedTransfers } from '../../shared/sync/transfer-event.js';
@@ -166,6 +167,9 @@ export class RootSync {
       report.operations += resumed.length;
       this.record(report, resumed, 'uploaded');
     }
+    // A disk that ignores case answers a hinted `A/x.txt` with the folder renamed `a`: hints are looked
+    // up as spelled on disk there, or the old spelling lives on in the snapshot beside the new one.
+    this.local.exactNames = (await this.names()) === caseFoldedNames;
     report.scanned = await this.local.refresh();
     report.settling = deps.gate.settlingCount;
     // Downloads a crash left renamed but unrecorded are recorded (or forgotten) before anything plans.
@@ -266,32 +270,55 @@ export class RootSync {
    * once its folder was renamed. A copy that is gone (deleted, or renamed: it then syncs as a file of
    * its own, as `resolve --keep both` would have it) resolves its conflict.
    */
-  private conflictCopies(local: ReadonlyMap<string, LocalEntry>, synced: ReadonlyMap<string, unknown>): Set<string> {
+  private conflictCopies(local: ReadonlyMap<string, LocalEntry>, synced: ReadonlyMap<string, SyncedEntry>): Set<string> {
+    this.followOriginals(synced);
     const copies = new Set<string>();
-    /** Files on disk that are no synced placement, by identity: read only when a copy left its path. */
-    let unsynced: Map<string, string> | undefined;
-    for (const conflict of this.deps.conflicts.ofRoot(this.root.id)) {
-      if (local.has(conflict.copyPath) || this.local.unstable.has(conflict.copyPath)) {
-        copies.add(conflict.copyPath);
-        continue;
-      }
-      let moved: string | undefined;
-      if (conflict.copyFile !== undefined) {
+    /** Files on disk that are no synced placement, by identity (the paths a file's identity was seen at). */
+    let unsynced: Map<string, string[]> | undefined;
+    const seenAt = (file: { ino: number; dev: number }): string[] => {
+      if (unsynced === undefined) {
+        unsynced = new Map();
         // A file just moved is often still settling (`pending`), not yet in the snapshot.
-        unsynced ??= new Map([
-          ...[...this.deps.snapshots.local(this.root.id).values()].filter((entry) => !synced.has(entry.relPath)).map((entry) => [fileKey(entry), entry.relPath] as const),
-          ...[...this.local.pending].map(([relPath, signature]) => [fileKey(signature), relPath] as const),
-        ]);
-        moved = unsynced.get(fileKey(conflict.copyFile));
+        const entries = [...[...this.deps.snapshots.local(this.root.id).values()].filter((entry) => !synced.has(entry.relPath)).map((entry) => [fileKey(entry), entry.relPath] as const), ...[...this.local.pending].map(([relPath, signature]) => [fileKey(signature), relPath] as const)];
+        for (const [key, relPath] of entries) unsynced.set(key, [...(unsynced.get(key) ?? []), relPath]);
       }
-      if (moved !== undefined && baseName(moved) === baseName(conflict.copyPath)) {
+      return unsynced.get(fileKey(file)) ?? [];
+    };
+    for (const conflict of this.deps.conflicts.ofRoot(this.root.id)) {
+      const atItsPath = local.has(conflict.copyPath) || this.local.unstable.has(conflict.copyPath);
+      // The copy's identity at another path under its name: moved there, even while the old path is
+      // still in the snapshot (its folder not yet rescanned: seed 30001, a folder renamed over a copy
+      // whose old entry outlived the rename by a pass, and the copy at the new path was uploaded).
+      const moved = conflict.copyFile === undefined ? undefined : seenAt(conflict.copyFile).find((relPath) => relPath !== conflict.copyPath && baseName(relPath) === baseName(conflict.copyPath));
+      if (moved !== undefined) {
         this.deps.conflicts.copyMoved(conflict.id, moved);
         copies.add(moved);
+        if (atItsPath) copies.add(conflict.copyPath);
+      } else if (atItsPath) {
+        copies.add(conflict.copyPath);
+      } else if (conflict.copyFile !== undefined && !this.local.sawWholeRoot) {
+        // Only some paths were looked at (watcher hints): the copy may be in a folder whose event was
+        // lost. It waits for a whole-root scan, which finds it or not.
+        continue;
       } else {
         this.deps.conflicts.resolved(conflict.id);
       }
     }
     return copies;
+  }
+
+  /**
+   * A conflict whose original is no longer synced at its path, while its asset is synced at one other
+   * path, names that path (the moves' own transactions do so; this catches a move recorded another way,
+   * such as one a crash rolled back and the next pass found already done: seed 30197).
+   */
+  private followOriginals(synced: ReadonlyMap<string, SyncedEntry>): void {
+    for (const conflict of this.deps.conflicts.ofRoot(this.root.id)) {
+      if (synced.get(conflict.relPath)?.assetId === conflict.assetId) continue;
+      const placements = [...synced.values()].filter((entry) => entry.assetId === conflict.assetId);
+      const [only] = placements;
+      if (only !== undefined && placements.length === 1) this.deps.conflicts.originalMoved(this.root.id, conflict.assetId, conflict.relPath, only.relPath);
+    }
   }
 
   private async execute(operations: readonly Operation[], report: PassReport): Promise<void> {
@@ -301,6 +328,8 @@ export class RootSync {
     const versions: { assetId: string; local: LocalEntry }[] = [];
     const remoteChanges: RemoteChangeOp[] = [];
     const touched = new Set<string>();
+    /** Folders a file left: emptied ones go on the service too. */
+    const left = new Set<string>();
     for (const op of operations) {
       if (isRemoteChange(op)) {
         remoteChanges.push(op);
@@ -320,13 +349,16 @@ export class RootSync {
         case 'MOVE': {
           const previous = synced.get(op.from);
           if (previous !== undefined) await this.attempt(op.to, report, 'moved', () => deps.placements.move(root, op, previous));
+          left.add(relDirOf(op.from));
           break;
         }
         case 'DELETE':
           await this.attempt(op.relPath, report, 'removed', () => deps.placements.remove(root, op));
+          left.add(relDirOf(op.relPath));
           break;
       }
     }
+    if (left.size > 0) await this.removeEmptied(left);
     const planned = plannedTransfers([...versions.map(({ local }) => local), ...fresh], remoteChanges, this.local.pending.values());
     if (planned.send.files + planned.receive.files > 0) deps.planned?.(planned);
     // Versions after moves (a moved-and-edited file's version goes to its new path).
@@ -355,6 +387,18 @@ export class RootSync {
     report.trashed += counters.trashed;
     report.conflicts += counters.conflicts;
     report.failed += counters.failed;
+  }
+
+  /** Deletes the options of folders emptied and gone from disk (placement-executor.ts); a failure waits for the next emptying. */
+  private async removeEmptied(dirs: ReadonlySet<string>): Promise<void> {
+    const { deps, root } = this;
+    const paths = [...deps.snapshots.local(root.id).keys(), ...deps.snapshots.synced(root.id).keys(), ...this.local.unstable, ...this.local.pending.keys()];
+    const kept = async (relDir: string): Promise<boolean> => paths.some((path) => path.startsWith(`${relDir}/`)) || (await namedOnDisk(deps.fs, root.path, relDir));
+    try {
+      for (const relDir of await deps.placements.removeEmptied(root, dirs, kept)) deps.log({ level: 'info', message: `folder removed on the service: ${relDir} (emptied here)`, relPath: relDir });
+    } catch (error) {
+      deps.log({ level: 'warn', message: `an emptied folder stays on the service: ${error instanceof Error ? error.message : String(error)}` });
+    }
   }
 
   private async learned(assets: readonly Asset[], report: PassReport): Promise<void> {
@@ -400,6 +444,21 @@ export class RootSync {
 /** A file's identity on disk (DESIGN.md §3: device and inode). */
 function fileKey(file: { ino: number; dev: number }): string {
   return `${String(file.dev)}:${String(file.ino)}`;
+}
+
+/**
+ * Whether the directory is on disk under exactly this name: on a disk that ignores case, `A` also
+ * finds `a`, which is no reason to keep the option `A` (its files moved to `a`'s).
+ */
+async function namedOnDisk(fs: FileSystem, rootPath: string, relDir: string): Promise<boolean> {
+  const parent = relDirOf(relDir);
+  try {
+    const entries = await fs.readdir(parent === '' ? rootPath : `${rootPath}/${parent}`);
+    return entries.some((entry) => entry.name.normalize('NFC') === baseName(relDir) && entry.kind === 'directory');
+  } catch (error) {
+    // Its parent gone too: so is it. Unreadable: as good as there, nothing is removed for it.
+    return errnoCode(error) !== 'ENOENT';
+  }
 }
 
 function baseName(relPath: string): string {

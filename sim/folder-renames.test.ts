@@ -1,0 +1,64 @@
+/**
+ * Folder renames issue 19's fourth round brought into the scenario (withFolderSteps), each reduced to
+ * the steps that matter and run through the whole engine and the real service without faults: a
+ * folder renamed in case only, on a disk that keeps case and by the colleague, seen by a disk that
+ * ignores case; and a folder renamed while a conflict in it waits (the conflict follows its original).
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { NO_FAULTS } from './faults.js';
+import { closeSimService, runSeed } from './run-seed.js';
+import type { Step } from './scenario.js';
+
+const syncs = (...clients: number[]): Step[] => clients.map((client) => ({ kind: 'sync', client }));
+const write = (client: number, path: string, content: string): Step => ({ kind: 'local-write', client, path, content });
+
+/** The client's final tree as the trace prints it. */
+function treeOf(trace: readonly string[], client: number): Record<string, string> {
+  const line = trace.findLast((entry) => entry.startsWith(`c${client}: `)) ?? `c${client}: {}`;
+  return z.record(z.string(), z.string()).parse(JSON.parse(line.slice(`c${client}: `.length)));
+}
+
+/** The service's live assets as the trace prints them (`path=md5 prefix`). */
+function remoteOf(trace: readonly string[]): string[] {
+  const line = trace.findLast((entry) => entry.startsWith('remote: ')) ?? 'remote: []';
+  return z.array(z.string()).parse(JSON.parse(line.slice('remote: '.length))).map((entry) => entry.slice(0, entry.lastIndexOf('=')));
+}
+
+describe('folder renames', { timeout: 120_000 }, () => {
+  afterAll(closeSimService);
+
+  it('a folder renamed in case only on a disk that keeps case: one folder on the service, respelled on a disk that ignores case (seed 30000)', async () => {
+    const scenario: Step[] = [...syncs(0, 1), write(0, 'A/x.txt', 'x'), write(0, 'A/C/y.txt', 'y'), ...syncs(0, 1), { kind: 'local-dir-rename', client: 0, from: 'A', to: 'a' }, ...syncs(0, 1, 0, 1)];
+    const result = await runSeed(30000, { scenario, rates: NO_FAULTS, names: ['exact', 'case-insensitive'] });
+    expect(result.failures).toEqual([]);
+    expect(remoteOf(result.trace).sort()).toEqual(['a/C/y.txt', 'a/x.txt']);
+    // Keys only: a user may edit a file while the engine hashes it (hash-faults.ts), faults or not.
+    expect(Object.keys(treeOf(result.trace, 1)).sort()).toEqual(['a/C/y.txt', 'a/x.txt']);
+    expect(result.trace).toContain('  [c1] info a: folder respelled as on the service: A → a');
+  });
+
+  it('a folder the colleague renamed in case only is respelled in place on a disk that ignores case', async () => {
+    const scenario: Step[] = [...syncs(0, 1), { kind: 'remote-write', path: 'A/x.txt', content: 'x' }, ...syncs(0, 1), { kind: 'remote-folder-rename', path: 'A', name: 'a' }, ...syncs(0, 1, 0, 1)];
+    const result = await runSeed(30001, { scenario, rates: NO_FAULTS, names: ['exact', 'case-insensitive'] });
+    expect(result.failures).toEqual([]);
+    expect(Object.keys(treeOf(result.trace, 0))).toEqual(['a/x.txt']);
+    expect(Object.keys(treeOf(result.trace, 1))).toEqual(['a/x.txt']);
+    expect(result.trace).toContain('  [c1] info a: folder moved on the service: A → a');
+  });
+
+  it.each([
+    ['D', ['exact', 'exact']],
+    ['a', ['exact', 'case-insensitive']],
+    ['a', ['case-insensitive', 'exact']],
+  ] as const)('a conflict follows its original and its copy when their folder is renamed to %s (%s disks; seeds 30004, 30034)', async (to, names) => {
+    const scenario: Step[] = [...syncs(0, 1), { kind: 'conflict-folder-rename', client: 0, path: 'A/x.txt', content: 'c', to }, ...syncs(0, 1, 0, 1)];
+    const result = await runSeed(30004, { scenario, rates: NO_FAULTS, names });
+    // strayConflicts (folder-steps.ts) fails a conflict that names a path its file left.
+    expect(result.failures).toEqual([]);
+    const copy = Object.keys(treeOf(result.trace, 0)).find((path) => path.includes('(conflict'));
+    expect(copy?.startsWith(`${to}/x (conflict `)).toBe(true);
+    expect(result.trace).toContain(`c0 conflict copy: ${copy ?? ''}`);
+    expect(remoteOf(result.trace)).toEqual([`${to}/x.txt`]);
+  });
+});
