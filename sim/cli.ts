@@ -1,5 +1,5 @@
 /**
- * `npm run sim -- --seeds N [--seed S] [--from F] [--steps K] [--network|--disk|--crash|--commit PERCENT] [--classic] [--plant BUG] [--names exact|case-insensitive|nfd] [--no-shrink]`: runs seeds
+ * `npm run sim -- --seeds N [--seed S] [--from F] [--steps K] [--network|--disk|--crash|--commit PERCENT] [--classic] [--plant BUG] [--names exact|case-insensitive|nfd] [--case-folders] [--no-shrink]`: runs seeds
  * F…F+N-1 (or the one seed S, printing its whole trace), prints each failing seed with a shrunk, readable
  * trace (unless --no-shrink) and how to replay it, and the seeds per second and CPU milliseconds per seed
  * (seeds only: the service's start and the shrinking are counted apart). Exits 1 when a seed failed.
@@ -41,7 +41,9 @@ const nameMode = namesAt < 0 ? undefined : NAME_MODES.find((mode) => mode === pr
 if (namesAt >= 0 && nameMode === undefined) throw new Error(`--names needs one of ${NAME_MODES.join(', ')}`);
 // The first client keeps its Linux disk; the others (two by default) get the mode asked for.
 const names = nameMode === undefined ? {} : { names: ['exact', nameMode, nameMode] satisfies NameMode[] };
-const options: SeedOptions = { ...(steps === undefined ? {} : { steps }), rates, classic, ...names, ...(plant === undefined ? {} : { plant }) };
+// The case-only folder renames of withFolderSteps, which reach an open bug (scenario.ts).
+const caseFolders = process.argv.includes('--case-folders');
+const options: SeedOptions = { ...(steps === undefined ? {} : { steps }), rates, classic, caseFolders, ...names, ...(plant === undefined ? {} : { plant }) };
 const seeds = single === undefined ? Array.from({ length: count }, (_, index) => from + index) : [single];
 const shrinking = !process.argv.includes('--no-shrink');
 
@@ -69,7 +71,7 @@ for (const seed of seeds) {
   failed++;
   console.log(`\nseed ${seed} FAILED (trace ${result.traceHash.slice(0, 12)}):`);
   for (const failure of result.failures) console.log(`  ${failure}`);
-  console.log(`replay: npm run sim -- --seed ${seed}${steps === undefined ? '' : ` --steps ${steps}`}${rateFlags}${classic ? ' --classic' : ''}${nameMode === undefined ? '' : ` --names ${nameMode}`}${plant === undefined ? '' : ` --plant ${plant}`}`);
+  console.log(`replay: npm run sim -- --seed ${seed}${steps === undefined ? '' : ` --steps ${steps}`}${rateFlags}${classic ? ' --classic' : ''}${caseFolders ? ' --case-folders' : ''}${nameMode === undefined ? '' : ` --names ${nameMode}`}${plant === undefined ? '' : ` --plant ${plant}`}`);
   if (!shrinking) continue;
   const shrunk = await shrink(result, options);
   console.log(`shrunk to ${shrunk.steps.length} of ${result.steps.length} steps:`);

@@ -44,7 +44,7 @@ describe('the simulation catches bugs planted in the engine', { timeout: 600_000
   it('new files journalled after their job is created: a crash in between leaves its assets behind', async () => {
     // Crashes only (at service calls and file system steps): one lands between the job's POST and the late journal.
     const rates = { ...QUIET, crash: 0.04 };
-    const found = await caught('journal-after-job', [6, 7, 8, 9], rates);
+    const found = await caught('journal-after-job', [29, 31, 35, 44], rates);
     expect(found?.broken).toEqual(['duplicate assets']);
     expect(await passesWithout(found?.seed ?? 0, rates)).toEqual([]);
   });

@@ -56,6 +56,8 @@ export interface SeedOptions {
    * seeds found then keep reproducing what they found.
    */
   classic?: boolean;
+  /** Case-only folder renames among the folder steps (scenario.ts, withFolderSteps): an open bug's reach, off by default. */
+  caseFolders?: boolean;
 }
 
 export interface SeedResult {
@@ -102,7 +104,7 @@ interface SimClient {
 export async function runSeed(seed: number, options: SeedOptions = {}): Promise<SeedResult> {
   const clients = options.clients ?? 2;
   const generated = (): Step[] => generateScenario(seed, { clients, steps: options.steps ?? 16 });
-  const steps = options.scenario ?? (options.classic === true ? generated() : withFolderSteps(seed, withFaultSteps(seed, generated(), clients), clients));
+  const steps = options.scenario ?? (options.classic === true ? generated() : withFolderSteps(seed, withFaultSteps(seed, generated(), clients), clients, options.caseFolders === true));
   const trace: string[] = [];
   const log = (line: string): void => {
     trace.push(line);

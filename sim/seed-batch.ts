@@ -16,14 +16,7 @@ export const BATCH_PARTS = 3;
  * simulation"; each replays with `npm run sim -- --seed N`). A seed goes back into the batch when its
  * bug is fixed.
  */
-export const OPEN_FAILURES: ReadonlyMap<number, string> = new Map<number, string>([
-  // Issue 19, fourth round (the folder steps of withFolderSteps): after a case-only folder rename the
-  // old option stays on the service (still used), and a case-insensitive client numbers the folder
-  // with the files `a (2)`; which of the two gets the number follows the service's random ids, so
-  // these fail in some runs only (open; 30244 with --steps 30 shows it every run).
-  [1007, 'folder twin: a case-insensitive client files a folder renamed in case only under "a (2)"'],
-  [1099, 'folder twin: a case-insensitive client files a folder renamed in case only under "a (2)" (some runs)'],
-]);
+export const OPEN_FAILURES: ReadonlyMap<number, string> = new Map<number, string>();
 
 /** The seeds of part `part` (1-based) of BATCH_PARTS: a contiguous share of the batch, open failures aside. */
 export function seedsOfPart(part: number, seeds = BATCH_SEEDS): number[] {

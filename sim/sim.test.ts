@@ -13,7 +13,7 @@ import { generateScenario, type Step } from './scenario.js';
 import { withFaultSteps } from './fault-steps.js';
 
 /** Seeds that once failed, kept as regressions (each with the bug it found). */
-const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean; crash?: number; names?: NameMode[] }[] = [
+const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean; caseFolders?: boolean; crash?: number; names?: NameMode[] }[] = [
   { seed: 203, steps: 30, classic: true, bug: 'a crash between a download rename and its record, then a pass without a listing: the file uploaded as a second asset' },
   { seed: 17, steps: 16, classic: true, bug: 'NFC and NFD spellings of one name on a Linux disk: neither uploaded, nothing said which (sim/name-clashes.test.ts)' },
   { seed: 4001, steps: 30, classic: true, crash: 0.08, bug: 'logo.png and Logo.png on the service, a case-insensitive client: each download replaced the other (sim/name-clashes.test.ts)' },
@@ -36,11 +36,11 @@ const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean
   { seed: 40178, steps: 50, bug: 'a job\'s answer never arrived (no id heard) while another client of the user had an empty asset in the folder: the search adopted that one, its file went on top as a version and ours stayed empty (test/integration/sync-orphan-adoption.test.ts)' },
   { seed: 7485, steps: 30, bug: 'both clients lost their jobs\' answers in one folder: with the wait for another device\'s upload, each waited on the other for good and their empty assets stayed' },
   { seed: 40130, steps: 50, bug: 'a crash between a download rename and its record, then the restart\'s scan could not read the landed file (EACCES): its landing was dropped as gone, and once a colleague moved another a.txt into its folder the file uploaded as a second asset of the downloaded one (recover-landings.test.ts)' },
-  { seed: 30000, steps: 30, bug: 'a folder renamed A -> a on an exact-name disk left the option A beside a, and a case-insensitive client put the files in "a (2)" (sim/folder-renames.test.ts)' },
-  { seed: 30034, steps: 30, bug: 'a folder renamed over a waiting conflict: the conflict kept naming A/a.txt while its file was at D/a.txt (sim/folder-renames.test.ts)' },
-  { seed: 30001, steps: 30, bug: 'a folder renamed over a waiting conflict copy whose old path was still in the snapshot: the copy at the new path was uploaded' },
-  { seed: 30197, steps: 30, bug: 'a crash rolled back the move of a conflict\'s original; the next pass recorded it without a move and the conflict kept the old path' },
-  { seed: 30004, steps: 30, bug: 'a new file\'s job answered 502 after commit, then the colleague renamed its folder: the upload journal stayed at the old path and the job\'s empty asset stayed live' },
+  { seed: 30000, steps: 30, caseFolders: true, bug: 'a folder renamed A -> a on an exact-name disk left the option A beside a, and a case-insensitive client put the files in "a (2)" (sim/folder-renames.test.ts)' },
+  { seed: 30034, steps: 30, caseFolders: true, bug: 'a folder renamed over a waiting conflict: the conflict kept naming A/a.txt while its file was at D/a.txt (sim/folder-renames.test.ts)' },
+  { seed: 30001, steps: 30, caseFolders: true, bug: 'a folder renamed over a waiting conflict copy whose old path was still in the snapshot: the copy at the new path was uploaded' },
+  { seed: 30197, steps: 30, caseFolders: true, bug: 'a crash rolled back the move of a conflict\'s original; the next pass recorded it without a move and the conflict kept the old path' },
+  { seed: 30004, steps: 30, caseFolders: true, bug: 'a new file\'s job answered 502 after commit, then the colleague renamed its folder: the upload journal stayed at the old path and the job\'s empty asset stayed live' },
 ];
 
 describe('the deterministic simulation', { timeout: 600_000 }, () => {
@@ -48,8 +48,8 @@ describe('the deterministic simulation', { timeout: 600_000 }, () => {
 
   it('passes every invariant on the regression seeds', async () => {
     const failing: string[] = [];
-    for (const { seed, steps, classic, crash, names } of REGRESSIONS) {
-      const result = await runSeed(seed, { steps, classic: classic === true, ...(crash === undefined ? {} : { rates: { ...DEFAULT_RATES, crash } }), ...(names === undefined ? {} : { names }) });
+    for (const { seed, steps, classic, caseFolders, crash, names } of REGRESSIONS) {
+      const result = await runSeed(seed, { steps, classic: classic === true, caseFolders: caseFolders === true, ...(crash === undefined ? {} : { rates: { ...DEFAULT_RATES, crash } }), ...(names === undefined ? {} : { names }) });
       if (result.failures.length > 0) failing.push(`seed ${seed}: ${result.failures.join('; ')}`);
     }
     expect(failing).toEqual([]);
