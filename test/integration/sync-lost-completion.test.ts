@@ -12,6 +12,21 @@ import { startSyncHarness } from '../support/sync-harness.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { client } from '../support/two-way.js';
 
+/** An API whose first PUT lands (completing a one-part upload) while its answer never arrives; `puts` counts the PUTs. */
+function losingFirstAnswer(): { wrap: (api: AssetApi) => AssetApi; puts: () => number } {
+  let puts = 0;
+  const wrap = (api: AssetApi): AssetApi => {
+    const wrapped: AssetApi = Object.create(api) as AssetApi;
+    wrapped.putPart = async (request) => {
+      const answer = await api.putPart(request);
+      if (puts++ === 0) throw new Error('the connection dropped before the answer came');
+      return answer;
+    };
+    return wrapped;
+  };
+  return { wrap, puts: () => puts };
+}
+
 describe('an upload completed on the service whose answer was lost', () => {
   let service: TestService;
   beforeAll(async () => {
@@ -22,24 +37,14 @@ describe('an upload completed on the service whose answer was lost', () => {
   });
 
   it('is the asset its file keeps when the file moves before the restart', async () => {
-    let lost = 0;
-    const losing = (api: AssetApi): AssetApi => {
-      const wrapped: AssetApi = Object.create(api) as AssetApi;
-      wrapped.putPart = async (request) => {
-        const answer = await api.putPart(request);
-        // The first PUT lands (and completes the one-part upload) but its answer never arrives.
-        if (lost++ === 0) throw new Error('the connection dropped before the answer came');
-        return answer;
-      };
-      return wrapped;
-    };
-    const first = await startSyncHarness(service, { remotePath: '/Lost', wrapApi: losing });
+    const losing = losingFirstAnswer();
+    const first = await startSyncHarness(service, { remotePath: '/Lost', wrapApi: losing.wrap });
     let current = first;
     const me = client(first);
     try {
       me.write('B/a.txt', 'written once');
       await me.once();
-      expect(lost).toBe(1);
+      expect(losing.puts()).toBe(1);
       const sent = await first.assets();
       expect(sent.map(({ path, checksum }) => ({ path, sent: checksum !== undefined }))).toEqual([{ path: '/Lost/B/a.txt', sent: true }]);
 
@@ -55,30 +60,20 @@ describe('an upload completed on the service whose answer was lost', () => {
     }
   });
   it('is recorded by the restart that finds it completed, not sent again as a second version', async () => {
-    let lost = 0;
-    const losing = (api: AssetApi): AssetApi => {
-      const wrapped: AssetApi = Object.create(api) as AssetApi;
-      wrapped.putPart = async (request) => {
-        const answer = await api.putPart(request);
-        // The one-part PUT completes the upload; the process dies before it hears so.
-        if (lost++ === 0) throw new Error('the connection dropped before the answer came');
-        return answer;
-      };
-      return wrapped;
-    };
-    const first = await startSyncHarness(service, { remotePath: '/Resumed', wrapApi: losing });
+    const losing = losingFirstAnswer();
+    const first = await startSyncHarness(service, { remotePath: '/Resumed', wrapApi: losing.wrap });
     let current = first;
     try {
       client(first).write('a.txt', 'written once');
       await client(first).once();
-      expect(lost).toBe(1);
+      expect(losing.puts()).toBe(1);
       current = await first.restart();
       // The journal still holds the upload: the restart resumes it and the service says it is completed.
       expect((await client(current).once()).converged).toBe(true);
       const [asset, ...others] = (await current.assets()).filter(({ path }) => path.startsWith('/Resumed/'));
       expect(others).toEqual([]);
       expect((await service.api('GET', `/assets/${asset?.id ?? ''}/files`)).body.results).toHaveLength(1);
-      expect(lost).toBe(1);
+      expect(losing.puts()).toBe(1);
     } finally {
       await current.dispose();
     }
