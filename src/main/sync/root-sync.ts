@@ -313,11 +313,17 @@ export class RootSync {
    * such as one a crash rolled back and the next pass found already done: seed 30197).
    */
   private followOriginals(synced: ReadonlyMap<string, SyncedEntry>): void {
+    /** Each asset's synced paths: built once, and only when a conflict's original left its path. */
+    let pathsOf: Map<string, string[]> | undefined;
     for (const conflict of this.deps.conflicts.ofRoot(this.root.id)) {
       if (synced.get(conflict.relPath)?.assetId === conflict.assetId) continue;
-      const placements = [...synced.values()].filter((entry) => entry.assetId === conflict.assetId);
-      const [only] = placements;
-      if (only !== undefined && placements.length === 1) this.deps.conflicts.originalMoved(this.root.id, conflict.assetId, conflict.relPath, only.relPath);
+      if (pathsOf === undefined) {
+        pathsOf = new Map();
+        for (const entry of synced.values()) pathsOf.set(entry.assetId, [...(pathsOf.get(entry.assetId) ?? []), entry.relPath]);
+      }
+      const paths = pathsOf.get(conflict.assetId) ?? [];
+      const [only] = paths;
+      if (only !== undefined && paths.length === 1) this.deps.conflicts.originalMoved(this.root.id, conflict.assetId, conflict.relPath, only);
     }
   }
 
