@@ -2,8 +2,9 @@
  * Asset searches: a paged search (at most 10,000 deep), a count (pageSize 0), and a scroll search as an
  * async iterator that always continues with the latest scrollId and ends at an empty page (or when a
  * foreign server stops handing out scroll ids), or sooner: at a short page that brings what it has
- * given to the total the scroll started with (one call a listing saved, the empty page's). Remember the default state filter (API.md §5): a
- * criterion that does not mention LIFECYCLE_STATE or STAGED only matches LIVE assets.
+ * given to the total the scroll started with (one call a listing saved, the empty page's). Remember
+ * the default state filter (API.md §5): a criterion that does not mention LIFECYCLE_STATE or STAGED
+ * only matches LIVE assets.
  */
 import type { Asset, SearchPage } from '../../shared/api/resources.js';
 import type { Requester } from './api-client.js';
