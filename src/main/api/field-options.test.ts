@@ -35,7 +35,7 @@ describe('field options against the real service', () => {
     expect(fields.find((field) => field.id === foldersId)).toMatchObject({ hasFixedOptions: true, hierarchical: true, multiValue: true, indestructable: true });
   });
 
-  it('walks the tree with one PARENT_ID search per option, paging through wide levels', async () => {
+  it('walks the tree with one PARENT_ID search per option that has children, paging through wide levels', async () => {
     const brand = await create('Brand', null);
     await create('Campaigns', null);
     await create('Archive', null);
@@ -45,8 +45,14 @@ describe('field options against the real service', () => {
     // Uploading to a path creates the folders on the way.
     await api.createAssetsWithUploads([{ batchItemId: 'u', path: '/Campaigns/2026/Spring/poster.png', size: 10 }]);
 
-    const nodes = await walkFieldOptions(api, foldersId);
+    const asked: (string | null)[] = [];
+    const counted = { listFieldOptionChildren: (fieldId: string, parentId: string | null) => (asked.push(parentId), api.listFieldOptionChildren(fieldId, parentId)) };
+    const nodes = await walkFieldOptions(counted, foldersId);
     const paths = nodes.map((node) => node.path.join('/'));
+    const idOf = (path: string): string | undefined => nodes.find((node) => node.path.join('/') === path)?.option.id;
+    // Leaves (the service says so) are not searched: the top level, Brand, Campaigns, Fonts and 2026 are.
+    expect(new Set(asked)).toEqual(new Set([null, brand, idOf('Campaigns'), fonts, idOf('Campaigns/2026')]));
+    expect(asked).toHaveLength(5);
     expect(new Set(paths)).toEqual(
       new Set([
         'Brand',
@@ -113,6 +119,25 @@ describe('field options against the real service', () => {
 });
 
 describe('field options from a server that wraps parents and leaves things out', () => {
+  it('searches below every option a server does not call a leaf', async () => {
+    const option = (id: string, extra: Record<string, unknown>) => ({ result: { id, fieldId: 'f', value: id, position: 0, ...extra }, permittedActions: [] });
+    // Top level: `silent` says nothing, `leaf` is one, `odd` says leaf but counts a child. Below them: nothing.
+    const server = await startFakeServer((request, response) => {
+      const body = JSON.parse(request.body.toString() || '{}');
+      const top = body.criterion?.type === 'AND';
+      sendJson(response, 200, { results: top ? [option('silent', {}), option('leaf', { leaf: true, numberOfChildren: 0 }), option('odd', { leaf: true, numberOfChildren: 1 })] : [], totalResults: top ? 3 : 0 });
+    });
+    const api = createApiClient({ server: server.url, tokens: scriptedTokens(), clock: instantClock(), env: {} });
+    try {
+      expect((await walkFieldOptions(api, 'f')).map((node) => node.option.id)).toEqual(['silent', 'leaf', 'odd']);
+      const parents = server.requests.map((request) => JSON.parse(request.body.toString()).criterion).filter((criterion) => criterion.type === 'FIELD_EQUALS').map((criterion) => criterion.value);
+      expect(parents.sort()).toEqual(['odd', 'silent']);
+    } finally {
+      api.close();
+      await server.close();
+    }
+  });
+
   it('accepts parent as {result: …}, missing leaf/numberOfChildren, and unknown properties', async () => {
     const server = await startFakeServer((request, response) => {
       if (request.url === '/field-options/c') {
@@ -138,7 +163,8 @@ describe('field options from a server that wraps parents and leaves things out',
         fieldId: 'f',
         value: 'Child',
         position: 1,
-        leaf: true,
+        // The server said nothing: not known to be a leaf, so a walk still searches below it.
+        leaf: false,
         numberOfChildren: 0,
         parent: { id: 'p', fieldId: 'f', value: 'Parent', position: 0, leaf: false, numberOfChildren: 1, parent: null },
       });

@@ -205,16 +205,12 @@ describe('jobs and scrolls against a scripted server', () => {
     }
   });
 
-  it('always continues a scroll with the latest scrollId and stops at an empty page', async () => {
-    const asset = (id: string) => ({
-      result: { id, metadata: { values: {} }, currentAssetFile: null, lifecycleStatus: { state: 'LIVE' }, dateLastModified: '2026-01-01T00:00:00.000Z' },
-      permittedActions: [],
-    });
+  it('always continues a scroll with the latest scrollId and stops at an empty page when the server says no total', async () => {
     const server = await startFakeServer((request, response) => {
       const body = JSON.parse(request.body.toString() || '{}');
-      if (request.url === '/asset-scroll-searches') sendJson(response, 200, { results: [asset('a')], totalResults: 3, scrollId: 's1' });
-      else if (body.scrollId === 's1') sendJson(response, 200, { results: [asset('b'), asset('c')], totalResults: 3, scrollId: 's2' });
-      else if (body.scrollId === 's2') sendJson(response, 200, { results: [], totalResults: 3, scrollId: 's3' });
+      if (request.url === '/asset-scroll-searches') sendJson(response, 200, { results: [scrolled('a')], scrollId: 's1' });
+      else if (body.scrollId === 's1') sendJson(response, 200, { results: [scrolled('b'), scrolled('c')], scrollId: 's2' });
+      else if (body.scrollId === 's2') sendJson(response, 200, { results: [], scrollId: 's3' });
       else sendJson(response, 404, errorBody(404, 'SCROLL_EXPIRED'));
     });
     const api = createApiClient({ server: server.url, tokens: scriptedTokens(), clock: instantClock(), env: {} });
@@ -228,4 +224,33 @@ describe('jobs and scrolls against a scripted server', () => {
       await server.close();
     }
   });
+
+  it('ends a scroll at a short page that reaches the total, but not at short pages of a server that caps their size', async () => {
+    // Pages of one asset where two were asked for: short every time, so only the total ends the scroll.
+    const pages: Record<string, { ids: string[]; next: string }> = { '': { ids: ['a'], next: 's1' }, s1: { ids: ['b'], next: 's2' }, s2: { ids: ['c'], next: 's3' }, s3: { ids: [], next: 's4' } };
+    const server = await startFakeServer((request, response) => {
+      const body = JSON.parse(request.body.toString() || '{}');
+      const page = pages[request.url === '/asset-scroll-searches' ? '' : String(body.scrollId)];
+      if (page === undefined) sendJson(response, 404, errorBody(404, 'SCROLL_EXPIRED'));
+      else sendJson(response, 200, { results: page.ids.map(scrolled), totalResults: 3, scrollId: page.next });
+    });
+    const api = createApiClient({ server: server.url, tokens: scriptedTokens(), clock: instantClock(), env: {} });
+    try {
+      const ids: string[] = [];
+      for await (const page of api.scrollAssets({ criterion: { type: 'MATCH_ALL' }, sorts: [], pageSize: 2 })) ids.push(...page.results.map(({ result }) => result.id));
+      expect(ids).toEqual(['a', 'b', 'c']);
+      // The third page reaches the total: the empty fourth is not asked for.
+      expect(server.requests.map((request) => JSON.parse(request.body.toString()).scrollId)).toEqual([undefined, 's1', 's2']);
+    } finally {
+      api.close();
+      await server.close();
+    }
+  });
 });
+
+function scrolled(id: string) {
+  return {
+    result: { id, metadata: { values: {} }, currentAssetFile: null, lifecycleStatus: { state: 'LIVE' }, dateLastModified: '2026-01-01T00:00:00.000Z' },
+    permittedActions: [],
+  };
+}

@@ -1,7 +1,9 @@
 /**
  * Walks an option tree (the folders of the Folders field) level by level: the children of each option
  * come from one PARENT_ID search (AssetApi.listFieldOptionChildren), so the tree is right even where a
- * server reports no `parent` in search results. Works on any AssetApi, the in-memory twin included.
+ * server reports no `parent` in search results. An option the service calls a leaf (no children, and
+ * it said so: FieldOption.leaf) is not searched: most folders are leaves, and their searches were most
+ * of a walk's calls. Works on any AssetApi, the in-memory twin included.
  * A few searches run at once; an option seen twice (a cycle or a move mid-walk) is visited once.
  */
 import type { FieldOption } from '../../shared/api/resources.js';
@@ -51,7 +53,7 @@ export async function walkFieldOptions(api: Pick<AssetApi, 'listFieldOptionChild
         if (seen.has(node.option.id)) continue;
         seen.add(node.option.id);
         nodes.push(node);
-        nextLevel.push({ id: node.option.id, path: node.path });
+        if (!node.option.leaf) nextLevel.push({ id: node.option.id, path: node.path });
       }
     }
     level = nextLevel;

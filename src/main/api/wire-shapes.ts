@@ -72,7 +72,9 @@ export const fieldOptionSchema: z.ZodType<FieldOption> = z.lazy(() =>
       value: option.value,
       position: option.position,
       numberOfChildren: option.numberOfChildren ?? 0,
-      leaf: option.leaf ?? (option.numberOfChildren ?? 0) === 0,
+      // A leaf only when the service says so and counts no children: a walk skips a leaf's children
+      // search, so a server silent on both (or contradicting itself) is searched as before.
+      leaf: option.leaf === true && option.numberOfChildren === 0,
       parent: option.parent ?? null,
     })),
 );

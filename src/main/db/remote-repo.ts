@@ -72,10 +72,16 @@ export function remoteRepo(db: StateDb) {
        IS NOT (excluded.file_id, excluded.filename, excluded.md5, excluded.size, excluded.date_modified, excluded.date_added, excluded.folders)`,
   );
   const deleteAsset = db.prepare('DELETE FROM remote_assets WHERE root_id = ? AND asset_id = ?');
-  const clearAssets = db.prepare('DELETE FROM remote_assets WHERE root_id = ?');
+  const assetIds = db.prepare<[string], string>('SELECT asset_id FROM remote_assets WHERE root_id = ?').pluck();
   const folders = db.prepare<[string], { option_id: string; parent_id: string | null; value: string; rel_dir: string }>('SELECT * FROM remote_folders WHERE root_id = ? ORDER BY rel_dir');
-  const putFolder = db.prepare('INSERT INTO remote_folders (root_id, option_id, parent_id, value, rel_dir) VALUES (?, ?, ?, ?, ?)');
-  const clearFolders = db.prepare('DELETE FROM remote_folders WHERE root_id = ?');
+  // As putAsset: a folder as it was stays untouched.
+  const putFolder = db.prepare(
+    `INSERT INTO remote_folders (root_id, option_id, parent_id, value, rel_dir) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (root_id, option_id) DO UPDATE SET parent_id = excluded.parent_id, value = excluded.value, rel_dir = excluded.rel_dir
+     WHERE (parent_id, value, rel_dir) IS NOT (excluded.parent_id, excluded.value, excluded.rel_dir)`,
+  );
+  const folderIds = db.prepare<[string], string>('SELECT option_id FROM remote_folders WHERE root_id = ?').pluck();
+  const deleteFolder = db.prepare('DELETE FROM remote_folders WHERE root_id = ? AND option_id = ?');
   const addFolder = db.prepare('INSERT OR REPLACE INTO remote_folders (root_id, option_id, parent_id, value, rel_dir) VALUES (?, ?, ?, ?, ?)');
   const state = db.prepare<[string], { watermark: string | null; last_full: string | null; root_option: string | null }>('SELECT * FROM remote_state WHERE root_id = ?');
   const putState = db.prepare(
@@ -89,16 +95,22 @@ export function remoteRepo(db: StateDb) {
     assets: (rootId: string): RemoteAssetRow[] => assets.all(rootId).map(toAsset),
     putAsset: put,
     deleteAsset: (rootId: string, assetId: string) => void deleteAsset.run(rootId, assetId),
-    /** Replaces every asset of the root (a full listing) in one transaction. */
+    /**
+     * Replaces every asset of the root (a full listing) in one transaction, writing only what differs:
+     * a listing that found what was stored rewrites nothing (it was every row of the root, each time).
+     */
     replaceAssets: (rootId: string, rows: readonly RemoteAssetRow[]) =>
       db.transaction(() => {
-        clearAssets.run(rootId);
+        const kept = new Set(rows.map((row) => row.assetId));
+        for (const assetId of assetIds.all(rootId)) if (!kept.has(assetId)) deleteAsset.run(rootId, assetId);
         for (const row of rows) put(rootId, row);
       })(),
     folders: (rootId: string): RemoteFolderRow[] => folders.all(rootId).map((row) => ({ optionId: row.option_id, parentId: row.parent_id, value: row.value, relDir: row.rel_dir })),
+    /** Replaces the root's folder tree (a walk), writing only what differs, as replaceAssets. */
     replaceFolders: (rootId: string, rows: readonly RemoteFolderRow[]) =>
       db.transaction(() => {
-        clearFolders.run(rootId);
+        const kept = new Set(rows.map((row) => row.optionId));
+        for (const optionId of folderIds.all(rootId)) if (!kept.has(optionId)) deleteFolder.run(rootId, optionId);
         for (const row of rows) putFolder.run(rootId, row.optionId, row.parentId, row.value, row.relDir);
       })(),
     /** Adds folders to the stored tree (ones the engine itself just created), keeping the rest. */

@@ -81,4 +81,47 @@ describe('RemoteFeed schedule', () => {
     feed.follow(false);
     expect(feed.nextDueAt()).toBe(now() + 10_000);
   });
+  it('while the change feed is followed, a full listing reuses the last walk until a folder change, a break or a full listing asked for', async () => {
+    let walks = 0;
+    const quiet: Partial<AssetApi> = {
+      foldersFieldId: async () => 'folders',
+      listFieldOptionChildren: async () => {
+        walks++;
+        return [];
+      },
+      async *scrollAssets() {
+        yield* [];
+      },
+      searchAssets: async () => ({ totalResults: 0, results: [] }),
+    };
+    const { feed, advance } = feedOver(quiet as AssetApi);
+    const full = async (): Promise<number> => {
+      advance(10 * 60_000);
+      const before = walks;
+      expect((await feed.update(ignores)).did).toBe('full');
+      return walks - before;
+    };
+    // Not followed: every full listing walks.
+    expect(await full()).toBe(1);
+    feed.follow(true);
+    // The walk before was taken unfollowed: this one walks, the next reuses it.
+    expect(await full()).toBe(1);
+    expect(await full()).toBe(0);
+    // A folder changed: walked at once (the poll), and that walk serves the next full listing.
+    feed.changed(['FOLDER']);
+    const before = walks;
+    expect((await feed.update(ignores)).did).toBe('poll');
+    expect(walks - before).toBe(1);
+    expect(await full()).toBe(0);
+    // A kind we do not know, a full listing asked for (`--once`, a lost history), a break in the feed: walked again.
+    feed.changed(['SOMETHING_NEW']);
+    expect(await full()).toBe(1);
+    feed.requestFull();
+    expect(await full()).toBe(1);
+    feed.changed(['ASSET_DELETED']);
+    expect(await full()).toBe(0);
+    feed.follow(false);
+    feed.follow(true);
+    expect(await full()).toBe(1);
+  });
 });

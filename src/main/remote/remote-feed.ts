@@ -20,12 +20,12 @@
  */
 import type { Asset } from '../../shared/api/resources.js';
 import type { ChangeKind } from '../../shared/api/change-feed.js';
-import type { AssetApi } from '../api/index.js';
-import { isApiError } from '../api/index.js';
+import type { AssetApi, FolderNode } from '../api/index.js';
+import { isApiError, walkFieldOptions } from '../api/index.js';
 import type { RemoteAssetRow, RemoteFolderRow, RemoteRepo } from '../db/remote-repo.js';
 import { relDirOf, type FolderMapper, type FolderRoot } from '../sync/folder-mapper.js';
 import { MAX_IN_VALUES, POLLED_STATES, SYNCED_STATES, allOf, assetIdsCriterion, changedSinceCriterion, chunks, folderCriterion, stateCriterion } from './remote-criteria.js';
-import { diffFolderTrees, walkRemoteTree, type FolderChange } from './remote-tree.js';
+import { diffFolderTrees, remoteTreeRows, type FolderChange } from './remote-tree.js';
 import type { NameKey } from '../sync/local-names.js';
 
 export interface RemoteFeedOptions {
@@ -88,6 +88,10 @@ export class RemoteFeed {
   private treeWanted = false;
   private failures = 0;
   private retryAt = 0;
+  /** Moves on whenever the folder tree may have changed unheard of: a FOLDER change, an unknown kind, the feed lost, a full listing asked for. */
+  private folderEpoch = 0;
+  /** The last walk's options, taken while the feed was followed, and the epoch it began in. */
+  private lastWalk: { nodes: readonly FolderNode[]; rootOption: string | null; epoch: number } | undefined;
 
   constructor(
     readonly root: FolderRoot,
@@ -138,6 +142,8 @@ export class RemoteFeed {
 
   /** The next full listing happens on the next update, whatever the schedule (or a backoff) says. */
   requestFull(): void {
+    // Whole means the tree too: `--once`, and a service whose history was lost (it may have been restored).
+    this.folderEpoch++;
     this.nextFullAt = 0;
     this.retryAt = 0;
   }
@@ -148,6 +154,7 @@ export class RemoteFeed {
    * meanwhile runs at once), so nothing waits for the reconnection.
    */
   follow(followed: boolean): void {
+    if (!followed) this.folderEpoch++;
     this.followed = followed;
   }
 
@@ -161,12 +168,14 @@ export class RemoteFeed {
           break;
         case 'FOLDER':
           // A renamed or moved folder is only seen by walking the tree; a new one comes with its assets.
+          this.folderEpoch++;
           this.treeWanted = true;
           this.pollWanted = true;
           break;
         case 'ASSET_DELETED':
         default:
           // Only a full listing sees an asset that is gone for good (and a kind we do not know may be anything).
+          if (kind !== 'ASSET_DELETED') this.folderEpoch++;
           this.nextFullAt = 0;
       }
     }
@@ -224,10 +233,10 @@ export class RemoteFeed {
 
   /** Walks the root's folder tree again and stores it; answers what changed. */
   private async walkTree(ignores: Ignores, nameKey: NameKey | undefined): Promise<FolderChange[]> {
-    const { api, folders, repo } = this.deps;
+    const { folders, repo } = this.deps;
     const fieldId = await folders.fieldId();
     const rootOption = await folders.optionFor(this.root, '');
-    const tree = await walkRemoteTree(api, fieldId, rootOption, ignores, nameKey);
+    const tree = remoteTreeRows(await this.folderNodes(fieldId, rootOption, true), rootOption, ignores, nameKey);
     const changes = diffFolderTrees(repo.folders(this.root.id), tree);
     repo.replaceFolders(this.root.id, tree);
     this.strangers.clear();
@@ -240,7 +249,7 @@ export class RemoteFeed {
     const startedAt = this.deps.now();
     const fieldId = await folders.fieldId();
     const rootOption = await folders.optionFor(this.root, '');
-    const tree = await walkRemoteTree(api, fieldId, rootOption, ignores, nameKey);
+    const tree = remoteTreeRows(await this.folderNodes(fieldId, rootOption, false), rootOption, ignores, nameKey);
     const scopes = rootOption === null ? [undefined] : chunks([rootOption, ...tree.map((row) => row.optionId)], MAX_IN_VALUES).map((ids) => folderCriterion(fieldId, ids));
     const rows = new Map<string, RemoteAssetRow>();
     let watermark: string | null = null;
@@ -271,6 +280,21 @@ export class RemoteFeed {
     this.nextFullAt = startedAt + this.options.fullIntervalMs;
     this.nextPollAt = startedAt + this.options.pollIntervalMs;
     return changes;
+  }
+
+  /**
+   * The options below the root, walked again unless `fresh` is false and the change feed was followed
+   * without a break since the last walk and told of no folder change: the tree that walk found is then
+   * still the service's, and a periodic full listing only lists the assets (a walk asks once per folder
+   * with sub-folders). Against a service with no feed, every full listing walks.
+   */
+  private async folderNodes(fieldId: string, rootOption: string | null, fresh: boolean): Promise<readonly FolderNode[]> {
+    const last = this.lastWalk;
+    if (!fresh && this.followed && last !== undefined && last.epoch === this.folderEpoch && last.rootOption === rootOption) return last.nodes;
+    const { folderEpoch: epoch, followed } = this;
+    const nodes = await walkFieldOptions(this.deps.api, fieldId, { rootId: rootOption });
+    this.lastWalk = followed ? { nodes, rootOption, epoch } : undefined;
+    return nodes;
   }
 
   /** What changed since the watermark; true when a folder appeared that needs the tree walked again. */

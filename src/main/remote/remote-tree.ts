@@ -5,7 +5,7 @@
  * they contain. `diffFolderTrees` turns two such trees into what happened to each folder, so a folder
  * created, renamed, moved or removed on the service becomes the same change on disk.
  */
-import type { AssetApi } from '../api/index.js';
+import type { AssetApi, FolderNode } from '../api/index.js';
 import { walkFieldOptions } from '../api/index.js';
 import type { RemoteFolderRow } from '../db/remote-repo.js';
 import { disambiguate, localNameOf, type NameKey } from '../sync/local-names.js';
@@ -17,7 +17,20 @@ export async function walkRemoteTree(
   ignores: (relPath: string, isDirectory: boolean) => boolean,
   nameKey?: NameKey,
 ): Promise<RemoteFolderRow[]> {
-  const nodes = await walkFieldOptions(api, fieldId, { rootId: rootOption });
+  return remoteTreeRows(await walkFieldOptions(api, fieldId, { rootId: rootOption }), rootOption, ignores, nameKey);
+}
+
+/**
+ * The local directories of a walk's options (walkFieldOptions below `rootOption`): made apart from
+ * the walk so that a tree known unchanged is mapped again, under the ignore rules and names of today,
+ * without asking the service (remote-feed.ts).
+ */
+export function remoteTreeRows(
+  nodes: readonly FolderNode[],
+  rootOption: string | null,
+  ignores: (relPath: string, isDirectory: boolean) => boolean,
+  nameKey?: NameKey,
+): RemoteFolderRow[] {
   const children = new Map<string | null, { id: string; value: string }[]>();
   for (const node of nodes) {
     const parent = node.parentId === rootOption ? null : node.parentId;

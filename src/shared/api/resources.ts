@@ -110,6 +110,7 @@ export interface FieldOption {
   value: string;
   /** 0-based among siblings. */
   position: number;
+  /** Said by the service, with no children counted (wire-shapes.ts); false when it said nothing. */
   leaf: boolean;
   numberOfChildren: number;
   /** The parent with its own parent chain, or null at the top level. Never trusted in search results. */
