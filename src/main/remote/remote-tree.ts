@@ -2,7 +2,9 @@
  * The root's folder tree on the service, as local directories: walked from the root's option (never the
  * whole field when the root maps to a sub-folder) with one PARENT_ID search per parent, each value made a
  * safe local name, siblings with one name (as the disk compares names) told apart by option id, ignored folders left out with all
- * they contain. `diffFolderTrees` turns two such trees into what happened to each folder, so a folder
+ * they contain. Twins, siblings whose names differ only as the disk does not tell (`A` and `a` on a disk
+ * that folds case), share one directory instead, spelled as the first of them in code-unit order (`A`):
+ * which one was numbered `a (2)` followed their ids, and nothing a user does decides ids. `diffFolderTrees` turns two such trees into what happened to each folder, so a folder
  * created, renamed, moved or removed on the service becomes the same change on disk.
  */
 import type { AssetApi } from '../api/index.js';
@@ -24,22 +26,51 @@ export async function walkRemoteTree(
     children.set(parent, [...(children.get(parent) ?? []), { id: node.option.id, value: node.option.value }]);
   }
   const rows: RemoteFolderRow[] = [];
-  const visit = (parentId: string | null, parentDir: string): void => {
-    const siblings = children.get(parentId) ?? [];
+  /** `parents`: one option, or twins sharing the directory, whose children are its sub-folders. */
+  const visit = (parents: readonly (string | null)[], parentDir: string): void => {
+    const siblings = parents.flatMap((parentId) => (children.get(parentId) ?? []).map((child) => ({ ...child, parentId, name: localNameOf(child.value) })));
+    const groups = twinGroups(siblings, nameKey);
     const names = disambiguate(
-      siblings.map((sibling) => ({ key: sibling.id, name: localNameOf(sibling.value) })),
+      groups.map(([first]) => ({ key: first.id, name: first.name })),
       undefined,
       nameKey,
     );
-    for (const sibling of siblings) {
-      const relDir = `${parentDir === '' ? '' : `${parentDir}/`}${names.get(sibling.id) ?? localNameOf(sibling.value)}`;
+    for (const group of groups) {
+      const [first] = group;
+      const relDir = `${parentDir === '' ? '' : `${parentDir}/`}${names.get(first.id) ?? first.name}`;
       if (ignores(relDir, true)) continue;
-      rows.push({ optionId: sibling.id, parentId, value: sibling.value, relDir });
-      visit(sibling.id, relDir);
+      for (const sibling of group) rows.push({ optionId: sibling.id, parentId: sibling.parentId, value: sibling.value, relDir });
+      visit(group.map((sibling) => sibling.id), relDir);
     }
   };
-  visit(null, '');
+  visit([null], '');
   return rows;
+}
+
+/**
+ * Siblings grouped by the name the disk holds them under: a group of more than one is twins (names
+ * that differ only in what the disk ignores), its first in code-unit order naming the directory.
+ * Names equal exactly (two values that make one safe local name) are no twins: they stay apart and
+ * are numbered, as before.
+ */
+function twinGroups<T extends { id: string; name: string }>(siblings: readonly T[], nameKey: NameKey | undefined): [T, ...T[]][] {
+  const byKey = new Map<string, T[]>();
+  for (const sibling of siblings) {
+    const key = nameKey === undefined ? sibling.name : nameKey(sibling.name);
+    byKey.set(key, [...(byKey.get(key) ?? []), sibling]);
+  }
+  const groups: [T, ...T[]][] = [];
+  for (const members of byKey.values()) {
+    const distinct = new Set(members.map((member) => member.name)).size === members.length;
+    const ordered = [...members].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    if (distinct) {
+      const [first, ...rest] = ordered;
+      if (first !== undefined) groups.push([first, ...rest]);
+    } else {
+      for (const member of members) groups.push([member]);
+    }
+  }
+  return groups;
 }
 
 export type FolderChange =
