@@ -40,7 +40,7 @@ import { ChangeListener } from './remote/change-listener.js';
 import { RemoteSide } from './sync/remote-side.js';
 import { DownloadExecutor } from './sync/download-executor.js';
 import { LocalChangeExecutor } from './sync/local-change-executor.js';
-import { applyFolderChanges } from './sync/apply-folder-changes.js';
+import { applyFolderChanges, spelledOnDisk } from './sync/apply-folder-changes.js';
 import { FolderMapper } from './sync/folder-mapper.js';
 import { UploadExecutor, type UploadRoot } from './sync/upload-executor.js';
 import { PlacementExecutor } from './sync/placement-executor.js';
@@ -294,6 +294,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
             forget: (rootId, relDir) => folderCache.forget(rootId, relDir),
             log: rootLog,
           }),
+        spelledOnDisk: (target, relDir) => spelledOnDisk(deps.fs, target.path, relDir),
       });
       sync = new RootSync(root, {
         fs: deps.fs,

@@ -18,6 +18,7 @@ export async function walkRemoteTree(
   rootOption: string | null,
   ignores: (relPath: string, isDirectory: boolean) => boolean,
   nameKey?: NameKey,
+  spelled?: SpelledOnDisk,
 ): Promise<RemoteFolderRow[]> {
   const nodes = await walkFieldOptions(api, fieldId, { rootId: rootOption });
   const children = new Map<string | null, { id: string; value: string }[]>();
@@ -27,33 +28,41 @@ export async function walkRemoteTree(
   }
   const rows: RemoteFolderRow[] = [];
   /** `parents`: one option, or twins sharing the directory, whose children are its sub-folders. */
-  const visit = (parents: readonly (string | null)[], parentDir: string): void => {
+  const visit = async (parents: readonly (string | null)[], parentDir: string): Promise<void> => {
     const siblings = parents.flatMap((parentId) => (children.get(parentId) ?? []).map((child) => ({ ...child, parentId, name: localNameOf(child.value) })));
     const groups = twinGroups(siblings, nameKey);
+    const twinNames = new Map<string, string>();
+    for (const group of groups) {
+      if (group.length < 2 || spelled === undefined) continue;
+      // The disk holds one of the spellings already: it names the directory, or the planner would
+      // move every file in it to the other spelling and back (seed 30250).
+      const onDisk = await spelled(`${parentDir === '' ? '' : `${parentDir}/`}${group[0].name}`);
+      if (onDisk !== undefined && group.some((member) => member.name === onDisk)) twinNames.set(group[0].id, onDisk);
+    }
     const names = disambiguate(
-      groups.map(([first]) => ({ key: first.id, name: first.name })),
+      groups.map(([first]) => ({ key: first.id, name: twinNames.get(first.id) ?? first.name })),
       undefined,
       nameKey,
     );
     for (const group of groups) {
       const [first] = group;
-      const relDir = `${parentDir === '' ? '' : `${parentDir}/`}${names.get(first.id) ?? first.name}`;
+      const relDir = `${parentDir === '' ? '' : `${parentDir}/`}${names.get(first.id) ?? twinNames.get(first.id) ?? first.name}`;
       if (ignores(relDir, true)) continue;
       for (const sibling of group) rows.push({ optionId: sibling.id, parentId: sibling.parentId, value: sibling.value, relDir });
-      visit(group.map((sibling) => sibling.id), relDir);
+      await visit(group.map((sibling) => sibling.id), relDir);
     }
   };
-  visit([null], '');
+  await visit([null], '');
   return rows;
 }
 
 /**
  * Siblings grouped by the name the disk holds them under: a group of more than one is twins (names
- * that differ only in what the disk ignores), its first in code-unit order naming the directory.
- * Names equal exactly (two values that make one safe local name) are no twins: they stay apart and
- * are numbered, as before.
+ * that differ only in what the disk ignores, or one name under two twin parents: `A/C` and `a/C`), its
+ * first in code-unit order naming the directory (unless the disk holds another of them: `spelled`). Names equal exactly under one parent (two values that
+ * make one safe local name) are no twins: they stay apart and are numbered, as before.
  */
-function twinGroups<T extends { id: string; name: string }>(siblings: readonly T[], nameKey: NameKey | undefined): [T, ...T[]][] {
+function twinGroups<T extends { id: string; name: string; parentId: string | null }>(siblings: readonly T[], nameKey: NameKey | undefined): [T, ...T[]][] {
   const byKey = new Map<string, T[]>();
   for (const sibling of siblings) {
     const key = nameKey === undefined ? sibling.name : nameKey(sibling.name);
@@ -61,7 +70,7 @@ function twinGroups<T extends { id: string; name: string }>(siblings: readonly T
   }
   const groups: [T, ...T[]][] = [];
   for (const members of byKey.values()) {
-    const distinct = new Set(members.map((member) => member.name)).size === members.length;
+    const distinct = new Set(members.map((member) => `${member.parentId ?? ''}\n${member.name}`)).size === members.length;
     const ordered = [...members].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     if (distinct) {
       const [first, ...rest] = ordered;
@@ -72,6 +81,9 @@ function twinGroups<T extends { id: string; name: string }>(siblings: readonly T
   }
   return groups;
 }
+
+/** The name a directory has on disk where the disk folds case (`a` for `A`), if it is there. */
+export type SpelledOnDisk = (relDir: string) => Promise<string | undefined>;
 
 export type FolderChange =
   | { kind: 'CREATED'; relDir: string; optionId: string }
