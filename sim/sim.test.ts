@@ -53,6 +53,7 @@ const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean
   { seed: 50297, steps: 30, caseFolders: true, bug: 'a folder renamed A/C -> A/c on a disk that ignores case while the event for the old path was dropped: A/C/b.txt stayed in the snapshot and A/c/b.txt uploaded as a second asset (local-refresh.test.ts)' },
   { seed: 30266, steps: 30, caseFolders: true, bug: 'the same as 50297, the folder of a waiting conflict renamed in case' },
   { seed: 50306, steps: 30, caseFolders: true, names: ['exact', 'case-insensitive'], bug: 'the 50297 class with --names case-insensitive: B/café.txt left in the snapshot beside b/café.txt, uploaded twice' },
+  { seed: 50175, steps: 30, caseFolders: true, bug: 'a conflict copy moved with its folder (A -> a) was unreadable to the scan (EACCES): its conflict read as resolved, and the copy uploaded once readable' },
   { seed: 50008, steps: 30, caseFolders: true, bug: 'a folder the service renamed B -> b where b was taken on a disk that keeps case: B was emptied file by file and stayed, and the service\'s file B never took its name' },
 ];
 

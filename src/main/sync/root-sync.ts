@@ -297,6 +297,10 @@ export class RootSync {
         if (atItsPath) copies.add(conflict.copyPath);
       } else if (atItsPath) {
         copies.add(conflict.copyPath);
+      } else if (conflict.copyFile !== undefined && [...this.local.unstable].some((relPath) => baseName(relPath) === baseName(conflict.copyPath))) {
+        // A file of its conflict name the scan could not read (EACCES) may be the copy, moved with its
+        // folder: it waits until the scan can tell (seed 50175: resolved, and uploaded once readable).
+        continue;
       } else if (conflict.copyFile !== undefined && !this.local.sawWholeRoot) {
         // Only some paths were looked at (watcher hints): the copy may be in a folder whose event was
         // lost. It waits for a whole-root scan, which finds it or not.
