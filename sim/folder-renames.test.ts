@@ -47,6 +47,29 @@ describe('folder renames', { timeout: 120_000 }, () => {
     expect(result.trace).toContain('  [c1] info a: folder moved on the service: A → a');
   });
 
+  it('a folder renamed here is one option renamed on the service, though a binned asset still uses it (seed 30244)', async () => {
+    const scenario: Step[] = [...syncs(0, 1), write(0, 'A/x.txt', 'x'), write(0, 'A/y.txt', 'y'), ...syncs(0, 1), { kind: 'remote-bin', path: 'A/y.txt' }, ...syncs(0, 1), { kind: 'local-dir-rename', client: 0, from: 'A', to: 'a' }, ...syncs(0, 1, 0, 1)];
+    const result = await runSeed(30244, { scenario, rates: NO_FAULTS, names: ['exact', 'case-insensitive'] });
+    expect(result.failures).toEqual([]);
+    // One PATCH of the option, no per-file move into a new option `a` beside the old `A`.
+    expect(result.trace).toContain('  [c0] info a: folder renamed on the service: A → a');
+    expect(remoteOf(result.trace)).toEqual(['a/x.txt']);
+    expect(Object.keys(treeOf(result.trace, 1))).toEqual(['a/x.txt']);
+  });
+
+  it('twin options A and a share one directory on a disk that ignores case, spelled as the disk has it, whatever their ids', async () => {
+    // The colleague renames A to a, then files a new upload under /A: the service makes a second option A.
+    const scenario: Step[] = [...syncs(0, 1), { kind: 'remote-write', path: 'A/x.txt', content: 'x' }, ...syncs(0, 1), { kind: 'remote-folder-rename', path: 'A', name: 'a' }, { kind: 'remote-write', path: 'A/n.txt', content: 'n' }, ...syncs(0, 1, 0, 1)];
+    for (const seed of [1, 2, 3]) {
+      const result = await runSeed(seed, { scenario, rates: NO_FAULTS, names: ['exact', 'case-insensitive'] });
+      expect(result.failures).toEqual([]);
+      expect(remoteOf(result.trace).sort()).toEqual(['A/n.txt', 'a/x.txt']);
+      expect(Object.keys(treeOf(result.trace, 0)).sort()).toEqual(['A/n.txt', 'a/x.txt']);
+      // The case-insensitive client held `A` (the colleague's rename came with the twin): no `a (2)`.
+      expect(Object.keys(treeOf(result.trace, 1)).sort()).toEqual(['A/n.txt', 'A/x.txt']);
+    }
+  });
+
   it.each([
     ['D', ['exact', 'exact']],
     ['a', ['exact', 'case-insensitive']],

@@ -80,7 +80,8 @@ export function checkInvariants(input: { clients: readonly ClientView[]; remote:
       const plain = path.normalize('NFC').replace(DISAMBIGUATED, '');
       return client.names === 'case-insensitive' ? foldersUntwinned(plain.toLowerCase(), twinned) : plain;
     };
-    const remoteTree = live.flatMap((asset) => asset.paths.map((path) => `${comparable(path)}=${asset.checksum ?? '?'}`)).sort();
+    // An asset filed in both of two twin folders (`A` and `a`) is one file where they share a directory.
+    const remoteTree = live.flatMap((asset) => [...new Set(asset.paths.map(comparable))].map((path) => `${path}=${asset.checksum ?? '?'}`)).sort();
     const reported = client.notSynced.filter((issue) => UNPLACEABLE.has(issue.reason)).map((issue) => issue.relPath);
     const waiting = new Set(client.conflictCopies);
     const local = [...filesUnder(client.disk, client.root)]

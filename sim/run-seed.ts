@@ -20,6 +20,7 @@ import { LOCAL_SUBDOMAIN } from '../src/service/bootstrap.js';
 import { Faults, NO_FAULTS, SimCrash, type FaultRates } from './faults.js';
 import { Prng } from './prng.js';
 import { SimClock } from './sim-clock.js';
+import { SeededIds } from './seeded-ids.js';
 import { SIM_SERVER, simApi } from './sim-api.js';
 import { SimFileSystem } from './sim-file-system.js';
 import { RemoteView } from './remote-view.js';
@@ -110,7 +111,8 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     trace.push(line);
   };
   const random = new Prng(seed);
-  const { service, clock } = await freshService();
+  const { service, clock, ids } = await freshService();
+  ids.reseed(seed);
   const failures: string[] = [];
   const world: SimClient[] = [];
   try {
@@ -266,6 +268,8 @@ interface SimService {
   service: RunningService;
   /** The clock the service was started with; every seed restarts it from the same instant. */
   clock: SimClock;
+  /** The service's ids: reseeded for each seed (seeded-ids.ts). */
+  ids: SeededIds;
   /** Puts the store back as bootstrapped (admin account, fields, secrets), before each seed. */
   restore: () => void;
   dir: string;
@@ -276,19 +280,20 @@ let shared: Promise<SimService> | undefined;
 /**
  * The one service of this process, reset to its freshly bootstrapped store: starting a service
  * (hundreds of routes to compile) and bootstrapping it (scrypt on the admin's password) cost more than
- * a seed's own work, so a process starts one and restores its database before each seed (store-reset.ts). Ids the service draws differ between runs anyway (the trace blanks them); what a seed
- * sees of the service is the store and the clock, and both start each seed the same.
+ * a seed's own work, so a process starts one and restores its database before each seed (store-reset.ts). What a seed
+ * sees of the service is the store, the clock and the ids it draws, and all three start each seed the same.
  */
 async function freshService(): Promise<SimService> {
   shared ??= (async () => {
     const dir = mkdtempSync(join(scratchDir(), 'asset-sync-sim-service-'));
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     const clock = new SimClock();
+    const ids = new SeededIds(clock);
     // The URLs it hands out (upload parts, downloads) name SIM_SERVER, not the port it drew: they reach
     // the trace in error messages, and a seed's trace must be the same in every process.
-    const service = await startService(serviceConfig({ dataDir: join(dir, 'service'), port: 0, host: '127.0.0.1', publicUrl: SIM_SERVER, adminPassword: SIM_PASSWORD }), { clock, timers: clock });
+    const service = await startService(serviceConfig({ dataDir: join(dir, 'service'), port: 0, host: '127.0.0.1', publicUrl: SIM_SERVER, adminPassword: SIM_PASSWORD }), { clock, timers: clock, ids });
     clock.quiesce = () => service.jobsIdle();
-    return { service, clock, restore: storeCheckpoint(service.ctx.db), dir };
+    return { service, clock, ids, restore: storeCheckpoint(service.ctx.db), dir };
   })();
   const sim = await shared;
   // Nothing of the last seed may still run when its store is put back.

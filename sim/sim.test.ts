@@ -41,6 +41,20 @@ const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean
   { seed: 30001, steps: 30, caseFolders: true, bug: 'a folder renamed over a waiting conflict copy whose old path was still in the snapshot: the copy at the new path was uploaded' },
   { seed: 30197, steps: 30, caseFolders: true, bug: 'a crash rolled back the move of a conflict\'s original; the next pass recorded it without a move and the conflict kept the old path' },
   { seed: 30004, steps: 30, caseFolders: true, bug: 'a new file\'s job answered 502 after commit, then the colleague renamed its folder: the upload journal stayed at the old path and the job\'s empty asset stayed live' },
+  { seed: 30244, steps: 30, caseFolders: true, bug: 'a folder renamed A -> a on a disk that keeps case while a binned asset used A: the new name was a second option, A stayed, and a case-insensitive client numbered one a (2) by the options\' random ids (a folder rename is one option PATCH now; sim/folder-renames.test.ts)' },
+  { seed: 30250, steps: 30, caseFolders: true, bug: 'twin options A and a shared one directory named A while the case-insensitive disk held a: every file moved to A and back each pass (twins take the disk\'s spelling)' },
+  { seed: 30214, steps: 30, caseFolders: true, bug: 'twins A and a each with a child C: a case-insensitive client numbered one C (2) (a child name under twin parents is a twin too)' },
+  { seed: 30112, steps: 30, caseFolders: true, bug: 'a new file under A after A was renamed a elsewhere: twins A and a, one numbered a (2) by option ids' },
+  { seed: 30051, steps: 30, caseFolders: true, bug: 'twin options A and a after a case-only rename: one numbered a (2) by option ids, in some runs only' },
+  { seed: 30066, steps: 30, caseFolders: true, bug: 'twin options after a case-only rename, numbered by option ids' },
+  { seed: 30254, steps: 30, caseFolders: true, bug: 'twin options after a case-only rename, numbered by option ids' },
+  { seed: 30292, steps: 30, caseFolders: true, bug: 'twin options after a case-only rename, numbered by option ids' },
+  { seed: 30007, steps: 30, caseFolders: true, names: ['exact', 'case-insensitive'], bug: 'twin options after a case-only rename, numbered by option ids (--names case-insensitive)' },
+  { seed: 50297, steps: 30, caseFolders: true, bug: 'a folder renamed A/C -> A/c on a disk that ignores case while the event for the old path was dropped: A/C/b.txt stayed in the snapshot and A/c/b.txt uploaded as a second asset (local-refresh.test.ts)' },
+  { seed: 30266, steps: 30, caseFolders: true, bug: 'the same as 50297, the folder of a waiting conflict renamed in case' },
+  { seed: 50306, steps: 30, caseFolders: true, names: ['exact', 'case-insensitive'], bug: 'the 50297 class with --names case-insensitive: B/café.txt left in the snapshot beside b/café.txt, uploaded twice' },
+  { seed: 50175, steps: 30, caseFolders: true, bug: 'a conflict copy moved with its folder (A -> a) was unreadable to the scan (EACCES): its conflict read as resolved, and the copy uploaded once readable' },
+  { seed: 50008, steps: 30, caseFolders: true, bug: 'a folder the service renamed B -> b where b was taken on a disk that keeps case: B was emptied file by file and stayed, and the service\'s file B never took its name' },
 ];
 
 describe('the deterministic simulation', { timeout: 600_000 }, () => {

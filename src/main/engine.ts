@@ -40,7 +40,7 @@ import { ChangeListener } from './remote/change-listener.js';
 import { RemoteSide } from './sync/remote-side.js';
 import { DownloadExecutor } from './sync/download-executor.js';
 import { LocalChangeExecutor } from './sync/local-change-executor.js';
-import { applyFolderChanges } from './sync/apply-folder-changes.js';
+import { applyFolderChanges, spelledOnDisk } from './sync/apply-folder-changes.js';
 import { FolderMapper } from './sync/folder-mapper.js';
 import { UploadExecutor, type UploadRoot } from './sync/upload-executor.js';
 import { PlacementExecutor } from './sync/placement-executor.js';
@@ -209,6 +209,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
   });
   const localChanges = new LocalChangeExecutor({
     fs: deps.fs,
+    removeEmptyDir: (path) => disk.removeEmptyDir(path),
     trash: deps.trash ?? createFreedesktopTrash({ now: () => deps.clock.now() }),
     nowIso,
     moved: db.transaction((rootId: string, from: string, local: LocalEntry, syncedFrom: string, synced: SyncedEntry) => {
@@ -257,6 +258,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
   const placements = new PlacementExecutor({
     api: deps.api,
     folders,
+    optionsAt: (rootId, relDir) => remote.folders(rootId).flatMap((row) => (row.relDir === relDir ? [row.optionId] : [])),
     otherPlacements: (rootId, assetId, relPath) => snapshots.placements(rootId, assetId) - (snapshots.syncedEntry(rootId, relPath)?.assetId === assetId ? 1 : 0),
     moved: db.transaction((rootId: string, from: string, to: SyncedEntry) => {
       snapshots.deleteSynced(rootId, from);
@@ -293,6 +295,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
             forget: (rootId, relDir) => folderCache.forget(rootId, relDir),
             log: rootLog,
           }),
+        spelledOnDisk: (target, relDir) => spelledOnDisk(deps.fs, target.path, relDir),
       });
       sync = new RootSync(root, {
         fs: deps.fs,

@@ -6,6 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AccountsRepo } from './accounts/accounts-repo.js';
 import type { AccessTokens } from './auth/access-tokens.js';
 import type { Clock } from './clock.js';
+import type { IdSource } from './db/time-ordered-id.js';
 import type { ServiceConfig } from './config.js';
 import type { Db } from './db/open-database.js';
 import type { FieldsRepo } from './fields/fields-repo.js';
@@ -19,6 +20,8 @@ export interface ServiceContext {
   readonly config: ServiceConfig;
   readonly db: Db;
   readonly clock: Clock;
+  /** Row ids (ServiceDeps.ids): crypto-random in production, seeded in the simulation. */
+  readonly ids: IdSource;
   readonly log: FastifyBaseLogger;
   readonly settings: Settings;
   readonly tokens: AccessTokens;

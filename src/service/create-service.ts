@@ -10,6 +10,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { ServiceConfig } from './config.js';
 import type { ServiceContext } from './context.js';
 import { systemClock, systemTimers, type Clock, type Timers } from './clock.js';
+import { cryptoIds, type IdSource } from './db/time-ordered-id.js';
 import { openDatabase, type Db } from './db/open-database.js';
 import { settingsRepo } from './settings/settings-repo.js';
 import { accountsRepo } from './accounts/accounts-repo.js';
@@ -114,10 +115,13 @@ export interface ServiceDeps {
   timers?: Timers;
   /** Renders a download transformation (default: sharp's, render-transformation.ts); tests wrap it to hold one open. */
   renderTransformation?: RenderTransformation;
+  /** Where row ids come from (default: the clock and crypto randomness); the simulation's are seeded. */
+  ids?: IdSource;
 }
 
 export async function startService(config: ServiceConfig, deps: ServiceDeps = {}): Promise<RunningService> {
   const clock = deps.clock ?? systemClock;
+  const ids = deps.ids ?? cryptoIds(() => clock.now());
   mkdirSync(config.dataDir, { recursive: true });
   // Before anything reads or writes the directory: a second service on it is refused here.
   const lock = lockDataDir(config.dataDir);
@@ -151,13 +155,14 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
       config,
       db,
       clock,
+      ids,
       log: app.log,
       settings,
       tokens,
       signer: createUrlSigner(urlSecret, clock, () => baseUrl),
       accounts: accountsRepo(db),
       fields: fieldsRepo(db),
-      fieldOptions: fieldOptionsRepo(db),
+      fieldOptions: fieldOptionsRepo(db, ids),
       folderScopes: folderScopes(db),
       sessions,
       baseUrl: () => baseUrl,
@@ -176,7 +181,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     registerIntegrationSettingsRoutes(app, ctx);
     registerFieldOptionRoutes(app, ctx);
 
-    const assets = assetsRepo(db);
+    const assets = assetsRepo(db, ids);
     const transforms = new TransformCache(db, join(config.dataDir, 'transforms'), () => ctx.nowIso(), RENDER_CONCURRENCY, deps.renderTransformation);
     // Previews and renditions are derived from a blob: they go with it.
     const derivedOf = (sha256: string): string[] => [previews.pathOf(sha256), ...transforms.forget(sha256)];
@@ -196,7 +201,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
       renderRow: (row, currentFile) => render.asset(row, currentFile),
       onFileStored: (file) => previews.enqueue(file),
     });
-    const jobs = jobsRepo(db);
+    const jobs = jobsRepo(db, ids);
     const runner = new JobRunner(ctx, jobs);
     runner.register(assetAndUploadJob(uploads));
     runner.register(assetUploadJob(uploads));

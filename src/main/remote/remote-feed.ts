@@ -25,7 +25,7 @@ import { isApiError, walkFieldOptions } from '../api/index.js';
 import type { RemoteAssetRow, RemoteFolderRow, RemoteRepo } from '../db/remote-repo.js';
 import { relDirOf, type FolderMapper, type FolderRoot } from '../sync/folder-mapper.js';
 import { MAX_IN_VALUES, POLLED_STATES, SYNCED_STATES, allOf, assetIdsCriterion, changedSinceCriterion, chunks, folderCriterion, stateCriterion } from './remote-criteria.js';
-import { diffFolderTrees, remoteTreeRows, type FolderChange } from './remote-tree.js';
+import { diffFolderTrees, remoteTreeRows, type FolderChange, type SpelledOnDisk } from './remote-tree.js';
 import type { NameKey } from '../sync/local-names.js';
 
 export interface RemoteFeedOptions {
@@ -189,14 +189,14 @@ export class RemoteFeed {
 
   /** Does what is due: a full listing, else a poll, and always a refresh of what we touched. */
   /** `nameKey`: how the root's disk tells names apart, so folder names never clash on it (local-names.ts). */
-  async update(ignores: Ignores, nameKey?: NameKey): Promise<FeedUpdate> {
+  async update(ignores: Ignores, nameKey?: NameKey, spelled?: SpelledOnDisk): Promise<FeedUpdate> {
     const now = this.deps.now();
     if (now < this.retryAt) return { did: 'nothing', folderChanges: [] };
     const wanted = { poll: this.pollWanted, tree: this.treeWanted };
     this.pollWanted = false;
     this.treeWanted = false;
     try {
-      const result = await this.due(ignores, now, wanted, nameKey);
+      const result = await this.due(ignores, now, wanted, nameKey, spelled);
       this.failures = 0;
       return result;
     } catch (error) {
@@ -210,11 +210,11 @@ export class RemoteFeed {
     }
   }
 
-  private async due(ignores: Ignores, now: number, wanted: { poll: boolean; tree: boolean }, nameKey: NameKey | undefined): Promise<FeedUpdate> {
+  private async due(ignores: Ignores, now: number, wanted: { poll: boolean; tree: boolean }, nameKey: NameKey | undefined, spelled: SpelledOnDisk | undefined): Promise<FeedUpdate> {
     let result: FeedUpdate = { did: 'nothing', folderChanges: [] };
     let needsTree = false;
     if (!this.completed || now >= this.nextFullAt) {
-      result = { did: 'full', folderChanges: await this.fullListing(ignores, nameKey) };
+      result = { did: 'full', folderChanges: await this.fullListing(ignores, nameKey, spelled) };
     } else if (wanted.poll || (!this.followed && now >= this.nextPollAt)) {
       needsTree = (await this.poll()) || wanted.tree;
       result = { did: 'poll', folderChanges: [] };
@@ -227,16 +227,16 @@ export class RemoteFeed {
     }
     // An asset filed in a folder the stored tree does not know: walk the tree again now, or its
     // placement there would read as a removal.
-    if (needsTree || this.strangers.size > 0) result = { ...result, folderChanges: [...result.folderChanges, ...(await this.walkTree(ignores, nameKey))] };
+    if (needsTree || this.strangers.size > 0) result = { ...result, folderChanges: [...result.folderChanges, ...(await this.walkTree(ignores, nameKey, spelled))] };
     return result;
   }
 
   /** Walks the root's folder tree again and stores it; answers what changed. */
-  private async walkTree(ignores: Ignores, nameKey: NameKey | undefined): Promise<FolderChange[]> {
+  private async walkTree(ignores: Ignores, nameKey: NameKey | undefined, spelled: SpelledOnDisk | undefined): Promise<FolderChange[]> {
     const { folders, repo } = this.deps;
     const fieldId = await folders.fieldId();
     const rootOption = await folders.optionFor(this.root, '');
-    const tree = remoteTreeRows(await this.folderNodes(fieldId, rootOption, true), rootOption, ignores, nameKey);
+    const tree = await remoteTreeRows(await this.folderNodes(fieldId, rootOption, true), rootOption, ignores, nameKey, spelled);
     const changes = diffFolderTrees(repo.folders(this.root.id), tree);
     repo.replaceFolders(this.root.id, tree);
     this.strangers.clear();
@@ -244,12 +244,12 @@ export class RemoteFeed {
   }
 
   /** The tree, then every asset in it; replaces the snapshot. Returns what happened to folders. */
-  private async fullListing(ignores: Ignores, nameKey: NameKey | undefined): Promise<FolderChange[]> {
+  private async fullListing(ignores: Ignores, nameKey: NameKey | undefined, spelled: SpelledOnDisk | undefined): Promise<FolderChange[]> {
     const { api, folders, repo } = this.deps;
     const startedAt = this.deps.now();
     const fieldId = await folders.fieldId();
     const rootOption = await folders.optionFor(this.root, '');
-    const tree = remoteTreeRows(await this.folderNodes(fieldId, rootOption, false), rootOption, ignores, nameKey);
+    const tree = await remoteTreeRows(await this.folderNodes(fieldId, rootOption, false), rootOption, ignores, nameKey, spelled);
     const scopes = rootOption === null ? [undefined] : chunks([rootOption, ...tree.map((row) => row.optionId)], MAX_IN_VALUES).map((ids) => folderCriterion(fieldId, ids));
     const rows = new Map<string, RemoteAssetRow>();
     let watermark: string | null = null;

@@ -34,17 +34,49 @@ describe('walkRemoteTree', () => {
     expect(asked).not.toContain(null);
   });
 
-  it('on a disk that folds case, tells apart folder names that differ only in case', async () => {
+  it('on a disk that folds case, twins (names that differ only in case) share one directory, whatever their ids', async () => {
     const children: Record<string, FieldOption[]> = { '': [option('b', 'brand'), option('a', 'Brand'), option('c', 'Other')] };
     const api = { listFieldOptionChildren: async (_field: string, parent: string | null) => children[parent ?? ''] ?? [] };
     const never = (): boolean => false;
     const folded = await walkRemoteTree(api, 'f', null, never, caseFoldedNames);
+    // Spelled as the first in code-unit order: the ids (b before a) decide nothing.
     expect(folded.map((folder) => [folder.optionId, folder.relDir])).toEqual([
-      ['b', 'brand (2)'],
       ['a', 'Brand'],
+      ['b', 'Brand'],
       ['c', 'Other'],
     ]);
+    const swapped = { listFieldOptionChildren: async () => [option('a', 'brand'), option('b', 'Brand')] };
+    expect((await walkRemoteTree(swapped, 'f', null, never, caseFoldedNames)).map((folder) => [folder.optionId, folder.relDir])).toEqual([
+      ['b', 'Brand'],
+      ['a', 'Brand'],
+    ]);
     expect((await walkRemoteTree(api, 'f', null, never)).map((folder) => folder.relDir)).toEqual(['brand', 'Brand', 'Other']);
+  });
+
+  it('names twins as the disk spells the directory, and merges one child name under twin parents', async () => {
+    const children: Record<string, FieldOption[]> = { '': [option('up', 'A'), option('low', 'a')], up: [option('upC', 'C')], low: [option('lowC', 'C'), option('lowD', 'D')] };
+    const api = { listFieldOptionChildren: async (_field: string, parent: string | null) => children[parent ?? ''] ?? [] };
+    const asked: string[] = [];
+    const spelled = async (relDir: string): Promise<string | undefined> => {
+      asked.push(relDir);
+      return relDir === 'A' ? 'a' : undefined;
+    };
+    const tree = await walkRemoteTree(api, 'f', null, () => false, caseFoldedNames, spelled);
+    expect(tree.map((folder) => [folder.optionId, folder.relDir, folder.parentId])).toEqual([
+      ['up', 'a', null],
+      ['low', 'a', null],
+      ['lowC', 'a/C', 'low'],
+      ['upC', 'a/C', 'up'],
+      ['lowD', 'a/D', 'low'],
+    ]);
+    // Asked only about twins.
+    expect(asked).toEqual(['A', 'a/C']);
+  });
+
+  it('keeps numbering two values that make one local name under one parent (no twins)', async () => {
+    const api = { listFieldOptionChildren: async () => [option('x', 'a:b'), option('y', 'a_b')] };
+    const tree = await walkRemoteTree(api, 'f', null, () => false, caseFoldedNames);
+    expect(new Set(tree.map((folder) => folder.relDir)).size).toBe(2);
   });
 });
 

@@ -131,3 +131,20 @@ async function kindOf(fs: FileSystem, path: string): Promise<string | undefined>
     throw error;
   }
 }
+
+/**
+ * How the directory `relDir` is spelled on a disk that ignores case (`a` for `A`), if one is there:
+ * twin options (`A` and `a`) share it under that name (remote-tree.ts).
+ */
+export async function spelledOnDisk(fs: FileSystem, rootPath: string, relDir: string): Promise<string | undefined> {
+  const slash = relDir.lastIndexOf('/');
+  const name = relDir.slice(slash + 1).normalize('NFC').toLowerCase();
+  let entries;
+  try {
+    entries = await fs.readdir(slash < 0 ? rootPath : await resolveInsideRoot(fs, rootPath, relDir.slice(0, slash)));
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT' || errnoCode(error) === 'ENOTDIR') return undefined;
+    throw error;
+  }
+  return entries.find((entry) => entry.kind === 'directory' && entry.name.normalize('NFC').toLowerCase() === name)?.name.normalize('NFC');
+}

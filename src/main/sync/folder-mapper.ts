@@ -74,6 +74,11 @@ export class FolderMapper {
     return this.folders.dirOf(root.id, optionId);
   }
 
+  /** Records the option a directory maps to now (after this client renamed the option for it). */
+  remember(root: FolderRoot, relDir: string, optionId: string): void {
+    this.folders.remember(root.id, relDir, optionId);
+  }
+
   /** Forgets cached options under a directory (after a rename, or an option that vanished). */
   forget(root: FolderRoot, relDir: string): void {
     this.folders.forget(root.id, relDir);

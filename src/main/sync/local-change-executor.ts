@@ -36,6 +36,8 @@ export interface LocalChangeDeps {
   deleteSynced(rootId: string, relPath: string): void;
   /** These paths changed under the engine's hands: the stability gate may forget them. */
   landed(rootId: string, relPath: string): void;
+  /** Removes a directory only if it is empty (rmdir); false when it holds anything. */
+  removeEmptyDir?(path: string): Promise<boolean>;
 }
 
 export class LocalChangeExecutor {
@@ -122,6 +124,11 @@ export class LocalChangeExecutor {
       throw error;
     }
     if (moving !== undefined && caseFoldedNames(moving.from) === caseFoldedNames(relPath) && found.kind === 'file' && sameSignature(found, moving.file) && found.dev === moving.file.dev) return path;
+    // An empty folder holds nothing to lose and gives way to a moving file, as to a download (seed
+    // 193): a folder the service renamed to a spelling already taken here (`B` → `b` beside `b` on a
+    // disk that keeps case) is emptied file by file and stays, and the service's file `B` could
+    // never take its name (seed 50008).
+    if (moving !== undefined && found.kind === 'directory' && (await this.deps.removeEmptyDir?.(path)) === true) return path;
     throw new SyncError('LOCAL_FILE_CHANGED', `${relPath} appeared on disk since the plan; it is compared again.`);
   }
 }

@@ -3,16 +3,16 @@ import { openStateDb, type StateDb } from '../db/open-state-db.js';
 import { rootsRepo } from '../db/roots-repo.js';
 import { snapshotsRepo } from '../db/snapshots-repo.js';
 import { issuesRepo } from '../db/issues-repo.js';
-import { LocalScanner, ManualClock, MemoryFileSystem, StabilityGate } from '../local/index.js';
+import { LocalScanner, ManualClock, MemoryFileSystem, StabilityGate, type NameMode } from '../local/index.js';
 import { LocalRefresh } from './local-refresh.js';
 
 describe('LocalRefresh', () => {
   let db: StateDb | undefined;
   afterEach(() => db?.close());
 
-  const setUp = (rescanIntervalMs?: number) => {
+  const setUp = (rescanIntervalMs?: number, names: NameMode = 'exact') => {
     const clock = new ManualClock();
-    const fs = new MemoryFileSystem({ clock });
+    const fs = new MemoryFileSystem({ clock, names });
     fs.mkdirpSync('/root');
     db = openStateDb(':memory:');
     const row = rootsRepo(db).upsert({ path: '/root', server: 'http://service.invalid', remotePath: '/', publishLive: false }, new Date(clock.now()).toISOString());
@@ -47,6 +47,23 @@ describe('LocalRefresh', () => {
     clock.advance(10_000);
     await refresh.refresh();
     expect(files()).toEqual(['Logo.png/b.txt', 'other.txt']);
+  });
+
+  it.each([['exact', 'D'], ['case-insensitive', 'A/c']] as const)('looks again at the old path of a file that arrived where only its new path was hinted (%s disk; simulation seed 50297)', async (names, to) => {
+    const { clock, fs, refresh, files } = setUp(undefined, names);
+    refresh.exactNames = names === 'case-insensitive';
+    fs.writeFile('/root/A/C/b.txt', 'moved with its folder');
+    fs.writeFile('/root/A/other.txt', 'stays');
+    clock.advance(10_000);
+    await refresh.refresh();
+    expect(files()).toEqual(['A/C/b.txt', 'A/other.txt']);
+
+    fs.renameSync('/root/A/C', `/root/${to}`);
+    // The event for the old folder was lost: only the new path is hinted.
+    refresh.hint([`${to}/b.txt`]);
+    clock.advance(10_000);
+    await refresh.refresh();
+    expect(files()).toEqual(['A/other.txt', `${to}/b.txt`].sort());
   });
 
   it('scans the whole root again once the rescan interval passed, hinted or not', async () => {

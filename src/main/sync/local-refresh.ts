@@ -127,7 +127,22 @@ export class LocalRefresh {
     if (paths.size === 0 && reports.size === 0) return false;
     const before = [...reports].join('\n');
     const seen = new Set<string>();
-    await this.committing(() => deps.scanner.rescan(root.path, [...paths, ...reports.keys()], (observation) => this.observe(observation, seen, []), options));
+    /** Identities (device:inode) of files seen at a path the snapshot did not have. */
+    const arrived = new Set<string>();
+    await this.committing(() =>
+      deps.scanner.rescan(root.path, [...paths, ...reports.keys()], (observation) => {
+        if ((observation.kind === 'file' || observation.kind === 'pending') && deps.snapshots.localEntry(root.id, observation.relPath) === undefined) arrived.add(`${String(observation.dev)}:${String(observation.ino)}`);
+        this.observe(observation, seen, []);
+      }, options),
+    );
+    // A file that arrived with the identity of one recorded at another path may have moved from there
+    // though no event named the old path (one dropped; a folder renamed in case only on a disk that
+    // ignores case): that path is looked at again, or it stays in the snapshot beside the new one and
+    // the file uploads as a second asset (seed 50297).
+    if (arrived.size > 0) {
+      const stale = [...deps.snapshots.local(root.id).values()].filter((entry) => !seen.has(entry.relPath) && arrived.has(`${String(entry.dev)}:${String(entry.ino)}`)).map((entry) => entry.relPath);
+      if (stale.length > 0) await this.committing(() => deps.scanner.rescan(root.path, stale, (observation) => this.observe(observation, seen, []), options));
+    }
     // A report found as it was is no news: the root may go on resting (plan-rest.ts).
     return paths.size > 0 || [...this.scannerReports()].join('\n') !== before;
   }

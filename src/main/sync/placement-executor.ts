@@ -19,6 +19,11 @@ export interface PlacementExecutorDeps {
   folders: FolderMapper;
   /** Other synced placements of the asset in this root (besides `relPath`). */
   otherPlacements(rootId: string, assetId: string, relPath: string): number;
+  /**
+   * The options the service's tree maps to this directory (remote-tree.ts): more than one where twins
+   * (`A` and `a`) share it on a disk that folds case, and a file there may be filed in either.
+   */
+  optionsAt(rootId: string, relDir: string): string[];
   /** Replaces the synced entry at `from` by `to`, in one transaction. */
   moved(rootId: string, from: string, to: SyncedEntry): void;
   /** Forgets the synced entry. */
@@ -37,14 +42,52 @@ export class PlacementExecutor {
     if (fromDir !== toDir) {
       const fieldId = await folders.fieldId();
       const [oldOption, newOption] = await Promise.all([folders.optionFor(root, fromDir), folders.optionFor(root, toDir)]);
+      const oldOptions = oldOption === null ? [] : this.sameDir(root, fromDir, oldOption).filter((option) => option !== newOption);
       const updates = [
-        ...(oldOption === null || this.deps.otherPlacements(root.id, op.assetId, op.from) > 0 ? [] : [{ fieldId, type: 'BY_IDS' as const, values: [oldOption], operation: 'REMOVE' as const }]),
+        ...(oldOptions.length === 0 || this.deps.otherPlacements(root.id, op.assetId, op.from) > 0 ? [] : [{ fieldId, type: 'BY_IDS' as const, values: oldOptions, operation: 'REMOVE' as const }]),
         ...(newOption === null ? [] : [{ fieldId, type: 'BY_IDS' as const, values: [newOption], operation: 'ADD' as const }]),
       ];
       if (updates.length > 0) expectEach(await api.editMetadata({ type: 'BY_IDS', assetIds: [op.assetId] }, updates), op.assetId);
     }
     if (baseName(op.from) !== baseName(op.to)) await api.changeAsset(op.assetId, { filename: baseName(op.to) });
     // Content is what it was: if it changed too, the planner's UPLOAD_VERSION for the new path follows.
+    this.deps.moved(root.id, op.from, { ...op.local, md5: previous.md5, assetId: op.assetId });
+  }
+
+  /** The directory's option and its twins (options the tree maps to the same directory). */
+  private sameDir(root: UploadRoot, relDir: string, option: string): string[] {
+    return [...new Set([option, ...this.deps.optionsAt(root.id, relDir)])];
+  }
+
+  /**
+   * A local folder rename or move (folder-renames.ts) as one option change, `PATCH /field-options/{id}`
+   * with the new value and parent (DESIGN.md §3): every asset in it follows, binned ones too, so no
+   * second option is left beside the first. Answers false, having changed nothing, when it cannot be
+   * done that way and the moves go file by file as before: the old folder's option is not known, the
+   * new one has an option already, or the service refuses the change (the hosted service has no such
+   * PATCH, API.md [ours]; a sibling holds the name, 409). A failure to reach it is thrown: the moves wait.
+   */
+  async renameFolder(root: UploadRoot, rename: { from: string; to: string }): Promise<boolean> {
+    const { api, folders } = this.deps;
+    const option = folders.knownOption(root, rename.from);
+    if (option === undefined || option === null || folders.knownOption(root, rename.to) !== undefined) return false;
+    const parentFrom = relDirOf(rename.from);
+    const parentTo = relDirOf(rename.to);
+    const parent = parentFrom === parentTo ? {} : { parentId: await folders.optionFor(root, parentTo) };
+    try {
+      await api.changeFieldOption(option, { value: baseName(rename.to), ...parent });
+    } catch (error) {
+      if (refusedOutright(error)) return false;
+      throw error;
+    }
+    // Sub-folders keep their options under it; the cache finds them again under the new path.
+    folders.forget(root, rename.from);
+    folders.remember(root, rename.to, option);
+    return true;
+  }
+
+  /** A move its folder's rename carried on the service: recorded, nothing sent. */
+  carried(root: UploadRoot, op: MoveOp, previous: SyncedEntry): void {
     this.deps.moved(root.id, op.from, { ...op.local, md5: previous.md5, assetId: op.assetId });
   }
 
@@ -63,12 +106,14 @@ export class PlacementExecutor {
       throw error;
     }
     const placements = asset.metadata.values[fieldId] ?? [];
-    const remaining = option === null ? placements : placements.filter((value) => value !== option);
+    const here = option === null ? [] : this.sameDir(root, relDirOf(op.relPath), option);
+    const remaining = option === null ? placements : placements.filter((value) => !here.includes(value));
     const elsewhere = remaining.length > 0 || this.deps.otherPlacements(root.id, op.assetId, op.relPath) > 0;
     let verdict: 'UNFILED' | 'BINNED';
     if (elsewhere) {
-      if (option !== null && placements.includes(option)) {
-        expectEach(await api.editMetadata({ type: 'BY_IDS', assetIds: [op.assetId] }, [{ fieldId, type: 'BY_IDS', values: [option], operation: 'REMOVE' }]), op.assetId);
+      const filedHere = placements.filter((value) => here.includes(value));
+      if (filedHere.length > 0) {
+        expectEach(await api.editMetadata({ type: 'BY_IDS', assetIds: [op.assetId] }, [{ fieldId, type: 'BY_IDS', values: filedHere, operation: 'REMOVE' }]), op.assetId);
       }
       verdict = 'UNFILED';
     } else {
@@ -106,6 +151,11 @@ export class PlacementExecutor {
     }
     return removed;
   }
+}
+
+/** An answer that says no to the request itself (not a fault on the way, nor a session to refresh). */
+function refusedOutright(error: unknown): boolean {
+  return isApiError(error) && error.status !== undefined && error.status >= 400 && error.status < 500 && !error.retryable && error.status !== 401;
 }
 
 /** A batch job answers per item: a failure for our one asset is the operation's failure. */

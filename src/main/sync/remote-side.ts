@@ -19,6 +19,8 @@ export interface RemoteSideDeps {
   repo: RemoteRepo;
   /** Makes folder changes on disk; answers the directories it renamed (to be rescanned). */
   applyFolders(root: UploadRoot, changes: readonly FolderChange[]): Promise<string[]>;
+  /** How a directory is spelled on the root's disk where it folds case (twin folders take that name). */
+  spelledOnDisk?(root: UploadRoot, relDir: string): Promise<string | undefined>;
 }
 
 export interface RemoteSideResult {
@@ -49,7 +51,8 @@ export class RemoteSide {
     const ignores = (relPath: string, isDirectory: boolean): boolean => rules.ignores(relPath, isDirectory);
     let renamed: string[] = [];
     try {
-      const update = await this.feed.update(ignores, nameKey);
+      const { deps } = this;
+      const update = await this.feed.update(ignores, nameKey, deps.spelledOnDisk === undefined ? undefined : async (relDir) => deps.spelledOnDisk?.(root, relDir));
       if (update.folderChanges.length > 0) renamed = await this.deps.applyFolders(root, update.folderChanges);
       this.failure = undefined;
     } catch (error) {

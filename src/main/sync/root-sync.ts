@@ -24,6 +24,7 @@ import type { RemoteSide } from './remote-side.js';
 import { executeRemoteChanges, isRemoteChange, type RemoteChangeDeps, type RemoteChangeOp } from './execute-remote-changes.js';
 import { plannedTransfers } from './planned-transfers.js';
 import { relDirOf } from './folder-mapper.js';
+import { folderRenames } from './folder-renames.js';
 import { recoverLandings, type RecoverLandingsDeps } from './recover-landings.js';
 import { settledReports, type ReportsInput } from './settled-reports.js';
 import type { PlannedTransfers } from '../../shared/sync/transfer-event.js';
@@ -296,6 +297,10 @@ export class RootSync {
         if (atItsPath) copies.add(conflict.copyPath);
       } else if (atItsPath) {
         copies.add(conflict.copyPath);
+      } else if (conflict.copyFile !== undefined && [...this.local.unstable].some((relPath) => baseName(relPath) === baseName(conflict.copyPath))) {
+        // A file of its conflict name the scan could not read (EACCES) may be the copy, moved with its
+        // folder: it waits until the scan can tell (seed 50175: resolved, and uploaded once readable).
+        continue;
       } else if (conflict.copyFile !== undefined && !this.local.sawWholeRoot) {
         // Only some paths were looked at (watcher hints): the copy may be in a folder whose event was
         // lost. It waits for a whole-root scan, which finds it or not.
@@ -336,6 +341,7 @@ export class RootSync {
     const touched = new Set<string>();
     /** Folders a file left: emptied ones go on the service too. */
     const left = new Set<string>();
+    const carried = await this.renameFolders(operations, synced, report);
     for (const op of operations) {
       if (isRemoteChange(op)) {
         remoteChanges.push(op);
@@ -354,6 +360,14 @@ export class RootSync {
           break;
         case 'MOVE': {
           const previous = synced.get(op.from);
+          const folder = carried.get(op);
+          if (folder === 'WAIT') break;
+          if (previous !== undefined && folder === 'CARRIED') {
+            deps.placements.carried(root, op, previous);
+            report.moved++;
+            deps.issues.cleared(root.id, op.to);
+            break;
+          }
           if (previous !== undefined) await this.attempt(op.to, report, 'moved', () => deps.placements.move(root, op, previous));
           left.add(relDirOf(op.from));
           break;
@@ -393,6 +407,31 @@ export class RootSync {
     report.trashed += counters.trashed;
     report.conflicts += counters.conflicts;
     report.failed += counters.failed;
+  }
+
+  /**
+   * Local folder renames done as one option change each (folder-renames.ts): answers the moves they
+   * carried. Only a folder whose old name is gone from disk under exactly that spelling (`A` → `a` on
+   * a disk that keeps case leaves no `A`). When the service cannot be reached the moves wait for the
+   * next pass (`WAIT`): done file by file they would make the second option the rename avoids.
+   */
+  private async renameFolders(operations: readonly Operation[], synced: ReadonlyMap<string, SyncedEntry>, report: PassReport): Promise<Map<Operation, 'CARRIED' | 'WAIT'>> {
+    const { deps, root } = this;
+    const carried = new Map<Operation, 'CARRIED' | 'WAIT'>();
+    const moves = operations.flatMap((op) => (op.kind === 'MOVE' && synced.has(op.from) ? [op] : []));
+    for (const rename of folderRenames(moves, synced.keys())) {
+      if (await namedOnDisk(deps.fs, root.path, rename.from)) continue;
+      try {
+        if (!(await deps.placements.renameFolder(root, rename))) continue;
+      } catch (error) {
+        this.failed(rename.to, error, report);
+        for (const move of rename.moves) carried.set(move, 'WAIT');
+        continue;
+      }
+      deps.log({ level: 'info', message: `folder renamed on the service: ${rename.from} → ${rename.to}`, relPath: rename.to });
+      for (const move of rename.moves) carried.set(move, 'CARRIED');
+    }
+    return carried;
   }
 
   /** Deletes the options of folders emptied and gone from disk (placement-executor.ts); a failure waits for the next emptying. */

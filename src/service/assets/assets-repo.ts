@@ -4,7 +4,7 @@
  */
 import type { Asset, AssetFile, FileType, LifecycleState } from '../../shared/api/resources.js';
 import type { Db } from '../db/open-database.js';
-import { timeOrderedUuid } from '../db/time-ordered-id.js';
+import { cryptoIds, type IdSource } from '../db/time-ordered-id.js';
 import { scopePredicate, type ScopedAccount } from '../groups/folder-scope.js';
 
 export interface AssetRow {
@@ -56,7 +56,7 @@ export function toAssetFile(row: FileRow, previewUrl: string | null = null): Ass
   };
 }
 
-export function assetsRepo(db: Db) {
+export function assetsRepo(db: Db, ids: IdSource = cryptoIds()) {
   // Every single-asset read goes through these two: a folder-limited caller cannot reach past their folders.
   const byId = db.prepare<[string, string], AssetRow>('SELECT * FROM assets WHERE account_id = ? AND id = ?');
   const byIdScoped = db.prepare<[{ account: string; id: string; field: string; ids: string }], AssetRow>(
@@ -115,7 +115,7 @@ export function assetsRepo(db: Db) {
     },
     values,
     create(accountId: string, userId: string, now: string): AssetRow {
-      const id = timeOrderedUuid();
+      const id = ids.uuid();
       insert.run(id, accountId, now, userId, now, now);
       // The row as inserted (no need to read it back).
       return {
@@ -191,7 +191,7 @@ export function assetsRepo(db: Db) {
         dateLastModified: row.date_last_modified,
       };
     },
-    newFileId: () => timeOrderedUuid(),
+    newFileId: () => ids.uuid(),
   };
 }
 

@@ -31,12 +31,14 @@ export class IdStamps {
   private lastMs = 0;
   private counter = 0;
 
+  constructor(private readonly randomByte: () => number = () => randomBytesFromPool(1)[0] ?? 0) {}
+
   /** The millisecond and counter for the next id. */
   next(now: number): { ms: number; count: number } {
     if (now > this.lastMs) {
       this.lastMs = now;
       // A random start low in the counter's range: many ids still fit in the millisecond.
-      this.counter = (randomBytesFromPool(1)[0] ?? 0) & 0x3ff;
+      this.counter = this.randomByte() & 0x3ff;
     } else if (this.counter < 0xfff) {
       this.counter++;
     } else {
@@ -51,11 +53,14 @@ const stamps = new IdStamps();
 
 /** A UUIDv7: 48 bits of Unix milliseconds, version 7, a 12-bit counter, the variant, 62 random bits. */
 export function timeOrderedUuid(now = Date.now(), clock = stamps): string {
-  const { ms, count } = clock.next(now);
+  return uuidOf(clock.next(now), randomBytesFromPool(8));
+}
+
+function uuidOf({ ms, count }: { ms: number; count: number }, random: Buffer): string {
   const bytes = Buffer.alloc(16);
   bytes.writeUIntBE(ms, 0, 6);
   bytes.writeUInt16BE(0x7000 | count, 6);
-  randomBytesFromPool(8).copy(bytes, 8);
+  random.copy(bytes, 8);
   bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
   const hex = bytes.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
@@ -66,6 +71,49 @@ export function timeOrderedUuid(now = Date.now(), clock = stamps): string {
  * random bytes in base64url (whose alphabet does not sort like its bytes, so only the prefix orders).
  */
 export function timeOrderedToken(now = Date.now(), clock = stamps): string {
-  const { ms, count } = clock.next(now);
-  return `${ms.toString(16).padStart(12, '0')}${count.toString(16).padStart(3, '0')}${Buffer.from(randomBytesFromPool(12)).toString('base64url')}`;
+  return tokenOf(clock.next(now), randomBytesFromPool(12));
+}
+
+function tokenOf({ ms, count }: { ms: number; count: number }, random: Buffer): string {
+  return `${ms.toString(16).padStart(12, '0')}${count.toString(16).padStart(3, '0')}${Buffer.from(random).toString('base64url')}`;
+}
+
+/**
+ * Where the service's row ids come from (`ServiceDeps.ids`): the assets, files, folder options, jobs,
+ * uploads and scrolls a client creates. Production draws them from the system clock and crypto
+ * randomness (the functions above); the simulation gives one on its virtual clock and a seeded
+ * generator, so which of two options sorts first (and so which folder a case-insensitive client
+ * numbers `a (2)`) is the same in every run of a seed.
+ */
+export interface IdSource {
+  /** A UUIDv7 (resource ids). */
+  uuid(): string;
+  /** A time-ordered opaque token (upload ids). */
+  token(): string;
+}
+
+/** The production source: the system clock (through `now`) and the crypto pool. */
+export function cryptoIds(now: () => number = Date.now): IdSource {
+  return { uuid: () => timeOrderedUuid(now()), token: () => timeOrderedToken(now()) };
+}
+
+/**
+ * A source whose random parts come from `random` (filling a buffer) and whose clock part from `now`:
+ * the same draws and the same clock give the same ids. Its stamps are its own.
+ */
+export function idSourceFrom(now: () => number, random: (bytes: Buffer) => void): IdSource {
+  const clock = new IdStamps(() => {
+    const byte = Buffer.alloc(1);
+    random(byte);
+    return byte[0] ?? 0;
+  });
+  const draw = (count: number): Buffer => {
+    const bytes = Buffer.alloc(count);
+    random(bytes);
+    return bytes;
+  };
+  return {
+    uuid: () => uuidOf(clock.next(now()), draw(8)),
+    token: () => tokenOf(clock.next(now()), draw(12)),
+  };
 }

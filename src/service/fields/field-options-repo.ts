@@ -3,9 +3,9 @@
  * through `parent_id`; siblings have distinct values (a unique index) and 0-based positions.
  * Callers run multi-step changes inside `db.transaction`; this module never reaches outside the DB.
  */
-import { randomUUID } from 'node:crypto';
 import type { FieldOption } from '../../shared/api/resources.js';
 import type { Db } from '../db/open-database.js';
+import { cryptoIds, type IdSource } from '../db/time-ordered-id.js';
 
 export interface OptionRow {
   id: string;
@@ -22,7 +22,7 @@ export type OptionChangeProblem = 'CYCLE' | 'SIBLING_VALUE_TAKEN';
 /** The deepest parent chain the service renders (a folder tree deeper than this is refused on creation). */
 export const MAX_OPTION_DEPTH = 64;
 
-export function fieldOptionsRepo(db: Db) {
+export function fieldOptionsRepo(db: Db, ids: IdSource = cryptoIds()) {
   const byId = db.prepare<[string, string], OptionRow>('SELECT * FROM field_options WHERE account_id = ? AND id = ?');
   const child = db.prepare<[string, string | null, string], OptionRow>(
     "SELECT * FROM field_options WHERE field_id = ? AND ifnull(parent_id, '') = ifnull(?, '') AND value = ?",
@@ -73,7 +73,7 @@ export function fieldOptionsRepo(db: Db) {
   };
 
   const create = (row: Omit<OptionRow, 'id' | 'position'> & { position?: number | undefined }): OptionRow => {
-    const full: OptionRow = { ...row, id: randomUUID(), position: nextPosition.get(row.field_id, row.parent_id)?.p ?? 0 };
+    const full: OptionRow = { ...row, id: ids.uuid(), position: nextPosition.get(row.field_id, row.parent_id)?.p ?? 0 };
     insert.run(full);
     if (row.position !== undefined) full.position = place(row.field_id, row.parent_id, full.id, row.position);
     return full;

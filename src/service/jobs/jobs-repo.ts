@@ -5,7 +5,7 @@
  */
 import type { ErrorBody, Job, JobState } from '../../shared/api/resources.js';
 import type { Db } from '../db/open-database.js';
-import { timeOrderedUuid } from '../db/time-ordered-id.js';
+import { cryptoIds, type IdSource } from '../db/time-ordered-id.js';
 
 export interface JobRow {
   id: string;
@@ -54,7 +54,7 @@ export function toJob(row: JobRow, results: JobResults): Job {
   return job;
 }
 
-export function jobsRepo(db: Db) {
+export function jobsRepo(db: Db, ids: IdSource = cryptoIds()) {
   const insert = db.prepare(
     `INSERT INTO jobs (id, account_id, user_id, type, state, progress, input, date_created) VALUES (?, ?, ?, ?, 'QUEUED', 0, ?, ?)`,
   );
@@ -73,7 +73,7 @@ export function jobsRepo(db: Db) {
 
   return {
     create(accountId: string, userId: string, type: string, input: unknown, now: string): JobRow {
-      const id = timeOrderedUuid();
+      const id = ids.uuid();
       insert.run(id, accountId, userId, type, JSON.stringify(input), now);
       const row = byIdAny.get(id);
       if (row === undefined) throw new Error('inserted job vanished');

@@ -6,7 +6,8 @@
  * lost response can be retried. A scroll idle for SCROLL_IDLE_MS expires; unknown, foreign, tampered and
  * expired ids all answer 404 SCROLL_EXPIRED. Never runs a search itself.
  */
-import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { cryptoIds, type IdSource } from '../db/time-ordered-id.js';
 import { z } from 'zod';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/open-database.js';
@@ -38,7 +39,7 @@ const tokenSchema = z.object({
 
 const expired = (): ServiceError => new ServiceError('SCROLL_EXPIRED');
 
-export function scrollStore(db: Db, clock: Clock, secret: string) {
+export function scrollStore(db: Db, clock: Clock, secret: string, ids: IdSource = cryptoIds()) {
   const insert = db.prepare(
     `INSERT INTO search_scrolls (id, account_id, user_id, criterion, sorts, page_size, total_results, last_used_at)
      VALUES (@id, @account_id, @user_id, @criterion, @sorts, @page_size, @total_results, @last_used_at)`,
@@ -54,7 +55,7 @@ export function scrollStore(db: Db, clock: Clock, secret: string) {
     create(scroll: Omit<ScrollRow, 'id' | 'last_used_at'>): ScrollRow {
       const now = clock.now();
       sweep.run(now - SCROLL_IDLE_MS);
-      const row: ScrollRow = { ...scroll, id: randomUUID(), last_used_at: now };
+      const row: ScrollRow = { ...scroll, id: ids.uuid(), last_used_at: now };
       insert.run(row);
       return row;
     },

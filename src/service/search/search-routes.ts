@@ -61,7 +61,7 @@ export interface SearchRouteDeps {
 
 export function registerSearchRoutes(app: FastifyInstance, ctx: ServiceContext, deps: SearchRouteDeps): void {
   const runner = assetSearchRunner(ctx.db);
-  const scrolls = scrollStore(ctx.db, ctx.clock, ctx.settings.getOrCreate('scroll_signing_secret', () => randomBytes(32).toString('base64url')));
+  const scrolls = scrollStore(ctx.db, ctx.clock, ctx.settings.getOrCreate('scroll_signing_secret', () => randomBytes(32).toString('base64url')), ctx.ids);
   const results = (who: Caller, rows: AssetRow[]): Envelope<Asset>[] =>
     rows.map((row) => envelope(deps.render.asset(row), permittedActions(who.role, 'ASSET', row.id)));
   const searcher = (request: FastifyRequest): Caller => {

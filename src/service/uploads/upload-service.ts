@@ -31,7 +31,6 @@ import { syncAll, withDescriptor } from '../io/descriptor-calls.js';
 import type { BlobStore } from '../blobs/blob-store.js';
 import { INLINE_BLOB_BYTES } from '../blobs/inline-blobs.js';
 import { WriteBatches } from '../db/write-batches.js';
-import { timeOrderedToken, timeOrderedUuid } from '../db/time-ordered-id.js';
 import { DigestPool } from './digest-pool.js';
 import { receivePartInMemory, writePart } from './part-writer.js';
 import { UploadDigests, type DigestLayout } from './upload-digests.js';
@@ -448,8 +447,8 @@ export class UploadService {
   private insertUpload(caller: Caller, assetId: string, replaceFileId: string | null, filename: string, folderId: string | null, size: number, layout: { partSize: number; partCount: number }): UploadRow {
     const { ctx, uploads } = this.deps;
     const row = {
-      upload_id: timeOrderedToken(),
-      id: timeOrderedUuid(),
+      upload_id: ctx.ids.token(),
+      id: ctx.ids.uuid(),
       account_id: caller.accountId,
       asset_id: assetId,
       replace_file_id: replaceFileId,
