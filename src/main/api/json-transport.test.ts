@@ -58,7 +58,9 @@ describe("the JSON transport over Node's own client", () => {
   });
 
   it('sends no body and no content type for a GET', async () => {
-    server = await startFakeServer((_request, response) => response.end(''));
+    server = await startFakeServer((_request, response) => {
+      response.end('');
+    });
     const answer = await nodeJsonTransport(contextFor(server.url))({ method: 'GET', url: new URL(`${server.url}/x`), headers: {} });
     expect(answer).toMatchObject({ statusCode: 200, body: '' });
     expect(server.requests[0]?.headers['content-type']).toBeUndefined();
