@@ -79,7 +79,7 @@ export function registerJobKind<S extends z.ZodType>(app: FastifyInstance, ctx: 
  * before (issue 18). A client without the field (or a service without it) polls as before.
  */
 function answerOf(row: JobRow, jobs: JobsRepo): Job {
-  const job = toJob(row, jobs.results(row));
+  const job = toJob(row, jobs.answerResults(row));
   if (row.state === 'QUEUED' || row.state === 'RUNNING') job.pollHoldMs = JOB_POLL_HOLD_MS;
   return job;
 }
