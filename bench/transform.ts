@@ -17,6 +17,7 @@ import sharp from 'sharp';
 import { startBenchService, type BenchService } from './support/in-process-service.js';
 import { alternatingRounds } from './support/fair-rounds.js';
 import { formatThreadCpu, threadCpu, threadCpuSince, type ThreadCpu } from './support/thread-cpu.js';
+import { MainThreadProfiler } from './support/cpu-profile.js';
 import { ConcurrencyLimit } from '../src/shared/concurrency-limit.js';
 import { createApiClient, staticTokenProvider } from '../src/main/api/index.js';
 import { fetchVerifiedFile } from '../src/main/download/fetch-verified-file.js';
@@ -33,7 +34,7 @@ export interface TransformBenchResult {
   /** The median of each round's ratio (ours' images/s over the baseline's of the same round). */
   pairedRatio: number;
   /** CPU per image, ms (median over rounds, all threads): the work each side did, which load barely moves. */
-  cpuPerImageMs: { baseline: number; ours: number; libvipsBaseline: number; libvipsOurs: number };
+  cpuPerImageMs: { baseline: number; ours: number; libvipsBaseline: number; libvipsOurs: number; mainBaseline: number; mainOurs: number };
   /** Every round of each side: wall ms, process CPU ms (client, service and libvips threads alike), and ours' phases. */
   rounds: { baseline: RoundFigures; ours: RoundFigures & { phases: OurPhases } }[];
   pdfPreviewBareMs: number;
@@ -65,17 +66,19 @@ export interface OurPhases {
   fetchedMs: number;
 }
 
-const IMAGES_PER_ROUND = 8;
+const IMAGES_PER_ROUND = Number(process.env.BENCH_TRANSFORM_IMAGES ?? 8);
 /**
  * Rounds of each side, alternating. On a shared 2-core machine one side's round can take twice the
  * other's for reasons of its neighbours alone, so the verdict is the median of the rounds' ratios (each
  * ours beside the baseline run next to it), with the best rounds' ratio and CPU per image beside it.
  */
-const ROUNDS = 5;
+const ROUNDS = Number(process.env.BENCH_TRANSFORM_ROUNDS ?? 5);
 const OPERATIONS = [
   { type: 'RESIZE', width: 1000, height: 1000, fit: 'INSIDE' },
   { type: 'CONVERT', format: 'JPG', quality: 82 },
 ];
+
+const DESCRIPTION = { type: 'CUSTOM', candidateTransformations: [{ criteria: { type: 'MATCH_ALL' }, transformation: { operations: OPERATIONS } }] };
 
 let noise: Buffer | undefined;
 
@@ -144,6 +147,10 @@ export async function benchTransform(): Promise<TransformBenchResult> {
       files.push(file);
       assetIds.push((await upload(bench, `photo-${index}.jpg`, bytes)).assetId);
     }
+    const warmBytes = await photo(images);
+    const warmFile = join(dir, 'photo-warm.jpg');
+    writeFileSync(warmFile, warmBytes);
+    const warmAssetId = (await upload(bench, 'photo-warm.jpg', warmBytes)).assetId;
     await bench.running.previewsIdle();
 
     const processCpuMs = (): number => {
@@ -159,6 +166,19 @@ export async function benchTransform(): Promise<TransformBenchResult> {
       renders.push(event as RenderTimelineEvent);
     };
     subscribe(renderTimeline.name, onRender);
+    // BENCH_CPU_PROFILE=dir: a main-thread CPU profile of each round of ours (summarise-profiles.ts reads them).
+    const profileDir = process.env.BENCH_CPU_PROFILE;
+    const profiler = profileDir === undefined ? undefined : new MainThreadProfiler(profileDir);
+    // Both sides warm, untimed, on a photo of their own: the first download job of a process compiles
+    // and loads what every later one reuses (the job's, the rendition route's and the client's code),
+    // which put the first render of round 1 at ~300 ms after its start against 10–30 in later rounds,
+    // while sharp, the baseline's only code, was already warm from making the photos. A service runs
+    // for days; a round measures its steady pace.
+    const warm = await client.requestDownloads([{ batchItemId: 'w', assetId: warmAssetId, assetFileId: null }], { transformationDescription: DESCRIPTION });
+    const warmItem = warm.successes.w;
+    if (warmItem === undefined) throw new Error('the warm-up job rendered nothing');
+    await fetchVerifiedFile(client, mkdtempSync(join(dir, 'warm-')), warmItem);
+    await sharp(warmFile).rotate().resize(1000, 1000, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 82 }).toFile(`${warmFile}.out.jpg`);
     await alternatingRounds(ROUNDS, {
       baseline: async (round) => {
         const batch = files.slice(round * IMAGES_PER_ROUND, (round + 1) * IMAGES_PER_ROUND);
@@ -173,6 +193,7 @@ export async function benchTransform(): Promise<TransformBenchResult> {
       ours: async (round) => {
         const batch = assetIds.slice(round * IMAGES_PER_ROUND, (round + 1) * IMAGES_PER_ROUND);
         const out = mkdtempSync(join(dir, `ours-${round}-`));
+        await profiler?.start();
         const started = performance.now();
         const cpuStarted = processCpuMs();
         const threadsStarted = threadCpu();
@@ -186,7 +207,7 @@ export async function benchTransform(): Promise<TransformBenchResult> {
         const outcome = await client.requestDownloads(
           batch.map((assetId, index) => ({ batchItemId: String(index), assetId, assetFileId: null })),
           {
-            transformationDescription: { type: 'CUSTOM', candidateTransformations: [{ criteria: { type: 'MATCH_ALL' }, transformation: { operations: OPERATIONS } }] },
+            transformationDescription: DESCRIPTION,
             onItem: (_key, item) => {
               lastSeenMs = performance.now() - started;
               // A rendering that failed hands the original over (never an error): that would not be this bench's work.
@@ -202,8 +223,10 @@ export async function benchTransform(): Promise<TransformBenchResult> {
         const renderAt = (phase: RenderTimelineEvent['phase']): number[] => renders.filter((event) => event.phase === phase).map((event) => event.at - started);
         const phases = { firstRenderMs: Math.min(...renderAt('start')), lastRenderMs: Math.max(...renderAt('end')), lastSeenMs, endedMs, fetchedMs };
         figures(round).ours = { wallMs: fetchedMs, cpuMs: processCpuMs() - cpuStarted, threads: threadCpuSince(threadsStarted), phases };
+        await profiler?.stop(`ours-${round}`);
       },
     });
+    profiler?.close();
 
     unsubscribe(renderTimeline.name, onRender);
     const load = { before: loadBefore, after: loadAverage() };
@@ -248,6 +271,7 @@ export async function benchTransform(): Promise<TransformBenchResult> {
     const serviceBest = Math.max(...rounds.map((round) => IMAGES_PER_ROUND / (round.ours.wallMs / 1000)));
     const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
     const libvipsMs = (threads: ThreadCpu): number => (threads.libvips?.userMs ?? 0) + (threads.libvips?.systemMs ?? 0);
+    const mainMs = (threads: ThreadCpu): number => (threads.main?.userMs ?? 0) + (threads.main?.systemMs ?? 0);
     const perImage = (values: number[]): number => median(values) / IMAGES_PER_ROUND;
     return {
       pairedRatio: median(rounds.map((round) => round.baseline.wallMs / round.ours.wallMs)),
@@ -256,6 +280,8 @@ export async function benchTransform(): Promise<TransformBenchResult> {
         ours: perImage(rounds.map((round) => round.ours.cpuMs)),
         libvipsBaseline: perImage(rounds.map((round) => libvipsMs(round.baseline.threads))),
         libvipsOurs: perImage(rounds.map((round) => libvipsMs(round.ours.threads))),
+        mainBaseline: perImage(rounds.map((round) => mainMs(round.baseline.threads))),
+        mainOurs: perImage(rounds.map((round) => mainMs(round.ours.threads))),
       },
       images: IMAGES_PER_ROUND,
       concurrency: RENDER_CONCURRENCY,
@@ -292,7 +318,7 @@ export function formatTransformBench(result: TransformBenchResult): string[] {
     `  baseline (sharp alone, file to file, best round): ${result.baselinePerSecond.toFixed(1)} images/s`,
     `  download job through asset-sync download's client (best round): ${result.servicePerSecond.toFixed(1)} images/s`,
     `  ratio, median of the ${ROUNDS} rounds' ratios: ${result.pairedRatio.toFixed(2)} (target ≥ 0.90)${result.pairedRatio >= 0.9 ? '' : '  BELOW TARGET'}; best rounds' ratio ${result.ratio.toFixed(2)}; load average ${result.load.before} → ${result.load.after}`,
-    `  CPU per image, median (all threads / libvips' alone): baseline ${result.cpuPerImageMs.baseline.toFixed(0)} / ${result.cpuPerImageMs.libvipsBaseline.toFixed(0)} ms, ours ${result.cpuPerImageMs.ours.toFixed(0)} / ${result.cpuPerImageMs.libvipsOurs.toFixed(0)} ms (CPU ratio ${(result.cpuPerImageMs.baseline / result.cpuPerImageMs.ours).toFixed(2)})`,
+    `  CPU per image, median (all threads / libvips' alone): baseline ${result.cpuPerImageMs.baseline.toFixed(0)} / ${result.cpuPerImageMs.libvipsBaseline.toFixed(0)} ms, ours ${result.cpuPerImageMs.ours.toFixed(0)} / ${result.cpuPerImageMs.libvipsOurs.toFixed(0)} ms (CPU ratio ${(result.cpuPerImageMs.baseline / result.cpuPerImageMs.ours).toFixed(2)}); main thread alone ${result.cpuPerImageMs.mainBaseline.toFixed(1)} vs ${result.cpuPerImageMs.mainOurs.toFixed(1)} ms`,
     ...result.rounds.map(
       (round, index) =>
         `  round ${index + 1}: baseline ${round.baseline.wallMs.toFixed(0)} ms (CPU ${round.baseline.cpuMs.toFixed(0)} ms), ours ${round.ours.wallMs.toFixed(0)} ms (CPU ${round.ours.cpuMs.toFixed(0)} ms)\n    ours' phases, ms from its start: ${formatPhases(round.ours.phases)}\n    CPU by thread, user+system ms: baseline ${formatThreadCpu(round.baseline.threads)}; ours ${formatThreadCpu(round.ours.threads)}`,

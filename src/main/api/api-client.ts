@@ -6,7 +6,6 @@
  * It knows HTTP and nothing about sync. It must never send the token anywhere but the configured
  * server (no redirects are followed), and never put it in an error or a log line.
  */
-import got from 'got';
 import { ApiError, apiErrorFromResponse, describeUrl, invalidResponse } from './api-error.js';
 import type { AgentPool } from './proxy-agents.js';
 import type { BandwidthLimiter } from './bandwidth-limiter.js';
@@ -15,6 +14,7 @@ import { transportError } from './transport-error.js';
 import { abortedError, withRetries, type RetryPolicy } from './with-retries.js';
 import type { InlineCalls } from '../io/inline-calls.js';
 import type { ConnectivityMonitor } from './connectivity-monitor.js';
+import { nodeJsonTransport } from './json-transport.js';
 
 /**
  * Where bearer tokens come from (src/main/auth implements it; tests pass a fake). Every call names the
@@ -64,24 +64,8 @@ export interface ClientContext {
   stop?: AbortSignal | undefined;
   /** While the service is unreachable, requests wait for its next try, or fail at once (one pass). */
   whileUnreachable: 'wait' | 'fail';
-  /** How JSON requests travel (default: got over `agents`). */
+  /** How JSON requests travel (default: Node's own client over `agents`, json-transport.ts). */
   transport?: JsonTransport | undefined;
-}
-
-function gotTransport(context: ClientContext): JsonTransport {
-  return async ({ method, url, headers, body, signal }) =>
-    got(url, {
-      method,
-      headers,
-      ...(body === undefined ? {} : { json: body }),
-      agent: context.agents.agentsFor(url),
-      timeout: { connect: context.timeouts.connectMs, secureConnect: context.timeouts.connectMs, response: context.timeouts.responseMs },
-      retry: { limit: 0 },
-      throwHttpErrors: false,
-      followRedirect: false,
-      responseType: 'text',
-      ...(signal === undefined ? {} : { signal }),
-    });
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -104,8 +88,9 @@ export interface JsonAnswer {
 
 /**
  * Sends one JSON exchange; a failure below HTTP rejects with an ApiError (transport-error.ts). The
- * default is got over the context's agents; the simulation passes one that calls the service in-process
- * (fastify.inject) through a fault layer, so retries, 401 refresh and Retry-After run the real code.
+ * default is Node's own client over the context's agents (json-transport.ts); the simulation passes
+ * one that calls the service in-process (fastify.inject) through a fault layer, so retries, 401
+ * refresh and Retry-After run the real code.
  */
 export type JsonTransport = (exchange: JsonExchange) => Promise<JsonAnswer>;
 
@@ -148,7 +133,7 @@ export function createRequester(context: ClientContext, tokens: TokenProvider): 
       throw error instanceof ApiError ? error : abortedError(request.method, describeUrl(url));
     }
     const headers = { authorization: `Bearer ${token}`, accept: 'application/json', 'user-agent': context.userAgent };
-    const response = await (context.transport ?? gotTransport(context))({ method: request.method, url, headers, body: request.body, signal: request.signal }).catch((error: unknown) => {
+    const response = await (context.transport ?? nodeJsonTransport(context))({ method: request.method, url, headers, body: request.body, signal: request.signal }).catch((error: unknown) => {
       const failure = transportError(error, request.method, url);
       context.connectivity.failed(failure);
       throw failure;

@@ -56,7 +56,7 @@ export interface ApiClientOptions {
   stop?: AbortSignal;
   /** While the service is unreachable, requests wait for its next try (default), or fail at once (one pass, `sync --once`). */
   whileUnreachable?: 'wait' | 'fail';
-  /** How JSON requests travel (default: got); the simulation sends them in-process. */
+  /** How JSON requests travel (default: Node's own client, json-transport.ts); the simulation sends them in-process. */
   transport?: JsonTransport;
 }
 

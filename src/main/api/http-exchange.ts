@@ -1,11 +1,11 @@
 /**
- * One HTTP request with Node's own client, for the data plane: part PUTs and downloads, one or more
- * per file. got (which the JSON API requests use) spends 0.2–0.4 ms of CPU per request on option
- * handling, measured beside a bare `http.request` (about 0.1 ms); over thousands of small files that is
- * seconds, and a signed-URL transfer needs none of it (no auth, no JSON, no redirects to follow, the
- * callers retry). Timeouts work as got's do and fail the same way (name TimeoutError, code ETIMEDOUT,
- * the phase in `event`), so transportError reads both: connect, first response byte (when asked for),
- * and an idle socket at any time.
+ * One HTTP request with Node's own client, for the data plane (part PUTs and downloads, one or more
+ * per file) and the JSON API's requests (json-transport.ts). got, which the JSON requests used before,
+ * spends 0.2–0.4 ms of CPU per request on option handling, measured beside a bare `http.request`
+ * (about 0.1 ms); over thousands of small files that is seconds, and a signed-URL transfer needs none
+ * of it (no auth, no JSON, no redirects to follow, the callers retry). Timeouts work as got's do and
+ * fail the same way (name TimeoutError, code ETIMEDOUT, the phase in `event`), so transportError reads
+ * both: connect, first response byte (when asked for), and an idle socket at any time.
  *
  * It must never buffer a response body (the caller reads the stream) and never follow a redirect.
  */
@@ -21,7 +21,7 @@ import type { ClientContext } from './api-client.js';
 export type BodyWriter = (request: Writable) => Promise<void>;
 
 export interface ExchangeRequest {
-  method: 'GET' | 'PUT';
+  method: 'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE';
   url: URL;
   headers: Record<string, string>;
   /** Sent whole (a Buffer), streamed, or written by a function; a body that fails fails the request with its error. */

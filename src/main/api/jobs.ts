@@ -78,6 +78,7 @@ export const jobSchema: z.ZodType<Job> = z.preprocess(
       failures: z.record(z.string(), errorBodySchema).nullish(),
       error: errorBodySchema.nullish(),
       result: z.unknown().optional(),
+      pollHoldMs: z.number().nonnegative().optional(),
     })
     .transform((raw) => {
       const job: Job = {
@@ -92,6 +93,7 @@ export const jobSchema: z.ZodType<Job> = z.preprocess(
         error: raw.error ?? null,
       };
       if (raw.result !== undefined && raw.result !== null) job.result = raw.result;
+      if (raw.pollHoldMs !== undefined) job.pollHoldMs = raw.pollHoldMs;
       return job;
     }),
 );
@@ -133,6 +135,13 @@ export async function pollJob(requester: Requester, policy: JobPollPolicy, path:
   let wait = policy.initialMs;
   /** When the last request about the job (its creation, then each poll) was sent. */
   let asked = clock.now();
+  /**
+   * The next poll goes at once: the service holds polls [ours] (the job says `pollHoldMs`) and the
+   * last answer showed the job moved, so that answer came early, woken by the move, and the next is
+   * held until the move after it. Sleeping out the interval instead left the job's end (or an item)
+   * unseen for up to movingMaxMs when it came just after such an answer (issue 18).
+   */
+  let atOnce = false;
   onPoll?.(current);
   while (current.state === 'QUEUED' || current.state === 'RUNNING') {
     if (clock.now() - started > policy.timeoutMs) {
@@ -149,7 +158,7 @@ export async function pollJob(requester: Requester, policy: JobPollPolicy, path:
       // moves [ours] (docs/api.md) has already spent it, and is asked again at once, so an item made
       // during the wait is not left unseen for up to movingMaxMs (issue 18). One that answers at once
       // (the hosted one) is asked as often as before.
-      await clock.sleep(Math.max(0, wait - (clock.now() - asked)), signal);
+      await clock.sleep(atOnce ? 0 : Math.max(0, wait - (clock.now() - asked)), signal);
     } catch {
       throw abortedError('GET', jobPath);
     }
@@ -161,7 +170,9 @@ export async function pollJob(requester: Requester, policy: JobPollPolicy, path:
     // service nothing while it waits). Else a still job was backed off to 2 s, a held poll counting
     // toward it, and a rendition made meanwhile went unseen for up to 1.75 s (issue 18).
     const held = clock.now() - asked >= policy.movingMaxMs;
-    wait = Math.min(advanceOf(current) > before || held ? Math.min(policy.movingMaxMs, policy.maxMs) : policy.maxMs, wait * policy.factor);
+    const moved = advanceOf(current) > before;
+    atOnce = moved && current.pollHoldMs !== undefined && current.pollHoldMs > 0;
+    wait = Math.min(moved || held ? Math.min(policy.movingMaxMs, policy.maxMs) : policy.maxMs, wait * policy.factor);
     if (current.state !== 'FAILED') onPoll?.(current);
   }
   if (current.state === 'FAILED') {

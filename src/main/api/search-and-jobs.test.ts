@@ -194,6 +194,38 @@ describe('jobs and scrolls against a scripted server', () => {
     }
   });
 
+  it('asks again at once after an answer that shows the job moved when the service says it holds polls, and waits after one that does not', async () => {
+    const item = (name: string) => ({ url: `http://127.0.0.1:1/${name}`, filename: name, size: 1, checksum: 'c', contentType: 'image/jpeg' });
+    const clock = instantClock();
+    // Every answer comes at once (woken by a move, or a service that answers still jobs at once too).
+    const answers = [
+      { state: 'RUNNING', progress: 1 / 3, successes: { '0': item('a.jpg') }, pollHoldMs: 250 },
+      { state: 'RUNNING', progress: 1 / 3, successes: { '0': item('a.jpg') }, pollHoldMs: 250 },
+      { state: 'RUNNING', progress: 2 / 3, successes: { '0': item('a.jpg'), '1': item('b.jpg') }, pollHoldMs: 250 },
+      { state: 'COMPLETED', progress: 1, successes: { '0': item('a.jpg'), '1': item('b.jpg'), '2': item('c.jpg') } },
+    ];
+    let polls = 0;
+    const server = await startFakeServer((request, response) => {
+      if (request.method === 'POST') sendJson(response, 200, { result: { id: 'j5', type: 'AssetDownloadBatchJob', state: 'QUEUED', progress: 0, dateCreated: '', pollHoldMs: 250 } });
+      else sendJson(response, 200, { result: { id: 'j5', ...answers[polls++] } });
+    });
+    const api = createApiClient({ server: server.url, tokens: scriptedTokens(), clock, env: {}, jobPoll: { initialMs: 100, factor: 2, maxMs: 1000, movingMaxMs: 150 } });
+    try {
+      const seen: string[] = [];
+      await api.requestDownloads(
+        ['0', '1', '2'].map((batchItemId) => ({ batchItemId, assetId: `a${batchItemId}`, assetFileId: null })),
+        { onItem: (key) => seen.push(key) },
+      );
+      // 100 before the first poll; at once after it (it moved); after the second (still, and answered
+      // at once: not held) the backed-off wait, 150 × 2; at once after the third (moved again).
+      expect(clock.sleeps).toEqual([100, 0, 300, 0]);
+      expect(seen).toEqual(['0', '1', '2']);
+    } finally {
+      api.close();
+      await server.close();
+    }
+  });
+
   it('gives up on a job that never finishes with JOB_TIMEOUT', async () => {
     const server = await startFakeServer((_request, response) => sendJson(response, 200, { result: { id: 'j2', state: 'RUNNING' } }));
     const api = createApiClient({ server: server.url, tokens: scriptedTokens(), clock: instantClock(), env: {}, jobPoll: { initialMs: 1000, maxMs: 60_000, timeoutMs: 10 * 60_000 } });

@@ -1,5 +1,5 @@
 /**
- * Turns a failure below HTTP (got's RequestError: refused, reset, timed out, aborted) into an ApiError
+ * Turns a failure below HTTP (Node's or got's: refused, reset, timed out, aborted) into an ApiError
  * with code NETWORK, TIMEOUT or ABORTED. got's error holds the request options, headers and all, so it
  * is never kept as the cause: only its name, code and message are, in a fresh Error.
  */

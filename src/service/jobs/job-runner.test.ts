@@ -163,6 +163,61 @@ describe('JobRunner.nextMove (held polls)', () => {
     await runner.close();
   });
 
+  it("answers a job's polls from the rows after the last answer, the same as reading them all, and never changes an answer given", async () => {
+    const { ctx } = service.running;
+    const jobs = jobsRepo(ctx.db);
+    const runner = new JobRunner(ctx, jobs);
+    const answers: { cursor: number; answer: string; whole: string; given: ReturnType<JobsRepo['answerResults']>; givenText: string }[] = [];
+    let jobId = '';
+    const poll = (): void => {
+      const row = jobs.reload(jobId);
+      if (row === undefined) throw new Error('the job vanished');
+      // Twice at the same cursor (a poll whose hold ran out), then as a poll after each chunk.
+      jobs.answerResults(row);
+      const given = jobs.answerResults(row);
+      answers.push({ cursor: row.cursor, answer: JSON.stringify(given), whole: JSON.stringify(jobs.results(row)), given, givenText: JSON.stringify(given) });
+    };
+    runner.register<{ items: { key: string; value: number }[] }, { key: string; value: number }>({
+      type: 'AnswerRowsTestJob',
+      chunkSize: 1,
+      items: (input) => input.items.map((item) => ({ key: item.key, item })),
+      runItem: (item) => {
+        if (item.value < 0) throw new ServiceError('NOT_FOUND', `No item ${item.key}.`);
+        return { value: item.value };
+      },
+      afterChunk: () => poll(),
+    });
+    const admin = ctx.accounts.userByEmail(ctx.config.adminEmail);
+    const account = ctx.accounts.bySubdomain(LOCAL_SUBDOMAIN);
+    if (admin === undefined || account === undefined) throw new Error('no admin');
+    await service.running.jobsIdle();
+    const items = [
+      { key: 'old', value: 0 },
+      { key: 'z', value: 1 },
+      { key: 'a', value: 2 },
+      { key: 'gone', value: -1 },
+      { key: 'z', value: 3 },
+      { key: '7', value: 4 },
+    ];
+    const row = jobs.create(account.id, admin.id, 'AnswerRowsTestJob', { items }, ctx.nowIso());
+    jobId = row.id;
+    // Its first item from before results were rows (migration 0017), and a poll of it then.
+    ctx.db.prepare(`UPDATE jobs SET state = 'RUNNING', cursor = 1, successes = '{"old":{"value":0}}' WHERE id = ?`).run(row.id);
+    poll();
+    runner.kick();
+    await runner.idle();
+    expect(answers.map((answer) => answer.cursor)).toEqual([1, 2, 3, 4, 5, 6]);
+    for (const answer of answers) {
+      expect(answer.answer).toBe(answer.whole);
+      // Later answers (which add to the results kept) left this one as it was.
+      expect(JSON.stringify(answer.given)).toBe(answer.givenText);
+    }
+    const last = answers.at(-1)?.given;
+    expect(JSON.stringify(last?.successes)).toBe(JSON.stringify({ old: { value: 0 }, z: { value: 3 }, a: { value: 2 }, 7: { value: 4 } }));
+    expect(Object.keys(last?.failures ?? {})).toEqual(['gone']);
+    await runner.close();
+  });
+
   it('lets a waiter go after its time, and at once when the runner closes', async () => {
     const runner = new JobRunner(service.running.ctx, jobsRepo(service.running.ctx.db));
     await runner.nextMove('no-such-job', 1);

@@ -38,6 +38,9 @@ interface ItemResultRow {
   value: string;
 }
 
+/** Jobs whose last answer's results are kept (see jobsRepo's `answered`). */
+const ANSWERED_JOBS = 16;
+
 export function toJob(row: JobRow, results: JobResults): Job {
   const job: Job = {
     id: row.id,
@@ -66,10 +69,35 @@ export function jobsRepo(db: Db, ids: IdSource = cryptoIds()) {
     'INSERT INTO job_item_results (job_id, position, outcome, key, value) VALUES (?, ?, ?, ?, ?)',
   );
   const resultsOf = db.prepare<[string], ItemResultRow>('SELECT outcome, key, value FROM job_item_results WHERE job_id = ? ORDER BY position');
+  const resultsFrom = db.prepare<[string, number], ItemResultRow>('SELECT outcome, key, value FROM job_item_results WHERE job_id = ? AND position >= ? ORDER BY position');
+  /**
+   * The results of the jobs answered last, with the cursor they were read at (most recent last). A
+   * job's rows change only with its cursor, in one transaction: a poll that finds the cursor where the
+   * last answer left it reuses that answer's results, and one that finds it further on reads and parses
+   * only the rows after it. Each poll parsed every row before, so a job's answer cost grew with its
+   * items at every poll while it ran (issue 18).
+   */
+  const answered = new Map<string, { cursor: number; results: JobResults }>();
   // A failed job keeps the progress it reached; a completed one is at 1.
   const finish = db.prepare(
     "UPDATE jobs SET state = @state, progress = CASE WHEN @state = 'COMPLETED' THEN 1 ELSE progress END, error = @error, result = @result, date_completed = @now WHERE id = @id",
   );
+
+  /** The rows' JSON joined into one text per outcome and parsed once, added over `into` in row order. */
+  const addRows = (rows: Iterable<ItemResultRow>, into: JobResults): void => {
+    // Parsing a row at a time took several times as long for a job of 1,000 items. A key twice (two
+    // items of one batchItemId) is listed once, where it came first, with the later value.
+    const texts: Record<ItemResultRow['outcome'], string[]> = { SUCCESS: [], FAILURE: [] };
+    for (const item of rows) texts[item.outcome].push(`${JSON.stringify(item.key)}:${item.value}`);
+    if (texts.SUCCESS.length > 0) Object.assign(into.successes, JSON.parse(`{${texts.SUCCESS.join(',')}}`) as Record<string, unknown>);
+    if (texts.FAILURE.length > 0) Object.assign(into.failures, JSON.parse(`{${texts.FAILURE.join(',')}}`) as Record<string, ErrorBody>);
+  };
+  /** Everything the job has: its rows, over any results it kept as JSON from before them. */
+  const allResults = (row: JobRow): JobResults => {
+    const results: JobResults = { successes: JSON.parse(row.successes) as Record<string, unknown>, failures: JSON.parse(row.failures) as Record<string, ErrorBody> };
+    addRows(resultsOf.iterate(row.id), results);
+    return results;
+  };
 
   return {
     create(accountId: string, userId: string, type: string, input: unknown, now: string): JobRow {
@@ -91,16 +119,27 @@ export function jobsRepo(db: Db, ids: IdSource = cryptoIds()) {
     putFailure: (id: string, key: string, position: number, error: ErrorBody) => void putResult.run(id, position, 'FAILURE', key, JSON.stringify(error)),
     saveProgress: (id: string, cursor: number, progress: number) => void saveProgress.run(cursor, progress, id),
     /** The job's per-item results: those of its rows, over any it kept as JSON from before them. */
-    results(row: JobRow): JobResults {
-      const results: JobResults = { successes: JSON.parse(row.successes) as Record<string, unknown>, failures: JSON.parse(row.failures) as Record<string, ErrorBody> };
-      // The rows' JSON joined into one text per outcome and parsed once: parsing a row at a time took
-      // several times as long for a job of 1,000 items (a poll assembles it each time). A key twice
-      // (two items of one batchItemId) is listed once, where it came first, with the later value.
-      const texts: Record<ItemResultRow['outcome'], string[]> = { SUCCESS: [], FAILURE: [] };
-      for (const item of resultsOf.iterate(row.id)) texts[item.outcome].push(`${JSON.stringify(item.key)}:${item.value}`);
-      Object.assign(results.successes, JSON.parse(`{${texts.SUCCESS.join(',')}}`) as Record<string, unknown>);
-      Object.assign(results.failures, JSON.parse(`{${texts.FAILURE.join(',')}}`) as Record<string, ErrorBody>);
-      return results;
+    results: allResults,
+    /**
+     * The same for a job's answer (a poll), read on from the last answer's (see `answered`). Read it in
+     * the same turn as `row`. The objects are the caller's: later answers never change them.
+     */
+    answerResults(row: JobRow): JobResults {
+      const last = answered.get(row.id);
+      answered.delete(row.id);
+      let results: JobResults;
+      if (last === undefined || last.cursor > row.cursor) {
+        results = allResults(row);
+      } else {
+        results = last.results;
+        if (last.cursor < row.cursor) addRows(resultsFrom.iterate(row.id, last.cursor), results);
+      }
+      answered.set(row.id, { cursor: row.cursor, results });
+      for (const id of answered.keys()) {
+        if (answered.size <= ANSWERED_JOBS) break;
+        answered.delete(id);
+      }
+      return { successes: { ...results.successes }, failures: { ...results.failures } };
     },
     finish: (id: string, state: 'COMPLETED' | 'FAILED', error: ErrorBody | null, now: string, result?: unknown) =>
       void finish.run({ state, error: error === null ? null : JSON.stringify(error), result: result === undefined ? null : JSON.stringify(result), now, id }),

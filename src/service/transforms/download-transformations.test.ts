@@ -3,7 +3,7 @@ import { readdirSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { startTestService, type TestService } from '../../../test/support/test-service.js';
-import { md5Hex, uploadNewAsset } from '../../../test/support/upload-helpers.js';
+import { md5Hex, uploadNewAsset, waitForJob } from '../../../test/support/upload-helpers.js';
 import { fetchBytes, makeImage, makePdf, pixelAt, runDownloadJob } from '../../../test/support/media-fixtures.js';
 
 const items = (...assetIds: string[]) => assetIds.map((assetId, index) => ({ batchItemId: `i${index}`, assetId, assetFileId: null }));
@@ -41,6 +41,18 @@ describe('download transformations', () => {
     expect(bytes.length).toBe(item.size);
     expect(md5Hex(bytes)).toBe(item.checksum);
     expect(await sharp(bytes).metadata()).toMatchObject({ format: 'png', width: 500, height: 375 });
+  });
+
+  it('says how long its polls are held while a job is unfinished, and nothing once it is done [ours]', async () => {
+    const created = await service.api('POST', '/asset-download-batch-jobs', {
+      items: items(jpegId),
+      transformationDescription: custom(always({ type: 'RESIZE', width: 321 }, { type: 'CONVERT', format: 'WEBP' })),
+    });
+    expect(created.status).toBe(200);
+    expect(created.body.result).toMatchObject({ state: 'QUEUED', pollHoldMs: 250 });
+    const job = await waitForJob(service, '/asset-download-batch-jobs', created.body.result.id);
+    expect(job.state).toBe('COMPLETED');
+    expect(job).not.toHaveProperty('pollHoldMs');
   });
 
   it('crops a box out of the image, before converting with the quality asked for', async () => {

@@ -136,7 +136,7 @@ export class TransformCache {
         }
       });
       // Read back outside the slot: the next pipeline is already running meanwhile.
-      const checksum = await md5Of(temporary);
+      const checksum = await md5Of(temporary, rendered.size);
       const row: TransformRow = {
         key,
         source_sha256: sourceSha256,

@@ -132,6 +132,11 @@ export interface Job<S = unknown> {
   error?: ErrorBody | null;
   /** The job's own result besides its items' (a zipped download job: `DownloadZip`) [ours]. */
   result?: unknown;
+  /**
+   * On an unfinished job [ours]: the service holds a poll of it until it moves, this long at most, ms.
+   * A client may then ask again as soon as an answer shows it moved (docs/api.md, "Job polls are held").
+   */
+  pollHoldMs?: number;
 }
 
 export interface AssetUploadPart {
