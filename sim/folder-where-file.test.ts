@@ -2,7 +2,8 @@
  * A local folder where the service has a file of the same name (another client replaced the folder by
  * a file), run through the whole engine and the real service without faults: what seed 193 found. An
  * empty folder holds nothing to lose and gives way to the file; a folder with anything in it is never
- * removed, and the file is reported not synced instead of failing as "changed on disk" forever.
+ * removed, and the file is reported not synced instead of failing as "changed on disk" forever. A
+ * folder holding only empty folders counts as empty (seed 30131).
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -33,6 +34,23 @@ describe('a local folder where the service has a file', { timeout: 120_000 }, ()
     ];
     const result = await runSeed(193, { scenario, rates: NO_FAULTS });
     expect(result.failures).toEqual([]);
+    expect(treeOf(result.trace, 1)).toEqual({ B: 'now a file' });
+  });
+
+  it('gives way to the file when it holds only empty folders (seed 30131)', async () => {
+    const scenario: Step[] = [
+      ...syncs(0, 1),
+      write(1, 'B/E/F/c.txt', 'written and deleted before a sync'),
+      { kind: 'local-delete', client: 1, path: 'B/E/F/c.txt' },
+      write(1, 'B/G/c.txt', 'written and deleted before a sync'),
+      { kind: 'local-delete', client: 1, path: 'B/G/c.txt' },
+      write(0, 'B/a.txt', 'in the folder'),
+      { kind: 'folder-to-file', client: 0, dir: 'B', content: 'now a file' },
+      ...syncs(0, 1, 0, 1),
+    ];
+    const result = await runSeed(30131, { scenario, rates: NO_FAULTS });
+    expect(result.failures).toEqual([]);
+    expect(result.trace).not.toContainEqual(expect.stringContaining('PATH_BLOCKED'));
     expect(treeOf(result.trace, 1)).toEqual({ B: 'now a file' });
   });
 

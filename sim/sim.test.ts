@@ -41,6 +41,7 @@ const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean
   { seed: 30001, steps: 30, caseFolders: true, bug: 'a folder renamed over a waiting conflict copy whose old path was still in the snapshot: the copy at the new path was uploaded' },
   { seed: 30197, steps: 30, caseFolders: true, bug: 'a crash rolled back the move of a conflict\'s original; the next pass recorded it without a move and the conflict kept the old path' },
   { seed: 30004, steps: 30, caseFolders: true, bug: 'a new file\'s job answered 502 after commit, then the colleague renamed its folder: the upload journal stayed at the old path and the job\'s empty asset stayed live' },
+  { seed: 30131, steps: 30, bug: 'a local folder holding only an empty folder where the service has a file of its name: the file was blocked (PATH_BLOCKED) for good (sim/folder-where-file.test.ts)' },
 ];
 
 describe('the deterministic simulation', { timeout: 600_000 }, () => {
