@@ -10,7 +10,8 @@
  */
 import { dirname } from 'node:path';
 import type { ConflictInput } from '../db/conflicts-repo.js';
-import { errnoCode, resolveInsideRoot, sameSignature, type FileStat, type FileSystem, type Trash } from '../local/index.js';
+import { errnoCode, resolveInsideRoot, sameSignature, type FileStat, type FileSystem, type LocalDisk, type Trash } from '../local/index.js';
+import { removeEmptyTree } from '../local/remove-empty-tree.js';
 import { caseFoldedNames } from './local-names.js';
 import { locateFile } from './locate-file.js';
 import { SyncError } from './sync-error.js';
@@ -21,6 +22,8 @@ type Op<K extends Operation['kind']> = Extract<Operation, { kind: K }>;
 
 export interface LocalChangeDeps {
   fs: FileSystem;
+  /** Removes a folder only when it is empty (a move's target holding only empty folders gives way). */
+  disk: Pick<LocalDisk, 'removeEmptyDir'>;
   trash: Trash;
   nowIso(): string;
   /** A file moved on disk: local `from` → `local`, synced `syncedFrom` → `synced`, in one transaction. */
@@ -110,7 +113,9 @@ export class LocalChangeExecutor {
    * The absolute path of relPath inside the root, where nothing is yet. A case-only rename (`Logo.png`
    * → `logo.png`) on a disk that ignores case finds the moving file itself at its new spelling: that
    * is no namesake, and the rename respells it (seed 20980 with `--names case-insensitive`: refused as
-   * "appeared on disk", the move was planned again on every pass and never converged).
+   * "appeared on disk", the move was planned again on every pass and never converged). A folder that
+   * holds only empty folders holds nothing to lose and gives way to the moving file, as it does to a
+   * download (download-executor.ts); refused, the move was planned again on every pass (seed 33000).
    */
   private async free(root: UploadRoot, relPath: string, moving?: { from: string; file: LocalEntry }): Promise<string> {
     const path = await resolveInsideRoot(this.deps.fs, root.path, relPath);
@@ -122,6 +127,7 @@ export class LocalChangeExecutor {
       throw error;
     }
     if (moving !== undefined && caseFoldedNames(moving.from) === caseFoldedNames(relPath) && found.kind === 'file' && sameSignature(found, moving.file) && found.dev === moving.file.dev) return path;
+    if (moving !== undefined && found.kind === 'directory' && (await removeEmptyTree(this.deps.fs, this.deps.disk, path))) return path;
     throw new SyncError('LOCAL_FILE_CHANGED', `${relPath} appeared on disk since the plan; it is compared again.`);
   }
 }
