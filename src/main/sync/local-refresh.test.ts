@@ -60,4 +60,23 @@ describe('LocalRefresh', () => {
     expect(await refresh.refresh()).toBe(true);
     expect(files()).toEqual(['unannounced.txt']);
   });
+
+  it('forgets the files no longer in a hinted folder that is still there (simulation seed 60227)', async () => {
+    const { clock, fs, refresh, files } = setUp();
+    fs.writeFile('/root/A/a.txt', 'moved with its folder');
+    fs.writeFile('/root/A/E/b.txt', 'moved too');
+    fs.writeFile('/root/B/c.txt', 'not hinted');
+    clock.advance(10_000);
+    await refresh.refresh();
+    expect(files()).toEqual(['A/E/b.txt', 'A/a.txt', 'B/c.txt']);
+
+    // A renamed to D, and a new A made at once: the hint for A finds a folder.
+    fs.renameSync('/root/A', '/root/D');
+    fs.writeFile('/root/A/new.txt', 'written after');
+    fs.remove('/root/B/c.txt');
+    clock.advance(10_000);
+    refresh.hint(['A', 'D']);
+    await refresh.refresh();
+    expect(files()).toEqual(['A/new.txt', 'B/c.txt', 'D/E/b.txt', 'D/a.txt']);
+  });
 });

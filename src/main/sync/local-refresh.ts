@@ -10,6 +10,7 @@
  * completion gives its MD5. `read` hashes the ones a decision turns out to need (content-needed.ts).
  */
 import { loadIgnoreRules, nfc, sameSignature, type FileSignature, type FileSystem, type IgnoreRules, type LocalObservation, type LocalScanner, type StabilityGate } from '../local/index.js';
+import { outermostPaths } from '../local/rel-path.js';
 import type { IssuesRepo } from '../db/issues-repo.js';
 import type { SnapshotsRepo } from '../db/snapshots-repo.js';
 import type { FolderRoot } from './folder-mapper.js';
@@ -127,9 +128,32 @@ export class LocalRefresh {
     if (paths.size === 0 && reports.size === 0) return false;
     const before = [...reports].join('\n');
     const seen = new Set<string>();
-    await this.committing(() => deps.scanner.rescan(root.path, [...paths, ...reports.keys()], (observation) => this.observe(observation, seen, []), options));
+    const unknown: string[] = [];
+    const rescanned = [...paths, ...reports.keys()];
+    await this.committing(() => deps.scanner.rescan(root.path, rescanned, (observation) => this.observe(observation, seen, unknown), options));
+    this.forgetUnseenBelow(rescanned, seen, unknown);
     // A report found as it was is no news: the root may go on resting (plan-rest.ts).
     return paths.size > 0 || [...this.scannerReports()].join('\n') !== before;
+  }
+
+  /**
+   * A rescan walks each hinted folder whole but names only what it finds there: a file recorded below
+   * a rescanned path and not seen is gone, as after a full scan (local-scanner.ts). Kept, it hid the
+   * move of a folder whose name came back at once (`A` renamed to `D`, a new `A` made; the watcher's
+   * `A` found a folder): the files at `D` looked new beside the stale ones at `A`, and went up as
+   * second assets (simulation seed 60227).
+   */
+  private forgetUnseenBelow(rescanned: readonly string[], seen: ReadonlySet<string>, unknown: readonly string[]): void {
+    const { deps, root } = this;
+    const covered = (relPath: string): boolean => unknown.some((prefix) => relPath === prefix || relPath.startsWith(`${prefix}/`));
+    const gone = outermostPaths(rescanned.map(nfc))
+      .filter((relDir) => relDir !== '')
+      .flatMap((relDir) => deps.snapshots.localBelow(root.id, relDir))
+      .filter((relPath) => !seen.has(relPath) && !covered(relPath));
+    if (gone.length === 0) return;
+    deps.snapshots.inTransaction(() => gone.forEach((relPath) => deps.snapshots.deleteLocal(root.id, relPath)));
+    const forgotten = new Set(gone);
+    this.forgetIssues((relPath) => forgotten.has(relPath));
   }
 
   /** The scanner's "not synced" reports of this root: path → reason and detail. */
