@@ -79,4 +79,29 @@ describe('LocalRefresh', () => {
     await refresh.refresh();
     expect(files()).toEqual(['A/new.txt', 'B/c.txt', 'D/E/b.txt', 'D/a.txt']);
   });
+
+  it('knows an unreadable file by its signature, so a synced file renamed to it is not read as deleted (simulation seed 61160)', async () => {
+    const { clock, fs, refresh, files } = setUp();
+    fs.writeFile('/root/A/C/Logo.png', 'moved with its folder');
+    clock.advance(10_000);
+    await refresh.refresh();
+    const before = await fs.lstat('/root/A/C/Logo.png');
+
+    fs.renameSync('/root/A/C', '/root/D');
+    fs.chmod('/root/D/Logo.png', 0o000);
+    refresh.hint(['']);
+    clock.advance(10_000);
+    await refresh.refresh();
+    expect(files()).toEqual([]);
+    expect(refresh.unstable.has('D/Logo.png')).toBe(true);
+    expect(refresh.pending.get('D/Logo.png')).toEqual({ size: before.size, mtimeMs: before.mtimeMs, ino: before.ino, dev: before.dev });
+
+    // Readable again: a file like any other, no longer waiting.
+    fs.chmod('/root/D/Logo.png', 0o644);
+    refresh.hint(['D/Logo.png']);
+    clock.advance(10_000);
+    await refresh.refresh();
+    expect(files()).toEqual(['D/Logo.png']);
+    expect(refresh.pending.has('D/Logo.png')).toBe(false);
+  });
 });

@@ -247,6 +247,11 @@ export class LocalRefresh {
         // Present but not syncable: it must never look deleted. A name reported in another spelling
         // (NAME_CLASH) covers its NFC path too: it may be the file or folder synced there before.
         this.unstable.add(relPath);
+        // An unreadable file is known by its signature, as a settling one is: a synced file that
+        // vanished and is this one moved (seed 61160: read as deleted, its asset was binned and
+        // the other client, which had moved it elsewhere, uploaded it again as a second asset).
+        if (observation.file === undefined) this.pending.delete(relPath);
+        else this.pending.set(relPath, observation.file);
         if (observation.subtreeUnknown) unknown.push(nfc(relPath));
         this.write(() => {
           // The same report again changes nothing (and writes nothing: a write would wake a resting root).
