@@ -13,7 +13,7 @@ import { generateScenario, type Step } from './scenario.js';
 import { withFaultSteps } from './fault-steps.js';
 
 /** Seeds that once failed, kept as regressions (each with the bug it found). */
-const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean; caseFolders?: boolean; crash?: number; names?: NameMode[] }[] = [
+const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean; caseFolders?: boolean; crash?: number; commit?: number; network?: number; disk?: number; names?: NameMode[] }[] = [
   { seed: 203, steps: 30, classic: true, bug: 'a crash between a download rename and its record, then a pass without a listing: the file uploaded as a second asset' },
   { seed: 17, steps: 16, classic: true, bug: 'NFC and NFD spellings of one name on a Linux disk: neither uploaded, nothing said which (sim/name-clashes.test.ts)' },
   { seed: 4001, steps: 30, classic: true, crash: 0.08, bug: 'logo.png and Logo.png on the service, a case-insensitive client: each download replaced the other (sim/name-clashes.test.ts)' },
@@ -50,11 +50,17 @@ const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean
   { seed: 30254, steps: 30, caseFolders: true, bug: 'twin options after a case-only rename, numbered by option ids' },
   { seed: 30292, steps: 30, caseFolders: true, bug: 'twin options after a case-only rename, numbered by option ids' },
   { seed: 30007, steps: 30, caseFolders: true, names: ['exact', 'case-insensitive'], bug: 'twin options after a case-only rename, numbered by option ids (--names case-insensitive)' },
-  { seed: 50297, steps: 30, caseFolders: true, bug: 'a folder renamed A/C -> A/c on a disk that ignores case while the event for the old path was dropped: A/C/b.txt stayed in the snapshot and A/c/b.txt uploaded as a second asset (local-refresh.test.ts)' },
+  { seed: 50297, steps: 30, caseFolders: true, bug: 'a folder renamed A/C -> A/c on a disk that ignores case while the event for the old path was dropped: A/C/b.txt stayed in the snapshot and A/c/b.txt uploaded as a second asset (stale-origins.test.ts)' },
   { seed: 30266, steps: 30, caseFolders: true, bug: 'the same as 50297, the folder of a waiting conflict renamed in case' },
   { seed: 50306, steps: 30, caseFolders: true, names: ['exact', 'case-insensitive'], bug: 'the 50297 class with --names case-insensitive: B/café.txt left in the snapshot beside b/café.txt, uploaded twice' },
   { seed: 50175, steps: 30, caseFolders: true, bug: 'a conflict copy moved with its folder (A -> a) was unreadable to the scan (EACCES): its conflict read as resolved, and the copy uploaded once readable' },
   { seed: 50008, steps: 30, caseFolders: true, bug: 'a folder the service renamed B -> b where b was taken on a disk that keeps case: B was emptied file by file and stayed, and the service\'s file B never took its name' },
+  { seed: 33000, steps: 30, caseFolders: true, commit: 0.15, bug: 'a case-only rename B -> b on a disk that keeps case left an empty folder B; the move of the service\'s file back to B was refused as "appeared on disk" on every pass (an empty folder tree gives way to a moving file; sim/folder-where-file.test.ts)' },
+  { seed: 30131, steps: 30, bug: 'a local folder holding only an empty folder where the service has a file of its name: the file was blocked (PATH_BLOCKED) for good (sim/folder-where-file.test.ts)' },
+  { seed: 60227, steps: 30, commit: 0.15, bug: 'a folder renamed A -> D and a new A made before a watcher-driven pass: the rescan of A kept the stale A/a.txt, so D/a.txt went up as a new asset beside the one another client moved (src/main/sync/local-refresh.test.ts)' },
+  { seed: 61160, steps: 30, network: 0.2, disk: 0.08, bug: 'two clients moved one file to different folders; one\'s move failed (its new folder\'s creation lost) and its next plan read the file, held back at the busy new path, as deleted: the asset was binned and both uploaded it again (plan-operations.test.ts)' },
+  { seed: 60803, steps: 50, bug: 'a folder renamed on both clients; one could not read the moved file (EACCES), read the synced one as deleted and binned its asset: two live assets with one file\'s bytes (local-refresh.test.ts)' },
+  { seed: 61193, steps: 30, network: 0.2, disk: 0.08, bug: 'a folder renamed B -> D while the watcher\'s event for B was dropped: the snapshot still held B/café.txt, so D/café.txt, the same inode, went up as a second asset (stale-origins.test.ts)' },
 ];
 
 describe('the deterministic simulation', { timeout: 600_000 }, () => {
@@ -62,8 +68,10 @@ describe('the deterministic simulation', { timeout: 600_000 }, () => {
 
   it('passes every invariant on the regression seeds', async () => {
     const failing: string[] = [];
-    for (const { seed, steps, classic, caseFolders, crash, names } of REGRESSIONS) {
-      const result = await runSeed(seed, { steps, classic: classic === true, caseFolders: caseFolders === true, ...(crash === undefined ? {} : { rates: { ...DEFAULT_RATES, crash } }), ...(names === undefined ? {} : { names }) });
+    for (const { seed, steps, classic, caseFolders, crash, commit, network, disk, names } of REGRESSIONS) {
+      const given = { ...(crash === undefined ? {} : { crash, commit: crash }), ...(commit === undefined ? {} : { commit }), ...(network === undefined ? {} : { network }), ...(disk === undefined ? {} : { disk }) };
+      const rates = Object.keys(given).length === 0 ? {} : { rates: { ...DEFAULT_RATES, ...given } };
+      const result = await runSeed(seed, { steps, classic: classic === true, caseFolders: caseFolders === true, ...rates, ...(names === undefined ? {} : { names }) });
       if (result.failures.length > 0) failing.push(`seed ${seed}: ${result.failures.join('; ')}`);
     }
     expect(failing).toEqual([]);

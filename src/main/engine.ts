@@ -209,7 +209,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
   });
   const localChanges = new LocalChangeExecutor({
     fs: deps.fs,
-    removeEmptyDir: (path) => disk.removeEmptyDir(path),
+    disk,
     trash: deps.trash ?? createFreedesktopTrash({ now: () => deps.clock.now() }),
     nowIso,
     moved: db.transaction((rootId: string, from: string, local: LocalEntry, syncedFrom: string, synced: SyncedEntry) => {

@@ -30,6 +30,8 @@ export function snapshotsRepo(db: StateDb) {
     'UPDATE local_files SET md5 = @md5 WHERE root_id = @root_id AND rel_path = @relPath AND md5 IS NULL AND size = @size AND mtime_ms = @mtimeMs AND ino = @ino AND dev = @dev',
   );
   const localDelete = db.prepare('DELETE FROM local_files WHERE root_id = ? AND rel_path = ?');
+  // Everything below a folder: the paths from `dir/` up to `dir0` ('0' follows '/'), on the primary key.
+  const localBelow = db.prepare<[string, string, string], { rel_path: string }>('SELECT rel_path FROM local_files WHERE root_id = ? AND rel_path > ? AND rel_path < ?');
   const localDeleteTree = db.prepare("DELETE FROM local_files WHERE root_id = ? AND (rel_path = ? OR rel_path LIKE ? ESCAPE '\\')");
   const syncedAll = db.prepare<[string], SyncedColumns>('SELECT * FROM synced WHERE root_id = ?');
   const syncedOne = db.prepare<[string, string], SyncedColumns>('SELECT * FROM synced WHERE root_id = ? AND rel_path = ?');
@@ -55,6 +57,8 @@ export function snapshotsRepo(db: StateDb) {
     fillUnread: (rootId: string, synced: SyncedEntry) =>
       void localFill.run({ root_id: rootId, relPath: synced.relPath, md5: synced.md5, size: synced.size, mtimeMs: synced.mtimeMs, ino: synced.ino, dev: synced.dev }),
     deleteLocal: (rootId: string, relPath: string) => void localDelete.run(rootId, relPath),
+    /** The local paths below a folder (not the folder's own path). */
+    localBelow: (rootId: string, relDir: string): string[] => localBelow.all(rootId, `${relDir}/`, `${relDir}0`).map((row) => row.rel_path),
     /** Forgets a path and everything below it. */
     deleteLocalTree: (rootId: string, relPath: string) => void localDeleteTree.run(rootId, relPath, `${relPath.replace(/[\\%_]/g, (c) => `\\${c}`)}/%`),
     synced(rootId: string): Map<string, SyncedEntry> {

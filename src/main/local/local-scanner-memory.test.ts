@@ -28,7 +28,10 @@ describe('LocalScanner on the in-memory file system', () => {
     const fs = tree();
     fs.chmod(`${ROOT}/folder/b.txt`, 0o000);
     const byPath = await scan(fs);
-    expect(byPath.get('folder/b.txt')).toEqual({ kind: 'not-synced', relPath: 'folder/b.txt', reason: 'UNREADABLE', detail: 'cannot read the file: EACCES', subtreeUnknown: false });
+    const stat = await fs.lstat(`${ROOT}/folder/b.txt`);
+    // With its signature: a synced file renamed to it moves instead of reading as deleted (seed 61160).
+    const file = { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev };
+    expect(byPath.get('folder/b.txt')).toEqual({ kind: 'not-synced', relPath: 'folder/b.txt', reason: 'UNREADABLE', detail: 'cannot read the file: EACCES', subtreeUnknown: false, file });
     expect(byPath.get('folder/sub/c.txt')?.kind).toBe('file');
     expect(byPath.get('a.txt')?.kind).toBe('file');
   });

@@ -71,6 +71,11 @@ export interface NotSynced {
   /** For people: what exactly is wrong (an errno code, the name rule broken, …). */
   detail: string;
   subtreeUnknown: boolean;
+  /**
+   * A regular file listed but not readable (UNREADABLE): which file it is, so a synced file that
+   * vanished and may be this one waits or moves instead of reading as deleted.
+   */
+  file?: FileSignature & { dev: number };
 }
 
 /**

@@ -130,8 +130,8 @@ export class TreeWalk {
     this.emit({ kind: 'gone', relPath });
   }
 
-  notSynced(relPath: string, reason: NotSyncedReason, detail: string, subtreeUnknown: boolean): void {
-    this.emit({ kind: 'not-synced', relPath, reason, detail, subtreeUnknown });
+  notSynced(relPath: string, reason: NotSyncedReason, detail: string, subtreeUnknown: boolean, file?: FileStat): void {
+    this.emit({ kind: 'not-synced', relPath, reason, detail, subtreeUnknown, ...(file === undefined ? {} : { file: { size: file.size, mtimeMs: file.mtimeMs, ino: file.ino, dev: file.dev } }) });
   }
 
   run(): Promise<WalkCounts> {
@@ -299,7 +299,7 @@ export class TreeWalk {
         break;
       case 'failed':
         if (outcome.code === 'ELOOP') this.notSynced(relPath, 'SYMLINK', 'symbolic links are not followed', false);
-        else if (outcome.code !== 'ENOENT') this.notSynced(relPath, 'UNREADABLE', `cannot read the file: ${outcome.code}`, false);
+        else if (outcome.code !== 'ENOENT') this.notSynced(relPath, 'UNREADABLE', `cannot read the file: ${outcome.code}`, false, item.stat);
         else if (this.settings.reportVanished) this.reportGone(relPath);
         break;
     }

@@ -21,6 +21,7 @@ import type { AssetApi, BatchOutcome } from '../api/index.js';
 import type { Landing, LandingJournal } from '../db/landing-journal.js';
 import { ENGINE_DIR_NAME, HASH_READ_BYTES, LocalError, hashFile, locateInsideRoot, sameSignature, type FileStat, type FileSystem, type LocalDisk } from '../local/index.js';
 import { PathLocator } from '../local/locate-path.js';
+import { removeEmptyTree } from '../local/remove-empty-tree.js';
 import { ConcurrencyLimit } from '../../shared/concurrency-limit.js';
 import { SyncError } from './sync-error.js';
 import type { HashedEntry, Operation } from './sync-types.js';
@@ -215,16 +216,17 @@ export class DownloadExecutor {
   }
 
   /**
-   * A folder where the service has a file (the folder was replaced by a file elsewhere). An empty one
-   * holds nothing to lose and gives way to the file (removed only if still empty: rmdir, never
-   * recursive); one with anything in it is never removed: the file waits, reported not synced
+   * A folder where the service has a file (the folder was replaced by a file elsewhere). An empty one,
+   * or one holding only empty folders, holds nothing to lose and gives way to the file (each folder
+   * removed only if still empty: rmdir, never recursive); one with a file in it is never removed: the file waits, reported not synced
    * (PATH_BLOCKED), until the folder's files reach the service and the file is given a name of its own
    * beside it, or the user moves the folder. Read as "changed on disk", an empty folder failed the
-   * download on every pass and the root never came to rest (simulation seed 193).
+   * download on every pass and the root never came to rest (simulation seed 193); read as holding
+   * files, a folder whose only content was an empty folder blocked the file for good (seed 30131).
    */
   private async clearEmptyFolder(root: UploadRoot, op: DownloadOp, target: { absPath: string; existing: FileStat | undefined }): Promise<{ absPath: string; existing: FileStat | undefined }> {
     if (op.replace !== undefined || target.existing?.kind !== 'directory') return target;
-    if (!(await this.deps.disk.removeEmptyDir(target.absPath))) {
+    if (!(await removeEmptyTree(this.deps.fs, this.deps.disk, target.absPath))) {
       throw new LocalError('PATH_BLOCKED', `${op.relPath} is a folder with files in it on disk, where the service has a file; move or rename the folder to get the file`, op.relPath);
     }
     // Located afresh: the batch's locator may remember the folder, and the file takes the service's spelling.

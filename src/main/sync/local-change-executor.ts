@@ -10,7 +10,8 @@
  */
 import { dirname } from 'node:path';
 import type { ConflictInput } from '../db/conflicts-repo.js';
-import { errnoCode, resolveInsideRoot, sameSignature, type FileStat, type FileSystem, type Trash } from '../local/index.js';
+import { errnoCode, resolveInsideRoot, sameSignature, type FileStat, type FileSystem, type LocalDisk, type Trash } from '../local/index.js';
+import { removeEmptyTree } from '../local/remove-empty-tree.js';
 import { caseFoldedNames } from './local-names.js';
 import { locateFile } from './locate-file.js';
 import { SyncError } from './sync-error.js';
@@ -21,6 +22,8 @@ type Op<K extends Operation['kind']> = Extract<Operation, { kind: K }>;
 
 export interface LocalChangeDeps {
   fs: FileSystem;
+  /** Removes a folder only when it is empty (a move's target holding only empty folders gives way). */
+  disk: Pick<LocalDisk, 'removeEmptyDir'>;
   trash: Trash;
   nowIso(): string;
   /** A file moved on disk: local `from` → `local`, synced `syncedFrom` → `synced`, in one transaction. */
@@ -36,8 +39,6 @@ export interface LocalChangeDeps {
   deleteSynced(rootId: string, relPath: string): void;
   /** These paths changed under the engine's hands: the stability gate may forget them. */
   landed(rootId: string, relPath: string): void;
-  /** Removes a directory only if it is empty (rmdir); false when it holds anything. */
-  removeEmptyDir?(path: string): Promise<boolean>;
 }
 
 export class LocalChangeExecutor {
@@ -112,7 +113,9 @@ export class LocalChangeExecutor {
    * The absolute path of relPath inside the root, where nothing is yet. A case-only rename (`Logo.png`
    * → `logo.png`) on a disk that ignores case finds the moving file itself at its new spelling: that
    * is no namesake, and the rename respells it (seed 20980 with `--names case-insensitive`: refused as
-   * "appeared on disk", the move was planned again on every pass and never converged).
+   * "appeared on disk", the move was planned again on every pass and never converged). A folder that
+   * holds only empty folders holds nothing to lose and gives way to the moving file, as it does to a
+   * download (download-executor.ts); refused, the move was planned again on every pass (seed 33000).
    */
   private async free(root: UploadRoot, relPath: string, moving?: { from: string; file: LocalEntry }): Promise<string> {
     const path = await resolveInsideRoot(this.deps.fs, root.path, relPath);
@@ -124,11 +127,10 @@ export class LocalChangeExecutor {
       throw error;
     }
     if (moving !== undefined && caseFoldedNames(moving.from) === caseFoldedNames(relPath) && found.kind === 'file' && sameSignature(found, moving.file) && found.dev === moving.file.dev) return path;
-    // An empty folder holds nothing to lose and gives way to a moving file, as to a download (seed
-    // 193): a folder the service renamed to a spelling already taken here (`B` → `b` beside `b` on a
-    // disk that keeps case) is emptied file by file and stays, and the service's file `B` could
-    // never take its name (seed 50008).
-    if (moving !== undefined && found.kind === 'directory' && (await this.deps.removeEmptyDir?.(path)) === true) return path;
+    // Also a folder the service renamed to a spelling already taken here (`B` → `b` beside `b` on a
+    // disk that keeps case): emptied file by file, it stayed, and the service's file `B` could never
+    // take its name (seed 50008).
+    if (moving !== undefined && found.kind === 'directory' && (await removeEmptyTree(this.deps.fs, this.deps.disk, path))) return path;
     throw new SyncError('LOCAL_FILE_CHANGED', `${relPath} appeared on disk since the plan; it is compared again.`);
   }
 }

@@ -49,23 +49,6 @@ describe('LocalRefresh', () => {
     expect(files()).toEqual(['Logo.png/b.txt', 'other.txt']);
   });
 
-  it.each([['exact', 'D'], ['case-insensitive', 'A/c']] as const)('looks again at the old path of a file that arrived where only its new path was hinted (%s disk; simulation seed 50297)', async (names, to) => {
-    const { clock, fs, refresh, files } = setUp(undefined, names);
-    refresh.exactNames = names === 'case-insensitive';
-    fs.writeFile('/root/A/C/b.txt', 'moved with its folder');
-    fs.writeFile('/root/A/other.txt', 'stays');
-    clock.advance(10_000);
-    await refresh.refresh();
-    expect(files()).toEqual(['A/C/b.txt', 'A/other.txt']);
-
-    fs.renameSync('/root/A/C', `/root/${to}`);
-    // The event for the old folder was lost: only the new path is hinted.
-    refresh.hint([`${to}/b.txt`]);
-    clock.advance(10_000);
-    await refresh.refresh();
-    expect(files()).toEqual(['A/other.txt', `${to}/b.txt`].sort());
-  });
-
   it('scans the whole root again once the rescan interval passed, hinted or not', async () => {
     const { clock, fs, refresh, files } = setUp(60_000);
     await refresh.refresh();
@@ -76,5 +59,49 @@ describe('LocalRefresh', () => {
     clock.advance(60_000);
     expect(await refresh.refresh()).toBe(true);
     expect(files()).toEqual(['unannounced.txt']);
+  });
+
+  it('forgets the files no longer in a hinted folder that is still there (simulation seed 60227)', async () => {
+    const { clock, fs, refresh, files } = setUp();
+    fs.writeFile('/root/A/a.txt', 'moved with its folder');
+    fs.writeFile('/root/A/E/b.txt', 'moved too');
+    fs.writeFile('/root/B/c.txt', 'not hinted');
+    clock.advance(10_000);
+    await refresh.refresh();
+    expect(files()).toEqual(['A/E/b.txt', 'A/a.txt', 'B/c.txt']);
+
+    // A renamed to D, and a new A made at once: the hint for A finds a folder.
+    fs.renameSync('/root/A', '/root/D');
+    fs.writeFile('/root/A/new.txt', 'written after');
+    fs.remove('/root/B/c.txt');
+    clock.advance(10_000);
+    refresh.hint(['A', 'D']);
+    await refresh.refresh();
+    expect(files()).toEqual(['A/new.txt', 'B/c.txt', 'D/E/b.txt', 'D/a.txt']);
+  });
+
+  it('knows an unreadable file by its signature, so a synced file renamed to it is not read as deleted (simulation seed 61160)', async () => {
+    const { clock, fs, refresh, files } = setUp();
+    fs.writeFile('/root/A/C/Logo.png', 'moved with its folder');
+    clock.advance(10_000);
+    await refresh.refresh();
+    const before = await fs.lstat('/root/A/C/Logo.png');
+
+    fs.renameSync('/root/A/C', '/root/D');
+    fs.chmod('/root/D/Logo.png', 0o000);
+    refresh.hint(['']);
+    clock.advance(10_000);
+    await refresh.refresh();
+    expect(files()).toEqual([]);
+    expect(refresh.unstable.has('D/Logo.png')).toBe(true);
+    expect(refresh.pending.get('D/Logo.png')).toEqual({ size: before.size, mtimeMs: before.mtimeMs, ino: before.ino, dev: before.dev });
+
+    // Readable again: a file like any other, no longer waiting.
+    fs.chmod('/root/D/Logo.png', 0o644);
+    refresh.hint(['D/Logo.png']);
+    clock.advance(10_000);
+    await refresh.refresh();
+    expect(files()).toEqual(['D/Logo.png']);
+    expect(refresh.pending.has('D/Logo.png')).toBe(false);
   });
 });

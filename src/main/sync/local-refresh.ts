@@ -10,6 +10,7 @@
  * completion gives its MD5. `read` hashes the ones a decision turns out to need (content-needed.ts).
  */
 import { loadIgnoreRules, nfc, sameSignature, type FileSignature, type FileSystem, type IgnoreRules, type LocalObservation, type LocalScanner, type StabilityGate } from '../local/index.js';
+import { outermostPaths } from '../local/rel-path.js';
 import type { IssuesRepo } from '../db/issues-repo.js';
 import type { SnapshotsRepo } from '../db/snapshots-repo.js';
 import type { FolderRoot } from './folder-mapper.js';
@@ -127,24 +128,32 @@ export class LocalRefresh {
     if (paths.size === 0 && reports.size === 0) return false;
     const before = [...reports].join('\n');
     const seen = new Set<string>();
-    /** Identities (device:inode) of files seen at a path the snapshot did not have. */
-    const arrived = new Set<string>();
-    await this.committing(() =>
-      deps.scanner.rescan(root.path, [...paths, ...reports.keys()], (observation) => {
-        if ((observation.kind === 'file' || observation.kind === 'pending') && deps.snapshots.localEntry(root.id, observation.relPath) === undefined) arrived.add(`${String(observation.dev)}:${String(observation.ino)}`);
-        this.observe(observation, seen, []);
-      }, options),
-    );
-    // A file that arrived with the identity of one recorded at another path may have moved from there
-    // though no event named the old path (one dropped; a folder renamed in case only on a disk that
-    // ignores case): that path is looked at again, or it stays in the snapshot beside the new one and
-    // the file uploads as a second asset (seed 50297).
-    if (arrived.size > 0) {
-      const stale = [...deps.snapshots.local(root.id).values()].filter((entry) => !seen.has(entry.relPath) && arrived.has(`${String(entry.dev)}:${String(entry.ino)}`)).map((entry) => entry.relPath);
-      if (stale.length > 0) await this.committing(() => deps.scanner.rescan(root.path, stale, (observation) => this.observe(observation, seen, []), options));
-    }
+    const unknown: string[] = [];
+    const rescanned = [...paths, ...reports.keys()];
+    await this.committing(() => deps.scanner.rescan(root.path, rescanned, (observation) => this.observe(observation, seen, unknown), options));
+    this.forgetUnseenBelow(rescanned, seen, unknown);
     // A report found as it was is no news: the root may go on resting (plan-rest.ts).
     return paths.size > 0 || [...this.scannerReports()].join('\n') !== before;
+  }
+
+  /**
+   * A rescan walks each hinted folder whole but names only what it finds there: a file recorded below
+   * a rescanned path and not seen is gone, as after a full scan (local-scanner.ts). Kept, it hid the
+   * move of a folder whose name came back at once (`A` renamed to `D`, a new `A` made; the watcher's
+   * `A` found a folder): the files at `D` looked new beside the stale ones at `A`, and went up as
+   * second assets (simulation seed 60227).
+   */
+  private forgetUnseenBelow(rescanned: readonly string[], seen: ReadonlySet<string>, unknown: readonly string[]): void {
+    const { deps, root } = this;
+    const covered = (relPath: string): boolean => unknown.some((prefix) => relPath === prefix || relPath.startsWith(`${prefix}/`));
+    const gone = outermostPaths(rescanned.map(nfc))
+      .filter((relDir) => relDir !== '')
+      .flatMap((relDir) => deps.snapshots.localBelow(root.id, relDir))
+      .filter((relPath) => !seen.has(relPath) && !covered(relPath));
+    if (gone.length === 0) return;
+    deps.snapshots.inTransaction(() => gone.forEach((relPath) => deps.snapshots.deleteLocal(root.id, relPath)));
+    const forgotten = new Set(gone);
+    this.forgetIssues((relPath) => forgotten.has(relPath));
   }
 
   /** The scanner's "not synced" reports of this root: path → reason and detail. */
@@ -238,6 +247,11 @@ export class LocalRefresh {
         // Present but not syncable: it must never look deleted. A name reported in another spelling
         // (NAME_CLASH) covers its NFC path too: it may be the file or folder synced there before.
         this.unstable.add(relPath);
+        // An unreadable file is known by its signature, as a settling one is: a synced file that
+        // vanished and is this one moved (seed 61160: read as deleted, its asset was binned and
+        // the other client, which had moved it elsewhere, uploaded it again as a second asset).
+        if (observation.file === undefined) this.pending.delete(relPath);
+        else this.pending.set(relPath, observation.file);
         if (observation.subtreeUnknown) unknown.push(nfc(relPath));
         this.write(() => {
           // The same report again changes nothing (and writes nothing: a write would wake a resting root).

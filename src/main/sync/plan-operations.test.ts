@@ -117,6 +117,18 @@ describe('planOperations', () => {
     expect(kinds(plan([{ ...a, md5: 'A2' }, b], [synced(a, 'asset-a')], { busy: new Set(['a.txt', 'b.txt']) }))).toEqual([]);
   });
 
+  it('holds a deletion while the file is at a busy path, its move there waiting to be retried (simulation seed 61160)', () => {
+    const a = file('A/C/Logo.png', 'A');
+    // The move to D failed (its folder could not be made): D/Logo.png is busy until its retry.
+    const moved = { ...a, relPath: 'D/Logo.png' };
+    expect(kinds(plan([moved], [synced(a, 'asset-a')], { busy: new Set(['D/Logo.png']) }))).toEqual([]);
+    // Unread, it is known by its signature alone.
+    const unread: LocalEntry = { ...moved, md5: null };
+    expect(kinds(plan([unread], [synced(a, 'asset-a')], { busy: new Set(['D/Logo.png']) }))).toEqual([]);
+    // Another file at the busy path does not hold the deletion.
+    expect(kinds(plan([{ ...moved, ino: 4444 }], [synced(a, 'asset-a')], { busy: new Set(['D/Logo.png']) }))).toEqual(['DELETE A/C/Logo.png']);
+  });
+
   it('deletes placements whose files are gone', () => {
     const a = file('a.txt', 'A');
     const b = file('b.txt', 'B');

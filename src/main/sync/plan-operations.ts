@@ -93,7 +93,8 @@ function splitLocal(input: PlanInput): SplitInput {
     }
     unstable.add(relPath);
     // Held back like a settling file: a synced file that vanished and may be this one waits for it.
-    if (needed.has(relPath)) pending.set(relPath, { size: entry.size, mtimeMs: entry.mtimeMs, ino: entry.ino, dev: entry.dev });
+    // A busy one too: a synced file that vanished and may be it must not read as deleted (diff-local.ts).
+    if (needed.has(relPath) || input.busy?.has(relPath) === true) pending.set(relPath, { size: entry.size, mtimeMs: entry.mtimeMs, ino: entry.ino, dev: entry.dev });
     else if (input.busy?.has(relPath) !== true && input.conflictCopies?.has(relPath) !== true) unread.push(entry);
   }
   unread.sort(byPath);

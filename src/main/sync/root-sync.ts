@@ -27,6 +27,7 @@ import { relDirOf } from './folder-mapper.js';
 import { folderRenames } from './folder-renames.js';
 import { recoverLandings, type RecoverLandingsDeps } from './recover-landings.js';
 import { settledReports, type ReportsInput } from './settled-reports.js';
+import { staleOrigins } from './stale-origins.js';
 import type { PlannedTransfers } from '../../shared/sync/transfer-event.js';
 
 /** What one pass did, for progress output and `--once`'s verdict. */
@@ -203,6 +204,12 @@ export class RootSync {
     const synced = deps.snapshots.synced(root.id);
     const stableLocal = (): Map<string, LocalEntry> => new Map([...deps.snapshots.local(root.id)].filter(([relPath]) => !this.local.unstable.has(relPath)));
     let local = stableLocal();
+    const stale = staleOrigins(local, synced);
+    if (stale.length > 0) {
+      this.local.hint(stale);
+      await this.local.refresh();
+      local = stableLocal();
+    }
     const needed = contentNeeded({ local, synced, ...(remote.view === undefined ? {} : { remote: remote.view }) });
     if (needed.size > 0) {
       await this.local.read(needed);
