@@ -2,7 +2,9 @@
  * The batch of seeds the test suite runs (seeds 1000 on, 420 of them; SIM_SEEDS widens it), in parts:
  * each part is its own test file (seed-batch-N.test.ts), so vitest runs them in parallel workers, each
  * process with its own service. A part checks every invariant on its share of the seeds and names each
- * seed that failed with what failed. Seeds that fail on an open bug are left out (OPEN_FAILURES).
+ * seed that failed with what failed. The batch draws case-only folder renames too (`--case-folders`):
+ * since the service's ids are seeded in the simulation, two options differing in case only no longer
+ * make a seed's outcome depend on real randomness. Seeds that fail on an open bug are left out (OPEN_FAILURES).
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeSimService, runSeed } from './run-seed.js';
@@ -33,8 +35,8 @@ export function seedBatchPart(part: number): void {
     it(`passes every invariant on ${String(seeds.length)} seeds from ${String(seeds[0] ?? FIRST_SEED)}`, async () => {
       const failing: string[] = [];
       for (const seed of seeds) {
-        const result = await runSeed(seed, { steps: 16 });
-        if (result.failures.length > 0) failing.push(`seed ${String(seed)}: ${result.failures.join('; ')}`);
+        const result = await runSeed(seed, { steps: 16, caseFolders: true });
+        if (result.failures.length > 0) failing.push(`seed ${String(seed)} (npm run sim -- --seed ${String(seed)} --case-folders): ${result.failures.join('; ')}`);
       }
       expect(failing).toEqual([]);
     });
