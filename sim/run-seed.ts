@@ -230,7 +230,15 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       // Past every per-item backoff and retry wait the faults left behind.
       await clock.sleep(SETTLE_WAIT_MS);
       let operations = 0;
-      for (const client of world) operations += await sync(client, false);
+      for (const client of world) {
+        operations += await sync(client, false);
+        // The user answers what the app asks of them: deletions the mass-delete guard holds (a folder
+        // of files replaced by a file, seed 60798) are confirmed, as the guard steps' users do once
+        // their checks are done. A confirmed deletion that never goes through keeps the round busy.
+        const confirmed = client.engine.confirmDeletes();
+        if (confirmed > 0) log(`  [c${String(client.index)}] its user confirms ${String(confirmed)} held deletions`);
+        operations += confirmed;
+      }
       settled = operations === 0;
     }
     if (!settled) failures.push(`no convergence: the clients still had work after ${SETTLE_ROUNDS} rounds without faults`);
