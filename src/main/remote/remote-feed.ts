@@ -140,6 +140,31 @@ export class RemoteFeed {
     await this.absorb(assets, fieldId, rootOption, this.deps.repo.folders(this.root.id));
   }
 
+  /**
+   * Our own folder rename, one option PATCH (root-sync.ts): the stored tree follows it as a walk would
+   * find it. The option keeps its id and its assets their placements, so no poll tells of it, and a
+   * tree still naming the old folder made the next plan move the files back there. A parent the
+   * stored tree does not hold yet (made by the rename) is found by a walk on the next update.
+   */
+  folderRenamed(from: string, to: string): void {
+    const { repo } = this.deps;
+    const rows = repo.folders(this.root.id);
+    const parentDir = relDirOf(to);
+    const parent = parentDir === '' ? null : rows.find((row) => row.relDir === parentDir)?.optionId;
+    if (parent === undefined) {
+      this.folderEpoch++;
+      this.treeWanted = true;
+    }
+    const value = to.slice(parentDir === '' ? 0 : parentDir.length + 1);
+    repo.replaceFolders(
+      this.root.id,
+      rows.map((row) => {
+        if (row.relDir === from) return { ...row, value, relDir: to, ...(parent === undefined ? {} : { parentId: parent }) };
+        return row.relDir.startsWith(`${from}/`) ? { ...row, relDir: `${to}${row.relDir.slice(from.length)}` } : row;
+      }),
+    );
+  }
+
   /** The next full listing happens on the next update, whatever the schedule (or a backoff) says. */
   requestFull(): void {
     // Whole means the tree too: `--once`, and a service whose history was lost (it may have been restored).

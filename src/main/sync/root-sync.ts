@@ -435,6 +435,7 @@ export class RootSync {
         for (const move of rename.moves) carried.set(move, 'WAIT');
         continue;
       }
+      deps.remote.feed.folderRenamed(rename.from, rename.to);
       deps.log({ level: 'info', message: `folder renamed on the service: ${rename.from} → ${rename.to}`, relPath: rename.to });
       for (const move of rename.moves) carried.set(move, 'CARRIED');
     }
