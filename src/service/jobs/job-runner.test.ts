@@ -11,6 +11,30 @@ function stateOf(jobs: JobsRepo, accountId: string, id: string) {
   return row === undefined ? undefined : { state: row.state, cursor: row.cursor, ...jobs.results(row) };
 }
 
+/** A duplicate key, a failing item, and an integer-like key: what the results' rows must order as an object would. */
+const KEYED_ITEMS = [
+  { key: 'old', value: 0 },
+  { key: 'z', value: 1 },
+  { key: 'a', value: 2 },
+  { key: 'gone', value: -1 },
+  { key: 'z', value: 3 },
+  { key: '7', value: 4 },
+];
+
+/** Registers a job kind over KEYED_ITEMS: each item answers its value, a negative one fails NOT_FOUND. */
+function registerKeyedJob(runner: JobRunner, type: string, chunkSize: number, afterChunk?: () => void): void {
+  runner.register<{ items: { key: string; value: number }[] }, { key: string; value: number }>({
+    type,
+    chunkSize,
+    items: (input) => input.items.map((item) => ({ key: item.key, item })),
+    runItem: (item) => {
+      if (item.value < 0) throw new ServiceError('NOT_FOUND', `No item ${item.key}.`);
+      return { value: item.value };
+    },
+    ...(afterChunk === undefined ? {} : { afterChunk }),
+  });
+}
+
 /** A day: a wait that ends only because the job moved (the test would time out first). */
 const FOREVER_MS = 24 * 3600 * 1000;
 
@@ -124,28 +148,12 @@ describe('JobRunner.nextMove (held polls)', () => {
     const { ctx } = service.running;
     const jobs = jobsRepo(ctx.db);
     const runner = new JobRunner(ctx, jobs);
-    runner.register<{ items: { key: string; value: number }[] }, { key: string; value: number }>({
-      type: 'ItemRowsTestJob',
-      chunkSize: 2,
-      items: (input) => input.items.map((item) => ({ key: item.key, item })),
-      runItem: (item) => {
-        if (item.value < 0) throw new ServiceError('NOT_FOUND', `No item ${item.key}.`);
-        return { value: item.value };
-      },
-    });
+    registerKeyedJob(runner, 'ItemRowsTestJob', 2);
     const admin = ctx.accounts.userByEmail(ctx.config.adminEmail);
     const account = ctx.accounts.bySubdomain(LOCAL_SUBDOMAIN);
     if (admin === undefined || account === undefined) throw new Error('no admin');
     await service.running.jobsIdle();
-    const items = [
-      { key: 'old', value: 0 },
-      { key: 'z', value: 1 },
-      { key: 'a', value: 2 },
-      { key: 'gone', value: -1 },
-      { key: 'z', value: 3 },
-      { key: '7', value: 4 },
-    ];
-    const row = jobs.create(account.id, admin.id, 'ItemRowsTestJob', { items }, ctx.nowIso());
+    const row = jobs.create(account.id, admin.id, 'ItemRowsTestJob', { items: KEYED_ITEMS }, ctx.nowIso());
     // A job that ran its first item before results were rows (migration 0017), resumed after it.
     ctx.db.prepare(`UPDATE jobs SET state = 'RUNNING', cursor = 1, successes = '{"old":{"value":0}}' WHERE id = ?`).run(row.id);
     runner.kick();
@@ -177,29 +185,12 @@ describe('JobRunner.nextMove (held polls)', () => {
       const given = jobs.answerResults(row);
       answers.push({ cursor: row.cursor, answer: JSON.stringify(given), whole: JSON.stringify(jobs.results(row)), given, givenText: JSON.stringify(given) });
     };
-    runner.register<{ items: { key: string; value: number }[] }, { key: string; value: number }>({
-      type: 'AnswerRowsTestJob',
-      chunkSize: 1,
-      items: (input) => input.items.map((item) => ({ key: item.key, item })),
-      runItem: (item) => {
-        if (item.value < 0) throw new ServiceError('NOT_FOUND', `No item ${item.key}.`);
-        return { value: item.value };
-      },
-      afterChunk: () => poll(),
-    });
+    registerKeyedJob(runner, 'AnswerRowsTestJob', 1, () => poll());
     const admin = ctx.accounts.userByEmail(ctx.config.adminEmail);
     const account = ctx.accounts.bySubdomain(LOCAL_SUBDOMAIN);
     if (admin === undefined || account === undefined) throw new Error('no admin');
     await service.running.jobsIdle();
-    const items = [
-      { key: 'old', value: 0 },
-      { key: 'z', value: 1 },
-      { key: 'a', value: 2 },
-      { key: 'gone', value: -1 },
-      { key: 'z', value: 3 },
-      { key: '7', value: 4 },
-    ];
-    const row = jobs.create(account.id, admin.id, 'AnswerRowsTestJob', { items }, ctx.nowIso());
+    const row = jobs.create(account.id, admin.id, 'AnswerRowsTestJob', { items: KEYED_ITEMS }, ctx.nowIso());
     jobId = row.id;
     // Its first item from before results were rows (migration 0017), and a poll of it then.
     ctx.db.prepare(`UPDATE jobs SET state = 'RUNNING', cursor = 1, successes = '{"old":{"value":0}}' WHERE id = ?`).run(row.id);
