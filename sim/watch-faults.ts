@@ -49,6 +49,10 @@ export class FaultyWatcher implements Watcher {
     this.unsubscribe = this.disk.onChange((path) => this.event(path));
   }
 
+  lastEventAt(): number | undefined {
+    return this.batcher?.lastEventAt;
+  }
+
   async close(): Promise<void> {
     this.unsubscribe?.();
     this.unsubscribe = undefined;

@@ -273,6 +273,8 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
   const stateVersion = (): string => `${totalChanges.get()?.n ?? 0}:${String(db.pragma('data_version', { simple: true }))}`;
 
   const syncs = new Map<string, RootSync>();
+  /** Each watched root's watcher, while a watch session runs. */
+  const watching = new Map<string, Watcher>();
   // Whether watch() follows the service's change feed right now (every root's feed waits for it then).
   let feedFollowed = false;
   const syncFor = (row: RootRow): RootSync => {
@@ -320,6 +322,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
         log: (event) => log({ ...event, rootId: row.id }),
         planned: (transfers) => deps.onTransfer?.({ kind: 'planned', rootId: row.id, ...transfers }),
         stateVersion,
+        lastLocalEventAt: () => watching.get(row.id)?.lastEventAt(),
         ...(deps.plantedBug === undefined ? {} : { plantedBug: deps.plantedBug }),
       });
       syncs.set(row.id, sync);
@@ -381,6 +384,10 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
     }).run(signal);
   };
 
+  const unwatch = (closing: readonly Watcher[]): void => {
+    for (const [rootId, watcher] of watching) if (closing.includes(watcher)) watching.delete(rootId);
+  };
+
   const startWatching = async (onHints: () => void, options: WatchOptions = {}): Promise<WatchSession> => {
     const watchers: Watcher[] = [];
     try {
@@ -395,11 +402,13 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
           onHints();
         });
         watchers.push(watcher);
+        watching.set(row.id, watcher);
         // What changed between an earlier pass's scan and this watcher's start was seen by neither:
         // look at the whole root once (a root's first pass scans it whole anyway).
         sync.hint(['']);
       }
     } catch (error) {
+      unwatch(watchers);
       await Promise.all(watchers.map((watcher) => watcher.close()));
       throw error;
     }
@@ -419,6 +428,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
       close: async () => {
         feedStop.abort();
         feedStops.delete(feedStop);
+        unwatch(watchers);
         await Promise.all([...watchers.map((watcher) => watcher.close()), listening]);
       },
     };

@@ -72,7 +72,7 @@ describe('sync: watching, when events are lost', () => {
   it('finds a file no event announced at the periodic whole-root scan (simulation seed 25)', async () => {
     const clock = new ManualClock(Date.now());
     // A watcher whose every event is lost (an overflowed queue, a share that sends none).
-    const deaf: Watcher = { start: async () => undefined, close: async () => undefined };
+    const deaf: Watcher = { start: async () => undefined, close: async () => undefined, lastEventAt: () => undefined };
     const engine = createEngine({ stateDir, server: service.url, stableMs: 50, rescanIntervalMs: 60 * 60_000 }, { api, fs: new NodeFileSystem(), clock, createWatcher: () => deaf });
     try {
       await engine.addRoot({ path: folder, remotePath: '/Rescanned', publishLive: false });
@@ -93,3 +93,69 @@ describe('sync: watching, when events are lost', () => {
     }
   });
 });
+
+describe('sync: watching, a folder emptied while it is looked at', () => {
+  let service: TestService;
+  let api: ApiClient;
+  const folder = mkdtempSync(join(tmpdir(), 'asset-sync-emptied-'));
+  const stateDir = mkdtempSync(join(tmpdir(), 'asset-sync-emptied-state-'));
+
+  beforeAll(async () => {
+    service = await startTestService();
+    api = createApiClient({ server: service.url, tokens: staticTokenProvider(await service.token()) });
+  });
+  afterAll(async () => {
+    api.close();
+    await service.dispose();
+    rmSync(folder, { recursive: true, force: true });
+    rmSync(stateDir, { recursive: true, force: true });
+  });
+
+  it('leaves a deletion seen while the disk was changing to the next pass (the e2e mass-deletion flake)', async () => {
+    const clock = new ManualClock(Date.now());
+    // A watcher played by the test: its events are hints given by hand, at the times it says.
+    let hints: (relPaths: string[]) => void = () => undefined;
+    let lastEventAt: number | undefined;
+    const scripted: Watcher = {
+      start: async (onHints) => {
+        hints = onHints;
+      },
+      close: async () => undefined,
+      lastEventAt: () => lastEventAt,
+    };
+    const engine = createEngine({ stateDir, server: service.url, stableMs: 50 }, { api, fs: new NodeFileSystem(), clock, createWatcher: () => scripted });
+    try {
+      await engine.addRoot({ path: folder, remotePath: '/Emptied', publishLive: false });
+      const settled = (clock.now() - 10_000) / 1000;
+      for (const name of ['a.txt', 'b.txt']) {
+        writeFileSync(join(folder, name), `${name} before`);
+        utimesSync(join(folder, name), settled, settled);
+      }
+      const session = await engine.startWatching(() => undefined);
+      expect((await session.pass()).map((report) => report.uploaded)).toEqual([2]);
+
+      // `a.txt` goes, and the watcher hears of a change as the next pass begins to look: what it sees
+      // may be half of a folder being emptied, so its deletion waits.
+      rmSync(join(folder, 'a.txt'));
+      clock.advance(1_000);
+      lastEventAt = clock.now();
+      hints(['a.txt']);
+      expect((await session.pass()).map((report) => [report.scanned, report.removed])).toEqual([[true, 0]]);
+      expect(await stagedNames(api)).toEqual(['a.txt', 'b.txt']);
+
+      // The disk has been quiet since: the next pass deletes it.
+      clock.advance(1_000);
+      expect((await session.pass()).map((report) => report.removed)).toEqual([1]);
+      expect(await stagedNames(api)).toEqual(['b.txt']);
+      await session.close();
+    } finally {
+      engine.close();
+    }
+  });
+});
+
+async function stagedNames(api: ApiClient): Promise<string[]> {
+  const staged = { type: 'FIELD_EQUALS', field: { type: 'FIXED', fieldName: 'LIFECYCLE_STATE' }, value: 'STAGED' } as const;
+  const page = await api.searchAssets({ criterion: staged, sorts: [{ field: { type: 'FIXED', fieldName: 'FILENAME' }, order: 'ASC' }], from: 0, pageSize: 10 });
+  return page.results.map((entry) => entry.result.currentAssetFile?.filename ?? '');
+}

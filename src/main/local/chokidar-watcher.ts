@@ -48,6 +48,10 @@ export class ChokidarWatcher implements Watcher {
     await new Promise<void>((ready) => watcher.once('ready', ready));
   }
 
+  lastEventAt(): number | undefined {
+    return this.batcher?.lastEventAt;
+  }
+
   async close(): Promise<void> {
     this.batcher?.close();
     await this.watcher?.close();

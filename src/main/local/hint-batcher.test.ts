@@ -29,6 +29,16 @@ describe('HintBatcher', () => {
     expect(clock.pendingTimers).toBe(0);
   });
 
+  it('knows when the last event came, before its batch is delivered', () => {
+    const { clock, batches, hints } = batcher();
+    expect(hints.lastEventAt).toBeUndefined();
+    hints.add('a.txt');
+    clock.advance(150);
+    hints.add('b.txt');
+    expect(batches).toEqual([]);
+    expect(hints.lastEventAt).toBe(clock.now());
+  });
+
   it('never holds a hint longer than maxDelayMs while events keep coming', () => {
     const { clock, batches, hints } = batcher();
     for (let ms = 0; ms < 2500; ms += 50) {

@@ -25,6 +25,8 @@ export class HintBatcher {
   private lastAt = 0;
   private cancelTimer: CancelTimer | undefined;
   private closed = false;
+  /** When the last event arrived (clock ms), delivered or not; undefined before the first. */
+  lastEventAt: number | undefined;
 
   constructor(
     private readonly clock: Clock,
@@ -40,6 +42,7 @@ export class HintBatcher {
     if (this.closed) return;
     const now = this.clock.now();
     this.lastAt = now;
+    this.lastEventAt = now;
     if (this.paths.size === 0) this.firstAt = now;
     if (!this.paths.has('')) {
       this.paths.add(relPath);

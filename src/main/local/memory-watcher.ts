@@ -37,6 +37,10 @@ export class MemoryWatcher implements Watcher {
     this.batcher?.flush();
   }
 
+  lastEventAt(): number | undefined {
+    return this.batcher?.lastEventAt;
+  }
+
   async close(): Promise<void> {
     this.unsubscribe?.();
     this.unsubscribe = undefined;

@@ -52,6 +52,10 @@ export class NativeWatcher implements Watcher {
     else await this.watchTree(this.root);
   }
 
+  lastEventAt(): number | undefined {
+    return this.batcher?.lastEventAt;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     this.cancelSweep?.();

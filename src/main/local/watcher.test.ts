@@ -51,8 +51,11 @@ describe.each(implementations)('%s on a real directory', (_name, create) => {
   it('hints creates, modifications, renames and deletes as NFC relPaths', async () => {
     await start();
     expect(hints).toEqual([]); // no initial events: the scanner does the first pass
+    expect(watcher?.lastEventAt()).toBeUndefined();
+    const before = Date.now();
     writeFileSync(join(root, 'a.txt'), 'a');
     await until(() => hinted('a.txt'), 'create');
+    expect(watcher?.lastEventAt()).toBeGreaterThanOrEqual(before);
     hints.length = 0;
     appendFileSync(join(root, 'a.txt'), 'more');
     await until(() => hinted('a.txt'), 'modify');

@@ -16,6 +16,11 @@ export interface Watcher {
   start(onHints: (relPaths: string[]) => void): Promise<void>;
   /** Stops watching and releases every handle; no hint is delivered after it resolves. */
   close(): Promise<void>;
+  /**
+   * When the OS last reported a change under the root (clock ms), before any debounce; undefined
+   * before the first. A pass that planned from a look older than this saw the disk mid-change.
+   */
+  lastEventAt(): number | undefined;
 }
 
 export interface WatcherOptions {

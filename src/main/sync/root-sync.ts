@@ -90,6 +90,11 @@ export interface RootSyncDeps {
    * confirm-deletes or resolve). Without it every pass plans.
    */
   stateVersion?(): string;
+  /**
+   * When the root's watcher last heard of a change on disk (clock ms; undefined: no watcher, or no
+   * event yet). A pass whose look began before it saw the disk mid-change (watcher.ts).
+   */
+  lastLocalEventAt?(): number | undefined;
   /** A bug planted for the simulation's own test [test-only] (planted-bug.ts); never set otherwise. */
   plantedBug?: PlantedBug;
 }
@@ -172,6 +177,7 @@ export class RootSync {
     // A disk that ignores case answers a hinted `A/x.txt` with the folder renamed `a`: hints are looked
     // up as spelled on disk there, or the old spelling lives on in the snapshot beside the new one.
     this.local.exactNames = (await this.names()) === caseFoldedNames;
+    const lookedAt = deps.now();
     report.scanned = await this.local.refresh();
     report.settling = deps.gate.settlingCount;
     // Downloads a crash left renamed but unrecorded are recorded (or forgotten) before anything plans.
@@ -231,9 +237,10 @@ export class RootSync {
     if (plan.heldDeletes.length > 0) deps.issues.holdDeletes(root.id, plan.heldDeletes.map((op) => ({ relPath: op.relPath, assetId: op.assetId, direction: op.kind === 'LOCAL_DELETE' ? 'LOCAL' : 'REMOTE' })));
     else deps.issues.clearHeld(root.id);
     report.heldDeletes = plan.heldDeletes.length;
-    report.operations += plan.operations.length;
+    const operations = this.deletionsSeenWhole(plan.operations, lookedAt);
+    report.operations += operations.length;
     this.forgetSettled({ local, synced, plan, waiting: new Set([...busy, ...this.local.unstable]), ...(remote.error === undefined && remote.view !== undefined ? { remote: remote.view } : {}) });
-    await this.execute(plan.operations, report);
+    await this.execute(operations, report);
     // A new file's upload that failed or was cut off keeps its journal entry for the next attempt;
     // when the file went away (renamed, deleted: by the user, or by this pass's work) or its path holds
     // another asset's file (a colleague's, ours a conflict copy), its empty asset goes too, as resume
@@ -243,6 +250,24 @@ export class RootSync {
     // The state is taken after this pass's own writes (held deletions, say): only later changes wake the root.
     this.rest.planned({ now, state: deps.stateVersion?.(), waiting }, plan.operations.length, plan.heldDeletes.length);
     return report;
+  }
+
+  /**
+   * The plan's deletions on the service, unless the disk changed while this pass looked at it. A scan
+   * that runs while a folder is being emptied sees part of the deletion: one file of twelve gone went
+   * through alone, under the mass-delete guard, and the other eleven were held a pass later. Such a
+   * pass leaves its deletions to the next, which the watcher's events bring and which sees the whole
+   * deletion, guard and all. A root whose files keep changing keeps its deletions waiting until it
+   * is quiet: late, never lost. Without a watcher (`--once`), nothing changes under a pass's feet
+   * that a later pass would see sooner, and the plan goes as it is.
+   */
+  private deletionsSeenWhole(operations: readonly Operation[], lookedAt: number): readonly Operation[] {
+    const lastEventAt = this.deps.lastLocalEventAt?.();
+    if (lastEventAt === undefined || lastEventAt < lookedAt) return operations;
+    const kept = operations.filter((op) => op.kind !== 'DELETE');
+    const waiting = operations.length - kept.length;
+    if (waiting > 0) this.deps.log({ level: 'info', message: `${waiting} deletion${waiting === 1 ? '' : 's'} wait: the folder changed while it was being looked at` });
+    return kept;
   }
 
   /** Probed once the disk answers; until then names are told apart exactly, as on Linux. */
