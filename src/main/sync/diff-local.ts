@@ -88,14 +88,15 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
   //    changes neither), whatever the stability gate thinks of the new name. A vanished file that may
   //    be one of the others (same inode, or same size) waits: deleting now and uploading later would
   //    lose the asset's identity.
-  const pending = [...(input.pending ?? new Map<string, PendingSignature>())].filter(([relPath]) => !synced.has(relPath) && !busy.has(relPath));
+  const settling = [...(input.pending ?? new Map<string, PendingSignature>())].filter(([relPath]) => !synced.has(relPath));
+  const pending = settling.filter(([relPath]) => !busy.has(relPath));
   // The same file at a path held back (busy: its last attempt failed and waits to be retried, as a
   // move whose new folder could not be made) is no move to make now, but no deletion either: read as
-  // one, the file's asset was binned and uploaded again from the new path (seed 61160).
-  const heldBack: PendingSignature[] = [
-    ...[...local.values()].filter((entry) => busy.has(entry.relPath) && !synced.has(entry.relPath)),
-    ...[...(input.pending ?? new Map<string, PendingSignature>())].filter(([relPath]) => busy.has(relPath) && !synced.has(relPath)).map(([, sig]) => sig),
-  ];
+  // one, the file's asset was binned and uploaded again from the new path (seed 61160). By identity.
+  const heldBack = new Set([
+    ...[...local.values()].filter((entry) => busy.has(entry.relPath) && !synced.has(entry.relPath)).map(identityOf),
+    ...settling.filter(([relPath]) => busy.has(relPath)).map(([, sig]) => identityOf(sig)),
+  ]);
   for (const gone of unmatched) {
     const candidates = (byContent.get(`${gone.md5}:${gone.size}`) ?? []).filter((entry) => !claimed.has(entry.relPath));
     const candidate = candidates.find((entry) => basename(entry.relPath) === basename(gone.relPath)) ?? candidates[0];
@@ -109,9 +110,14 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
       continue;
     }
     const maybe = pending.some(([, sig]) => (sig.dev === gone.dev && sig.ino === gone.ino) || sig.size === gone.size);
-    if (!maybe && !heldBack.some((sig) => sig.dev === gone.dev && sig.ino === gone.ino)) diff.deleted.push(gone);
+    if (!maybe && !heldBack.has(identityOf(gone))) diff.deleted.push(gone);
   }
 
   diff.appeared = appeared.filter((entry) => !claimed.has(entry.relPath));
   return diff;
+}
+
+/** A file's identity on disk (device and inode), as a key. */
+function identityOf(file: Pick<PendingSignature, 'dev' | 'ino'>): string {
+  return `${String(file.dev)}:${String(file.ino)}`;
 }

@@ -218,9 +218,9 @@ export class DownloadExecutor {
   /**
    * A folder where the service has a file (the folder was replaced by a file elsewhere). An empty one,
    * or one holding only empty folders, holds nothing to lose and gives way to the file (each folder
-   * removed only if still empty: rmdir, never recursive); one with a file in it is never removed: the file waits, reported not synced
-   * (PATH_BLOCKED), until the folder's files reach the service and the file is given a name of its own
-   * beside it, or the user moves the folder. Read as "changed on disk", an empty folder failed the
+   * removed only if still empty: rmdir, never recursive); one with a file in it is never removed: the
+   * file waits, reported not synced (PATH_BLOCKED), until the folder's files reach the service and the
+   * file is given a name of its own beside it, or the user moves the folder. Read as "changed on disk", an empty folder failed the
    * download on every pass and the root never came to rest (simulation seed 193); read as holding
    * files, a folder whose only content was an empty folder blocked the file for good (seed 30131).
    */
