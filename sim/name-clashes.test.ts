@@ -69,6 +69,27 @@ describe('names a disk holds as one', { timeout: 120_000 }, () => {
     expect(result.trace.findLast((line) => line.startsWith('remote: '))).toMatch(/^remote: \["B\/Logo\.png=[0-9a-f]+","B\/Logo\.png=[0-9a-f]+"\]$/u);
   });
 
+  it('on a case-insensitive disk, brings down a new version of a file whose clash numbering turned over (seed 50031\'s class)', async () => {
+    // `logo.png` and `Logo.png` on the service, `Logo.png` numbered `Logo (2).png` here; the user
+    // replaces `logo.png` with a new `LOGO.png`: the service now numbers that one instead. Each
+    // file's move waited for the other's place on disk, every pass, and the colleague's edit of
+    // `Logo.png` never came down.
+    const scenario: Step[] = [
+      ...syncs(0, 1),
+      write(0, 'logo.png', 'lower'),
+      ...syncs(0),
+      write(0, 'Logo.png', 'upper-1'),
+      ...syncs(0, 1, 0, 1),
+      { kind: 'local-delete', client: 1, path: 'logo.png' },
+      write(1, 'LOGO.png', 'mine'),
+      ...syncs(1, 0, 1),
+      { kind: 'remote-write', path: 'Logo.png', content: 'upper-2' },
+    ];
+    const result = await runSeed(50032, { scenario, rates: NO_FAULTS, names: ['exact', 'case-insensitive'] });
+    expect(result.failures).toEqual([]);
+    expect(treeOf(result.trace, 1)).toEqual({ 'Logo.png': 'upper-2', 'LOGO (2).png': 'mine' });
+  });
+
   it('on a Linux disk, syncs the composed one of NFC and NFD spellings and reports the other (seed 17)', async () => {
     const scenario = [...syncs(0, 1), write(0, NFD, 'decomposed'), write(0, NFC, 'composed'), ...syncs(0, 1, 0, 1)];
     const result = await runSeed(17, { scenario, rates: NO_FAULTS, names: ['exact', 'nfd'] });
