@@ -47,6 +47,49 @@ describe('names a disk holds as one', { timeout: 120_000 }, () => {
     expect(result.trace.filter((line) => line.includes('LOCAL_FILE_CHANGED'))).toEqual([]);
   });
 
+  it('on a case-insensitive disk, keeps the asset of a file rewritten as Logo.png over logo.png while a colleague names another file Logo.png (seed 50031)', async () => {
+    // The rewrite respells the entry (same inode, new bytes); read as a deletion and a new file, the
+    // asset was binned and a second one uploaded, and the clash numbering of the two `Logo.png` turned
+    // over: each file's move waited for the other's path, and the colleague's new bytes never came.
+    const scenario: Step[] = [
+      ...syncs(0, 1),
+      write(0, 'B/logo.png', 'ours-1'),
+      ...syncs(0),
+      { kind: 'remote-write', path: 'B/café.txt', content: 'theirs-1' },
+      ...syncs(0, 1),
+      { kind: 'remote-write', path: 'B/café.txt', content: 'theirs-2' },
+      write(1, 'B/Logo.png', 'ours-2'),
+      { kind: 'remote-rename', path: 'B/café.txt', name: 'Logo.png' },
+      // As in the seed: the client sees the rewrite and the rename in one pass, in the settle.
+      { kind: 'unmount', client: 1 },
+    ];
+    const result = await runSeed(50031, { scenario, rates: NO_FAULTS, names: ['exact', 'case-insensitive'] });
+    expect(result.failures).toEqual([]);
+    expect(treeOf(result.trace, 1)).toEqual({ 'B/Logo.png': 'ours-2', 'B/Logo (2).png': 'theirs-2' });
+    expect(result.trace.findLast((line) => line.startsWith('remote: '))).toMatch(/^remote: \["B\/Logo\.png=[0-9a-f]+","B\/Logo\.png=[0-9a-f]+"\]$/u);
+  });
+
+  it('on a case-insensitive disk, brings down a new version of a file whose clash numbering turned over (seed 50031\'s class)', async () => {
+    // `logo.png` and `Logo.png` on the service, `Logo.png` numbered `Logo (2).png` here; the user
+    // replaces `logo.png` with a new `LOGO.png`: the service now numbers that one instead. Each
+    // file's move waited for the other's place on disk, every pass, and the colleague's edit of
+    // `Logo.png` never came down.
+    const scenario: Step[] = [
+      ...syncs(0, 1),
+      write(0, 'logo.png', 'lower'),
+      ...syncs(0),
+      write(0, 'Logo.png', 'upper-1'),
+      ...syncs(0, 1, 0, 1),
+      { kind: 'local-delete', client: 1, path: 'logo.png' },
+      write(1, 'LOGO.png', 'mine'),
+      ...syncs(1, 0, 1),
+      { kind: 'remote-write', path: 'Logo.png', content: 'upper-2' },
+    ];
+    const result = await runSeed(50032, { scenario, rates: NO_FAULTS, names: ['exact', 'case-insensitive'] });
+    expect(result.failures).toEqual([]);
+    expect(treeOf(result.trace, 1)).toEqual({ 'Logo.png': 'upper-2', 'LOGO (2).png': 'mine' });
+  });
+
   it('on a Linux disk, syncs the composed one of NFC and NFD spellings and reports the other (seed 17)', async () => {
     const scenario = [...syncs(0, 1), write(0, NFD, 'decomposed'), write(0, NFC, 'composed'), ...syncs(0, 1, 0, 1)];
     const result = await runSeed(17, { scenario, rates: NO_FAULTS, names: ['exact', 'nfd'] });

@@ -7,6 +7,7 @@
  * nor deleted; a vanished file is a move only when the same file (inode) or the same bytes (MD5, never
  * for empty files) appeared elsewhere; a vanished file that a settling file might be waits.
  */
+import { exactNames } from './local-names.js';
 import type { HashedEntry, PendingSignature, PlanInput, SyncedEntry } from './sync-types.js';
 
 export interface LocalChange {
@@ -35,8 +36,10 @@ const sameIdentity = (local: HashedEntry, synced: SyncedEntry): boolean =>
   local.size === synced.size && local.mtimeMs === synced.mtimeMs && local.ino === synced.ino && local.dev === synced.dev;
 
 /** `local` holds hashed files only: the planner keeps unread ones out (plan-operations.ts). */
-export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synced' | 'busy' | 'conflictCopies'> & { local: ReadonlyMap<string, HashedEntry> }): LocalDiff {
+export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synced' | 'busy' | 'conflictCopies' | 'nameKey'> & { local: ReadonlyMap<string, HashedEntry> }): LocalDiff {
   const { local, unstable, synced } = input;
+  const nameKey = input.nameKey ?? exactNames;
+  const sameName = (a: string, b: string): boolean => nameKey(basename(a)) === nameKey(basename(b));
   const busy = input.busy ?? new Set<string>();
   const copies = input.conflictCopies ?? new Set<string>();
   const diff: LocalDiff = { changed: [], refreshed: [], moved: [], deleted: [], unchanged: new Set(), appeared: [] };
@@ -64,12 +67,15 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
   };
 
   // 1. The same file (device + inode) at a new path. Inodes are reused after a delete, so an inode
-  //    match also needs the same bytes or the same name before it counts as a move.
+  //    match also needs the same bytes or the same name before it counts as a move. The name as the
+  //    disk compares names: where it folds case, a file rewritten as `Logo.png` over `logo.png` is
+  //    that file respelled, not a deletion and a new file (seed 50031: the asset binned, a second one
+  //    uploaded, and the clash numbering of its namesakes turned over).
   const byInode = new Map(appeared.map((entry) => [`${entry.dev}:${entry.ino}`, entry]));
   const unmatched: SyncedEntry[] = [];
   for (const gone of vanished) {
     const candidate = byInode.get(`${gone.dev}:${gone.ino}`);
-    if (candidate !== undefined && !claimed.has(candidate.relPath) && (candidate.md5 === gone.md5 || basename(candidate.relPath) === basename(gone.relPath))) {
+    if (candidate !== undefined && !claimed.has(candidate.relPath) && (candidate.md5 === gone.md5 || sameName(candidate.relPath, gone.relPath))) {
       move(gone, candidate);
     } else {
       unmatched.push(gone);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { caseFoldedNames } from './local-names.js';
 import { planOperations } from './plan-operations.js';
 import type { HashedEntry, LocalEntry, Operation, PlanInput, RemoteEntry, SyncedEntry } from './sync-types.js';
 
@@ -106,6 +107,33 @@ describe('planOperations, both directions (DESIGN.md §3 table)', () => {
     // A remote move onto a path a new local file holds.
     const squatter = file('Other/a.png', 'S');
     expect(kinds(plan([a, squatter], [base], [remote('Other/a.png', 'asset-a', 'A')]))).toEqual(['UPLOAD_NEW Other/a.png']);
+  });
+
+  it('breaks a cycle of remote moves onto each other\'s paths: one file steps aside first (seed 50031\'s class)', () => {
+    // Two namesakes whose clash numbering turned over: each move waited for the other's path, every pass.
+    const k = file('B/Logo (2).png', 'K');
+    const n = file('B/Logo.png', 'N');
+    const swapped = [remote('B/Logo.png', 'asset-k', 'K2'), remote('B/Logo (2).png', 'asset-n', 'N')];
+    const first = plan([k, n], [synced(k, 'asset-k'), synced(n, 'asset-n')], swapped);
+    expect(kinds(first)).toEqual(['LOCAL_MOVE B/Logo (2).png -> B/Logo (3).png']);
+    // Next pass the other takes the freed path; the pass after, the first takes its own, then its new bytes come.
+    const k3 = { ...k, relPath: 'B/Logo (3).png' };
+    expect(kinds(plan([k3, n], [synced(k3, 'asset-k'), synced(n, 'asset-n')], swapped))).toEqual(['LOCAL_MOVE B/Logo.png -> B/Logo (2).png']);
+    const n2 = { ...n, relPath: 'B/Logo (2).png' };
+    expect(kinds(plan([k3, n2], [synced(k3, 'asset-k'), synced(n2, 'asset-n')], swapped))).toEqual(['LOCAL_MOVE B/Logo (3).png -> B/Logo.png']);
+    // The aside name is free the way the disk compares names, and on the service.
+    const taken = file('B/logo (3).png', 'T');
+    const folded = plan([k, n, taken], [synced(k, 'asset-k'), synced(n, 'asset-n'), synced(taken, 'asset-t')], [...swapped, remote('B/Logo (4).png', 'asset-u', 'U'), remote('B/logo (3).png', 'asset-t', 'T')], { nameKey: caseFoldedNames });
+    expect(kinds(folded)).toEqual(['LOCAL_MOVE B/Logo (2).png -> B/Logo (5).png', 'DOWNLOAD B/Logo (4).png']);
+    // On a disk that folds case, `Logo.png` is held by `LOGO.png`: the same cycle in other spellings.
+    const upper = file('B/LOGO.png', 'N');
+    const respelled = [remote('B/Logo.png', 'asset-k', 'K2'), remote('B/LOGO (2).png', 'asset-n', 'N')];
+    expect(kinds(plan([k, upper], [synced(k, 'asset-k'), synced(upper, 'asset-n')], respelled, { nameKey: caseFoldedNames }))).toEqual(['LOCAL_MOVE B/LOGO.png -> B/LOGO (3).png']);
+    // A case-only respelling of a file by the service is its own path, no cycle.
+    expect(kinds(plan([n], [synced(n, 'asset-n')], [remote('B/logo.png', 'asset-n', 'N')], { nameKey: caseFoldedNames }))).toEqual(['LOCAL_MOVE B/Logo.png -> B/logo.png']);
+    // A chain that ends at a free path is no cycle: its head moves, the rest wait.
+    const chain = plan([k, n], [synced(k, 'asset-k'), synced(n, 'asset-n')], [remote('B/Logo.png', 'asset-k', 'K'), remote('B/Other.png', 'asset-n', 'N')]);
+    expect(kinds(chain)).toEqual(['LOCAL_MOVE B/Logo.png -> B/Other.png']);
   });
 
   it('decides nothing on the service side for an asset whose own change was not read back yet', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { contentNeeded } from './content-needed.js';
+import { caseFoldedNames } from './local-names.js';
 import { planOperations } from './plan-operations.js';
 import type { HashedEntry, LocalEntry, PlanInput, SyncedEntry } from './sync-types.js';
 
@@ -79,6 +80,14 @@ describe('planOperations', () => {
     const a = file('a.txt', 'A');
     const unrelated = file('z.txt', 'Z', { ino: a.ino });
     expect(kinds(plan([unrelated], [synced(a, 'asset-a')]))).toEqual(['UPLOAD_NEW z.txt', 'DELETE a.txt']);
+  });
+
+  it('on a disk that folds case, calls a file rewritten as Logo.png over logo.png (same inode, new bytes) a rename and a version, not a new asset (seed 50031)', () => {
+    const logo = file('B/logo.png', 'L');
+    const rewritten = { ...logo, relPath: 'B/Logo.png', md5: 'L2', mtimeMs: 2 };
+    expect(kinds(plan([rewritten], [synced(logo, 'asset-l')], { nameKey: caseFoldedNames }))).toEqual(['MOVE B/logo.png -> B/Logo.png', 'UPLOAD_VERSION B/Logo.png']);
+    // A disk that keeps case holds both names: a reused inode under another spelling proves nothing.
+    expect(kinds(plan([rewritten], [synced(logo, 'asset-l')]))).toEqual(['UPLOAD_NEW B/Logo.png', 'DELETE B/logo.png']);
   });
 
   it('never matches empty files by content', () => {

@@ -7,15 +7,17 @@
  * a change on one side goes to the other; the same bytes on both sides are simply recorded; different
  * new bytes on both sides are a conflict (the service's version takes the name, ours is kept beside
  * it); an edit beats a deletion on either side. Anything that would land on a path still in use waits
- * for a later pass rather than overwrite it. Deletions past the guard wait for the user, in each
- * direction separately. Without a remote view (no full listing yet) only the upload direction runs, and
- * nothing is ever read as deleted on the service. A new file whose content was left unread (md5 null)
- * is uploaded as it is; one whose content a decision needs waits until it is read (content-needed.ts).
+ * for a later pass rather than overwrite it (files moved onto each other's paths: one steps aside).
+ * Deletions past the guard wait for the user, in each direction separately. Without a remote view (no
+ * full listing yet) only the upload direction runs, and nothing is ever read as deleted on the
+ * service. A new file whose content was left unread (md5 null) is uploaded as it is; one whose content
+ * a decision needs waits until it is read (content-needed.ts).
  */
 import { conflictCopyName } from './conflict-name.js';
 import { contentNeeded } from './content-needed.js';
 import { diffLocal, type LocalDiff } from './diff-local.js';
 import { diffRemote, type RemoteDiff } from './diff-remote.js';
+import { exactNames, numberedName } from './local-names.js';
 import { DEFAULT_DELETE_GUARD, isHashed, type DeleteGuard, type HashedEntry, type LocalEntry, type Operation, type Plan, type PlanInput, type SyncedEntry } from './sync-types.js';
 
 /** Below this many deletions the fraction rule does not apply (deleting 1 of 3 files is ordinary). */
@@ -166,6 +168,7 @@ function bothDirections(input: SplitInput, localDiff: LocalDiff, remoteDiff: Rem
     return name;
   };
   const states = localStates(input, localDiff);
+  const moveTarget = swapBreaker(input, states, remoteDiff, claim);
 
   for (const synced of [...input.synced.values()].sort(byPath)) {
     const here = states.get(synced.relPath);
@@ -191,7 +194,8 @@ function bothDirections(input: SplitInput, localDiff: LocalDiff, remoteDiff: Rem
       case 'moved': {
         const to = there.remote.relPath;
         if (here.kind === 'same' || here.kind === 'changed') {
-          if (claim(to)) buckets.disk.push({ kind: 'LOCAL_MOVE', from: relPath, to, syncedPath: relPath, assetId, local: here.local, md5: synced.md5 });
+          const target = moveTarget(relPath, to);
+          if (target !== undefined) buckets.disk.push({ kind: 'LOCAL_MOVE', from: relPath, to: target, syncedPath: relPath, assetId, local: here.local, md5: synced.md5 });
         } else if (here.kind === 'moved' && here.local.relPath === to) {
           // Both sides made the same move.
           buckets.disk.push({ kind: 'FORGET', relPath, assetId }, { kind: 'ADOPT', relPath: to, assetId, local: here.local, md5: synced.md5 });
@@ -230,4 +234,58 @@ function bothDirections(input: SplitInput, localDiff: LocalDiff, remoteDiff: Rem
   for (const entry of localDiff.appeared) {
     if (!answered.has(entry.relPath)) buckets.uploads.push({ kind: 'UPLOAD_NEW', relPath: entry.relPath, local: entry });
   }
+}
+
+/**
+ * Files the service moved onto each other's paths (two namesakes whose clash numbering turned over,
+ * `Logo.png` ↔ `Logo (2).png`, or a colleague's swap): each move waits for the next one's path, the
+ * last for the first's, on every pass, and a new version of any of them never comes down (seed 50031
+ * before its fix). Paths are compared the way the disk compares names: on a disk that folds case,
+ * `Logo.png` is held by `LOGO.png` whatever the planner's exact paths say. The first of such a cycle
+ * steps aside to a free name; the others wait, follow next pass, and it takes its own name the pass
+ * after. Returns where a remote move from `relPath` to `to` goes this pass (claimed), or undefined.
+ */
+function swapBreaker(input: SplitInput, states: ReadonlyMap<string, LocalState>, remoteDiff: RemoteDiff, claim: (relPath: string) => boolean): (relPath: string, to: string) => string | undefined {
+  const nameKey = input.nameKey ?? exactNames;
+  /** Synced path (its key) → where the service has it now, for files that follow it from there this pass. */
+  const leaving = new Map<string, string>();
+  for (const [relPath, there] of remoteDiff.states) {
+    const kind = states.get(relPath)?.kind;
+    if (there.kind === 'moved' && (kind === 'same' || kind === 'changed')) leaving.set(nameKey(relPath), there.remote.relPath);
+  }
+  const remoteKeys = new Set([...(input.remote?.entries.keys() ?? [])].map(nameKey));
+  const localKeys = new Set([...input.local.keys(), ...input.synced.keys(), ...input.unstable, ...(input.pending?.keys() ?? [])].map(nameKey));
+  /** Keys of the members of cycles broken this pass: they wait for the one that stepped aside. */
+  const waiting = new Set<string>();
+  /** The keys of the cycle a move from `relPath` to `to` closes, or undefined (a respelling of itself is none). */
+  const cycleOf = (relPath: string, to: string): string[] | undefined => {
+    const start = nameKey(relPath);
+    const cycle = [start];
+    for (let next = nameKey(to); next !== start; ) {
+      const onward = leaving.get(next);
+      if (onward === undefined || cycle.includes(next)) return undefined;
+      cycle.push(next);
+      next = nameKey(onward);
+    }
+    return cycle.length > 1 ? cycle : undefined;
+  };
+  return (relPath, to) => {
+    if (waiting.has(nameKey(relPath))) return undefined;
+    const cycle = cycleOf(relPath, to);
+    if (cycle === undefined) return claim(to) ? to : undefined;
+    for (const key of cycle) waiting.add(key);
+    // In its own folder, under a number of its new name (`Logo (3).png` for `Logo (2).png`) that is
+    // free on disk and on the service.
+    const dir = relPath.slice(0, relPath.lastIndexOf('/') + 1);
+    const name = unnumbered(to.slice(to.lastIndexOf('/') + 1));
+    const free = (candidate: string): boolean => !localKeys.has(nameKey(candidate)) && !remoteKeys.has(nameKey(candidate)) && claim(candidate);
+    let candidate = `${dir}${numberedName(name, 2)}`;
+    for (let n = 3; !free(candidate); n++) candidate = `${dir}${numberedName(name, n)}`;
+    return candidate;
+  };
+}
+
+/** `Logo (2).png` → `Logo.png`: the name `numberedName` numbered. */
+function unnumbered(name: string): string {
+  return name.replace(/ \(\d+\)(?=\.[^.]*$|$)/u, '');
 }

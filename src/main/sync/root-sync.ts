@@ -233,6 +233,7 @@ export class RootSync {
       ...(remote.lastKnown === undefined ? {} : { lastKnownRemote: remote.lastKnown }),
       conflictCopies,
       now,
+      nameKey: await this.names(),
     }), deps.plantedBug);
     if (plan.heldDeletes.length > 0) deps.issues.holdDeletes(root.id, plan.heldDeletes.map((op) => ({ relPath: op.relPath, assetId: op.assetId, direction: op.kind === 'LOCAL_DELETE' ? 'LOCAL' : 'REMOTE' })));
     else deps.issues.clearHeld(root.id);

@@ -3,6 +3,7 @@
  * Plain data: the planner is a pure function of these, and executors carry operations out.
  * Paths are relative to the sync root, NFC-normalised, with `/` separators.
  */
+import type { NameKey } from './local-names.js';
 
 /** A stable file on disk, as the local scanner last saw it. */
 export interface LocalEntry {
@@ -135,6 +136,11 @@ export interface PlanInput {
   conflictCopies?: ReadonlySet<string>;
   /** Epoch ms, for naming conflict copies (the planner reads no clock). */
   now?: number;
+  /**
+   * How the root's disk tells names apart (default: exactly). Where it folds case, a file rewritten as
+   * `Logo.png` over `logo.png` is the same entry newly spelled (seed 50031).
+   */
+  nameKey?: NameKey;
 }
 
 export interface RemoteView {
