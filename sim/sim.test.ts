@@ -62,6 +62,7 @@ const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean
   { seed: 60803, steps: 50, bug: 'a folder renamed on both clients; one could not read the moved file (EACCES), read the synced one as deleted and binned its asset: two live assets with one file\'s bytes (local-refresh.test.ts)' },
   { seed: 61193, steps: 30, network: 0.2, disk: 0.08, bug: 'a folder renamed B -> D while the watcher\'s event for B was dropped: the snapshot still held B/café.txt, so D/café.txt, the same inode, went up as a second asset (stale-origins.test.ts)' },
   { seed: 60798, steps: 50, bug: 'a folder of seven files replaced by a file: the mass-delete guard held the deletions, and the settle never confirmed them as a user would, so the seed read as no convergence (the settle\'s user confirms held deletions now; a confirmed deletion that never goes through keeps the settle busy)' },
+  { seed: 50174, steps: 30, caseFolders: true, bug: 'an upload job\'s answer lost, then the colleague respelled A/C as A/c and wrote a new A/C/logo.png: the search for the job\'s asset looked in the new A/C, and its empty asset stayed live in A/c (the journal keeps the job\'s folder option; sim/job-folder-renamed.test.ts)' },
 ];
 
 describe('the deterministic simulation', { timeout: 600_000 }, () => {
