@@ -63,6 +63,7 @@ const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean
   { seed: 61193, steps: 30, network: 0.2, disk: 0.08, bug: 'a folder renamed B -> D while the watcher\'s event for B was dropped: the snapshot still held B/café.txt, so D/café.txt, the same inode, went up as a second asset (stale-origins.test.ts)' },
   { seed: 60798, steps: 50, bug: 'a folder of seven files replaced by a file: the mass-delete guard held the deletions, and the settle never confirmed them as a user would, so the seed read as no convergence (the settle\'s user confirms held deletions now; a confirmed deletion that never goes through keeps the settle busy)' },
   { seed: 50031, steps: 30, caseFolders: true, bug: 'a file rewritten as B/Logo.png over B/logo.png on a disk that ignores case (same inode, new bytes) read as a deletion and a new file: the asset binned, a second uploaded, and the colleague\'s B/Logo.png, numbered the other way, never got its new bytes (sim/name-clashes.test.ts)' },
+  { seed: 50174, steps: 30, caseFolders: true, bug: 'an upload job\'s answer lost, then the colleague respelled A/C as A/c and wrote a new A/C/logo.png: the search for the job\'s asset looked in the new A/C, and its empty asset stayed live in A/c (the journal keeps the job\'s folder option; sim/job-folder-renamed.test.ts)' },
 ];
 
 describe('the deterministic simulation', { timeout: 600_000 }, () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openStateDb } from './open-state-db.js';
+import { renameDirRows } from './rename-dir.js';
 import { snapshotsRepo } from './snapshots-repo.js';
 import { uploadJournal } from './upload-journal.js';
 
@@ -34,6 +35,25 @@ describe('the upload journal: entries the snapshots no longer back', () => {
         { relPath: 'taken.txt', assetId: null, holder: 'a-theirs' },
       ]);
       expect(journal.unbacked('r2').map(({ entry }) => entry.relPath)).toEqual(['elsewhere.txt']);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe("the upload journal: a new file's job folder", () => {
+  it('keeps the option the job filed the asset under through the job, the upload and a folder rename', () => {
+    const db = openStateDb(':memory:');
+    try {
+      db.prepare("INSERT INTO roots (id, path, server, remote_path, date_created) VALUES ('r1', '/sync-r1', 'http://127.0.0.1:1', '/', 'now')").run();
+      const journal = uploadJournal(db);
+      journal.begin('r1', 'NEW', 'f0', { relPath: 'A/C/logo.png', size: 3, mtimeMs: 1.5, ino: 7, dev: 1, md5: null }, null, 'now', 'option-c');
+      journal.begin('r1', 'NEW', 'f1', { relPath: 'top.txt', size: 3, mtimeMs: 1.5, ino: 8, dev: 1, md5: null }, null, 'now');
+      journal.jobCreated('r1', ['A/C/logo.png'], 'job-1');
+      journal.uploadCreated('r1', 'A/C/logo.png', 'asset-1', 'upload-1', 5);
+      renameDirRows(db)('r1', 'A/C', 'A/D');
+      expect(journal.get('r1', 'A/D/logo.png')).toMatchObject({ jobId: 'job-1', assetId: 'asset-1', folderOption: 'option-c' });
+      expect(journal.get('r1', 'top.txt')?.folderOption).toBeNull();
     } finally {
       db.close();
     }

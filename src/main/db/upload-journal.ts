@@ -23,6 +23,7 @@ export interface UploadRow {
   part_size: number | null;
   parts: string;
   date_created: string;
+  folder_option: string | null;
 }
 
 export interface JournalEntry {
@@ -40,6 +41,11 @@ export interface JournalEntry {
   parts: Map<number, string>;
   /** When the intent was written (the engine's clock, ISO), before anything was sent. */
   dateCreated: string;
+  /**
+   * The Folders option the job filed a new file's asset under (it keeps its id when the folder is
+   * renamed on the service); null for the top level, a version, or an intent from before it was kept.
+   */
+  folderOption: string | null;
 }
 
 const toEntry = (row: UploadRow): JournalEntry => ({
@@ -54,14 +60,15 @@ const toEntry = (row: UploadRow): JournalEntry => ({
   partSize: row.part_size,
   parts: new Map(Object.entries(JSON.parse(row.parts) as Record<string, string>).map(([part, etag]) => [Number(part), etag])),
   dateCreated: row.date_created,
+  folderOption: row.folder_option,
 });
 
 export function uploadJournal(db: StateDb) {
   const all = db.prepare<[string], UploadRow>('SELECT * FROM uploads WHERE root_id = ? ORDER BY date_created, rel_path');
   const one = db.prepare<[string, string], UploadRow>('SELECT * FROM uploads WHERE root_id = ? AND rel_path = ?');
   const insert = db.prepare(
-    `INSERT OR REPLACE INTO uploads (root_id, rel_path, kind, batch_item_id, job_id, asset_id, upload_id, size, mtime_ms, ino, dev, md5, part_size, parts, date_created)
-     VALUES (@root_id, @rel_path, @kind, @batch_item_id, NULL, @asset_id, NULL, @size, @mtime_ms, @ino, @dev, @md5, NULL, '{}', @date_created)`,
+    `INSERT OR REPLACE INTO uploads (root_id, rel_path, kind, batch_item_id, job_id, asset_id, upload_id, size, mtime_ms, ino, dev, md5, part_size, parts, date_created, folder_option)
+     VALUES (@root_id, @rel_path, @kind, @batch_item_id, NULL, @asset_id, NULL, @size, @mtime_ms, @ino, @dev, @md5, NULL, '{}', @date_created, @folder_option)`,
   );
   // By path: batch item ids (f0, f1…) repeat from one batch to the next.
   const setJob = db.prepare('UPDATE uploads SET job_id = ? WHERE root_id = ? AND rel_path = ? AND asset_id IS NULL');
@@ -91,8 +98,9 @@ export function uploadJournal(db: StateDb) {
       const row = one.get(rootId, relPath);
       return row === undefined ? undefined : toEntry(row);
     },
-    begin(rootId: string, kind: 'NEW' | 'VERSION', batchItemId: string, local: LocalEntry, assetId: string | null, now: string): void {
-      insert.run({ root_id: rootId, rel_path: local.relPath, kind, batch_item_id: batchItemId, asset_id: assetId, size: local.size, mtime_ms: local.mtimeMs, ino: local.ino, dev: local.dev, md5: local.md5, date_created: now });
+    /** `folderOption`: the option a new file's job files its asset under (null: the top level). */
+    begin(rootId: string, kind: 'NEW' | 'VERSION', batchItemId: string, local: LocalEntry, assetId: string | null, now: string, folderOption: string | null = null): void {
+      insert.run({ root_id: rootId, rel_path: local.relPath, kind, batch_item_id: batchItemId, asset_id: assetId, size: local.size, mtime_ms: local.mtimeMs, ino: local.ino, dev: local.dev, md5: local.md5, date_created: now, folder_option: folderOption });
     },
     /** The job that creates these paths' assets, heard before its outcome (a crash in between adopts by it). */
     jobCreated: (rootId: string, relPaths: readonly string[], jobId: string) => {

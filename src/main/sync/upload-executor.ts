@@ -93,9 +93,11 @@ export class UploadExecutor {
     const outcomes: Promise<UploadOutcome>[] = [];
     const fresh: LocalEntry[] = [];
     const intents: { local: LocalEntry; entry: JournalEntry }[] = [];
+    /** Files whose journal names their asset already (or adopts it below). */
+    const reused: { local: LocalEntry; entry: JournalEntry; assetId: string }[] = [];
     for (const local of entries) {
       const known = this.deps.journal.get(root.id, local.relPath);
-      if (known?.assetId != null) outcomes.push(this.guard(local.relPath, () => this.uploadToAsset(root, 'NEW', known.assetId ?? '', local)));
+      if (known?.assetId != null) reused.push({ local, entry: known, assetId: known.assetId });
       else if (known !== undefined) intents.push({ local, entry: known });
       else fresh.push(local);
     }
@@ -109,12 +111,18 @@ export class UploadExecutor {
       } catch (error) {
         outcomes.push(...intents.map(({ local }) => Promise.resolve(failed(local.relPath, error))));
       }
-      for (const { local } of adoption === undefined ? [] : intents) {
+      for (const { local, entry } of adoption === undefined ? [] : intents) {
         const assetId = adoption?.adopted.get(local.relPath);
         if (adoption?.undecided.has(local.relPath) === true) outcomes.push(Promise.resolve(failed(local.relPath, undecidedError())));
         else if (assetId === undefined) fresh.push(local);
-        else outcomes.push(this.guard(local.relPath, () => this.uploadToAsset(root, 'NEW', assetId, local)));
+        else reused.push({ local, entry, assetId });
       }
+    }
+    for (const { local, entry, assetId } of reused) {
+      const elsewhere = await this.filedElsewhere(root, entry, assetId).catch((error: unknown) => error);
+      if (elsewhere === true) fresh.push(local);
+      else if (elsewhere === false) outcomes.push(this.guard(local.relPath, () => this.uploadToAsset(root, 'NEW', assetId, local)));
+      else outcomes.push(Promise.resolve(failed(local.relPath, elsewhere)));
     }
     const batches: LocalEntry[][] = [];
     for (let start = 0; start < fresh.length; start += this.batchSize) batches.push(fresh.slice(start, start + this.batchSize));
@@ -162,6 +170,10 @@ export class UploadExecutor {
             // The job never created an asset (or we cannot find it): start from scratch next pass.
             this.deps.journal.finish(root.id, entry.relPath);
             throw new SyncError('LOCAL_FILE_CHANGED', 'The interrupted upload left nothing on the service; it starts again.');
+          }
+          if (await this.filedElsewhere(root, entry, assetId)) {
+            this.deps.journal.finish(root.id, entry.relPath);
+            throw new SyncError('LOCAL_FILE_CHANGED', "The interrupted upload's folder was renamed on the service; it starts again.");
           }
           if ((await this.currentPath(root, entry.local)) === undefined) {
             this.deps.journal.forgetUpload(root.id, entry.relPath, assetId);
@@ -250,6 +262,22 @@ export class UploadExecutor {
   }
 
   /**
+   * Whether a new file's asset, still empty, is in a folder the file's directory no longer maps to:
+   * the folder was renamed on the service (`A/C` → `A/c`, the option keeping its id) while the file
+   * stayed in `A/C`. Then the asset goes to the bin and the file starts again where its path leads;
+   * filled, it stayed live in `A/c`, beside the file's own asset or its conflict copy (seed 50174).
+   * An asset with a file stays: those bytes are the file's, and its folder is the remote side's news.
+   */
+  private async filedElsewhere(root: UploadRoot, entry: JournalEntry, assetId: string): Promise<boolean> {
+    if (entry.kind !== 'NEW' || entry.folderOption === null) return false;
+    if ((await this.deps.folders.optionFor(root, relDirOf(entry.relPath))) === entry.folderOption) return false;
+    const asset = await this.assetIfAny(assetId);
+    if (asset?.currentAssetFile != null) return false;
+    if (asset !== undefined && asset.lifecycleStatus.state !== 'BINNED') await this.deps.api.transitionLifecycle({ type: 'BY_IDS', assetIds: [assetId] }, 'BINNED');
+    return true;
+  }
+
+  /**
    * The journal's upload of a file that went away while the engine was down. The upload may have
    * completed although its answer was lost (a one-part PUT completes itself; a crash after the
    * completion's commit): the service then holds the file's bytes at the path they were sent to, and
@@ -304,7 +332,7 @@ export class UploadExecutor {
     }
     // One transaction per batch, not one per file: with thousands of small files the state database's
     // commits are a measurable share of the engine's time (bench/sync-engine.ts).
-    const intend = (): void => journal.inTransaction(() => batch.forEach((local, index) => journal.begin(root.id, 'NEW', `f${index}`, local, null, now)));
+    const intend = (): void => journal.inTransaction(() => batch.forEach((local, index) => journal.begin(root.id, 'NEW', `f${index}`, local, null, now, folderOptions[index] ?? null)));
     const late = this.deps.plantedBug === 'journal-after-job';
     if (!late) intend();
     let outcome: Awaited<ReturnType<AssetApi['createAssetsWithUploads']>>;
@@ -344,8 +372,9 @@ export class UploadExecutor {
     if (interrupted !== undefined) return this.continueUpload(root, interrupted);
     return this.files.run(async () => {
       const { api, journal } = this.deps;
-      // (Re)writes the journal with the identity being sent now, keeping the asset it is for.
-      journal.begin(root.id, journal.get(root.id, local.relPath)?.kind ?? kind, 'v', local, assetId, this.deps.nowIso());
+      // (Re)writes the journal with the identity being sent now, keeping the asset it is for (and its folder).
+      const known = journal.get(root.id, local.relPath);
+      journal.begin(root.id, known?.kind ?? kind, 'v', local, assetId, this.deps.nowIso(), known?.folderOption ?? null);
       const upload = await api.createUpload({ assetId, assetFileId: null, path: remoteFilePath(root, local.relPath), size: local.size, partSize: defaultPartSize(local.size) });
       journal.uploadCreated(root.id, local.relPath, assetId, upload.uploadId, upload.partSize);
       return this.sendAndComplete(root, local, assetId, upload, new Map());
@@ -555,14 +584,28 @@ export class UploadExecutor {
         owned.add(assetId);
       }
     }
-    if (searched.length === 0) return { adopted, undecided };
+    if (searched.length > 0) await this.adoptBySearch(root, searched, { owned, adopted, undecided });
+    return { adopted, undecided };
+  }
+
+  /**
+   * The search half of adoptOrphans. The job filed each asset under the option its directory mapped
+   * to then (kept in the journal), and an option keeps its id when renamed: each entry is looked for
+   * there, not where its path leads now (seed 50174: a colleague respelled `A/C` as `A/c` and the
+   * search looked in a new `A/C`). An intent from before the option was kept is looked for where its
+   * path leads.
+   */
+  private async adoptBySearch(root: UploadRoot, searched: readonly JournalEntry[], found: Adoption & { owned: Set<string> }): Promise<void> {
+    const { owned, adopted, undecided } = found;
+    const byFolder = new Map<string | null, JournalEntry[]>();
+    for (const entry of searched) {
+      const option = entry.folderOption ?? (await this.deps.folders.optionFor(root, relDirOf(entry.relPath)));
+      byFolder.set(option, [...(byFolder.get(option) ?? []), entry]);
+    }
     const fieldId = await this.deps.folders.fieldId();
-    const byFolder = new Map<string, JournalEntry[]>();
-    for (const entry of searched) byFolder.set(relDirOf(entry.relPath), [...(byFolder.get(relDirOf(entry.relPath)) ?? []), entry]);
     const me = (await this.deps.api.currentUser()).result.id;
     const now = Date.parse(this.deps.nowIso());
-    for (const [relDir, entries] of byFolder) {
-      const option = await this.deps.folders.optionFor(root, relDir);
+    for (const [option, entries] of byFolder) {
       const folder = option === null ? { type: 'FIELD_IS_EMPTY', field: { type: 'FIELD', fieldId } } : { type: 'FIELD_EQUALS', field: { type: 'FIELD', fieldId }, value: option };
       const written = Math.min(...entries.map((entry) => Date.parse(entry.dateCreated)));
       const page = await this.deps.api.searchAssets({
@@ -591,7 +634,6 @@ export class UploadExecutor {
         if (entry !== undefined) adopted.set(entry.relPath, assetId);
       });
     }
-    return { adopted, undecided };
   }
 
   /**

@@ -4,5 +4,6 @@ import remote from './0002-remote.js';
 import unreadFiles from './0003-unread-files.js';
 import landings from './0004-landings.js';
 import conflictCopyIdentity from './0005-conflict-copy-identity.js';
+import uploadJobFolder from './0006-upload-job-folder.js';
 
-export const migrations: readonly string[] = [engine, remote, unreadFiles, landings, conflictCopyIdentity];
+export const migrations: readonly string[] = [engine, remote, unreadFiles, landings, conflictCopyIdentity, uploadJobFolder];
