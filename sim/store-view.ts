@@ -5,7 +5,7 @@
  * option and a version listing per asset: 42 of a seed's 125 service calls. The engine never sees this
  * view: its calls still go through fastify (sim-api.ts). What is read is the store itself, the truth
  * the API renders: an asset the API failed to show would still count here. The colleague finds the
- * folders it changes here too (the Folders field, an option's children): 6 of a seed's 74 calls.
+ * folders it changes here too (the Folders field, an option's children), as the web app knows them.
  */
 import type { Db } from '../src/service/db/open-database.js';
 import type { RemoteAsset } from './remote-view.js';
