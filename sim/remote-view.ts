@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { AssetApi } from '../src/main/api/asset-api.js';
 import { isApiError } from '../src/main/api/index.js';
 import type { MemoryFileSystem } from '../src/main/local/memory-file-system.js';
-import type { AssetUpload, FieldOption } from '../src/shared/api/resources.js';
+import type { AssetUpload } from '../src/shared/api/resources.js';
 import { aTurn, type StoreView } from './store-view.js';
 
 export interface RemoteAsset {
@@ -83,7 +83,7 @@ export class RemoteView {
   async move(path: string, dir: string): Promise<boolean> {
     const asset = await this.at(path);
     if (asset === undefined) return false;
-    const fieldId = await this.api.foldersFieldId();
+    const fieldId = await this.foldersFieldId();
     const values = dir === '' ? [] : [await this.folder(dir)];
     await this.api.editMetadata({ type: 'BY_IDS', assetIds: [asset.id] }, [{ fieldId, type: 'BY_IDS', values, operation: 'REPLACE' }]);
     return true;
@@ -101,10 +101,9 @@ export class RemoteView {
    * when no such folder exists or a sibling already has the name (the service's 409).
    */
   async renameFolder(path: string, name: string): Promise<boolean> {
-    const fieldId = await this.api.foldersFieldId();
-    let option: FieldOption | undefined;
+    let option: { id: string } | undefined;
     for (const value of path.split('/')) {
-      option = (await this.api.listFieldOptionChildren(fieldId, option?.id ?? null)).find((child) => child.value === value);
+      option = (await this.children(option?.id ?? null)).find((child) => child.value === value);
       if (option === undefined) return false;
     }
     if (option === undefined) return false;
@@ -117,12 +116,24 @@ export class RemoteView {
     return true;
   }
 
+  /** The Folders field's id, found as the web app knows it: read from the store (store-view.ts). */
+  private async foldersFieldId(): Promise<string> {
+    await aTurn();
+    return this.store.foldersFieldId();
+  }
+
+  /** The folders below an option (null: the top level), read from the store as a listing would answer them. */
+  private async children(parentId: string | null): Promise<{ id: string; value: string }[]> {
+    await aTurn();
+    return this.store.folderChildren(parentId);
+  }
+
   /** The option of a folder path (`A/C`), created when missing. */
   private async folder(path: string): Promise<string> {
-    const fieldId = await this.api.foldersFieldId();
+    const fieldId = await this.foldersFieldId();
     let parent: string | null = null;
     for (const value of path.split('/')) {
-      const children = await this.api.listFieldOptionChildren(fieldId, parent);
+      const children = await this.children(parent);
       const found = children.find((option) => option.value === value);
       if (found !== undefined) {
         parent = found.id;

@@ -4,7 +4,8 @@
  * (no resurrection) and after the settle phase; through the API they cost a search, a folder lookup per
  * option and a version listing per asset: 42 of a seed's 125 service calls. The engine never sees this
  * view: its calls still go through fastify (sim-api.ts). What is read is the store itself, the truth
- * the API renders: an asset the API failed to show would still count here.
+ * the API renders: an asset the API failed to show would still count here. The colleague finds the
+ * folders it changes here too (the Folders field, an option's children), as the web app knows them.
  */
 import type { Db } from '../src/service/db/open-database.js';
 import type { RemoteAsset } from './remote-view.js';
@@ -28,6 +29,10 @@ export interface StoreView {
   assets(options?: { versions?: boolean }): RemoteAsset[];
   /** The current content (MD5) of every live asset. */
   liveChecksums(): string[];
+  /** The id of the account's Folders field. */
+  foldersFieldId(): string;
+  /** The folders directly below a folder option (null: the top level), in the service's order. */
+  folderChildren(parentId: string | null): { id: string; value: string }[];
 }
 
 export function storeView(db: Db, subdomain: string): StoreView {
@@ -41,6 +46,9 @@ export function storeView(db: Db, subdomain: string): StoreView {
   );
   const folderValues = db.prepare<[string], { asset_id: string; value: string }>('SELECT asset_id, value FROM asset_values WHERE field_id = ? ORDER BY asset_id, ord');
   const options = db.prepare<[string], OptionRow>('SELECT id, parent_id, value FROM field_options WHERE field_id = ?');
+  const children = db.prepare<[string, string | null], { id: string; value: string }>(
+    "SELECT id, value FROM field_options WHERE field_id = ? AND ifnull(parent_id, '') = ifnull(?, '') ORDER BY position, id",
+  );
   const versions = db.prepare<[string], { asset_id: string; checksum: string }>('SELECT asset_id, checksum FROM asset_files WHERE account_id = ? ORDER BY asset_id, date_added, id');
 
   const accountId = (): string => {
@@ -81,6 +89,14 @@ export function storeView(db: Db, subdomain: string): StoreView {
     },
     liveChecksums() {
       return liveRows.all(accountId()).map((row) => row.checksum);
+    },
+    foldersFieldId() {
+      const fieldId = foldersField.get(accountId())?.id;
+      if (fieldId === undefined) throw new Error(`the account "${subdomain}" has no Folders field`);
+      return fieldId;
+    },
+    folderChildren(parentId) {
+      return children.all(this.foldersFieldId(), parentId);
     },
   };
 }

@@ -34,6 +34,15 @@ describe('selector batch jobs', () => {
     await service.dispose();
   });
 
+  it('answers a job that is done in one go finished at its creation, so a client needs no poll [ours]', async () => {
+    const a = await uploadNewAsset(service, '/Once/a.txt', Buffer.from('a'));
+    const created = await service.api('POST', '/asset-lifecycle-transition-batch-jobs', { selector: byIds(a.assetId), targetState: 'BINNED' });
+    expect(created.status, created.text).toBe(200);
+    expect(created.body.result).toMatchObject({ state: 'COMPLETED', progress: 1, failures: {}, successes: { [a.assetId]: { assetId: a.assetId, state: 'BINNED' } } });
+    expect(created.body.result).not.toHaveProperty('pollHoldMs');
+    expect((await asset(a.assetId)).lifecycleStatus.state).toBe('BINNED');
+  });
+
   describe('metadata edit', () => {
     it('replaces, adds and removes values by id and by value, bumping dateLastModified', async () => {
       const a = await uploadNewAsset(service, '/Edit/a.txt', Buffer.from('a'));

@@ -44,12 +44,14 @@ describe('download transformations', () => {
   });
 
   it('says how long its polls are held while a job is unfinished, and nothing once it is done [ours]', async () => {
+    // Its creation is held until the first chunk of 100 is in: the 101st item is still to come then.
     const created = await service.api('POST', '/asset-download-batch-jobs', {
-      items: items(jpegId),
+      items: items(...Array.from({ length: 101 }, () => jpegId)),
       transformationDescription: custom(always({ type: 'RESIZE', width: 321 }, { type: 'CONVERT', format: 'WEBP' })),
     });
     expect(created.status).toBe(200);
-    expect(created.body.result).toMatchObject({ state: 'QUEUED', pollHoldMs: 250 });
+    expect(created.body.result).toMatchObject({ state: 'RUNNING', pollHoldMs: 250 });
+    expect(created.body.result.successes).not.toHaveProperty('i100');
     const job = await waitForJob(service, '/asset-download-batch-jobs', created.body.result.id);
     expect(job.state).toBe('COMPLETED');
     expect(job).not.toHaveProperty('pollHoldMs');
