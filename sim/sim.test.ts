@@ -63,6 +63,7 @@ const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean
   { seed: 61193, steps: 30, network: 0.2, disk: 0.08, bug: 'a folder renamed B -> D while the watcher\'s event for B was dropped: the snapshot still held B/café.txt, so D/café.txt, the same inode, went up as a second asset (stale-origins.test.ts)' },
   { seed: 60798, steps: 50, bug: 'a folder of seven files replaced by a file: the mass-delete guard held the deletions, and the settle never confirmed them as a user would, so the seed read as no convergence (the settle\'s user confirms held deletions now; a confirmed deletion that never goes through keeps the settle busy)' },
   { seed: 70179, steps: 40, caseFolders: true, network: 0.2, crash: 0.08, bug: 'folders B and b on a disk that keeps case, the service renamed B -> D: the state rows below B were matched with LIKE, which folds case, so b/Logo.png\'s synced row replaced B/Logo.png\'s at D, and a third asset followed (src/main/db/rename-dir.test.ts)' },
+  { seed: 70547, steps: 60, bug: 'the service renamed A/C -> D after the client had moved the files: the plan forgot each at A/C and adopted it at D in separate commits, a crash between them left D/café (2).txt synced nowhere, and it uploaded as a second asset (execute-remote-changes.test.ts)' },
 ];
 
 describe('the deterministic simulation', { timeout: 600_000 }, () => {
