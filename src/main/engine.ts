@@ -223,6 +223,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
       snapshots.deleteLocal(rootId, relPath);
       snapshots.deleteSynced(rootId, relPath);
     }),
+    atomically: (work) => db.transaction(work)(),
     addConflict: (rootId, conflict) => conflicts.add(rootId, conflict),
     dropConflict: (id) => conflicts.resolved(id),
     copied: db.transaction((rootId: string, relPath: string, copy: LocalEntry) => {

@@ -4,6 +4,7 @@
  * conflict copy with both versions' details, for `asset-sync conflicts` and the UI.
  */
 import type { StateDb } from './open-state-db.js';
+import { belowDir } from './rename-dir.js';
 
 export interface ConflictInput {
   relPath: string;
@@ -66,8 +67,8 @@ export function conflictsRepo(db: StateDb) {
   const moveCopy = db.prepare('UPDATE conflicts SET copy_path = ? WHERE id = ?');
   const moveOriginal = db.prepare('UPDATE conflicts SET rel_path = @to WHERE root_id = @root_id AND asset_id = @asset_id AND rel_path = @from');
   const renameUnder = db.prepare(
-    `UPDATE conflicts SET rel_path = CASE WHEN rel_path LIKE @like ESCAPE '\\' THEN @to || substr(rel_path, length(@from) + 1) ELSE rel_path END,
-                          copy_path = CASE WHEN copy_path LIKE @like ESCAPE '\\' THEN @to || substr(copy_path, length(@from) + 1) ELSE copy_path END
+    `UPDATE conflicts SET rel_path = CASE WHEN rel_path > @from AND rel_path < @above THEN @to || substr(rel_path, length(@from) + 1) ELSE rel_path END,
+                          copy_path = CASE WHEN copy_path > @from AND copy_path < @above THEN @to || substr(copy_path, length(@from) + 1) ELSE copy_path END
      WHERE root_id = @root_id`,
   );
 
@@ -107,7 +108,7 @@ export function conflictsRepo(db: StateDb) {
      */
     originalMoved: (rootId: string, assetId: string, from: string, to: string) => void moveOriginal.run({ root_id: rootId, asset_id: assetId, from, to }),
     /** Follows a directory rename (`from/…` → `to/…`). */
-    renameDir: (rootId: string, from: string, to: string) => void renameUnder.run({ root_id: rootId, from: `${from}/`, to: `${to}/`, like: `${from.replace(/[\\%_]/g, (c) => `\\${c}`)}/%` }),
+    renameDir: (rootId: string, from: string, to: string) => void renameUnder.run({ root_id: rootId, from: `${from}/`, to: `${to}/`, above: belowDir(from).above }),
   };
 }
 

@@ -1,10 +1,12 @@
 /** Local directory → Folders option, cached so each folder is looked up on the service once. */
 import type { StateDb } from './open-state-db.js';
+import { belowDir } from './rename-dir.js';
 
 export function foldersRepo(db: StateDb) {
   const get = db.prepare<[string, string], { option_id: string | null }>('SELECT option_id FROM folders WHERE root_id = ? AND rel_dir = ?');
   const put = db.prepare('INSERT OR REPLACE INTO folders (root_id, rel_dir, option_id) VALUES (?, ?, ?)');
-  const forgetUnder = db.prepare("DELETE FROM folders WHERE root_id = ? AND (rel_dir = ? OR rel_dir LIKE ? ESCAPE '\\')");
+  // Byte for byte: LIKE folds ASCII case, and forgetting `B` forgot `b` too (seed 70179).
+  const forgetUnder = db.prepare('DELETE FROM folders WHERE root_id = @root AND (rel_dir = @dir OR (rel_dir > @below AND rel_dir < @above))');
   const byOption = db.prepare<[string, string], { rel_dir: string }>('SELECT rel_dir FROM folders WHERE root_id = ? AND option_id = ?');
 
   return {
@@ -16,7 +18,7 @@ export function foldersRepo(db: StateDb) {
     remember: (rootId: string, relDir: string, optionId: string | null) => void put.run(rootId, relDir, optionId),
     dirOf: (rootId: string, optionId: string) => byOption.get(rootId, optionId)?.rel_dir,
     /** Forgets a directory and everything under it (after a rename or when an option vanished). */
-    forget: (rootId: string, relDir: string) => void forgetUnder.run(rootId, relDir, `${relDir.replace(/[\\%_]/g, (c) => `\\${c}`)}/%`),
+    forget: (rootId: string, relDir: string) => void forgetUnder.run({ root: rootId, dir: relDir, ...belowDir(relDir) }),
   };
 }
 

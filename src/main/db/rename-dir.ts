@@ -5,22 +5,27 @@
  */
 import type { StateDb } from './open-state-db.js';
 
-const likePrefix = (dir: string): string => `${dir.replace(/[\\%_]/g, (c) => `\\${c}`)}/%`;
+/**
+ * The rows below a directory: the paths from `dir/` up to `dir0` ('0' follows '/'), compared byte for
+ * byte. `LIKE 'B/%'` folds ASCII case, so a rename of `B` on a disk that keeps case took `b/Logo.png`
+ * along and wrote it over `B/Logo.png`'s row (seed 70179).
+ */
+export const belowDir = (dir: string): { below: string; above: string } => ({ below: `${dir}/`, above: `${dir}0` });
 
 export function renameDirRows(db: StateDb): (rootId: string, from: string, to: string) => void {
   const statements = [
-    db.prepare("UPDATE OR REPLACE local_files SET rel_path = @to || substr(rel_path, @cut) WHERE root_id = @root AND rel_path LIKE @like ESCAPE '\\'"),
-    db.prepare("UPDATE OR REPLACE synced SET rel_path = @to || substr(rel_path, @cut) WHERE root_id = @root AND rel_path LIKE @like ESCAPE '\\'"),
-    db.prepare("UPDATE conflicts SET rel_path = @to || substr(rel_path, @cut) WHERE root_id = @root AND rel_path LIKE @like ESCAPE '\\'"),
-    db.prepare("UPDATE conflicts SET copy_path = @to || substr(copy_path, @cut) WHERE root_id = @root AND copy_path LIKE @like ESCAPE '\\'"),
+    db.prepare("UPDATE OR REPLACE local_files SET rel_path = @to || substr(rel_path, length(@below) + 1) WHERE root_id = @root AND rel_path > @below AND rel_path < @above"),
+    db.prepare("UPDATE OR REPLACE synced SET rel_path = @to || substr(rel_path, length(@below) + 1) WHERE root_id = @root AND rel_path > @below AND rel_path < @above"),
+    db.prepare("UPDATE conflicts SET rel_path = @to || substr(rel_path, length(@below) + 1) WHERE root_id = @root AND rel_path > @below AND rel_path < @above"),
+    db.prepare("UPDATE conflicts SET copy_path = @to || substr(copy_path, length(@below) + 1) WHERE root_id = @root AND copy_path > @below AND copy_path < @above"),
     // An upload journalled under the old folder (a new file's job whose answer was lost, say) is the
     // same file's: left behind, its job's empty asset was looked for in a folder gone (seed 30004).
-    db.prepare("UPDATE OR REPLACE uploads SET rel_path = @to || substr(rel_path, @cut) WHERE root_id = @root AND rel_path LIKE @like ESCAPE '\\'"),
-    db.prepare("UPDATE OR REPLACE folders SET rel_dir = @to || substr(rel_dir, @cut) WHERE root_id = @root AND rel_dir LIKE @like ESCAPE '\\'"),
+    db.prepare("UPDATE OR REPLACE uploads SET rel_path = @to || substr(rel_path, length(@below) + 1) WHERE root_id = @root AND rel_path > @below AND rel_path < @above"),
+    db.prepare("UPDATE OR REPLACE folders SET rel_dir = @to || substr(rel_dir, length(@below) + 1) WHERE root_id = @root AND rel_dir > @below AND rel_dir < @above"),
   ];
   const self = db.prepare('UPDATE OR REPLACE folders SET rel_dir = @toDir WHERE root_id = @root AND rel_dir = @fromDir');
   return db.transaction((rootId: string, from: string, to: string) => {
-    const params = { root: rootId, to: `${to}/`, cut: from.length + 2, like: likePrefix(from) };
+    const params = { root: rootId, to: `${to}/`, ...belowDir(from) };
     for (const statement of statements) statement.run(params);
     self.run({ root: rootId, toDir: to, fromDir: from });
   });

@@ -1,6 +1,7 @@
 /** The local and synced snapshots of each root (DESIGN.md §3), read whole for the planner. */
 import type { LocalEntry, SyncedEntry } from '../sync/sync-types.js';
 import type { StateDb } from './open-state-db.js';
+import { belowDir } from './rename-dir.js';
 
 interface FileColumns {
   rel_path: string;
@@ -32,7 +33,8 @@ export function snapshotsRepo(db: StateDb) {
   const localDelete = db.prepare('DELETE FROM local_files WHERE root_id = ? AND rel_path = ?');
   // Everything below a folder: the paths from `dir/` up to `dir0` ('0' follows '/'), on the primary key.
   const localBelow = db.prepare<[string, string, string], { rel_path: string }>('SELECT rel_path FROM local_files WHERE root_id = ? AND rel_path > ? AND rel_path < ?');
-  const localDeleteTree = db.prepare("DELETE FROM local_files WHERE root_id = ? AND (rel_path = ? OR rel_path LIKE ? ESCAPE '\\')");
+  // Byte for byte, as localBelow: LIKE folds ASCII case, and `B` took `b`'s rows along (seed 70179).
+  const localDeleteTree = db.prepare('DELETE FROM local_files WHERE root_id = @root AND (rel_path = @dir OR (rel_path > @below AND rel_path < @above))');
   const syncedAll = db.prepare<[string], SyncedColumns>('SELECT * FROM synced WHERE root_id = ?');
   const syncedOne = db.prepare<[string, string], SyncedColumns>('SELECT * FROM synced WHERE root_id = ? AND rel_path = ?');
   const syncedPut = db.prepare(
@@ -60,7 +62,7 @@ export function snapshotsRepo(db: StateDb) {
     /** The local paths below a folder (not the folder's own path). */
     localBelow: (rootId: string, relDir: string): string[] => localBelow.all(rootId, `${relDir}/`, `${relDir}0`).map((row) => row.rel_path),
     /** Forgets a path and everything below it. */
-    deleteLocalTree: (rootId: string, relPath: string) => void localDeleteTree.run(rootId, relPath, `${relPath.replace(/[\\%_]/g, (c) => `\\${c}`)}/%`),
+    deleteLocalTree: (rootId: string, relPath: string) => void localDeleteTree.run({ root: rootId, dir: relPath, ...belowDir(relPath) }),
     synced(rootId: string): Map<string, SyncedEntry> {
       return new Map(syncedAll.all(rootId).map((row) => [row.rel_path, toSynced(row)]));
     },

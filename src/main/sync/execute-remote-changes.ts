@@ -1,9 +1,9 @@
 /**
- * Runs the operations that bring the service's changes to disk, in a safe order: bookkeeping and
- * renames first (adopt, forget, local moves, conflict copies moved aside), then downloads (the service's
- * side of each conflict among them), then trashing. One failing file never stops the others: each
- * failure goes to `failed` (per-path backoff); a download cut short by shutdown is not a failure and
- * resumes next time from the bytes already on disk.
+ * Runs the operations that bring the service's changes to disk, in a safe order: bookkeeping first
+ * (adopt and forget, in one transaction), then renames (local moves, conflict copies moved aside),
+ * then downloads (the service's side of each conflict among them), then trashing. One failing file
+ * never stops the others: each failure goes to `failed` (per-path backoff); a download cut short by
+ * shutdown is not a failure and resumes next time from the bytes already on disk.
  */
 import { isApiError } from '../api/index.js';
 import type { DownloadExecutor } from './download-executor.js';
@@ -24,7 +24,7 @@ export interface RemoteChangeCounters {
 
 export interface RemoteChangeDeps {
   local: LocalChangeExecutor;
-  downloads: DownloadExecutor;
+  downloads: Pick<DownloadExecutor, 'download'>;
   /** Records why a path did not sync (and when to try again). */
   failed(relPath: string, error: unknown): void;
   /** A path synced: its old failure report goes. */
@@ -52,14 +52,20 @@ export async function executeRemoteChanges(root: UploadRoot, ops: readonly Remot
     }
   };
 
+  const rebinds = ops.flatMap((op) => (op.kind === 'ADOPT' || op.kind === 'FORGET' ? [op] : []));
+  if (rebinds.length > 0) {
+    try {
+      deps.local.rebind(root, rebinds);
+      for (const op of rebinds) deps.cleared(op.relPath);
+    } catch (error) {
+      for (const op of rebinds) fail(op.relPath, error);
+    }
+  }
   const downloads: Extract<RemoteChangeOp, { kind: 'DOWNLOAD' }>[] = [];
   for (const op of ops) {
     switch (op.kind) {
       case 'ADOPT':
-        await attempt(op.relPath, () => deps.local.adopt(root, op));
-        break;
       case 'FORGET':
-        await attempt(op.relPath, () => deps.local.forget(root, op));
         break;
       case 'LOCAL_MOVE':
         if (await attempt(op.to, () => deps.local.move(root, op))) counters.localMoved++;

@@ -37,6 +37,8 @@ export interface LocalChangeDeps {
   copied(rootId: string, relPath: string, copy: LocalEntry): void;
   putSynced(rootId: string, entry: SyncedEntry): void;
   deleteSynced(rootId: string, relPath: string): void;
+  /** Runs the work in one state-database transaction: all of it is recorded, or none. */
+  atomically(work: () => void): void;
   /** These paths changed under the engine's hands: the stability gate may forget them. */
   landed(rootId: string, relPath: string): void;
 }
@@ -92,12 +94,19 @@ export class LocalChangeExecutor {
     return id;
   }
 
-  adopt(root: UploadRoot, op: Op<'ADOPT'>): void {
-    this.deps.putSynced(root.id, { ...op.local, md5: op.md5, assetId: op.assetId });
-  }
-
-  forget(root: UploadRoot, op: Op<'FORGET'>): void {
-    this.deps.deleteSynced(root.id, op.relPath);
+  /**
+   * A plan's adoptions and forgettings, in its order and in one transaction: a synced file whose
+   * folder the service renamed is forgotten at its old path and adopted at its new one, and a crash
+   * between the two commits left it synced nowhere, so the next pass uploaded it as a new asset beside
+   * its own (seed 70547).
+   */
+  rebind(root: UploadRoot, ops: readonly Op<'ADOPT' | 'FORGET'>[]): void {
+    this.deps.atomically(() => {
+      for (const op of ops) {
+        if (op.kind === 'ADOPT') this.deps.putSynced(root.id, { ...op.local, md5: op.md5, assetId: op.assetId });
+        else this.deps.deleteSynced(root.id, op.relPath);
+      }
+    });
   }
 
   /** The absolute path of relPath if it is still the file the plan saw. */
