@@ -52,11 +52,17 @@ describe('sync: watching', () => {
   });
 });
 
-describe('sync: watching, when events are lost', () => {
+describe('sync: watching, with a watcher played by the test', () => {
   let service: TestService;
   let api: ApiClient;
-  const folder = mkdtempSync(join(tmpdir(), 'asset-sync-rescan-'));
-  const stateDir = mkdtempSync(join(tmpdir(), 'asset-sync-rescan-state-'));
+  const made: string[] = [];
+  /** A fresh folder and state directory for one test's engine. */
+  const dirs = (name: string): { folder: string; stateDir: string } => {
+    const folder = mkdtempSync(join(tmpdir(), `asset-sync-${name}-`));
+    const stateDir = mkdtempSync(join(tmpdir(), `asset-sync-${name}-state-`));
+    made.push(folder, stateDir);
+    return { folder, stateDir };
+  };
 
   beforeAll(async () => {
     service = await startTestService();
@@ -65,11 +71,11 @@ describe('sync: watching, when events are lost', () => {
   afterAll(async () => {
     api.close();
     await service.dispose();
-    rmSync(folder, { recursive: true, force: true });
-    rmSync(stateDir, { recursive: true, force: true });
+    for (const dir of made) rmSync(dir, { recursive: true, force: true });
   });
 
   it('finds a file no event announced at the periodic whole-root scan (simulation seed 25)', async () => {
+    const { folder, stateDir } = dirs('rescan');
     const clock = new ManualClock(Date.now());
     // A watcher whose every event is lost (an overflowed queue, a share that sends none).
     const deaf: Watcher = { start: async () => undefined, close: async () => undefined, lastEventAt: () => undefined };
@@ -92,26 +98,9 @@ describe('sync: watching, when events are lost', () => {
       engine.close();
     }
   });
-});
-
-describe('sync: watching, a folder emptied while it is looked at', () => {
-  let service: TestService;
-  let api: ApiClient;
-  const folder = mkdtempSync(join(tmpdir(), 'asset-sync-emptied-'));
-  const stateDir = mkdtempSync(join(tmpdir(), 'asset-sync-emptied-state-'));
-
-  beforeAll(async () => {
-    service = await startTestService();
-    api = createApiClient({ server: service.url, tokens: staticTokenProvider(await service.token()) });
-  });
-  afterAll(async () => {
-    api.close();
-    await service.dispose();
-    rmSync(folder, { recursive: true, force: true });
-    rmSync(stateDir, { recursive: true, force: true });
-  });
 
   it('leaves a deletion seen while the disk was changing to the next pass (the e2e mass-deletion flake)', async () => {
+    const { folder, stateDir } = dirs('emptied');
     const clock = new ManualClock(Date.now());
     // A watcher played by the test: its events are hints given by hand, at the times it says.
     let hints: (relPaths: string[]) => void = () => undefined;
@@ -127,26 +116,26 @@ describe('sync: watching, a folder emptied while it is looked at', () => {
     try {
       await engine.addRoot({ path: folder, remotePath: '/Emptied', publishLive: false });
       const settled = (clock.now() - 10_000) / 1000;
-      for (const name of ['a.txt', 'b.txt']) {
+      for (const name of ['emptied-a.txt', 'emptied-b.txt']) {
         writeFileSync(join(folder, name), `${name} before`);
         utimesSync(join(folder, name), settled, settled);
       }
       const session = await engine.startWatching(() => undefined);
       expect((await session.pass()).map((report) => report.uploaded)).toEqual([2]);
 
-      // `a.txt` goes, and the watcher hears of a change as the next pass begins to look: what it sees
+      // `emptied-a.txt` goes, and the watcher hears of a change as the next pass begins to look: what it sees
       // may be half of a folder being emptied, so its deletion waits.
-      rmSync(join(folder, 'a.txt'));
+      rmSync(join(folder, 'emptied-a.txt'));
       clock.advance(1_000);
       lastEventAt = clock.now();
-      hints(['a.txt']);
+      hints(['emptied-a.txt']);
       expect((await session.pass()).map((report) => [report.scanned, report.removed])).toEqual([[true, 0]]);
-      expect(await stagedNames(api)).toEqual(['a.txt', 'b.txt']);
+      expect(await stagedNames(api, 'emptied-')).toEqual(['emptied-a.txt', 'emptied-b.txt']);
 
       // The disk has been quiet since: the next pass deletes it.
       clock.advance(1_000);
       expect((await session.pass()).map((report) => report.removed)).toEqual([1]);
-      expect(await stagedNames(api)).toEqual(['b.txt']);
+      expect(await stagedNames(api, 'emptied-')).toEqual(['emptied-b.txt']);
       await session.close();
     } finally {
       engine.close();
@@ -154,8 +143,9 @@ describe('sync: watching, a folder emptied while it is looked at', () => {
   });
 });
 
-async function stagedNames(api: ApiClient): Promise<string[]> {
+/** The names of the staged assets whose names start with `prefix` (the service is shared by the tests). */
+async function stagedNames(api: ApiClient, prefix: string): Promise<string[]> {
   const staged = { type: 'FIELD_EQUALS', field: { type: 'FIXED', fieldName: 'LIFECYCLE_STATE' }, value: 'STAGED' } as const;
   const page = await api.searchAssets({ criterion: staged, sorts: [{ field: { type: 'FIXED', fieldName: 'FILENAME' }, order: 'ASC' }], from: 0, pageSize: 10 });
-  return page.results.map((entry) => entry.result.currentAssetFile?.filename ?? '');
+  return page.results.map((entry) => entry.result.currentAssetFile?.filename ?? '').filter((name) => name.startsWith(prefix));
 }
