@@ -64,6 +64,7 @@ const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean
   { seed: 60798, steps: 50, bug: 'a folder of seven files replaced by a file: the mass-delete guard held the deletions, and the settle never confirmed them as a user would, so the seed read as no convergence (the settle\'s user confirms held deletions now; a confirmed deletion that never goes through keeps the settle busy)' },
   { seed: 50031, steps: 30, caseFolders: true, bug: 'a file rewritten as B/Logo.png over B/logo.png on a disk that ignores case (same inode, new bytes) read as a deletion and a new file: the asset binned, a second uploaded, and the colleague\'s B/Logo.png, numbered the other way, never got its new bytes (sim/name-clashes.test.ts)' },
   { seed: 50174, steps: 30, caseFolders: true, bug: 'an upload job\'s answer lost, then the colleague respelled A/C as A/c and wrote a new A/C/logo.png: the search for the job\'s asset looked in the new A/C, and its empty asset stayed live in A/c (the journal keeps the job\'s folder option; sim/job-folder-renamed.test.ts)' },
+  { seed: 1115, steps: 16, caseFolders: true, bug: 'a one-part PUT completed unheard before a crash, then another client put a version on top: the restart found the upload completed with other bytes and sent the older file again over that version, beside that client\'s second asset of the same bytes (test/integration/sync-lost-completion.test.ts)' },
 ];
 
 describe('the deterministic simulation', { timeout: 600_000 }, () => {
