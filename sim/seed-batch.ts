@@ -18,10 +18,7 @@ export const BATCH_PARTS = 3;
  * simulation"; each replays with `npm run sim -- --seed N`). A seed goes back into the batch when its
  * bug is fixed.
  */
-export const OPEN_FAILURES: ReadonlyMap<number, string> = new Map<number, string>([
-  // Reached once job creations were answered finished (simspeed5): the class of seed 50031.
-  [1115, 'two live assets of one file in folders A/C and a/C, one folder on a case-insensitive client'],
-]);
+export const OPEN_FAILURES: ReadonlyMap<number, string> = new Map<number, string>([]);
 
 /** The seeds of part `part` (1-based) of BATCH_PARTS: a contiguous share of the batch, open failures aside. */
 export function seedsOfPart(part: number, seeds = BATCH_SEEDS): number[] {

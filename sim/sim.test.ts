@@ -66,6 +66,7 @@ const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean
   { seed: 50174, steps: 30, caseFolders: true, bug: 'an upload job\'s answer lost, then the colleague respelled A/C as A/c and wrote a new A/C/logo.png: the search for the job\'s asset looked in the new A/C, and its empty asset stayed live in A/c (the journal keeps the job\'s folder option; sim/job-folder-renamed.test.ts)' },
   { seed: 70179, steps: 40, caseFolders: true, network: 0.2, crash: 0.08, bug: 'folders B and b on a disk that keeps case, the service renamed B -> D: the state rows below B were matched with LIKE, which folds case, so b/Logo.png\'s synced row replaced B/Logo.png\'s at D, and a third asset followed (src/main/db/rename-dir.test.ts)' },
   { seed: 70547, steps: 60, bug: 'the service renamed A/C -> D after the client had moved the files: the plan forgot each at A/C and adopted it at D in separate commits, a crash between them left D/café (2).txt synced nowhere, and it uploaded as a second asset (execute-remote-changes.test.ts)' },
+  { seed: 1115, steps: 16, caseFolders: true, bug: 'a one-part PUT completed unheard before a crash, then another client put a version on top: the restart found the upload completed with other bytes and sent the older file again over that version, beside that client\'s second asset of the same bytes (test/integration/sync-lost-completion.test.ts)' },
 ];
 
 describe('the deterministic simulation', { timeout: 600_000 }, () => {

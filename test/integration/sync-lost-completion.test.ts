@@ -4,13 +4,14 @@
  * (simulation seed 1128). The restart records the completed upload where it was sent, so the rename
  * is a move of that asset: one asset, at the new path, and nothing downloaded back to the old one.
  */
+import { createHash } from 'node:crypto';
 import { renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AssetApi } from '../../src/main/api/index.js';
 import { startSyncHarness } from '../support/sync-harness.js';
 import { startTestService, type TestService } from '../support/test-service.js';
-import { client } from '../support/two-way.js';
+import { client, colleague } from '../support/two-way.js';
 
 /** An API whose first PUT lands (completing a one-part upload) while its answer never arrives; `puts` counts the PUTs. */
 function losingFirstAnswer(): { wrap: (api: AssetApi) => AssetApi; puts: () => number } {
@@ -74,6 +75,30 @@ describe('an upload completed on the service whose answer was lost', () => {
       expect(others).toEqual([]);
       expect((await service.api('GET', `/assets/${asset?.id ?? ''}/files`)).body.results).toHaveLength(1);
       expect(losing.puts()).toBe(1);
+    } finally {
+      await current.dispose();
+    }
+  });
+  it('gives way to a version a colleague put on top before the restart, not sent again over it (simulation seed 1115)', async () => {
+    const losing = losingFirstAnswer();
+    const first = await startSyncHarness(service, { remotePath: '/Superseded', wrapApi: losing.wrap });
+    let current = first;
+    try {
+      client(first).write('a.txt', 'written once');
+      await client(first).once();
+      expect(losing.puts()).toBe(1);
+      const [sent] = (await first.assets()).filter(({ path }) => path.startsWith('/Superseded/'));
+      await colleague(service, first.api).newVersion(sent?.id ?? '', "the colleague's version");
+
+      current = await first.restart();
+      const again = client(current);
+      expect((await again.once()).converged).toBe(true);
+      expect(again.tree()).toEqual({ 'a.txt': "the colleague's version" });
+      // Ours, then the colleague's: ours was not sent again as a third.
+      expect((await service.api('GET', `/assets/${sent?.id ?? ''}/files`)).body.results).toHaveLength(2);
+      expect((await current.assets()).filter(({ path }) => path.startsWith('/Superseded/')).map(({ id, checksum }) => ({ id, checksum }))).toEqual([
+        { id: sent?.id, checksum: createHash('md5').update("the colleague's version").digest('hex') },
+      ]);
     } finally {
       await current.dispose();
     }

@@ -408,6 +408,11 @@ export class UploadExecutor {
           const filePath = await this.currentPath(root, entry.local);
           const landed = filePath === undefined ? undefined : await this.completedUnheard(entry.assetId, entry.local, filePath);
           if (landed !== undefined) return this.record(root, entry.local, entry.assetId, landed, 0);
+          // Our bytes landed, and another writer's version went on top since (a colleague or another
+          // device): sending them again put this older file back over that version (simulation seed
+          // 1115). Synced at our bytes, the next pass sees the newer version as a change of the service.
+          const superseded = filePath === undefined ? undefined : await this.landedBeneath(entry.assetId, entry.local, filePath);
+          if (superseded !== undefined) return this.record(root, entry.local, entry.assetId, superseded.asset, 0, undefined, superseded.md5);
         }
         // The service forgot the upload (expired, swept), or completed it with other bytes: a fresh one for the same asset.
         if (isApiError(error) && (error.code === 'UPLOAD_EXPIRED' || error.code === 'NOT_FOUND' || error.code === 'UPLOAD_ALREADY_COMPLETED')) {
@@ -500,9 +505,9 @@ export class UploadExecutor {
   }
 
   /** Records a completed upload: its folder placement checked, the synced entry committed and the journal cleared. */
-  private async record(root: UploadRoot, local: LocalEntry, assetId: string, asset: Asset, bytesSent: number, option?: string | null): Promise<UploadOutcome> {
+  private async record(root: UploadRoot, local: LocalEntry, assetId: string, asset: Asset, bytesSent: number, option?: string | null, landedMd5?: string): Promise<UploadOutcome> {
     const { journal } = this.deps;
-    const checksum = asset.currentAssetFile?.checksum;
+    const checksum = landedMd5 ?? asset.currentAssetFile?.checksum;
     if (checksum === undefined) throw new SyncError('CHECKSUM_MISMATCH', 'The service completed the upload but reports no file.');
     const refiled = await this.ensureFolder(root, local.relPath, asset, option);
     // The service's checksum is what the service holds: if the file changed while it was read, the
@@ -523,6 +528,18 @@ export class UploadExecutor {
     if (checksum === undefined) return undefined;
     const md5 = local.md5 ?? (await hashFile(this.deps.fs, filePath, local, new Uint8Array(HASH_READ_BYTES)).then((outcome) => (outcome.kind === 'hashed' ? outcome.md5 : undefined)));
     return checksum === md5 ? asset : undefined;
+  }
+
+  /**
+   * The asset and the checksum of `local`, when an older version of the asset (not its current file)
+   * holds exactly the bytes of `local`: its upload completed unheard and a newer version followed.
+   */
+  private async landedBeneath(assetId: string, local: LocalEntry, filePath: string): Promise<{ asset: Asset; md5: string } | undefined> {
+    const md5 = local.md5 ?? (await hashFile(this.deps.fs, filePath, local, new Uint8Array(HASH_READ_BYTES)).then((outcome) => (outcome.kind === 'hashed' ? outcome.md5 : undefined)));
+    if (md5 === undefined || md5 === null) return undefined;
+    const versions = await this.deps.api.listAssetFiles(assetId);
+    if (!versions.some((file) => file.checksum.toLowerCase() === md5)) return undefined;
+    return { asset: await this.deps.api.getAsset(assetId), md5 };
   }
 
   /**
