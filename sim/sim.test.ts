@@ -64,6 +64,7 @@ const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean
   { seed: 60798, steps: 50, bug: 'a folder of seven files replaced by a file: the mass-delete guard held the deletions, and the settle never confirmed them as a user would, so the seed read as no convergence (the settle\'s user confirms held deletions now; a confirmed deletion that never goes through keeps the settle busy)' },
   { seed: 50031, steps: 30, caseFolders: true, bug: 'a file rewritten as B/Logo.png over B/logo.png on a disk that ignores case (same inode, new bytes) read as a deletion and a new file: the asset binned, a second uploaded, and the colleague\'s B/Logo.png, numbered the other way, never got its new bytes (sim/name-clashes.test.ts)' },
   { seed: 50174, steps: 30, caseFolders: true, bug: 'an upload job\'s answer lost, then the colleague respelled A/C as A/c and wrote a new A/C/logo.png: the search for the job\'s asset looked in the new A/C, and its empty asset stayed live in A/c (the journal keeps the job\'s folder option; sim/job-folder-renamed.test.ts)' },
+  { seed: 61067, steps: 30, network: 0.2, disk: 0.08, bug: 'a folder renamed B -> D while the watcher\'s event for D was dropped, and the colleague renamed B/c.txt to logo.png: the hinted look found B gone, the plan brought the file back at B/logo.png, and the scan that found D/c.txt uploaded it as a second asset (vanished-restores.test.ts)' },
 ];
 
 describe('the deterministic simulation', { timeout: 600_000 }, () => {
