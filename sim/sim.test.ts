@@ -67,6 +67,7 @@ const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean
   { seed: 70179, steps: 40, caseFolders: true, network: 0.2, crash: 0.08, bug: 'folders B and b on a disk that keeps case, the service renamed B -> D: the state rows below B were matched with LIKE, which folds case, so b/Logo.png\'s synced row replaced B/Logo.png\'s at D, and a third asset followed (src/main/db/rename-dir.test.ts)' },
   { seed: 70547, steps: 60, bug: 'the service renamed A/C -> D after the client had moved the files: the plan forgot each at A/C and adopted it at D in separate commits, a crash between them left D/café (2).txt synced nowhere, and it uploaded as a second asset (execute-remote-changes.test.ts)' },
   { seed: 1115, steps: 16, caseFolders: true, bug: 'a one-part PUT completed unheard before a crash, then another client put a version on top: the restart found the upload completed with other bytes and sent the older file again over that version, beside that client\'s second asset of the same bytes (test/integration/sync-lost-completion.test.ts)' },
+  { seed: 61067, steps: 30, network: 0.2, disk: 0.08, bug: 'a folder renamed B -> D while the watcher\'s event for D was dropped, and the colleague renamed B/c.txt to logo.png: the hinted look found B gone, the plan brought the file back at B/logo.png, and the scan that found D/c.txt uploaded it as a second asset (vanished-restores.test.ts, test/integration/sync-watch-lost-move.test.ts)' },
 ];
 
 describe('the deterministic simulation', { timeout: 600_000 }, () => {

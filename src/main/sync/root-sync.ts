@@ -28,6 +28,7 @@ import { folderRenames } from './folder-renames.js';
 import { recoverLandings, type RecoverLandingsDeps } from './recover-landings.js';
 import { settledReports, type ReportsInput } from './settled-reports.js';
 import { staleOrigins } from './stale-origins.js';
+import { vanishedRestores } from './vanished-restores.js';
 import type { PlannedTransfers } from '../../shared/sync/transfer-event.js';
 
 /** What one pass did, for progress output and `--once`'s verdict. */
@@ -213,6 +214,13 @@ export class RootSync {
     const stale = staleOrigins(local, synced);
     if (stale.length > 0) {
       this.local.hint(stale);
+      await this.local.refresh();
+      local = stableLocal();
+    }
+    // A file gone from a hinted look that the plan would bring back may have moved where no event
+    // said: the whole root is seen first, so a move is a move, not a second asset (seed 61067).
+    if (!this.local.sawWholeRoot && remote.view !== undefined && vanishedRestores({ local, unstable: this.local.unstable, synced, remote: remote.view }).length > 0) {
+      this.local.hint(['']);
       await this.local.refresh();
       local = stableLocal();
     }
