@@ -44,11 +44,14 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
   const copies = input.conflictCopies ?? new Set<string>();
   const diff: LocalDiff = { changed: [], refreshed: [], moved: [], deleted: [], unchanged: new Set(), appeared: [] };
 
+  const displaced = displacedFiles(local, synced);
   const vanished: SyncedEntry[] = [];
   for (const entry of [...synced.values()].sort(byPath)) {
     if (busy.has(entry.relPath)) continue;
     const now = local.get(entry.relPath);
-    if (now === undefined) {
+    if (displaced.has(entry.relPath)) {
+      vanished.push(entry);
+    } else if (now === undefined) {
       if (!unstable.has(entry.relPath)) vanished.push(entry);
     } else if (now.md5 !== entry.md5) {
       diff.changed.push({ synced: entry, local: now });
@@ -58,7 +61,7 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
       diff.unchanged.add(entry.relPath);
     }
   }
-  const appeared = [...local.values()].filter((entry) => !synced.has(entry.relPath) && !busy.has(entry.relPath) && !copies.has(entry.relPath)).sort(byPath);
+  const appeared = [...local.values()].filter((entry) => (!synced.has(entry.relPath) || displaced.has(entry.relPath)) && !busy.has(entry.relPath) && !copies.has(entry.relPath)).sort(byPath);
 
   const claimed = new Set<string>();
   const move = (from: SyncedEntry, to: HashedEntry): void => {
@@ -121,6 +124,26 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
 
   diff.appeared = appeared.filter((entry) => !claimed.has(entry.relPath));
   return diff;
+}
+
+/**
+ * Synced paths that hold another file now while the synced one, unchanged (same device, inode and
+ * bytes), turned up at a path nothing synced: moved away, and a new file made at its old path (a folder
+ * renamed `A` → `D` and a new `A/café.txt` written). Read by path, the new file was an edit of the
+ * asset and the moved one went up as a second asset with the asset's bytes (simulation seed 73031).
+ * These are a move and a new file.
+ */
+function displacedFiles(local: ReadonlyMap<string, HashedEntry>, synced: ReadonlyMap<string, SyncedEntry>): Set<string> {
+  const appeared = new Map<string, HashedEntry>();
+  for (const entry of local.values()) if (!synced.has(entry.relPath)) appeared.set(identityOf(entry), entry);
+  const displaced = new Set<string>();
+  if (appeared.size === 0) return displaced;
+  for (const entry of synced.values()) {
+    const now = local.get(entry.relPath);
+    if (now === undefined || identityOf(now) === identityOf(entry)) continue;
+    if (appeared.get(identityOf(entry))?.md5 === entry.md5) displaced.add(entry.relPath);
+  }
+  return displaced;
 }
 
 /** A file's identity on disk (device and inode), as a key. */
