@@ -87,14 +87,16 @@ describe('planOperations, both directions (DESIGN.md §3 table)', () => {
   });
 
   it('reads a synced file moved away with a new file made at its old path as a move and a new file (seed 73031)', () => {
-    // `Brand` renamed `D` and a new `Brand/a.png` written: the asset follows its file (same inode and bytes).
+    // `Brand` renamed `D`, a new `Brand/a.png` written, and the service renamed the asset: it follows its
+    // file (same inode and bytes), the service names it, and the new file goes up as new.
     const moved = { ...a, relPath: 'D/a.png' };
     const fresh = file('Brand/a.png', 'N');
-    expect(kinds(plan([moved, fresh], [base], [same]))).toEqual(['MOVE Brand/a.png -> D/a.png', 'UPLOAD_NEW Brand/a.png']);
-    // The service renamed the asset meanwhile: the service names it, and the new file still goes up as new.
-    expect(kinds(plan([moved, fresh], [base], [remote('Brand/logo.png', 'asset-a', 'A')]))).toEqual(['LOCAL_MOVE D/a.png -> Brand/logo.png', 'UPLOAD_NEW Brand/a.png']);
-    // Other bytes at the new path (the inode reused by another file): the file at the old path is an edit, as before.
-    expect(kinds(plan([{ ...moved, md5: 'other' }, fresh], [base], [same]))).toEqual(['UPLOAD_VERSION Brand/a.png', 'UPLOAD_NEW D/a.png']);
+    const renamed = remote('Brand/logo.png', 'asset-a', 'A');
+    expect(kinds(plan([moved, fresh], [base], [renamed]))).toEqual(['LOCAL_MOVE D/a.png -> Brand/logo.png', 'UPLOAD_NEW Brand/a.png']);
+    // Other bytes at the new path (the inode reused by another file): the file at the old path is an edit.
+    expect(kinds(plan([{ ...moved, md5: 'other' }, fresh], [base], [renamed]))).toEqual(['LOCAL_MOVE Brand/a.png -> Brand/logo.png', 'UPLOAD_NEW D/a.png']);
+    // The service still names something at the old path (seed 73116): an edit there, as before.
+    expect(kinds(plan([moved, fresh], [base], [same]))).toEqual(['UPLOAD_VERSION Brand/a.png', 'UPLOAD_NEW D/a.png']);
   });
 
   it('names a second conflict copy apart from the first', () => {
