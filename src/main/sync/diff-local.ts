@@ -7,8 +7,8 @@
  * nor deleted; a vanished file is a move only when the same file (inode) or the same bytes (MD5, never
  * for empty files) appeared elsewhere; a vanished file that a settling file might be waits.
  */
-import { exactNames } from './local-names.js';
-import type { HashedEntry, PendingSignature, PlanInput, SyncedEntry } from './sync-types.js';
+import { exactNames, type NameKey } from './local-names.js';
+import type { HashedEntry, PendingSignature, PlanInput, RemoteView, SyncedEntry } from './sync-types.js';
 
 export interface LocalChange {
   synced: SyncedEntry;
@@ -36,7 +36,7 @@ const sameIdentity = (local: HashedEntry, synced: SyncedEntry): boolean =>
   local.size === synced.size && local.mtimeMs === synced.mtimeMs && local.ino === synced.ino && local.dev === synced.dev;
 
 /** `local` holds hashed files only: the planner keeps unread ones out (plan-operations.ts). */
-export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synced' | 'busy' | 'conflictCopies' | 'nameKey'> & { local: ReadonlyMap<string, HashedEntry> }): LocalDiff {
+export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synced' | 'busy' | 'conflictCopies' | 'nameKey' | 'remote'> & { local: ReadonlyMap<string, HashedEntry> }): LocalDiff {
   const { local, unstable, synced } = input;
   const nameKey = input.nameKey ?? exactNames;
   const sameName = (a: string, b: string): boolean => nameKey(basename(a)) === nameKey(basename(b));
@@ -44,11 +44,14 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
   const copies = input.conflictCopies ?? new Set<string>();
   const diff: LocalDiff = { changed: [], refreshed: [], moved: [], deleted: [], unchanged: new Set(), appeared: [] };
 
+  const displaced = displacedFiles(local, synced, input.remote, nameKey);
   const vanished: SyncedEntry[] = [];
   for (const entry of [...synced.values()].sort(byPath)) {
     if (busy.has(entry.relPath)) continue;
     const now = local.get(entry.relPath);
-    if (now === undefined) {
+    if (displaced.has(entry.relPath)) {
+      vanished.push(entry);
+    } else if (now === undefined) {
       if (!unstable.has(entry.relPath)) vanished.push(entry);
     } else if (now.md5 !== entry.md5) {
       diff.changed.push({ synced: entry, local: now });
@@ -58,7 +61,7 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
       diff.unchanged.add(entry.relPath);
     }
   }
-  const appeared = [...local.values()].filter((entry) => !synced.has(entry.relPath) && !busy.has(entry.relPath) && !copies.has(entry.relPath)).sort(byPath);
+  const appeared = [...local.values()].filter((entry) => (!synced.has(entry.relPath) || displaced.has(entry.relPath)) && !busy.has(entry.relPath) && !copies.has(entry.relPath)).sort(byPath);
 
   const claimed = new Set<string>();
   const move = (from: SyncedEntry, to: HashedEntry): void => {
@@ -121,6 +124,32 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
 
   diff.appeared = appeared.filter((entry) => !claimed.has(entry.relPath));
   return diff;
+}
+
+/**
+ * Synced paths that hold another file now while the synced one, unchanged (same device, inode and
+ * bytes), turned up at a path nothing synced: moved away, and a new file made at its old path (a folder
+ * renamed `A` → `D` and a new `A/café.txt` written). Read by path, the new file was an edit of the
+ * asset and the moved one went up as a second asset with the asset's bytes (simulation seed 73031).
+ * These are a move and a new file when the service names nothing at the old path any more (the asset
+ * renamed or moved there too, as in the seed). Where something on the service still holds that name (as
+ * the disk compares names), the new file's upload would be numbered apart from it, its record missed,
+ * and it went up again (seed 73116): there it stays an edit of the asset, as before.
+ */
+function displacedFiles(local: ReadonlyMap<string, HashedEntry>, synced: ReadonlyMap<string, SyncedEntry>, remote: RemoteView | undefined, nameKey: NameKey): Set<string> {
+  const appeared = new Map<string, HashedEntry>();
+  for (const entry of local.values()) if (!synced.has(entry.relPath)) appeared.set(identityOf(entry), entry);
+  const displaced = new Set<string>();
+  if (appeared.size === 0 || remote === undefined) return displaced;
+  const pathKey = (relPath: string): string => `${relPath.slice(0, relPath.lastIndexOf('/') + 1)}${nameKey(basename(relPath))}`;
+  const named = new Set([...remote.entries.keys()].map(pathKey));
+  for (const entry of synced.values()) {
+    const now = local.get(entry.relPath);
+    if (now === undefined || identityOf(now) === identityOf(entry)) continue;
+    if (named.has(pathKey(entry.relPath))) continue;
+    if (appeared.get(identityOf(entry))?.md5 === entry.md5) displaced.add(entry.relPath);
+  }
+  return displaced;
 }
 
 /** A file's identity on disk (device and inode), as a key. */

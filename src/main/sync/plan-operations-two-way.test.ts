@@ -86,6 +86,19 @@ describe('planOperations, both directions (DESIGN.md §3 table)', () => {
     expect(plan([a], [base], [moved]).operations).toEqual([{ kind: 'LOCAL_MOVE', from: 'Brand/a.png', to: 'Other/a.png', syncedPath: 'Brand/a.png', assetId: 'asset-a', local: a, md5: 'A' }]);
   });
 
+  it('reads a synced file moved away with a new file made at its old path as a move and a new file (seed 73031)', () => {
+    // `Brand` renamed `D`, a new `Brand/a.png` written, and the service renamed the asset: it follows its
+    // file (same inode and bytes), the service names it, and the new file goes up as new.
+    const moved = { ...a, relPath: 'D/a.png' };
+    const fresh = file('Brand/a.png', 'N');
+    const renamed = remote('Brand/logo.png', 'asset-a', 'A');
+    expect(kinds(plan([moved, fresh], [base], [renamed]))).toEqual(['LOCAL_MOVE D/a.png -> Brand/logo.png', 'UPLOAD_NEW Brand/a.png']);
+    // Other bytes at the new path (the inode reused by another file): the file at the old path is an edit.
+    expect(kinds(plan([{ ...moved, md5: 'other' }, fresh], [base], [renamed]))).toEqual(['LOCAL_MOVE Brand/a.png -> Brand/logo.png', 'UPLOAD_NEW D/a.png']);
+    // The service still names something at the old path (seed 73116): an edit there, as before.
+    expect(kinds(plan([moved, fresh], [base], [same]))).toEqual(['UPLOAD_VERSION Brand/a.png', 'UPLOAD_NEW D/a.png']);
+  });
+
   it('names a second conflict copy apart from the first', () => {
     const mine = { ...a, md5: 'A-mine' };
     const first = 'Brand/a (conflict 2026-03-01 092401).png';
