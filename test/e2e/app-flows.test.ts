@@ -132,6 +132,11 @@ describe('everyday flows against the headless app', { timeout: 180_000 }, () => 
     let page = await h.open(browser!, 'settings');
     await page.getByRole('heading', { name: 'Settings' }).waitFor();
     await page.getByLabel('Download limit').fill('2.5');
+    // A state the app sends while the user types (the upload limit changed elsewhere, as from the tray
+    // or another window; any sync pass reports in the same way) leaves what is being typed alone.
+    await h.app.controller.updateSettings({ uploadBytesPerSecond: 7_000_000 });
+    await expect.poll(() => page.getByLabel('Upload limit').inputValue()).toBe('7');
+    await expect(page.getByLabel('Download limit').inputValue()).resolves.toBe('2.5');
     await page.getByLabel('Download limit').press('Enter');
     await page.getByText('Saved.').first().waitFor();
     await page.getByRole('checkbox', { name: /Publish new folders as live/ }).check();
@@ -144,6 +149,7 @@ describe('everyday flows against the headless app', { timeout: 180_000 }, () => 
     page = await h.open(browser!, 'settings');
     await page.getByRole('heading', { name: 'Settings' }).waitFor();
     await expect(page.getByLabel('Download limit').inputValue()).resolves.toBe('2.5');
+    await expect(page.getByLabel('Upload limit').inputValue()).resolves.toBe('7');
     await expect(page.getByRole('checkbox', { name: /Publish new folders as live/ }).isChecked()).resolves.toBe(true);
     await page.close();
   });
