@@ -25,6 +25,11 @@ export function numberedName(name: string, n: number): string {
   return dot > 0 ? `${name.slice(0, dot)} (${n})${name.slice(dot)}` : `${name} (${n})`;
 }
 
+/** `Logo (2).png` → `Logo.png`: the name `numberedName` numbered. */
+export function unnumbered(name: string): string {
+  return name.replace(/ \(\d+\)(?=\.[^.]*$|$)/u, '');
+}
+
 /**
  * How a disk tells names apart (DESIGN.md §3: "Paths are compared NFC-normalised; on case-insensitive
  * disks case-folded"): the key two names share when the disk holds only one of them.

@@ -17,7 +17,7 @@ import { conflictCopyName } from './conflict-name.js';
 import { contentNeeded } from './content-needed.js';
 import { diffLocal, type LocalDiff } from './diff-local.js';
 import { diffRemote, type RemoteDiff } from './diff-remote.js';
-import { exactNames, numberedName } from './local-names.js';
+import { exactNames, numberedName, unnumbered } from './local-names.js';
 import { DEFAULT_DELETE_GUARD, isHashed, type DeleteGuard, type HashedEntry, type LocalEntry, type Operation, type Plan, type PlanInput, type SyncedEntry } from './sync-types.js';
 
 /** Below this many deletions the fraction rule does not apply (deleting 1 of 3 files is ordinary). */
@@ -283,9 +283,4 @@ function swapBreaker(input: SplitInput, states: ReadonlyMap<string, LocalState>,
     for (let n = 3; !free(candidate); n++) candidate = `${dir}${numberedName(name, n)}`;
     return candidate;
   };
-}
-
-/** `Logo (2).png` → `Logo.png`: the name `numberedName` numbered. */
-function unnumbered(name: string): string {
-  return name.replace(/ \(\d+\)(?=\.[^.]*$|$)/u, '');
 }
