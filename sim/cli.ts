@@ -1,13 +1,15 @@
 /**
- * `npm run sim -- --seeds N [--seed S] [--from F] [--steps K] [--network|--disk|--crash|--commit PERCENT] [--classic] [--plant BUG] [--names exact|case-insensitive|nfd] [--case-folders] [--no-shrink]`: runs seeds
+ * `npm run sim -- --seeds N [--seed S] [--from F] [--steps K] [--network|--disk|--crash|--commit PERCENT] [--classic] [--plant BUG] [--names exact|case-insensitive|nfd] [--case-folders] [--no-shrink] [--jobs N]`: runs seeds
  * F…F+N-1 (or the one seed S, printing its whole trace), prints each failing seed with a shrunk, readable
  * trace (unless --no-shrink) and how to replay it, and the seeds per second and CPU milliseconds per seed
  * (seeds only: the service's start and the shrinking are counted apart). Exits 1 when a seed failed.
  * `--names MODE` gives every client but the first (a Linux disk) that kind of disk instead of the seed's draw.
+ * `--jobs N` runs the seeds in N worker processes (seed-pool.ts): one per free core for long hunts.
  */
 import { describeStep } from './scenario.js';
 import { DEFAULT_RATES, closeSimService, runSeed, type SeedOptions } from './run-seed.js';
 import { shrink } from './shrink.js';
+import { runPool, serveSeeds, type SeedReport } from './seed-pool.js';
 import { PLANTED_BUGS } from '../src/main/sync/planted-bug.js';
 import type { NameMode } from '../src/main/local/index.js';
 
@@ -47,41 +49,65 @@ const options: SeedOptions = { ...(steps === undefined ? {} : { steps }), rates,
 const seeds = single === undefined ? Array.from({ length: count }, (_, index) => from + index) : [single];
 const shrinking = !process.argv.includes('--no-shrink');
 
+const jobs = flag('jobs') ?? 1;
+if (jobs < 1 || jobs > 256) throw new Error('--jobs needs a number of worker processes from 1 to 256');
+
 const cpuMs = (): number => {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
 };
-const started = { wall: Date.now(), cpu: cpuMs() };
-/** Time spent running seeds, apart from shrinking failures. */
-const inSeeds = { wall: 0, cpu: 0 };
-let failed = 0;
-for (const seed of seeds) {
+
+/** Runs one seed and answers what to print for it (its failures, replay line and shrunk trace); the timing leaves the shrinking out. */
+async function runOne(seed: number, first: boolean): Promise<SeedReport> {
   const before = { wall: Date.now(), cpu: cpuMs() };
   const result = await runSeed(seed, options);
-  // The first seed also starts the process's service (started once, then restored per seed).
-  if (seed !== seeds[0] || seeds.length === 1) {
-    inSeeds.wall += Date.now() - before.wall;
-    inSeeds.cpu += cpuMs() - before.cpu;
-  }
-  if (single !== undefined) console.log(result.trace.join('\n'));
+  const cost = { wallMs: Date.now() - before.wall, cpuMs: cpuMs() - before.cpu, timed: !first || seeds.length === 1 };
+  const lines: string[] = single === undefined ? [] : [result.trace.join('\n')];
   if (result.failures.length === 0) {
-    if (single !== undefined) console.log(`seed ${seed}: ok (trace ${result.traceHash.slice(0, 12)})`);
-    continue;
+    if (single !== undefined) lines.push(`seed ${seed}: ok (trace ${result.traceHash.slice(0, 12)})`);
+    return { seed, failed: false, lines, ...cost };
   }
-  failed++;
-  console.log(`\nseed ${seed} FAILED (trace ${result.traceHash.slice(0, 12)}):`);
-  for (const failure of result.failures) console.log(`  ${failure}`);
-  console.log(`replay: npm run sim -- --seed ${seed}${steps === undefined ? '' : ` --steps ${steps}`}${rateFlags}${classic ? ' --classic' : ''}${caseFolders ? ' --case-folders' : ''}${nameMode === undefined ? '' : ` --names ${nameMode}`}${plant === undefined ? '' : ` --plant ${plant}`}`);
-  if (!shrinking) continue;
-  const shrunk = await shrink(result, options);
-  console.log(`shrunk to ${shrunk.steps.length} of ${result.steps.length} steps:`);
-  for (const step of shrunk.steps) console.log(`  ${describeStep(step)}`);
-  console.log('its trace:');
-  for (const line of shrunk.trace) console.log(`  ${line}`);
+  lines.push(`\nseed ${seed} FAILED (trace ${result.traceHash.slice(0, 12)}):`);
+  for (const failure of result.failures) lines.push(`  ${failure}`);
+  lines.push(`replay: npm run sim -- --seed ${seed}${steps === undefined ? '' : ` --steps ${steps}`}${rateFlags}${classic ? ' --classic' : ''}${caseFolders ? ' --case-folders' : ''}${nameMode === undefined ? '' : ` --names ${nameMode}`}${plant === undefined ? '' : ` --plant ${plant}`}`);
+  if (shrinking) {
+    const shrunk = await shrink(result, options);
+    lines.push(`shrunk to ${shrunk.steps.length} of ${result.steps.length} steps:`);
+    for (const step of shrunk.steps) lines.push(`  ${describeStep(step)}`);
+    lines.push('its trace:');
+    for (const line of shrunk.trace) lines.push(`  ${line}`);
+  }
+  return { seed, failed: true, lines, ...cost };
 }
-await closeSimService();
-const timed = seeds.length === 1 ? 1 : seeds.length - 1;
-const seconds = (Date.now() - started.wall) / 1000;
-console.log(`\n${seeds.length} seeds, ${failed} failed, ${seconds.toFixed(1)} s in all, ${((cpuMs() - started.cpu) / 1000).toFixed(1)} s of CPU`);
-console.log(`per seed (the first, which starts the service, aside): ${(inSeeds.wall / timed).toFixed(0)} ms, ${(inSeeds.cpu / timed).toFixed(0)} ms of CPU; ${((1000 * timed) / inSeeds.wall).toFixed(2)} seeds/s`);
-process.exitCode = failed > 0 ? 1 : 0;
+
+if (process.argv.includes('--worker')) {
+  serveSeeds(runOne, closeSimService);
+} else {
+  const started = { wall: Date.now(), cpu: cpuMs() };
+  /** Time spent running seeds, apart from each process's first (which starts its service) and from shrinking. */
+  const inSeeds = { wall: 0, cpu: 0, count: 0 };
+  const failedSeeds: number[] = [];
+  const onReport = (report: SeedReport): void => {
+    for (const line of report.lines) console.log(line);
+    if (report.failed) failedSeeds.push(report.seed);
+    if (!report.timed) return;
+    inSeeds.wall += report.wallMs;
+    inSeeds.cpu += report.cpuMs;
+    inSeeds.count++;
+  };
+  let workersCpu = 0;
+  if (jobs > 1 && seeds.length > 1) {
+    const args = process.argv.slice(2).filter((arg, at, all) => arg !== '--jobs' && all[at - 1] !== '--jobs');
+    workersCpu = (await runPool({ script: process.argv[1] ?? 'sim/cli.ts', args, seeds, jobs, onReport })).cpuMs;
+  } else {
+    for (const [at, seed] of seeds.entries()) onReport(await runOne(seed, at === 0));
+    await closeSimService();
+  }
+  const timed = inSeeds.count;
+  const seconds = (Date.now() - started.wall) / 1000;
+  console.log(`\n${seeds.length} seeds, ${failedSeeds.length} failed, ${seconds.toFixed(1)} s in all, ${((cpuMs() - started.cpu + workersCpu) / 1000).toFixed(1)} s of CPU${jobs > 1 ? ` (${jobs} workers)` : ''}`);
+  // Seeds per second of one process: with workers, the whole run's rate is about that times the free cores.
+  if (timed > 0) console.log(`per seed (each process's first, which starts its service, aside): ${(inSeeds.wall / timed).toFixed(0)} ms, ${(inSeeds.cpu / timed).toFixed(0)} ms of CPU; ${((1000 * timed) / Math.max(1, inSeeds.wall)).toFixed(2)} seeds/s a process, ${(seeds.length / Math.max(0.001, seconds)).toFixed(2)} seeds/s in all`);
+  if (failedSeeds.length > 0) console.log(`failed: ${failedSeeds.sort((a, b) => a - b).join(' ')}`);
+  process.exitCode = failedSeeds.length > 0 ? 1 : 0;
+}
