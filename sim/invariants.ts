@@ -5,8 +5,9 @@
  * data loss (every content a user wrote and did not replace is on some disk, in a trash, or among
  * the service's versions, binned assets included), no partial files (every file and every current
  * asset file holds a whole written content), no duplicate assets (two live assets never hold the
- * same content: each write is unique, so a second one is a repeated create), and confinement (the
- * engine wrote nothing outside its root and the trash).
+ * same content: each write is unique, so a second one is a repeated create), no version going back
+ * (an asset's versions never hold a write again after a newer one), and confinement (the engine wrote
+ * nothing outside its root and the trash).
  */
 import type { MemoryFileSystem } from '../src/main/local/memory-file-system.js';
 import type { NameMode } from '../src/main/local/name-map.js';
@@ -125,6 +126,18 @@ export function checkInvariants(input: { clients: readonly ClientView[]; remote:
   for (const asset of remote) for (const version of asset.versions) kept.add(version);
   for (const content of writes.written) {
     if (!writes.gone.has(content) && !kept.has(md5Hex(content))) failures.push(`data loss: ${JSON.stringify(content)} is on no disk, in no trash and in no version on the service`);
+  }
+
+  // No version goes back: each write is unique, so bytes that come back as a later version after a
+  // newer one are an older upload sent over the newer version (hidden in the history, not lost).
+  for (const asset of remote) {
+    const earlier = new Set<string>();
+    let previous: string | undefined;
+    for (const version of asset.versions) {
+      if (version !== previous && earlier.has(version)) failures.push(`version went back: asset ${asset.paths.join('|')} got ${JSON.stringify(md5OfWritten.get(version) ?? version)} again after a newer version`);
+      earlier.add(version);
+      previous = version;
+    }
   }
 
   // Confinement.

@@ -49,7 +49,7 @@ export function storeView(db: Db, subdomain: string): StoreView {
   const children = db.prepare<[string, string | null], { id: string; value: string }>(
     "SELECT id, value FROM field_options WHERE field_id = ? AND ifnull(parent_id, '') = ifnull(?, '') ORDER BY position, id",
   );
-  const versions = db.prepare<[string], { asset_id: string; checksum: string }>('SELECT asset_id, checksum FROM asset_files WHERE account_id = ? ORDER BY asset_id, date_added, id');
+  const versions = db.prepare<[string], { asset_id: string; checksum: string }>('SELECT asset_id, checksum FROM asset_files WHERE account_id = ? ORDER BY asset_id, rowid');
 
   const accountId = (): string => {
     const row = account.get(subdomain);
