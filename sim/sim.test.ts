@@ -70,6 +70,7 @@ const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean
   { seed: 61067, steps: 30, network: 0.2, disk: 0.08, bug: 'a folder renamed B -> D while the watcher\'s event for D was dropped, and the colleague renamed B/c.txt to logo.png: the hinted look found B gone, the plan brought the file back at B/logo.png, and the scan that found D/c.txt uploaded it as a second asset (vanished-restores.test.ts, test/integration/sync-watch-lost-move.test.ts)' },
   { seed: 73031, steps: 100, bug: 'a folder renamed A -> D and a new A/café.txt written: the plan read the new file as an edit of the asset synced at A/café.txt and uploaded the moved D/café.txt, the asset\'s bytes, as a second asset (diff-local.ts, plan-operations-two-way.test.ts)' },
   { seed: 73116, steps: 100, bug: 'no bug on its own: a first cut of 73031\'s fix read a new A/Logo.png as a new file beside a moved asset the service still named Logo.png in A (case-insensitive disk); its upload was numbered apart and went up twice (diff-local.ts)' },
+  { seed: 84002, steps: 45, network: 0.2, commit: 0.1, names: ['exact', 'case-insensitive', 'case-insensitive'], bug: 'an upload landed unheard and a colleague put a version on top; the restart could not read the file to tell whether ours landed, took it for "did not" and sent the older bytes over that version (found by the no-version-goes-back check; test/integration/sync-lost-completion.test.ts)' },
 ];
 
 describe('the deterministic simulation', { timeout: 600_000 }, () => {

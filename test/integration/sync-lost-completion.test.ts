@@ -9,7 +9,10 @@ import { renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AssetApi } from '../../src/main/api/index.js';
+import { NodeFileSystem } from '../../src/main/local/index.js';
+import { readStatus } from '../../src/main/sync/read-status.js';
 import { startSyncHarness } from '../support/sync-harness.js';
+import { DenyingFileSystem } from '../support/denying-file-system.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { client, colleague } from '../support/two-way.js';
 
@@ -99,6 +102,48 @@ describe('an upload completed on the service whose answer was lost', () => {
       expect((await current.assets()).filter(({ path }) => path.startsWith('/Superseded/')).map(({ id, checksum }) => ({ id, checksum }))).toEqual([
         { id: sent?.id, checksum: createHash('md5').update("the colleague's version").digest('hex') },
       ]);
+    } finally {
+      await current.dispose();
+    }
+  });
+  it('is not sent over a colleague\'s version when the file cannot be read to tell whether it landed (simulation seed 84002)', async () => {
+    const losing = losingFirstAnswer();
+    const first = await startSyncHarness(service, { remotePath: '/Unreadable', wrapApi: losing.wrap });
+    let current = first;
+    try {
+      client(first).write('a.txt', 'written once');
+      await client(first).once();
+      expect(losing.puts()).toBe(1);
+      const [sent] = (await first.assets()).filter(({ path }) => path.startsWith('/Unreadable/'));
+      await colleague(service, first.api).newVersion(sent?.id ?? '', "the colleague's version");
+      const versions = async (): Promise<number> => ((await service.api('GET', `/assets/${sent?.id ?? ''}/files`)).body.results as unknown[]).length;
+
+      // The restarted engine's first read of the file is refused (a permission, a lock), then allowed.
+      first.engine.close();
+      first.api.close();
+      const denying = new DenyingFileSystem(new NodeFileSystem());
+      const open = denying.openRead;
+      denying.openRead = async (path) => {
+        try {
+          return await open(path);
+        } finally {
+          denying.allow(path);
+        }
+      };
+      denying.deny(join(first.folder, 'a.txt'));
+      current = await startSyncHarness(service, { remotePath: '/Unreadable', folder: first.folder, stateDir: first.stateDir, fs: denying });
+      const refused = await client(current).once();
+      expect(refused.converged).toBe(false);
+      expect(readStatus(current.engine.db).flatMap((root) => root.notSynced.map((issue) => issue.reason))).toEqual(['FILE_UNREADABLE']);
+      // Not "it did not land, send it again": ours and the colleague's, no third.
+      expect(await versions()).toBe(2);
+
+      // The backoff over (the file readable again): the resume goes on where it stopped. Recorded at our
+      // bytes, the colleague's version comes down; still two versions, and no conflict.
+      current.engine.db.prepare('UPDATE not_synced SET retry_at = 0').run();
+      expect((await client(current).once()).converged).toBe(true);
+      expect(client(current).tree()).toEqual({ 'a.txt': "the colleague's version" });
+      expect(await versions()).toBe(2);
     } finally {
       await current.dispose();
     }

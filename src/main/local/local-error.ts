@@ -21,6 +21,8 @@ export type LocalErrorCode =
   | 'MARKER_INVALID'
   /** `.assetsyncignore` exists but cannot be read: scanning without it could upload what it excludes. */
   | 'IGNORE_FILE_UNREADABLE'
+  /** A file cannot be opened or read now (a permission, a lock): tried again later. */
+  | 'FILE_UNREADABLE'
   /** The scan was aborted through its signal. */
   | 'ABORTED';
 

@@ -102,7 +102,8 @@ export interface RootSyncDeps {
 
 
 export class RootSync {
-  private resumed = false;
+  /** Journal entries the restart's resume could not finish yet (undefined until the first pass resumes). */
+  private resumeLeft: Set<string> | undefined;
   private readonly local: LocalRefresh;
   private readonly rest = new PlanRest();
   /** How this root's disk tells names apart, once the disk has said (case-probe.ts). */
@@ -168,9 +169,16 @@ export class RootSync {
     }
     deps.setStopped(null);
 
-    if (!this.resumed) {
-      this.resumed = true;
-      const resumed = await deps.uploads.resume(root);
+    if (this.resumeLeft === undefined || this.resumeLeft.size > 0) {
+      // The first pass resumes the whole journal; a later one what it could not finish, once its
+      // backoff is over. Left to the planner instead, such a file (its upload landed unheard, then
+      // could not be read to tell) met the colleague's newer version at its path as a conflict, and its
+      // journal entry stayed for good (simulation seed 84002).
+      const left = this.resumeLeft;
+      const now = deps.now();
+      const backingOff = new Set(deps.issues.notSynced(root.id).filter((row) => row.retry_at !== null && row.retry_at > now).map((row) => row.rel_path));
+      const resumed = await deps.uploads.resume(root, (relPath) => left === undefined || (left.has(relPath) && !backingOff.has(relPath)));
+      this.resumeLeft = new Set([...resumed.filter((outcome) => !outcome.result.ok).map((outcome) => outcome.relPath), ...[...(left ?? [])].filter((relPath) => backingOff.has(relPath))]);
       // Work like any planned operation: a pass that finished an interrupted upload is not at rest.
       report.operations += resumed.length;
       this.record(report, resumed, 'uploaded');

@@ -14,7 +14,7 @@ import type { AssetApi, UploadItem } from '../api/index.js';
 import { isApiError, missingPartNumbers } from '../api/index.js';
 import type { UploadJournal, JournalEntry } from '../db/upload-journal.js';
 import type { FileSystem } from '../local/index.js';
-import { HASH_READ_BYTES, PathLocator, hashFile, sameSignature } from '../local/index.js';
+import { HASH_READ_BYTES, LocalError, PathLocator, hashFile, sameSignature } from '../local/index.js';
 import type { FolderMapper, FolderRoot } from './folder-mapper.js';
 import { relDirOf, remoteFilePath } from './folder-mapper.js';
 import { ConcurrencyLimit } from '../../shared/concurrency-limit.js';
@@ -139,11 +139,12 @@ export class UploadExecutor {
   }
 
   /**
-   * Finishes what the journal says was under way when the engine stopped. Entries whose file changed
-   * keep their asset (the next upload of that path reuses it) but lose their upload.
+   * Finishes what the journal says was under way when the engine stopped (the entries of the paths
+   * `which` picks). Entries whose file changed keep their asset (the next upload of that path reuses
+   * it) but lose their upload.
    */
-  async resume(root: UploadRoot): Promise<UploadOutcome[]> {
-    const entries = this.deps.journal.all(root.id);
+  async resume(root: UploadRoot, which: (relPath: string) => boolean = () => true): Promise<UploadOutcome[]> {
+    const entries = this.deps.journal.all(root.id).filter((entry) => which(entry.relPath));
     const orphans = entries.filter((entry) => entry.assetId === null);
     let adoption: Adoption = { adopted: new Map(), undecided: new Set() };
     let searchFailed: Error | undefined;
@@ -526,8 +527,21 @@ export class UploadExecutor {
     const asset = await this.deps.api.getAsset(assetId);
     const checksum = asset.currentAssetFile?.checksum.toLowerCase();
     if (checksum === undefined) return undefined;
-    const md5 = local.md5 ?? (await hashFile(this.deps.fs, filePath, local, new Uint8Array(HASH_READ_BYTES)).then((outcome) => (outcome.kind === 'hashed' ? outcome.md5 : undefined)));
-    return checksum === md5 ? asset : undefined;
+    return checksum === (await this.ourChecksum(local, filePath)) ? asset : undefined;
+  }
+
+  /**
+   * The MD5 of `local`: recorded, or read from `filePath`. A file that cannot be read now (a permission,
+   * a change since it was recorded) leaves open whether its upload landed, so this throws and the
+   * journal entry waits for a later pass: taken as "did not land", the upload started afresh and sent
+   * these bytes over the version a colleague had put on top of them since (simulation seed 84002).
+   */
+  private async ourChecksum(local: LocalEntry, filePath: string): Promise<string> {
+    if (local.md5 !== null) return local.md5;
+    const outcome = await hashFile(this.deps.fs, filePath, local, new Uint8Array(HASH_READ_BYTES));
+    if (outcome.kind === 'hashed') return outcome.md5;
+    if (outcome.kind === 'failed') throw new LocalError('FILE_UNREADABLE', `${local.relPath} cannot be read (${outcome.code}) to tell whether its interrupted upload landed; it is tried again later.`, local.relPath);
+    throw new SyncError('LOCAL_FILE_CHANGED', `${local.relPath} changed since its upload was interrupted; it is compared again.`);
   }
 
   /**
@@ -535,8 +549,7 @@ export class UploadExecutor {
    * holds exactly the bytes of `local`: its upload completed unheard and a newer version followed.
    */
   private async landedBeneath(assetId: string, local: LocalEntry, filePath: string): Promise<{ asset: Asset; md5: string } | undefined> {
-    const md5 = local.md5 ?? (await hashFile(this.deps.fs, filePath, local, new Uint8Array(HASH_READ_BYTES)).then((outcome) => (outcome.kind === 'hashed' ? outcome.md5 : undefined)));
-    if (md5 === undefined || md5 === null) return undefined;
+    const md5 = await this.ourChecksum(local, filePath);
     const versions = await this.deps.api.listAssetFiles(assetId);
     if (!versions.some((file) => file.checksum.toLowerCase() === md5)) return undefined;
     return { asset: await this.deps.api.getAsset(assetId), md5 };
