@@ -71,6 +71,7 @@ const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean
   { seed: 73031, steps: 100, bug: 'a folder renamed A -> D and a new A/café.txt written: the plan read the new file as an edit of the asset synced at A/café.txt and uploaded the moved D/café.txt, the asset\'s bytes, as a second asset (diff-local.ts, plan-operations-two-way.test.ts)' },
   { seed: 73116, steps: 100, bug: 'no bug on its own: a first cut of 73031\'s fix read a new A/Logo.png as a new file beside a moved asset the service still named Logo.png in A (case-insensitive disk); its upload was numbered apart and went up twice (diff-local.ts)' },
   { seed: 84002, steps: 45, network: 0.2, commit: 0.1, names: ['exact', 'case-insensitive', 'case-insensitive'], bug: 'an upload landed unheard and a colleague put a version on top; the restart could not read the file to tell whether ours landed, took it for "did not" and sent the older bytes over that version (found by the no-version-goes-back check; test/integration/sync-lost-completion.test.ts)' },
+  { seed: 73069, steps: 100, bug: 'folder B renamed A2, A2/a.txt edited, a new B/a.txt written: the moved file, unread and edited, was no displaced file, so it went up as a second asset; read as one, the new file\'s upload recorded it over the asset\'s row before the LOCAL_MOVE, and a crash between left the moved file untracked (diff-local.ts, content-needed.ts, plan-operations-two-way.test.ts)' },
 ];
 
 describe('the deterministic simulation', { timeout: 600_000 }, () => {

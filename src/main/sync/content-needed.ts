@@ -1,11 +1,12 @@
 /**
  * Which unread local files (md5 null: new files the scanner was allowed not to read) the planner needs
  * the content of. A new file is only ever compared by its bytes when something could be the same file:
- * a synced entry at its path, a service file at its path, or a synced file that vanished and has its
- * size or inode (a move, detected by content or inode: diff-local.ts). Any other new file can only be
- * uploaded, and the upload's completion tells its MD5 (the service's checksum of the bytes sent), so
- * reading it beforehand would only delay the first byte (for a 1 GiB file, 1.5 s of MD5 here) or, for
- * a small file, read it twice (again for its PUT).
+ * a synced entry at its path, a service file at its path, a synced file that vanished and has its
+ * size or inode (a move, detected by content or inode: diff-local.ts), or a synced file whose path
+ * holds another file now and has its inode (moved away, a new file made at its old path). Any other
+ * new file can only be uploaded, and the upload's completion tells its MD5 (the service's checksum of
+ * the bytes sent), so reading it beforehand would only delay the first byte (for a 1 GiB file, 1.5 s
+ * of MD5 here) or, for a small file, read it twice (again for its PUT).
  *
  * Pure. The planner holds back what this names (never deciding on unknown content); the caller reads
  * those files and plans again.
@@ -20,9 +21,15 @@ export function contentNeeded(input: Pick<PlanInput, 'local' | 'synced' | 'remot
   const sizes = new Set<number>();
   const inodes = new Set<string>();
   for (const synced of input.synced.values()) {
-    if (input.local.has(synced.relPath)) continue;
-    sizes.add(synced.size);
-    inodes.add(`${synced.dev}:${synced.ino}`);
+    const now = input.local.get(synced.relPath);
+    if (now === undefined) {
+      sizes.add(synced.size);
+      inodes.add(`${synced.dev}:${synced.ino}`);
+    } else if (now.dev !== synced.dev || now.ino !== synced.ino) {
+      // Another file at its path: the synced one may have moved away, a new file made where it was
+      // (diff-local.ts `displacedFiles`). Left unread, it went up as a second asset (seed 73069).
+      inodes.add(`${synced.dev}:${synced.ino}`);
+    }
   }
   for (const entry of unread) {
     const { relPath } = entry;

@@ -45,6 +45,8 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
   const diff: LocalDiff = { changed: [], refreshed: [], moved: [], deleted: [], unchanged: new Set(), appeared: [] };
 
   const displaced = displacedFiles(local, synced, input.remote, nameKey);
+  /** Identities of files still settling or unread at paths nothing synced: what a displaced file may be. */
+  const unsettled = new Set([...(input.pending ?? new Map<string, PendingSignature>())].filter(([relPath]) => !synced.has(relPath)).map(([, sig]) => identityOf(sig)));
   const vanished: SyncedEntry[] = [];
   for (const entry of [...synced.values()].sort(byPath)) {
     if (busy.has(entry.relPath)) continue;
@@ -53,6 +55,9 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
       vanished.push(entry);
     } else if (now === undefined) {
       if (!unstable.has(entry.relPath)) vanished.push(entry);
+    } else if (identityOf(now) !== identityOf(entry) && unsettled.has(identityOf(entry))) {
+      // Another file at its path while the synced one may have moved to a path not yet read: it waits,
+      // as a vanished file does, rather than read the new file as an edit (displacedFiles).
     } else if (now.md5 !== entry.md5) {
       diff.changed.push({ synced: entry, local: now });
     } else if (!sameIdentity(now, entry)) {
@@ -61,7 +66,8 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
       diff.unchanged.add(entry.relPath);
     }
   }
-  const appeared = [...local.values()].filter((entry) => (!synced.has(entry.relPath) || displaced.has(entry.relPath)) && !busy.has(entry.relPath) && !copies.has(entry.relPath)).sort(byPath);
+  // The new file at a displaced path waits for the pass after its asset's move is recorded (displacedFiles).
+  const appeared = [...local.values()].filter((entry) => !synced.has(entry.relPath) && !busy.has(entry.relPath) && !copies.has(entry.relPath)).sort(byPath);
 
   const claimed = new Set<string>();
   const move = (from: SyncedEntry, to: HashedEntry): void => {
@@ -127,27 +133,30 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
 }
 
 /**
- * Synced paths that hold another file now while the synced one, unchanged (same device, inode and
- * bytes), turned up at a path nothing synced: moved away, and a new file made at its old path (a folder
- * renamed `A` → `D` and a new `A/café.txt` written). Read by path, the new file was an edit of the
- * asset and the moved one went up as a second asset with the asset's bytes (simulation seed 73031).
- * These are a move and a new file when the service names nothing at the old path any more (the asset
- * renamed or moved there too, as in the seed). Where something on the service still holds that name (as
- * the disk compares names), the new file's upload would be numbered apart from it, its record missed,
- * and it went up again (seed 73116): there it stays an edit of the asset, as before.
+ * Synced paths that hold another file now while the synced one (same device and inode, and the same
+ * bytes or name, as for a vanished file) turned up at a path nothing synced: moved away, and a new file
+ * made at its old path (a folder renamed `A` → `D` and a new `A/café.txt` written). Read by path, the
+ * new file was an edit of the asset and the moved one went up as a second asset with the asset's bytes
+ * (simulation seed 73031). These are a move and a new file, and the new file waits for the pass after
+ * the move is recorded (diffLocal), then planned like any new file against what the service has at its
+ * name by then. Uploaded in the move's pass, it met the asset or a namesake still at that name, was
+ * numbered apart and went up twice (seed 73116), or was recorded over the asset's row before the plan's
+ * LOCAL_MOVE ran, and a crash between them left the moved file untracked (seed 73069). Without a
+ * listing of the service, the old reading stays.
  */
 function displacedFiles(local: ReadonlyMap<string, HashedEntry>, synced: ReadonlyMap<string, SyncedEntry>, remote: RemoteView | undefined, nameKey: NameKey): Set<string> {
   const appeared = new Map<string, HashedEntry>();
   for (const entry of local.values()) if (!synced.has(entry.relPath)) appeared.set(identityOf(entry), entry);
   const displaced = new Set<string>();
   if (appeared.size === 0 || remote === undefined) return displaced;
-  const pathKey = (relPath: string): string => `${relPath.slice(0, relPath.lastIndexOf('/') + 1)}${nameKey(basename(relPath))}`;
-  const named = new Set([...remote.entries.keys()].map(pathKey));
   for (const entry of synced.values()) {
     const now = local.get(entry.relPath);
     if (now === undefined || identityOf(now) === identityOf(entry)) continue;
-    if (named.has(pathKey(entry.relPath))) continue;
-    if (appeared.get(identityOf(entry))?.md5 === entry.md5) displaced.add(entry.relPath);
+    // The same file by the rule for a vanished one (step 1 above): its bytes, or its name as the disk
+    // compares names, since a moved file may have been edited too (seed 73069: folder `B` renamed `A2`,
+    // `A2/a.txt` appended to, a new `B/a.txt` written; the appended file went up as a second asset).
+    const moved = appeared.get(identityOf(entry));
+    if (moved !== undefined && (moved.md5 === entry.md5 || nameKey(basename(moved.relPath)) === nameKey(basename(entry.relPath)))) displaced.add(entry.relPath);
   }
   return displaced;
 }

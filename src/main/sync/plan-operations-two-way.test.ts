@@ -86,17 +86,26 @@ describe('planOperations, both directions (DESIGN.md §3 table)', () => {
     expect(plan([a], [base], [moved]).operations).toEqual([{ kind: 'LOCAL_MOVE', from: 'Brand/a.png', to: 'Other/a.png', syncedPath: 'Brand/a.png', assetId: 'asset-a', local: a, md5: 'A' }]);
   });
 
-  it('reads a synced file moved away with a new file made at its old path as a move and a new file (seed 73031)', () => {
+  it('reads a synced file moved away with a new file made at its old path as a move, then a new file (seeds 73031, 73069)', () => {
     // `Brand` renamed `D`, a new `Brand/a.png` written, and the service renamed the asset: it follows its
-    // file (same inode and bytes), the service names it, and the new file goes up as new.
+    // file (same inode and bytes), the service names it, and the new file waits for the move's record.
     const moved = { ...a, relPath: 'D/a.png' };
     const fresh = file('Brand/a.png', 'N');
     const renamed = remote('Brand/logo.png', 'asset-a', 'A');
-    expect(kinds(plan([moved, fresh], [base], [renamed]))).toEqual(['LOCAL_MOVE D/a.png -> Brand/logo.png', 'UPLOAD_NEW Brand/a.png']);
-    // Other bytes at the new path (the inode reused by another file): the file at the old path is an edit.
-    expect(kinds(plan([{ ...moved, md5: 'other' }, fresh], [base], [renamed]))).toEqual(['LOCAL_MOVE Brand/a.png -> Brand/logo.png', 'UPLOAD_NEW D/a.png']);
-    // The service still names something at the old path (seed 73116): an edit there, as before.
-    expect(kinds(plan([moved, fresh], [base], [same]))).toEqual(['UPLOAD_VERSION Brand/a.png', 'UPLOAD_NEW D/a.png']);
+    expect(kinds(plan([moved, fresh], [base], [renamed]))).toEqual(['LOCAL_MOVE D/a.png -> Brand/logo.png']);
+    // Once the move is recorded, the new file goes up as new.
+    const followed = { ...moved, relPath: 'Brand/logo.png' };
+    expect(kinds(plan([followed, fresh], [synced(followed, 'asset-a')], [renamed]))).toEqual(['UPLOAD_NEW Brand/a.png']);
+    // Moved and edited (the same inode and name, other bytes: seed 73069): the same move.
+    expect(kinds(plan([{ ...moved, md5: 'A-edited' }, fresh], [base], [renamed]))).toEqual(['LOCAL_MOVE D/a.png -> Brand/logo.png']);
+    // Another name and other bytes at the new path (the inode reused by another file): the file at the old path is an edit.
+    expect(kinds(plan([{ ...moved, relPath: 'D/other.png', md5: 'other' }, fresh], [base], [renamed]))).toEqual(['LOCAL_MOVE Brand/a.png -> Brand/logo.png', 'UPLOAD_NEW D/other.png']);
+    // The service still names the asset at the old path (seed 73069, shrunk): the move goes up first.
+    expect(kinds(plan([moved, fresh], [base], [same]))).toEqual(['MOVE Brand/a.png -> D/a.png']);
+    // Another asset at the old path on the service (seed 73116): nothing lands on the waiting file.
+    expect(kinds(plan([moved, fresh], [base], [renamed, remote('Brand/a.png', 'asset-z', 'Z')]))).toEqual(['LOCAL_MOVE D/a.png -> Brand/logo.png']);
+    // The moved file not read yet: nothing is decided at the old path until it is (content-needed.ts).
+    expect(kinds(plan([{ ...moved, md5: null }, fresh], [base], [renamed]))).toEqual([]);
   });
 
   it('names a second conflict copy apart from the first', () => {

@@ -203,6 +203,18 @@ describe('planOperations', () => {
       expect(contentNeeded({ local: new Map([copied, sameInode, atSynced].map((entry) => [entry.relPath, entry])), synced: syncedMap })).toEqual(new Set(['new/cut.mov', 'renamed.mov', 'doc.pdf']));
     });
 
+    it('reads an unread file with the inode of a synced file whose path holds another file now (seed 73069)', () => {
+      // Folder `B` renamed `A2`, `A2/a.txt` edited, a new `B/a.txt` written: left unread, the moved file went up as new.
+      const original = file('B/a.txt', 'A');
+      const fresh = file('B/a.txt', 'N');
+      const moved = unread({ ...original, relPath: 'A2/a.txt', size: 99 });
+      const syncedMap = new Map([[original.relPath, synced(original, 'asset-a')]]);
+      expect(contentNeeded({ local: new Map([fresh, moved].map((entry) => [entry.relPath, entry])), synced: syncedMap })).toEqual(new Set(['A2/a.txt']));
+      // Another file with an unrelated inode is not read.
+      const other = unread(file('A2/b.txt', 'O', { size: 98 }));
+      expect(contentNeeded({ local: new Map([fresh, other].map((entry) => [entry.relPath, entry])), synced: syncedMap })).toEqual(new Set());
+    });
+
     it('once read, the same files are a move, a move by inode and a new version', () => {
       const gone = file('old/cut.mov', 'C');
       const copied = { ...file('new/cut.mov', 'C'), size: gone.size };
