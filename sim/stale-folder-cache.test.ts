@@ -10,11 +10,14 @@
  *   (src/main/db/folders-repo.test.ts); the seed's own failure.
  * - Seed 17: no walk came between the rename and the job, so nothing could tell the cache was behind;
  *   the asset is looked for where the path names a folder on the service now, too.
+ * - Seed 2, no faults at all: the job's path filed the asset in a new `A`, and the completion's
+ *   folder check added the option the cache named too: the file in `A` and `D`, on every disk.
  * Run through the whole engine and the real service, answers lost after the service committed.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { closeSimService, runSeed } from './run-seed.js';
+import { NO_FAULTS } from './faults.js';
 import type { Step } from './scenario.js';
 
 const syncs = (...clients: number[]): Step[] => clients.map((client) => ({ kind: 'sync', client }));
@@ -39,6 +42,13 @@ function remoteOf(trace: readonly string[]): string[] {
 
 describe('a lost upload job filed by a folder cache that was behind', { timeout: 300_000 }, () => {
   afterAll(closeSimService);
+
+  it('files the new file in one folder, where its path put it, without faults (seed 2)', async () => {
+    const result = await runSeed(2, { scenario, rates: NO_FAULTS, names: ['exact', 'exact'] });
+    expect(result.failures).toEqual([]);
+    // Client 0's cache still named the renamed option for `A`: added to the asset, it put the file in `A` and `D`.
+    expect(remoteOf(result.trace)).toEqual(['A/b.txt', 'D/a.txt']);
+  });
 
   for (const seed of [6, 17]) {
     it(`leaves no asset without a file, and the file in one folder (seed ${String(seed)})`, async () => {

@@ -545,12 +545,17 @@ export class UploadExecutor {
   /**
    * `path` files new assets on the local service; a server that ignores it for a folder would leave the
    * asset unfiled, so the placement is checked and added when missing. True when it had to be added.
+   * An asset filed already stays where the service filed it, even when the folder cache names another
+   * option for the file's directory: the cache can be behind a rename made elsewhere (`A` renamed `D`,
+   * not yet listed here), the path `/A/b.txt` then made a new option `A`, and adding the cached one
+   * (now `D`) filed the asset in both folders, a copy of the file in each on every disk (seed 80824's
+   * scenario without faults, sim/stale-folder-cache.test.ts).
    */
   private async ensureFolder(root: UploadRoot, relPath: string, asset: Asset, known?: string | null): Promise<boolean> {
     const option = known === undefined ? await this.deps.folders.optionFor(root, relDirOf(relPath)) : known;
     if (option === null) return false;
     const fieldId = await this.deps.folders.fieldId();
-    if ((asset.metadata.values[fieldId] ?? []).includes(option)) return false;
+    if ((asset.metadata.values[fieldId] ?? []).length > 0) return false;
     await this.deps.api.editMetadata({ type: 'BY_IDS', assetIds: [asset.id] }, [{ fieldId, type: 'BY_IDS', values: [option], operation: 'ADD' }]);
     return true;
   }
