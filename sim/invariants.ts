@@ -100,6 +100,16 @@ export function checkInvariants(input: { clients: readonly ClientView[]; remote:
     for (const path of asset.paths.filter((candidate) => CONFLICT_COPY.test(candidate))) failures.push(`conflict copy uploaded: ${path} is on the service, and no user resolved its conflict`);
   }
 
+  // No user of the simulation files an asset in two folders (the colleague's moves replace its folder):
+  // one in two is the engine's doing, a copy of the file in each folder on every disk, which the
+  // checks above all pass (one asset, the same bytes everywhere). Twin folders (`A` and `a`) aside: a
+  // disk that folds case shares one directory between them. Added after seed 80824's scenario filed a
+  // new file in `A` and `D` without a single fault (sim/stale-folder-cache.test.ts).
+  for (const asset of live) {
+    const dirs = new Set(asset.paths.map((path) => path.normalize('NFC').slice(0, Math.max(0, path.lastIndexOf('/'))).toLowerCase()));
+    if (dirs.size > 1) failures.push(`filed twice: one asset in ${asset.paths.join(', ')}, which no user placed in two folders`);
+  }
+
   // No partial files, locally or as a current asset file.
   for (const client of clients) {
     for (const [path, content] of filesUnder(client.disk, client.root)) {

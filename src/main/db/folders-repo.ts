@@ -8,6 +8,17 @@ export function foldersRepo(db: StateDb) {
   // Byte for byte: LIKE folds ASCII case, and forgetting `B` forgot `b` too (seed 70179).
   const forgetUnder = db.prepare('DELETE FROM folders WHERE root_id = @root AND (rel_dir = @dir OR (rel_dir > @below AND rel_dir < @above))');
   const byOption = db.prepare<[string, string], { rel_dir: string }>('SELECT rel_dir FROM folders WHERE root_id = ? AND option_id = ?');
+  const elsewhere = db.prepare<[string, string, string], { rel_dir: string }>('SELECT rel_dir FROM folders WHERE root_id = ? AND option_id = ? AND rel_dir <> ?');
+  const forget = (rootId: string, relDir: string): void => void forgetUnder.run({ root: rootId, dir: relDir, ...belowDir(relDir) });
+  // An option is one folder of the service: where it is now, it is no longer where it was. The old
+  // directory (and all below it) is looked up again, by name. Kept, it sent the old name's files to
+  // the renamed option in the folder cache while their job's path made a new option of the old name
+  // on the service, and a lost job's asset was looked for in the wrong one (seed 80824: `B` renamed
+  // `b` by another client, first seen as a new option `b`).
+  const remember = db.transaction((rootId: string, relDir: string, optionId: string | null) => {
+    if (optionId !== null) for (const row of elsewhere.all(rootId, optionId, relDir)) forget(rootId, row.rel_dir);
+    put.run(rootId, relDir, optionId);
+  });
 
   return {
     /** The option of a directory: a string, null for the top level, undefined when not known yet. */
@@ -15,10 +26,13 @@ export function foldersRepo(db: StateDb) {
       const row = get.get(rootId, relDir);
       return row === undefined ? undefined : row.option_id;
     },
-    remember: (rootId: string, relDir: string, optionId: string | null) => void put.run(rootId, relDir, optionId),
+    /** Records the option of a directory, forgetting any other directory the option was known as (and below it). */
+    remember: (rootId: string, relDir: string, optionId: string | null): void => {
+      remember(rootId, relDir, optionId);
+    },
     dirOf: (rootId: string, optionId: string) => byOption.get(rootId, optionId)?.rel_dir,
     /** Forgets a directory and everything under it (after a rename or when an option vanished). */
-    forget: (rootId: string, relDir: string) => void forgetUnder.run({ root: rootId, dir: relDir, ...belowDir(relDir) }),
+    forget,
   };
 }
 

@@ -69,6 +69,24 @@ export class FolderMapper {
     return this.folders.optionOf(root.id, relDir);
   }
 
+  /**
+   * The option a directory's path names on the service now, read by name segment by segment past the
+   * cache, which may be behind (a folder renamed elsewhere and not yet listed here); undefined when a
+   * folder on the way is missing. Creates nothing; the cache learns what it finds, so the file's
+   * upload is filed there, not also under the option the cache had (in two folders).
+   */
+  async namedNow(root: FolderRoot, relDir: string): Promise<string | null | undefined> {
+    const fieldId = await this.fieldId();
+    let option = await this.optionFor(root, '');
+    for (const value of relDir === '' ? [] : relDir.split('/')) {
+      const found = (await this.api.listFieldOptionChildren(fieldId, option)).find((candidate) => candidate.value.normalize('NFC') === value.normalize('NFC'));
+      if (found === undefined) return undefined;
+      option = found.id;
+    }
+    if (relDir !== '') this.folders.remember(root.id, relDir, option);
+    return option;
+  }
+
   /** The directory an option maps to in this root, if it is known. */
   dirOf(root: FolderRoot, optionId: string): string | undefined {
     return this.folders.dirOf(root.id, optionId);

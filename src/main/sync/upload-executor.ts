@@ -558,12 +558,17 @@ export class UploadExecutor {
   /**
    * `path` files new assets on the local service; a server that ignores it for a folder would leave the
    * asset unfiled, so the placement is checked and added when missing. True when it had to be added.
+   * An asset filed already stays where the service filed it, even when the folder cache names another
+   * option for the file's directory: the cache can be behind a rename made elsewhere (`A` renamed `D`,
+   * not yet listed here), the path `/A/b.txt` then made a new option `A`, and adding the cached one
+   * (now `D`) filed the asset in both folders, a copy of the file in each on every disk (seed 80824's
+   * scenario without faults, sim/stale-folder-cache.test.ts).
    */
   private async ensureFolder(root: UploadRoot, relPath: string, asset: Asset, known?: string | null): Promise<boolean> {
     const option = known === undefined ? await this.deps.folders.optionFor(root, relDirOf(relPath)) : known;
     if (option === null) return false;
     const fieldId = await this.deps.folders.fieldId();
-    if ((asset.metadata.values[fieldId] ?? []).includes(option)) return false;
+    if ((asset.metadata.values[fieldId] ?? []).length > 0) return false;
     await this.deps.api.editMetadata({ type: 'BY_IDS', assetIds: [asset.id] }, [{ fieldId, type: 'BY_IDS', values: [option], operation: 'ADD' }]);
     return true;
   }
@@ -635,7 +640,8 @@ export class UploadExecutor {
     const fieldId = await this.deps.folders.fieldId();
     const me = (await this.deps.api.currentUser()).result.id;
     const now = Date.parse(this.deps.nowIso());
-    for (const [option, entries] of byFolder) {
+    /** Places the entries on the free assets the search finds in `option`; false when it finds none. */
+    const place = async (option: string | null, entries: readonly JournalEntry[]): Promise<boolean> => {
       const folder = option === null ? { type: 'FIELD_IS_EMPTY', field: { type: 'FIELD', fieldId } } : { type: 'FIELD_EQUALS', field: { type: 'FIELD', fieldId }, value: option };
       const written = Math.min(...entries.map((entry) => Date.parse(entry.dateCreated)));
       const page = await this.deps.api.searchAssets({
@@ -657,12 +663,27 @@ export class UploadExecutor {
       const free = page.results.map((found) => found.result.id).filter((id) => !owned.has(id));
       if (free.length > entries.length && entries.some((entry) => now - Date.parse(entry.dateCreated) < AMBIGUOUS_WAIT_MS)) {
         for (const entry of entries) undecided.add(entry.relPath);
-        continue;
+        return true;
       }
       free.forEach((assetId, index) => {
         const entry = entries[index];
         if (entry !== undefined) adopted.set(entry.relPath, assetId);
       });
+      return free.length > 0;
+    };
+    for (const [option, entries] of byFolder) {
+      if ((await place(option, entries)) || option === null) continue;
+      // Nothing where the folder cache said the directory was. The job's path names its folder, and the
+      // service files the asset under the option of that name: when the cache was behind (the folder
+      // renamed by another client or a colleague, not yet listed here), a new option of the old name.
+      // Its empty asset is looked for there too, or it stayed live beside the file's next asset (a
+      // second job's, seed 80824's scenario in sim/stale-folder-cache.test.ts).
+      const byDir = new Map<string, JournalEntry[]>();
+      for (const entry of entries) byDir.set(relDirOf(entry.relPath), [...(byDir.get(relDirOf(entry.relPath)) ?? []), entry]);
+      for (const [relDir, inDir] of byDir) {
+        const named = await this.deps.folders.namedNow(root, relDir);
+        if (named !== undefined && named !== option) await place(named, inDir);
+      }
     }
   }
 
