@@ -54,6 +54,39 @@ export class PlacementExecutor {
     this.deps.moved(root.id, op.from, { ...op.local, md5: previous.md5, assetId: op.assetId });
   }
 
+  /**
+   * Before a move whose asset left the listing (`restore`): a binned asset goes back to the state it
+   * was binned from, its files and history kept. Answers false when it cannot come back — permanently
+   * deleted, or a service that refuses the transition (`targetState` is ours, API.md; the hosted one
+   * may answer 4xx) — and the caller forgets it, so the file uploads as a new asset as it did before.
+   * A live asset (another client brought it back, or it was only unfiled) answers true: the move refiles
+   * it. A failure to reach the service is thrown: the move waits.
+   */
+  async restore(op: MoveOp): Promise<boolean> {
+    const { api } = this.deps;
+    let asset;
+    try {
+      asset = await api.getAsset(op.assetId);
+    } catch (error) {
+      if (isApiError(error, 'NOT_FOUND')) return false;
+      throw error;
+    }
+    if (asset.lifecycleStatus.state !== 'BINNED') return true;
+    // The service restores only to the state the asset was binned from, which the resource does not
+    // name: its dates tell (LIVE is never left; PENDING_APPROVAL may have gone back to STAGED).
+    const { dateLive, datePendingApproval } = asset.lifecycleStatus;
+    const candidates = dateLive !== null ? (['LIVE'] as const) : datePendingApproval !== null ? (['PENDING_APPROVAL', 'STAGED'] as const) : (['STAGED'] as const);
+    for (const target of candidates) {
+      try {
+        expectEach(await api.transitionLifecycle({ type: 'BY_IDS', assetIds: [op.assetId] }, target), op.assetId);
+        return true;
+      } catch (error) {
+        if (!refusedOutright(error)) throw error;
+      }
+    }
+    return false;
+  }
+
   /** The directory's option and its twins (options the tree maps to the same directory). */
   private sameDir(root: UploadRoot, relDir: string, option: string): string[] {
     return [...new Set([option, ...this.deps.optionsAt(root.id, relDir)])];

@@ -411,6 +411,7 @@ export class RootSync {
           const previous = synced.get(op.from);
           const folder = carried.get(op);
           if (folder === 'WAIT') break;
+          if (op.restore === true && previous !== undefined && !(await this.restored(op, report))) break;
           if (previous !== undefined && folder === 'CARRIED') {
             deps.placements.carried(root, op, previous);
             report.moved++;
@@ -504,6 +505,23 @@ export class RootSync {
       this.deps.remote.feed.touched(assets.map((asset) => asset.id));
       report.remoteError ??= error instanceof Error ? error.message : 'unexpected failure';
     }
+  }
+
+  /**
+   * A moved file's binned asset brought back before its move (placement-executor.ts): false when the
+   * move is off — the asset cannot come back (forgotten: the file uploads as new next pass) or the
+   * service could not be reached (the move waits for the next pass).
+   */
+  private async restored(op: Extract<Operation, { kind: 'MOVE' }>, report: PassReport): Promise<boolean> {
+    const { deps, root } = this;
+    try {
+      if (await deps.placements.restore(op)) return true;
+    } catch (error) {
+      this.failed(op.to, error, report);
+      return false;
+    }
+    deps.snapshots.deleteSynced(root.id, op.from);
+    return false;
   }
 
   private async attempt(relPath: string, report: PassReport, counter: 'moved' | 'removed', task: () => Promise<unknown>): Promise<void> {
