@@ -60,9 +60,11 @@ export class PlacementExecutor {
    * deleted, or a service that refuses the transition (`targetState` is ours, API.md; the hosted one
    * may answer 4xx) — and the caller forgets it, so the file uploads as a new asset as it did before.
    * A live asset (another client brought it back, or it was only unfiled) answers true: the move refiles
-   * it. A failure to reach the service is thrown: the move waits.
+   * it. One binned with bytes this client never had (a colleague's edit, then the bin) stays binned,
+   * false: bringing it back would resurrect a version nobody kept (seed 73408). A failure to reach the
+   * service is thrown: the move waits.
    */
-  async restore(op: MoveOp): Promise<boolean> {
+  async restore(op: MoveOp, previous: SyncedEntry): Promise<boolean> {
     const { api } = this.deps;
     let asset;
     try {
@@ -72,6 +74,7 @@ export class PlacementExecutor {
       throw error;
     }
     if (asset.lifecycleStatus.state !== 'BINNED') return true;
+    if (asset.currentAssetFile?.checksum !== previous.md5) return false;
     // The service restores only to the state the asset was binned from, which the resource does not
     // name: its dates tell (LIVE is never left; PENDING_APPROVAL may have gone back to STAGED).
     const { dateLive, datePendingApproval } = asset.lifecycleStatus;

@@ -411,7 +411,7 @@ export class RootSync {
           const previous = synced.get(op.from);
           const folder = carried.get(op);
           if (folder === 'WAIT') break;
-          if (op.restore === true && previous !== undefined && !(await this.restored(op, report))) break;
+          if (op.restore === true && previous !== undefined && !(await this.restored(op, previous, report))) break;
           if (previous !== undefined && folder === 'CARRIED') {
             deps.placements.carried(root, op, previous);
             report.moved++;
@@ -512,10 +512,10 @@ export class RootSync {
    * move is off — the asset cannot come back (forgotten: the file uploads as new next pass) or the
    * service could not be reached (the move waits for the next pass).
    */
-  private async restored(op: Extract<Operation, { kind: 'MOVE' }>, report: PassReport): Promise<boolean> {
+  private async restored(op: Extract<Operation, { kind: 'MOVE' }>, previous: SyncedEntry, report: PassReport): Promise<boolean> {
     const { deps, root } = this;
     try {
-      if (await deps.placements.restore(op)) return true;
+      if (await deps.placements.restore(op, previous)) return true;
     } catch (error) {
       this.failed(op.to, error, report);
       return false;
