@@ -509,19 +509,21 @@ export class RootSync {
 
   /**
    * A moved file's binned asset brought back before its move (placement-executor.ts): false when the
-   * move is off — the asset cannot come back (forgotten: the file uploads as new next pass) or the
-   * service could not be reached (the move waits for the next pass).
+   * move is off this pass — the asset cannot come back (forgotten: the file uploads as new next pass),
+   * the listing is behind on it (the read-back of a touched asset decides next pass), or the service
+   * could not be reached (the move waits).
    */
   private async restored(op: Extract<Operation, { kind: 'MOVE' }>, previous: SyncedEntry, report: PassReport): Promise<boolean> {
     const { deps, root } = this;
+    let verdict;
     try {
-      if (await deps.placements.restore(op, previous)) return true;
+      verdict = await deps.placements.restore(root, op, previous);
     } catch (error) {
       this.failed(op.to, error, report);
       return false;
     }
-    deps.snapshots.deleteSynced(root.id, op.from);
-    return false;
+    if (verdict === 'GONE') deps.snapshots.deleteSynced(root.id, op.from);
+    return verdict === 'MOVE';
   }
 
   private async attempt(relPath: string, report: PassReport, counter: 'moved' | 'removed', task: () => Promise<unknown>): Promise<void> {
