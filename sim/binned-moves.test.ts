@@ -1,7 +1,7 @@
 /**
  * A synced file moved on two clients while the colleague binned its asset, run through the whole engine
  * and the real service without faults: client 0 renamed folder `A` to `B/E`, the colleague binned
- * `A/a.txt`, client 1 renamed `A` to `D` (seeds 73514, 73408, 81430 reduced). Each client applied "a
+ * `A/a.txt`, client 1 renamed `A` to `D` (seeds 81430, 81450, 81507 reduced). Each client applied "a
  * local move beats a deletion on the service" by uploading the file as a new asset: two clients, two
  * assets of one file. The move wins on the asset itself, brought back from the bin with its history;
  * the second client then finds it live and moved, and follows the service's name.
@@ -31,7 +31,7 @@ function remoteOf(trace: readonly string[]): string[] {
 describe('a synced file moved on two clients while the colleague binned it', { timeout: 300_000 }, () => {
   afterAll(closeSimService);
 
-  it('brings the binned asset back and moves it: one asset, both clients on its path (seed 73514)', async () => {
+  it('brings the binned asset back and moves it: one asset, both clients on its path (seed 81430)', async () => {
     const scenario: Step[] = [
       ...syncs(0, 1),
       { kind: 'local-write', client: 0, path: 'A/a.txt', content: 'first' },

@@ -63,7 +63,7 @@ export class PlacementExecutor {
    * caller forgets it, so the file uploads as a new asset as before. A live asset filed in a folder of
    * this root is one the listing is behind on (another client brought it back, or moved it): `WAIT`
    * for the read-back, whose plan moves it from where it is, not from where this client last saw it
-   * (that made a second placement, seed 73514). Live elsewhere (filed out of the root): `GONE`. A
+   * (a folder that may no longer be its own). Live elsewhere (filed out of the root): `GONE`. A
    * failure to reach the service is thrown: the move waits.
    */
   async restore(root: UploadRoot, op: MoveOp, previous: SyncedEntry): Promise<'MOVE' | 'WAIT' | 'GONE'> {

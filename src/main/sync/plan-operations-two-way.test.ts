@@ -80,7 +80,7 @@ describe('planOperations, both directions (DESIGN.md §3 table)', () => {
     expect(kinds(plan(local, syncedEntries, remoteEntries))).toEqual(expected);
   });
 
-  it('moves a file moved here whose asset left the listing only after bringing the asset back (seed 73514)', () => {
+  it('moves a file moved here whose asset left the listing only after bringing the asset back (seed 81430)', () => {
     // Two clients that each moved it uploaded it as a new asset: two assets of one file.
     const moved = { ...a, relPath: 'Other/a.png' };
     expect(plan([moved], [base], []).operations).toEqual([{ kind: 'MOVE', from: 'Brand/a.png', to: 'Other/a.png', assetId: 'asset-a', local: moved, restore: true }]);
