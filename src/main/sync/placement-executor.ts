@@ -54,6 +54,47 @@ export class PlacementExecutor {
     this.deps.moved(root.id, op.from, { ...op.local, md5: previous.md5, assetId: op.assetId });
   }
 
+  /**
+   * Before a move whose asset left the listing (`restore`): a binned asset goes back to the state it
+   * was binned from, its files and history kept, and the move follows (`MOVE`). `GONE` when it cannot
+   * come back — permanently deleted, binned with bytes this client never had (a colleague's edit, then
+   * the bin: bringing it back would resurrect a version nobody kept, seed 73408), or a service that
+   * refuses the transition (`targetState` is ours, API.md; the hosted one may answer 4xx) — and the
+   * caller forgets it, so the file uploads as a new asset as before. A live asset filed in a folder of
+   * this root is one the listing is behind on (another client brought it back, or moved it): `WAIT`
+   * for the read-back, whose plan moves it from where it is, not from where this client last saw it
+   * (a folder that may no longer be its own). Live elsewhere (filed out of the root): `GONE`. A
+   * failure to reach the service is thrown: the move waits.
+   */
+  async restore(root: UploadRoot, op: MoveOp, previous: SyncedEntry): Promise<'MOVE' | 'WAIT' | 'GONE'> {
+    const { api, folders } = this.deps;
+    let asset;
+    try {
+      asset = await api.getAsset(op.assetId);
+    } catch (error) {
+      if (isApiError(error, 'NOT_FOUND')) return 'GONE';
+      throw error;
+    }
+    if (asset.lifecycleStatus.state !== 'BINNED') {
+      const placements = asset.metadata.values[await folders.fieldId()] ?? [];
+      return placements.some((option) => folders.dirOf(root, option) !== undefined) ? 'WAIT' : 'GONE';
+    }
+    if (asset.currentAssetFile?.checksum !== previous.md5) return 'GONE';
+    // The service restores only to the state the asset was binned from, which the resource does not
+    // name: its dates tell (LIVE is never left; PENDING_APPROVAL may have gone back to STAGED).
+    const { dateLive, datePendingApproval } = asset.lifecycleStatus;
+    const candidates = dateLive !== null ? (['LIVE'] as const) : datePendingApproval !== null ? (['PENDING_APPROVAL', 'STAGED'] as const) : (['STAGED'] as const);
+    for (const target of candidates) {
+      try {
+        expectEach(await api.transitionLifecycle({ type: 'BY_IDS', assetIds: [op.assetId] }, target), op.assetId);
+        return 'MOVE';
+      } catch (error) {
+        if (!refusedOutright(error)) throw error;
+      }
+    }
+    return 'GONE';
+  }
+
   /** The directory's option and its twins (options the tree maps to the same directory). */
   private sameDir(root: UploadRoot, relDir: string, option: string): string[] {
     return [...new Set([option, ...this.deps.optionsAt(root.id, relDir)])];

@@ -66,7 +66,8 @@ describe('planOperations, both directions (DESIGN.md §3 table)', () => {
     ['local delete vs remote edit: the edit wins', [], [base], [remote('Brand/a.png', 'asset-a', 'A2')], ['DOWNLOAD Brand/a.png']],
     ['deleted on both sides', [], [base], [], ['FORGET Brand/a.png']],
     ['local delete vs remote move: the file comes back where it went', [], [base], [remote('Other/a.png', 'asset-a', 'A')], ['FORGET Brand/a.png', 'DOWNLOAD Other/a.png']],
-    ['local move vs remote removal: kept, uploads as new next pass', [{ ...a, relPath: 'Other/a.png' }], [base], [], ['FORGET Brand/a.png']],
+    ['local move vs remote removal: the move wins, on the asset brought back', [{ ...a, relPath: 'Other/a.png' }], [base], [], ['MOVE Brand/a.png -> Other/a.png']],
+    ['local edit vs remote removal: kept, uploads as new next pass', [file('Brand/a.png', 'A2')], [base], [], ['FORGET Brand/a.png']],
     ['the same move on both sides', [{ ...a, relPath: 'Other/a.png' }], [base], [remote('Other/a.png', 'asset-a', 'A')], ['FORGET Brand/a.png', 'ADOPT Other/a.png']],
     ['different moves: the service names it', [{ ...a, relPath: 'Mine/a.png' }], [base], [remote('Theirs/a.png', 'asset-a', 'A')], ['LOCAL_MOVE Mine/a.png -> Theirs/a.png']],
     ['local edit vs remote move: move, then the version next pass', [{ ...a, md5: 'A2' }], [base], [remote('Other/a.png', 'asset-a', 'A')], ['LOCAL_MOVE Brand/a.png -> Other/a.png']],
@@ -77,6 +78,12 @@ describe('planOperations, both directions (DESIGN.md §3 table)', () => {
     ['a second folder added on the service', [a], [base], [same, remote('Other/a.png', 'asset-a', 'A')], ['DOWNLOAD Other/a.png']],
   ])('%s', (_name, local, syncedEntries, remoteEntries, expected) => {
     expect(kinds(plan(local, syncedEntries, remoteEntries))).toEqual(expected);
+  });
+
+  it('moves a file moved here whose asset left the listing only after bringing the asset back (seed 81430)', () => {
+    // Two clients that each moved it uploaded it as a new asset: two assets of one file.
+    const moved = { ...a, relPath: 'Other/a.png' };
+    expect(plan([moved], [base], []).operations).toEqual([{ kind: 'MOVE', from: 'Brand/a.png', to: 'Other/a.png', assetId: 'asset-a', local: moved, restore: true }]);
   });
 
   it('downloads with the expected local file to replace, and records the agreed bytes on adoption', () => {

@@ -210,7 +210,10 @@ function bothDirections(input: SplitInput, localDiff: LocalDiff, remoteDiff: Rem
       }
       case 'removed':
         if (here.kind === 'same') buckets.localDeletes.push({ kind: 'LOCAL_DELETE', relPath, assetId, local: here.local });
-        // Changed or moved here while removed there: the edit wins; the file uploads as new next pass.
+        // Moved here while removed there: the move wins, on the same asset brought back from the bin
+        // (two clients moving it each uploaded a new asset, seed 81430).
+        else if (here.kind === 'moved') buckets.moves.push({ kind: 'MOVE', from: relPath, to: here.local.relPath, assetId, local: here.local, restore: true });
+        // Changed here while removed there: the edit wins; the file uploads as new next pass.
         else buckets.disk.push({ kind: 'FORGET', relPath, assetId });
         break;
     }

@@ -411,6 +411,7 @@ export class RootSync {
           const previous = synced.get(op.from);
           const folder = carried.get(op);
           if (folder === 'WAIT') break;
+          if (op.restore === true && previous !== undefined && !(await this.restored(op, previous, report))) break;
           if (previous !== undefined && folder === 'CARRIED') {
             deps.placements.carried(root, op, previous);
             report.moved++;
@@ -504,6 +505,25 @@ export class RootSync {
       this.deps.remote.feed.touched(assets.map((asset) => asset.id));
       report.remoteError ??= error instanceof Error ? error.message : 'unexpected failure';
     }
+  }
+
+  /**
+   * A moved file's binned asset brought back before its move (placement-executor.ts): false when the
+   * move is off this pass — the asset cannot come back (forgotten: the file uploads as new next pass),
+   * the listing is behind on it (the read-back of a touched asset decides next pass), or the service
+   * could not be reached (the move waits).
+   */
+  private async restored(op: Extract<Operation, { kind: 'MOVE' }>, previous: SyncedEntry, report: PassReport): Promise<boolean> {
+    const { deps, root } = this;
+    let verdict;
+    try {
+      verdict = await deps.placements.restore(root, op, previous);
+    } catch (error) {
+      this.failed(op.to, error, report);
+      return false;
+    }
+    if (verdict === 'GONE') deps.snapshots.deleteSynced(root.id, op.from);
+    return verdict === 'MOVE';
   }
 
   private async attempt(relPath: string, report: PassReport, counter: 'moved' | 'removed', task: () => Promise<unknown>): Promise<void> {

@@ -58,7 +58,11 @@ export type Operation =
   /** New content at a synced path: a new AssetFile version of the same asset. */
   | { kind: 'UPLOAD_VERSION'; relPath: string; assetId: string; local: HashedEntry }
   /** Same content or same file (inode) at a new path: a folder edit and/or a rename, never a re-upload. */
-  | { kind: 'MOVE'; from: string; to: string; assetId: string; local: HashedEntry }
+  /**
+   * `restore`: the asset left the service's listing (binned, most likely) while the file moved here;
+   * the move wins by bringing that asset back first, history and all, not by uploading a second one.
+   */
+  | { kind: 'MOVE'; from: string; to: string; assetId: string; local: HashedEntry; restore?: true }
   /** A synced placement whose file is gone: remove the placement (BINNED when it was the last). */
   | { kind: 'DELETE'; relPath: string; assetId: string }
   /** Same content, new identity (touched, copied back, safe-saved unchanged): record it, send nothing. */

@@ -1,0 +1,54 @@
+/**
+ * A synced file moved on two clients while the colleague binned its asset, run through the whole engine
+ * and the real service without faults: client 0 renamed folder `A` to `B/E`, the colleague binned
+ * `A/a.txt`, client 1 renamed `A` to `D` (seeds 81430, 81450, 81507 reduced). Each client applied "a
+ * local move beats a deletion on the service" by uploading the file as a new asset: two clients, two
+ * assets of one file. The move wins on the asset itself, brought back from the bin with its history;
+ * the second client then finds it live and moved, and follows the service's name.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { NO_FAULTS } from './faults.js';
+import { closeSimService, runSeed } from './run-seed.js';
+import type { Step } from './scenario.js';
+
+const syncs = (...clients: number[]): Step[] => clients.map((client) => ({ kind: 'sync', client }));
+/** Seeds that failed before the fix (seed 3's draws had client 1 sync first and missed the bug). */
+const SEEDS = [1, 2, 4];
+
+/** The client's final tree as the trace prints it. */
+function treeOf(trace: readonly string[], client: number): Record<string, string> {
+  const line = trace.findLast((entry) => entry.startsWith(`c${client}: `)) ?? `c${client}: {}`;
+  return z.record(z.string(), z.string()).parse(JSON.parse(line.slice(`c${client}: `.length)));
+}
+
+/** The service's live assets as the trace prints them (`path=md5 prefix`). */
+function remoteOf(trace: readonly string[]): string[] {
+  const line = trace.findLast((entry) => entry.startsWith('remote: ')) ?? 'remote: []';
+  return z.array(z.string()).parse(JSON.parse(line.slice('remote: '.length))).map((entry) => entry.slice(0, entry.lastIndexOf('=')));
+}
+
+describe('a synced file moved on two clients while the colleague binned it', { timeout: 300_000 }, () => {
+  afterAll(closeSimService);
+
+  it('brings the binned asset back and moves it: one asset, both clients on its path (seed 81430)', async () => {
+    const scenario: Step[] = [
+      ...syncs(0, 1),
+      { kind: 'local-write', client: 0, path: 'A/a.txt', content: 'first' },
+      ...syncs(0, 1, 0, 1),
+      { kind: 'local-dir-rename', client: 0, from: 'A', to: 'B/E' },
+      { kind: 'remote-bin', path: 'A/a.txt' },
+      { kind: 'local-dir-rename', client: 1, from: 'A', to: 'D' },
+    ];
+    for (const seed of SEEDS) {
+      for (const names of [['exact', 'exact'], ['exact', 'case-insensitive']] as const) {
+        const label = `seed ${String(seed)}, ${names.join('/')}`;
+        const result = await runSeed(seed, { scenario, rates: NO_FAULTS, names: [...names] });
+        expect(result.trace.filter((line) => line.startsWith('  skipped')), label).toEqual([]);
+        expect(result.failures, label).toEqual([]);
+        expect(remoteOf(result.trace), label).toEqual(['B/E/a.txt']);
+        for (const client of [0, 1]) expect(treeOf(result.trace, client), `${label}, client ${String(client)}`).toEqual({ 'B/E/a.txt': 'first' });
+      }
+    }
+  });
+});
