@@ -76,6 +76,8 @@ const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean
   { seed: 81430, steps: 100, bug: 'a file moved on two clients while the colleague binned its asset: each uploaded it as a new asset; the asset is brought back and moved (sim/binned-moves.test.ts)' },
   { seed: 81450, steps: 100, bug: 'a file moved on two clients while the colleague binned its asset: two assets of one file (sim/binned-moves.test.ts)' },
   { seed: 81507, steps: 100, bug: 'a file moved on two clients while the colleague binned its asset: two assets of one file (sim/binned-moves.test.ts)' },
+  { seed: 73425, steps: 100, bug: 'a one-part PUT completed a new file unheard, a crash, the file rewritten before the restart: the resume forgot the upload, the completed asset came down as the remote side and the journal entry failed every pass (test/integration/sync-lost-completion.test.ts)' },
+  { seed: 74372, steps: 50, commit: 0.15, caseFolders: true, names: ['exact', 'case-insensitive', 'case-insensitive'], bug: 'a one-part PUT completed a new file unheard, a crash, the file rewritten and its folder respelled A -> a on a case-insensitive disk: the resume forgot the upload and the file went up again as a second asset in a twin folder a (--commit 15 --names case-insensitive)' },
 ];
 
 describe('the deterministic simulation', { timeout: 600_000 }, () => {

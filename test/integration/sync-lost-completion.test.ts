@@ -179,4 +179,56 @@ describe('an upload completed on the service whose answer was lost', () => {
       await sync.dispose();
     }
   });
+
+  it('is recorded by the restart when the file changed since, its new bytes a version of that asset (simulation seeds 73425, 74372)', async () => {
+    const losing = losingFirstAnswer();
+    const first = await startSyncHarness(service, { remotePath: '/Rewritten', wrapApi: losing.wrap });
+    let current = first;
+    try {
+      client(first).write('B/a.txt', 'written once');
+      await client(first).once();
+      expect(losing.puts()).toBe(1);
+      const [sent] = (await first.assets()).filter(({ path }) => path.startsWith('/Rewritten/'));
+      expect(sent?.checksum).toBe(createHash('md5').update('written once').digest('hex'));
+
+      // Rewritten before the restart: the resume finds another file than the one it was sending.
+      client(first).write('B/a.txt', 'written twice, later');
+      current = await first.restart();
+      const again = client(current);
+      expect((await again.once()).converged).toBe(true);
+      expect((await again.once()).converged).toBe(true);
+      expect(again.tree()).toEqual({ 'B/a.txt': 'written twice, later' });
+      expect((await current.assets()).filter(({ path }) => path.startsWith('/Rewritten/')).map(({ path, id, checksum }) => ({ path, id, checksum }))).toEqual([
+        { path: '/Rewritten/B/a.txt', id: sent?.id, checksum: createHash('md5').update('written twice, later').digest('hex') },
+      ]);
+    } finally {
+      await current.dispose();
+    }
+  });
+
+  it('gives way to a colleague\'s version on top when the file changed before the restart: a conflict, not sent over it', async () => {
+    const losing = losingFirstAnswer();
+    const first = await startSyncHarness(service, { remotePath: '/Both', wrapApi: losing.wrap });
+    let current = first;
+    try {
+      client(first).write('a.txt', 'written once');
+      await client(first).once();
+      expect(losing.puts()).toBe(1);
+      const [sent] = (await first.assets()).filter(({ path }) => path.startsWith('/Both/'));
+      await colleague(service, first.api).newVersion(sent?.id ?? '', "the colleague's version");
+      client(first).write('a.txt', 'written twice, later');
+
+      current = await first.restart();
+      const again = client(current);
+      // Synced at the bytes the lost upload sent, both sides changed since: the conflict rule keeps both.
+      expect((await again.once()).reports.reduce((sum, report) => sum + report.conflicts, 0)).toBe(1);
+      const tree = again.tree();
+      expect(tree['a.txt']).toBe("the colleague's version");
+      expect(Object.entries(tree).filter(([path]) => /^a \(conflict .+\)\.txt$/.test(path)).map(([, content]) => content)).toEqual(['written twice, later']);
+      // Ours, then the colleague's: the rewritten file did not go up over it as a third.
+      expect((await service.api('GET', `/assets/${sent?.id ?? ''}/files`)).body.results).toHaveLength(2);
+    } finally {
+      await current.dispose();
+    }
+  });
 });

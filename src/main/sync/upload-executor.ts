@@ -177,6 +177,13 @@ export class UploadExecutor {
             throw new SyncError('LOCAL_FILE_CHANGED', "The interrupted upload's folder was renamed on the service; it starts again.");
           }
           if ((await this.currentPath(root, entry.local)) === undefined) {
+            // Changed since, but the upload may have completed unheard before the crash (a one-part PUT
+            // completes itself). Recorded as synced at the bytes it sent, the next plan sees a synced file
+            // changed (a version of that asset, following a folder rename). Forgotten, the asset stayed
+            // at its old path while the file uploaded again as a second asset (seed 74372), or the entry
+            // failed every pass once its path had synced otherwise (seed 73425).
+            const landed = entry.uploadId === null ? undefined : await this.landedUnheard(root, entry, assetId);
+            if (landed !== undefined) return landed;
             this.deps.journal.forgetUpload(root.id, entry.relPath, assetId);
             throw new SyncError('LOCAL_FILE_CHANGED', 'The file changed while it was being uploaded; it uploads again once it settles.');
           }
@@ -290,11 +297,34 @@ export class UploadExecutor {
   private async vanishedUpload(root: UploadRoot, entry: JournalEntry, assetId: string): Promise<UploadOutcome | undefined> {
     const asset = await this.assetIfAny(assetId);
     if (asset === undefined || asset.lifecycleStatus.state === 'BINNED') return undefined;
-    const checksum = asset.currentAssetFile?.checksum.toLowerCase();
-    if (checksum === undefined) {
+    if (asset.currentAssetFile == null) {
       if (entry.kind === 'NEW') await this.deps.api.transitionLifecycle({ type: 'BY_IDS', assetIds: [assetId] }, 'BINNED');
       return undefined;
     }
+    return this.recordIfOurs(root, entry, asset);
+  }
+
+  /**
+   * The journal's upload recorded as synced when the asset, live, holds what it sent (as `vanishedUpload`
+   * does); an empty asset stays for the next upload. A new file's asset was made empty for this upload,
+   * so its first version is what the upload sent: synced at those bytes, a colleague's version on top
+   * of them is the remote side's change and the conflict rule decides between it and the file's new
+   * bytes. Synced at the current version, the file went up over the colleague's without a conflict copy.
+   */
+  private async landedUnheard(root: UploadRoot, entry: JournalEntry, assetId: string): Promise<UploadOutcome | undefined> {
+    const asset = await this.assetIfAny(assetId);
+    if (asset === undefined || asset.lifecycleStatus.state === 'BINNED' || asset.currentAssetFile == null) return undefined;
+    if (entry.kind !== 'NEW' || entry.local.md5 !== null) return this.recordIfOurs(root, entry, asset);
+    // Oldest first; the service lists the newest first, so among versions of one instant the last listed.
+    const [sent] = (await this.deps.api.listAssetFiles(assetId)).reverse().sort((a, b) => Date.parse(a.dateAdded) - Date.parse(b.dateAdded));
+    return sent === undefined ? undefined : this.recordIfOurs(root, entry, asset, sent.checksum.toLowerCase());
+  }
+
+  /** Records the journal's upload as synced at `sentMd5` (by default the asset's current file, if it holds the bytes the journal began sending). */
+  private async recordIfOurs(root: UploadRoot, entry: JournalEntry, asset: Asset, sentMd5?: string): Promise<UploadOutcome | undefined> {
+    const assetId = asset.id;
+    const checksum = sentMd5 ?? asset.currentAssetFile?.checksum.toLowerCase();
+    if (checksum === undefined) return undefined;
     // A new file's asset got its only bytes from this upload; a version is ours when it holds the bytes
     // the journal began sending (otherwise it is another writer's, and the remote side's news).
     const ours = entry.local.md5 === null ? entry.kind === 'NEW' : entry.local.md5 === checksum;
