@@ -7,26 +7,13 @@
  * the second client then finds it live and moved, and follows the service's name.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { NO_FAULTS } from './faults.js';
 import { closeSimService, runSeed } from './run-seed.js';
 import type { Step } from './scenario.js';
+import { remoteOf, syncs, treeOf } from './scenario-trace.js';
 
-const syncs = (...clients: number[]): Step[] => clients.map((client) => ({ kind: 'sync', client }));
 /** Seeds that failed before the fix (seed 3's draws had client 1 sync first and missed the bug). */
 const SEEDS = [1, 2, 4];
-
-/** The client's final tree as the trace prints it. */
-function treeOf(trace: readonly string[], client: number): Record<string, string> {
-  const line = trace.findLast((entry) => entry.startsWith(`c${client}: `)) ?? `c${client}: {}`;
-  return z.record(z.string(), z.string()).parse(JSON.parse(line.slice(`c${client}: `.length)));
-}
-
-/** The service's live assets as the trace prints them (`path=md5 prefix`). */
-function remoteOf(trace: readonly string[]): string[] {
-  const line = trace.findLast((entry) => entry.startsWith('remote: ')) ?? 'remote: []';
-  return z.array(z.string()).parse(JSON.parse(line.slice('remote: '.length))).map((entry) => entry.slice(0, entry.lastIndexOf('=')));
-}
 
 describe('a synced file moved on two clients while the colleague binned it', { timeout: 300_000 }, () => {
   afterAll(closeSimService);

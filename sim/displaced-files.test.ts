@@ -8,26 +8,13 @@
  * a new asset at `B/a.txt`.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { NO_FAULTS } from './faults.js';
 import { closeSimService, runSeed } from './run-seed.js';
 import type { Step } from './scenario.js';
+import { remoteOf, syncs, treeOf } from './scenario-trace.js';
 
-const syncs = (...clients: number[]): Step[] => clients.map((client) => ({ kind: 'sync', client }));
 /** Seeds whose draws have client 0 see the colleague's file before the rename (checked below: no step skipped). */
 const SEEDS = [1, 3, 4];
-
-/** The client's final tree as the trace prints it. */
-function treeOf(trace: readonly string[], client: number): Record<string, string> {
-  const line = trace.findLast((entry) => entry.startsWith(`c${client}: `)) ?? `c${client}: {}`;
-  return z.record(z.string(), z.string()).parse(JSON.parse(line.slice(`c${client}: `.length)));
-}
-
-/** The service's live assets as the trace prints them (`path=md5 prefix`). */
-function remoteOf(trace: readonly string[]): string[] {
-  const line = trace.findLast((entry) => entry.startsWith('remote: ')) ?? 'remote: []';
-  return z.array(z.string()).parse(JSON.parse(line.slice('remote: '.length))).map((entry) => entry.slice(0, entry.lastIndexOf('=')));
-}
 
 describe('a synced file moved away with a new file at its old path', { timeout: 300_000 }, () => {
   afterAll(closeSimService);

@@ -5,25 +5,10 @@
  * ignores case; and a folder renamed while a conflict in it waits (the conflict follows its original).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { NO_FAULTS } from './faults.js';
 import { closeSimService, runSeed } from './run-seed.js';
 import type { Step } from './scenario.js';
-
-const syncs = (...clients: number[]): Step[] => clients.map((client) => ({ kind: 'sync', client }));
-const write = (client: number, path: string, content: string): Step => ({ kind: 'local-write', client, path, content });
-
-/** The client's final tree as the trace prints it. */
-function treeOf(trace: readonly string[], client: number): Record<string, string> {
-  const line = trace.findLast((entry) => entry.startsWith(`c${client}: `)) ?? `c${client}: {}`;
-  return z.record(z.string(), z.string()).parse(JSON.parse(line.slice(`c${client}: `.length)));
-}
-
-/** The service's live assets as the trace prints them (`path=md5 prefix`). */
-function remoteOf(trace: readonly string[]): string[] {
-  const line = trace.findLast((entry) => entry.startsWith('remote: ')) ?? 'remote: []';
-  return z.array(z.string()).parse(JSON.parse(line.slice('remote: '.length))).map((entry) => entry.slice(0, entry.lastIndexOf('=')));
-}
+import { remoteOf, syncs, treeOf, write } from './scenario-trace.js';
 
 describe('folder renames', { timeout: 120_000 }, () => {
   afterAll(closeSimService);

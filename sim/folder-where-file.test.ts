@@ -7,19 +7,10 @@
  * or as a rename of a file already here (seed 33000).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { NO_FAULTS } from './faults.js';
 import { closeSimService, runSeed } from './run-seed.js';
 import type { Step } from './scenario.js';
-
-const syncs = (...clients: number[]): Step[] => clients.map((client) => ({ kind: 'sync', client }));
-const write = (client: number, path: string, content: string): Step => ({ kind: 'local-write', client, path, content });
-
-/** The client's final tree as the trace prints it. */
-function treeOf(trace: readonly string[], client: number): Record<string, string> {
-  const line = trace.findLast((entry) => entry.startsWith(`c${client}: `)) ?? `c${client}: {}`;
-  return z.record(z.string(), z.string()).parse(JSON.parse(line.slice(`c${client}: `.length)));
-}
+import { syncs, treeOf, write } from './scenario-trace.js';
 
 describe('a local folder where the service has a file', { timeout: 120_000 }, () => {
   afterAll(closeSimService);

@@ -10,11 +10,10 @@
  * client 1's first sync lost after the service committed (the seeds below lose the job's).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { closeSimService, runSeed } from './run-seed.js';
 import type { Step } from './scenario.js';
+import { remoteOf, syncs } from './scenario-trace.js';
 
-const syncs = (...clients: number[]): Step[] => clients.map((client) => ({ kind: 'sync', client }));
 const rates = { network: 0.3, disk: 0, crash: 0, networkKinds: ['lost-after-commit'] as const };
 const JOB_LOST = '  [c1] fault lost-after-commit on POST /asset-and-upload-batch-jobs';
 /** Seeds whose draws lose the answer of client 1's job (checked below, so a change of draws cannot hide it). */
@@ -30,12 +29,6 @@ function scenario(name: string, path: string): Step[] {
     { kind: 'remote-write', path, content: "the colleague's file" },
     ...syncs(1, 0, 1, 0),
   ];
-}
-
-/** The service's live assets as the trace prints them (`path=md5 prefix`; `A|B=…`: one asset in two folders). */
-function remoteOf(trace: readonly string[]): string[] {
-  const line = trace.findLast((entry) => entry.startsWith('remote: ')) ?? 'remote: []';
-  return z.array(z.string()).parse(JSON.parse(line.slice('remote: '.length))).map((entry) => entry.slice(0, entry.lastIndexOf('=')));
 }
 
 async function run(seed: number, name: string, path: string): Promise<{ failures: string[]; remote: string[] }> {

@@ -4,21 +4,13 @@
  * found, and 20980, each reduced to the steps that matter, on the disks that matter.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { NO_FAULTS } from './faults.js';
 import { closeSimService, runSeed } from './run-seed.js';
 import type { Step } from './scenario.js';
+import { syncs, treeOf, write } from './scenario-trace.js';
 
 const NFC = 'A/caf\u00e9.txt';
 const NFD = NFC.normalize('NFD');
-const syncs = (...clients: number[]): Step[] => clients.map((client) => ({ kind: 'sync', client }));
-const write = (client: number, path: string, content: string): Step => ({ kind: 'local-write', client, path, content });
-
-/** The client's final tree as the trace prints it. */
-function treeOf(trace: readonly string[], client: number): Record<string, string> {
-  const line = trace.findLast((entry) => entry.startsWith(`c${client}: `)) ?? `c${client}: {}`;
-  return z.record(z.string(), z.string()).parse(JSON.parse(line.slice(`c${client}: `.length)));
-}
 
 describe('names a disk holds as one', { timeout: 120_000 }, () => {
   afterAll(closeSimService);

@@ -15,12 +15,11 @@
  * Run through the whole engine and the real service, answers lost after the service committed.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { closeSimService, runSeed } from './run-seed.js';
 import { NO_FAULTS } from './faults.js';
 import type { Step } from './scenario.js';
+import { remoteOf, syncs } from './scenario-trace.js';
 
-const syncs = (...clients: number[]): Step[] => clients.map((client) => ({ kind: 'sync', client }));
 const rates = { network: 0.3, disk: 0, crash: 0, networkKinds: ['lost-after-commit'] as const };
 const WRITE = 'client 0 writes A/b.txt = second';
 const JOB_LOST = '  [c0] fault lost-after-commit on POST /asset-and-upload-batch-jobs';
@@ -33,12 +32,6 @@ const scenario: Step[] = [
   { kind: 'local-write', client: 0, path: 'A/b.txt', content: 'second' },
   ...syncs(0, 0, 1, 0, 1),
 ];
-
-/** The service's live assets as the trace prints them (`path=md5 prefix`; `A|B=…`: one asset in two folders). */
-function remoteOf(trace: readonly string[]): string[] {
-  const line = trace.findLast((entry) => entry.startsWith('remote: ')) ?? 'remote: []';
-  return z.array(z.string()).parse(JSON.parse(line.slice('remote: '.length))).map((entry) => entry.slice(0, entry.lastIndexOf('=')));
-}
 
 describe('a lost upload job filed by a folder cache that was behind', { timeout: 300_000 }, () => {
   afterAll(closeSimService);
