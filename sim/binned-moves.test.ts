@@ -38,4 +38,27 @@ describe('a synced file moved on two clients while the colleague binned it', { t
       }
     }
   });
+  it('moves the restored asset out of the folder another client renamed it with: one folder, not two (seed 73514)', async () => {
+    // Client 1 holds the first version only: bringing the asset back is not its to do (seed 73408), it
+    // uploads its file anew, and its folder rename carries the binned asset into `A2`. Client 0 holds
+    // the second, brings it back and moves it to `A2/C` — out of `A2` too, not only out of the new,
+    // empty option its `A/C` now maps to.
+    const scenario: Step[] = [
+      ...syncs(0, 1),
+      { kind: 'local-write', client: 0, path: 'A/C/b.txt', content: 'first' },
+      ...syncs(0, 1, 0, 1),
+      { kind: 'remote-write', path: 'A/C/b.txt', content: 'second' },
+      ...syncs(0),
+      { kind: 'remote-bin', path: 'A/C/b.txt' },
+      { kind: 'local-dir-rename', client: 1, from: 'A/C', to: 'A2' },
+      ...syncs(1),
+      { kind: 'local-dir-rename', client: 0, from: 'A', to: 'A2' },
+    ];
+    for (const seed of SEEDS) {
+      const label = `seed ${String(seed)}`;
+      const result = await runSeed(seed, { scenario, rates: NO_FAULTS, names: ['exact', 'exact'] });
+      expect(result.trace.filter((line) => line.startsWith('  skipped')), label).toEqual([]);
+      expect(result.failures, label).toEqual([]);
+    }
+  });
 });

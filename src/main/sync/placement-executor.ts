@@ -35,14 +35,21 @@ const baseName = (relPath: string): string => relPath.slice(relPath.lastIndexOf(
 export class PlacementExecutor {
   constructor(private readonly deps: PlacementExecutorDeps) {}
 
-  async move(root: UploadRoot, op: MoveOp, previous: SyncedEntry): Promise<void> {
+  /**
+   * `filed`: the options the service files the asset in, when known (read by `restore`): the move
+   * takes it out of each of them in this root, not only out of the option its old folder maps to
+   * here — another client may have renamed that folder's option meanwhile (`A/C` → `A2`, carrying the
+   * binned asset), and this client's `A/C` is a new, empty option (seed 73514).
+   */
+  async move(root: UploadRoot, op: MoveOp, previous: SyncedEntry, filed: readonly string[] = []): Promise<void> {
     const { api, folders } = this.deps;
     const fromDir = relDirOf(op.from);
     const toDir = relDirOf(op.to);
     if (fromDir !== toDir) {
       const fieldId = await folders.fieldId();
       const [oldOption, newOption] = await Promise.all([folders.optionFor(root, fromDir), folders.optionFor(root, toDir)]);
-      const oldOptions = oldOption === null ? [] : this.sameDir(root, fromDir, oldOption).filter((option) => option !== newOption);
+      const filedHere = filed.filter((option) => folders.dirOf(root, option) !== undefined);
+      const oldOptions = [...new Set([...(oldOption === null ? [] : this.sameDir(root, fromDir, oldOption)), ...filedHere])].filter((option) => option !== newOption);
       const updates = [
         ...(oldOptions.length === 0 || this.deps.otherPlacements(root.id, op.assetId, op.from) > 0 ? [] : [{ fieldId, type: 'BY_IDS' as const, values: oldOptions, operation: 'REMOVE' as const }]),
         ...(newOption === null ? [] : [{ fieldId, type: 'BY_IDS' as const, values: [newOption], operation: 'ADD' as const }]),
@@ -64,9 +71,10 @@ export class PlacementExecutor {
    * this root is one the listing is behind on (another client brought it back, or moved it): `WAIT`
    * for the read-back, whose plan moves it from where it is, not from where this client last saw it
    * (a folder that may no longer be its own). Live elsewhere (filed out of the root): `GONE`. A
-   * failure to reach the service is thrown: the move waits.
+   * failure to reach the service is thrown: the move waits. `MOVE` comes with the options the asset
+   * is filed in, for the move to leave (`move`'s `filed`).
    */
-  async restore(root: UploadRoot, op: MoveOp, previous: SyncedEntry): Promise<'MOVE' | 'WAIT' | 'GONE'> {
+  async restore(root: UploadRoot, op: MoveOp, previous: SyncedEntry): Promise<{ verdict: 'MOVE'; filed: string[] } | 'WAIT' | 'GONE'> {
     const { api, folders } = this.deps;
     let asset;
     try {
@@ -75,8 +83,8 @@ export class PlacementExecutor {
       if (isApiError(error, 'NOT_FOUND')) return 'GONE';
       throw error;
     }
+    const placements = asset.metadata.values[await folders.fieldId()] ?? [];
     if (asset.lifecycleStatus.state !== 'BINNED') {
-      const placements = asset.metadata.values[await folders.fieldId()] ?? [];
       return placements.some((option) => folders.dirOf(root, option) !== undefined) ? 'WAIT' : 'GONE';
     }
     if (asset.currentAssetFile?.checksum !== previous.md5) return 'GONE';
@@ -87,7 +95,7 @@ export class PlacementExecutor {
     for (const target of candidates) {
       try {
         expectEach(await api.transitionLifecycle({ type: 'BY_IDS', assetIds: [op.assetId] }, target), op.assetId);
-        return 'MOVE';
+        return { verdict: 'MOVE', filed: placements };
       } catch (error) {
         if (!refusedOutright(error)) throw error;
       }

@@ -411,14 +411,15 @@ export class RootSync {
           const previous = synced.get(op.from);
           const folder = carried.get(op);
           if (folder === 'WAIT') break;
-          if (op.restore === true && previous !== undefined && !(await this.restored(op, previous, report))) break;
+          const filed = op.restore === true && previous !== undefined ? await this.restored(op, previous, report) : [];
+          if (filed === undefined) break;
           if (previous !== undefined && folder === 'CARRIED') {
             deps.placements.carried(root, op, previous);
             report.moved++;
             deps.issues.cleared(root.id, op.to);
             break;
           }
-          if (previous !== undefined) await this.attempt(op.to, report, 'moved', () => deps.placements.move(root, op, previous));
+          if (previous !== undefined) await this.attempt(op.to, report, 'moved', () => deps.placements.move(root, op, previous, filed));
           left.add(relDirOf(op.from));
           break;
         }
@@ -508,22 +509,22 @@ export class RootSync {
   }
 
   /**
-   * A moved file's binned asset brought back before its move (placement-executor.ts): false when the
-   * move is off this pass — the asset cannot come back (forgotten: the file uploads as new next pass),
+   * A moved file's binned asset brought back before its move (placement-executor.ts): the options it
+   * is filed in, which the move leaves; undefined when the move is off this pass — the asset cannot come back (forgotten: the file uploads as new next pass),
    * the listing is behind on it (the read-back of a touched asset decides next pass), or the service
    * could not be reached (the move waits).
    */
-  private async restored(op: Extract<Operation, { kind: 'MOVE' }>, previous: SyncedEntry, report: PassReport): Promise<boolean> {
+  private async restored(op: Extract<Operation, { kind: 'MOVE' }>, previous: SyncedEntry, report: PassReport): Promise<string[] | undefined> {
     const { deps, root } = this;
     let verdict;
     try {
       verdict = await deps.placements.restore(root, op, previous);
     } catch (error) {
       this.failed(op.to, error, report);
-      return false;
+      return undefined;
     }
     if (verdict === 'GONE') deps.snapshots.deleteSynced(root.id, op.from);
-    return verdict === 'MOVE';
+    return verdict === 'GONE' || verdict === 'WAIT' ? undefined : verdict.filed;
   }
 
   private async attempt(relPath: string, report: PassReport, counter: 'moved' | 'removed', task: () => Promise<unknown>): Promise<void> {
