@@ -15,7 +15,7 @@ export function foldersRepo(db: StateDb) {
   // the renamed option in the folder cache while their job's path made a new option of the old name
   // on the service, and a lost job's asset was looked for in the wrong one (seed 80824: `B` renamed
   // `b` by another client, first seen as a new option `b`).
-  const remember = db.transaction((rootId: string, relDir: string, optionId: string | null) => {
+  const rememberAt = db.transaction((rootId: string, relDir: string, optionId: string | null) => {
     if (optionId !== null) for (const row of elsewhere.all(rootId, optionId, relDir)) forget(rootId, row.rel_dir);
     put.run(rootId, relDir, optionId);
   });
@@ -27,9 +27,7 @@ export function foldersRepo(db: StateDb) {
       return row === undefined ? undefined : row.option_id;
     },
     /** Records the option of a directory, forgetting any other directory the option was known as (and below it). */
-    remember: (rootId: string, relDir: string, optionId: string | null): void => {
-      remember(rootId, relDir, optionId);
-    },
+    remember: rememberAt,
     dirOf: (rootId: string, optionId: string) => byOption.get(rootId, optionId)?.rel_dir,
     /** Forgets a directory and everything under it (after a rename or when an option vanished). */
     forget,

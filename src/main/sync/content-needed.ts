@@ -11,7 +11,7 @@
  * Pure. The planner holds back what this names (never deciding on unknown content); the caller reads
  * those files and plans again.
  */
-import type { PlanInput } from './sync-types.js';
+import { identityOf, type PlanInput } from './sync-types.js';
 
 export function contentNeeded(input: Pick<PlanInput, 'local' | 'synced' | 'remote'>): Set<string> {
   const needed = new Set<string>();
@@ -24,16 +24,16 @@ export function contentNeeded(input: Pick<PlanInput, 'local' | 'synced' | 'remot
     const now = input.local.get(synced.relPath);
     if (now === undefined) {
       sizes.add(synced.size);
-      inodes.add(`${synced.dev}:${synced.ino}`);
+      inodes.add(identityOf(synced));
     } else if (now.dev !== synced.dev || now.ino !== synced.ino) {
       // Another file at its path: the synced one may have moved away, a new file made where it was
       // (diff-local.ts `displacedFiles`). Left unread, it went up as a second asset (seed 73069).
-      inodes.add(`${synced.dev}:${synced.ino}`);
+      inodes.add(identityOf(synced));
     }
   }
   for (const entry of unread) {
     const { relPath } = entry;
-    if (input.synced.has(relPath) || input.remote?.entries.has(relPath) === true || sizes.has(entry.size) || inodes.has(`${entry.dev}:${entry.ino}`)) needed.add(relPath);
+    if (input.synced.has(relPath) || input.remote?.entries.has(relPath) === true || sizes.has(entry.size) || inodes.has(identityOf(entry))) needed.add(relPath);
   }
   return needed;
 }

@@ -8,7 +8,7 @@
  * for empty files) appeared elsewhere; a vanished file that a settling file might be waits.
  */
 import { exactNames, type NameKey } from './local-names.js';
-import type { HashedEntry, PendingSignature, PlanInput, RemoteView, SyncedEntry } from './sync-types.js';
+import { identityOf, type HashedEntry, type PendingSignature, type PlanInput, type RemoteView, type SyncedEntry } from './sync-types.js';
 
 export interface LocalChange {
   synced: SyncedEntry;
@@ -80,10 +80,10 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
   //    disk compares names: where it folds case, a file rewritten as `Logo.png` over `logo.png` is
   //    that file respelled, not a deletion and a new file (seed 50031: the asset binned, a second one
   //    uploaded, and the clash numbering of its namesakes turned over).
-  const byInode = new Map(appeared.map((entry) => [`${entry.dev}:${entry.ino}`, entry]));
+  const byInode = new Map(appeared.map((entry) => [identityOf(entry), entry]));
   const unmatched: SyncedEntry[] = [];
   for (const gone of vanished) {
-    const candidate = byInode.get(`${gone.dev}:${gone.ino}`);
+    const candidate = byInode.get(identityOf(gone));
     if (candidate !== undefined && !claimed.has(candidate.relPath) && (candidate.md5 === gone.md5 || sameName(candidate.relPath, gone.relPath))) {
       move(gone, candidate);
     } else {
@@ -159,9 +159,4 @@ function displacedFiles(local: ReadonlyMap<string, HashedEntry>, synced: Readonl
     if (moved !== undefined && (moved.md5 === entry.md5 || nameKey(basename(moved.relPath)) === nameKey(basename(entry.relPath)))) displaced.add(entry.relPath);
   }
   return displaced;
-}
-
-/** A file's identity on disk (device and inode), as a key. */
-function identityOf(file: Pick<PendingSignature, 'dev' | 'ino'>): string {
-  return `${String(file.dev)}:${String(file.ino)}`;
 }

@@ -76,13 +76,11 @@ export class PlacementExecutor {
    */
   async restore(root: UploadRoot, op: MoveOp, previous: SyncedEntry): Promise<{ verdict: 'MOVE'; filed: string[] } | 'WAIT' | 'GONE'> {
     const { api, folders } = this.deps;
-    let asset;
-    try {
-      asset = await api.getAsset(op.assetId);
-    } catch (error) {
-      if (isApiError(error, 'NOT_FOUND')) return 'GONE';
+    const asset = await api.getAsset(op.assetId).catch((error: unknown) => {
+      if (isApiError(error, 'NOT_FOUND')) return undefined;
       throw error;
-    }
+    });
+    if (asset === undefined) return 'GONE';
     const placements = asset.metadata.values[await folders.fieldId()] ?? [];
     if (asset.lifecycleStatus.state !== 'BINNED') {
       return placements.some((option) => folders.dirOf(root, option) !== undefined) ? 'WAIT' : 'GONE';

@@ -16,7 +16,7 @@ import { plantedPlan, type PlantedBug } from './planted-bug.js';
 import { PlanRest } from './plan-rest.js';
 import type { PlacementExecutor } from './placement-executor.js';
 import type { UploadExecutor, UploadOutcome, UploadRoot } from './upload-executor.js';
-import type { LocalEntry, Operation, SyncedEntry } from './sync-types.js';
+import { identityOf, type LocalEntry, type Operation, type SyncedEntry } from './sync-types.js';
 import { LocalRefresh, isScannerReason } from './local-refresh.js';
 import type { Asset } from '../../shared/api/resources.js';
 import type { ConflictsRepo } from '../db/conflicts-repo.js';
@@ -329,10 +329,10 @@ export class RootSync {
       if (unsynced === undefined) {
         unsynced = new Map();
         // A file just moved is often still settling (`pending`), not yet in the snapshot.
-        const entries = [...[...this.deps.snapshots.local(this.root.id).values()].filter((entry) => !synced.has(entry.relPath)).map((entry) => [fileKey(entry), entry.relPath] as const), ...[...this.local.pending].map(([relPath, signature]) => [fileKey(signature), relPath] as const)];
+        const entries = [...[...this.deps.snapshots.local(this.root.id).values()].filter((entry) => !synced.has(entry.relPath)).map((entry) => [identityOf(entry), entry.relPath] as const), ...[...this.local.pending].map(([relPath, signature]) => [identityOf(signature), relPath] as const)];
         for (const [key, relPath] of entries) unsynced.set(key, [...(unsynced.get(key) ?? []), relPath]);
       }
-      return unsynced.get(fileKey(file)) ?? [];
+      return unsynced.get(identityOf(file)) ?? [];
     };
     for (const conflict of this.deps.conflicts.ofRoot(this.root.id)) {
       const atItsPath = local.has(conflict.copyPath) || this.local.unstable.has(conflict.copyPath);
@@ -510,9 +510,10 @@ export class RootSync {
 
   /**
    * A moved file's binned asset brought back before its move (placement-executor.ts): the options it
-   * is filed in, which the move leaves; undefined when the move is off this pass — the asset cannot come back (forgotten: the file uploads as new next pass),
-   * the listing is behind on it (the read-back of a touched asset decides next pass), or the service
-   * could not be reached (the move waits).
+   * is filed in, which the move leaves; undefined when the move is off this pass — the asset cannot
+   * come back (forgotten: the file uploads as new next pass), the listing is behind on it (the
+   * read-back of a touched asset decides next pass), or the service could not be reached (the move
+   * waits).
    */
   private async restored(op: Extract<Operation, { kind: 'MOVE' }>, previous: SyncedEntry, report: PassReport): Promise<string[] | undefined> {
     const { deps, root } = this;
@@ -555,11 +556,6 @@ export class RootSync {
     this.deps.log({ level: 'warn', message: `${verdict.reason}: ${verdict.detail}`, relPath });
     if (count) report.failed++;
   }
-}
-
-/** A file's identity on disk (DESIGN.md §3: device and inode). */
-function fileKey(file: { ino: number; dev: number }): string {
-  return `${String(file.dev)}:${String(file.ino)}`;
 }
 
 /**

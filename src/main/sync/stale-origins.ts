@@ -6,16 +6,16 @@
  * looks at these paths again before planning. A hard link is at both paths for real: looking again
  * finds it there, and nothing changes.
  */
-import type { LocalEntry, SyncedEntry } from './sync-types.js';
+import { identityOf, type LocalEntry, type SyncedEntry } from './sync-types.js';
 
 export function staleOrigins(local: ReadonlyMap<string, LocalEntry>, synced: ReadonlyMap<string, SyncedEntry>): string[] {
   const appeared = new Set<string>();
-  for (const entry of local.values()) if (!synced.has(entry.relPath)) appeared.add(`${entry.dev}:${entry.ino}`);
+  for (const entry of local.values()) if (!synced.has(entry.relPath)) appeared.add(identityOf(entry));
   if (appeared.size === 0) return [];
   const stale: string[] = [];
   for (const entry of synced.values()) {
     const recorded = local.get(entry.relPath);
-    if (recorded !== undefined && appeared.has(`${recorded.dev}:${recorded.ino}`)) stale.push(entry.relPath);
+    if (recorded !== undefined && appeared.has(identityOf(recorded))) stale.push(entry.relPath);
   }
   return stale;
 }

@@ -27,6 +27,9 @@ export interface HashedEntry extends LocalEntry {
 
 export const isHashed = (entry: LocalEntry): entry is HashedEntry => entry.md5 !== null;
 
+/** A file's identity on disk (DESIGN.md §3: device and inode), as a key: one file at any path. */
+export const identityOf = (file: { dev: number; ino: number }): string => `${String(file.dev)}:${String(file.ino)}`;
+
 /** The last state both sides agreed on for one placement of an asset. */
 export interface SyncedEntry {
   relPath: string;

@@ -297,7 +297,7 @@ export class UploadExecutor {
   private async vanishedUpload(root: UploadRoot, entry: JournalEntry, assetId: string): Promise<UploadOutcome | undefined> {
     const asset = await this.assetIfAny(assetId);
     if (asset === undefined || asset.lifecycleStatus.state === 'BINNED') return undefined;
-    if (asset.currentAssetFile == null) {
+    if (asset.currentAssetFile === null) {
       if (entry.kind === 'NEW') await this.deps.api.transitionLifecycle({ type: 'BY_IDS', assetIds: [assetId] }, 'BINNED');
       return undefined;
     }
@@ -313,7 +313,7 @@ export class UploadExecutor {
    */
   private async landedUnheard(root: UploadRoot, entry: JournalEntry, assetId: string): Promise<UploadOutcome | undefined> {
     const asset = await this.assetIfAny(assetId);
-    if (asset === undefined || asset.lifecycleStatus.state === 'BINNED' || asset.currentAssetFile == null) return undefined;
+    if (asset === undefined || asset.lifecycleStatus.state === 'BINNED' || asset.currentAssetFile === null) return undefined;
     if (entry.kind !== 'NEW' || entry.local.md5 !== null) return this.recordIfOurs(root, entry, asset);
     // Oldest first; the service lists the newest first, so among versions of one instant the last listed.
     const [sent] = (await this.deps.api.listAssetFiles(assetId)).reverse().sort((a, b) => Date.parse(a.dateAdded) - Date.parse(b.dateAdded));

@@ -9,7 +9,7 @@
  * deletion), so the whole-root scan costs nothing in the common case of a plain deletion.
  */
 import { diffRemote } from './diff-remote.js';
-import type { LocalEntry, RemoteView, SyncedEntry } from './sync-types.js';
+import { identityOf, type LocalEntry, type RemoteView, type SyncedEntry } from './sync-types.js';
 
 export function vanishedRestores(input: {
   local: ReadonlyMap<string, LocalEntry>;
@@ -19,8 +19,8 @@ export function vanishedRestores(input: {
 }): string[] {
   const { local, unstable, synced } = input;
   /** A file seen at another path (same device and inode) is a move the plan sees: no restore. */
-  const seen = new Set([...local.values()].map((entry) => `${entry.dev}:${entry.ino}`));
-  const vanished = [...synced.values()].filter((entry) => !local.has(entry.relPath) && !unstable.has(entry.relPath) && !seen.has(`${entry.dev}:${entry.ino}`));
+  const seen = new Set([...local.values()].map((entry) => identityOf(entry)));
+  const vanished = [...synced.values()].filter((entry) => !local.has(entry.relPath) && !unstable.has(entry.relPath) && !seen.has(identityOf(entry)));
   if (vanished.length === 0) return [];
   const states = diffRemote(synced, input.remote).states;
   return vanished.filter((entry) => {
