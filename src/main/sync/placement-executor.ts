@@ -85,7 +85,8 @@ export class PlacementExecutor {
     if (asset.lifecycleStatus.state !== 'BINNED') {
       return placements.some((option) => folders.dirOf(root, option) !== undefined) ? 'WAIT' : 'GONE';
     }
-    if (asset.currentAssetFile?.checksum !== previous.md5) return 'GONE';
+    // Lower-cased as everywhere the engine reads a service's checksum: the hosted one's case is not specified.
+    if (asset.currentAssetFile?.checksum.toLowerCase() !== previous.md5) return 'GONE';
     // The service restores only to the state the asset was binned from, which the resource does not
     // name: its dates tell (LIVE is never left; PENDING_APPROVAL may have gone back to STAGED).
     const { dateLive, datePendingApproval } = asset.lifecycleStatus;
