@@ -5,7 +5,7 @@
  * is a move of that asset: one asset, at the new path, and nothing downloaded back to the old one.
  */
 import { createHash } from 'node:crypto';
-import { renameSync } from 'node:fs';
+import { renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AssetApi } from '../../src/main/api/index.js';
@@ -227,6 +227,32 @@ describe('an upload completed on the service whose answer was lost', () => {
       expect(Object.entries(tree).filter(([path]) => /^a \(conflict .+\)\.txt$/.test(path)).map(([, content]) => content)).toEqual(['written twice, later']);
       // Ours, then the colleague's: the rewritten file did not go up over it as a third.
       expect((await service.api('GET', `/assets/${sent?.id ?? ''}/files`)).body.results).toHaveLength(2);
+    } finally {
+      await current.dispose();
+    }
+  });
+
+  it("keeps a colleague's version on top when the file was deleted before the restart: the edit wins over the deletion", async () => {
+    const losing = losingFirstAnswer();
+    const first = await startSyncHarness(service, { remotePath: '/Deleted', wrapApi: losing.wrap });
+    let current = first;
+    try {
+      client(first).write('a.txt', 'written once');
+      await client(first).once();
+      expect(losing.puts()).toBe(1);
+      const [sent] = (await first.assets()).filter(({ path }) => path.startsWith('/Deleted/'));
+      await colleague(service, first.api).newVersion(sent?.id ?? '', "the colleague's version");
+      rmSync(join(first.folder, 'a.txt'));
+
+      current = await first.restart();
+      const again = client(current);
+      expect((await again.once()).converged).toBe(true);
+      // Synced at the bytes the lost upload sent, the deletion meets the colleague's edit: the edit wins.
+      // Synced at the colleague's bytes (the asset's current file), the deletion binned them.
+      expect(again.tree()).toEqual({ 'a.txt': "the colleague's version" });
+      expect((await current.assets()).filter(({ path }) => path.startsWith('/Deleted/')).map(({ id, checksum }) => ({ id, checksum }))).toEqual([
+        { id: sent?.id, checksum: createHash('md5').update("the colleague's version").digest('hex') },
+      ]);
     } finally {
       await current.dispose();
     }

@@ -301,22 +301,31 @@ export class UploadExecutor {
       if (entry.kind === 'NEW') await this.deps.api.transitionLifecycle({ type: 'BY_IDS', assetIds: [assetId] }, 'BINNED');
       return undefined;
     }
-    return this.recordIfOurs(root, entry, asset);
+    return this.recordIfSent(root, entry, asset);
   }
 
   /**
    * The journal's upload recorded as synced when the asset, live, holds what it sent (as `vanishedUpload`
-   * does); an empty asset stays for the next upload. A new file's asset was made empty for this upload,
-   * so its first version is what the upload sent: synced at those bytes, a colleague's version on top
-   * of them is the remote side's change and the conflict rule decides between it and the file's new
-   * bytes. Synced at the current version, the file went up over the colleague's without a conflict copy.
+   * does); an empty asset stays for the next upload.
    */
   private async landedUnheard(root: UploadRoot, entry: JournalEntry, assetId: string): Promise<UploadOutcome | undefined> {
     const asset = await this.assetIfAny(assetId);
     if (asset === undefined || asset.lifecycleStatus.state === 'BINNED' || asset.currentAssetFile === null) return undefined;
+    return this.recordIfSent(root, entry, asset);
+  }
+
+  /**
+   * `recordIfOurs` at the bytes the journal's upload sent. A new file's journal may not know them (its
+   * hash is taken while sending), but its asset was made empty for this upload, so its first version
+   * is what the upload sent: synced at those bytes, a colleague's version on top is the remote side's
+   * change, and the conflict rule decides between it and the file's new bytes or its deletion (the edit
+   * wins). Synced at the current version, the file's new bytes went up over the colleague's without a
+   * conflict copy, and a file deleted before the restart took the colleague's version to the bin.
+   */
+  private async recordIfSent(root: UploadRoot, entry: JournalEntry, asset: Asset): Promise<UploadOutcome | undefined> {
     if (entry.kind !== 'NEW' || entry.local.md5 !== null) return this.recordIfOurs(root, entry, asset);
     // Oldest first; the service lists the newest first, so among versions of one instant the last listed.
-    const [sent] = (await this.deps.api.listAssetFiles(assetId)).reverse().sort((a, b) => Date.parse(a.dateAdded) - Date.parse(b.dateAdded));
+    const [sent] = (await this.deps.api.listAssetFiles(asset.id)).reverse().sort((a, b) => Date.parse(a.dateAdded) - Date.parse(b.dateAdded));
     return sent === undefined ? undefined : this.recordIfOurs(root, entry, asset, sent.checksum.toLowerCase());
   }
 
