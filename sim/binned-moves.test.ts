@@ -61,4 +61,27 @@ describe('a synced file moved on two clients while the colleague binned it', { t
       expect(result.failures, label).toEqual([]);
     }
   });
+
+  it('moves the restored asset out of a folder renamed where this client maps no directory: one folder, not two (seed 86183)', async () => {
+    // Client 0 renames `A/C` to `B/E` (the option keeps its id and carries the binned asset under `B`);
+    // client 1 holds a file named `B`, so no directory of its maps that option, and its own rename of
+    // `A/C` brings the asset back and moves it to `D`: out of `B/E` too, though its cache never saw it.
+    const scenario: Step[] = [
+      ...syncs(0, 1),
+      { kind: 'local-write', client: 0, path: 'A/C/b.txt', content: 'first' },
+      ...syncs(0, 1, 0, 1),
+      { kind: 'local-write', client: 1, path: 'B', content: 'a file where a folder will be' },
+      { kind: 'remote-bin', path: 'A/C/b.txt' },
+      { kind: 'local-dir-rename', client: 0, from: 'A/C', to: 'B/E' },
+      ...syncs(0),
+      { kind: 'local-dir-rename', client: 1, from: 'A/C', to: 'D' },
+      ...syncs(1),
+    ];
+    for (const seed of SEEDS) {
+      const label = `seed ${String(seed)}`;
+      const result = await runSeed(seed, { scenario, rates: NO_FAULTS, names: ['exact', 'exact'] });
+      expect(result.trace.filter((line) => line.startsWith('  skipped')), label).toEqual([]);
+      expect(result.failures, label).toEqual([]);
+    }
+  });
 });

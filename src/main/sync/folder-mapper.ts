@@ -92,6 +92,25 @@ export class FolderMapper {
     return this.folders.dirOf(root.id, optionId);
   }
 
+  /**
+   * Whether an option lies in this root (its top level or under it), read past the cache when the
+   * cache does not map it: a folder another client renamed or moved keeps its option's id, and is in
+   * this root still though no directory here maps it yet (a folder this client cannot make, say,
+   * because a file holds its name: seed 86183). A deleted option is in no root.
+   */
+  async inRoot(root: FolderRoot, optionId: string): Promise<boolean> {
+    if (this.dirOf(root, optionId) !== undefined) return true;
+    const top = await this.optionFor(root, '');
+    // A root at the field's top level holds every option of the field.
+    if (top === null) return true;
+    let option: FieldOption | null = await this.api.getFieldOption(optionId).catch((error: unknown) => {
+      if (isApiError(error, 'NOT_FOUND')) return null;
+      throw error;
+    });
+    for (; option !== null; option = option.parent) if (option.id === top) return true;
+    return false;
+  }
+
   /** Records the option a directory maps to now (after this client renamed the option for it). */
   remember(root: FolderRoot, relDir: string, optionId: string): void {
     this.folders.remember(root.id, relDir, optionId);

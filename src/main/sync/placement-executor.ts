@@ -39,7 +39,9 @@ export class PlacementExecutor {
    * `filed`: the options the service files the asset in, when known (read by `restore`): the move
    * takes it out of each of them in this root, not only out of the option its old folder maps to
    * here — another client may have renamed that folder's option meanwhile (`A/C` → `A2`, carrying the
-   * binned asset), and this client's `A/C` is a new, empty option (seed 73514).
+   * binned asset), and this client's `A/C` is a new, empty option (seed 73514). Whether an option is
+   * in this root is asked past the folder cache: the rename may have taken it where this client maps
+   * no directory yet (`B/E`, with a file named `B` here: seed 86183).
    */
   async move(root: UploadRoot, op: MoveOp, previous: SyncedEntry, filed: readonly string[] = []): Promise<void> {
     const { api, folders } = this.deps;
@@ -48,7 +50,7 @@ export class PlacementExecutor {
     if (fromDir !== toDir) {
       const fieldId = await folders.fieldId();
       const [oldOption, newOption] = await Promise.all([folders.optionFor(root, fromDir), folders.optionFor(root, toDir)]);
-      const filedHere = filed.filter((option) => folders.dirOf(root, option) !== undefined);
+      const filedHere = await this.inRoot(root, filed);
       const oldOptions = [...new Set([...(oldOption === null ? [] : this.sameDir(root, fromDir, oldOption)), ...filedHere])].filter((option) => option !== newOption);
       const updates = [
         ...(oldOptions.length === 0 || this.deps.otherPlacements(root.id, op.assetId, op.from) > 0 ? [] : [{ fieldId, type: 'BY_IDS' as const, values: oldOptions, operation: 'REMOVE' as const }]),
@@ -83,7 +85,7 @@ export class PlacementExecutor {
     if (asset === undefined) return 'GONE';
     const placements = asset.metadata.values[await folders.fieldId()] ?? [];
     if (asset.lifecycleStatus.state !== 'BINNED') {
-      return placements.some((option) => folders.dirOf(root, option) !== undefined) ? 'WAIT' : 'GONE';
+      return (await this.inRoot(root, placements)).length > 0 ? 'WAIT' : 'GONE';
     }
     // Lower-cased as everywhere the engine reads a service's checksum: the hosted one's case is not specified.
     if (asset.currentAssetFile?.checksum.toLowerCase() !== previous.md5) return 'GONE';
@@ -100,6 +102,12 @@ export class PlacementExecutor {
       }
     }
     return 'GONE';
+  }
+
+  /** The options among `options` that lie in this root (`FolderMapper.inRoot`). */
+  private async inRoot(root: UploadRoot, options: readonly string[]): Promise<string[]> {
+    const inRoot = await Promise.all(options.map((option) => this.deps.folders.inRoot(root, option)));
+    return options.filter((_, index) => inRoot[index]);
   }
 
   /** The directory's option and its twins (options the tree maps to the same directory). */
