@@ -80,6 +80,7 @@ const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean
   { seed: 74372, steps: 50, commit: 0.15, caseFolders: true, names: ['exact', 'case-insensitive', 'case-insensitive'], bug: 'a one-part PUT completed a new file unheard, a crash, the file rewritten and its folder respelled A -> a on a case-insensitive disk: the resume forgot the upload and the file went up again as a second asset in a twin folder a (--commit 15 --names case-insensitive)' },
   { seed: 73514, steps: 100, bug: 'a restored asset moved out of the option its old folder maps to here only, while another client had renamed that folder option (A/C → A2) with the binned asset in it: filed in A2 and A2/C (sim/binned-moves.test.ts)' },
   { seed: 86183, steps: 100, bug: 'a restored asset moved out of the options this client maps only, while another client had renamed its folder to B/E, which this client maps to no directory (a file holds the name B): filed in B/E and D (sim/binned-moves.test.ts, test/integration/folder-mapper-in-root.test.ts)' },
+  { seed: 86181, steps: 100, bug: 'folder A renamed D with A/C/Logo.png in it, then a new A/C/Logo.png written, the rename interrupted by a crash: the synced file waited for the new file at its old path to settle, and the moved file went up as a second asset (plan-operations-two-way.test.ts)' },
 ];
 
 describe('the deterministic simulation', { timeout: 600_000 }, () => {

@@ -44,7 +44,7 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
   const copies = input.conflictCopies ?? new Set<string>();
   const diff: LocalDiff = { changed: [], refreshed: [], moved: [], deleted: [], unchanged: new Set(), appeared: [] };
 
-  const displaced = displacedFiles(local, synced, input.remote, nameKey);
+  const displaced = displacedFiles(local, input.pending, synced, input.remote, nameKey);
   /** Identities of files still settling or unread at paths nothing synced: what a displaced file may be. */
   const unsettled = new Set([...(input.pending ?? new Map<string, PendingSignature>())].filter(([relPath]) => !synced.has(relPath)).map(([, sig]) => identityOf(sig)));
   const vanished: SyncedEntry[] = [];
@@ -133,7 +133,7 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
 }
 
 /**
- * Synced paths that hold another file now while the synced one (same device and inode, and the same
+ * Synced paths that hold another file now (read, or still settling) while the synced one (same device and inode, and the same
  * bytes or name, as for a vanished file) turned up at a path nothing synced: moved away, and a new file
  * made at its old path (a folder renamed `A` → `D` and a new `A/café.txt` written). Read by path, the
  * new file was an edit of the asset and the moved one went up as a second asset with the asset's bytes
@@ -144,13 +144,21 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
  * LOCAL_MOVE ran, and a crash between them left the moved file untracked (seed 73069). Without a
  * listing of the service, the old reading stays.
  */
-function displacedFiles(local: ReadonlyMap<string, HashedEntry>, synced: ReadonlyMap<string, SyncedEntry>, remote: RemoteView | undefined, nameKey: NameKey): Set<string> {
+function displacedFiles(
+  local: ReadonlyMap<string, HashedEntry>,
+  pending: ReadonlyMap<string, PendingSignature> | undefined,
+  synced: ReadonlyMap<string, SyncedEntry>,
+  remote: RemoteView | undefined,
+  nameKey: NameKey,
+): Set<string> {
   const appeared = new Map<string, HashedEntry>();
   for (const entry of local.values()) if (!synced.has(entry.relPath)) appeared.set(identityOf(entry), entry);
   const displaced = new Set<string>();
   if (appeared.size === 0 || remote === undefined) return displaced;
   for (const entry of synced.values()) {
-    const now = local.get(entry.relPath);
+    // The new file may still be settling (written a moment ago): the synced one moved all the same.
+    // Waiting for the new file to settle, the moved one went up as a second asset (seed 86181).
+    const now = local.get(entry.relPath) ?? pending?.get(entry.relPath);
     if (now === undefined || identityOf(now) === identityOf(entry)) continue;
     // The same file by the rule for a vanished one (step 1 above): its bytes, or its name as the disk
     // compares names, since a moved file may have been edited too (seed 73069: folder `B` renamed `A2`,

@@ -115,6 +115,17 @@ describe('planOperations, both directions (DESIGN.md §3 table)', () => {
     expect(kinds(plan([{ ...moved, md5: null }, fresh], [base], [renamed]))).toEqual([]);
   });
 
+  it('reads a synced file moved away as a move while a new file at its old path is still settling (seed 86181)', () => {
+    // Folder `Brand` renamed `D` (so renamed on the service too), a new `Brand/a.png` written a moment ago:
+    // waiting for the new file, the moved one went up as a second asset of the same bytes.
+    const moved = { ...a, relPath: 'D/a.png' };
+    const settling = { unstable: new Set(['Brand/a.png']), pending: new Map([['Brand/a.png', { size: 3, mtimeMs: 9, ino: nextInode++, dev: 1 }]]) };
+    expect(kinds(plan([moved], [base], [remote('D/a.png', 'asset-a', 'A')], settling))).toEqual(['FORGET Brand/a.png', 'ADOPT D/a.png']);
+    expect(kinds(plan([moved], [base], [same], settling))).toEqual(['MOVE Brand/a.png -> D/a.png']);
+    // The synced file itself still settling at its path (rewritten in place): it waits.
+    expect(kinds(plan([], [base], [same], { unstable: new Set(['Brand/a.png']), pending: new Map([['Brand/a.png', { size: 3, mtimeMs: 9, ino: a.ino, dev: a.dev }]]) }))).toEqual([]);
+  });
+
   it('names a second conflict copy apart from the first', () => {
     const mine = { ...a, md5: 'A-mine' };
     const first = 'Brand/a (conflict 2026-03-01 092401).png';
