@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, staticTokenProvider, type ApiClient } from '../../src/main/api/index.js';
-import { ManualClock, NodeFileSystem, type Watcher } from '../../src/main/local/index.js';
+import { ManualClock, NodeFileSystem, type StatEntry, type Watcher } from '../../src/main/local/index.js';
 import { createEngine } from '../../src/main/engine.js';
 import type { FieldOption } from '../../src/shared/api/resources.js';
 import { startTestService, type TestService } from '../support/test-service.js';
@@ -108,6 +108,64 @@ describe('sync: watching, a folder renamed whose new name no event announced', (
       clock.advance(60 * 60_000);
       await session.pass();
       expect((await staged(api)).filter((entry) => entry.filename === 'b.txt')).toEqual([before]);
+      await session.close();
+    } finally {
+      engine.close();
+      rmSync(root, { recursive: true, force: true });
+      rmSync(state, { recursive: true, force: true });
+    }
+  });
+
+  it('scans the whole root once for a folder gone, not again on every pass while its deletion waits for the user', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'asset-sync-held-folder-'));
+    const state = mkdtempSync(join(tmpdir(), 'asset-sync-held-folder-state-'));
+    const clock = new ManualClock(Date.now());
+    let hints: (relPaths: string[]) => void = () => undefined;
+    const scripted: Watcher = {
+      start: async (onHints) => {
+        hints = onHints;
+      },
+      close: async () => undefined,
+      lastEventAt: () => undefined,
+    };
+    /** Listings of the root itself: one per whole-root scan (a hinted look lists what it was hinted). */
+    let rootListings = 0;
+    const fs = new (class extends NodeFileSystem {
+      override async readdirStats(path: string): Promise<StatEntry[]> {
+        if (path === root) rootListings++;
+        return super.readdirStats(path);
+      }
+    })();
+    const engine = createEngine({ stateDir: state, server: service.url, stableMs: 50, rescanIntervalMs: 60 * 60_000 }, { api, fs, clock, createWatcher: () => scripted });
+    try {
+      await engine.addRoot({ path: root, remotePath: '/HeldFolder', publishLive: false });
+      mkdirSync(join(root, 'D'));
+      const settled = (clock.now() - 10_000) / 1000;
+      for (const name of ['1.txt', '2.txt', '3.txt', '4.txt', '5.txt', '6.txt']) {
+        writeFileSync(join(root, 'D', name), `file ${name}`);
+        utimesSync(join(root, 'D', name), settled, settled);
+      }
+      writeFileSync(join(root, 'x.txt'), 'stays');
+      utimesSync(join(root, 'x.txt'), settled, settled);
+      const session = await engine.startWatching(() => undefined);
+      expect((await session.pass()).map((report) => report.uploaded)).toEqual([7]);
+
+      // The folder deleted: six of seven files, past the mass-delete guard, which holds them.
+      rmSync(join(root, 'D'), { recursive: true });
+      hints(['D']);
+      clock.advance(60_000);
+      let listed = rootListings;
+      expect((await session.pass()).map((report) => report.heldDeletes)).toEqual([6]);
+      expect(rootListings - listed).toBe(1);
+
+      // Another change while the deletion waits: its hinted look does not scan the root again.
+      writeFileSync(join(root, 'y.txt'), 'new');
+      utimesSync(join(root, 'y.txt'), settled, settled);
+      hints(['y.txt']);
+      clock.advance(60_000);
+      listed = rootListings;
+      expect((await session.pass()).map((report) => ({ uploaded: report.uploaded, held: report.heldDeletes }))).toEqual([{ uploaded: 1, held: 6 }]);
+      expect(rootListings - listed).toBe(0);
       await session.close();
     } finally {
       engine.close();

@@ -108,6 +108,12 @@ export class RootSync {
   private readonly rest = new PlanRest();
   /** How this root's disk tells names apart, once the disk has said (case-probe.ts). */
   private nameKey: NameKey | undefined;
+  /**
+   * Folders the last whole-root scan found gone with synced files in them: their deletion, held for
+   * the user's word (the mass-delete guard) or waiting for a quiet disk, was seen whole already, and
+   * the passes until it goes through scan the root again only for a folder gone since.
+   */
+  private goneWhenSeenWhole = new Set<string>();
 
   constructor(
     readonly root: UploadRoot,
@@ -229,11 +235,12 @@ export class RootSync {
     // said: the whole root is seen first, so a move is a move, not a second asset (seed 61067). So
     // may the files of a folder gone as a whole: renamed, its new name unannounced (seed 73549).
     const look = { local, unstable: this.local.unstable, synced };
-    if (!this.local.sawWholeRoot && ((remote.view !== undefined && vanishedRestores({ ...look, remote: remote.view }).length > 0) || (await this.anyFolderGone(vanishedFolders(look))))) {
+    if (!this.local.sawWholeRoot && ((remote.view !== undefined && vanishedRestores({ ...look, remote: remote.view }).length > 0) || (await this.anyFolderGone(vanishedFolders(look).filter((relDir) => !this.goneWhenSeenWhole.has(relDir)))))) {
       this.local.hint(['']);
       await this.local.refresh();
       local = stableLocal();
     }
+    if (this.local.sawWholeRoot) this.goneWhenSeenWhole = new Set(vanishedFolders({ local, unstable: this.local.unstable, synced }));
     const needed = contentNeeded({ local, synced, ...(remote.view === undefined ? {} : { remote: remote.view }) });
     if (needed.size > 0) {
       await this.local.read(needed);
