@@ -81,6 +81,7 @@ const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean
   { seed: 73514, steps: 100, bug: 'a restored asset moved out of the option its old folder maps to here only, while another client had renamed that folder option (A/C → A2) with the binned asset in it: filed in A2 and A2/C (sim/binned-moves.test.ts)' },
   { seed: 86183, steps: 100, bug: 'a restored asset moved out of the options this client maps only, while another client had renamed its folder to B/E, which this client maps to no directory (a file holds the name B): filed in B/E and D (sim/binned-moves.test.ts, test/integration/folder-mapper-in-root.test.ts)' },
   { seed: 86181, steps: 100, bug: 'folder A renamed D with A/C/Logo.png in it, then a new A/C/Logo.png written, the rename interrupted by a crash: the synced file waited for the new file at its old path to settle, and the moved file went up as a second asset (plan-operations-two-way.test.ts)' },
+  { seed: 73549, steps: 100, bug: 'a folder renamed A/C -> A2 with A2\'s watcher event dropped: the hinted look read it as the deletion of A/C/b.txt and binned its asset; another client renamed A/C -> B/E, which brought the asset back; the next whole-root scan uploaded A2/b.txt as a second asset (root-sync.ts, test/integration/sync-watch-lost-move.test.ts)' },
 ];
 
 describe('the deterministic simulation', { timeout: 600_000 }, () => {

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, staticTokenProvider, type ApiClient } from '../../src/main/api/index.js';
-import { ManualClock, NodeFileSystem, type Watcher } from '../../src/main/local/index.js';
+import { ManualClock, NodeFileSystem, type StatEntry, type Watcher } from '../../src/main/local/index.js';
 import { createEngine } from '../../src/main/engine.js';
+import type { FieldOption } from '../../src/shared/api/resources.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 
 describe('sync: watching, a folder renamed whose new name no event announced', () => {
@@ -67,7 +68,125 @@ describe('sync: watching, a folder renamed whose new name no event announced', (
       engine.close();
     }
   });
+
+  it('renames the folder on the service, instead of binning what it held and uploading it again at the next scan (simulation seed 73549)', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'asset-sync-lost-folder-'));
+    const state = mkdtempSync(join(tmpdir(), 'asset-sync-lost-folder-state-'));
+    const clock = new ManualClock(Date.now());
+    let hints: (relPaths: string[]) => void = () => undefined;
+    const scripted: Watcher = {
+      start: async (onHints) => {
+        hints = onHints;
+      },
+      close: async () => undefined,
+      lastEventAt: () => undefined,
+    };
+    const engine = createEngine({ stateDir: state, server: service.url, stableMs: 50, rescanIntervalMs: 60 * 60_000 }, { api, fs: new NodeFileSystem(), clock, createWatcher: () => scripted });
+    try {
+      await engine.addRoot({ path: root, remotePath: '/LostFolder', publishLive: false });
+      mkdirSync(join(root, 'A', 'C'), { recursive: true });
+      const file = join(root, 'A', 'C', 'b.txt');
+      writeFileSync(file, 'one folder, one asset');
+      const settled = (clock.now() - 10_000) / 1000;
+      utimesSync(file, settled, settled);
+      const session = await engine.startWatching(() => undefined);
+      expect((await session.pass()).map((report) => report.uploaded)).toEqual([1]);
+      const before = (await staged(api)).find((entry) => entry.filename === 'b.txt');
+      const folderC = (await childrenOf(api, ['LostFolder', 'A'])).get('C');
+      expect(folderC).toBeDefined();
+
+      // `A/C` renamed `A2`: the event for `A/C` arrives, the one for `A2` is lost.
+      renameSync(join(root, 'A', 'C'), join(root, 'A2'));
+      hints(['A/C']);
+      clock.advance(60_000);
+      await session.pass();
+      // The asset is where the folder went, in the same option renamed; it was not binned.
+      expect((await staged(api)).filter((entry) => entry.filename === 'b.txt')).toEqual([before]);
+      expect((await childrenOf(api, ['LostFolder'])).get('A2')).toBe(folderC);
+
+      // The periodic whole-root scan finds nothing new to upload.
+      clock.advance(60 * 60_000);
+      await session.pass();
+      expect((await staged(api)).filter((entry) => entry.filename === 'b.txt')).toEqual([before]);
+      await session.close();
+    } finally {
+      engine.close();
+      rmSync(root, { recursive: true, force: true });
+      rmSync(state, { recursive: true, force: true });
+    }
+  });
+
+  it('scans the whole root once for a folder gone, not again on every pass while its deletion waits for the user', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'asset-sync-held-folder-'));
+    const state = mkdtempSync(join(tmpdir(), 'asset-sync-held-folder-state-'));
+    const clock = new ManualClock(Date.now());
+    let hints: (relPaths: string[]) => void = () => undefined;
+    const scripted: Watcher = {
+      start: async (onHints) => {
+        hints = onHints;
+      },
+      close: async () => undefined,
+      lastEventAt: () => undefined,
+    };
+    /** Listings of the root itself: one per whole-root scan (a hinted look lists what it was hinted). */
+    let rootListings = 0;
+    const fs = new (class extends NodeFileSystem {
+      override async readdirStats(path: string): Promise<StatEntry[]> {
+        if (path === root) rootListings++;
+        return super.readdirStats(path);
+      }
+    })();
+    const engine = createEngine({ stateDir: state, server: service.url, stableMs: 50, rescanIntervalMs: 60 * 60_000 }, { api, fs, clock, createWatcher: () => scripted });
+    try {
+      await engine.addRoot({ path: root, remotePath: '/HeldFolder', publishLive: false });
+      mkdirSync(join(root, 'D'));
+      const settled = (clock.now() - 10_000) / 1000;
+      for (const name of ['1.txt', '2.txt', '3.txt', '4.txt', '5.txt', '6.txt']) {
+        writeFileSync(join(root, 'D', name), `file ${name}`);
+        utimesSync(join(root, 'D', name), settled, settled);
+      }
+      writeFileSync(join(root, 'x.txt'), 'stays');
+      utimesSync(join(root, 'x.txt'), settled, settled);
+      const session = await engine.startWatching(() => undefined);
+      expect((await session.pass()).map((report) => report.uploaded)).toEqual([7]);
+
+      // The folder deleted: six of seven files, past the mass-delete guard, which holds them.
+      rmSync(join(root, 'D'), { recursive: true });
+      hints(['D']);
+      clock.advance(60_000);
+      let listed = rootListings;
+      expect((await session.pass()).map((report) => report.heldDeletes)).toEqual([6]);
+      expect(rootListings - listed).toBe(1);
+
+      // Another change while the deletion waits: its hinted look does not scan the root again.
+      writeFileSync(join(root, 'y.txt'), 'new');
+      utimesSync(join(root, 'y.txt'), settled, settled);
+      hints(['y.txt']);
+      clock.advance(60_000);
+      listed = rootListings;
+      expect((await session.pass()).map((report) => ({ uploaded: report.uploaded, held: report.heldDeletes }))).toEqual([{ uploaded: 1, held: 6 }]);
+      expect(rootListings - listed).toBe(0);
+      await session.close();
+    } finally {
+      engine.close();
+      rmSync(root, { recursive: true, force: true });
+      rmSync(state, { recursive: true, force: true });
+    }
+  });
 });
+
+/** The folder options under the option at `path` (values from the top), as `value → id`. */
+async function childrenOf(api: ApiClient, path: readonly string[]): Promise<Map<string, string>> {
+  const fieldId = await api.foldersFieldId();
+  let parentId: string | null = null;
+  for (const value of path) {
+    const children: FieldOption[] = await api.listFieldOptionChildren(fieldId, parentId);
+    const option = children.find((child) => child.value === value);
+    if (option === undefined) return new Map();
+    parentId = option.id;
+  }
+  return new Map((await api.listFieldOptionChildren(fieldId, parentId)).map((option) => [option.value, option.id]));
+}
 
 async function staged(api: ApiClient): Promise<{ id: string; filename: string }[]> {
   const criterion = { type: 'FIELD_EQUALS', field: { type: 'FIXED', fieldName: 'LIFECYCLE_STATE' }, value: 'STAGED' } as const;

@@ -4,7 +4,7 @@
  * service's side, plan, and carry out the plan. Knows the order of things; the pieces (scanner, planner, executors)
  * know how. A missing root or marker stops the root: never read an empty mount point as "delete all".
  */
-import { checkRoot, errnoCode, foldsCase, type FileSystem, type LocalScanner, type StabilityGate } from '../local/index.js';
+import { checkRoot, errnoCode, foldsCase, PathLocator, type FileSystem, type LocalScanner, type StabilityGate } from '../local/index.js';
 import type { IssuesRepo } from '../db/issues-repo.js';
 import type { SnapshotsRepo } from '../db/snapshots-repo.js';
 import type { UploadJournal } from '../db/upload-journal.js';
@@ -28,7 +28,7 @@ import { folderRenames } from './folder-renames.js';
 import { recoverLandings, type RecoverLandingsDeps } from './recover-landings.js';
 import { settledReports, type ReportsInput } from './settled-reports.js';
 import { staleOrigins } from './stale-origins.js';
-import { vanishedRestores } from './vanished-restores.js';
+import { vanishedFolders, vanishedRestores } from './vanished-restores.js';
 import type { PlannedTransfers } from '../../shared/sync/transfer-event.js';
 
 /** What one pass did, for progress output and `--once`'s verdict. */
@@ -108,6 +108,12 @@ export class RootSync {
   private readonly rest = new PlanRest();
   /** How this root's disk tells names apart, once the disk has said (case-probe.ts). */
   private nameKey: NameKey | undefined;
+  /**
+   * Folders the last whole-root scan found gone with synced files in them: their deletion, held for
+   * the user's word (the mass-delete guard) or waiting for a quiet disk, was seen whole already, and
+   * the passes until it goes through scan the root again only for a folder gone since.
+   */
+  private goneWhenSeenWhole = new Set<string>();
 
   constructor(
     readonly root: UploadRoot,
@@ -226,12 +232,15 @@ export class RootSync {
       local = stableLocal();
     }
     // A file gone from a hinted look that the plan would bring back may have moved where no event
-    // said: the whole root is seen first, so a move is a move, not a second asset (seed 61067).
-    if (!this.local.sawWholeRoot && remote.view !== undefined && vanishedRestores({ local, unstable: this.local.unstable, synced, remote: remote.view }).length > 0) {
+    // said: the whole root is seen first, so a move is a move, not a second asset (seed 61067). So
+    // may the files of a folder gone as a whole: renamed, its new name unannounced (seed 73549).
+    const look = { local, unstable: this.local.unstable, synced };
+    if (!this.local.sawWholeRoot && ((remote.view !== undefined && vanishedRestores({ ...look, remote: remote.view }).length > 0) || (await this.anyFolderGone(vanishedFolders(look).filter((relDir) => !this.goneWhenSeenWhole.has(relDir)))))) {
       this.local.hint(['']);
       await this.local.refresh();
       local = stableLocal();
     }
+    if (this.local.sawWholeRoot) this.goneWhenSeenWhole = new Set(vanishedFolders({ local, unstable: this.local.unstable, synced }));
     const needed = contentNeeded({ local, synced, ...(remote.view === undefined ? {} : { remote: remote.view }) });
     if (needed.size > 0) {
       await this.local.read(needed);
@@ -285,6 +294,19 @@ export class RootSync {
     const waiting = operations.length - kept.length;
     if (waiting > 0) this.deps.log({ level: 'info', message: `${waiting} deletion${waiting === 1 ? '' : 's'} wait: the folder changed while it was being looked at` });
     return kept;
+  }
+
+  /**
+   * Whether one of these folders is no folder on disk now (gone, or a file or symlink in its place or
+   * on its way). One that cannot be read is not known to be gone: a scan could not look inside it either.
+   */
+  private async anyFolderGone(relDirs: readonly string[]): Promise<boolean> {
+    const locator = new PathLocator(this.deps.fs, this.root.path);
+    for (const relDir of relDirs) {
+      const located = await locator.locate(relDir);
+      if (located.kind === 'missing' || located.kind === 'blocked' || (located.kind === 'found' && located.stat.kind !== 'directory')) return true;
+    }
+    return false;
   }
 
   /** Probed once the disk answers; until then names are told apart exactly, as on Linux. */

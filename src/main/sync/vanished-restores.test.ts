@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { vanishedRestores } from './vanished-restores.js';
+import { vanishedFolders, vanishedRestores } from './vanished-restores.js';
 import type { LocalEntry, RemoteEntry, RemoteView, SyncedEntry } from './sync-types.js';
 
 const entry = (relPath: string, ino: number): LocalEntry => ({ relPath, size: 10, mtimeMs: 1, ino, dev: 1, md5: 'm' });
@@ -22,5 +22,14 @@ describe('vanishedRestores', () => {
     // B/c.txt's inode is at D/c.txt (a move the plan sees), B/d.txt is settling, B/e.txt is deleted here only.
     const local = byPath(entry('D/c.txt', 7));
     expect(vanishedRestores({ local, unstable: new Set(['B/d.txt']), synced: syncedFiles, remote: service })).toEqual([]);
+  });
+
+  it('names the folders of synced files gone from disk, for the caller to ask whether one went as a whole (simulation seed 73549)', () => {
+    const syncedFiles = byPath(synced('A/C/b.txt', 7), synced('A/C/c.txt', 8), synced('B/d.txt', 9), synced('top.txt', 10), synced('D/e.txt', 11), synced('E/f.txt', 12));
+    // A/C and B lost files; the root's top is no folder to look for; D/e.txt is seen at F/e.txt (a
+    // move the plan sees) and E/f.txt is still being written.
+    const local = byPath(entry('F/e.txt', 11));
+    expect(vanishedFolders({ local, unstable: new Set(['E/f.txt']), synced: syncedFiles })).toEqual(['A/C', 'B']);
+    expect(vanishedFolders({ local: byPath(entry('A/C/b.txt', 7), entry('A/C/c.txt', 8), entry('B/d.txt', 9), entry('top.txt', 10), entry('F/e.txt', 11)), unstable: new Set(['E/f.txt']), synced: syncedFiles })).toEqual([]);
   });
 });

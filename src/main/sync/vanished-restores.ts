@@ -9,22 +9,44 @@
  * deletion), so the whole-root scan costs nothing in the common case of a plain deletion.
  */
 import { diffRemote } from './diff-remote.js';
+import { relDirOf } from './folder-mapper.js';
 import { identityOf, type LocalEntry, type RemoteView, type SyncedEntry } from './sync-types.js';
 
-export function vanishedRestores(input: {
+/** What a pass saw of the disk (hinted paths only, perhaps) beside what was synced. */
+interface LocalLook {
   local: ReadonlyMap<string, LocalEntry>;
   unstable: ReadonlySet<string>;
   synced: ReadonlyMap<string, SyncedEntry>;
-  remote: RemoteView;
-}): string[] {
-  const { local, unstable, synced } = input;
-  /** A file seen at another path (same device and inode) is a move the plan sees: no restore. */
-  const seen = new Set([...local.values()].map((entry) => identityOf(entry)));
-  const vanished = [...synced.values()].filter((entry) => !local.has(entry.relPath) && !unstable.has(entry.relPath) && !seen.has(identityOf(entry)));
+}
+
+export function vanishedRestores(input: LocalLook & { remote: RemoteView }): string[] {
+  const vanished = vanishedFiles(input);
   if (vanished.length === 0) return [];
-  const states = diffRemote(synced, input.remote).states;
+  const states = diffRemote(input.synced, input.remote).states;
   return vanished.filter((entry) => {
     const kind = states.get(entry.relPath)?.kind;
     return kind === 'changed' || kind === 'moved';
   }).map((entry) => entry.relPath);
+}
+
+/**
+ * The folders that held synced files a hinted look found gone (sorted, the root's top left out), for
+ * the caller to ask the disk whether one is gone as a whole. A folder renamed whose new name no watcher
+ * event announced reads, from its old path alone, as the deletion of everything in it: each file's
+ * asset was binned and went up again as a new asset at the next whole-root scan; once another client
+ * had moved the folder too, and brought the asset back for its move (a move beats a deletion), both
+ * were live (simulation seed 73549). A file deleted from a folder that is still there costs no scan.
+ */
+export function vanishedFolders(input: LocalLook): string[] {
+  const folders = new Set(vanishedFiles(input).map((entry) => relDirOf(entry.relPath)));
+  folders.delete('');
+  return [...folders].sort();
+}
+
+/** Synced files neither on disk at their path, nor still being written there, nor seen at another path (same device and inode). */
+function vanishedFiles(input: LocalLook): SyncedEntry[] {
+  const { local, unstable, synced } = input;
+  /** A file seen at another path (same device and inode) is a move the plan sees: no restore. */
+  const seen = new Set([...local.values()].map((entry) => identityOf(entry)));
+  return [...synced.values()].filter((entry) => !local.has(entry.relPath) && !unstable.has(entry.relPath) && !seen.has(identityOf(entry)));
 }
