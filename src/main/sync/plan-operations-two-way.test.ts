@@ -115,6 +115,27 @@ describe('planOperations, both directions (DESIGN.md §3 table)', () => {
     expect(kinds(plan([{ ...moved, md5: null }, fresh], [base], [renamed]))).toEqual([]);
   });
 
+  it('reads a synced file moved onto the path another synced file left as a move, in the pass after that one (seed 86001)', () => {
+    // `A/C` renamed `D`, then `B/b.txt` renamed `A/C/Logo.png`: read as a deletion, its asset was binned
+    // and the file went up as a second asset from the old path of the other one.
+    const logo = file('A/C/Logo.png', 'L');
+    const b = file('B/b.txt', 'X');
+    const both = [synced(logo, 'asset-l'), synced(b, 'asset-b')];
+    const unchanged = [remote('A/C/Logo.png', 'asset-l', 'L'), remote('B/b.txt', 'asset-b', 'X')];
+    const logoMoved = { ...logo, relPath: 'D/Logo.png' };
+    const bMoved = { ...b, relPath: 'A/C/Logo.png' };
+    expect(kinds(plan([logoMoved, bMoved], both, unchanged))).toEqual(['MOVE A/C/Logo.png -> D/Logo.png']);
+    // Once that move is recorded, the other file's is an ordinary move.
+    const recorded = [synced(logoMoved, 'asset-l'), synced(b, 'asset-b')];
+    expect(kinds(plan([logoMoved, bMoved], recorded, [remote('D/Logo.png', 'asset-l', 'L'), remote('B/b.txt', 'asset-b', 'X')]))).toEqual(['MOVE B/b.txt -> A/C/Logo.png']);
+    // Renamed and edited there (the same inode and name, other bytes): the same wait.
+    const edited = { ...b, relPath: 'A/C/b.txt', md5: 'X2' };
+    const aside = { ...logo, relPath: 'A/C/b.txt' };
+    expect(kinds(plan([{ ...aside, relPath: 'D/b.txt' }, edited], [synced(aside, 'asset-l'), synced(b, 'asset-b')], [remote('A/C/b.txt', 'asset-l', 'L'), remote('B/b.txt', 'asset-b', 'X')]))).toEqual(['MOVE A/C/b.txt -> D/b.txt']);
+    // Another name and other bytes (the inode reused by another file): a deletion, as before.
+    expect(kinds(plan([logoMoved, { ...bMoved, md5: 'other' }], both, unchanged))).toEqual(['MOVE A/C/Logo.png -> D/Logo.png', 'DELETE B/b.txt']);
+  });
+
   it('names a second conflict copy apart from the first', () => {
     const mine = { ...a, md5: 'A-mine' };
     const first = 'Brand/a (conflict 2026-03-01 092401).png';
