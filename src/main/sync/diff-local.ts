@@ -123,6 +123,9 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
     ...[...local.values()].filter((entry) => busy.has(entry.relPath) && !synced.has(entry.relPath)).map(identityOf),
     ...settling.filter(([relPath]) => busy.has(relPath)).map(([, sig]) => identityOf(sig)),
   ]);
+  // The same file settling at a synced path counts too: moved onto the path another synced file left,
+  // it is read there once it settles (atDisplaced above), and no deletion before (seed 86001).
+  const settlingAnywhere = new Set([...(input.pending ?? new Map<string, PendingSignature>())].map(([, sig]) => identityOf(sig)));
   for (const gone of unmatched) {
     const candidates = (byContent.get(`${gone.md5}:${gone.size}`) ?? []).filter((entry) => !claimed.has(entry.relPath));
     const candidate = candidates.find((entry) => basename(entry.relPath) === basename(gone.relPath)) ?? candidates[0];
@@ -135,7 +138,7 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
       move(gone, { relPath: renamed[0], ...renamed[1], md5: gone.md5 });
       continue;
     }
-    const maybe = pending.some(([, sig]) => (sig.dev === gone.dev && sig.ino === gone.ino) || sig.size === gone.size);
+    const maybe = settlingAnywhere.has(identityOf(gone)) || pending.some(([, sig]) => sig.size === gone.size);
     if (!maybe && !heldBack.has(identityOf(gone))) diff.deleted.push(gone);
   }
 

@@ -119,12 +119,16 @@ describe('planOperations, both directions (DESIGN.md §3 table)', () => {
     // `A/C` renamed `D`, then `B/b.txt` renamed `A/C/Logo.png`: read as a deletion, its asset was binned
     // and the file went up as a second asset from the old path of the other one.
     const logo = file('A/C/Logo.png', 'L');
-    const b = file('B/b.txt', 'X');
+    const b = file('B/b.txt', 'X', { size: 3 });
     const both = [synced(logo, 'asset-l'), synced(b, 'asset-b')];
     const unchanged = [remote('A/C/Logo.png', 'asset-l', 'L'), remote('B/b.txt', 'asset-b', 'X')];
     const logoMoved = { ...logo, relPath: 'D/Logo.png' };
     const bMoved = { ...b, relPath: 'A/C/Logo.png' };
     expect(kinds(plan([logoMoved, bMoved], both, unchanged))).toEqual(['MOVE A/C/Logo.png -> D/Logo.png']);
+    // Both still settling (a watcher's pass right after the renames): nothing is deleted meanwhile.
+    const signature = ({ size, mtimeMs, ino, dev }: HashedEntry) => ({ size, mtimeMs, ino, dev });
+    const settling = { unstable: new Set(['D/Logo.png', 'A/C/Logo.png']), pending: new Map([['D/Logo.png', signature(logoMoved)], ['A/C/Logo.png', signature(bMoved)]]) };
+    expect(kinds(plan([], both, unchanged, settling))).toEqual([]);
     // Once that move is recorded, the other file's is an ordinary move.
     const recorded = [synced(logoMoved, 'asset-l'), synced(b, 'asset-b')];
     expect(kinds(plan([logoMoved, bMoved], recorded, [remote('D/Logo.png', 'asset-l', 'L'), remote('B/b.txt', 'asset-b', 'X')]))).toEqual(['MOVE B/b.txt -> A/C/Logo.png']);
