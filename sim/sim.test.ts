@@ -82,6 +82,8 @@ const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean
   { seed: 86183, steps: 100, bug: 'a restored asset moved out of the options this client maps only, while another client had renamed its folder to B/E, which this client maps to no directory (a file holds the name B): filed in B/E and D (sim/binned-moves.test.ts, test/integration/folder-mapper-in-root.test.ts)' },
   { seed: 86181, steps: 100, bug: 'folder A renamed D with A/C/Logo.png in it, then a new A/C/Logo.png written, the rename interrupted by a crash: the synced file waited for the new file at its old path to settle, and the moved file went up as a second asset (plan-operations-two-way.test.ts)' },
   { seed: 73549, steps: 100, bug: 'a folder renamed A/C -> A2 with A2\'s watcher event dropped: the hinted look read it as the deletion of A/C/b.txt and binned its asset; another client renamed A/C -> B/E, which brought the asset back; the next whole-root scan uploaded A2/b.txt as a second asset (root-sync.ts, test/integration/sync-watch-lost-move.test.ts)' },
+  { seed: 86001, steps: 100, bug: 'folder A/C renamed D, then B/b.txt renamed A/C/Logo.png onto the path the other file left: read as a deletion, its asset binned and the file uploaded again as a second asset (plan-operations-two-way.test.ts, test/integration/sync-displaced-file.test.ts)' },
+  { seed: 86076, steps: 100, bug: 'folder A renamed A2 and a new A/logo.png written while the namesake of A/logo (2).png left A: the service\'s renumbering read as its move won over the user\'s, and the asset and the new file each waited for the other\'s path (test/integration/sync-renumbered-move.test.ts)' },
 ];
 
 describe('the deterministic simulation', { timeout: 600_000 }, () => {

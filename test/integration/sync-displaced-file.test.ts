@@ -4,9 +4,11 @@
  * file (same inode) to `A2/a.txt`, edits and all, and the new file is a new asset at `B/a.txt`. Read by
  * path, the new file went to the asset as an edit and the moved one up as a second asset (simulation
  * seeds 73031 and 73069); the new file waits for the pass after the move, so its upload never meets the
- * asset still at its name.
+ * asset still at its name. Another synced file moved onto the path the first one left (`A/C` renamed
+ * `D`, then `B/b.txt` renamed `A/C/Logo.png`) is a move too, in the pass after the first one's: read as
+ * a deletion, its asset was binned and the file went up again as a second asset (seed 86001).
  */
-import { appendFileSync, renameSync } from 'node:fs';
+import { appendFileSync, mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/test-service.js';
@@ -60,6 +62,29 @@ describe('a synced file moved away with a new file at its old path', () => {
       expect((await a.h.assets()).map((entry) => entry.path).filter((path) => path.startsWith('/DisplacedMoved/')).sort()).toEqual(['/DisplacedMoved/B/a.txt', '/DisplacedMoved/D/a.txt']);
       expect(a.tree()).toEqual({ 'B/a.txt': 'a new file', 'D/a.txt': 'the original, edited' });
       expect(b.tree()).toEqual(a.tree());
+    } finally {
+      await dispose();
+    }
+  });
+
+  it('another synced file moved onto the path it left: each asset follows its file, no second asset (seed 86001)', async () => {
+    const { a, b, settle, dispose } = await startTwoClients(service, '/DisplacedChain');
+    try {
+      a.write('A/C/Logo.png', 'the logo');
+      a.write('B/b.txt', 'bee');
+      await settle();
+      const logo = await assetAt(a.h, '/DisplacedChain/A/C/Logo.png');
+      const bee = await assetAt(a.h, '/DisplacedChain/B/b.txt');
+
+      renameSync(join(a.h.folder, 'A/C'), join(a.h.folder, 'D'));
+      mkdirSync(join(a.h.folder, 'A/C'));
+      renameSync(join(a.h.folder, 'B/b.txt'), join(a.h.folder, 'A/C/Logo.png'));
+      await settle();
+
+      expect(await assetAt(a.h, '/DisplacedChain/D/Logo.png')).toBe(logo);
+      expect(await assetAt(a.h, '/DisplacedChain/A/C/Logo.png')).toBe(bee);
+      expect((await a.h.assets()).map((entry) => entry.path).filter((path) => path.startsWith('/DisplacedChain/')).sort()).toEqual(['/DisplacedChain/A/C/Logo.png', '/DisplacedChain/D/Logo.png']);
+      expect(b.tree()).toEqual({ 'A/C/Logo.png': 'bee', 'D/Logo.png': 'the logo' });
     } finally {
       await dispose();
     }

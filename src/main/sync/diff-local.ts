@@ -81,12 +81,23 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
   //    that file respelled, not a deletion and a new file (seed 50031: the asset binned, a second one
   //    uploaded, and the clash numbering of its namesakes turned over).
   const byInode = new Map(appeared.map((entry) => [identityOf(entry), entry]));
+  const sameFile = (candidate: HashedEntry | undefined, gone: SyncedEntry): candidate is HashedEntry =>
+    candidate !== undefined && (candidate.md5 === gone.md5 || sameName(candidate.relPath, gone.relPath));
+  // A synced file moved onto the path another one left (`A/C` renamed `D`, then `B/b.txt` renamed
+  // `A/C/Logo.png`): that path is not new until the other's move is recorded, so this one waits for the
+  // pass after it, then moves like any other. Read as deleted, its asset was binned and the file went
+  // up again from the other's old path, a second asset (seed 86001).
+  const atDisplaced = new Map<string, HashedEntry>();
+  for (const relPath of displaced) {
+    const entry = local.get(relPath);
+    if (entry !== undefined) atDisplaced.set(identityOf(entry), entry);
+  }
   const unmatched: SyncedEntry[] = [];
   for (const gone of vanished) {
     const candidate = byInode.get(identityOf(gone));
-    if (candidate !== undefined && !claimed.has(candidate.relPath) && (candidate.md5 === gone.md5 || sameName(candidate.relPath, gone.relPath))) {
+    if (sameFile(candidate, gone) && !claimed.has(candidate.relPath)) {
       move(gone, candidate);
-    } else {
+    } else if (!sameFile(atDisplaced.get(identityOf(gone)), gone)) {
       unmatched.push(gone);
     }
   }
@@ -112,6 +123,9 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
     ...[...local.values()].filter((entry) => busy.has(entry.relPath) && !synced.has(entry.relPath)).map(identityOf),
     ...settling.filter(([relPath]) => busy.has(relPath)).map(([, sig]) => identityOf(sig)),
   ]);
+  // The same file settling at a synced path counts too: moved onto the path another synced file left,
+  // it is read there once it settles (atDisplaced above), and no deletion before (seed 86001).
+  const settlingAnywhere = new Set([...(input.pending ?? new Map<string, PendingSignature>())].map(([, sig]) => identityOf(sig)));
   for (const gone of unmatched) {
     const candidates = (byContent.get(`${gone.md5}:${gone.size}`) ?? []).filter((entry) => !claimed.has(entry.relPath));
     const candidate = candidates.find((entry) => basename(entry.relPath) === basename(gone.relPath)) ?? candidates[0];
@@ -124,7 +138,7 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
       move(gone, { relPath: renamed[0], ...renamed[1], md5: gone.md5 });
       continue;
     }
-    const maybe = pending.some(([, sig]) => (sig.dev === gone.dev && sig.ino === gone.ino) || sig.size === gone.size);
+    const maybe = settlingAnywhere.has(identityOf(gone)) || pending.some(([, sig]) => sig.size === gone.size);
     if (!maybe && !heldBack.has(identityOf(gone))) diff.deleted.push(gone);
   }
 

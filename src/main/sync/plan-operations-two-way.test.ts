@@ -126,6 +126,51 @@ describe('planOperations, both directions (DESIGN.md §3 table)', () => {
     expect(kinds(plan([], [base], [same], { unstable: new Set(['Brand/a.png']), pending: new Map([['Brand/a.png', { size: 3, mtimeMs: 9, ino: a.ino, dev: a.dev }]]) }))).toEqual([]);
   });
 
+  it('reads a synced file moved onto the path another synced file left as a move, in the pass after that one (seed 86001)', () => {
+    // `A/C` renamed `D`, then `B/b.txt` renamed `A/C/Logo.png`: read as a deletion, its asset was binned
+    // and the file went up as a second asset from the old path of the other one.
+    const logo = file('A/C/Logo.png', 'L');
+    const b = file('B/b.txt', 'X', { size: 3 });
+    const both = [synced(logo, 'asset-l'), synced(b, 'asset-b')];
+    const unchanged = [remote('A/C/Logo.png', 'asset-l', 'L'), remote('B/b.txt', 'asset-b', 'X')];
+    const logoMoved = { ...logo, relPath: 'D/Logo.png' };
+    const bMoved = { ...b, relPath: 'A/C/Logo.png' };
+    expect(kinds(plan([logoMoved, bMoved], both, unchanged))).toEqual(['MOVE A/C/Logo.png -> D/Logo.png']);
+    // Both still settling (a watcher's pass right after the renames): nothing is deleted meanwhile.
+    const signature = ({ size, mtimeMs, ino, dev }: HashedEntry) => ({ size, mtimeMs, ino, dev });
+    const settling = { unstable: new Set(['D/Logo.png', 'A/C/Logo.png']), pending: new Map([['D/Logo.png', signature(logoMoved)], ['A/C/Logo.png', signature(bMoved)]]) };
+    expect(kinds(plan([], both, unchanged, settling))).toEqual([]);
+    // Once that move is recorded, the other file's is an ordinary move.
+    const recorded = [synced(logoMoved, 'asset-l'), synced(b, 'asset-b')];
+    expect(kinds(plan([logoMoved, bMoved], recorded, [remote('D/Logo.png', 'asset-l', 'L'), remote('B/b.txt', 'asset-b', 'X')]))).toEqual(['MOVE B/b.txt -> A/C/Logo.png']);
+    // Renamed and edited there (the same inode and name, other bytes): the same wait.
+    const edited = { ...b, relPath: 'A/C/b.txt', md5: 'X2' };
+    const aside = { ...logo, relPath: 'A/C/b.txt' };
+    expect(kinds(plan([{ ...aside, relPath: 'D/b.txt' }, edited], [synced(aside, 'asset-l'), synced(b, 'asset-b')], [remote('A/C/b.txt', 'asset-l', 'L'), remote('B/b.txt', 'asset-b', 'X')]))).toEqual(['MOVE A/C/b.txt -> D/b.txt']);
+    // Another name and other bytes (the inode reused by another file): a deletion, as before.
+    expect(kinds(plan([logoMoved, { ...bMoved, md5: 'other' }], both, unchanged))).toEqual(['MOVE A/C/Logo.png -> D/Logo.png', 'DELETE B/b.txt']);
+  });
+
+  it('moves a file moved here whose name the service only numbered anew: the move goes up (seed 86076)', () => {
+    // `A/logo (2).png` beside another asset's `A/logo.png`; the user renamed `A` to `A2` and wrote a new
+    // `A/logo.png`; the namesake left `A`, so the service lists the asset as `A/logo.png`. The service's
+    // name won: its path held by the new file, the move waited, the new file went up, the service
+    // numbered the two the other way round, and each waited for the other's path on every pass.
+    const logo = file('A/logo (2).png', 'W');
+    const moved = { ...logo, relPath: 'A2/logo (2).png' };
+    const fresh = file('A/logo.png', 'N');
+    expect(kinds(plan([moved, fresh], [synced(logo, 'asset-w')], [remote('A/logo.png', 'asset-w', 'W')]))).toEqual(['MOVE A/logo (2).png -> A2/logo (2).png', 'UPLOAD_NEW A/logo.png']);
+    // The state it was stuck in: the new file uploaded and numbered `A/logo (2).png` by the service.
+    const stuck = [synced(logo, 'asset-w'), synced(fresh, 'asset-n')];
+    expect(kinds(plan([moved, fresh], stuck, [remote('A/logo.png', 'asset-w', 'W'), remote('A/logo (2).png', 'asset-n', 'N')]))).toEqual(['MOVE A/logo (2).png -> A2/logo (2).png']);
+    // Edited here too: the version follows the move, as for any local move.
+    expect(kinds(plan([{ ...moved, md5: 'W2' }], [synced(logo, 'asset-w')], [remote('A/logo.png', 'asset-w', 'W')]))).toEqual(['MOVE A/logo (2).png -> A2/logo (2).png', 'UPLOAD_VERSION A2/logo (2).png']);
+    // Edited there: the move goes first, the next pass compares the bytes.
+    expect(kinds(plan([{ ...moved, md5: 'W2' }], [synced(logo, 'asset-w')], [remote('A/logo.png', 'asset-w', 'W3')]))).toEqual(['MOVE A/logo (2).png -> A2/logo (2).png']);
+    // Renamed on the service to another name: both moved it, the service names it, as before.
+    expect(kinds(plan([moved], [synced(logo, 'asset-w')], [remote('A/brand.png', 'asset-w', 'W')]))).toEqual(['LOCAL_MOVE A2/logo (2).png -> A/brand.png']);
+  });
+
   it('names a second conflict copy apart from the first', () => {
     const mine = { ...a, md5: 'A-mine' };
     const first = 'Brand/a (conflict 2026-03-01 092401).png';

@@ -199,6 +199,13 @@ function bothDirections(input: SplitInput, localDiff: LocalDiff, remoteDiff: Rem
         } else if (here.kind === 'moved' && here.local.relPath === to) {
           // Both sides made the same move.
           buckets.disk.push({ kind: 'FORGET', relPath, assetId }, { kind: 'ADOPT', relPath: to, assetId, local: here.local, md5: synced.md5 });
+        } else if (here.kind === 'moved' && renumbered(relPath, to)) {
+          // The service only numbered it apart anew (a namesake came or went): no move of its own, and
+          // the move made here goes up. Read as the service's name, it went back to a path a new file
+          // here had taken, and each waited for the other's path on every pass (seed 86076). Edited
+          // there, the move goes first and the next pass compares the bytes.
+          if (there.remote.md5 === synced.md5) toService(synced, here, buckets);
+          else buckets.moves.push({ kind: 'MOVE', from: relPath, to: here.local.relPath, assetId, local: here.local });
         } else if (here.kind === 'moved') {
           // Both moved it, differently: the service's name wins, as in a conflict.
           if (claim(to)) buckets.disk.push({ kind: 'LOCAL_MOVE', from: here.local.relPath, to, syncedPath: relPath, assetId, local: here.local, md5: synced.md5 });
@@ -237,6 +244,12 @@ function bothDirections(input: SplitInput, localDiff: LocalDiff, remoteDiff: Rem
   for (const entry of localDiff.appeared) {
     if (!answered.has(entry.relPath)) buckets.uploads.push({ kind: 'UPLOAD_NEW', relPath: entry.relPath, local: entry });
   }
+}
+
+/** Only the clash number differs (`A/logo (2).png` → `A/logo.png`): the names local-names.ts gives. */
+function renumbered(from: string, to: string): boolean {
+  const slash = from.lastIndexOf('/');
+  return from.slice(0, slash + 1) === to.slice(0, to.lastIndexOf('/') + 1) && unnumbered(from.slice(slash + 1)) === unnumbered(to.slice(to.lastIndexOf('/') + 1));
 }
 
 /**
