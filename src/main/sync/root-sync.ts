@@ -28,6 +28,7 @@ import { folderRenames } from './folder-renames.js';
 import { recoverLandings, type RecoverLandingsDeps } from './recover-landings.js';
 import { settledReports, type ReportsInput } from './settled-reports.js';
 import { staleOrigins } from './stale-origins.js';
+import { SyncError } from './sync-error.js';
 import { vanishedFolders, vanishedRestores } from './vanished-restores.js';
 import type { PlannedTransfers } from '../../shared/sync/transfer-event.js';
 
@@ -184,7 +185,11 @@ export class RootSync {
       const now = deps.now();
       const backingOff = new Set(deps.issues.notSynced(root.id).filter((row) => row.retry_at !== null && row.retry_at > now).map((row) => row.rel_path));
       const resumed = await deps.uploads.resume(root, (relPath) => left === undefined || (left.has(relPath) && !backingOff.has(relPath)));
-      this.resumeLeft = new Set([...resumed.filter((outcome) => !outcome.result.ok).map((outcome) => outcome.relPath), ...[...(left ?? [])].filter((relPath) => backingOff.has(relPath))]);
+      // A file that changed since its upload began is the planner's from here (the resume forgot the
+      // upload, keeping the asset for the file's next one): resumed again, it failed the same way each
+      // time its backoff ended, and the backoff it set kept the planner off the file for good (seed 61013).
+      const undecided = resumed.filter((outcome) => !outcome.result.ok && !(outcome.result.error instanceof SyncError && outcome.result.error.code === 'LOCAL_FILE_CHANGED'));
+      this.resumeLeft = new Set([...undecided.map((outcome) => outcome.relPath), ...[...(left ?? [])].filter((relPath) => backingOff.has(relPath))]);
       // Work like any planned operation: a pass that finished an interrupted upload is not at rest.
       report.operations += resumed.length;
       this.record(report, resumed, 'uploaded');
