@@ -26,7 +26,7 @@ import { SimFileSystem } from './sim-file-system.js';
 import { RemoteView } from './remote-view.js';
 import { describeStep, generateScenario, withFolderSteps, type Step } from './scenario.js';
 import { conflictThenFolderRename, sameEntry, strayConflicts } from './folder-steps.js';
-import { checkInvariants, type ClientView } from './invariants.js';
+import { BinnedVersions, checkInvariants, type ClientView } from './invariants.js';
 import { UserWrites } from './user-writes.js';
 import { storeCheckpoint } from './store-reset.js';
 import { storeView } from './store-view.js';
@@ -216,11 +216,13 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     };
 
     const resurrections = options.classic === true ? undefined : new Resurrections(() => world.map((client) => client.disk), ROOT, colleague);
+    const binned = new BinnedVersions();
     for (const step of steps) {
       log(describeStep(step));
       const outcome = await runStep(step, { world, colleague, writes, sync, root: ROOT, clock, failures });
       if (outcome !== undefined) log(`  ${outcome}`);
       await resurrections?.look(describeStep(step));
+      binned.note(colleague.assets({ versions: false }));
     }
 
     log('settle');
@@ -248,7 +250,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       return { index: client.index, disk: client.disk, names: client.names, root: ROOT, trash: TRASH, breaches: client.fs.breaches, notSynced: status.flatMap((root) => root.notSynced), conflictCopies: status.flatMap((root) => root.conflicts.map((conflict) => conflict.copyPath)) };
     });
     const remote = colleague.assets();
-    failures.push(...checkInvariants({ clients: views, remote, writes }));
+    failures.push(...checkInvariants({ clients: views, remote, writes, binned }));
     for (const client of world) failures.push(...strayConflicts(client.engine.db).map((failure) => `conflict: client ${client.index}: ${failure}`));
     if (resurrections !== undefined) failures.push(...resurrections.check(writes));
     for (const view of views) {

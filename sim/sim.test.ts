@@ -79,6 +79,7 @@ const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean
   { seed: 73425, steps: 100, bug: 'a one-part PUT completed a new file unheard, a crash, the file rewritten before the restart: the resume forgot the upload, the completed asset came down as the remote side and the journal entry failed every pass (test/integration/sync-lost-completion.test.ts)' },
   { seed: 74372, steps: 50, commit: 0.15, caseFolders: true, names: ['exact', 'case-insensitive', 'case-insensitive'], bug: 'a one-part PUT completed a new file unheard, a crash, the file rewritten and its folder respelled A -> a on a case-insensitive disk: the resume forgot the upload and the file went up again as a second asset in a twin folder a (--commit 15 --names case-insensitive)' },
   { seed: 73514, steps: 100, bug: 'a restored asset moved out of the option its old folder maps to here only, while another client had renamed that folder option (A/C → A2) with the binned asset in it: filed in A2 and A2/C (sim/binned-moves.test.ts)' },
+  { seed: 73408, steps: 100, bug: 'a colleague edited a file and binned it, two clients moved it: neither brought back an asset holding bytes it never had, and each uploaded its file as a new asset (sim/binned-moves.test.ts, test/integration/sync-binned-move.test.ts)' },
 ];
 
 describe('the deterministic simulation', { timeout: 600_000 }, () => {
