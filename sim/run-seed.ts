@@ -23,7 +23,7 @@ import { SimClock } from './sim-clock.js';
 import { SeededIds } from './seeded-ids.js';
 import { SIM_SERVER, simApi } from './sim-api.js';
 import { SimFileSystem } from './sim-file-system.js';
-import { RemoteView } from './remote-view.js';
+import { RemoteView, type RemoteAsset } from './remote-view.js';
 import { describeStep, generateScenario, withFolderSteps, type Step } from './scenario.js';
 import { conflictThenFolderRename, sameEntry, strayConflicts } from './folder-steps.js';
 import { BinnedVersions, checkInvariants, type ClientView } from './invariants.js';
@@ -67,6 +67,8 @@ export interface SeedResult {
   trace: string[];
   traceHash: string;
   failures: string[];
+  /** The service's assets at the end, binned ones and versions included (empty when the harness failed first). */
+  remote: RemoteAsset[];
 }
 
 export const DEFAULT_RATES: FaultRates = { network: 0.06, disk: 0.02, crash: 0.02 };
@@ -115,6 +117,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
   ids.reseed(seed);
   const failures: string[] = [];
   const world: SimClient[] = [];
+  let remote: RemoteAsset[] = [];
   try {
     const token = await adminToken(service);
     const scratch = new MemoryFileSystem({ clock });
@@ -249,7 +252,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       const status = readStatus(client.engine.db);
       return { index: client.index, disk: client.disk, names: client.names, root: ROOT, trash: TRASH, breaches: client.fs.breaches, notSynced: status.flatMap((root) => root.notSynced), conflictCopies: status.flatMap((root) => root.conflicts.map((conflict) => conflict.copyPath)) };
     });
-    const remote = colleague.assets();
+    remote = colleague.assets();
     failures.push(...checkInvariants({ clients: views, remote, writes, binned }));
     for (const client of world) failures.push(...strayConflicts(client.engine.db).map((failure) => `conflict: client ${client.index}: ${failure}`));
     if (resurrections !== undefined) failures.push(...resurrections.check(writes));
@@ -269,7 +272,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     }
   }
   for (const failure of failures) log(`FAIL ${failure}`);
-  return { seed, steps, trace, traceHash: createHash('sha256').update(trace.join('\n')).digest('hex'), failures };
+  return { seed, steps, trace, traceHash: createHash('sha256').update(trace.join('\n')).digest('hex'), failures, remote };
 }
 
 const SIM_PASSWORD = 'simulation password';
