@@ -9,7 +9,7 @@
  * colleague's bytes down over it. A service that refuses the transition gets the file as a new asset.
  */
 import { createHash } from 'node:crypto';
-import { renameSync } from 'node:fs';
+import { mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, type AssetApi } from '../../src/main/api/index.js';
@@ -136,33 +136,45 @@ describe('a synced file moved here while its asset was binned there', () => {
   });
 
   it('dies between bringing it back and sending the file: the restart sends the file, and never brings the edit down over it', async () => {
-    const dying = dyingAfterRestore();
-    const first = await startSyncHarness(service, { remotePath: '/BinnedCrash', wrapApi: dying.wrap });
-    let current = first;
-    try {
-      const me = client(first);
-      me.write('A/a.txt', 'first');
-      await me.once();
-      const asset = await assetAt(first, '/BinnedCrash/A/a.txt');
-      renameSync(join(first.folder, 'A'), join(first.folder, 'E'));
-      const web = colleague(service, first.api);
-      await web.newVersion(asset, 'the colleague\'s edit');
-      await web.bin([asset]);
+    // Its folder renamed (one option change carries the binned asset), or the file moved on its own
+    // (the restart's plan makes the Folders edit and the version).
+    for (const shape of ['folder renamed', 'file moved'] as const) {
+      const remotePath = shape === 'folder renamed' ? '/BinnedCrash' : '/BinnedCrashFile';
+      const dying = dyingAfterRestore();
+      const first = await startSyncHarness(service, { remotePath, wrapApi: dying.wrap });
+      let current = first;
+      try {
+        const me = client(first);
+        me.write('A/a.txt', 'first');
+        me.write('A/b.txt', 'stays');
+        await me.once();
+        const asset = await assetAt(first, `${remotePath}/A/a.txt`);
+        if (shape === 'folder renamed') {
+          renameSync(join(first.folder, 'A'), join(first.folder, 'E'));
+        } else {
+          mkdirSync(join(first.folder, 'E'));
+          renameSync(join(first.folder, 'A/a.txt'), join(first.folder, 'E/a.txt'));
+        }
+        const web = colleague(service, first.api);
+        await web.newVersion(asset, 'the colleague\'s edit');
+        await web.bin([asset]);
 
-      // The pass hangs for good once the asset is live again, holding the colleague's bytes.
-      const pass = first.engine.syncOnce().then(() => 'finished');
-      expect(await Promise.race([dying.died.then(() => 'died'), pass])).toBe('died');
-      expect((await first.api.getAsset(asset)).lifecycleStatus.state).not.toBe('BINNED');
-      current = await first.restart();
-      const again = client(current);
-      expect((await again.once()).converged).toBe(true);
+        // The pass hangs for good once the asset is live again, holding the colleague's bytes.
+        const pass = first.engine.syncOnce().then(() => 'finished');
+        expect(await Promise.race([dying.died.then(() => 'died'), pass]), shape).toBe('died');
+        expect((await first.api.getAsset(asset)).lifecycleStatus.state, shape).not.toBe('BINNED');
+        current = await first.restart();
+        const again = client(current);
+        expect((await again.once()).converged, shape).toBe(true);
 
-      expect(again.tree()).toEqual({ 'E/a.txt': 'first' });
-      expect((await current.assets()).filter(({ path }) => path.startsWith('/BinnedCrash/')).map(({ path, id, checksum }) => ({ path, id, checksum }))).toEqual([
-        { path: '/BinnedCrash/E/a.txt', id: asset, checksum: md5('first') },
-      ]);
-    } finally {
-      await current.dispose();
+        const other = shape === 'folder renamed' ? 'E/b.txt' : 'A/b.txt';
+        expect(again.tree(), shape).toEqual({ 'E/a.txt': 'first', [other]: 'stays' });
+        const placed = (await current.assets()).filter(({ id }) => id === asset).map(({ path, checksum }) => ({ path, checksum }));
+        expect(placed, shape).toEqual([{ path: `${remotePath}/E/a.txt`, checksum: md5('first') }]);
+        expect((await current.assets()).filter(({ path }) => path.startsWith(`${remotePath}/`)), shape).toHaveLength(2);
+      } finally {
+        await current.dispose();
+      }
     }
   });
 
