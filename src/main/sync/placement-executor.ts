@@ -96,6 +96,8 @@ export class PlacementExecutor {
     // Lower-cased as everywhere the engine reads a service's checksum: the hosted one's case is not specified.
     const current = asset.currentAssetFile?.checksum.toLowerCase();
     if (current === undefined) return 'GONE';
+    // The row at the asset's bytes before the transition is sent (journal before the side effect,
+    // DESIGN.md §4), replaced where it is: the move records it at its new path.
     const synced = current === previous.md5 ? previous : { ...previous, md5: current };
     if (synced !== previous) this.deps.moved(root.id, op.from, synced);
     // The service restores only to the state the asset was binned from, which the resource does not
