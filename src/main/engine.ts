@@ -260,6 +260,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
     api: deps.api,
     folders,
     optionsAt: (rootId, relDir) => remote.folders(rootId).flatMap((row) => (row.relDir === relDir ? [row.optionId] : [])),
+    inTree: (rootId, optionId) => remote.folders(rootId).some((row) => row.optionId === optionId),
     otherPlacements: (rootId, assetId, relPath) => snapshots.placements(rootId, assetId) - (snapshots.syncedEntry(rootId, relPath)?.assetId === assetId ? 1 : 0),
     moved: db.transaction((rootId: string, from: string, to: SyncedEntry) => {
       snapshots.deleteSynced(rootId, from);

@@ -24,6 +24,12 @@ export interface PlacementExecutorDeps {
    * (`A` and `a`) share it on a disk that folds case, and a file there may be filed in either.
    */
   optionsAt(rootId: string, relDir: string): string[];
+  /**
+   * Whether the service's tree (remote-tree.ts) has this option in the root. The folder cache knows
+   * only the directories this client resolved itself: a folder another client made or renamed is in
+   * the tree once listed, not in the cache.
+   */
+  inTree(rootId: string, optionId: string): boolean;
   /** Replaces the synced entry at `from` by `to`, in one transaction. */
   moved(rootId: string, from: string, to: SyncedEntry): void;
   /** Forgets the synced entry. */
@@ -48,7 +54,10 @@ export class PlacementExecutor {
     if (fromDir !== toDir) {
       const fieldId = await folders.fieldId();
       const [oldOption, newOption] = await Promise.all([folders.optionFor(root, fromDir), folders.optionFor(root, toDir)]);
-      const filedHere = filed.filter((option) => folders.dirOf(root, option) !== undefined);
+      // Known to the cache or only to the tree: another client's rename of `A` to `B/E` (an option
+      // rename, carrying the binned asset) leaves this client's cache without the option (seed 73408's
+      // scenario with a client that had not seen the bin), and the asset stayed in `B/E` too.
+      const filedHere = filed.filter((option) => folders.dirOf(root, option) !== undefined || this.deps.inTree(root.id, option));
       const oldOptions = [...new Set([...(oldOption === null ? [] : this.sameDir(root, fromDir, oldOption)), ...filedHere])].filter((option) => option !== newOption);
       const updates = [
         ...(oldOptions.length === 0 || this.deps.otherPlacements(root.id, op.assetId, op.from) > 0 ? [] : [{ fieldId, type: 'BY_IDS' as const, values: oldOptions, operation: 'REMOVE' as const }]),
