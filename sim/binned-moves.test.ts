@@ -16,6 +16,21 @@ import { remoteOf, syncs, treeOf } from './scenario-trace.js';
 /** Seeds that failed before the fix (seed 3's draws had client 1 sync first and missed the bug). */
 const SEEDS = [1, 2, 4];
 
+/** The call that takes an asset out of the bin (or into it). */
+const TRANSITION = 'POST /asset-lifecycle-transition-batch-jobs';
+
+/** Seed 73408 reduced, the clients syncing on after the moves (while faults are on). */
+const movedAfterEditAndBin: Step[] = [
+  ...syncs(0, 1),
+  { kind: 'local-write', client: 0, path: 'A/a.txt', content: 'first' },
+  ...syncs(0, 1, 0, 1),
+  { kind: 'remote-write', path: 'A/a.txt', content: 'second' },
+  { kind: 'remote-bin', path: 'A/a.txt' },
+  { kind: 'local-dir-rename', client: 0, from: 'A', to: 'B/E' },
+  { kind: 'local-dir-rename', client: 1, from: 'A', to: 'D' },
+  ...syncs(0, 0, 1, 0, 1),
+];
+
 describe('a synced file moved on two clients while the colleague binned it', { timeout: 300_000 }, () => {
   afterAll(closeSimService);
 
@@ -67,6 +82,36 @@ describe('a synced file moved on two clients while the colleague binned it', { t
         ]);
       }
     }
+  });
+  it('dies once the asset is live again, before the file\'s bytes are on it: the restart sends them, and never brings the edit down (seed 73408)', async () => {
+    // The asset holds the colleague's bytes from the transition on: a restart that still had the file's
+    // bytes as the synced ones read the service's side as changed and downloaded them over the file.
+    const rates = { ...NO_FAULTS, crashAt: [`${TRANSITION} (after)`] };
+    // Seeds whose first restore runs while faults are on (client 0's in 1 and 4, client 1's in 7).
+    for (const seed of [1, 4, 7]) {
+      const label = `seed ${String(seed)}`;
+      const result = await runSeed(seed, { scenario: movedAfterEditAndBin, rates, names: ['exact', 'exact'] });
+      expect(result.trace.filter((line) => line.startsWith('  skipped')), label).toEqual([]);
+      expect(result.trace.filter((line) => line.includes('CRASH')).map((line) => line.slice(line.indexOf(']') + 2)), label).toEqual([`CRASH at ${TRANSITION} (after)`]);
+      expect(result.failures, label).toEqual([]);
+      // The user's file, `first` (or `first~`: the seed's user may append while the engine hashes it).
+      const [moved = ''] = remoteOf(result.trace);
+      expect(remoteOf(result.trace), label).toHaveLength(1);
+      const content = treeOf(result.trace, 0)[moved] ?? '';
+      expect(content, label).toMatch(/^first~*$/);
+      for (const client of [0, 1]) expect(treeOf(result.trace, client), `${label}, client ${String(client)}`).toEqual({ [moved]: content });
+      expect(result.remote.filter((asset) => asset.versions.includes(md5Hex('second'))).map(({ checksum }) => checksum), label).toEqual([md5Hex(content)]);
+    }
+  });
+  it('brings back an asset another client\'s folder rename carried into a folder this client has not resolved: filed once', async () => {
+    // Seed 2: client 0 had not heard of the bin; its rename of `A` to `B/E` (an option rename) carried
+    // the binned asset, and it recorded a plain move. Client 1 brings the asset back: its folder cache
+    // knows no directory for the option now named `B/E` (only the service's tree does), and the move to
+    // `D` left the asset in `B/E` too.
+    const result = await runSeed(2, { scenario: movedAfterEditAndBin, rates: NO_FAULTS, names: ['exact', 'exact'] });
+    expect(result.trace.filter((line) => line.startsWith('  skipped'))).toEqual([]);
+    expect(result.failures).toEqual([]);
+    expect(remoteOf(result.trace)).toHaveLength(1);
   });
   it('moves the restored asset out of the folder another client renamed it with: one folder, not two (seed 73514)', async () => {
     // Client 1 deleted its copy (which held the first version only), and its folder rename, an option
