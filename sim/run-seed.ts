@@ -190,6 +190,9 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       log(`  [c${client.index}] restarted from its state at the crash`);
     };
 
+    // What each asset was binned holding, after every step and every sync (the settle's too: one client
+    // may bin an asset there that the next one brings back).
+    const binned = new BinnedVersions();
     const sync = async (client: SimClient, faulty: boolean): Promise<number> => {
       client.faults.active = faulty;
       let operations = 0;
@@ -211,6 +214,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
         client.faults.active = false;
       }
       client.faults.diePending('the end of the sync');
+      binned.note(colleague.assets({ versions: false }));
       if (client.faults.crashed) {
         restart(client);
         return 1;
@@ -219,7 +223,6 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     };
 
     const resurrections = options.classic === true ? undefined : new Resurrections(() => world.map((client) => client.disk), ROOT, colleague);
-    const binned = new BinnedVersions();
     for (const step of steps) {
       log(describeStep(step));
       const outcome = await runStep(step, { world, colleague, writes, sync, root: ROOT, clock, failures });
