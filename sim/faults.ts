@@ -32,6 +32,8 @@ export interface FaultRates {
   commit?: number;
   /** The network faults drawn from (default: all of NETWORK_FAULTS). */
   networkKinds?: readonly NetworkFault[];
+  /** Crash points (`POST /asset-uploads (after)`) where each client dies the first time it passes while faults are on: a focused test's crash. */
+  crashAt?: readonly string[];
 }
 
 export const NO_FAULTS: FaultRates = { network: 0, disk: 0, crash: 0 };
@@ -45,6 +47,8 @@ export class Faults {
   pendingDeath: string | undefined;
   /** Calls the service stays unreachable for. */
   private outage = 0;
+  /** The `crashAt` points this client has died at already. */
+  private readonly diedAt = new Set<string>();
 
   constructor(
     private readonly random: Prng,
@@ -55,7 +59,10 @@ export class Faults {
   /** Throws SimCrash when the engine is dead, or (by chance) kills it here. */
   crashPoint(where: string): void {
     if (this.crashed) throw new SimCrash(`crashed earlier; ${where}`);
-    if (!this.active || (this.pendingDeath === undefined && !this.random.chance(this.rates.crash))) return;
+    // Scripted before anything is drawn: without `crashAt` a seed draws what it always drew.
+    const scripted = this.active && this.rates.crashAt?.includes(where) === true && !this.diedAt.has(where);
+    if (scripted) this.diedAt.add(where);
+    if (!this.active || (this.pendingDeath === undefined && !scripted && !this.random.chance(this.rates.crash))) return;
     this.die(where);
     throw new SimCrash(`crash at ${where}`);
   }

@@ -3,7 +3,7 @@
  * sim/plants.test.ts shows them catching planted bugs).
  */
 import { describe, expect, it } from 'vitest';
-import { checkInvariants } from './invariants.js';
+import { BinnedVersions, checkInvariants } from './invariants.js';
 import { md5Hex, type RemoteAsset } from './remote-view.js';
 import { UserWrites } from './user-writes.js';
 
@@ -21,6 +21,14 @@ function written(...contents: string[]): UserWrites {
 describe('no version goes back', () => {
   it('fails an asset whose older bytes came back as a version after a newer one', () => {
     const failures = checkInvariants({ clients: [], remote: [asset(['v1', 'v2', 'v1'])], writes: written('v1', 'v2') });
+    expect(failures).toEqual(['version went back: asset A/logo.png got "v1" again after a newer version']);
+  });
+
+  it('passes older bytes put on top of the version the asset was seen binned holding (a move brought it back), and only there', () => {
+    const binned = new BinnedVersions();
+    binned.note([{ ...asset(['v1', 'v2']), state: 'BINNED' }]);
+    expect(checkInvariants({ clients: [], remote: [asset(['v1', 'v2', 'v1'])], writes: written('v1', 'v2'), binned })).toEqual([]);
+    const failures = checkInvariants({ clients: [], remote: [asset(['v1', 'v2', 'v3', 'v1'])], writes: written('v1', 'v2', 'v3'), binned });
     expect(failures).toEqual(['version went back: asset A/logo.png got "v1" again after a newer version']);
   });
 

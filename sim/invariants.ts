@@ -6,8 +6,9 @@
  * the service's versions, binned assets included), no partial files (every file and every current
  * asset file holds a whole written content), no duplicate assets (two live assets never hold the
  * same content: each write is unique, so a second one is a repeated create), no version going back
- * (an asset's versions never hold a write again after a newer one), and confinement (the engine wrote
- * nothing outside its root and the trash).
+ * (an asset's versions never hold a write again after a newer one, save on top of the version it was
+ * binned holding: `BinnedVersions`), and confinement (the engine wrote nothing outside its root and
+ * the trash).
  */
 import type { MemoryFileSystem } from '../src/main/local/memory-file-system.js';
 import type { NameMode } from '../src/main/local/name-map.js';
@@ -60,7 +61,24 @@ export function filesUnder(disk: MemoryFileSystem, dir: string): Map<string, str
   return files;
 }
 
-export function checkInvariants(input: { clients: readonly ClientView[]; remote: readonly RemoteAsset[]; writes: UserWrites }): string[] {
+/**
+ * The versions each asset was seen binned holding, noted after every step. A client's move brings
+ * such an asset back and puts the file's bytes on top (placement-executor.ts `restore`, seed 73408):
+ * older bytes after the binned, newer ones, by decision (the user kept the file, its author binned the
+ * newer version), which the version check lets pass there and nowhere else.
+ */
+export class BinnedVersions {
+  readonly seen = new Map<string, Set<string>>();
+
+  note(assets: readonly RemoteAsset[]): void {
+    for (const asset of assets) {
+      if (asset.state !== 'BINNED' || asset.checksum === undefined) continue;
+      this.seen.set(asset.id, (this.seen.get(asset.id) ?? new Set()).add(asset.checksum));
+    }
+  }
+}
+
+export function checkInvariants(input: { clients: readonly ClientView[]; remote: readonly RemoteAsset[]; writes: UserWrites; binned?: BinnedVersions }): string[] {
   const failures: string[] = [];
   const { clients, remote, writes } = input;
   const all = remote.filter((asset) => asset.state !== 'BINNED');
@@ -139,12 +157,15 @@ export function checkInvariants(input: { clients: readonly ClientView[]; remote:
   }
 
   // No version goes back: each write is unique, so bytes that come back as a later version after a
-  // newer one are an older upload sent over the newer version (hidden in the history, not lost).
+  // newer one are an older upload sent over the newer version (hidden in the history, not lost) —
+  // unless the newer one is what the asset was binned holding, and a move here brought it back.
   for (const asset of remote) {
     const earlier = new Set<string>();
+    const binned = input.binned?.seen.get(asset.id);
     let previous: string | undefined;
     for (const version of asset.versions) {
-      if (version !== previous && earlier.has(version)) failures.push(`version went back: asset ${asset.paths.join('|')} got ${JSON.stringify(md5OfWritten.get(version) ?? version)} again after a newer version`);
+      const restored = previous !== undefined && binned?.has(previous) === true;
+      if (version !== previous && earlier.has(version) && !restored) failures.push(`version went back: asset ${asset.paths.join('|')} got ${JSON.stringify(md5OfWritten.get(version) ?? version)} again after a newer version`);
       earlier.add(version);
       previous = version;
     }

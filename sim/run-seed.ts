@@ -23,10 +23,10 @@ import { SimClock } from './sim-clock.js';
 import { SeededIds } from './seeded-ids.js';
 import { SIM_SERVER, simApi } from './sim-api.js';
 import { SimFileSystem } from './sim-file-system.js';
-import { RemoteView } from './remote-view.js';
+import { RemoteView, type RemoteAsset } from './remote-view.js';
 import { describeStep, generateScenario, withFolderSteps, type Step } from './scenario.js';
 import { conflictThenFolderRename, sameEntry, strayConflicts } from './folder-steps.js';
-import { checkInvariants, type ClientView } from './invariants.js';
+import { BinnedVersions, checkInvariants, type ClientView } from './invariants.js';
 import { UserWrites } from './user-writes.js';
 import { storeCheckpoint } from './store-reset.js';
 import { storeView } from './store-view.js';
@@ -67,6 +67,8 @@ export interface SeedResult {
   trace: string[];
   traceHash: string;
   failures: string[];
+  /** The service's assets at the end, binned ones and versions included (empty when the harness failed first). */
+  remote: RemoteAsset[];
 }
 
 export const DEFAULT_RATES: FaultRates = { network: 0.06, disk: 0.02, crash: 0.02 };
@@ -115,6 +117,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
   ids.reseed(seed);
   const failures: string[] = [];
   const world: SimClient[] = [];
+  let remote: RemoteAsset[] = [];
   try {
     const token = await adminToken(service);
     const scratch = new MemoryFileSystem({ clock });
@@ -187,6 +190,9 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       log(`  [c${client.index}] restarted from its state at the crash`);
     };
 
+    // What each asset was binned holding, after every step and every sync (the settle's too: one client
+    // may bin an asset there that the next one brings back).
+    const binned = new BinnedVersions();
     const sync = async (client: SimClient, faulty: boolean): Promise<number> => {
       client.faults.active = faulty;
       let operations = 0;
@@ -208,6 +214,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
         client.faults.active = false;
       }
       client.faults.diePending('the end of the sync');
+      binned.note(colleague.assets({ versions: false }));
       if (client.faults.crashed) {
         restart(client);
         return 1;
@@ -221,6 +228,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       const outcome = await runStep(step, { world, colleague, writes, sync, root: ROOT, clock, failures });
       if (outcome !== undefined) log(`  ${outcome}`);
       await resurrections?.look(describeStep(step));
+      binned.note(colleague.assets({ versions: false }));
     }
 
     log('settle');
@@ -247,8 +255,8 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       const status = readStatus(client.engine.db);
       return { index: client.index, disk: client.disk, names: client.names, root: ROOT, trash: TRASH, breaches: client.fs.breaches, notSynced: status.flatMap((root) => root.notSynced), conflictCopies: status.flatMap((root) => root.conflicts.map((conflict) => conflict.copyPath)) };
     });
-    const remote = colleague.assets();
-    failures.push(...checkInvariants({ clients: views, remote, writes }));
+    remote = colleague.assets();
+    failures.push(...checkInvariants({ clients: views, remote, writes, binned }));
     for (const client of world) failures.push(...strayConflicts(client.engine.db).map((failure) => `conflict: client ${client.index}: ${failure}`));
     if (resurrections !== undefined) failures.push(...resurrections.check(writes));
     for (const view of views) {
@@ -267,7 +275,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     }
   }
   for (const failure of failures) log(`FAIL ${failure}`);
-  return { seed, steps, trace, traceHash: createHash('sha256').update(trace.join('\n')).digest('hex'), failures };
+  return { seed, steps, trace, traceHash: createHash('sha256').update(trace.join('\n')).digest('hex'), failures, remote };
 }
 
 const SIM_PASSWORD = 'simulation password';

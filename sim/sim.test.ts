@@ -85,6 +85,7 @@ const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean
   { seed: 61013, steps: 30, network: 0.2, disk: 0.08, bug: 'a regression of 84002\'s fix: the resume tried again, on every pass after its backoff, an upload it had already handed to the planner (the file changed since); the backoff it set each time kept the planner off the file for good (also 61024, 61092)' },
   { seed: 86001, steps: 100, bug: 'folder A/C renamed D, then B/b.txt renamed A/C/Logo.png onto the path the other file left: read as a deletion, its asset binned and the file uploaded again as a second asset (plan-operations-two-way.test.ts, test/integration/sync-displaced-file.test.ts)' },
   { seed: 86076, steps: 100, bug: 'folder A renamed A2 and a new A/logo.png written while the namesake of A/logo (2).png left A: the service\'s renumbering read as its move won over the user\'s, and the asset and the new file each waited for the other\'s path (test/integration/sync-renumbered-move.test.ts)' },
+  { seed: 73408, steps: 100, bug: 'a colleague edited a file and binned it, two clients moved it: neither brought back an asset holding bytes it never had, and each uploaded its file as a new asset (sim/binned-moves.test.ts, test/integration/sync-binned-move.test.ts)' },
 ];
 
 describe('the deterministic simulation', { timeout: 600_000 }, () => {

@@ -3,13 +3,16 @@
  * loopback and real folders. A local move beats a deletion on the service: it used to win by uploading
  * the file as a new asset, so two clients that each moved it made two assets of one file (simulation
  * seeds 81430, 81450, 81507). The move now wins on the asset itself, brought back from the bin with its
- * history; the other client finds it live and moved, and follows. An asset binned with bytes the client
- * never had stays binned (bringing it back would resurrect them): the file goes up as a new asset.
+ * history; the other client finds it live and moved, and follows. An asset binned after a colleague's
+ * edit the clients never had comes back too, the file's bytes going up on top of the edit (seed
+ * 73408); a process that dies between the two sends the file after its restart, and never brings the
+ * colleague's bytes down over it. A service that refuses the transition gets the file as a new asset.
  */
-import { renameSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AssetApi } from '../../src/main/api/index.js';
+import { ApiError, type AssetApi } from '../../src/main/api/index.js';
 import { startSyncHarness } from '../support/sync-harness.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { assetAt, client, colleague, startTwoClients } from '../support/two-way.js';
@@ -20,6 +23,42 @@ function upperCaseChecksums(api: AssetApi): AssetApi {
   wrapped.getAsset = async (id) => {
     const asset = await api.getAsset(id);
     return asset.currentAssetFile === null ? asset : { ...asset, currentAssetFile: { ...asset.currentAssetFile, checksum: asset.currentAssetFile.checksum.toUpperCase() } };
+  };
+  return wrapped;
+}
+
+const md5 = (text: string): string => createHash('md5').update(text).digest('hex');
+
+/**
+ * The API, but the process dies as the first binned asset comes back: the transition lands and its
+ * answer never arrives (the call hangs, as a killed process would; `died` resolves then). Once only.
+ */
+function dyingAfterRestore(): { wrap: (api: AssetApi) => AssetApi; died: Promise<void> } {
+  let fired = false;
+  let die = (): void => undefined;
+  const died = new Promise<void>((resolve) => {
+    die = resolve;
+  });
+  const wrap = (api: AssetApi): AssetApi => {
+    const wrapped: AssetApi = Object.create(api) as AssetApi;
+    wrapped.transitionLifecycle = async (selector, target) => {
+      const outcome = await api.transitionLifecycle(selector, target);
+      if (target === 'BINNED' || fired) return outcome;
+      fired = true;
+      die();
+      return new Promise<never>(() => undefined);
+    };
+    return wrapped;
+  };
+  return { wrap, died };
+}
+
+/** The API, but the service refuses to bring an asset back from the bin (a 4xx, as the hosted one may: `targetState` is ours, API.md). */
+function refusingRestore(api: AssetApi): AssetApi {
+  const wrapped: AssetApi = Object.create(api) as AssetApi;
+  wrapped.transitionLifecycle = async (selector, target) => {
+    if (target === 'BINNED') return api.transitionLifecycle(selector, target);
+    throw new ApiError({ code: 'INVALID_BODY', status: 400, method: 'POST', path: '/asset-lifecycle-transition-batch-jobs', message: 'targetState: only BINNED is accepted.' });
   };
   return wrapped;
 }
@@ -71,8 +110,8 @@ describe('a synced file moved here while its asset was binned there', () => {
     }
   });
 
-  it('binned after a colleague\'s edit the client never had: it stays binned, the file goes up as new', async () => {
-    const { a, settle, dispose } = await startTwoClients(service, '/BinnedEdited');
+  it('binned after a colleague\'s edit the clients never had: it comes back with the file\'s bytes on top, the edit in its history', async () => {
+    const { a, b, settle, dispose } = await startTwoClients(service, '/BinnedEdited');
     try {
       a.write('A/a.txt', 'first');
       await settle();
@@ -82,14 +121,86 @@ describe('a synced file moved here while its asset was binned there', () => {
       const web = colleague(service, a.h.api);
       await web.newVersion(asset, 'the colleague\'s edit');
       await web.bin([asset]);
+      renameSync(join(b.h.folder, 'A'), join(b.h.folder, 'D'));
       await settle();
 
-      expect((await a.h.assets()).map((entry) => entry.path).filter((path) => path.startsWith('/BinnedEdited/'))).toEqual(['/BinnedEdited/E/a.txt']);
-      expect(await assetAt(a.h, '/BinnedEdited/E/a.txt')).not.toBe(asset);
-      expect((await a.h.api.getAsset(asset)).lifecycleStatus.state).toBe('BINNED');
+      expect((await a.h.assets()).filter(({ path }) => path.startsWith('/BinnedEdited/')).map(({ path, id, checksum }) => ({ path, id, checksum }))).toEqual([
+        { path: '/BinnedEdited/E/a.txt', id: asset, checksum: md5('first') },
+      ]);
+      expect((await a.h.api.listAssetFiles(asset)).map((file) => file.checksum).sort()).toEqual([md5('first'), md5('first'), md5('the colleague\'s edit')].sort());
       expect(a.tree()).toEqual({ 'E/a.txt': 'first' });
+      expect(b.tree()).toEqual(a.tree());
     } finally {
       await dispose();
+    }
+  });
+
+  it('dies between bringing it back and sending the file: the restart sends the file, and never brings the edit down over it', async () => {
+    // Its folder renamed (one option change carries the binned asset), or the file moved on its own
+    // (the restart's plan makes the Folders edit and the version).
+    for (const shape of ['folder renamed', 'file moved'] as const) {
+      const remotePath = shape === 'folder renamed' ? '/BinnedCrash' : '/BinnedCrashFile';
+      const dying = dyingAfterRestore();
+      const first = await startSyncHarness(service, { remotePath, wrapApi: dying.wrap });
+      let current = first;
+      try {
+        const me = client(first);
+        me.write('A/a.txt', 'first');
+        me.write('A/b.txt', 'stays');
+        await me.once();
+        const asset = await assetAt(first, `${remotePath}/A/a.txt`);
+        if (shape === 'folder renamed') {
+          renameSync(join(first.folder, 'A'), join(first.folder, 'E'));
+        } else {
+          mkdirSync(join(first.folder, 'E'));
+          renameSync(join(first.folder, 'A/a.txt'), join(first.folder, 'E/a.txt'));
+        }
+        const web = colleague(service, first.api);
+        await web.newVersion(asset, 'the colleague\'s edit');
+        await web.bin([asset]);
+
+        // The pass hangs for good once the asset is live again, holding the colleague's bytes.
+        const pass = first.engine.syncOnce().then(() => 'finished');
+        expect(await Promise.race([dying.died.then(() => 'died'), pass]), shape).toBe('died');
+        expect((await first.api.getAsset(asset)).lifecycleStatus.state, shape).not.toBe('BINNED');
+        current = await first.restart();
+        const again = client(current);
+        expect((await again.once()).converged, shape).toBe(true);
+
+        const other = shape === 'folder renamed' ? 'E/b.txt' : 'A/b.txt';
+        expect(again.tree(), shape).toEqual({ 'E/a.txt': 'first', [other]: 'stays' });
+        const placed = (await current.assets()).filter(({ id }) => id === asset).map(({ path, checksum }) => ({ path, checksum }));
+        expect(placed, shape).toEqual([{ path: `${remotePath}/E/a.txt`, checksum: md5('first') }]);
+        expect((await current.assets()).filter(({ path }) => path.startsWith(`${remotePath}/`)), shape).toHaveLength(2);
+      } finally {
+        await current.dispose();
+      }
+    }
+  });
+
+  it('a service that refuses the transition (4xx): the file goes up as a new asset, nothing lost', async () => {
+    for (const edited of [false, true]) {
+      const remotePath = edited ? '/RefusedEdited' : '/Refused';
+      const h = await startSyncHarness(service, { remotePath, wrapApi: refusingRestore });
+      const me = client(h);
+      try {
+        me.write('A/a.txt', 'first');
+        await me.once();
+        const asset = await assetAt(h, `${remotePath}/A/a.txt`);
+        renameSync(join(h.folder, 'A'), join(h.folder, 'E'));
+        const web = colleague(service, h.api);
+        if (edited) await web.newVersion(asset, 'the colleague\'s edit');
+        await web.bin([asset]);
+        expect((await me.once()).converged, remotePath).toBe(true);
+
+        const live = (await h.assets()).filter(({ path }) => path.startsWith(`${remotePath}/`));
+        expect(live.map(({ path, checksum }) => ({ path, checksum })), remotePath).toEqual([{ path: `${remotePath}/E/a.txt`, checksum: md5('first') }]);
+        expect(live[0]?.id, remotePath).not.toBe(asset);
+        expect((await h.api.getAsset(asset)).lifecycleStatus.state, remotePath).toBe('BINNED');
+        expect(me.tree(), remotePath).toEqual({ 'E/a.txt': 'first' });
+      } finally {
+        await h.dispose();
+      }
     }
   });
 });

@@ -65,10 +65,18 @@ export class PlacementExecutor {
 
   /**
    * Before a move whose asset left the listing (`restore`): a binned asset goes back to the state it
-   * was binned from, its files and history kept, and the move follows (`MOVE`). `GONE` when it cannot
-   * come back — permanently deleted, binned with bytes this client never had (a colleague's edit, then
-   * the bin: bringing it back would resurrect a version nobody kept, seed 73408), or a service that
-   * refuses the transition (`targetState` is ours, API.md; the hosted one may answer 4xx) — and the
+   * was binned from, its files and history kept, and the move follows (`MOVE`). The user kept the file,
+   * so the bytes they have are the asset's: when its current bytes are not the ones this client last
+   * synced (a colleague's edit, then the bin: seed 73408), the synced row takes those bytes before the
+   * transition, and the move's caller sends the file as a new version once the move is done (`synced`,
+   * the row as it now stands, differs from the file). The colleague's edit stays in the history, never
+   * current. Row first: from the transition on, the asset is live holding the colleague's bytes, and a
+   * restart that found the row at ours read "changed there, not here" and downloaded them over the
+   * user's file; at the colleague's bytes, every plan from any crash point reads the file as changed
+   * here and uploads it. A version goes to a live asset, as on any service. Uploading the file as a new
+   * asset instead made a second asset of one file when two clients moved it (a duplicate).
+   * `GONE` when it cannot come back — permanently deleted, a binned asset with no file, or a service
+   * that refuses the transition (`targetState` is ours, API.md; the hosted one may answer 4xx) — and the
    * caller forgets it, so the file uploads as a new asset as before. A live asset filed in a folder of
    * this root is one the listing is behind on (another client brought it back, or moved it): `WAIT`
    * for the read-back, whose plan moves it from where it is, not from where this client last saw it
@@ -76,7 +84,7 @@ export class PlacementExecutor {
    * failure to reach the service is thrown: the move waits. `MOVE` comes with the options the asset
    * is filed in, for the move to leave (`move`'s `filed`).
    */
-  async restore(root: UploadRoot, op: MoveOp, previous: SyncedEntry): Promise<{ verdict: 'MOVE'; filed: string[] } | 'WAIT' | 'GONE'> {
+  async restore(root: UploadRoot, op: MoveOp, previous: SyncedEntry): Promise<{ verdict: 'MOVE'; filed: string[]; synced: SyncedEntry } | 'WAIT' | 'GONE'> {
     const { api, folders } = this.deps;
     const asset = await api.getAsset(op.assetId).catch((error: unknown) => {
       if (isApiError(error, 'NOT_FOUND')) return undefined;
@@ -88,7 +96,12 @@ export class PlacementExecutor {
       return (await this.inRoot(root, placements)).length > 0 ? 'WAIT' : 'GONE';
     }
     // Lower-cased as everywhere the engine reads a service's checksum: the hosted one's case is not specified.
-    if (asset.currentAssetFile?.checksum.toLowerCase() !== previous.md5) return 'GONE';
+    const current = asset.currentAssetFile?.checksum.toLowerCase();
+    if (current === undefined) return 'GONE';
+    // The row at the asset's bytes before the transition is sent (journal before the side effect,
+    // DESIGN.md §4), replaced where it is: the move records it at its new path.
+    const synced = current === previous.md5 ? previous : { ...previous, md5: current };
+    if (synced !== previous) this.deps.moved(root.id, op.from, synced);
     // The service restores only to the state the asset was binned from, which the resource does not
     // name: its dates tell (LIVE is never left; PENDING_APPROVAL may have gone back to STAGED).
     const { dateLive, datePendingApproval } = asset.lifecycleStatus;
@@ -96,7 +109,7 @@ export class PlacementExecutor {
     for (const target of candidates) {
       try {
         expectEach(await api.transitionLifecycle({ type: 'BY_IDS', assetIds: [op.assetId] }, target), op.assetId);
-        return { verdict: 'MOVE', filed: placements };
+        return { verdict: 'MOVE', filed: placements, synced };
       } catch (error) {
         if (!refusedOutright(error)) throw error;
       }

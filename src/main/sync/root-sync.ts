@@ -435,18 +435,23 @@ export class RootSync {
           deps.snapshots.putSynced(root.id, { ...op.local, assetId: op.assetId });
           break;
         case 'MOVE': {
-          const previous = synced.get(op.from);
           const folder = carried.get(op);
           if (folder === 'WAIT') break;
-          const filed = op.restore === true && previous !== undefined ? await this.restored(op, previous, report) : [];
-          if (filed === undefined) break;
+          const found = synced.get(op.from);
+          const restored = op.restore === true && found !== undefined ? await this.restored(op, found, report) : undefined;
+          if (restored === null) break;
+          // A restored asset's row may have taken the binned bytes (placement-executor.ts `restore`).
+          const previous = restored?.synced ?? found;
+          /** The file's bytes are owed to a restored asset holding others, as a version after the move. */
+          const owed = restored !== undefined && op.local.md5 !== restored.synced.md5;
           if (previous !== undefined && folder === 'CARRIED') {
             deps.placements.carried(root, op, previous);
             report.moved++;
             deps.issues.cleared(root.id, op.to);
+            if (owed) versions.push({ assetId: op.assetId, local: op.local });
             break;
           }
-          if (previous !== undefined) await this.attempt(op.to, report, 'moved', () => deps.placements.move(root, op, previous, filed));
+          if (previous !== undefined && (await this.attempt(op.to, report, 'moved', () => deps.placements.move(root, op, previous, restored?.filed))) && owed) versions.push({ assetId: op.assetId, local: op.local });
           left.add(relDirOf(op.from));
           break;
         }
@@ -537,31 +542,35 @@ export class RootSync {
 
   /**
    * A moved file's binned asset brought back before its move (placement-executor.ts): the options it
-   * is filed in, which the move leaves; undefined when the move is off this pass — the asset cannot
-   * come back (forgotten: the file uploads as new next pass), the listing is behind on it (the
-   * read-back of a touched asset decides next pass), or the service could not be reached (the move
-   * waits).
+   * is filed in, which the move leaves, and its synced row as it now stands (at the bytes the asset
+   * holds: when the file's differ, they go up as a version after the move). Null when the move is off
+   * this pass — the asset cannot come back (forgotten: the file uploads as new next pass), the listing
+   * is behind on it (the read-back of a touched asset decides next pass), or the service could not be
+   * reached (the move waits).
    */
-  private async restored(op: Extract<Operation, { kind: 'MOVE' }>, previous: SyncedEntry, report: PassReport): Promise<string[] | undefined> {
+  private async restored(op: Extract<Operation, { kind: 'MOVE' }>, previous: SyncedEntry, report: PassReport): Promise<{ filed: string[]; synced: SyncedEntry } | null> {
     const { deps, root } = this;
     let verdict;
     try {
       verdict = await deps.placements.restore(root, op, previous);
     } catch (error) {
       this.failed(op.to, error, report);
-      return undefined;
+      return null;
     }
     if (verdict === 'GONE') deps.snapshots.deleteSynced(root.id, op.from);
-    return verdict === 'GONE' || verdict === 'WAIT' ? undefined : verdict.filed;
+    return verdict === 'GONE' || verdict === 'WAIT' ? null : { filed: verdict.filed, synced: verdict.synced };
   }
 
-  private async attempt(relPath: string, report: PassReport, counter: 'moved' | 'removed', task: () => Promise<unknown>): Promise<void> {
+  /** Runs one placement change; false when it failed (reported, retried on a later pass). */
+  private async attempt(relPath: string, report: PassReport, counter: 'moved' | 'removed', task: () => Promise<unknown>): Promise<boolean> {
     try {
       await task();
       report[counter]++;
       this.deps.issues.cleared(this.root.id, relPath);
+      return true;
     } catch (error) {
       this.failed(relPath, error, report);
+      return false;
     }
   }
 
