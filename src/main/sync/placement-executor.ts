@@ -42,18 +42,27 @@ export class PlacementExecutor {
    * binned asset), and this client's `A/C` is a new, empty option (seed 73514). Whether an option is
    * in this root is asked past the folder cache: the rename may have taken it where this client maps
    * no directory yet (`B/E`, with a file named `B` here: seed 86183).
+   *
+   * Without `filed`, an asset filed nowhere else here is read first: when the service has it in
+   * another folder of this root than the one the file left (a colleague moved it, and the listing this
+   * plan read was behind), both sides moved it, and the move waits (false) for the read-back of the
+   * asset, whose plan gives it the service's place as for any move on both sides. Sent, the metadata
+   * edit's REMOVE missed the folder it was in and its ADD filed it in a second (seed 74008).
    */
-  async move(root: UploadRoot, op: MoveOp, previous: SyncedEntry, filed: readonly string[] = []): Promise<void> {
+  async move(root: UploadRoot, op: MoveOp, previous: SyncedEntry, filed?: readonly string[]): Promise<boolean> {
     const { api, folders } = this.deps;
     const fromDir = relDirOf(op.from);
     const toDir = relDirOf(op.to);
     if (fromDir !== toDir) {
       const fieldId = await folders.fieldId();
       const [oldOption, newOption] = await Promise.all([folders.optionFor(root, fromDir), folders.optionFor(root, toDir)]);
-      const filedHere = await this.inRoot(root, filed);
-      const oldOptions = [...new Set([...(oldOption === null ? [] : this.sameDir(root, fromDir, oldOption)), ...filedHere])].filter((option) => option !== newOption);
+      const left = oldOption === null ? [] : this.sameDir(root, fromDir, oldOption);
+      const alone = this.deps.otherPlacements(root.id, op.assetId, op.from) === 0;
+      if (filed === undefined && alone && (await this.movedThere(root, op.assetId, fieldId, [...left, ...(newOption === null ? [] : [newOption])]))) return false;
+      const filedHere = await this.inRoot(root, filed ?? []);
+      const oldOptions = [...new Set([...left, ...filedHere])].filter((option) => option !== newOption);
       const updates = [
-        ...(oldOptions.length === 0 || this.deps.otherPlacements(root.id, op.assetId, op.from) > 0 ? [] : [{ fieldId, type: 'BY_IDS' as const, values: oldOptions, operation: 'REMOVE' as const }]),
+        ...(oldOptions.length === 0 || !alone ? [] : [{ fieldId, type: 'BY_IDS' as const, values: oldOptions, operation: 'REMOVE' as const }]),
         ...(newOption === null ? [] : [{ fieldId, type: 'BY_IDS' as const, values: [newOption], operation: 'ADD' as const }]),
       ];
       if (updates.length > 0) expectEach(await api.editMetadata({ type: 'BY_IDS', assetIds: [op.assetId] }, updates), op.assetId);
@@ -61,6 +70,17 @@ export class PlacementExecutor {
     if (baseName(op.from) !== baseName(op.to)) await api.changeAsset(op.assetId, { filename: baseName(op.to) });
     // Content is what it was: if it changed too, the planner's UPLOAD_VERSION for the new path follows.
     this.deps.moved(root.id, op.from, { ...op.local, md5: previous.md5, assetId: op.assetId });
+    return true;
+  }
+
+  /** Whether the service files the asset in a folder of this root other than `expected` (moved there meanwhile). */
+  private async movedThere(root: UploadRoot, assetId: string, fieldId: string, expected: readonly string[]): Promise<boolean> {
+    const asset = await this.deps.api.getAsset(assetId).catch((error: unknown) => {
+      if (isApiError(error, 'NOT_FOUND')) return undefined;
+      throw error;
+    });
+    const elsewhere = (asset?.metadata.values[fieldId] ?? []).filter((option) => !expected.includes(option));
+    return (await this.inRoot(root, elsewhere)).length > 0;
   }
 
   /**

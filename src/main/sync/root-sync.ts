@@ -564,7 +564,8 @@ export class RootSync {
   /** Runs one placement change; false when it failed (reported, retried on a later pass). */
   private async attempt(relPath: string, report: PassReport, counter: 'moved' | 'removed', task: () => Promise<unknown>): Promise<boolean> {
     try {
-      await task();
+      // `false`: nothing done and nothing failed this pass (a move that waits for the asset's read-back).
+      if ((await task()) === false) return false;
       report[counter]++;
       this.deps.issues.cleared(this.root.id, relPath);
       return true;
