@@ -85,6 +85,7 @@ const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean
   { seed: 61013, steps: 30, network: 0.2, disk: 0.08, bug: 'a regression of 84002\'s fix: the resume tried again, on every pass after its backoff, an upload it had already handed to the planner (the file changed since); the backoff it set each time kept the planner off the file for good (also 61024, 61092)' },
   { seed: 86001, steps: 100, bug: 'folder A/C renamed D, then B/b.txt renamed A/C/Logo.png onto the path the other file left: read as a deletion, its asset binned and the file uploaded again as a second asset (plan-operations-two-way.test.ts, test/integration/sync-displaced-file.test.ts)' },
   { seed: 86076, steps: 100, bug: 'folder A renamed A2 and a new A/logo.png written while the namesake of A/logo (2).png left A: the service\'s renumbering read as its move won over the user\'s, and the asset and the new file each waited for the other\'s path (test/integration/sync-renumbered-move.test.ts)' },
+  { seed: 86359, steps: 100, bug: 'A/C/café.txt renamed to the decomposed (NFD) spelling of A/café.txt beside the composed one on an exact-name disk while the colleague binned its asset: the NAME_CLASH report said nothing of the file, so it read as deleted; another client\'s folder rename restored the asset, and once the twin left, the file went up as a second asset (plan-operations-two-way.test.ts, local-refresh.test.ts, local-scanner-memory.test.ts)' },
 ];
 
 describe('the deterministic simulation', { timeout: 600_000 }, () => {
