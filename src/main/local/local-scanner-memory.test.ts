@@ -104,6 +104,26 @@ describe('LocalScanner on the in-memory file system', () => {
     expect(after.byPath.get(nfc)).toMatchObject({ kind: 'file', size: 3 });
   });
 
+  it('reports a decomposed twin with its file signature when it looks at that file (seed 86359)', async () => {
+    // A synced file renamed to the twin's spelling is still there: known by its signature, it waits
+    // instead of reading as deleted (its asset binned, then uploaded again once the twin left).
+    const fs = tree();
+    const nfc = 'caf\u00e9.png';
+    const nfd = nfc.normalize('NFD');
+    fs.writeFile(`${ROOT}/${nfc}`, 'one');
+    fs.writeFile(`${ROOT}/${nfd}`, 'two');
+    const stat = await fs.lstat(`${ROOT}/${nfd}`);
+    const file = { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev };
+    expect((await scan(fs)).get(nfd)).toMatchObject({ kind: 'not-synced', reason: 'NAME_CLASH', file });
+    const own = collector();
+    await new LocalScanner({ fs }).rescan(ROOT, [nfd], own.sink, { rules });
+    expect(own.byPath.get(nfd)).toMatchObject({ kind: 'not-synced', reason: 'NAME_CLASH', file });
+    // Found as the namesake of the hinted composed spelling, it is not looked at: no signature.
+    const hinted = collector();
+    await new LocalScanner({ fs }).rescan(ROOT, [nfc], hinted.sink, { rules });
+    expect(hinted.byPath.get(nfd)).not.toHaveProperty('file');
+  });
+
   it('reports a name spelled two ways, neither composed, once at its NFC path', async () => {
     const fs = new MemoryFileSystem({ clock: new ManualClock() });
     fs.writeFile(`${ROOT}/e\u0301\u0323.txt`, 'one');

@@ -148,7 +148,7 @@ export class LocalScanner {
       return;
     }
     if (spelling === name) this.addFound(walk, relPath, found.absPath, found.stat, rules);
-    for (const other of spellings) if (other !== name) walk.reportClash(dirRel, name, other, { composed, first: spelling, count: spellings.length });
+    for (const other of spellings) if (other !== name) walk.reportClash(dirRel, name, other, { composed, first: spelling, count: spellings.length }, other === spelling ? found.stat : undefined);
   }
 
   private addFound(walk: TreeWalk, relPath: string, absPath: string, stat: FileStat, rules: IgnoreRules): void {

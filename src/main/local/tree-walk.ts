@@ -230,7 +230,7 @@ export class TreeWalk {
       if (rules.ignoresEntry(relPath, isDirectory)) continue;
       const clash = clashes?.get(name);
       if (clash !== undefined && clash.composed !== entry.name) {
-        this.reportClash(dir.relPath, name, entry.name, clash);
+        this.reportClash(dir.relPath, name, entry.name, clash, entry.stat);
         continue;
       }
       this.addEntry(relPath, name, childPath(dir.absPath, entry.name), entry.stat, dir.depth);
@@ -243,14 +243,15 @@ export class TreeWalk {
    * the name itself and syncs; every other spelling is reported at its own path, never dropped
    * silently, and marked subtree-unknown: it may be what was synced at the NFC path before, so nothing
    * there may be read as deleted on its account. With no composed spelling none can win: the NFC path is
-   * reported once.
+   * reported once. A decomposed spelling's file is reported with its signature (`stat`, when known): a
+   * synced file renamed to it is still there, so it waits, never a deletion (seed 86359).
    */
-  reportClash(dirRel: string, name: string, spelling: string, clash: Clash): void {
+  reportClash(dirRel: string, name: string, spelling: string, clash: Clash, stat?: FileStat): void {
     if (clash.composed === undefined) {
       if (clash.first === spelling) this.notSynced(joinRel(dirRel, name), 'NAME_CLASH', `${clash.count} names in this folder are the same once Unicode-normalised (none of them composed, NFC); rename all but one`, true);
       return;
     }
-    this.notSynced(joinRel(dirRel, spelling), 'NAME_CLASH', `the same name as "${name}" in this folder once Unicode-normalised, but spelled another way (decomposed, as files from a Mac are); the service holds one name for both, so only the composed one syncs: rename or remove this one`, true);
+    this.notSynced(joinRel(dirRel, spelling), 'NAME_CLASH', `the same name as "${name}" in this folder once Unicode-normalised, but spelled another way (decomposed, as files from a Mac are); the service holds one name for both, so only the composed one syncs: rename or remove this one`, true, stat?.kind === 'file' ? stat : undefined);
   }
 
   private file(item: Omit<PendingHash, 'unread'>): void {

@@ -7,6 +7,7 @@
  * nor deleted; a vanished file is a move only when the same file (inode) or the same bytes (MD5, never
  * for empty files) appeared elsewhere; a vanished file that a settling file might be waits.
  */
+import { nfc } from '../local/index.js';
 import { exactNames, type NameKey } from './local-names.js';
 import { identityOf, type HashedEntry, type PendingSignature, type PlanInput, type RemoteView, type SyncedEntry } from './sync-types.js';
 
@@ -45,8 +46,12 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
   const diff: LocalDiff = { changed: [], refreshed: [], moved: [], deleted: [], unchanged: new Set(), appeared: [] };
 
   const displaced = displacedFiles(local, input.pending, synced, input.remote, nameKey);
-  /** Identities of files still settling or unread at paths nothing synced: what a displaced file may be. */
-  const unsettled = new Set([...(input.pending ?? new Map<string, PendingSignature>())].filter(([relPath]) => !synced.has(relPath)).map(([, sig]) => identityOf(sig)));
+  /**
+   * Identities of files still settling or unread at paths nothing synced: what a displaced file may be.
+   * Not a decomposed twin's (NAME_CLASH): a synced file respelled so beside a new composed one is the
+   * name's file replaced, an edit as before; waiting, both waited for good (seed 73031).
+   */
+  const unsettled = new Set([...(input.pending ?? new Map<string, PendingSignature>())].filter(([relPath]) => !synced.has(relPath) && relPath === nfc(relPath)).map(([, sig]) => identityOf(sig)));
   const vanished: SyncedEntry[] = [];
   for (const entry of [...synced.values()].sort(byPath)) {
     if (busy.has(entry.relPath)) continue;
@@ -115,7 +120,11 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
   //    be one of the others (same inode, or same size) waits: deleting now and uploading later would
   //    lose the asset's identity.
   const settling = [...(input.pending ?? new Map<string, PendingSignature>())].filter(([relPath]) => !synced.has(relPath));
-  const pending = settling.filter(([relPath]) => !busy.has(relPath));
+  // A path spelled other than NFC is a name the service cannot take (NAME_CLASH: the decomposed twin
+  // of a name in its folder): no move goes there, but a synced file renamed to it is no deletion
+  // either (settlingAnywhere below). Read as deleted, its asset was binned and, once the twin left,
+  // the file went up as a second asset (seed 86359).
+  const pending = settling.filter(([relPath]) => !busy.has(relPath) && relPath === nfc(relPath));
   // The same file at a path held back (busy: its last attempt failed and waits to be retried, as a
   // move whose new folder could not be made) is no move to make now, but no deletion either: read as
   // one, the file's asset was binned and uploaded again from the new path (seed 61160). By identity.

@@ -104,4 +104,29 @@ describe('LocalRefresh', () => {
     expect(files()).toEqual(['D/Logo.png']);
     expect(refresh.pending.has('D/Logo.png')).toBe(false);
   });
+
+  it('knows a file renamed to the decomposed twin of a name by its signature, hinted at either spelling (simulation seed 86359)', async () => {
+    const { clock, fs, refresh } = setUp();
+    const nfc = 'A/caf\u00e9.txt';
+    const nfd = nfc.normalize('NFD');
+    fs.writeFile(`/root/${nfc}`, 'the composed twin');
+    fs.writeFile('/root/A/C/caf\u00e9.txt', 'synced, then renamed');
+    clock.advance(10_000);
+    await refresh.refresh();
+    const before = await fs.lstat('/root/A/C/caf\u00e9.txt');
+    const signature = { size: before.size, mtimeMs: before.mtimeMs, ino: before.ino, dev: before.dev };
+
+    fs.renameSync('/root/A/C/caf\u00e9.txt', `/root/${nfd}`);
+    refresh.hint([nfd]);
+    clock.advance(10_000);
+    await refresh.refresh();
+    expect(refresh.unstable.has(nfd)).toBe(true);
+    expect(refresh.pending.get(nfd)).toEqual(signature);
+    // The composed twin hinted (edited): the report found beside it keeps the signature known.
+    fs.writeFile(`/root/${nfc}`, 'the composed twin, edited');
+    refresh.hint([nfc]);
+    clock.advance(10_000);
+    await refresh.refresh();
+    expect(refresh.pending.get(nfd)).toEqual(signature);
+  });
 });

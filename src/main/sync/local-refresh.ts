@@ -250,8 +250,10 @@ export class LocalRefresh {
         // An unreadable file is known by its signature, as a settling one is: a synced file that
         // vanished and is this one moved (seed 61160: read as deleted, its asset was binned and
         // the other client, which had moved it elsewhere, uploaded it again as a second asset).
-        if (observation.file === undefined) this.pending.delete(relPath);
-        else this.pending.set(relPath, observation.file);
+        // So is a decomposed spelling's file (NAME_CLASH); reported as a namesake of another hinted
+        // spelling, which is not looked at, it keeps the signature known (seed 86359).
+        if (observation.file !== undefined) this.pending.set(relPath, observation.file);
+        else if (observation.reason !== 'NAME_CLASH') this.pending.delete(relPath);
         if (observation.subtreeUnknown) unknown.push(nfc(relPath));
         this.write(() => {
           // The same report again changes nothing (and writes nothing: a write would wake a resting root).

@@ -151,6 +151,29 @@ describe('planOperations, both directions (DESIGN.md §3 table)', () => {
     expect(kinds(plan([logoMoved, { ...bMoved, md5: 'other' }], both, unchanged))).toEqual(['MOVE A/C/Logo.png -> D/Logo.png', 'DELETE B/b.txt']);
   });
 
+  it('keeps a synced file renamed to the decomposed twin of a name in its folder: no deletion, no move to that spelling (seed 86359)', () => {
+    // `A/C/café.txt` renamed `A/café.txt` spelled NFD beside the composed `A/café.txt`: the scanner reports
+    // the twin NAME_CLASH with its signature. Read as deleted, the asset was binned (restored by the
+    // other client's move) and, once the composed twin left, the file went up as a second asset.
+    const x = file('A/C/caf\u00e9.txt', 'X');
+    const twin = file('A/caf\u00e9.txt', 'C');
+    const both = [synced(x, 'asset-x'), synced(twin, 'asset-c')];
+    const nfd = 'A/cafe\u0301.txt';
+    const reported = { unstable: new Set([nfd]), pending: new Map([[nfd, { size: x.size, mtimeMs: x.mtimeMs, ino: x.ino, dev: x.dev }]]) };
+    const unchanged = [remote('A/C/caf\u00e9.txt', 'asset-x', 'X'), remote('A/caf\u00e9.txt', 'asset-c', 'C')];
+    expect(kinds(plan([twin], both, unchanged, reported))).toEqual([]);
+    // Binned on the service meanwhile: still no deletion of its own, nothing uploaded.
+    expect(kinds(plan([twin], both, [remote('A/caf\u00e9.txt', 'asset-c', 'C')], reported))).toEqual([]);
+    // The composed twin gone (moved away and recorded), the file is read at the name itself: a move.
+    const moved = { ...x, relPath: 'A/caf\u00e9.txt' };
+    expect(kinds(plan([moved], [synced(x, 'asset-x')], [remote('A/C/caf\u00e9.txt', 'asset-x', 'X')]))).toEqual(['MOVE A/C/café.txt -> A/café.txt']);
+    // The name's own synced file respelled NFD beside a new composed file: the name's file replaced, an
+    // edit as before. Waiting on the twin, both waited for good (seed 73031, a regression of a first cut).
+    const respelled = { unstable: new Set([nfd]), pending: new Map([[nfd, { size: twin.size, mtimeMs: twin.mtimeMs, ino: twin.ino, dev: twin.dev }]]) };
+    const replaced = file('A/caf\u00e9.txt', 'N');
+    expect(kinds(plan([replaced], [synced(twin, 'asset-c')], [remote('A/caf\u00e9.txt', 'asset-c', 'C')], respelled))).toEqual(['UPLOAD_VERSION A/café.txt']);
+  });
+
   it('moves a file moved here whose name the service only numbered anew: the move goes up (seed 86076)', () => {
     // `A/logo (2).png` beside another asset's `A/logo.png`; the user renamed `A` to `A2` and wrote a new
     // `A/logo.png`; the namesake left `A`, so the service lists the asset as `A/logo.png`. The service's
