@@ -10,7 +10,7 @@
  */
 import { dirname } from 'node:path';
 import type { ConflictInput } from '../db/conflicts-repo.js';
-import { errnoCode, resolveInsideRoot, sameSignature, type FileStat, type FileSystem, type LocalDisk, type Trash } from '../local/index.js';
+import { errnoCode, LocalError, resolveInsideRoot, sameSignature, type FileStat, type FileSystem, type LocalDisk, type Trash } from '../local/index.js';
 import { removeEmptyTree } from '../local/remove-empty-tree.js';
 import { caseFoldedNames } from './local-names.js';
 import { locateFile } from './locate-file.js';
@@ -140,6 +140,12 @@ export class LocalChangeExecutor {
     // disk that keeps case): emptied file by file, it stayed, and the service's file `B` could never
     // take its name (seed 50008).
     if (moving !== undefined && found.kind === 'directory' && (await removeEmptyTree(this.deps.fs, this.deps.disk, path))) return path;
+    // A folder with files in it is never removed, and no new plan frees it: the file waits, reported
+    // not synced, as a download there does (download-executor.ts). Read as "appeared since the plan",
+    // the move was planned and refused again on every pass and the root never came to rest (seed 87154).
+    if (found.kind === 'directory') {
+      throw new LocalError('PATH_BLOCKED', `${relPath} is a folder with files in it on disk, where the service has a file; move or rename the folder to get the file`, relPath);
+    }
     throw new SyncError('LOCAL_FILE_CHANGED', `${relPath} appeared on disk since the plan; it is compared again.`);
   }
 }
