@@ -26,7 +26,7 @@ import { SimFileSystem } from './sim-file-system.js';
 import { RemoteView, type RemoteAsset } from './remote-view.js';
 import { describeStep, generateScenario, withFolderSteps, type Step } from './scenario.js';
 import { conflictThenFolderRename, sameEntry, strayConflicts } from './folder-steps.js';
-import { BinnedVersions, checkInvariants, type ClientView } from './invariants.js';
+import { BinnedVersions, checkInvariants, TwinSpellings, type ClientView } from './invariants.js';
 import { UserWrites } from './user-writes.js';
 import { storeCheckpoint } from './store-reset.js';
 import { storeView } from './store-view.js';
@@ -193,6 +193,9 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     // What each asset was binned holding, after every step and every sync (the settle's too: one client
     // may bin an asset there that the next one brings back).
     const binned = new BinnedVersions();
+    // What each disk held behind a name's composed spelling, after every step and every sync.
+    const twins = new TwinSpellings();
+    const noteTwins = (): void => twins.note(world.map((client) => ({ disk: client.disk, root: ROOT })));
     const sync = async (client: SimClient, faulty: boolean): Promise<number> => {
       client.faults.active = faulty;
       let operations = 0;
@@ -215,6 +218,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       }
       client.faults.diePending('the end of the sync');
       binned.note(colleague.assets({ versions: false }));
+      noteTwins();
       if (client.faults.crashed) {
         restart(client);
         return 1;
@@ -229,6 +233,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       if (outcome !== undefined) log(`  ${outcome}`);
       await resurrections?.look(describeStep(step));
       binned.note(colleague.assets({ versions: false }));
+      noteTwins();
     }
 
     log('settle');
@@ -256,7 +261,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       return { index: client.index, disk: client.disk, names: client.names, root: ROOT, trash: TRASH, breaches: client.fs.breaches, notSynced: status.flatMap((root) => root.notSynced), conflictCopies: status.flatMap((root) => root.conflicts.map((conflict) => conflict.copyPath)) };
     });
     remote = colleague.assets();
-    failures.push(...checkInvariants({ clients: views, remote, writes, binned }));
+    failures.push(...checkInvariants({ clients: views, remote, writes, binned, twins }));
     for (const client of world) failures.push(...strayConflicts(client.engine.db).map((failure) => `conflict: client ${client.index}: ${failure}`));
     if (resurrections !== undefined) failures.push(...resurrections.check(writes));
     for (const view of views) {
