@@ -88,6 +88,7 @@ const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean
   { seed: 86076, steps: 100, bug: 'folder A renamed A2 and a new A/logo.png written while the namesake of A/logo (2).png left A: the service\'s renumbering read as its move won over the user\'s, and the asset and the new file each waited for the other\'s path (test/integration/sync-renumbered-move.test.ts)' },
   { seed: 73408, steps: 100, bug: 'a colleague edited a file and binned it, two clients moved it: neither brought back an asset holding bytes it never had, and each uploaded its file as a new asset (sim/binned-moves.test.ts, test/integration/sync-binned-move.test.ts)' },
   { seed: 86359, steps: 100, bug: 'A/C/café.txt renamed to the decomposed (NFD) spelling of A/café.txt beside the composed one on an exact-name disk while the colleague binned its asset: the NAME_CLASH report said nothing of the file, so it read as deleted; another client\'s folder rename restored the asset, and once the twin left, the file went up as a second asset (plan-operations-two-way.test.ts, local-refresh.test.ts, local-scanner-memory.test.ts)' },
+  { seed: 87048, steps: 100, bug: 'a new file\'s upload forgotten by the resume (the file changed), its path then syncing a colleague\'s asset (ours a conflict copy): the version of that asset wrote over the journal entry before dropAbandoned ran, and the empty asset the job had made stayed live (also 87392; test/integration/sync-superseded-upload.test.ts)' },
 ];
 
 describe('the deterministic simulation', { timeout: 600_000 }, () => {
