@@ -60,4 +60,16 @@ describe('an upload whose path syncs another asset now', () => {
     expect(remote.map((asset) => [asset.path, asset.id, asset.checksum])).toEqual([['/Version/a.txt', synced, md5('theirs, edited here')]]);
     expect(uploadJournal(sync.engine.db).all(sync.engine.roots()[0]?.id ?? '')).toEqual([]);
   });
+
+  it('bins the empty asset of an upload the resume hands over when the pass plans nothing (simulation seed 87055)', async () => {
+    const { sync: first, synced, empty } = await staged('/Resumed');
+
+    const sync = await first.restart();
+    harnesses.push(sync);
+    const result = await sync.once();
+    expect(result.converged, JSON.stringify(result.reports)).toBe(true);
+    expect((await sync.api.getAsset(empty)).lifecycleStatus.state).toBe('BINNED');
+    expect((await sync.assets()).filter((asset) => asset.path.startsWith('/Resumed/')).map((asset) => asset.id)).toEqual([synced]);
+    expect(uploadJournal(sync.engine.db).all(sync.engine.roots()[0]?.id ?? '')).toEqual([]);
+  });
 });
