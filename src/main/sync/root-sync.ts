@@ -176,6 +176,7 @@ export class RootSync {
     }
     deps.setStopped(null);
 
+    let resumedAny = false;
     if (this.resumeLeft === undefined || this.resumeLeft.size > 0) {
       // The first pass resumes the whole journal; a later one what it could not finish, once its
       // backoff is over. Left to the planner instead, such a file (its upload landed unheard, then
@@ -192,6 +193,7 @@ export class RootSync {
       this.resumeLeft = new Set([...undecided.map((outcome) => outcome.relPath), ...[...(left ?? [])].filter((relPath) => backingOff.has(relPath))]);
       // Work like any planned operation: a pass that finished an interrupted upload is not at rest.
       report.operations += resumed.length;
+      resumedAny = resumed.length > 0;
       this.record(report, resumed, 'uploaded');
     }
     // A disk that ignores case answers a hinted `A/x.txt` with the folder renamed `a`: hints are looked
@@ -276,8 +278,10 @@ export class RootSync {
     // when the file went away (renamed, deleted: by the user, or by this pass's work) or its path holds
     // another asset's file (a colleague's, ours a conflict copy), its empty asset goes too, as resume
     // does after a restart. Cheap when there is nothing to end (one query); a quiet pass changed
-    // nothing it looks at, so it waits for one that did work.
-    if (plan.operations.length > 0) report.operations += (await deps.uploads.dropAbandoned(root)).length;
+    // nothing it looks at, so it waits for one that did work. The resume's is work too: an upload it
+    // handed to the planner (its file changed) whose path syncs another asset now (a colleague's
+    // version downloaded there) plans nothing, and its empty asset stayed live (seed 87055).
+    if (plan.operations.length > 0 || resumedAny) report.operations += (await deps.uploads.dropAbandoned(root)).length;
     // The state is taken after this pass's own writes (held deletions, say): only later changes wake the root.
     this.rest.planned({ now, state: deps.stateVersion?.(), waiting }, plan.operations.length, plan.heldDeletes.length);
     return report;

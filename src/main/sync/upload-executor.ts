@@ -414,11 +414,28 @@ export class UploadExecutor {
       const { api, journal } = this.deps;
       // (Re)writes the journal with the identity being sent now, keeping the asset it is for (and its folder).
       const known = journal.get(root.id, local.relPath);
-      journal.begin(root.id, known?.kind ?? kind, 'v', local, assetId, this.deps.nowIso(), known?.folderOption ?? null);
+      const superseded = kind === 'VERSION' && known?.kind === 'NEW' && known.assetId !== assetId;
+      if (superseded) await this.endSuperseded(root, known);
+      const kept = superseded ? undefined : known;
+      journal.begin(root.id, kept?.kind ?? kind, 'v', local, assetId, this.deps.nowIso(), kept?.folderOption ?? null);
       const upload = await api.createUpload({ assetId, assetFileId: null, path: remoteFilePath(root, local.relPath), size: local.size, partSize: defaultPartSize(local.size) });
       journal.uploadCreated(root.id, local.relPath, assetId, upload.uploadId, upload.partSize);
       return this.sendAndComplete(root, local, assetId, upload, new Map());
     });
+  }
+
+  /**
+   * A new file's upload whose path now syncs to another asset (ours became a conflict copy, a
+   * colleague's file took the name), about to be written over by that asset's version: its asset, if
+   * still empty, goes to the bin first (adopted first when the job's answer never came), as
+   * `dropAbandoned` does. Written over, the journal forgot the empty asset and it stayed live without
+   * a file: a crash after the conflict's pass, before its `dropAbandoned`, left it so (seed 87048).
+   */
+  private async endSuperseded(root: UploadRoot, entry: JournalEntry): Promise<void> {
+    const adoption = entry.assetId === null ? await this.adoptOrphans(root, [entry]) : undefined;
+    if (adoption?.undecided.has(entry.relPath) === true) throw undecidedError();
+    const assetId = entry.assetId ?? adoption?.adopted.get(entry.relPath);
+    if (assetId !== undefined) await this.binIfEmpty(assetId);
   }
 
   /** The journal's upload of `local` to `assetId` with parts to go on from, if the file is still the one it began with. */
