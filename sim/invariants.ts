@@ -31,6 +31,12 @@ export interface ClientView {
    * A copy the user renamed is the user's file and syncs; one moved under its conflict name still waits.
    */
   conflictCopies: readonly string[];
+  /**
+   * Assets whose synced file waits behind a name the service cannot hold (renamed to the decomposed
+   * spelling of a name beside its composed one: NAME_CLASH): the service keeps the asset where it was,
+   * and the client keeps the file under the name its user gave it until the user renames one of them.
+   */
+  heldBehindClash: ReadonlySet<string>;
 }
 
 /**
@@ -124,7 +130,7 @@ export function checkInvariants(input: { clients: readonly ClientView[]; remote:
       return client.names === 'case-insensitive' ? foldersUntwinned(plain.toLowerCase(), twinned) : plain;
     };
     // An asset filed in both of two twin folders (`A` and `a`) is one file where they share a directory.
-    const remoteTree = live.flatMap((asset) => [...new Set(asset.paths.map(comparable))].map((path) => `${path}=${asset.checksum ?? '?'}`)).sort();
+    const remoteTree = live.filter((asset) => !client.heldBehindClash.has(asset.id)).flatMap((asset) => [...new Set(asset.paths.map(comparable))].map((path) => `${path}=${asset.checksum ?? '?'}`)).sort();
     const reported = client.notSynced.filter((issue) => UNPLACEABLE.has(issue.reason)).map((issue) => issue.relPath);
     const waiting = new Set(client.conflictCopies);
     const local = [...filesUnder(client.disk, client.root)]

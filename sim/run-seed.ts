@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { createEngine, type Engine } from '../src/main/engine.js';
 import { openStateDb } from '../src/main/db/open-state-db.js';
 import { readStatus } from '../src/main/sync/read-status.js';
+import { snapshotsRepo } from '../src/main/db/snapshots-repo.js';
 import { MemoryFileSystem, memoryLocalDisk, type NameMode } from '../src/main/local/index.js';
 import { startService, type RunningService } from '../src/service/create-service.js';
 import { serviceConfig } from '../src/service/config.js';
@@ -256,10 +257,13 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     }
     if (!settled) failures.push(`no convergence: the clients still had work after ${SETTLE_ROUNDS} rounds without faults`);
 
-    const views: ClientView[] = world.map((client) => {
+    const views: ClientView[] = [];
+    for (const client of world) {
       const status = readStatus(client.engine.db);
-      return { index: client.index, disk: client.disk, names: client.names, root: ROOT, trash: TRASH, breaches: client.fs.breaches, notSynced: status.flatMap((root) => root.notSynced), conflictCopies: status.flatMap((root) => root.conflicts.map((conflict) => conflict.copyPath)) };
-    });
+      const notSynced = status.flatMap((root) => root.notSynced);
+      const heldBehindClash = await heldBehind(client.disk, snapshotsRepo(client.engine.db), status.map((root) => root.id), notSynced);
+      views.push({ index: client.index, disk: client.disk, names: client.names, root: ROOT, trash: TRASH, breaches: client.fs.breaches, notSynced, conflictCopies: status.flatMap((root) => root.conflicts.map((conflict) => conflict.copyPath)), heldBehindClash });
+    }
     remote = colleague.assets();
     failures.push(...checkInvariants({ clients: views, remote, writes, binned, twins }));
     for (const client of world) failures.push(...strayConflicts(client.engine.db).map((failure) => `conflict: client ${client.index}: ${failure}`));
@@ -281,6 +285,28 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
   }
   for (const failure of failures) log(`FAIL ${failure}`);
   return { seed, steps, trace, traceHash: createHash('sha256').update(trace.join('\n')).digest('hex'), failures, remote };
+}
+
+/**
+ * The assets whose synced file is gone from its path and sits, the same file (device and inode), at a
+ * path reported NAME_CLASH: renamed to a spelling the service cannot hold beside another, it waits for
+ * its user (diff-local.ts), and its asset stays where the service had it (ClientView.heldBehindClash).
+ */
+async function heldBehind(disk: MemoryFileSystem, snapshots: ReturnType<typeof snapshotsRepo>, rootIds: readonly string[], notSynced: readonly { relPath: string; reason: string }[]): Promise<Set<string>> {
+  const clashing = new Set<string>();
+  for (const issue of notSynced) {
+    if (issue.reason !== 'NAME_CLASH' || disk.kindOf(join(ROOT, issue.relPath)) !== 'file') continue;
+    const { dev, ino } = await disk.lstat(join(ROOT, issue.relPath));
+    clashing.add(`${String(dev)}:${String(ino)}`);
+  }
+  const held = new Set<string>();
+  if (clashing.size === 0) return held;
+  for (const rootId of rootIds) {
+    for (const entry of snapshots.synced(rootId).values()) {
+      if (disk.kindOf(join(ROOT, entry.relPath)) === undefined && clashing.has(`${String(entry.dev)}:${String(entry.ino)}`)) held.add(entry.assetId);
+    }
+  }
+  return held;
 }
 
 const SIM_PASSWORD = 'simulation password';

@@ -134,16 +134,7 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
   ]);
   // The same file settling at a synced path counts too: moved onto the path another synced file left,
   // it is read there once it settles (atDisplaced above), and no deletion before (seed 86001).
-  const settlingAnywhere = new Set([...(input.pending ?? new Map<string, PendingSignature>())].filter(([relPath]) => relPath === nfc(relPath)).map(([, sig]) => identityOf(sig)));
-  // A synced file renamed to a name's decomposed twin (NAME_CLASH) waits only while the service holds
-  // its asset elsewhere or binned (or its state is not known): the file follows the asset once the
-  // user resolves the clash, never a second asset (seed 86359). While the service holds it at its
-  // synced path, the rename took it out of every name the service can hold, as one to an invalid name
-  // does: a deletion (which an edit on the service wins over). Waiting there, nothing ended a clash the
-  // user keeps, and the client never settled (seeds 87171, 87199).
-  const inClash = new Set([...(input.pending ?? new Map<string, PendingSignature>())].filter(([relPath]) => relPath !== nfc(relPath)).map(([, sig]) => identityOf(sig)));
-  const atItsPath = (gone: SyncedEntry): boolean =>
-    input.remote === undefined || (input.remote.entries.get(gone.relPath)?.assetId === gone.assetId && input.remote.unknownAssets?.has(gone.assetId) !== true);
+  const settlingAnywhere = new Set([...(input.pending ?? new Map<string, PendingSignature>())].map(([, sig]) => identityOf(sig)));
   for (const gone of unmatched) {
     const candidates = (byContent.get(`${gone.md5}:${gone.size}`) ?? []).filter((entry) => !claimed.has(entry.relPath));
     const candidate = candidates.find((entry) => basename(entry.relPath) === basename(gone.relPath)) ?? candidates[0];
@@ -156,7 +147,7 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
       move(gone, { relPath: renamed[0], ...renamed[1], md5: gone.md5 });
       continue;
     }
-    const maybe = settlingAnywhere.has(identityOf(gone)) || (inClash.has(identityOf(gone)) && !atItsPath(gone)) || pending.some(([, sig]) => sig.size === gone.size);
+    const maybe = settlingAnywhere.has(identityOf(gone)) || pending.some(([, sig]) => sig.size === gone.size);
     if (!maybe && !heldBack.has(identityOf(gone))) diff.deleted.push(gone);
   }
 
