@@ -25,9 +25,9 @@ describe('sync: watching, a folder renamed whose new name no event announced', (
     rmSync(stateDir, { recursive: true, force: true });
   });
 
-  it('follows the colleague\'s rename of a file whose folder moved unseen, instead of bringing it back beside itself (simulation seed 61067)', async () => {
+  /** An engine over `fs` whose watcher the test plays: its events are the hints given by hand. */
+  function scriptedEngine(stateDir: string, fs: NodeFileSystem = new NodeFileSystem()) {
     const clock = new ManualClock(Date.now());
-    // A watcher played by the test: its events are hints given by hand.
     let hints: (relPaths: string[]) => void = () => undefined;
     const scripted: Watcher = {
       start: async (onHints) => {
@@ -36,7 +36,12 @@ describe('sync: watching, a folder renamed whose new name no event announced', (
       close: async () => undefined,
       lastEventAt: () => undefined,
     };
-    const engine = createEngine({ stateDir, server: service.url, stableMs: 50, rescanIntervalMs: 60 * 60_000 }, { api, fs: new NodeFileSystem(), clock, createWatcher: () => scripted });
+    const engine = createEngine({ stateDir, server: service.url, stableMs: 50, rescanIntervalMs: 60 * 60_000 }, { api, fs, clock, createWatcher: () => scripted });
+    return { clock, engine, hint: (relPaths: string[]) => hints(relPaths) };
+  }
+
+  it('follows the colleague\'s rename of a file whose folder moved unseen, instead of bringing it back beside itself (simulation seed 61067)', async () => {
+    const { clock, engine, hint: hints } = scriptedEngine(stateDir);
     try {
       await engine.addRoot({ path: folder, remotePath: '/LostMove', publishLive: false });
       mkdirSync(join(folder, 'B'));
@@ -72,16 +77,7 @@ describe('sync: watching, a folder renamed whose new name no event announced', (
   it('renames the folder on the service, instead of binning what it held and uploading it again at the next scan (simulation seed 73549)', async () => {
     const root = mkdtempSync(join(tmpdir(), 'asset-sync-lost-folder-'));
     const state = mkdtempSync(join(tmpdir(), 'asset-sync-lost-folder-state-'));
-    const clock = new ManualClock(Date.now());
-    let hints: (relPaths: string[]) => void = () => undefined;
-    const scripted: Watcher = {
-      start: async (onHints) => {
-        hints = onHints;
-      },
-      close: async () => undefined,
-      lastEventAt: () => undefined,
-    };
-    const engine = createEngine({ stateDir: state, server: service.url, stableMs: 50, rescanIntervalMs: 60 * 60_000 }, { api, fs: new NodeFileSystem(), clock, createWatcher: () => scripted });
+    const { clock, engine, hint: hints } = scriptedEngine(state);
     try {
       await engine.addRoot({ path: root, remotePath: '/LostFolder', publishLive: false });
       mkdirSync(join(root, 'A', 'C'), { recursive: true });
@@ -119,15 +115,6 @@ describe('sync: watching, a folder renamed whose new name no event announced', (
   it('scans the whole root once for a folder gone, not again on every pass while its deletion waits for the user', async () => {
     const root = mkdtempSync(join(tmpdir(), 'asset-sync-held-folder-'));
     const state = mkdtempSync(join(tmpdir(), 'asset-sync-held-folder-state-'));
-    const clock = new ManualClock(Date.now());
-    let hints: (relPaths: string[]) => void = () => undefined;
-    const scripted: Watcher = {
-      start: async (onHints) => {
-        hints = onHints;
-      },
-      close: async () => undefined,
-      lastEventAt: () => undefined,
-    };
     /** Listings of the root itself: one per whole-root scan (a hinted look lists what it was hinted). */
     let rootListings = 0;
     const fs = new (class extends NodeFileSystem {
@@ -136,7 +123,7 @@ describe('sync: watching, a folder renamed whose new name no event announced', (
         return super.readdirStats(path);
       }
     })();
-    const engine = createEngine({ stateDir: state, server: service.url, stableMs: 50, rescanIntervalMs: 60 * 60_000 }, { api, fs, clock, createWatcher: () => scripted });
+    const { clock, engine, hint: hints } = scriptedEngine(state, fs);
     try {
       await engine.addRoot({ path: root, remotePath: '/HeldFolder', publishLive: false });
       mkdirSync(join(root, 'D'));
