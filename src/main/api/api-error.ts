@@ -89,6 +89,16 @@ export function isApiError(error: unknown, code?: string): error is ApiError {
   return error instanceof ApiError && (code === undefined || error.code === code);
 }
 
+/** The request's answer, or undefined when the service says there is no such resource (NOT_FOUND); any other failure is thrown. */
+export async function unlessNotFound<T>(request: Promise<T>): Promise<T | undefined> {
+  try {
+    return await request;
+  } catch (error) {
+    if (isApiError(error, 'NOT_FOUND')) return undefined;
+    throw error;
+  }
+}
+
 /** Where a request went, for messages: origin and path only (a signed URL's query is a credential). */
 export function describeUrl(url: string | URL): string {
   if (typeof url === 'string' && url.startsWith('/')) return url.split(/[?#]/)[0] ?? url;

@@ -1,7 +1,7 @@
 /** The public face of src/main/api/: the factory, the AssetApi contract, ApiError and the helpers the engine uses. */
 export { createApiClient, type ApiClient, type ApiClientOptions, type BandwidthLimits } from './create-api-client.js';
 export type * from './asset-api.js';
-export { ApiError, isApiError, type ApiErrorInit } from './api-error.js';
+export { ApiError, isApiError, unlessNotFound, type ApiErrorInit } from './api-error.js';
 export { staticTokenProvider, type TokenProvider, type Timeouts } from './api-client.js';
 export type { ClientClock } from './client-clock.js';
 export type { RetryPolicy } from './with-retries.js';

@@ -7,7 +7,7 @@
  */
 import type { FieldOption } from '../../shared/api/resources.js';
 import type { AssetApi } from '../api/index.js';
-import { isApiError } from '../api/index.js';
+import { isApiError, unlessNotFound } from '../api/index.js';
 import type { FoldersRepo } from '../db/folders-repo.js';
 import { SyncError } from './sync-error.js';
 
@@ -103,11 +103,8 @@ export class FolderMapper {
     const top = await this.optionFor(root, '');
     // A root at the field's top level holds every option of the field.
     if (top === null) return true;
-    let option: FieldOption | null = await this.api.getFieldOption(optionId).catch((error: unknown) => {
-      if (isApiError(error, 'NOT_FOUND')) return null;
-      throw error;
-    });
-    for (; option !== null; option = option.parent) if (option.id === top) return true;
+    // A deleted option is in no root.
+    for (let option: FieldOption | null = (await unlessNotFound(this.api.getFieldOption(optionId))) ?? null; option !== null; option = option.parent) if (option.id === top) return true;
     return false;
   }
 

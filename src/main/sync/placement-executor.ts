@@ -5,7 +5,7 @@
  * the asset's last folder. Never a re-upload, never a permanent delete.
  */
 import type { AssetApi } from '../api/index.js';
-import { isApiError } from '../api/index.js';
+import { isApiError, unlessNotFound } from '../api/index.js';
 import type { FolderMapper } from './folder-mapper.js';
 import { relDirOf } from './folder-mapper.js';
 import type { UploadRoot } from './upload-executor.js';
@@ -75,10 +75,7 @@ export class PlacementExecutor {
 
   /** Whether the service files the asset in a folder of this root other than `expected` (moved there meanwhile). */
   private async movedThere(root: UploadRoot, assetId: string, fieldId: string, expected: readonly string[]): Promise<boolean> {
-    const asset = await this.deps.api.getAsset(assetId).catch((error: unknown) => {
-      if (isApiError(error, 'NOT_FOUND')) return undefined;
-      throw error;
-    });
+    const asset = await unlessNotFound(this.deps.api.getAsset(assetId));
     const elsewhere = (asset?.metadata.values[fieldId] ?? []).filter((option) => !expected.includes(option));
     return (await this.inRoot(root, elsewhere)).length > 0;
   }
@@ -106,10 +103,7 @@ export class PlacementExecutor {
    */
   async restore(root: UploadRoot, op: MoveOp, previous: SyncedEntry): Promise<{ verdict: 'MOVE'; filed: string[]; synced: SyncedEntry } | 'WAIT' | 'GONE'> {
     const { api, folders } = this.deps;
-    const asset = await api.getAsset(op.assetId).catch((error: unknown) => {
-      if (isApiError(error, 'NOT_FOUND')) return undefined;
-      throw error;
-    });
+    const asset = await unlessNotFound(api.getAsset(op.assetId));
     if (asset === undefined) return 'GONE';
     const placements = asset.metadata.values[await folders.fieldId()] ?? [];
     if (asset.lifecycleStatus.state !== 'BINNED') {
@@ -184,15 +178,10 @@ export class PlacementExecutor {
     const { api, folders } = this.deps;
     const fieldId = await folders.fieldId();
     const option = await folders.optionFor(root, relDirOf(op.relPath));
-    let asset;
-    try {
-      asset = await api.getAsset(op.assetId);
-    } catch (error) {
-      if (isApiError(error, 'NOT_FOUND')) {
-        this.deps.removed(root.id, op.relPath);
-        return 'ALREADY_GONE';
-      }
-      throw error;
+    const asset = await unlessNotFound(api.getAsset(op.assetId));
+    if (asset === undefined) {
+      this.deps.removed(root.id, op.relPath);
+      return 'ALREADY_GONE';
     }
     const placements = asset.metadata.values[fieldId] ?? [];
     const here = option === null ? [] : this.sameDir(root, relDirOf(op.relPath), option);

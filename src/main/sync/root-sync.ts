@@ -565,7 +565,7 @@ export class RootSync {
     return verdict === 'GONE' || verdict === 'WAIT' ? null : { filed: verdict.filed, synced: verdict.synced };
   }
 
-  /** Runs one placement change; false when it failed (reported, retried on a later pass). */
+  /** Runs one placement change; false when it failed (reported, retried on a later pass) or answered false (nothing done: it waits). */
   private async attempt(relPath: string, report: PassReport, counter: 'moved' | 'removed', task: () => Promise<unknown>): Promise<boolean> {
     try {
       // `false`: nothing done and nothing failed this pass (a move that waits for the asset's read-back).

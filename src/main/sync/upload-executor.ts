@@ -11,7 +11,7 @@
 import { defaultPartSize } from '../../shared/api/part-layout.js';
 import type { Asset, AssetUpload } from '../../shared/api/resources.js';
 import type { AssetApi, UploadItem } from '../api/index.js';
-import { isApiError, missingPartNumbers } from '../api/index.js';
+import { isApiError, missingPartNumbers, unlessNotFound } from '../api/index.js';
 import type { UploadJournal, JournalEntry } from '../db/upload-journal.js';
 import type { FileSystem } from '../local/index.js';
 import { HASH_READ_BYTES, LocalError, PathLocator, hashFile, sameSignature } from '../local/index.js';
@@ -255,11 +255,8 @@ export class UploadExecutor {
   }
 
   /** The asset, or undefined when the service no longer has it (deleted for good). */
-  private async assetIfAny(assetId: string): Promise<Asset | undefined> {
-    return this.deps.api.getAsset(assetId).catch((error: unknown) => {
-      if (isApiError(error, 'NOT_FOUND')) return undefined;
-      throw error;
-    });
+  private assetIfAny(assetId: string): Promise<Asset | undefined> {
+    return unlessNotFound(this.deps.api.getAsset(assetId));
   }
 
   /** Moves an asset with no file to the bin (an upload's asset whose file went away); leaves any other alone. */
