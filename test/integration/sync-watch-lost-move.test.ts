@@ -112,6 +112,45 @@ describe('sync: watching, a folder renamed whose new name no event announced', (
     }
   });
 
+  it('moves a single file into a folder whose event was lost, instead of binning its asset and uploading it again at the next scan (simulation seed 87457)', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'asset-sync-lost-file-'));
+    const state = mkdtempSync(join(tmpdir(), 'asset-sync-lost-file-state-'));
+    const { clock, engine, hint: hints } = scriptedEngine(state);
+    try {
+      await engine.addRoot({ path: root, remotePath: '/LostFile', publishLive: false });
+      mkdirSync(join(root, 'B'));
+      mkdirSync(join(root, 'E'));
+      const settled = (clock.now() - 10_000) / 1000;
+      for (const [dir, name] of [['B', 'c.txt'], ['B', 'stays.txt'], ['E', 'd.txt']] as const) {
+        writeFileSync(join(root, dir, name), `the file ${dir}/${name}`);
+        utimesSync(join(root, dir, name), settled, settled);
+      }
+      const session = await engine.startWatching(() => undefined);
+      expect((await session.pass()).map((report) => report.uploaded)).toEqual([3]);
+      const before = (await staged(api)).find((entry) => entry.filename === 'c.txt');
+      const folderE = (await childrenOf(api, ['LostFile'])).get('E');
+
+      // `B/c.txt` moved into `E`, which is still there: the event for `B/c.txt` arrives, the one for `E` is lost.
+      renameSync(join(root, 'B', 'c.txt'), join(root, 'E', 'c.txt'));
+      hints(['B/c.txt']);
+      clock.advance(60_000);
+      await session.pass();
+      // The same asset, filed in `E` now; nothing binned.
+      expect((await staged(api)).filter((entry) => entry.filename === 'c.txt')).toEqual([before]);
+      expect((await api.getAsset(before?.id ?? '')).metadata.values[await api.foldersFieldId()]).toEqual([folderE]);
+
+      // The periodic whole-root scan finds nothing new to upload.
+      clock.advance(60 * 60_000);
+      await session.pass();
+      expect((await staged(api)).filter((entry) => entry.filename === 'c.txt')).toEqual([before]);
+      await session.close();
+    } finally {
+      engine.close();
+      rmSync(root, { recursive: true, force: true });
+      rmSync(state, { recursive: true, force: true });
+    }
+  });
+
   it('scans the whole root once for a folder gone, not again on every pass while its deletion waits for the user', async () => {
     const root = mkdtempSync(join(tmpdir(), 'asset-sync-held-folder-'));
     const state = mkdtempSync(join(tmpdir(), 'asset-sync-held-folder-state-'));

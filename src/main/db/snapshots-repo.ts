@@ -23,6 +23,7 @@ const toSynced = (row: SyncedColumns): SyncedEntry => ({ relPath: row.rel_path, 
 
 export function snapshotsRepo(db: StateDb) {
   const localAll = db.prepare<[string], FileColumns>('SELECT rel_path, size, mtime_ms, ino, dev, md5 FROM local_files WHERE root_id = ?');
+  const localPaths = db.prepare<[string], string>('SELECT rel_path FROM local_files WHERE root_id = ?').pluck();
   const localOne = db.prepare<[string, string], FileColumns>('SELECT rel_path, size, mtime_ms, ino, dev, md5 FROM local_files WHERE root_id = ? AND rel_path = ?');
   const localPut = db.prepare(
     'INSERT OR REPLACE INTO local_files (root_id, rel_path, size, mtime_ms, ino, dev, md5) VALUES (@root_id, @relPath, @size, @mtimeMs, @ino, @dev, @md5)',
@@ -47,6 +48,8 @@ export function snapshotsRepo(db: StateDb) {
     local(rootId: string): Map<string, LocalEntry> {
       return new Map(localAll.all(rootId).map((row) => [row.rel_path, toLocal(row)]));
     },
+    /** Only the paths of `local`: cheaper where nothing else of a file is wanted. */
+    localPaths: (rootId: string): string[] => localPaths.all(rootId),
     localEntry(rootId: string, relPath: string): LocalEntry | undefined {
       const row = localOne.get(rootId, relPath);
       return row === undefined ? undefined : toLocal(row);

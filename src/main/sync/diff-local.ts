@@ -9,7 +9,7 @@
  */
 import { nfc } from '../local/index.js';
 import { exactNames, type NameKey } from './local-names.js';
-import { identityOf, type HashedEntry, type PendingSignature, type PlanInput, type RemoteView, type SyncedEntry } from './sync-types.js';
+import { identityOf, type HashedEntry, type PendingSignature, type PlanInput, type SyncedEntry } from './sync-types.js';
 
 export interface LocalChange {
   synced: SyncedEntry;
@@ -27,6 +27,12 @@ export interface LocalDiff {
   deleted: SyncedEntry[];
   /** Synced paths present and unchanged. */
   unchanged: Set<string>;
+  /**
+   * Synced files renamed, unchanged, to a name the service cannot take (`local.relPath`, the
+   * decomposed twin of a name in its folder: NAME_CLASH): they wait while the clash lasts, unless the
+   * service moves their asset (plan-operations.ts); by path.
+   */
+  held: LocalChange[];
   /** New files nothing claimed; by path. */
   appeared: HashedEntry[];
 }
@@ -37,15 +43,15 @@ const sameIdentity = (local: HashedEntry, synced: SyncedEntry): boolean =>
   local.size === synced.size && local.mtimeMs === synced.mtimeMs && local.ino === synced.ino && local.dev === synced.dev;
 
 /** `local` holds hashed files only: the planner keeps unread ones out (plan-operations.ts). */
-export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synced' | 'busy' | 'conflictCopies' | 'nameKey' | 'remote'> & { local: ReadonlyMap<string, HashedEntry> }): LocalDiff {
+export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synced' | 'busy' | 'conflictCopies' | 'nameKey'> & { local: ReadonlyMap<string, HashedEntry> }): LocalDiff {
   const { local, unstable, synced } = input;
   const nameKey = input.nameKey ?? exactNames;
   const sameName = (a: string, b: string): boolean => nameKey(basename(a)) === nameKey(basename(b));
   const busy = input.busy ?? new Set<string>();
   const copies = input.conflictCopies ?? new Set<string>();
-  const diff: LocalDiff = { changed: [], refreshed: [], moved: [], deleted: [], unchanged: new Set(), appeared: [] };
+  const diff: LocalDiff = { changed: [], refreshed: [], moved: [], deleted: [], unchanged: new Set(), held: [], appeared: [] };
 
-  const displaced = displacedFiles(local, input.pending, synced, input.remote, nameKey);
+  const displaced = displacedFiles(local, input.pending, synced, nameKey);
   /**
    * Identities of files still settling or unread at paths nothing synced: what a displaced file may be.
    * Not a decomposed twin's (NAME_CLASH): a synced file respelled so beside a new composed one is the
@@ -147,6 +153,12 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
       move(gone, { relPath: renamed[0], ...renamed[1], md5: gone.md5 });
       continue;
     }
+    // Renamed to a name the service cannot take, unchanged (a rename keeps size and mtime): held (seed 89027).
+    const clashing = settling.find(([relPath, sig]) => relPath !== nfc(relPath) && !busy.has(relPath) && sig.dev === gone.dev && sig.ino === gone.ino && sig.size === gone.size && sig.mtimeMs === gone.mtimeMs);
+    if (clashing !== undefined) {
+      diff.held.push({ synced: gone, local: { relPath: clashing[0], ...clashing[1], md5: gone.md5 } });
+      continue;
+    }
     const maybe = settlingAnywhere.has(identityOf(gone)) || pending.some(([, sig]) => sig.size === gone.size);
     if (!maybe && !heldBack.has(identityOf(gone))) diff.deleted.push(gone);
   }
@@ -164,20 +176,20 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
  * the move is recorded (diffLocal), then planned like any new file against what the service has at its
  * name by then. Uploaded in the move's pass, it met the asset or a namesake still at that name, was
  * numbered apart and went up twice (seed 73116), or was recorded over the asset's row before the plan's
- * LOCAL_MOVE ran, and a crash between them left the moved file untracked (seed 73069). Without a
- * listing of the service, the old reading stays.
+ * LOCAL_MOVE ran, and a crash between them left the moved file untracked (seed 73069). So also
+ * without a listing of the service (a pass after a restart whose listing failed): read as an edit
+ * there, the moved file went up as a second asset (seed 89212).
  */
 function displacedFiles(
   local: ReadonlyMap<string, HashedEntry>,
   pending: ReadonlyMap<string, PendingSignature> | undefined,
   synced: ReadonlyMap<string, SyncedEntry>,
-  remote: RemoteView | undefined,
   nameKey: NameKey,
 ): Set<string> {
   const appeared = new Map<string, HashedEntry>();
   for (const entry of local.values()) if (!synced.has(entry.relPath)) appeared.set(identityOf(entry), entry);
   const displaced = new Set<string>();
-  if (appeared.size === 0 || remote === undefined) return displaced;
+  if (appeared.size === 0) return displaced;
   for (const entry of synced.values()) {
     // The new file may still be settling (written a moment ago): the synced one moved all the same.
     // Waiting for the new file to settle, the moved one went up as a second asset (seed 86181).

@@ -113,6 +113,11 @@ describe('planOperations, both directions (DESIGN.md §3 table)', () => {
     expect(kinds(plan([moved, fresh], [base], [renamed, remote('Brand/a.png', 'asset-z', 'Z')]))).toEqual(['LOCAL_MOVE D/a.png -> Brand/logo.png']);
     // The moved file not read yet: nothing is decided at the old path until it is (content-needed.ts).
     expect(kinds(plan([{ ...moved, md5: null }, fresh], [base], [renamed]))).toEqual([]);
+    // No listing of the service this pass (a restart whose listing failed): the same move goes up, and
+    // the new file waits; read as an edit, the moved file went up as a second asset (seed 89212).
+    expect(kinds(plan([moved, fresh], [base], undefined))).toEqual(['MOVE Brand/a.png -> D/a.png']);
+    const settling = { unstable: new Set(['Brand/a.png']), pending: new Map([['Brand/a.png', { size: 3, mtimeMs: 9, ino: nextInode++, dev: 1 }]]) };
+    expect(kinds(plan([moved], [base], undefined, settling))).toEqual(['MOVE Brand/a.png -> D/a.png']);
   });
 
   it('reads a synced file moved away as a move while a new file at its old path is still settling (seed 86181)', () => {
@@ -174,6 +179,28 @@ describe('planOperations, both directions (DESIGN.md §3 table)', () => {
     expect(kinds(plan([replaced], [synced(twin, 'asset-c')], [remote('A/caf\u00e9.txt', 'asset-c', 'C')], respelled))).toEqual(['UPLOAD_VERSION A/café.txt']);
   });
 
+  it('moves a file held at a decomposed twin\'s name where the service moved its asset: the service\'s name wins (seed 89027)', () => {
+    // `B/café.txt` renamed to the NFD twin of `A/café.txt` and held there (NAME_CLASH); the colleague
+    // renamed the asset `D/logo.png` and wrote a new `B/café.txt`. Waiting, the file kept `B/café.txt`
+    // as its asset's path, and the new asset there never came down.
+    const x = file('B/caf\u00e9.txt', 'X');
+    const twin = file('A/caf\u00e9.txt', 'C');
+    const both = [synced(x, 'asset-x'), synced(twin, 'asset-c')];
+    const nfd = 'A/cafe\u0301.txt';
+    const reported = { unstable: new Set([nfd]), pending: new Map([[nfd, { size: x.size, mtimeMs: x.mtimeMs, ino: x.ino, dev: x.dev }]]) };
+    const renamed = [remote('D/logo.png', 'asset-x', 'X'), remote('A/caf\u00e9.txt', 'asset-c', 'C'), remote('B/caf\u00e9.txt', 'asset-n', 'N')];
+    expect(kinds(plan([twin], both, renamed, reported))).toEqual(['LOCAL_MOVE A/cafe\u0301.txt -> D/logo.png']);
+    // The move recorded, the new asset comes down.
+    const movedThere = { ...x, relPath: 'D/logo.png' };
+    expect(kinds(plan([twin, movedThere], [synced(movedThere, 'asset-x'), synced(twin, 'asset-c')], renamed))).toEqual(['DOWNLOAD B/café.txt']);
+    // Edited or binned there: it waits, as before.
+    expect(kinds(plan([twin], both, [remote('B/caf\u00e9.txt', 'asset-x', 'X2'), remote('A/caf\u00e9.txt', 'asset-c', 'C')], reported))).toEqual([]);
+    expect(kinds(plan([twin], both, [remote('A/caf\u00e9.txt', 'asset-c', 'C')], reported))).toEqual([]);
+    // Edited here before the rename (its size or mtime differs): no telling its bytes, so it waits.
+    const edited = { unstable: new Set([nfd]), pending: new Map([[nfd, { size: x.size + 1, mtimeMs: x.mtimeMs + 5, ino: x.ino, dev: x.dev }]]) };
+    expect(kinds(plan([twin], both, renamed, edited))).toEqual([]);
+  });
+
   it('moves a file moved here whose name the service only numbered anew: the move goes up (seed 86076)', () => {
     // `A/logo (2).png` beside another asset's `A/logo.png`; the user renamed `A` to `A2` and wrote a new
     // `A/logo.png`; the namesake left `A`, so the service lists the asset as `A/logo.png`. The service's
@@ -192,6 +219,21 @@ describe('planOperations, both directions (DESIGN.md §3 table)', () => {
     expect(kinds(plan([{ ...moved, md5: 'W2' }], [synced(logo, 'asset-w')], [remote('A/logo.png', 'asset-w', 'W3')]))).toEqual(['MOVE A/logo (2).png -> A2/logo (2).png']);
     // Renamed on the service to another name: both moved it, the service names it, as before.
     expect(kinds(plan([moved], [synced(logo, 'asset-w')], [remote('A/brand.png', 'asset-w', 'W')]))).toEqual(['LOCAL_MOVE A2/logo (2).png -> A/brand.png']);
+  });
+
+  it('deletes a file deleted here whose name the service only numbered anew, instead of bringing it back under the number', () => {
+    // The user deleted `A/C` and made a folder `A/C` with a file in it in one go: numbered apart from
+    // the folder on this disk (remote-placements.ts), the service's `A/C` reads as `A/C (2)`.
+    const c = file('A/C', 'C');
+    const inFolder = file('A/C/new.txt', 'N');
+    expect(kinds(plan([inFolder], [synced(c, 'asset-c')], [remote('A/C (2)', 'asset-c', 'C')]))).toEqual(['UPLOAD_NEW A/C/new.txt', 'DELETE A/C']);
+    // A namesake came or went on the service: the same.
+    const logo = file('A/logo (2).png', 'W');
+    expect(kinds(plan([], [synced(logo, 'asset-w')], [remote('A/logo.png', 'asset-w', 'W')]))).toEqual(['DELETE A/logo (2).png']);
+    // Edited there: the edit wins over the deletion, under its new number.
+    expect(kinds(plan([], [synced(logo, 'asset-w')], [remote('A/logo.png', 'asset-w', 'W2')]))).toEqual(['FORGET A/logo (2).png', 'DOWNLOAD A/logo.png']);
+    // Renamed there to another name: the move wins over the deletion, as before.
+    expect(kinds(plan([], [synced(logo, 'asset-w')], [remote('A/brand.png', 'asset-w', 'W')]))).toEqual(['FORGET A/logo (2).png', 'DOWNLOAD A/brand.png']);
   });
 
   it('names a second conflict copy apart from the first', () => {

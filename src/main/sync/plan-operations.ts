@@ -26,7 +26,13 @@ const FRACTION_RULE_FLOOR = 5;
 type Op<K extends Operation['kind']> = Extract<Operation, { kind: K }>;
 
 /** What happened on disk to one synced placement. */
-type LocalState = { kind: 'same'; local: HashedEntry; refresh: boolean } | { kind: 'changed'; local: HashedEntry } | { kind: 'moved'; local: HashedEntry } | { kind: 'deleted' };
+type LocalState =
+  | { kind: 'same'; local: HashedEntry; refresh: boolean }
+  | { kind: 'changed'; local: HashedEntry }
+  | { kind: 'moved'; local: HashedEntry }
+  | { kind: 'deleted' }
+  /** Renamed, unchanged, to a name the service cannot take (LocalDiff.held): waits, unless the service moves it. */
+  | { kind: 'held'; local: HashedEntry };
 
 /** The plan's input with the local side split: hashed files are diffed, unread ones can only be new. */
 type SplitInput = Omit<PlanInput, 'local'> & { local: ReadonlyMap<string, HashedEntry>; unread: LocalEntry[] };
@@ -134,6 +140,8 @@ function toService(synced: SyncedEntry, state: LocalState, buckets: Buckets): vo
     case 'deleted':
       buckets.remoteDeletes.push({ kind: 'DELETE', relPath, assetId });
       break;
+    case 'held':
+      break; // waits while the clash lasts
   }
 }
 
@@ -147,6 +155,7 @@ function localStates(input: SplitInput, diff: LocalDiff): Map<string, LocalState
   for (const { synced, local } of diff.changed) states.set(synced.relPath, { kind: 'changed', local });
   for (const { synced, local } of diff.moved) states.set(synced.relPath, { kind: 'moved', local });
   for (const entry of diff.deleted) states.set(entry.relPath, { kind: 'deleted' });
+  for (const { synced, local } of diff.held) states.set(synced.relPath, { kind: 'held', local });
   return states;
 }
 
@@ -174,6 +183,7 @@ function bothDirections(input: SplitInput, localDiff: LocalDiff, remoteDiff: Rem
     const here = states.get(synced.relPath);
     if (here === undefined) continue; // still being written, or busy: wait
     const there = remoteDiff.states.get(synced.relPath) ?? { kind: 'unknown' as const };
+    if (here.kind === 'held' && there.kind !== 'moved') continue; // waits while the clash lasts
     const { relPath, assetId } = synced;
     switch (there.kind) {
       case 'unknown':
@@ -206,8 +216,15 @@ function bothDirections(input: SplitInput, localDiff: LocalDiff, remoteDiff: Rem
           // there, the move goes first and the next pass compares the bytes.
           if (there.remote.md5 === synced.md5) toService(synced, here, buckets);
           else buckets.moves.push({ kind: 'MOVE', from: relPath, to: here.local.relPath, assetId, local: here.local });
-        } else if (here.kind === 'moved') {
-          // Both moved it, differently: the service's name wins, as in a conflict.
+        } else if (here.kind === 'deleted' && renumbered(relPath, to) && there.remote.md5 === synced.md5) {
+          // Deleted here while only its clash number changed there (a namesake, or a folder only this
+          // disk has, came or went: remote-placements.ts): no move to win over the deletion, which
+          // goes up. Read as a move, the file came back under its new number.
+          toService(synced, here, buckets);
+        } else if (here.kind === 'moved' || here.kind === 'held') {
+          // Both moved it, differently: the service's name wins, as in a conflict. A file held at a
+          // name the service cannot take leaves it so: waiting there, it kept its old path as the
+          // asset's, and a new asset the service had at that path never came down (seed 89027).
           if (claim(to)) buckets.disk.push({ kind: 'LOCAL_MOVE', from: here.local.relPath, to, syncedPath: relPath, assetId, local: here.local, md5: synced.md5 });
         } else {
           buckets.disk.push({ kind: 'FORGET', relPath, assetId });

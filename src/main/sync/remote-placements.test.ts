@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RemoteAssetRow, RemoteFolderRow } from '../db/remote-repo.js';
 import { IgnoreRules } from '../local/index.js';
 import { caseFoldedNames, disambiguate, localNameOf, numberedName } from './local-names.js';
-import { remotePlacements } from './remote-placements.js';
+import { directoriesOf, remotePlacements } from './remote-placements.js';
 
 const asset = (assetId: string, filename: string, folders: string[]): RemoteAssetRow => ({ assetId, fileId: `${assetId}-f`, filename, md5: `md5-${assetId}`, size: 1, dateModified: '', dateAdded: '', folders });
 const folder = (optionId: string, relDir: string, parentId: string | null = null): RemoteFolderRow => ({ optionId, parentId, value: relDir.slice(relDir.lastIndexOf('/') + 1), relDir });
@@ -65,6 +65,20 @@ describe('remotePlacements', () => {
     expect(names).toEqual({ a1: 'Brand/logo.png', b2: 'Brand/Logo (3).png', c3: 'Brand/LOGO (2).png', d4: 'Brand/sub (2)' });
     // The same assets on a disk that tells case apart keep their names.
     expect(remotePlacements(rows, { ...scope, nameKey: undefined }).has('Brand/Logo.png')).toBe(true);
+  });
+
+  it('numbers a file apart from a folder only this disk has, as from a folder of the service\'s (simulation seed 87154)', () => {
+    // `A2/C` on disk holds a conflict copy (never uploaded), so no option names it; the service has a file `C` in `A2`.
+    const rows = [asset('f', 'C', ['a2']), asset('g', 'D', ['a2'])];
+    const scope = { rootOption: null, folders: [folder('a2', 'A2')], ignores };
+    const localDirs = directoriesOf(['A2/C/c (conflict 2026-01-01 001047).txt', 'A2/D.txt', 'top.txt']);
+    expect([...remotePlacements(rows, { ...scope, localDirs }).keys()].sort()).toEqual(['A2/C (2)', 'A2/D']);
+    // Once the folder is gone from disk the file takes its own name back.
+    expect([...remotePlacements(rows, { ...scope, localDirs: directoriesOf(['A2/D.txt']) }).keys()].sort()).toEqual(['A2/C', 'A2/D']);
+  });
+
+  it('lists the directories that hold files, every level, the root\'s top left out', () => {
+    expect([...directoriesOf(['a/b/c.txt', 'a/d.txt', 'top.txt', 'a/b/e/f.txt'])].sort()).toEqual(['a', 'a/b', 'a/b/e']);
   });
 
   it('never maps to the engine directory or ignored names', () => {

@@ -17,6 +17,14 @@ export interface PlacementScope {
   ignores(relPath: string, isDirectory: boolean): boolean;
   /** How the root's disk tells names apart (default: exactly, as relPaths are NFC already). */
   nameKey?: NameKey;
+  /**
+   * Directories on this disk that hold files (the local snapshot's), options or not. A file of the
+   * service's is numbered apart from one as from a folder of the service's: a folder whose files have
+   * not gone up yet (or never will: conflict copies) would otherwise stand where the file downloads,
+   * and the file would wait on it for good (simulation seed 87154). Once the folder is an option the
+   * service's file keeps the same number; once it is gone the file takes its own name back.
+   */
+  localDirs?: ReadonlySet<string>;
 }
 
 const joinRel = (dir: string, name: string): string => (dir === '' ? name : `${dir}/${name}`);
@@ -26,10 +34,10 @@ export function remotePlacements(assets: readonly RemoteAssetRow[], scope: Place
   const dirOf = new Map<string, string>(scope.folders.map((folder) => [folder.optionId, folder.relDir]));
   if (scope.rootOption !== null) dirOf.set(scope.rootOption, '');
   const subdirs = new Map<string, Set<string>>();
-  for (const folder of scope.folders) {
-    const slash = folder.relDir.lastIndexOf('/');
-    const parent = slash < 0 ? '' : folder.relDir.slice(0, slash);
-    subdirs.set(parent, (subdirs.get(parent) ?? new Set<string>()).add(folder.relDir.slice(slash + 1)));
+  for (const relDir of [...scope.folders.map((folder) => folder.relDir), ...(scope.localDirs ?? [])]) {
+    const slash = relDir.lastIndexOf('/');
+    const parent = slash < 0 ? '' : relDir.slice(0, slash);
+    subdirs.set(parent, (subdirs.get(parent) ?? new Set<string>()).add(relDir.slice(slash + 1)));
   }
 
   const byDir = new Map<string, RemoteAssetRow[]>();
@@ -57,4 +65,17 @@ export function remotePlacements(assets: readonly RemoteAssetRow[], scope: Place
     }
   }
   return entries;
+}
+
+/** The directories that hold `relPaths` (each one's folder and all above it, the root's top left out). */
+export function directoriesOf(relPaths: Iterable<string>): Set<string> {
+  const dirs = new Set<string>();
+  for (const relPath of relPaths) {
+    for (let slash = relPath.lastIndexOf('/'); slash > 0; slash = relPath.lastIndexOf('/', slash - 1)) {
+      const dir = relPath.slice(0, slash);
+      if (dirs.has(dir)) break;
+      dirs.add(dir);
+    }
+  }
+  return dirs;
 }

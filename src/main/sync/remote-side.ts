@@ -11,7 +11,7 @@ import type { IgnoreRules } from '../local/index.js';
 import type { FolderChange } from '../remote/remote-tree.js';
 import type { RemoteFeed } from '../remote/remote-feed.js';
 import type { NameKey } from './local-names.js';
-import { remotePlacements } from './remote-placements.js';
+import { remotePlacements, type PlacementScope } from './remote-placements.js';
 import type { RemoteView } from './sync-types.js';
 import type { UploadRoot } from './upload-executor.js';
 
@@ -33,6 +33,9 @@ export interface RemoteSideResult {
   error?: unknown;
 }
 
+/** What of a placement's scope comes from this machine: its ignore rules and disk. */
+type LocalScope = Omit<PlacementScope, 'rootOption' | 'folders'>;
+
 export class RemoteSide {
   private failure: unknown;
 
@@ -46,8 +49,11 @@ export class RemoteSide {
     return this.failure;
   }
 
-  /** `nameKey`: how the root's disk tells names apart (local-names.ts), so remote names never clash on it. */
-  async prepare(root: UploadRoot, rules: IgnoreRules, nameKey?: NameKey): Promise<RemoteSideResult> {
+  /**
+   * `nameKey`: how the root's disk tells names apart (local-names.ts), so remote names never clash on
+   * it; `localDirs`: the directories on disk that hold files (PlacementScope.localDirs).
+   */
+  async prepare(root: UploadRoot, rules: IgnoreRules, nameKey?: NameKey, localDirs?: ReadonlySet<string>): Promise<RemoteSideResult> {
     const ignores = (relPath: string, isDirectory: boolean): boolean => rules.ignores(relPath, isDirectory);
     let renamed: string[] = [];
     try {
@@ -58,24 +64,25 @@ export class RemoteSide {
     } catch (error) {
       this.failure = error;
     }
-    const view = this.view(root, ignores, nameKey);
-    return { view, renamed, ...(view === undefined ? { lastKnown: this.lastKnown(root, ignores, nameKey) } : {}), ...(this.failure === undefined ? {} : { error: this.failure }) };
+    const scope = { ignores, ...(nameKey === undefined ? {} : { nameKey }), ...(localDirs === undefined ? {} : { localDirs }) };
+    const view = this.view(root, scope);
+    return { view, renamed, ...(view === undefined ? { lastKnown: this.lastKnown(root, scope) } : {}), ...(this.failure === undefined ? {} : { error: this.failure }) };
   }
 
-  private lastKnown(root: UploadRoot, ignores: (relPath: string, isDirectory: boolean) => boolean, nameKey: NameKey | undefined): ReadonlySet<string> {
+  private lastKnown(root: UploadRoot, scope: LocalScope): ReadonlySet<string> {
     const { repo } = this.deps;
     const state = repo.state(root.id);
     if (state.rootOption === null) return new Set();
-    return new Set(remotePlacements(repo.assets(root.id), { rootOption: state.rootOption === '' ? null : state.rootOption, folders: repo.folders(root.id), ignores, nameKey }).keys());
+    return new Set(remotePlacements(repo.assets(root.id), { ...scope, rootOption: state.rootOption === '' ? null : state.rootOption, folders: repo.folders(root.id) }).keys());
   }
 
-  private view(root: UploadRoot, ignores: (relPath: string, isDirectory: boolean) => boolean, nameKey: NameKey | undefined): RemoteView | undefined {
+  private view(root: UploadRoot, scope: LocalScope): RemoteView | undefined {
     if (!this.feed.complete) return undefined;
     const { repo } = this.deps;
     const state = repo.state(root.id);
     const rootOption = state.rootOption === '' || state.rootOption === null ? null : state.rootOption;
     return {
-      entries: remotePlacements(repo.assets(root.id), { rootOption, folders: repo.folders(root.id), ignores, nameKey }),
+      entries: remotePlacements(repo.assets(root.id), { ...scope, rootOption, folders: repo.folders(root.id) }),
       unknownAssets: new Set(this.feed.unknownAssets()),
     };
   }

@@ -4,7 +4,7 @@
  * service's side, plan, and carry out the plan. Knows the order of things; the pieces (scanner, planner, executors)
  * know how. A missing root or marker stops the root: never read an empty mount point as "delete all".
  */
-import { checkRoot, errnoCode, foldsCase, PathLocator, type FileSystem, type LocalScanner, type StabilityGate } from '../local/index.js';
+import { checkRoot, errnoCode, foldsCase, type FileSystem, type LocalScanner, type StabilityGate } from '../local/index.js';
 import type { IssuesRepo } from '../db/issues-repo.js';
 import type { SnapshotsRepo } from '../db/snapshots-repo.js';
 import type { UploadJournal } from '../db/upload-journal.js';
@@ -29,7 +29,8 @@ import { recoverLandings, type RecoverLandingsDeps } from './recover-landings.js
 import { settledReports, type ReportsInput } from './settled-reports.js';
 import { staleOrigins } from './stale-origins.js';
 import { SyncError } from './sync-error.js';
-import { vanishedFolders, vanishedRestores } from './vanished-restores.js';
+import { vanishedFiles } from './vanished-files.js';
+import { directoriesOf } from './remote-placements.js';
 import type { PlannedTransfers } from '../../shared/sync/transfer-event.js';
 
 /** What one pass did, for progress output and `--once`'s verdict. */
@@ -110,9 +111,9 @@ export class RootSync {
   /** How this root's disk tells names apart, once the disk has said (case-probe.ts). */
   private nameKey: NameKey | undefined;
   /**
-   * Folders the last whole-root scan found gone with synced files in them: their deletion, held for
-   * the user's word (the mass-delete guard) or waiting for a quiet disk, was seen whole already, and
-   * the passes until it goes through scan the root again only for a folder gone since.
+   * Synced files the last whole-root scan found gone: their deletion, held for the user's word (the
+   * mass-delete guard) or waiting for a quiet disk, was seen whole already, and the passes until it
+   * goes through scan the root again only for a file gone since.
    */
   private goneWhenSeenWhole = new Set<string>();
 
@@ -210,7 +211,7 @@ export class RootSync {
       deps.log({ level: 'warn', message: `cannot settle the downloads a crash interrupted: ${error instanceof Error ? error.message : 'unexpected failure'}; the pass waits for them` });
       return report;
     }
-    const remote = await deps.remote.prepare(root, await this.local.rules(), await this.names());
+    const remote = await deps.remote.prepare(root, await this.local.rules(), await this.names(), directoriesOf(deps.snapshots.localPaths(root.id)));
     if (remote.error !== undefined) {
       report.remoteError = remote.error instanceof Error ? remote.error.message : 'unexpected failure';
       deps.log({ level: 'warn', message: `could not read the service's changes: ${report.remoteError}` });
@@ -238,16 +239,17 @@ export class RootSync {
       await this.local.refresh();
       local = stableLocal();
     }
-    // A file gone from a hinted look that the plan would bring back may have moved where no event
-    // said: the whole root is seen first, so a move is a move, not a second asset (seed 61067). So
-    // may the files of a folder gone as a whole: renamed, its new name unannounced (seed 73549).
+    // A synced file gone from a hinted look may have moved where no event said: the whole root is
+    // seen first, so a move is a move, not a deletion and a second asset (vanished-files.ts).
     const look = { local, unstable: this.local.unstable, synced };
-    if (!this.local.sawWholeRoot && ((remote.view !== undefined && vanishedRestores({ ...look, remote: remote.view }).length > 0) || (await this.anyFolderGone(vanishedFolders(look).filter((relDir) => !this.goneWhenSeenWhole.has(relDir)))))) {
+    // One back since the scan that saw it gone may move again unannounced.
+    for (const relPath of this.goneWhenSeenWhole) if (local.has(relPath)) this.goneWhenSeenWhole.delete(relPath);
+    if (!this.local.sawWholeRoot && vanishedFiles(look).some((relPath) => !this.goneWhenSeenWhole.has(relPath))) {
       this.local.hint(['']);
       await this.local.refresh();
       local = stableLocal();
     }
-    if (this.local.sawWholeRoot) this.goneWhenSeenWhole = new Set(vanishedFolders({ local, unstable: this.local.unstable, synced }));
+    if (this.local.sawWholeRoot) this.goneWhenSeenWhole = new Set(vanishedFiles({ local, unstable: this.local.unstable, synced }));
     const needed = contentNeeded({ local, synced, ...(remote.view === undefined ? {} : { remote: remote.view }) });
     if (needed.size > 0) {
       await this.local.read(needed);
@@ -309,15 +311,6 @@ export class RootSync {
    * Whether one of these folders is no folder on disk now (gone, or a file or symlink in its place or
    * on its way). One that cannot be read is not known to be gone: a scan could not look inside it either.
    */
-  private async anyFolderGone(relDirs: readonly string[]): Promise<boolean> {
-    const locator = new PathLocator(this.deps.fs, this.root.path);
-    for (const relDir of relDirs) {
-      const located = await locator.locate(relDir);
-      if (located.kind === 'missing' || located.kind === 'blocked' || (located.kind === 'found' && located.stat.kind !== 'directory')) return true;
-    }
-    return false;
-  }
-
   /** Probed once the disk answers; until then names are told apart exactly, as on Linux. */
   private async names(): Promise<NameKey> {
     if (this.nameKey === undefined) {
