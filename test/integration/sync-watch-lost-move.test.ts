@@ -11,8 +11,15 @@ import { startTestService, type TestService } from '../support/test-service.js';
 describe('sync: watching, a folder renamed whose new name no event announced', () => {
   let service: TestService;
   let api: ApiClient;
-  const folder = mkdtempSync(join(tmpdir(), 'asset-sync-lost-move-'));
-  const stateDir = mkdtempSync(join(tmpdir(), 'asset-sync-lost-move-state-'));
+  /** Temp directories the tests made: removed once they all ran. */
+  const made: string[] = [];
+  const tempDir = (prefix: string): string => {
+    const dir = mkdtempSync(join(tmpdir(), `asset-sync-${prefix}-`));
+    made.push(dir);
+    return dir;
+  };
+  const folder = tempDir('lost-move');
+  const stateDir = tempDir('lost-move-state');
 
   beforeAll(async () => {
     service = await startTestService();
@@ -21,8 +28,7 @@ describe('sync: watching, a folder renamed whose new name no event announced', (
   afterAll(async () => {
     api.close();
     await service.dispose();
-    rmSync(folder, { recursive: true, force: true });
-    rmSync(stateDir, { recursive: true, force: true });
+    for (const dir of made) rmSync(dir, { recursive: true, force: true });
   });
 
   /** An engine over `fs` whose watcher the test plays: its events are the hints given by hand. */
@@ -75,8 +81,8 @@ describe('sync: watching, a folder renamed whose new name no event announced', (
   });
 
   it('renames the folder on the service, instead of binning what it held and uploading it again at the next scan (simulation seed 73549)', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'asset-sync-lost-folder-'));
-    const state = mkdtempSync(join(tmpdir(), 'asset-sync-lost-folder-state-'));
+    const root = tempDir('lost-folder');
+    const state = tempDir('lost-folder-state');
     const { clock, engine, hint: hints } = scriptedEngine(state);
     try {
       await engine.addRoot({ path: root, remotePath: '/LostFolder', publishLive: false });
@@ -107,14 +113,12 @@ describe('sync: watching, a folder renamed whose new name no event announced', (
       await session.close();
     } finally {
       engine.close();
-      rmSync(root, { recursive: true, force: true });
-      rmSync(state, { recursive: true, force: true });
     }
   });
 
   it('moves a single file into a folder whose event was lost, instead of binning its asset and uploading it again at the next scan (simulation seed 87457)', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'asset-sync-lost-file-'));
-    const state = mkdtempSync(join(tmpdir(), 'asset-sync-lost-file-state-'));
+    const root = tempDir('lost-file');
+    const state = tempDir('lost-file-state');
     const { clock, engine, hint: hints } = scriptedEngine(state);
     try {
       await engine.addRoot({ path: root, remotePath: '/LostFile', publishLive: false });
@@ -146,14 +150,12 @@ describe('sync: watching, a folder renamed whose new name no event announced', (
       await session.close();
     } finally {
       engine.close();
-      rmSync(root, { recursive: true, force: true });
-      rmSync(state, { recursive: true, force: true });
     }
   });
 
   it('scans the whole root once for a folder gone, not again on every pass while its deletion waits for the user', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'asset-sync-held-folder-'));
-    const state = mkdtempSync(join(tmpdir(), 'asset-sync-held-folder-state-'));
+    const root = tempDir('held-folder');
+    const state = tempDir('held-folder-state');
     /** Listings of the root itself: one per whole-root scan (a hinted look lists what it was hinted). */
     let rootListings = 0;
     const fs = new (class extends NodeFileSystem {
@@ -195,8 +197,6 @@ describe('sync: watching, a folder renamed whose new name no event announced', (
       await session.close();
     } finally {
       engine.close();
-      rmSync(root, { recursive: true, force: true });
-      rmSync(state, { recursive: true, force: true });
     }
   });
 });

@@ -43,7 +43,7 @@ const sameIdentity = (local: HashedEntry, synced: SyncedEntry): boolean =>
   local.size === synced.size && local.mtimeMs === synced.mtimeMs && local.ino === synced.ino && local.dev === synced.dev;
 
 /** `local` holds hashed files only: the planner keeps unread ones out (plan-operations.ts). */
-export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synced' | 'busy' | 'conflictCopies' | 'nameKey'> & { local: ReadonlyMap<string, HashedEntry> }): LocalDiff {
+export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synced' | 'busy' | 'conflictCopies' | 'nameKey' | 'remote'> & { local: ReadonlyMap<string, HashedEntry> }): LocalDiff {
   const { local, unstable, synced } = input;
   const nameKey = input.nameKey ?? exactNames;
   const sameName = (a: string, b: string): boolean => nameKey(basename(a)) === nameKey(basename(b));
@@ -51,7 +51,7 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
   const copies = input.conflictCopies ?? new Set<string>();
   const diff: LocalDiff = { changed: [], refreshed: [], moved: [], deleted: [], unchanged: new Set(), held: [], appeared: [] };
 
-  const displaced = displacedFiles(local, input.pending, synced, nameKey);
+  const displaced = new Set([...displacedFiles(local, input.pending, synced, nameKey), ...replacedFiles(input)]);
   /**
    * Identities of files still settling or unread at paths nothing synced: what a displaced file may be.
    * Not a decomposed twin's (NAME_CLASH): a synced file respelled so beside a new composed one is the
@@ -202,4 +202,36 @@ function displacedFiles(
     if (moved !== undefined && (moved.md5 === entry.md5 || nameKey(basename(moved.relPath)) === nameKey(basename(entry.relPath)))) displaced.add(entry.relPath);
   }
   return displaced;
+}
+
+/**
+ * Synced paths another synced file was moved over (`mv A/a.txt b.txt`: `b.txt` now holds `A/a.txt`'s
+ * file, same device and inode and the same bytes, and nothing is left at `A/a.txt`), the replaced
+ * asset still as it was on the service. Read by path, `b.txt` was edited to `a.txt`'s bytes and
+ * `a.txt` deleted: its asset lost its history, and when another client had moved it meanwhile (a move
+ * beats a deletion) both assets were live with one file's bytes (seed 90607). These are the replaced
+ * file's deletion and, once it is recorded, the other's move (the moved file waits at a displaced path,
+ * diffLocal). Anything the service changed about the replaced asset keeps the old reading, so the
+ * rules of a conflict still decide it.
+ */
+function replacedFiles(input: Pick<PlanInput, 'unstable' | 'pending' | 'synced' | 'remote'> & { local: ReadonlyMap<string, HashedEntry> }): Set<string> {
+  const { local, unstable, pending, synced, remote } = input;
+  const replaced = new Set<string>();
+  if (remote === undefined) return replaced;
+  const empty = (relPath: string): boolean => !local.has(relPath) && !unstable.has(relPath) && pending?.has(relPath) !== true;
+  const vanished = new Map<string, SyncedEntry>();
+  for (const entry of synced.values()) if (empty(entry.relPath)) vanished.set(identityOf(entry), entry);
+  if (vanished.size === 0) return replaced;
+  for (const entry of synced.values()) {
+    const read = local.get(entry.relPath);
+    const now = read ?? pending?.get(entry.relPath);
+    if (now === undefined || identityOf(now) === identityOf(entry)) continue;
+    const moved = vanished.get(identityOf(now));
+    if (moved === undefined) continue;
+    // Its bytes when read; a rename keeps size and mtime while it settles.
+    const same = read !== undefined ? read.md5 === moved.md5 : now.size === moved.size && now.mtimeMs === moved.mtimeMs;
+    const there = remote.entries.get(entry.relPath);
+    if (same && there?.assetId === entry.assetId && there.md5 === entry.md5) replaced.add(entry.relPath);
+  }
+  return replaced;
 }

@@ -120,6 +120,27 @@ describe('planOperations, both directions (DESIGN.md §3 table)', () => {
     expect(kinds(plan([moved], [base], undefined, settling))).toEqual(['MOVE Brand/a.png -> D/a.png']);
   });
 
+  it('reads a synced file moved over another as that one\'s deletion, then its own move (seed 90607)', () => {
+    // `mv Brand/a.png b.png` over a synced `b.png`: read as an edit of `b.png` and a deletion of `a.png`,
+    // the asset lost its history, and another client's move of it left two live assets of its bytes.
+    const b = file('b.png', 'B');
+    const over = { ...a, relPath: 'b.png' };
+    const both = [base, synced(b, 'asset-b')];
+    const unchanged = [same, remote('b.png', 'asset-b', 'B')];
+    expect(kinds(plan([over], both, unchanged))).toEqual(['DELETE b.png']);
+    // Once the deletion is recorded, the move.
+    expect(kinds(plan([over], [base], [same]))).toEqual(['MOVE Brand/a.png -> b.png']);
+    // Still settling at the path it was moved to (a rename keeps size and mtime): the same.
+    const settling = { unstable: new Set(['b.png']), pending: new Map([['b.png', { size: a.size, mtimeMs: a.mtimeMs, ino: a.ino, dev: a.dev }]]) };
+    expect(kinds(plan([], both, unchanged, settling))).toEqual(['DELETE b.png']);
+    // `b.png` edited on the service meanwhile: the old reading, under the conflict rule.
+    expect(kinds(plan([over], both, [same, remote('b.png', 'asset-b', 'B2')]))).toEqual(['CONFLICT b.png (copy b (conflict 2026-03-01 092401).png)', 'DELETE Brand/a.png']);
+    // Two files swapped, and a save by rename over the file (its temp file never synced): edits, as before.
+    const swapped = [{ ...b, relPath: 'Brand/a.png' }, over];
+    expect(kinds(plan(swapped, both, unchanged))).toEqual(['UPLOAD_VERSION Brand/a.png', 'UPLOAD_VERSION b.png']);
+    expect(kinds(plan([a, file('b.png', 'B-saved')], both, unchanged))).toEqual(['UPLOAD_VERSION b.png']);
+  });
+
   it('reads a synced file moved away as a move while a new file at its old path is still settling (seed 86181)', () => {
     // Folder `Brand` renamed `D` (so renamed on the service too), a new `Brand/a.png` written a moment ago:
     // waiting for the new file, the moved one went up as a second asset of the same bytes.
@@ -141,10 +162,11 @@ describe('planOperations, both directions (DESIGN.md §3 table)', () => {
     const logoMoved = { ...logo, relPath: 'D/Logo.png' };
     const bMoved = { ...b, relPath: 'A/C/Logo.png' };
     expect(kinds(plan([logoMoved, bMoved], both, unchanged))).toEqual(['MOVE A/C/Logo.png -> D/Logo.png']);
-    // Both still settling (a watcher's pass right after the renames): nothing is deleted meanwhile.
+    // Both still settling (a watcher's pass right after the renames): nothing is deleted meanwhile; the
+    // renamed file (same inode, size and mtime) moves, as any rename still settling does.
     const signature = ({ size, mtimeMs, ino, dev }: HashedEntry) => ({ size, mtimeMs, ino, dev });
     const settling = { unstable: new Set(['D/Logo.png', 'A/C/Logo.png']), pending: new Map([['D/Logo.png', signature(logoMoved)], ['A/C/Logo.png', signature(bMoved)]]) };
-    expect(kinds(plan([], both, unchanged, settling))).toEqual([]);
+    expect(kinds(plan([], both, unchanged, settling))).toEqual(['MOVE A/C/Logo.png -> D/Logo.png']);
     // Once that move is recorded, the other file's is an ordinary move.
     const recorded = [synced(logoMoved, 'asset-l'), synced(b, 'asset-b')];
     expect(kinds(plan([logoMoved, bMoved], recorded, [remote('D/Logo.png', 'asset-l', 'L'), remote('B/b.txt', 'asset-b', 'X')]))).toEqual(['MOVE B/b.txt -> A/C/Logo.png']);
