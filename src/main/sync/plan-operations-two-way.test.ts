@@ -201,7 +201,7 @@ describe('planOperations, both directions (DESIGN.md §3 table)', () => {
     expect(kinds(plan([replaced], [synced(twin, 'asset-c')], [remote('A/caf\u00e9.txt', 'asset-c', 'C')], respelled))).toEqual(['UPLOAD_VERSION A/café.txt']);
   });
 
-  it('moves a file held at a decomposed twin\'s name where the service moved its asset: the service\'s name wins (seed 89027)', () => {
+  it('moves a file held at a decomposed twin\'s name where the service moved its asset: the service\'s name wins (seeds 89027, 90649)', () => {
     // `B/café.txt` renamed to the NFD twin of `A/café.txt` and held there (NAME_CLASH); the colleague
     // renamed the asset `D/logo.png` and wrote a new `B/café.txt`. Waiting, the file kept `B/café.txt`
     // as its asset's path, and the new asset there never came down.
@@ -218,6 +218,9 @@ describe('planOperations, both directions (DESIGN.md §3 table)', () => {
     // Edited or binned there: it waits, as before.
     expect(kinds(plan([twin], both, [remote('B/caf\u00e9.txt', 'asset-x', 'X2'), remote('A/caf\u00e9.txt', 'asset-c', 'C')], reported))).toEqual([]);
     expect(kinds(plan([twin], both, [remote('A/caf\u00e9.txt', 'asset-c', 'C')], reported))).toEqual([]);
+    // Binned there and another asset at its old path (seed 90649): the held row lets go of the path,
+    // the file stays where it is; the other asset comes down the pass after.
+    expect(kinds(plan([twin], both, [remote('A/caf\u00e9.txt', 'asset-c', 'C'), remote('B/caf\u00e9.txt', 'asset-n', 'N')], reported))).toEqual(['FORGET B/café.txt']);
     // Edited here before the rename (its size or mtime differs): no telling its bytes, so it waits.
     const edited = { unstable: new Set([nfd]), pending: new Map([[nfd, { size: x.size + 1, mtimeMs: x.mtimeMs + 5, ino: x.ino, dev: x.dev }]]) };
     expect(kinds(plan([twin], both, renamed, edited))).toEqual([]);

@@ -183,6 +183,13 @@ function bothDirections(input: SplitInput, localDiff: LocalDiff, remoteDiff: Rem
     const here = states.get(synced.relPath);
     if (here === undefined) continue; // still being written, or busy: wait
     const there = remoteDiff.states.get(synced.relPath) ?? { kind: 'unknown' as const };
+    if (here.kind === 'held' && there.kind === 'removed' && remoteEntries.has(synced.relPath)) {
+      // Held at a name the service cannot take while the service binned its asset and another asset
+      // took its old path: the held row would keep that asset from coming down for good (seed 90649).
+      // The file stays where it is, reported, and goes up as new once its user ends the clash.
+      buckets.disk.push({ kind: 'FORGET', relPath: synced.relPath, assetId: synced.assetId });
+      continue;
+    }
     if (here.kind === 'held' && there.kind !== 'moved') continue; // waits while the clash lasts
     const { relPath, assetId } = synced;
     switch (there.kind) {
