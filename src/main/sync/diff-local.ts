@@ -222,10 +222,12 @@ function replacedFiles(input: Pick<PlanInput, 'unstable' | 'pending' | 'synced' 
   const vanished = new Map<string, SyncedEntry>();
   for (const entry of synced.values()) if (empty(entry.relPath)) vanished.set(identityOf(entry), entry);
   if (vanished.size === 0) return replaced;
+  /** Identities on disk: a replaced file still somewhere (moved away, or held at a clashing name) is no deletion. */
+  const onDisk = new Set([...local.values(), ...(pending?.values() ?? [])].map(identityOf));
   for (const entry of synced.values()) {
     const read = local.get(entry.relPath);
     const now = read ?? pending?.get(entry.relPath);
-    if (now === undefined || identityOf(now) === identityOf(entry)) continue;
+    if (now === undefined || identityOf(now) === identityOf(entry) || onDisk.has(identityOf(entry))) continue;
     const moved = vanished.get(identityOf(now));
     if (moved === undefined) continue;
     // Its bytes when read; a rename keeps size and mtime while it settles.

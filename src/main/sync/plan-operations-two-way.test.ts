@@ -120,7 +120,7 @@ describe('planOperations, both directions (DESIGN.md §3 table)', () => {
     expect(kinds(plan([moved], [base], undefined, settling))).toEqual(['MOVE Brand/a.png -> D/a.png']);
   });
 
-  it('reads a synced file moved over another as that one\'s deletion, then its own move (seed 90607)', () => {
+  it('reads a synced file moved over another as that one\'s deletion, then its own move (seeds 90607, 87244)', () => {
     // `mv Brand/a.png b.png` over a synced `b.png`: read as an edit of `b.png` and a deletion of `a.png`,
     // the asset lost its history, and another client's move of it left two live assets of its bytes.
     const b = file('b.png', 'B');
@@ -135,6 +135,12 @@ describe('planOperations, both directions (DESIGN.md §3 table)', () => {
     expect(kinds(plan([], both, unchanged, settling))).toEqual(['DELETE b.png']);
     // `b.png` edited on the service meanwhile: the old reading, under the conflict rule.
     expect(kinds(plan([over], both, [same, remote('b.png', 'asset-b', 'B2')]))).toEqual(['CONFLICT b.png (copy b (conflict 2026-03-01 092401).png)', 'DELETE Brand/a.png']);
+    // The replaced file still on disk, held at a clashing name (its NFD twin): no deletion to wait for,
+    // or the moved one waited on it for good (seed 87244); the edit reading, as before.
+    const cafe = file('caf\u00e9.png', 'K');
+    const nfd = 'cafe\u0301.png';
+    const held = { unstable: new Set([nfd]), pending: new Map([[nfd, { size: cafe.size, mtimeMs: cafe.mtimeMs, ino: cafe.ino, dev: cafe.dev }]]) };
+    expect(kinds(plan([{ ...a, relPath: 'caf\u00e9.png' }], [base, synced(cafe, 'asset-k')], [same, remote('caf\u00e9.png', 'asset-k', 'K')], held))).toEqual(['UPLOAD_VERSION café.png', 'DELETE Brand/a.png']);
     // Two files swapped, and a save by rename over the file (its temp file never synced): edits, as before.
     const swapped = [{ ...b, relPath: 'Brand/a.png' }, over];
     expect(kinds(plan(swapped, both, unchanged))).toEqual(['UPLOAD_VERSION Brand/a.png', 'UPLOAD_VERSION b.png']);
@@ -162,11 +168,10 @@ describe('planOperations, both directions (DESIGN.md §3 table)', () => {
     const logoMoved = { ...logo, relPath: 'D/Logo.png' };
     const bMoved = { ...b, relPath: 'A/C/Logo.png' };
     expect(kinds(plan([logoMoved, bMoved], both, unchanged))).toEqual(['MOVE A/C/Logo.png -> D/Logo.png']);
-    // Both still settling (a watcher's pass right after the renames): nothing is deleted meanwhile; the
-    // renamed file (same inode, size and mtime) moves, as any rename still settling does.
+    // Both still settling (a watcher's pass right after the renames): nothing is deleted meanwhile.
     const signature = ({ size, mtimeMs, ino, dev }: HashedEntry) => ({ size, mtimeMs, ino, dev });
     const settling = { unstable: new Set(['D/Logo.png', 'A/C/Logo.png']), pending: new Map([['D/Logo.png', signature(logoMoved)], ['A/C/Logo.png', signature(bMoved)]]) };
-    expect(kinds(plan([], both, unchanged, settling))).toEqual(['MOVE A/C/Logo.png -> D/Logo.png']);
+    expect(kinds(plan([], both, unchanged, settling))).toEqual([]);
     // Once that move is recorded, the other file's is an ordinary move.
     const recorded = [synced(logoMoved, 'asset-l'), synced(b, 'asset-b')];
     expect(kinds(plan([logoMoved, bMoved], recorded, [remote('D/Logo.png', 'asset-l', 'L'), remote('B/b.txt', 'asset-b', 'X')]))).toEqual(['MOVE B/b.txt -> A/C/Logo.png']);
