@@ -316,6 +316,22 @@ describe('planOperations, both directions (DESIGN.md §3 table)', () => {
     expect(kinds(chain)).toEqual(['LOCAL_MOVE B/Logo.png -> B/Other.png']);
   });
 
+  it('breaks a cycle that a file moved here closes: the service\'s move of it waits for a path its own move took (seed 91090)', () => {
+    // Moved and edited here (A/C → D), moved to B there; the service moved B's file to D meanwhile.
+    const c = file('A/C/c.txt', 'C');
+    const b = file('B/c.txt', 'B');
+    const swapped = [remote('B/c.txt', 'asset-c', 'C'), remote('D/c.txt', 'asset-b', 'B')];
+    const movedHere = { ...c, relPath: 'D/c.txt', md5: 'C2' };
+    expect(kinds(plan([movedHere, b], [synced(c, 'asset-c'), synced(b, 'asset-b')], swapped))).toEqual(['LOCAL_MOVE D/c.txt -> D/c (2).txt']);
+    // The other follows into the freed path, then the first takes the service's name, then its edit goes up.
+    const aside = { ...movedHere, relPath: 'D/c (2).txt' };
+    expect(kinds(plan([aside, b], [synced({ ...c, relPath: aside.relPath }, 'asset-c'), synced(b, 'asset-b')], swapped))).toEqual(['LOCAL_MOVE B/c.txt -> D/c.txt']);
+    const followed = { ...b, relPath: 'D/c.txt' };
+    expect(kinds(plan([aside, followed], [synced({ ...c, relPath: aside.relPath }, 'asset-c'), synced(followed, 'asset-b')], swapped))).toEqual(['LOCAL_MOVE D/c (2).txt -> B/c.txt']);
+    const home = { ...movedHere, relPath: 'B/c.txt' };
+    expect(kinds(plan([home, followed], [synced({ ...c, relPath: home.relPath }, 'asset-c'), synced(followed, 'asset-b')], swapped))).toEqual(['UPLOAD_VERSION B/c.txt']);
+  });
+
   it('decides nothing on the service side for an asset whose own change was not read back yet', () => {
     const unknown = { entries: new Map<string, RemoteEntry>(), unknownAssets: new Set(['asset-a']) };
     expect(kinds(plan([a], [base], undefined, { remote: unknown }))).toEqual([]);

@@ -232,7 +232,9 @@ function bothDirections(input: SplitInput, localDiff: LocalDiff, remoteDiff: Rem
           // Both moved it, differently: the service's name wins, as in a conflict. A file held at a
           // name the service cannot take leaves it so: waiting there, it kept its old path as the
           // asset's, and a new asset the service had at that path never came down (seed 89027).
-          if (claim(to)) buckets.disk.push({ kind: 'LOCAL_MOVE', from: here.local.relPath, to, syncedPath: relPath, assetId, local: here.local, md5: synced.md5 });
+          // It goes from where it is now, through the swap breaker like the service's other moves.
+          const target = moveTarget(here.local.relPath, to);
+          if (target !== undefined) buckets.disk.push({ kind: 'LOCAL_MOVE', from: here.local.relPath, to: target, syncedPath: relPath, assetId, local: here.local, md5: synced.md5 });
         } else {
           buckets.disk.push({ kind: 'FORGET', relPath, assetId });
           if (claim(to)) buckets.downloads.push({ kind: 'DOWNLOAD', relPath: to, remote: there.remote });
@@ -283,15 +285,26 @@ function renumbered(from: string, to: string): boolean {
  * before its fix). Paths are compared the way the disk compares names: on a disk that folds case,
  * `Logo.png` is held by `LOGO.png` whatever the planner's exact paths say. The first of such a cycle
  * steps aside to a free name; the others wait, follow next pass, and it takes its own name the pass
- * after. Returns where a remote move from `relPath` to `to` goes this pass (claimed), or undefined.
+ * after. Returns where a remote move of the file at `relPath` on disk to `to` goes this pass (claimed), or
+ * undefined.
  */
 function swapBreaker(input: SplitInput, states: ReadonlyMap<string, LocalState>, remoteDiff: RemoteDiff, claim: (relPath: string) => boolean): (relPath: string, to: string) => string | undefined {
   const nameKey = input.nameKey ?? exactNames;
-  /** Synced path (its key) → where the service has it now, for files that follow it from there this pass. */
+  /** Path on disk (its key) → where the service has that file now, for files that follow it from there this pass. */
   const leaving = new Map<string, string>();
   for (const [relPath, there] of remoteDiff.states) {
-    const kind = states.get(relPath)?.kind;
-    if (there.kind === 'moved' && (kind === 'same' || kind === 'changed')) leaving.set(nameKey(relPath), there.remote.relPath);
+    const here = states.get(relPath);
+    if (there.kind !== 'moved' || here === undefined) continue;
+    const to = there.remote.relPath;
+    if (here.kind === 'same' || here.kind === 'changed') leaving.set(nameKey(relPath), to);
+    // A file moved here that the service moved elsewhere follows the service's name from where it is
+    // now (bothDirections' "both moved it, differently"). Left out, a swap it closed was no cycle: the
+    // service moved B's file to D and this one (moved to D here) to B, and each waited for the other's
+    // path on every pass (seed 91090).
+    else if (here.kind === 'held' || (here.kind === 'moved' && here.local.relPath !== to && !renumbered(relPath, to))) {
+      const key = nameKey(here.local.relPath);
+      if (!leaving.has(key)) leaving.set(key, to);
+    }
   }
   const remoteKeys = new Set([...(input.remote?.entries.keys() ?? [])].map(nameKey));
   const localKeys = new Set([...input.local.keys(), ...input.synced.keys(), ...input.unstable, ...(input.pending?.keys() ?? [])].map(nameKey));
