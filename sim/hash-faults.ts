@@ -16,9 +16,7 @@ export function editWhileHashed(input: { random: Prng; faults: Faults; disk: Mem
   const { random, faults, disk, writes, root, trace } = input;
   return (path) => {
     if (!faults.active || !path.startsWith(`${root}/`) || path.includes('/.asset-sync/') || disk.kindOf(path) !== 'file' || !random.chance(RATE)) return;
-    const before = disk.readText(path);
-    disk.appendFile(path, '~');
-    writes.changed(before, `${before}~`);
+    disk.appendFile(path, writes.appended(disk.readText(path), '~'));
     trace(`fault changed-while-hashed on ${path.slice(root.length + 1)}`);
   };
 }

@@ -132,7 +132,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       const engine = createEngine(
         { stateDir: `/nowhere/state-${String(client.index)}`, server: SIM_SERVER, stableMs: 200, limits: { filesInFlight: 1, partsInFlight: 1 }, rescanIntervalMs: options.plant === 'no-rescan' ? Infinity : RESCAN_MS },
         {
-          api: withFeed(client.feed, simApi({ app: service.app, token, clock, random: random.fork(), faults: client.faults, fs: client.fs, disk: client.disk, plantBlindRetry: options.plant === 'blind-retry', edited: (before, after) => writes.changed(before, after) })),
+          api: withFeed(client.feed, simApi({ app: service.app, token, clock, random: random.fork(), faults: client.faults, fs: client.fs, disk: client.disk, plantBlindRetry: options.plant === 'blind-retry', edited: (before, mark) => writes.appended(before, mark) })),
           ...(client.feed === undefined ? {} : { random: client.feed.jitter }),
           fs: client.fs,
           clock,

@@ -32,8 +32,8 @@ export interface SimApiDeps {
   fs: FileSystem;
   /** The disk itself, where a user changes a file while it is uploaded. */
   disk: MemoryFileSystem;
-  /** Hears a user's change of a file while it uploads: the content before and after. */
-  edited?: (before: string, after: string) => void;
+  /** Hears a user's append to a file while it uploads (the content before, the mark) and returns what to append (`UserWrites.appended`). */
+  edited?: (before: string, mark: string) => string;
   /** A planted bug for the harness's own test: report a lost answer as a request never sent. */
   plantBlindRetry?: boolean;
 }
@@ -118,9 +118,7 @@ export function simApi(deps: SimApiDeps): AssetApi {
       const label = traceLabel('PUT', new URL(request.url).pathname);
       deps.faults.crashPoint(`${label} (before)`);
       if (deps.faults.disk(request.filePath, ['changed-while-uploaded']) !== undefined && deps.disk.kindOf(request.filePath) === 'file') {
-        const before = deps.disk.readText(request.filePath);
-        deps.disk.appendFile(request.filePath, '+');
-        deps.edited?.(before, `${before}+`);
+        deps.disk.appendFile(request.filePath, deps.edited?.(deps.disk.readText(request.filePath), '+') ?? '+');
       }
       const stat = await deps.fs.lstat(request.filePath).catch(() => undefined);
       if (stat?.kind !== 'file') throw fileChangedError(request.filePath, 'is gone');
