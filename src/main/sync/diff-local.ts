@@ -33,6 +33,12 @@ export interface LocalDiff {
    * service moves their asset (plan-operations.ts); by path.
    */
   held: LocalChange[];
+  /**
+   * Synced files renamed to such a name and edited too (its size or mtime differs): no telling their
+   * bytes while the clash lasts, so they wait as well, but their rows follow the service's moves of
+   * their assets (plan-operations.ts); by path.
+   */
+  clashed: SyncedEntry[];
   /** New files nothing claimed; by path. */
   appeared: HashedEntry[];
 }
@@ -49,7 +55,7 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
   const sameName = (a: string, b: string): boolean => nameKey(basename(a)) === nameKey(basename(b));
   const busy = input.busy ?? new Set<string>();
   const copies = input.conflictCopies ?? new Set<string>();
-  const diff: LocalDiff = { changed: [], refreshed: [], moved: [], deleted: [], unchanged: new Set(), held: [], appeared: [] };
+  const diff: LocalDiff = { changed: [], refreshed: [], moved: [], deleted: [], unchanged: new Set(), held: [], clashed: [], appeared: [] };
 
   const displaced = new Set([...displacedFiles(local, input.pending, synced, nameKey), ...replacedFiles(input)]);
   /**
@@ -157,6 +163,11 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
     const clashing = settling.find(([relPath, sig]) => relPath !== nfc(relPath) && !busy.has(relPath) && sig.dev === gone.dev && sig.ino === gone.ino && sig.size === gone.size && sig.mtimeMs === gone.mtimeMs);
     if (clashing !== undefined) {
       diff.held.push({ synced: gone, local: { relPath: clashing[0], ...clashing[1], md5: gone.md5 } });
+      continue;
+    }
+    // The same file there, edited since it synced (seed 92508): no deletion either, as before.
+    if (settling.some(([relPath, sig]) => relPath !== nfc(relPath) && !busy.has(relPath) && sig.dev === gone.dev && sig.ino === gone.ino)) {
+      diff.clashed.push(gone);
       continue;
     }
     const maybe = settlingAnywhere.has(identityOf(gone)) || pending.some(([, sig]) => sig.size === gone.size);

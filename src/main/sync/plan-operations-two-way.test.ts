@@ -226,9 +226,39 @@ describe('planOperations, both directions (DESIGN.md §3 table)', () => {
     // Binned there and another asset at its old path (seed 90649): the held row lets go of the path,
     // the file stays where it is; the other asset comes down the pass after.
     expect(kinds(plan([twin], both, [remote('A/caf\u00e9.txt', 'asset-c', 'C'), remote('B/caf\u00e9.txt', 'asset-n', 'N')], reported))).toEqual(['FORGET B/café.txt']);
-    // Edited here before the rename (its size or mtime differs): no telling its bytes, so it waits.
+    // Edited here before the rename (its size or mtime differs): no telling its bytes, so the file
+    // waits where it is, but its row follows the service's move and frees B/café.txt (seed 92508).
     const edited = { unstable: new Set([nfd]), pending: new Map([[nfd, { size: x.size + 1, mtimeMs: x.mtimeMs + 5, ino: x.ino, dev: x.dev }]]) };
-    expect(kinds(plan([twin], both, renamed, edited))).toEqual([]);
+    expect(kinds(plan([twin], both, renamed, edited))).toEqual(['FORGET B/café.txt', 'ADOPT D/logo.png']);
+  });
+
+  it('moves the row of a file edited and held at a decomposed twin\'s name where the service moved its asset, freeing its path (seed 92508)', () => {
+    // Client 0 edited `A/café.txt` and renamed it to the NFD twin of the root's `café.txt` (NAME_CLASH;
+    // edited, so not held for a move: its bytes are unread). Client 1 renamed folder `A` to `A2` and
+    // moved `B/a.txt` to a new `A/café.txt`. The waiting row kept `A/café.txt`, and `B/a.txt` never
+    // moved there.
+    const x = file('A/caf\u00e9.txt', 'X');
+    const twin = file('caf\u00e9.txt', 'C');
+    const n = file('B/a.txt', 'N');
+    const rows = [synced(x, 'asset-x'), synced(twin, 'asset-c'), synced(n, 'asset-n')];
+    const nfd = 'cafe\u0301.txt';
+    const edited = { unstable: new Set([nfd]), pending: new Map([[nfd, { size: x.size + 3, mtimeMs: x.mtimeMs + 5, ino: x.ino, dev: x.dev }]]) };
+    const service = [remote('A2/caf\u00e9.txt', 'asset-x', 'X'), remote('caf\u00e9.txt', 'asset-c', 'C'), remote('A/caf\u00e9.txt', 'asset-n', 'N')];
+    const first = plan([twin, n], rows, service, edited);
+    expect(kinds(first)).toEqual(['FORGET A/café.txt', 'ADOPT A2/café.txt']);
+    // The row keeps the file's identity and the synced bytes at the service's path: nothing to send.
+    expect(first.operations[1]).toMatchObject({ kind: 'ADOPT', assetId: 'asset-x', md5: 'X', local: { relPath: 'A2/caf\u00e9.txt', ino: x.ino, size: x.size, mtimeMs: x.mtimeMs, md5: 'X' } });
+    // The pass after, the other asset moves in; the edited file still waits, its row at the service's path.
+    const followed = synced({ ...x, relPath: 'A2/caf\u00e9.txt' }, 'asset-x');
+    expect(kinds(plan([twin, n], [followed, synced(twin, 'asset-c'), synced(n, 'asset-n')], service, edited))).toEqual(['LOCAL_MOVE B/a.txt -> A/café.txt']);
+    const arrived = { ...n, relPath: 'A/caf\u00e9.txt' };
+    expect(kinds(plan([twin, arrived], [followed, synced(twin, 'asset-c'), synced(arrived, 'asset-n')], service, edited))).toEqual([]);
+    // The service's path taken on disk: the row waits where it is.
+    expect(kinds(plan([twin, n, file('A2/caf\u00e9.txt', 'Z')], rows, service, edited))).toEqual(['UPLOAD_NEW A2/café.txt']);
+    // Not moved there: it waits, as before.
+    expect(kinds(plan([twin, n], rows, [remote('A/caf\u00e9.txt', 'asset-x', 'X'), remote('caf\u00e9.txt', 'asset-c', 'C'), remote('B/a.txt', 'asset-n', 'N')], edited))).toEqual([]);
+    // Binned there and another asset at its old path: the row lets go of the path, as a held one does (seed 90649).
+    expect(kinds(plan([twin, n], rows, [remote('caf\u00e9.txt', 'asset-c', 'C'), remote('A/caf\u00e9.txt', 'asset-n', 'N')], edited))).toEqual(['FORGET A/café.txt']);
   });
 
   it('moves a file moved here whose name the service only numbered anew: the move goes up (seed 86076)', () => {

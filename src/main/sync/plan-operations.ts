@@ -32,7 +32,9 @@ type LocalState =
   | { kind: 'moved'; local: HashedEntry }
   | { kind: 'deleted' }
   /** Renamed, unchanged, to a name the service cannot take (LocalDiff.held): waits, unless the service moves it. */
-  | { kind: 'held'; local: HashedEntry };
+  | { kind: 'held'; local: HashedEntry }
+  /** Renamed to such a name and edited (LocalDiff.clashed): waits; its row follows the service's move. */
+  | { kind: 'clashed' };
 
 /** The plan's input with the local side split: hashed files are diffed, unread ones can only be new. */
 type SplitInput = Omit<PlanInput, 'local'> & { local: ReadonlyMap<string, HashedEntry>; unread: LocalEntry[] };
@@ -141,6 +143,7 @@ function toService(synced: SyncedEntry, state: LocalState, buckets: Buckets): vo
       buckets.remoteDeletes.push({ kind: 'DELETE', relPath, assetId });
       break;
     case 'held':
+    case 'clashed':
       break; // waits while the clash lasts
   }
 }
@@ -156,6 +159,7 @@ function localStates(input: SplitInput, diff: LocalDiff): Map<string, LocalState
   for (const { synced, local } of diff.moved) states.set(synced.relPath, { kind: 'moved', local });
   for (const entry of diff.deleted) states.set(entry.relPath, { kind: 'deleted' });
   for (const { synced, local } of diff.held) states.set(synced.relPath, { kind: 'held', local });
+  for (const entry of diff.clashed) states.set(entry.relPath, { kind: 'clashed' });
   return states;
 }
 
@@ -183,11 +187,23 @@ function bothDirections(input: SplitInput, localDiff: LocalDiff, remoteDiff: Rem
     const here = states.get(synced.relPath);
     if (here === undefined) continue; // still being written, or busy: wait
     const there = remoteDiff.states.get(synced.relPath) ?? { kind: 'unknown' as const };
-    if (here.kind === 'held' && there.kind === 'removed' && remoteEntries.has(synced.relPath)) {
+    if ((here.kind === 'held' || here.kind === 'clashed') && there.kind === 'removed' && remoteEntries.has(synced.relPath)) {
       // Held at a name the service cannot take while the service binned its asset and another asset
       // took its old path: the held row would keep that asset from coming down for good (seed 90649).
       // The file stays where it is, reported, and goes up as new once its user ends the clash.
       buckets.disk.push({ kind: 'FORGET', relPath: synced.relPath, assetId: synced.assetId });
+      continue;
+    }
+    if (here.kind === 'clashed') {
+      // Held there and edited too, while the service moved its asset: the file cannot follow (its
+      // bytes unread, the move would record them as the synced ones), so its row does, the file
+      // staying where it is. Left at the old path, the row kept another asset the service moved there
+      // from coming down for good (seed 92508: folder `A` renamed `A2` by the other client, a file
+      // moved to `A/café.txt`). Once the clash ends, the file is judged against the row at the
+      // service's path as any moved and edited file is.
+      const { relPath, assetId, md5, size, mtimeMs, ino, dev } = synced;
+      const to = there.kind === 'moved' ? there.remote.relPath : undefined;
+      if (to !== undefined && claim(to)) buckets.disk.push({ kind: 'FORGET', relPath, assetId }, { kind: 'ADOPT', relPath: to, assetId, local: { relPath: to, size, mtimeMs, ino, dev, md5 }, md5 });
       continue;
     }
     if (here.kind === 'held' && there.kind !== 'moved') continue; // waits while the clash lasts
