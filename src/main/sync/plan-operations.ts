@@ -16,9 +16,9 @@
 import { conflictCopyName } from './conflict-name.js';
 import { contentNeeded } from './content-needed.js';
 import { diffLocal, type LocalDiff } from './diff-local.js';
-import { diffRemote, type RemoteDiff } from './diff-remote.js';
+import { diffRemote, type RemoteDiff, type RemoteState } from './diff-remote.js';
 import { exactNames, numberedName, unnumbered } from './local-names.js';
-import { DEFAULT_DELETE_GUARD, isHashed, type DeleteGuard, type HashedEntry, type LocalEntry, type Operation, type Plan, type PlanInput, type SyncedEntry } from './sync-types.js';
+import { DEFAULT_DELETE_GUARD, isHashed, type DeleteGuard, type HashedEntry, type LocalEntry, type Operation, type Plan, type PlanInput, type RemoteEntry, type SyncedEntry } from './sync-types.js';
 
 /** Below this many deletions the fraction rule does not apply (deleting 1 of 3 files is ordinary). */
 const FRACTION_RULE_FLOOR = 5;
@@ -187,26 +187,7 @@ function bothDirections(input: SplitInput, localDiff: LocalDiff, remoteDiff: Rem
     const here = states.get(synced.relPath);
     if (here === undefined) continue; // still being written, or busy: wait
     const there = remoteDiff.states.get(synced.relPath) ?? { kind: 'unknown' as const };
-    if ((here.kind === 'held' || here.kind === 'clashed') && there.kind === 'removed' && remoteEntries.has(synced.relPath)) {
-      // Held at a name the service cannot take while the service binned its asset and another asset
-      // took its old path: the held row would keep that asset from coming down for good (seed 90649).
-      // The file stays where it is, reported, and goes up as new once its user ends the clash.
-      buckets.disk.push({ kind: 'FORGET', relPath: synced.relPath, assetId: synced.assetId });
-      continue;
-    }
-    if (here.kind === 'clashed') {
-      // Held there and edited too, while the service moved its asset: the file cannot follow (its
-      // bytes unread, the move would record them as the synced ones), so its row does, the file
-      // staying where it is. Left at the old path, the row kept another asset the service moved there
-      // from coming down for good (seed 92508: folder `A` renamed `A2` by the other client, a file
-      // moved to `A/café.txt`). Once the clash ends, the file is judged against the row at the
-      // service's path as any moved and edited file is.
-      const { relPath, assetId, md5, size, mtimeMs, ino, dev } = synced;
-      const to = there.kind === 'moved' ? there.remote.relPath : undefined;
-      if (to !== undefined && claim(to)) buckets.disk.push({ kind: 'FORGET', relPath, assetId }, { kind: 'ADOPT', relPath: to, assetId, local: { relPath: to, size, mtimeMs, ino, dev, md5 }, md5 });
-      continue;
-    }
-    if (here.kind === 'held' && there.kind !== 'moved') continue; // waits while the clash lasts
+    if (behindClash(synced, here, there, remoteEntries, claim, buckets)) continue;
     const { relPath, assetId } = synced;
     switch (there.kind) {
       case 'unknown':
@@ -286,6 +267,34 @@ function bothDirections(input: SplitInput, localDiff: LocalDiff, remoteDiff: Rem
   for (const entry of localDiff.appeared) {
     if (!answered.has(entry.relPath)) buckets.uploads.push({ kind: 'UPLOAD_NEW', relPath: entry.relPath, local: entry });
   }
+}
+
+/**
+ * A synced file renamed to a name the service cannot take (held, or clashed when edited too: LocalDiff)
+ * waits while the clash lasts; answers whether this did all there is to do for it. A held file follows
+ * the service's move as any file moved on both sides does (bothDirections). Its row never keeps a path
+ * another asset needs: left there, that asset never came down.
+ */
+function behindClash(synced: SyncedEntry, here: LocalState, there: RemoteState | { kind: 'unknown' }, remoteEntries: ReadonlyMap<string, RemoteEntry>, claim: (relPath: string) => boolean, buckets: Buckets): boolean {
+  if (here.kind !== 'held' && here.kind !== 'clashed') return false;
+  const { relPath, assetId } = synced;
+  if (there.kind === 'removed' && remoteEntries.has(relPath)) {
+    // The service binned its asset and another asset took its old path (seed 90649): the row lets go,
+    // the file stays where it is, reported, and goes up as new once its user ends the clash.
+    buckets.disk.push({ kind: 'FORGET', relPath, assetId });
+    return true;
+  }
+  if (here.kind === 'held') return there.kind !== 'moved';
+  // Edited too, while the service moved its asset: the file cannot follow (its bytes unread, the move
+  // would record them as the synced ones), so its row does, the file staying where it is (seed 92508:
+  // folder `A` renamed `A2` by the other client, a file moved to `A/café.txt`). Once the clash ends,
+  // the file is judged against the row at the service's path as any moved and edited file is.
+  const to = there.kind === 'moved' ? there.remote.relPath : undefined;
+  if (to !== undefined && claim(to)) {
+    const { md5, size, mtimeMs, ino, dev } = synced;
+    buckets.disk.push({ kind: 'FORGET', relPath, assetId }, { kind: 'ADOPT', relPath: to, assetId, local: { relPath: to, size, mtimeMs, ino, dev, md5 }, md5 });
+  }
+  return true;
 }
 
 /** Only the clash number differs (`A/logo (2).png` → `A/logo.png`): the names local-names.ts gives. */
