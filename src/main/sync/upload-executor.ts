@@ -97,7 +97,16 @@ export class UploadExecutor {
     const reused: { local: LocalEntry; entry: JournalEntry; assetId: string }[] = [];
     for (const local of entries) {
       const known = this.deps.journal.get(root.id, local.relPath);
-      if (known?.assetId != null) reused.push({ local, entry: known, assetId: known.assetId });
+      // A version's entry names the asset that was synced at this path, not an asset made for this
+      // file: a new file here means the path syncs no asset now (moved away, forgotten), so the entry
+      // is void and the file goes up as its own asset. Reused, a file written where a folder had been
+      // renamed away went up as a version of the moved asset, synced at both paths: the old path's row,
+      // no placement on the service, read as "moved here, removed there" once that folder moved too,
+      // and its restoring move waited on every pass (seed 95042).
+      if (known?.kind === 'VERSION') {
+        this.deps.journal.finish(root.id, local.relPath);
+        fresh.push(local);
+      } else if (known?.assetId != null) reused.push({ local, entry: known, assetId: known.assetId });
       else if (known !== undefined) intents.push({ local, entry: known });
       else fresh.push(local);
     }
