@@ -97,7 +97,8 @@ export class PlacementExecutor {
    * caller forgets it, so the file uploads as a new asset as before. A live asset filed in a folder of
    * this root is one the listing is behind on (another client brought it back, or moved it): `WAIT`
    * for the read-back, whose plan moves it from where it is, not from where this client last saw it
-   * (a folder that may no longer be its own). Live elsewhere (filed out of the root): `GONE`. A
+   * (a folder that may no longer be its own), unless another synced file of this root is the asset's
+   * too (`MOVE`). Live elsewhere (filed out of the root): `GONE`. A
    * failure to reach the service is thrown: the move waits. `MOVE` comes with the options the asset
    * is filed in, for the move to leave (`move`'s `filed`).
    */
@@ -107,7 +108,13 @@ export class PlacementExecutor {
     if (asset === undefined) return 'GONE';
     const placements = asset.metadata.values[await folders.fieldId()] ?? [];
     if (asset.lifecycleStatus.state !== 'BINNED') {
-      return (await this.inRoot(root, placements)).length > 0 ? 'WAIT' : 'GONE';
+      if ((await this.inRoot(root, placements)).length === 0) return 'GONE';
+      // Filed in two folders here and taken out of the one the file left: the listing is not behind,
+      // its other placement is synced here. The move wins, as over a removal of the whole asset: filed
+      // where the file went, its other folder kept (`move` leaves the others of an asset not alone).
+      // Waiting, the read-back's plan was this one again, on every pass.
+      if (this.deps.otherPlacements(root.id, op.assetId, op.from) > 0) return { verdict: 'MOVE', filed: placements, synced: previous };
+      return 'WAIT';
     }
     // Lower-cased as everywhere the engine reads a service's checksum: the hosted one's case is not specified.
     const current = asset.currentAssetFile?.checksum.toLowerCase();
