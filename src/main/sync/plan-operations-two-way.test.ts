@@ -296,6 +296,19 @@ describe('planOperations, both directions (DESIGN.md §3 table)', () => {
     expect(kinds(plan([], [synced(logo, 'asset-w')], [remote('A/brand.png', 'asset-w', 'W')]))).toEqual(['FORGET A/logo (2).png', 'DOWNLOAD A/brand.png']);
   });
 
+  it('sends the move made here when the service only respelled the name a new file here took, on a disk that ignores case (seed 99522)', () => {
+    // `A/logo.png` moved to `A2` here and a new `A/logo.png` written; the service renamed the asset
+    // `A/Logo.png`, the new file's name on this disk. The service's name won: the move waited for the
+    // new file's path, and the new file for the move's record, on every pass.
+    const logo = file('A/logo.png', 'W');
+    const moved = { ...logo, relPath: 'A2/logo.png' };
+    const fresh = file('A/logo.png', 'N');
+    const respelled = [remote('A/Logo.png', 'asset-w', 'W')];
+    expect(kinds(plan([moved, fresh], [synced(logo, 'asset-w')], respelled, { nameKey: caseFoldedNames }))).toEqual(['MOVE A/logo.png -> A2/logo.png']);
+    // On a disk that keeps case, `A/Logo.png` is free: the service's name wins, as before.
+    expect(kinds(plan([moved, fresh], [synced(logo, 'asset-w')], respelled))).toEqual(['LOCAL_MOVE A2/logo.png -> A/Logo.png']);
+  });
+
   it('names a second conflict copy apart from the first', () => {
     const mine = { ...a, md5: 'A-mine' };
     const first = 'Brand/a (conflict 2026-03-01 092401).png';

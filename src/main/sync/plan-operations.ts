@@ -225,6 +225,12 @@ function bothDirections(input: SplitInput, localDiff: LocalDiff, remoteDiff: Rem
           // disk has, came or went: remote-placements.ts): no move to win over the deletion, which
           // goes up. Read as a move, the file came back under its new number.
           toService(synced, here, buckets);
+        } else if (here.kind === 'moved' && respelledOnto(input, relPath, to)) {
+          // The service only respelled its name (`logo.png` → `Logo.png`) where this disk ignores case,
+          // and a new file here took the old name: the service's name is that file's on this disk, and
+          // the new file waits for this move's record (diff-local.ts displacedFiles) while the move
+          // waited for its path, on every pass (seed 99522). The move made here goes up instead.
+          toService(synced, here, buckets);
         } else if (here.kind === 'moved' || here.kind === 'held') {
           // Both moved it, differently: the service's name wins, as in a conflict. A file held at a
           // name the service cannot take leaves it so: waiting there, it kept its old path as the
@@ -295,6 +301,12 @@ function behindClash(synced: SyncedEntry, here: LocalState, there: RemoteState |
     buckets.disk.push({ kind: 'FORGET', relPath, assetId }, { kind: 'ADOPT', relPath: to, assetId, local: { relPath: to, size, mtimeMs, ino, dev, md5 }, md5 });
   }
   return true;
+}
+
+/** `to` is `relPath` respelled as the disk compares names, and another file is at `relPath` on disk now. */
+function respelledOnto(input: SplitInput, relPath: string, to: string): boolean {
+  const nameKey = input.nameKey ?? exactNames;
+  return to !== relPath && nameKey(to) === nameKey(relPath) && (input.local.has(relPath) || input.unstable.has(relPath) || (input.pending?.has(relPath) ?? false));
 }
 
 /** Only the clash number differs (`A/logo (2).png` → `A/logo.png`): the names local-names.ts gives. */
