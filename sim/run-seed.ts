@@ -479,7 +479,13 @@ async function runLocalStep(step: LocalStep, context: StepContext): Promise<stri
       if (kindAt(step.path) === 'file') writes.replaced(disk.readText(abs(step.path)));
       if (!parentsAreFolders(disk, root, step.path)) return 'skipped: a file is where a folder should be';
       writes.wrote(step.content);
-      disk.writeFile(abs(step.path), step.content);
+      // A disk with millisecond times, and real time passes between any two events: a rewrite lands
+      // after what the file last saw. The virtual clock stands still between steps, so a file
+      // downloaded (its mtime the version's date) and rewritten in place at the same size within one
+      // virtual millisecond kept its whole signature, a change no scan can see (seed 99247). Coarser
+      // disks have that window for real (docs/simulation.md, "Not simulated, and open").
+      const before = kindAt(step.path) === 'file' ? (await disk.lstat(abs(step.path))).mtimeMs : undefined;
+      disk.writeFile(abs(step.path), step.content, before !== undefined && before >= context.clock.now() ? { mtimeMs: before + 1 } : {});
       return undefined;
     }
     case 'local-rename': {
