@@ -55,7 +55,7 @@ export async function benchDropAbandoned(entries = 10_000, runs = 7): Promise<Dr
         journal.begin(root.id, 'NEW', relPath, local, null, now);
       }
     });
-    const executor = new UploadExecutor({ api, fs, journal, folders: new FolderMapper(api, foldersRepo(db)), nowIso: () => now, commit: async () => undefined });
+    const executor = new UploadExecutor({ api, fs, journal, folders: new FolderMapper(api, foldersRepo(db)), nowIso: () => now, commit: async () => undefined, syncedAt: () => undefined });
 
     /** The sweep's look at the disk as it was: every new file's entry, whether or not anything changed. */
     const sweepAsBefore = async (): Promise<number> => {

@@ -252,6 +252,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
       await uploadCommits.commit({ rootId, synced });
       transferred(rootId, synced.relPath, 'send');
     },
+    syncedAt: (rootId, relPath) => snapshots.syncedEntry(rootId, relPath),
     ...(deps.onBytes === undefined ? {} : { onBytes: deps.onBytes }),
     ...(config.limits === undefined ? {} : { limits: config.limits }),
     ...(deps.plantedBug === undefined ? {} : { plantedBug: deps.plantedBug }),

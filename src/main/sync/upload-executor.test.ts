@@ -4,6 +4,8 @@ import { openStateDb } from '../db/open-state-db.js';
 import { uploadJournal } from '../db/upload-journal.js';
 import { MemoryFileSystem } from '../local/index.js';
 import type { FolderMapper } from './folder-mapper.js';
+import { SyncError } from './sync-error.js';
+import type { SyncedEntry } from './sync-types.js';
 import { UploadExecutor } from './upload-executor.js';
 
 const ROOT = { id: 'r', path: '/sync', remotePath: '/', publishLive: false };
@@ -37,7 +39,7 @@ describe('a new file at a path whose journal holds a version upload', () => {
         },
       } as unknown as AssetApi;
       const folders = { optionFor: () => Promise.resolve('option-C') } as unknown as FolderMapper;
-      const executor = new UploadExecutor({ api, fs: disk, journal, folders, nowIso: () => 'now', commit: () => Promise.resolve() });
+      const executor = new UploadExecutor({ api, fs: disk, journal, folders, nowIso: () => 'now', commit: () => Promise.resolve(), syncedAt: () => undefined });
 
       const [outcome] = await executor.uploadNew(ROOT, [local]);
       expect(outcome?.result.ok).toBe(false);
@@ -46,6 +48,65 @@ describe('a new file at a path whose journal holds a version upload', () => {
       expect(journal.get('r', 'A/C/logo.png')).toBeUndefined();
     } finally {
       db.close();
+    }
+  });
+});
+
+describe('a version upload resumed after a restart', () => {
+  /**
+   * `a.txt`, synced at `basis`, holds the user's `mine`; its version upload was created, and the
+   * process died before a byte went. Meanwhile the asset's current file became `current`.
+   */
+  async function resumeOver(current: string, withUpload: boolean): Promise<{ error: unknown; sent: string[]; entryLeft: boolean }> {
+    const db = openStateDb(':memory:');
+    try {
+      db.prepare("INSERT INTO roots (id, path, server, remote_path, date_created) VALUES ('r', '/sync', 'http://127.0.0.1:1', '/', 'now')").run();
+      const journal = uploadJournal(db);
+      const disk = new MemoryFileSystem();
+      disk.writeFile('/sync/a.txt', 'mine');
+      const stat = await disk.lstat('/sync/a.txt');
+      const local = { relPath: 'a.txt', size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev, md5: 'mine' };
+      journal.begin('r', 'VERSION', 'v', local, 'asset-1', 'now');
+      if (withUpload) journal.uploadCreated('r', 'a.txt', 'asset-1', 'upload-1', 1024);
+      const synced: SyncedEntry = { ...local, assetId: 'asset-1', md5: 'basis' };
+
+      const sent: string[] = [];
+      const upload = { id: 'u', uploadId: 'upload-1', assetId: 'asset-1', assetFileId: null, size: stat.size, partSize: 1024, expiresAt: '', parts: [{ partNumber: 1, url: 'http://parts/1', byteRange: { start: 0, end: stat.size } }] };
+      const api = {
+        getAsset: (id: string) => Promise.resolve({ id, currentAssetFile: { checksum: current }, lifecycleStatus: { state: 'LIVE' }, metadata: { values: {} } }),
+        resumeUpload: () => Promise.resolve(upload),
+        createUpload: () => Promise.resolve(upload),
+        putPart: (part: { url: string }) => {
+          sent.push(part.url);
+          return Promise.reject(new Error('no part in this test'));
+        },
+      } as unknown as AssetApi;
+      const folders = { optionFor: () => Promise.resolve(null) } as unknown as FolderMapper;
+      const executor = new UploadExecutor({ api, fs: disk, journal, folders, nowIso: () => 'now', commit: () => Promise.resolve(), syncedAt: (_root, relPath) => (relPath === 'a.txt' ? synced : undefined) });
+
+      const [outcome] = await executor.resume(ROOT);
+      return { error: outcome?.result.ok === false ? outcome.result.error : undefined, sent, entryLeft: journal.get('r', 'a.txt') !== undefined };
+    } finally {
+      db.close();
+    }
+  }
+
+  it('sends nothing over a version another writer put on the asset meanwhile: the planner meets both changes (seed 97171)', async () => {
+    // Sent on, the file's bytes went over the colleague's newer version, kept only in the history.
+    for (const withUpload of [true, false]) {
+      const { error, sent, entryLeft } = await resumeOver('theirs', withUpload);
+      expect(sent).toEqual([]);
+      expect(error).toBeInstanceOf(SyncError);
+      expect((error as SyncError).code).toBe('LOCAL_FILE_CHANGED');
+      expect(entryLeft).toBe(false);
+    }
+  });
+
+  it('goes on when the asset still holds the version the upload was planned over', async () => {
+    for (const withUpload of [true, false]) {
+      const { sent, entryLeft } = await resumeOver('basis', withUpload);
+      expect(sent).toEqual(['http://parts/1']);
+      expect(entryLeft).toBe(true);
     }
   });
 });

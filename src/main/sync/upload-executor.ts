@@ -47,6 +47,8 @@ export interface UploadExecutorDeps {
   nowIso(): string;
   /** Records a finished placement and clears the journal in one transaction; resolves once committed. */
   commit(rootId: string, synced: SyncedEntry): Promise<void>;
+  /** The synced row at a path: what the file and the service last agreed on (a version upload's basis). */
+  syncedAt(rootId: string, relPath: string): SyncedEntry | undefined;
   /** Called as bytes leave, for progress. */
   onBytes?(relPath: string, bytes: number): void;
   /** Times the parts, so the parts in flight hold a few seconds of sending (part-window.ts); Date.now by default. */
@@ -196,8 +198,11 @@ export class UploadExecutor {
             this.deps.journal.forgetUpload(root.id, entry.relPath, assetId);
             throw new SyncError('LOCAL_FILE_CHANGED', 'The file changed while it was being uploaded; it uploads again once it settles.');
           }
-          if (entry.uploadId === null || entry.uploadId === '' || entry.partSize === null) return this.uploadToAsset(root, entry.kind, assetId, entry.local);
-          return this.continueUpload(root, { ...entry, assetId });
+          if (entry.uploadId === null || entry.uploadId === '' || entry.partSize === null) {
+            await this.unlessOvertaken(root, entry, assetId);
+            return this.uploadToAsset(root, entry.kind, assetId, entry.local);
+          }
+          return this.continueUpload(root, { ...entry, assetId }, { resumed: true });
         }),
       ),
     );
@@ -431,6 +436,27 @@ export class UploadExecutor {
   }
 
   /**
+   * Ends an interrupted version upload, before it sends anything, when the asset took another writer's
+   * version after the plan the upload began from: its current file is neither the version the file
+   * was synced at (the upload's basis) nor the file's bytes. The file's change and the service's then
+   * meet in the planner, as when both happen between two passes: a conflict, whose copy keeps the file
+   * (DESIGN.md §3, "both changed"). Sent on, the file's bytes went over the newer version unseen, kept
+   * only in the history: a colleague wrote to an asset a restoring move had brought back while the
+   * move's upload of the file's (older) bytes waited for a restart (simulation seed 97171, 1115's
+   * class without a completed upload). Where the synced row names no basis for this asset, the upload
+   * goes on as before.
+   */
+  private async unlessOvertaken(root: UploadRoot, entry: JournalEntry, assetId: string): Promise<void> {
+    if (entry.kind !== 'VERSION') return;
+    const basis = this.deps.syncedAt(root.id, entry.relPath);
+    if (basis?.assetId !== assetId) return;
+    const current = (await this.assetIfAny(assetId))?.currentAssetFile?.checksum.toLowerCase();
+    if (current === undefined || current === basis.md5 || current === entry.local.md5) return;
+    this.deps.journal.finish(root.id, entry.relPath);
+    throw new SyncError('LOCAL_FILE_CHANGED', `${entry.relPath}: another version reached the service while its upload was interrupted; both versions are compared again.`);
+  }
+
+  /**
    * A new file's upload whose path now syncs to another asset (ours became a conflict copy, a
    * colleague's file took the name), about to be written over by that asset's version: its asset, if
    * still empty, goes to the bin first (adopted first when the job's answer never came), as
@@ -452,7 +478,12 @@ export class UploadExecutor {
     return { ...entry, assetId };
   }
 
-  private async continueUpload(root: UploadRoot, entry: JournalEntry & { assetId: string }): Promise<UploadOutcome> {
+  /**
+   * Goes on with an upload the journal holds. `resumed`: after a restart, when the asset may have
+   * taken another writer's version since the plan (`unlessOvertaken`, checked once the service says
+   * the upload did not complete); a running engine's next pass planned the upload again just now.
+   */
+  private async continueUpload(root: UploadRoot, entry: JournalEntry & { assetId: string }, { resumed = false } = {}): Promise<UploadOutcome> {
     return this.files.run(async () => {
       const { api } = this.deps;
       const partSize = entry.partSize ?? defaultPartSize(entry.local.size);
@@ -486,6 +517,7 @@ export class UploadExecutor {
         }
         throw error;
       }
+      if (resumed) await this.unlessOvertaken(root, entry, entry.assetId);
       return this.sendAndComplete(root, entry.local, entry.assetId, upload, new Map(entry.parts));
     });
   }
