@@ -309,6 +309,26 @@ describe('planOperations, both directions (DESIGN.md §3 table)', () => {
     expect(kinds(plan([moved, fresh], [synced(logo, 'asset-w')], respelled))).toEqual(['LOCAL_MOVE A2/logo.png -> A/Logo.png']);
   });
 
+  it('records a move made here first when the service moved the asset to the path of the file moved onto its old one (seed 99622)', () => {
+    // Folder `B` renamed `A2` here (its `café.txt` edited since), then `café.txt` moved to a new
+    // `B/café.txt`; the service moved `B/café.txt`'s asset to the root, numbering `café.txt`'s apart.
+    // The service's name won: the move waited for the row at `café.txt`, and that row's file (now at
+    // `B/café.txt`) for the move's record, on every pass.
+    const b = file('B/café.txt', 'B');
+    const r = file('café.txt', 'R');
+    const movedB = { ...b, relPath: 'A2/café.txt', md5: 'B2', size: 11 };
+    const movedR = { ...r, relPath: 'B/café.txt' };
+    const service = [remote('café.txt', 'asset-b', 'B'), remote('café (2).txt', 'asset-r', 'R')];
+    const first = plan([movedB, movedR], [synced(b, 'asset-b'), synced(r, 'asset-r')], service);
+    expect(kinds(first)).toEqual(['FORGET B/café.txt', 'ADOPT A2/café.txt']);
+    // Next pass the file at `B/café.txt` is café.txt's move (the service only numbered it apart: it goes up)…
+    const rowB = synced({ ...movedB, md5: 'B' }, 'asset-b');
+    expect(kinds(plan([movedB, movedR], [rowB, synced(r, 'asset-r')], service))).toEqual(['MOVE café.txt -> B/café.txt']);
+    // …and then the edited file follows the service's name; its bytes go up the pass after.
+    const after = [remote('café.txt', 'asset-b', 'B'), remote('B/café.txt', 'asset-r', 'R')];
+    expect(kinds(plan([movedB, movedR], [rowB, synced(movedR, 'asset-r')], after))).toEqual(['LOCAL_MOVE A2/café.txt -> café.txt']);
+  });
+
   it('names a second conflict copy apart from the first', () => {
     const mine = { ...a, md5: 'A-mine' };
     const first = 'Brand/a (conflict 2026-03-01 092401).png';

@@ -18,7 +18,7 @@ import { contentNeeded } from './content-needed.js';
 import { diffLocal, type LocalDiff } from './diff-local.js';
 import { diffRemote, type RemoteDiff, type RemoteState } from './diff-remote.js';
 import { exactNames, numberedName, unnumbered } from './local-names.js';
-import { DEFAULT_DELETE_GUARD, isHashed, type DeleteGuard, type HashedEntry, type LocalEntry, type Operation, type Plan, type PlanInput, type RemoteEntry, type SyncedEntry } from './sync-types.js';
+import { DEFAULT_DELETE_GUARD, identityOf, isHashed, type DeleteGuard, type HashedEntry, type LocalEntry, type Operation, type Plan, type PlanInput, type RemoteEntry, type SyncedEntry } from './sync-types.js';
 
 /** Below this many deletions the fraction rule does not apply (deleting 1 of 3 files is ordinary). */
 const FRACTION_RULE_FLOOR = 5;
@@ -238,6 +238,11 @@ function bothDirections(input: SplitInput, localDiff: LocalDiff, remoteDiff: Rem
           // It goes from where it is now, through the swap breaker like the service's other moves.
           const target = moveTarget(here.local.relPath, to);
           if (target !== undefined) buckets.disk.push({ kind: 'LOCAL_MOVE', from: here.local.relPath, to: target, syncedPath: relPath, assetId, local: here.local, md5: synced.md5 });
+          // The service's name is the row of the file moved here onto this one's old path, which waits for
+          // this move's record (diff-local.ts displacedFiles) while this move waited for that row's path,
+          // on every pass (seed 99622). The row records the move made here, the file staying where it is,
+          // so the other's move is read next pass; this one follows the service's name from there after.
+          else if (here.kind === 'moved' && waitsOnMe(input, states, relPath, to)) buckets.disk.push({ kind: 'FORGET', relPath, assetId }, { kind: 'ADOPT', relPath: here.local.relPath, assetId, local: here.local, md5: synced.md5 });
         } else {
           buckets.disk.push({ kind: 'FORGET', relPath, assetId });
           if (claim(to)) buckets.downloads.push({ kind: 'DOWNLOAD', relPath: to, remote: there.remote });
@@ -301,6 +306,13 @@ function behindClash(synced: SyncedEntry, here: LocalState, there: RemoteState |
     buckets.disk.push({ kind: 'FORGET', relPath, assetId }, { kind: 'ADOPT', relPath: to, assetId, local: { relPath: to, size, mtimeMs, ino, dev, md5 }, md5 });
   }
   return true;
+}
+
+/** The synced row at `to` has no state this pass and its file is the one on disk at `relPath` now. */
+function waitsOnMe(input: SplitInput, states: ReadonlyMap<string, LocalState>, relPath: string, to: string): boolean {
+  const row = input.synced.get(to);
+  const there = input.local.get(relPath) ?? input.pending?.get(relPath);
+  return row !== undefined && !states.has(to) && there !== undefined && identityOf(there) === identityOf(row);
 }
 
 /** `to` is `relPath` respelled as the disk compares names, and another file is at `relPath` on disk now. */
