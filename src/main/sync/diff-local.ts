@@ -225,7 +225,7 @@ function displacedFiles(
  * diffLocal). Anything the service changed about the replaced asset keeps the old reading, so the
  * rules of a conflict still decide it.
  */
-function replacedFiles(input: Pick<PlanInput, 'unstable' | 'pending' | 'synced' | 'remote'> & { local: ReadonlyMap<string, HashedEntry> }): Set<string> {
+function replacedFiles(input: Pick<PlanInput, 'unstable' | 'pending' | 'synced' | 'remote' | 'nameKey'> & { local: ReadonlyMap<string, HashedEntry> }): Set<string> {
   const { local, unstable, pending, synced, remote } = input;
   const replaced = new Set<string>();
   if (remote === undefined) return replaced;
@@ -233,12 +233,25 @@ function replacedFiles(input: Pick<PlanInput, 'unstable' | 'pending' | 'synced' 
   const vanished = new Map<string, SyncedEntry>();
   for (const entry of synced.values()) if (empty(entry.relPath)) vanished.set(identityOf(entry), entry);
   if (vanished.size === 0) return replaced;
-  /** Identities on disk: a replaced file still somewhere (moved away, or held at a clashing name) is no deletion. */
-  const onDisk = new Set([...local.values(), ...(pending?.values() ?? [])].map(identityOf));
+  const nameKey = input.nameKey ?? exactNames;
+  /**
+   * Whether the replaced file is still somewhere (moved away, or held at a clashing name): then it is no
+   * deletion. Somewhere by the rule for a vanished file (diffLocal step 1): its inode with its bytes or
+   * its name, or its inode unread yet (which waits, diffLocal). Its inode at another name with other
+   * bytes is a new file there, as everywhere else: counted as the replaced one, the file moved over it
+   * read as its edit, and that asset took the bytes of another the service had moved meanwhile, both
+   * live (seed 100742: `A/C/logo.png` moved to `A/a.txt` and edited, `A/C/Logo.png` moved over it).
+   */
+  const hashed = new Map<string, HashedEntry[]>();
+  for (const file of local.values()) hashed.set(identityOf(file), [...(hashed.get(identityOf(file)) ?? []), file]);
+  const unread = new Set([...(pending?.values() ?? [])].map(identityOf));
+  const stillThere = (entry: SyncedEntry): boolean =>
+    unread.has(identityOf(entry)) ||
+    (hashed.get(identityOf(entry)) ?? []).some((file) => file.md5 === entry.md5 || nameKey(basename(file.relPath)) === nameKey(basename(entry.relPath)));
   for (const entry of synced.values()) {
     const read = local.get(entry.relPath);
     const now = read ?? pending?.get(entry.relPath);
-    if (now === undefined || identityOf(now) === identityOf(entry) || onDisk.has(identityOf(entry))) continue;
+    if (now === undefined || identityOf(now) === identityOf(entry) || stillThere(entry)) continue;
     const moved = vanished.get(identityOf(now));
     if (moved === undefined) continue;
     // Its bytes when read; a rename keeps size and mtime while it settles.

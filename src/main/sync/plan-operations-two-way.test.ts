@@ -147,6 +147,21 @@ describe('planOperations, both directions (DESIGN.md §3 table)', () => {
     expect(kinds(plan([a, file('b.png', 'B-saved')], both, unchanged))).toEqual(['UPLOAD_VERSION b.png']);
   });
 
+  it('reads a synced file moved over another that was moved away and edited as that one\'s deletion (seed 100742)', () => {
+    // `mv b.png c.png`, `c.png` edited, then `mv Brand/a.png b.png`: `b.png`'s inode at another name with
+    // other bytes is a new file there, not the replaced one still on disk. Read as an edit of `b.png`,
+    // asset-b took `a.png`'s bytes while the service had moved asset-a: two live assets of them.
+    const b = file('b.png', 'B');
+    const over = { ...a, relPath: 'b.png' };
+    const away = { ...b, relPath: 'c.png', md5: 'B-edited' };
+    const both = [base, synced(b, 'asset-b')];
+    const movedThere = remote('D/a.png', 'asset-a', 'A');
+    expect(kinds(plan([over, away], both, [movedThere, remote('b.png', 'asset-b', 'B')]))).toEqual(['UPLOAD_NEW c.png', 'DELETE b.png']);
+    expect(kinds(plan([over, away], both, [same, remote('b.png', 'asset-b', 'B')]))).toEqual(['UPLOAD_NEW c.png', 'DELETE b.png']);
+    // Moved away unedited (or its name kept), it is still the replaced file: a move, as before (displacedFiles).
+    expect(kinds(plan([over, { ...b, relPath: 'c.png' }], both, [same, remote('b.png', 'asset-b', 'B')]))).toEqual(['MOVE b.png -> c.png']);
+  });
+
   it('reads a synced file moved away as a move while a new file at its old path is still settling (seed 86181)', () => {
     // Folder `Brand` renamed `D` (so renamed on the service too), a new `Brand/a.png` written a moment ago:
     // waiting for the new file, the moved one went up as a second asset of the same bytes.
