@@ -7,12 +7,13 @@
  * direction only, and nothing on disk is ever deleted for want of a listing.
  */
 import type { RemoteRepo } from '../db/remote-repo.js';
+import type { JournalEntry } from '../db/upload-journal.js';
 import type { IgnoreRules } from '../local/index.js';
 import type { FolderChange } from '../remote/remote-tree.js';
 import type { RemoteFeed } from '../remote/remote-feed.js';
 import type { NameKey } from './local-names.js';
 import { remotePlacements, type PlacementScope } from './remote-placements.js';
-import type { RemoteView } from './sync-types.js';
+import type { RemoteView, SyncedEntry } from './sync-types.js';
 import type { UploadRoot } from './upload-executor.js';
 
 export interface RemoteSideDeps {
@@ -86,4 +87,20 @@ export class RemoteSide {
       unknownAssets: new Set(this.feed.unknownAssets()),
     };
   }
+}
+
+/**
+ * The view, with the assets of this client's own new-file uploads whose outcome is not settled yet
+ * (a journal entry naming the asset, the file still on disk, no synced row for the asset) taken as
+ * unknown: the resume settles them, recording the file at its path. Seen as remote files of their
+ * own, such an asset came down beside the file it was made from: `C` in `A` listed as `A/C (2)` (a
+ * folder `A/C` on the service), its upload landed unheard and the file could not be read to tell
+ * (EACCES). The resume then recorded `A/C` too, two synced rows of one asset, and a folder rename
+ * moved each, filing the asset in two folders (simulation seed 100391).
+ */
+export function withOwnUploads(view: RemoteView, uploads: readonly Pick<JournalEntry, 'kind' | 'relPath' | 'assetId'>[], local: ReadonlyMap<string, unknown>, synced: ReadonlyMap<string, SyncedEntry>): RemoteView {
+  const recorded = new Set([...synced.values()].map((entry) => entry.assetId));
+  const own = uploads.flatMap((entry) => (entry.kind === 'NEW' && entry.assetId !== null && local.has(entry.relPath) && !recorded.has(entry.assetId) ? [entry.assetId] : []));
+  if (own.length === 0) return view;
+  return { ...view, unknownAssets: new Set([...(view.unknownAssets ?? []), ...own]) };
 }

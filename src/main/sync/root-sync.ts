@@ -20,7 +20,7 @@ import { identityOf, type LocalEntry, type Operation, type SyncedEntry } from '.
 import { LocalRefresh, isScannerReason } from './local-refresh.js';
 import type { Asset } from '../../shared/api/resources.js';
 import type { ConflictsRepo } from '../db/conflicts-repo.js';
-import type { RemoteSide } from './remote-side.js';
+import { withOwnUploads, type RemoteSide } from './remote-side.js';
 import { executeRemoteChanges, isRemoteChange, type RemoteChangeDeps, type RemoteChangeOp } from './execute-remote-changes.js';
 import { plannedTransfers } from './planned-transfers.js';
 import { relDirOf } from './folder-mapper.js';
@@ -250,7 +250,9 @@ export class RootSync {
       local = stableLocal();
     }
     if (this.local.sawWholeRoot) this.goneWhenSeenWhole = new Set(vanishedFiles({ local, unstable: this.local.unstable, synced }));
-    const needed = contentNeeded({ local, synced, ...(remote.view === undefined ? {} : { remote: remote.view }) });
+    // Our own uploads not settled yet are the resume's, never remote files to download (seed 100391).
+    const view = remote.view === undefined ? undefined : withOwnUploads(remote.view, deps.journal.all(root.id), local, synced);
+    const needed = contentNeeded({ local, synced, ...(view === undefined ? {} : { remote: view }) });
     if (needed.size > 0) {
       await this.local.read(needed);
       local = stableLocal();
@@ -263,7 +265,7 @@ export class RootSync {
       synced,
       busy,
       deletesConfirmed: deps.issues.deletesConfirmed(root.id),
-      ...(remote.view === undefined ? {} : { remote: remote.view }),
+      ...(view === undefined ? {} : { remote: view }),
       ...(remote.lastKnown === undefined ? {} : { lastKnownRemote: remote.lastKnown }),
       conflictCopies,
       now,
@@ -274,7 +276,7 @@ export class RootSync {
     report.heldDeletes = plan.heldDeletes.length;
     const operations = this.deletionsSeenWhole(plan.operations, lookedAt);
     report.operations += operations.length;
-    this.forgetSettled({ local, synced, plan, waiting: new Set([...busy, ...this.local.unstable]), ...(remote.error === undefined && remote.view !== undefined ? { remote: remote.view } : {}) });
+    this.forgetSettled({ local, synced, plan, waiting: new Set([...busy, ...this.local.unstable]), ...(remote.error === undefined && view !== undefined ? { remote: view } : {}) });
     await this.execute(operations, report);
     // A new file's upload that failed or was cut off keeps its journal entry for the next attempt;
     // when the file went away (renamed, deleted: by the user, or by this pass's work) or its path holds
