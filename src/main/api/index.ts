@@ -2,6 +2,7 @@
 export { createApiClient, type ApiClient, type ApiClientOptions, type BandwidthLimits } from './create-api-client.js';
 export type * from './asset-api.js';
 export { ApiError, isApiError, unlessNotFound, type ApiErrorInit } from './api-error.js';
+export { currentMd5 } from './current-md5.js';
 export { staticTokenProvider, type TokenProvider, type Timeouts } from './api-client.js';
 export type { ClientClock } from './client-clock.js';
 export type { RetryPolicy } from './with-retries.js';

@@ -159,14 +159,15 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
       move(gone, { relPath: renamed[0], ...renamed[1], md5: gone.md5 });
       continue;
     }
-    // Renamed to a name the service cannot take, unchanged (a rename keeps size and mtime): held (seed 89027).
-    const clashing = settling.find(([relPath, sig]) => relPath !== nfc(relPath) && !busy.has(relPath) && sig.dev === gone.dev && sig.ino === gone.ino && sig.size === gone.size && sig.mtimeMs === gone.mtimeMs);
-    if (clashing !== undefined) {
-      diff.held.push({ synced: gone, local: { relPath: clashing[0], ...clashing[1], md5: gone.md5 } });
+    // At a name the service cannot take: unchanged (a rename keeps size and mtime), held (seed 89027);
+    // edited since it synced, clashed (seed 92508). No deletion either way.
+    const atClash = settling.filter(([relPath, sig]) => relPath !== nfc(relPath) && !busy.has(relPath) && sig.dev === gone.dev && sig.ino === gone.ino);
+    const unchanged = atClash.find(([, sig]) => sig.size === gone.size && sig.mtimeMs === gone.mtimeMs);
+    if (unchanged !== undefined) {
+      diff.held.push({ synced: gone, local: { relPath: unchanged[0], ...unchanged[1], md5: gone.md5 } });
       continue;
     }
-    // The same file there, edited since it synced (seed 92508): no deletion either, as before.
-    if (settling.some(([relPath, sig]) => relPath !== nfc(relPath) && !busy.has(relPath) && sig.dev === gone.dev && sig.ino === gone.ino)) {
+    if (atClash.length > 0) {
       diff.clashed.push(gone);
       continue;
     }

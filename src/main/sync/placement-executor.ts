@@ -5,7 +5,7 @@
  * the asset's last folder. Never a re-upload, never a permanent delete.
  */
 import type { AssetApi } from '../api/index.js';
-import { isApiError, unlessNotFound } from '../api/index.js';
+import { currentMd5, isApiError, unlessNotFound } from '../api/index.js';
 import type { FolderMapper } from './folder-mapper.js';
 import { relDirOf } from './folder-mapper.js';
 import type { UploadRoot } from './upload-executor.js';
@@ -116,8 +116,7 @@ export class PlacementExecutor {
       if (this.deps.otherPlacements(root.id, op.assetId, op.from) > 0) return { verdict: 'MOVE', filed: placements, synced: previous };
       return 'WAIT';
     }
-    // Lower-cased as everywhere the engine reads a service's checksum: the hosted one's case is not specified.
-    const current = asset.currentAssetFile?.checksum.toLowerCase();
+    const current = currentMd5(asset);
     if (current === undefined) return 'GONE';
     // The row at the asset's bytes before the transition is sent (journal before the side effect,
     // DESIGN.md §4), replaced where it is: the move records it at its new path.

@@ -1,30 +1,37 @@
 import { describe, expect, it } from 'vitest';
 import type { AssetApi } from '../api/index.js';
 import { openStateDb } from '../db/open-state-db.js';
-import { uploadJournal } from '../db/upload-journal.js';
+import { uploadJournal, type UploadJournal } from '../db/upload-journal.js';
 import { MemoryFileSystem } from '../local/index.js';
 import type { FolderMapper } from './folder-mapper.js';
 import { SyncError } from './sync-error.js';
-import type { SyncedEntry } from './sync-types.js';
+import type { LocalEntry, SyncedEntry } from './sync-types.js';
 import { UploadExecutor } from './upload-executor.js';
 
 const ROOT = { id: 'r', path: '/sync', remotePath: '/', publishLive: false };
+
+/** A state database with the root, its journal, and a disk holding `relPath` (its entry read as `md5`); closed after `work`. */
+async function withFile<T>(relPath: string, content: string, md5: string, work: (setup: { journal: UploadJournal; disk: MemoryFileSystem; local: LocalEntry }) => Promise<T>): Promise<T> {
+  const db = openStateDb(':memory:');
+  try {
+    db.prepare("INSERT INTO roots (id, path, server, remote_path, date_created) VALUES ('r', '/sync', 'http://127.0.0.1:1', '/', 'now')").run();
+    const disk = new MemoryFileSystem();
+    disk.writeFile(`/sync/${relPath}`, content);
+    const stat = await disk.lstat(`/sync/${relPath}`);
+    return await work({ journal: uploadJournal(db), disk, local: { relPath, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev, md5 } });
+  } finally {
+    db.close();
+  }
+}
 
 describe('a new file at a path whose journal holds a version upload', () => {
   it('goes up as its own asset, never as a version of the asset once synced there (seed 95042)', async () => {
     // `A/C/logo.png` (asset-moved) was being sent as a version when its folder was renamed `A2`; the
     // row followed the asset, and the user wrote a new `A/C/logo.png`. Sent to asset-moved, the new
     // file's bytes went on top of the moved file's and the asset synced at both paths.
-    const db = openStateDb(':memory:');
-    try {
-      db.prepare("INSERT INTO roots (id, path, server, remote_path, date_created) VALUES ('r', '/sync', 'http://127.0.0.1:1', '/', 'now')").run();
-      const journal = uploadJournal(db);
-      const disk = new MemoryFileSystem();
-      disk.writeFile('/sync/A/C/logo.png', 'a new file');
-      const stat = await disk.lstat('/sync/A/C/logo.png');
-      const local = { relPath: 'A/C/logo.png', size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev, md5: 'new' };
+    await withFile('A/C/logo.png', 'a new file', 'new', async ({ journal, disk, local }) => {
       // The version's upload was forgotten when its file changed, its asset kept (UploadExecutor.resume).
-      journal.begin('r', 'VERSION', 'v', { ...local, ino: stat.ino + 1, md5: 'old' }, 'asset-moved', 'now');
+      journal.begin('r', 'VERSION', 'v', { ...local, ino: local.ino + 1, md5: 'old' }, 'asset-moved', 'now');
 
       const sentTo: string[] = [];
       const created: string[] = [];
@@ -46,9 +53,7 @@ describe('a new file at a path whose journal holds a version upload', () => {
       expect(sentTo).toEqual([]);
       expect(created).toEqual(['/A/C/logo.png']);
       expect(journal.get('r', 'A/C/logo.png')).toBeUndefined();
-    } finally {
-      db.close();
-    }
+    });
   });
 });
 
@@ -58,20 +63,13 @@ describe('a version upload resumed after a restart', () => {
    * process died before a byte went. Meanwhile the asset's current file became `current`.
    */
   async function resumeOver(current: string, withUpload: boolean): Promise<{ error: unknown; sent: string[]; entryLeft: boolean }> {
-    const db = openStateDb(':memory:');
-    try {
-      db.prepare("INSERT INTO roots (id, path, server, remote_path, date_created) VALUES ('r', '/sync', 'http://127.0.0.1:1', '/', 'now')").run();
-      const journal = uploadJournal(db);
-      const disk = new MemoryFileSystem();
-      disk.writeFile('/sync/a.txt', 'mine');
-      const stat = await disk.lstat('/sync/a.txt');
-      const local = { relPath: 'a.txt', size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev, md5: 'mine' };
+    return withFile('a.txt', 'mine', 'mine', async ({ journal, disk, local }) => {
       journal.begin('r', 'VERSION', 'v', local, 'asset-1', 'now');
       if (withUpload) journal.uploadCreated('r', 'a.txt', 'asset-1', 'upload-1', 1024);
       const synced: SyncedEntry = { ...local, assetId: 'asset-1', md5: 'basis' };
 
       const sent: string[] = [];
-      const upload = { id: 'u', uploadId: 'upload-1', assetId: 'asset-1', assetFileId: null, size: stat.size, partSize: 1024, expiresAt: '', parts: [{ partNumber: 1, url: 'http://parts/1', byteRange: { start: 0, end: stat.size } }] };
+      const upload = { id: 'u', uploadId: 'upload-1', assetId: 'asset-1', assetFileId: null, size: local.size, partSize: 1024, expiresAt: '', parts: [{ partNumber: 1, url: 'http://parts/1', byteRange: { start: 0, end: local.size } }] };
       const api = {
         getAsset: (id: string) => Promise.resolve({ id, currentAssetFile: { checksum: current }, lifecycleStatus: { state: 'LIVE' }, metadata: { values: {} } }),
         resumeUpload: () => Promise.resolve(upload),
@@ -86,9 +84,7 @@ describe('a version upload resumed after a restart', () => {
 
       const [outcome] = await executor.resume(ROOT);
       return { error: outcome?.result.ok === false ? outcome.result.error : undefined, sent, entryLeft: journal.get('r', 'a.txt') !== undefined };
-    } finally {
-      db.close();
-    }
+    });
   }
 
   it('sends nothing over a version another writer put on the asset meanwhile: the planner meets both changes (seed 97171)', async () => {

@@ -11,7 +11,7 @@
 import { defaultPartSize } from '../../shared/api/part-layout.js';
 import type { Asset, AssetUpload } from '../../shared/api/resources.js';
 import type { AssetApi, UploadItem } from '../api/index.js';
-import { isApiError, missingPartNumbers, unlessNotFound } from '../api/index.js';
+import { currentMd5, isApiError, missingPartNumbers, unlessNotFound } from '../api/index.js';
 import type { UploadJournal, JournalEntry } from '../db/upload-journal.js';
 import type { FileSystem } from '../local/index.js';
 import { HASH_READ_BYTES, LocalError, PathLocator, hashFile, sameSignature } from '../local/index.js';
@@ -343,7 +343,7 @@ export class UploadExecutor {
   /** Records the journal's upload as synced at `sentMd5` (by default the asset's current file, if it holds the bytes the journal began sending). */
   private async recordIfOurs(root: UploadRoot, entry: JournalEntry, asset: Asset, sentMd5?: string): Promise<UploadOutcome | undefined> {
     const assetId = asset.id;
-    const checksum = sentMd5 ?? asset.currentAssetFile?.checksum.toLowerCase();
+    const checksum = sentMd5 ?? currentMd5(asset);
     if (checksum === undefined) return undefined;
     // A new file's asset got its only bytes from this upload; a version is ours when it holds the bytes
     // the journal began sending (otherwise it is another writer's, and the remote side's news).
@@ -450,7 +450,7 @@ export class UploadExecutor {
     if (entry.kind !== 'VERSION') return;
     const basis = this.deps.syncedAt(root.id, entry.relPath);
     if (basis?.assetId !== assetId) return;
-    const current = (await this.assetIfAny(assetId))?.currentAssetFile?.checksum.toLowerCase();
+    const current = currentMd5(await this.assetIfAny(assetId));
     if (current === undefined || current === basis.md5 || current === entry.local.md5) return;
     this.deps.journal.finish(root.id, entry.relPath);
     throw new SyncError('LOCAL_FILE_CHANGED', `${entry.relPath}: another version reached the service while its upload was interrupted; both versions are compared again.`);
@@ -619,7 +619,7 @@ export class UploadExecutor {
    */
   private async completedUnheard(assetId: string, local: LocalEntry, filePath: string): Promise<Asset | undefined> {
     const asset = await this.deps.api.getAsset(assetId);
-    const checksum = asset.currentAssetFile?.checksum.toLowerCase();
+    const checksum = currentMd5(asset);
     if (checksum === undefined) return undefined;
     return checksum === (await this.ourChecksum(local, filePath)) ? asset : undefined;
   }
