@@ -75,3 +75,17 @@ describe('convergence', () => {
     expect(failures).toEqual([expect.stringMatching(/^convergence: client 1 holds \["A\/café.txt=[0-9a-f]+"\] but the service \["A\/b.txt=[0-9a-f]+","A\/café.txt=[0-9a-f]+"\]$/) as unknown]);
   });
 });
+
+describe('no number leaks onto the service', () => {
+  const at = (paths: string[]): RemoteAsset => ({ ...asset(['v1']), paths });
+
+  it('fails a name numbered apart from a namesake, which only a disk needs (seed 100767)', () => {
+    expect(checkInvariants({ clients: [], remote: [at(['A/café (2).txt'])], writes: written('v1') })).toEqual(['number leaked: A/café (2).txt is on the service, a name no user gave']);
+    expect(checkInvariants({ clients: [], remote: [at(['A (2)/logo.png'])], writes: written('v1') })).toEqual(['number leaked: A (2)/logo.png is on the service, a name no user gave']);
+  });
+
+  it('passes the names users give, a conflict copy\'s among them', () => {
+    expect(checkInvariants({ clients: [], remote: [at(['A2/logo.png'])], writes: written('v1') })).toEqual([]);
+    expect(checkInvariants({ clients: [], remote: [at(['A/logo (conflict 2026-01-01 120000).png'])], writes: written('v1') }).filter((failure) => failure.startsWith('number'))).toEqual([]);
+  });
+});

@@ -49,6 +49,9 @@ const UNPLACEABLE = new Set(['NAME_CLASH', 'INVALID_NAME', 'TOO_LONG']);
 /** ` (2)` before the extension: the stable name a file gets beside a namesake (a file or a folder). */
 const DISAMBIGUATED = / \(\d+\)(?=(\.[^/.]*)?$)/;
 
+/** ` (2)` ending any name of a path (before a file's extension): a number no user of the simulation writes. */
+const NUMBERED_SEGMENT = / \(\d+\)(?=(\.[^/.]*)?(\/|$))/;
+
 /** The name the engine gives our side of a conflict (conflict-name.ts); no user of the simulation writes one. */
 const CONFLICT_COPY = / \(conflict \d{4}-\d{2}-\d{2} \d{6}( \d+)?\)/;
 
@@ -146,6 +149,14 @@ export function checkInvariants(input: { clients: readonly ClientView[]; remote:
   // renames it (scenario names come from a pool): a copy on the service was uploaded unresolved.
   for (const asset of live) {
     for (const path of asset.paths.filter((candidate) => CONFLICT_COPY.test(candidate))) failures.push(`conflict copy uploaded: ${path} is on the service, and no user resolved its conflict`);
+  }
+
+  // ` (2)` is how one disk tells namesakes apart, and no user of the simulation writes such a name
+  // (names come from a pool): a numbered name on the service is the engine's, sent up from a disk
+  // that needed it, and every other client shows it to its user (seed 100767: a version's name).
+  // The convergence check above takes one such number off every name, so it alone would not see it.
+  for (const asset of live) {
+    for (const path of asset.paths.filter((candidate) => NUMBERED_SEGMENT.test(candidate))) failures.push(`number leaked: ${path} is on the service, a name no user gave`);
   }
 
   // No user of the simulation files an asset in two folders (the colleague's moves replace its folder):

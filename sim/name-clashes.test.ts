@@ -39,6 +39,16 @@ describe('names a disk holds as one', { timeout: 120_000 }, () => {
     expect(result.trace.filter((line) => line.includes('LOCAL_FILE_CHANGED'))).toEqual([]);
   });
 
+  it('on a case-insensitive disk, sends a respelling made with an edit as the asset\'s new name, its version keeping it', async () => {
+    // The move renames the asset, the version follows: sent under the name the listing knew before
+    // the move, the version renamed it back, and the user's respelling was undone everywhere.
+    const scenario = [...syncs(0, 1), write(0, 'logo.png', 'v1'), ...syncs(0, 1), write(1, 'Logo.png', 'v2'), ...syncs(1, 0, 1, 0)];
+    const result = await runSeed(4003, { scenario, rates: NO_FAULTS, names: ['exact', 'case-insensitive'] });
+    expect(result.failures).toEqual([]);
+    expect(treeOf(result.trace, 0)).toEqual({ 'Logo.png': 'v2' });
+    expect(treeOf(result.trace, 1)).toEqual({ 'Logo.png': 'v2' });
+  });
+
   it('on a case-insensitive disk, keeps the asset of a file rewritten as Logo.png over logo.png while a colleague names another file Logo.png (seed 50031)', async () => {
     // The rewrite respells the entry (same inode, new bytes); read as a deletion and a new file, the
     // asset was binned and a second one uploaded, and the clash numbering of the two `Logo.png` turned

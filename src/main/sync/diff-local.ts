@@ -8,7 +8,7 @@
  * for empty files) appeared elsewhere; a vanished file that a settling file might be waits.
  */
 import { nfc } from '../local/index.js';
-import { exactNames, type NameKey } from './local-names.js';
+import { exactNames, unnumbered, type NameKey } from './local-names.js';
 import { identityOf, type HashedEntry, type PendingSignature, type PlanInput, type SyncedEntry } from './sync-types.js';
 
 export interface LocalChange {
@@ -44,6 +44,14 @@ export interface LocalDiff {
 }
 
 const basename = (relPath: string): string => relPath.slice(relPath.lastIndexOf('/') + 1);
+/**
+ * Whether two paths end in one name as the disk compares names, a clash number (local-names.ts) aside:
+ * the engine renumbers files itself (`logo.png` → `logo (2).png` when a namesake arrives), and a crash
+ * between its rename and the record leaves the file at the numbered name, maybe edited since. Read
+ * as another file, it went up as a second asset, named with the number this disk alone needed
+ * (simulation seeds 101545, 101227).
+ */
+const sameNameIn = (nameKey: NameKey) => (a: string, b: string): boolean => nameKey(unnumbered(basename(a))) === nameKey(unnumbered(basename(b)));
 const byPath = (a: { relPath: string }, b: { relPath: string }): number => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0);
 const sameIdentity = (local: HashedEntry, synced: SyncedEntry): boolean =>
   local.size === synced.size && local.mtimeMs === synced.mtimeMs && local.ino === synced.ino && local.dev === synced.dev;
@@ -52,7 +60,7 @@ const sameIdentity = (local: HashedEntry, synced: SyncedEntry): boolean =>
 export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synced' | 'busy' | 'conflictCopies' | 'nameKey' | 'remote'> & { local: ReadonlyMap<string, HashedEntry> }): LocalDiff {
   const { local, unstable, synced } = input;
   const nameKey = input.nameKey ?? exactNames;
-  const sameName = (a: string, b: string): boolean => nameKey(basename(a)) === nameKey(basename(b));
+  const sameName = sameNameIn(nameKey);
   const busy = input.busy ?? new Set<string>();
   const copies = input.conflictCopies ?? new Set<string>();
   const diff: LocalDiff = { changed: [], refreshed: [], moved: [], deleted: [], unchanged: new Set(), held: [], clashed: [], appeared: [] };
@@ -94,7 +102,7 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
 
   // 1. The same file (device + inode) at a new path. Inodes are reused after a delete, so an inode
   //    match also needs the same bytes or the same name before it counts as a move. The name as the
-  //    disk compares names: where it folds case, a file rewritten as `Logo.png` over `logo.png` is
+  //    disk compares names, a clash number aside (`sameNameIn`): where it folds case, a file rewritten as `Logo.png` over `logo.png` is
   //    that file respelled, not a deletion and a new file (seed 50031: the asset binned, a second one
   //    uploaded, and the clash numbering of its namesakes turned over).
   const byInode = new Map(appeared.map((entry) => [identityOf(entry), entry]));
@@ -211,7 +219,7 @@ function displacedFiles(
     // compares names, since a moved file may have been edited too (seed 73069: folder `B` renamed `A2`,
     // `A2/a.txt` appended to, a new `B/a.txt` written; the appended file went up as a second asset).
     const moved = appeared.get(identityOf(entry));
-    if (moved !== undefined && (moved.md5 === entry.md5 || nameKey(basename(moved.relPath)) === nameKey(basename(entry.relPath)))) displaced.add(entry.relPath);
+    if (moved !== undefined && (moved.md5 === entry.md5 || sameNameIn(nameKey)(moved.relPath, entry.relPath))) displaced.add(entry.relPath);
   }
   return displaced;
 }
@@ -248,7 +256,7 @@ function replacedFiles(input: Pick<PlanInput, 'unstable' | 'pending' | 'synced' 
   const unread = new Set([...(pending?.values() ?? [])].map(identityOf));
   const stillThere = (entry: SyncedEntry): boolean =>
     unread.has(identityOf(entry)) ||
-    (hashed.get(identityOf(entry)) ?? []).some((file) => file.md5 === entry.md5 || nameKey(basename(file.relPath)) === nameKey(basename(entry.relPath)));
+    (hashed.get(identityOf(entry)) ?? []).some((file) => file.md5 === entry.md5 || sameNameIn(nameKey)(file.relPath, entry.relPath));
   for (const entry of synced.values()) {
     const read = local.get(entry.relPath);
     const now = read ?? pending?.get(entry.relPath);

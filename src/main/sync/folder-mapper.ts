@@ -33,6 +33,21 @@ export function remoteFilePath(root: FolderRoot, relPath: string): string {
   return `/${[...remoteSegments(root.remotePath), ...relPath.split('/')].join('/')}`;
 }
 
+/**
+ * The full remote path a new version of the synced file at `relPath` goes up under: in the file's
+ * folder, under the asset's name on the service (`serviceName`) where known. An upload item's name
+ * renames the asset (API.md §4), and the file's own name may be only how this disk holds the
+ * service's: made safe, or numbered apart from a namesake (`logo (2).png`). Sent, that number, this
+ * disk's alone, became the asset's name for everyone, and once another asset took that name too
+ * every client numbered it again (simulation seed 100767). A name the user gives a file goes up by its
+ * move (`PATCH filename`), never by a version.
+ */
+export function versionFilePath(root: FolderRoot, relPath: string, serviceName: string | undefined): string {
+  if (serviceName === undefined || serviceName === '' || serviceName.includes('/')) return remoteFilePath(root, relPath);
+  const dir = relDirOf(relPath);
+  return remoteFilePath(root, dir === '' ? serviceName : `${dir}/${serviceName}`);
+}
+
 export class FolderMapper {
   private foldersField: Promise<string> | undefined;
   /** One lookup at a time per directory, so parallel uploads into a new folder create it once. */

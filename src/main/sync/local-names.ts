@@ -31,6 +31,15 @@ export function unnumbered(name: string): string {
 }
 
 /**
+ * Whether `localName` is how this disk holds the service's `remoteName`: made safe, numbered apart from
+ * a namesake or not. Such a name is the engine's, not its user's, and never goes up as a rename.
+ */
+export function spellsHere(localName: string, remoteName: string, platform: NodeJS.Platform = process.platform): boolean {
+  const here = localNameOf(remoteName, platform);
+  return localName === here || unnumbered(localName) === here;
+}
+
+/**
  * How a disk tells names apart (DESIGN.md §3: "Paths are compared NFC-normalised; on case-insensitive
  * disks case-folded"): the key two names share when the disk holds only one of them.
  */

@@ -8,6 +8,7 @@ import type { AssetApi } from '../api/index.js';
 import { currentMd5, isApiError, unlessNotFound } from '../api/index.js';
 import type { FolderMapper } from './folder-mapper.js';
 import { relDirOf } from './folder-mapper.js';
+import { spellsHere } from './local-names.js';
 import type { UploadRoot } from './upload-executor.js';
 import type { Operation, SyncedEntry } from './sync-types.js';
 
@@ -49,7 +50,7 @@ export class PlacementExecutor {
    * asset, whose plan gives it the service's place as for any move on both sides. Sent, the metadata
    * edit's REMOVE missed the folder it was in and its ADD filed it in a second (seed 74008).
    */
-  async move(root: UploadRoot, op: MoveOp, previous: SyncedEntry, filed?: readonly string[]): Promise<boolean> {
+  async move(root: UploadRoot, op: MoveOp, previous: SyncedEntry, filed?: readonly string[], serviceName?: string): Promise<boolean> {
     const { api, folders } = this.deps;
     const fromDir = relDirOf(op.from);
     const toDir = relDirOf(op.to);
@@ -67,10 +68,23 @@ export class PlacementExecutor {
       ];
       if (updates.length > 0) expectEach(await api.editMetadata({ type: 'BY_IDS', assetIds: [op.assetId] }, updates), op.assetId);
     }
-    if (baseName(op.from) !== baseName(op.to)) await api.changeAsset(op.assetId, { filename: baseName(op.to) });
+    if (this.renames(op, serviceName)) await api.changeAsset(op.assetId, { filename: baseName(op.to) });
     // Content is what it was: if it changed too, the planner's UPLOAD_VERSION for the new path follows.
     this.deps.moved(root.id, op.from, { ...op.local, md5: previous.md5, assetId: op.assetId });
     return true;
+  }
+
+  /**
+   * Whether the move renames the asset: its name changed here, and is not only how this disk holds the
+   * service's name for it (`serviceName`, when known: numbered apart from a namesake, made safe). The
+   * engine numbers files itself, and a crash between its rename and the record left the file at the
+   * number, read next as a move of the user's: sent, the number this disk alone needed became the
+   * asset's name for everyone (simulation seed 101150). A user who adds such a number to a name
+   * meets the service's name again.
+   */
+  private renames(op: MoveOp, serviceName: string | undefined): boolean {
+    const name = baseName(op.to);
+    return name !== baseName(op.from) && (serviceName === undefined || !spellsHere(name, serviceName));
   }
 
   /** Whether the service files the asset in a folder of this root other than `expected` (moved there meanwhile). */
@@ -100,12 +114,13 @@ export class PlacementExecutor {
    * (a folder that may no longer be its own), unless another synced file of this root is the asset's
    * too (`MOVE`). Live elsewhere (filed out of the root): `GONE`. A
    * failure to reach the service is thrown: the move waits. `MOVE` comes with the options the asset
-   * is filed in, for the move to leave (`move`'s `filed`).
+   * is filed in, for the move to leave (`move`'s `filed`), and its name (`move`'s `serviceName`).
    */
-  async restore(root: UploadRoot, op: MoveOp, previous: SyncedEntry): Promise<{ verdict: 'MOVE'; filed: string[]; synced: SyncedEntry } | 'WAIT' | 'GONE'> {
+  async restore(root: UploadRoot, op: MoveOp, previous: SyncedEntry): Promise<{ verdict: 'MOVE'; filed: string[]; synced: SyncedEntry; filename: string | undefined } | 'WAIT' | 'GONE'> {
     const { api, folders } = this.deps;
     const asset = await unlessNotFound(api.getAsset(op.assetId));
     if (asset === undefined) return 'GONE';
+    const filename = asset.currentAssetFile?.filename;
     const placements = asset.metadata.values[await folders.fieldId()] ?? [];
     if (asset.lifecycleStatus.state !== 'BINNED') {
       if ((await this.inRoot(root, placements)).length === 0) return 'GONE';
@@ -113,7 +128,7 @@ export class PlacementExecutor {
       // its other placement is synced here. The move wins, as over a removal of the whole asset: filed
       // where the file went, its other folder kept (`move` leaves the others of an asset not alone).
       // Waiting, the read-back's plan was this one again, on every pass.
-      if (this.deps.otherPlacements(root.id, op.assetId, op.from) > 0) return { verdict: 'MOVE', filed: placements, synced: previous };
+      if (this.deps.otherPlacements(root.id, op.assetId, op.from) > 0) return { verdict: 'MOVE', filed: placements, synced: previous, filename };
       return 'WAIT';
     }
     const current = currentMd5(asset);
@@ -129,7 +144,7 @@ export class PlacementExecutor {
     for (const target of candidates) {
       try {
         expectEach(await api.transitionLifecycle({ type: 'BY_IDS', assetIds: [op.assetId] }, target), op.assetId);
-        return { verdict: 'MOVE', filed: placements, synced };
+        return { verdict: 'MOVE', filed: placements, synced, filename };
       } catch (error) {
         if (!refusedOutright(error)) throw error;
       }

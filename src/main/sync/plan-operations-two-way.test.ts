@@ -6,7 +6,7 @@ import type { HashedEntry, LocalEntry, Operation, PlanInput, RemoteEntry, Synced
 let nextInode = 5000;
 const file = (relPath: string, md5: string, extra: Partial<HashedEntry> = {}): HashedEntry => ({ relPath, md5, size: 10, mtimeMs: 1, ino: nextInode++, dev: 1, ...extra });
 const synced = (entry: HashedEntry, assetId: string): SyncedEntry => ({ ...entry, assetId });
-const remote = (relPath: string, assetId: string, md5: string): RemoteEntry => ({ relPath, assetId, md5, fileId: `${assetId}-${md5}`, size: 10, dateModified: '2026-01-01T00:00:00.000Z', dateAdded: '' });
+const remote = (relPath: string, assetId: string, md5: string): RemoteEntry => ({ relPath, assetId, filename: relPath.slice(relPath.lastIndexOf('/') + 1), md5, fileId: `${assetId}-${md5}`, size: 10, dateModified: '2026-01-01T00:00:00.000Z', dateAdded: '' });
 // 2026-03-01 09:24:01 local time.
 const NOW = new Date(2026, 2, 1, 9, 24, 1).getTime();
 
@@ -118,6 +118,26 @@ describe('planOperations, both directions (DESIGN.md §3 table)', () => {
     expect(kinds(plan([moved, fresh], [base], undefined))).toEqual(['MOVE Brand/a.png -> D/a.png']);
     const settling = { unstable: new Set(['Brand/a.png']), pending: new Map([['Brand/a.png', { size: 3, mtimeMs: 9, ino: nextInode++, dev: 1 }]]) };
     expect(kinds(plan([moved], [base], undefined, settling))).toEqual(['MOVE Brand/a.png -> D/a.png']);
+  });
+
+  it('reads a file the engine numbered apart, left at its number by a crash and edited there, as the synced file (seeds 101545, 101227)', () => {
+    // A namesake came, the engine renamed `a.png` to `a (2).png` and crashed before the record; the user
+    // then edited it and wrote a new `a.png`. Read as a new file, it went up as a second asset named
+    // with the number this disk alone needed.
+    const numbered = { ...a, relPath: 'Brand/a (2).png', md5: 'A-edited' };
+    const fresh = file('Brand/a.png', 'N');
+    const there = [remote('Brand/a.png', 'asset-z', 'Z'), remote('Brand/a (2).png', 'asset-a', 'A')];
+    expect(kinds(plan([numbered, fresh], [base], there))).toEqual(['FORGET Brand/a.png', 'ADOPT Brand/a (2).png']);
+    // Binned by the colleague meanwhile, and moved to another folder first (seed 101227): the move
+    // brings the asset back rather than a second one going up.
+    const elsewhere = { ...numbered, relPath: 'Other/a (2).png' };
+    const namesake = remote('Other/a.png', 'asset-z', 'Z');
+    expect(plan([elsewhere], [base], [namesake]).operations).toEqual([
+      { kind: 'MOVE', from: 'Brand/a.png', to: 'Other/a (2).png', assetId: 'asset-a', local: elsewhere, restore: true },
+      { kind: 'DOWNLOAD', relPath: 'Other/a.png', remote: namesake },
+    ]);
+    // Another name, numbered or not, is another file (the inode reused).
+    expect(kinds(plan([{ ...elsewhere, relPath: 'Other/b (2).png' }], [base], [namesake]))).toEqual(['FORGET Brand/a.png', 'UPLOAD_NEW Other/b (2).png', 'DOWNLOAD Other/a.png']);
   });
 
   it('reads a synced file moved over another as that one\'s deletion, then its own move (seeds 90607, 87244)', () => {

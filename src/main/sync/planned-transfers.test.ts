@@ -4,7 +4,7 @@ import { plannedTransfers } from './planned-transfers.js';
 import type { HashedEntry, RemoteEntry } from './sync-types.js';
 
 const local = (relPath: string, size: number): HashedEntry => ({ relPath, size, mtimeMs: 1, ino: 1, dev: 1, md5: `md5-${relPath}` });
-const remote = (relPath: string, fileId: string, size: number): RemoteEntry => ({ relPath, assetId: `a-${fileId}`, fileId, md5: `md5-${fileId}`, size, dateModified: '', dateAdded: '' });
+const remote = (relPath: string, fileId: string, size: number): RemoteEntry => ({ relPath, assetId: `a-${fileId}`, filename: relPath.slice(relPath.lastIndexOf('/') + 1), fileId, md5: `md5-${fileId}`, size, dateModified: '', dateAdded: '' });
 
 describe('plannedTransfers', () => {
   it('counts uploads whole, and each downloaded file version once however many paths want it', () => {

@@ -61,7 +61,7 @@ export function remotePlacements(assets: readonly RemoteAssetRow[], scope: Place
     for (const asset of group) {
       const relPath = joinRel(dir, names.get(asset.assetId) ?? localNameOf(asset.filename));
       if (scope.ignores(relPath, false)) continue;
-      entries.set(relPath, { relPath, assetId: asset.assetId, fileId: asset.fileId, md5: asset.md5, size: asset.size, dateModified: asset.dateModified, dateAdded: asset.dateAdded });
+      entries.set(relPath, { relPath, assetId: asset.assetId, filename: asset.filename, fileId: asset.fileId, md5: asset.md5, size: asset.size, dateModified: asset.dateModified, dateAdded: asset.dateAdded });
     }
   }
   return entries;

@@ -4,7 +4,7 @@ import { withOwnUploads } from './remote-side.js';
 import type { HashedEntry, RemoteEntry, RemoteView, SyncedEntry } from './sync-types.js';
 
 const file = (relPath: string, md5: string): HashedEntry => ({ relPath, md5, size: 10, mtimeMs: 1, ino: 7001, dev: 1 });
-const remote = (relPath: string, assetId: string, md5: string): RemoteEntry => ({ relPath, assetId, md5, fileId: `${assetId}-${md5}`, size: 10, dateModified: '2026-01-01T00:00:00.000Z', dateAdded: '' });
+const remote = (relPath: string, assetId: string, md5: string): RemoteEntry => ({ relPath, assetId, filename: relPath.slice(relPath.lastIndexOf('/') + 1), md5, fileId: `${assetId}-${md5}`, size: 10, dateModified: '2026-01-01T00:00:00.000Z', dateAdded: '' });
 
 describe('withOwnUploads', () => {
   // Seed 100391: file `A/C` (once a folder) went up, its answer lost in a crash; the service lists the

@@ -104,3 +104,13 @@ export function withOwnUploads(view: RemoteView, uploads: readonly Pick<JournalE
   if (own.length === 0) return view;
   return { ...view, unknownAssets: new Set([...(view.unknownAssets ?? []), ...own]) };
 }
+
+/**
+ * Each asset's current name on the service, as the view knows it: not for the assets it does not know
+ * right now (our own change not read back), whose name may be one this client just changed.
+ */
+export function serviceNames(view: RemoteView | undefined): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const entry of view?.entries.values() ?? []) if (view?.unknownAssets?.has(entry.assetId) !== true) names.set(entry.assetId, entry.filename);
+  return names;
+}

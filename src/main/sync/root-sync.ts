@@ -15,12 +15,12 @@ import { planOperations } from './plan-operations.js';
 import { plantedPlan, type PlantedBug } from './planted-bug.js';
 import { PlanRest } from './plan-rest.js';
 import type { PlacementExecutor } from './placement-executor.js';
-import type { UploadExecutor, UploadOutcome, UploadRoot } from './upload-executor.js';
+import type { UploadExecutor, UploadOutcome, UploadRoot, VersionItem } from './upload-executor.js';
 import { identityOf, type LocalEntry, type Operation, type SyncedEntry } from './sync-types.js';
 import { LocalRefresh, isScannerReason } from './local-refresh.js';
 import type { Asset } from '../../shared/api/resources.js';
 import type { ConflictsRepo } from '../db/conflicts-repo.js';
-import { withOwnUploads, type RemoteSide } from './remote-side.js';
+import { serviceNames, withOwnUploads, type RemoteSide } from './remote-side.js';
 import { executeRemoteChanges, isRemoteChange, type RemoteChangeDeps, type RemoteChangeOp } from './execute-remote-changes.js';
 import { plannedTransfers } from './planned-transfers.js';
 import { relDirOf } from './folder-mapper.js';
@@ -277,7 +277,7 @@ export class RootSync {
     const operations = this.deletionsSeenWhole(plan.operations, lookedAt);
     report.operations += operations.length;
     this.forgetSettled({ local, synced, plan, waiting: new Set([...busy, ...this.local.unstable]), ...(remote.error === undefined && view !== undefined ? { remote: view } : {}) });
-    await this.execute(operations, report);
+    await this.execute(operations, report, serviceNames(view));
     // A new file's upload that failed or was cut off keeps its journal entry for the next attempt;
     // when the file went away (renamed, deleted: by the user, or by this pass's work) or its path holds
     // another asset's file (a colleague's, ours a conflict copy), its empty asset goes too, as resume
@@ -407,11 +407,15 @@ export class RootSync {
     }
   }
 
-  private async execute(operations: readonly Operation[], report: PassReport): Promise<void> {
+  /** `names`: each asset's name on the service as this pass's listing knows it (`VersionItem.serviceName`). */
+  private async execute(operations: readonly Operation[], report: PassReport, names: ReadonlyMap<string, string>): Promise<void> {
     const { deps, root } = this;
     const synced = deps.snapshots.synced(root.id);
     const fresh: LocalEntry[] = [];
-    const versions: { assetId: string; local: LocalEntry }[] = [];
+    const versions: VersionItem[] = [];
+    // A move of this pass that renames its asset makes the listing's name an old one.
+    const renamed = new Set(operations.flatMap((op) => (op.kind === 'MOVE' && baseName(op.from) !== baseName(op.to) ? [op.assetId] : [])));
+    const serviceName = (assetId: string): string | undefined => (renamed.has(assetId) ? undefined : names.get(assetId));
     const remoteChanges: RemoteChangeOp[] = [];
     const touched = new Set<string>();
     /** Folders a file left: emptied ones go on the service too. */
@@ -428,7 +432,7 @@ export class RootSync {
           fresh.push(op.local);
           break;
         case 'UPLOAD_VERSION':
-          versions.push({ assetId: op.assetId, local: op.local });
+          versions.push({ assetId: op.assetId, local: op.local, serviceName: serviceName(op.assetId) });
           break;
         case 'REFRESH_IDENTITY':
           deps.snapshots.putSynced(root.id, { ...op.local, assetId: op.assetId });
@@ -450,7 +454,7 @@ export class RootSync {
             if (owed) versions.push({ assetId: op.assetId, local: op.local });
             break;
           }
-          if (previous !== undefined && (await this.attempt(op.to, report, 'moved', () => deps.placements.move(root, op, previous, restored?.filed))) && owed) versions.push({ assetId: op.assetId, local: op.local });
+          if (previous !== undefined && (await this.attempt(op.to, report, 'moved', () => deps.placements.move(root, op, previous, restored?.filed, restored?.filename ?? names.get(op.assetId)))) && owed) versions.push({ assetId: op.assetId, local: op.local });
           left.add(relDirOf(op.from));
           break;
         }
@@ -547,7 +551,7 @@ export class RootSync {
    * is behind on it (the read-back of a touched asset decides next pass), or the service could not be
    * reached (the move waits).
    */
-  private async restored(op: Extract<Operation, { kind: 'MOVE' }>, previous: SyncedEntry, report: PassReport): Promise<{ filed: string[]; synced: SyncedEntry } | null> {
+  private async restored(op: Extract<Operation, { kind: 'MOVE' }>, previous: SyncedEntry, report: PassReport): Promise<{ filed: string[]; synced: SyncedEntry; filename: string | undefined } | null> {
     const { deps, root } = this;
     let verdict;
     try {
@@ -557,7 +561,7 @@ export class RootSync {
       return null;
     }
     if (verdict === 'GONE') deps.snapshots.deleteSynced(root.id, op.from);
-    return verdict === 'GONE' || verdict === 'WAIT' ? null : { filed: verdict.filed, synced: verdict.synced };
+    return verdict === 'GONE' || verdict === 'WAIT' ? null : { filed: verdict.filed, synced: verdict.synced, filename: verdict.filename };
   }
 
   /** Runs one placement change; false when it failed (reported, retried on a later pass) or answered false (nothing done: it waits). */

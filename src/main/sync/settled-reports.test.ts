@@ -4,7 +4,7 @@ import type { LocalEntry, RemoteEntry, SyncedEntry } from './sync-types.js';
 
 const local = (relPath: string, md5: string | null = 'aa'): LocalEntry => ({ relPath, size: 2, mtimeMs: 1, ino: 7, dev: 1, md5 });
 const synced = (relPath: string, md5 = 'aa', assetId = 'A1'): SyncedEntry => ({ relPath, assetId, md5, size: 2, mtimeMs: 1, ino: 7, dev: 1 });
-const remote = (relPath: string, md5 = 'aa', assetId = 'A1'): RemoteEntry => ({ relPath, assetId, fileId: 'F1', md5, size: 2, dateModified: '', dateAdded: '' });
+const remote = (relPath: string, md5 = 'aa', assetId = 'A1'): RemoteEntry => ({ relPath, assetId, filename: relPath.slice(relPath.lastIndexOf('/') + 1), fileId: 'F1', md5, size: 2, dateModified: '', dateAdded: '' });
 
 function input(overrides: Partial<ReportsInput>): ReportsInput {
   return {

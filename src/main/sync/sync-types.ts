@@ -45,6 +45,11 @@ export interface SyncedEntry {
 export interface RemoteEntry {
   relPath: string;
   assetId: string;
+  /**
+   * The current file's name as the service spells it; `relPath` ends in it as this disk holds it (made
+   * safe, numbered apart from a namesake). A version sent up keeps this one (folder-mapper.ts `versionFilePath`).
+   */
+  filename: string;
   /** The current AssetFile. */
   fileId: string;
   /** MD5 hex of the current file (lowercase). */

@@ -106,3 +106,44 @@ describe('a version upload resumed after a restart', () => {
     }
   });
 });
+
+describe('the path a version goes up under', () => {
+  /** The paths `uploadVersions` asks uploads for, for a file at `relPath`; the service names the asset `current`. */
+  async function versionPaths(relPath: string, serviceName: string | undefined, current = 'from-the-service.png'): Promise<{ paths: string[]; asked: number }> {
+    return withFile(relPath, 'mine', 'mine', async ({ journal, disk, local }) => {
+      const paths: string[] = [];
+      let asked = 0;
+      const api = {
+        getAsset: (id: string) => {
+          asked++;
+          return Promise.resolve({ id, currentAssetFile: { checksum: 'basis', filename: current }, lifecycleStatus: { state: 'LIVE' }, metadata: { values: {} } });
+        },
+        createUpload: (item: { path: string }) => {
+          paths.push(item.path);
+          return Promise.reject(new Error('no upload in this test'));
+        },
+      } as unknown as AssetApi;
+      const folders = { optionFor: () => Promise.resolve(null) } as unknown as FolderMapper;
+      const executor = new UploadExecutor({ api, fs: disk, journal, folders, nowIso: () => 'now', commit: () => Promise.resolve(), syncedAt: () => undefined });
+      await executor.uploadVersions({ ...ROOT, remotePath: '/Brand' }, [{ assetId: 'asset-1', local, serviceName }]);
+      return { paths, asked };
+    });
+  }
+
+  it("keeps the service's name for a file numbered apart from a namesake on this disk (seed 100767)", async () => {
+    // Sent as `logo (2).png`, the version renamed the asset to a number only this disk needed.
+    expect(await versionPaths('A/logo (2).png', 'logo.png')).toEqual({ paths: ['/Brand/A/logo.png'], asked: 0 });
+    // A name this disk cannot hold, made safe here, stays the service's too.
+    expect(await versionPaths('A/a_b.png', 'a:b.png')).toEqual({ paths: ['/Brand/A/a:b.png'], asked: 0 });
+    expect(await versionPaths('logo (2).png', 'logo.png')).toEqual({ paths: ['/Brand/logo.png'], asked: 0 });
+  });
+
+  it("asks the service for the asset's name when the caller does not know it", async () => {
+    expect(await versionPaths('A/logo (2).png', undefined, 'logo.png')).toEqual({ paths: ['/Brand/A/logo.png'], asked: 1 });
+  });
+
+  it('sends the file\'s own name when the service has none that could name a file', async () => {
+    expect(await versionPaths('A/logo.png', 'a/b.png')).toEqual({ paths: ['/Brand/A/logo.png'], asked: 0 });
+    expect(await versionPaths('A/logo.png', undefined, '')).toEqual({ paths: ['/Brand/A/logo.png'], asked: 1 });
+  });
+});

@@ -16,7 +16,7 @@ import type { UploadJournal, JournalEntry } from '../db/upload-journal.js';
 import type { FileSystem } from '../local/index.js';
 import { HASH_READ_BYTES, LocalError, PathLocator, hashFile, sameSignature } from '../local/index.js';
 import type { FolderMapper, FolderRoot } from './folder-mapper.js';
-import { relDirOf, remoteFilePath } from './folder-mapper.js';
+import { relDirOf, remoteFilePath, versionFilePath } from './folder-mapper.js';
 import { ConcurrencyLimit } from '../../shared/concurrency-limit.js';
 import { PartWindow, type WindowClock } from './part-window.js';
 import { fileOnDiskPath, locateFile } from './locate-file.js';
@@ -37,6 +37,18 @@ export interface UploadOutcome {
    * completion when nothing changed the asset after it (the remote snapshot takes it as it is).
    */
   result: { ok: true; synced: SyncedEntry; bytesSent: number; asset?: Asset } | { ok: false; error: unknown };
+}
+
+/** A synced file's new content, for its asset. */
+export interface VersionItem {
+  assetId: string;
+  local: LocalEntry;
+  /**
+   * The asset's current name on the service, where the caller knows it (its listing does, and no move
+   * of this pass renamed the asset), which the version keeps (folder-mapper.ts `versionFilePath`).
+   * Absent: the service is asked.
+   */
+  serviceName?: string | undefined;
 }
 
 export interface UploadExecutorDeps {
@@ -144,9 +156,9 @@ export class UploadExecutor {
     return done;
   }
 
-  /** New content for synced assets: a new AssetFile version each, the asset id kept. */
-  async uploadVersions(root: UploadRoot, items: readonly { assetId: string; local: LocalEntry }[]): Promise<UploadOutcome[]> {
-    return Promise.all(items.map(({ assetId, local }) => this.guard(local.relPath, () => this.uploadToAsset(root, 'VERSION', assetId, local))));
+  /** New content for synced assets: a new AssetFile version each, the asset id kept (and its name: `VersionItem`). */
+  async uploadVersions(root: UploadRoot, items: readonly VersionItem[]): Promise<UploadOutcome[]> {
+    return Promise.all(items.map(({ assetId, local, serviceName }) => this.guard(local.relPath, () => this.uploadToAsset(root, 'VERSION', assetId, local, serviceName))));
   }
 
   /**
@@ -269,6 +281,16 @@ export class UploadExecutor {
   }
 
   /** The asset, or undefined when the service no longer has it (deleted for good). */
+  /**
+   * The path a version of `assetId` goes up under (`versionFilePath`): with the service's name for the
+   * asset as the pass's listing knew it, or as the service answers now when the caller does not know
+   * (the listing is behind on it, a restart's resumed upload). A failure to ask fails the upload.
+   */
+  private async versionPath(root: UploadRoot, assetId: string, relPath: string, serviceName?: string): Promise<string> {
+    const name = serviceName ?? (await this.assetIfAny(assetId))?.currentAssetFile?.filename;
+    return versionFilePath(root, relPath, name);
+  }
+
   private assetIfAny(assetId: string): Promise<Asset | undefined> {
     return unlessNotFound(this.deps.api.getAsset(assetId));
   }
@@ -414,7 +436,7 @@ export class UploadExecutor {
     });
   }
 
-  private async uploadToAsset(root: UploadRoot, kind: 'NEW' | 'VERSION', assetId: string, local: LocalEntry): Promise<UploadOutcome> {
+  private async uploadToAsset(root: UploadRoot, kind: 'NEW' | 'VERSION', assetId: string, local: LocalEntry, serviceName?: string): Promise<UploadOutcome> {
     // An upload of this very file that an outage interrupted (service down, connection reset, URLs
     // expired while the machine slept) goes on where it stopped, as after a restart: only the parts
     // the service has not confirmed are sent. Starting afresh here sent the whole file again after
@@ -429,7 +451,8 @@ export class UploadExecutor {
       if (superseded) await this.endSuperseded(root, known);
       const kept = superseded ? undefined : known;
       journal.begin(root.id, kept?.kind ?? kind, 'v', local, assetId, this.deps.nowIso(), kept?.folderOption ?? null);
-      const upload = await api.createUpload({ assetId, assetFileId: null, path: remoteFilePath(root, local.relPath), size: local.size, partSize: defaultPartSize(local.size) });
+      const path = kind === 'VERSION' ? await this.versionPath(root, assetId, local.relPath, serviceName) : remoteFilePath(root, local.relPath);
+      const upload = await api.createUpload({ assetId, assetFileId: null, path, size: local.size, partSize: defaultPartSize(local.size) });
       journal.uploadCreated(root.id, local.relPath, assetId, upload.uploadId, upload.partSize);
       return this.sendAndComplete(root, local, assetId, upload, new Map());
     });
@@ -511,7 +534,8 @@ export class UploadExecutor {
         // The service forgot the upload (expired, swept), or completed it with other bytes: a fresh one for the same asset.
         if (isApiError(error) && (error.code === 'UPLOAD_EXPIRED' || error.code === 'NOT_FOUND' || error.code === 'UPLOAD_ALREADY_COMPLETED')) {
           this.deps.journal.forgetUpload(root.id, entry.relPath, entry.assetId);
-          const fresh = await api.createUpload({ assetId: entry.assetId, assetFileId: null, path: remoteFilePath(root, entry.relPath), size: entry.local.size, partSize: defaultPartSize(entry.local.size) });
+          const path = entry.kind === 'VERSION' ? await this.versionPath(root, entry.assetId, entry.relPath) : remoteFilePath(root, entry.relPath);
+          const fresh = await api.createUpload({ assetId: entry.assetId, assetFileId: null, path, size: entry.local.size, partSize: defaultPartSize(entry.local.size) });
           this.deps.journal.uploadCreated(root.id, entry.relPath, entry.assetId, fresh.uploadId, fresh.partSize);
           return this.sendAndComplete(root, entry.local, entry.assetId, fresh, new Map());
         }
