@@ -227,12 +227,12 @@ function displacedFiles(
 /**
  * Synced paths another synced file was moved over (`mv A/a.txt b.txt`: `b.txt` now holds `A/a.txt`'s
  * file, same device and inode and the same bytes, and nothing is left at `A/a.txt`), the replaced
- * asset still as it was on the service. Read by path, `b.txt` was edited to `a.txt`'s bytes and
- * `a.txt` deleted: its asset lost its history, and when another client had moved it meanwhile (a move
- * beats a deletion) both assets were live with one file's bytes (seed 90607). These are the replaced
- * file's deletion and, once it is recorded, the other's move (the moved file waits at a displaced path,
- * diffLocal). Anything the service changed about the replaced asset keeps the old reading, so the
- * rules of a conflict still decide it.
+ * asset still holding on the service the bytes it was synced at. Read by path, `b.txt` was edited to
+ * `a.txt`'s bytes and `a.txt` deleted: its asset lost its history, and when another client had moved
+ * it meanwhile (a move beats a deletion) both assets were live with one file's bytes (seed 90607).
+ * These are the replaced file's deletion and, once it is recorded, the other's move (the moved file
+ * waits at a displaced path, diffLocal). A new version of the replaced asset on the service keeps the
+ * old reading, so the rules of a conflict still decide it.
  */
 function replacedFiles(input: Pick<PlanInput, 'unstable' | 'pending' | 'synced' | 'remote' | 'nameKey'> & { local: ReadonlyMap<string, HashedEntry> }): Set<string> {
   const { local, unstable, pending, synced, remote } = input;
@@ -257,6 +257,19 @@ function replacedFiles(input: Pick<PlanInput, 'unstable' | 'pending' | 'synced' 
   const stillThere = (entry: SyncedEntry): boolean =>
     unread.has(identityOf(entry)) ||
     (hashed.get(identityOf(entry)) ?? []).some((file) => file.md5 === entry.md5 || sameNameIn(nameKey)(file.relPath, entry.relPath));
+  /**
+   * The service holds the replaced asset at the bytes it was synced at, wherever it filed it: a move or
+   * rename there changed nothing the replacement could conflict with, and its deletion here then meets
+   * that move as any deletion does. Only found at its old path, a folder rename on the other client
+   * (`A/C` → `B/E`) kept the edit reading: the replaced asset followed it holding the moved file's bytes,
+   * while the moved file's own asset, renamed by a colleague, beat its deletion and came down again: two
+   * live assets of one file (seed 101442).
+   */
+  let placed: Set<string> | undefined;
+  const unedited = (entry: SyncedEntry): boolean => {
+    placed ??= new Set([...remote.entries.values()].map((there) => `${there.assetId}\0${there.md5}`));
+    return placed.has(`${entry.assetId}\0${entry.md5}`);
+  };
   for (const entry of synced.values()) {
     const read = local.get(entry.relPath);
     const now = read ?? pending?.get(entry.relPath);
@@ -265,8 +278,7 @@ function replacedFiles(input: Pick<PlanInput, 'unstable' | 'pending' | 'synced' 
     if (moved === undefined) continue;
     // Its bytes when read; a rename keeps size and mtime while it settles.
     const same = read !== undefined ? read.md5 === moved.md5 : now.size === moved.size && now.mtimeMs === moved.mtimeMs;
-    const there = remote.entries.get(entry.relPath);
-    if (same && there?.assetId === entry.assetId && there.md5 === entry.md5) replaced.add(entry.relPath);
+    if (same && unedited(entry)) replaced.add(entry.relPath);
   }
   return replaced;
 }

@@ -167,6 +167,26 @@ describe('planOperations, both directions (DESIGN.md §3 table)', () => {
     expect(kinds(plan([a, file('b.png', 'B-saved')], both, unchanged))).toEqual(['UPLOAD_VERSION b.png']);
   });
 
+  it('reads a synced file moved over another that the service only moved as that one\'s deletion (seed 101442)', () => {
+    // `mv Brand/a.png b.png` while the other client's folder rename moved asset-b to `D/b.png` and a
+    // colleague renamed asset-a. Read as an edit of `b.png`, asset-b followed its move holding `a.png`'s
+    // bytes, while asset-a beat its deletion and came down again: two live assets of one file.
+    const b = file('b.png', 'B');
+    const over = { ...a, relPath: 'b.png' };
+    const both = [base, synced(b, 'asset-b')];
+    const renamed = remote('Brand/renamed.png', 'asset-a', 'A');
+    // asset-b's deletion meets the service's move (it comes back there, its own bytes); the moved file
+    // waits at `b.png` for that record.
+    expect(kinds(plan([over], both, [renamed, remote('D/b.png', 'asset-b', 'B')]))).toEqual(['FORGET b.png', 'DOWNLOAD D/b.png']);
+    // The pass after: asset-a was moved on both sides, and the service's name wins.
+    const back = file('D/b.png', 'B');
+    expect(kinds(plan([over, back], [base, synced(back, 'asset-b')], [renamed, remote('D/b.png', 'asset-b', 'B')]))).toEqual(['LOCAL_MOVE b.png -> Brand/renamed.png']);
+    // asset-a left alone there: the move made here goes up, with its history.
+    expect(kinds(plan([over, back], [base, synced(back, 'asset-b')], [same, remote('D/b.png', 'asset-b', 'B')]))).toEqual(['MOVE Brand/a.png -> b.png']);
+    // asset-b moved and edited there: the old reading, under the conflict rule (the move first).
+    expect(kinds(plan([over], both, [renamed, remote('D/b.png', 'asset-b', 'B2')]))).toEqual(['FORGET Brand/a.png', 'LOCAL_MOVE b.png -> D/b.png', 'DOWNLOAD Brand/renamed.png']);
+  });
+
   it('reads a synced file moved over another that was moved away and edited as that one\'s deletion (seed 100742)', () => {
     // `mv b.png c.png`, `c.png` edited, then `mv Brand/a.png b.png`: `b.png`'s inode at another name with
     // other bytes is a new file there, not the replaced one still on disk. Read as an edit of `b.png`,
