@@ -8,7 +8,7 @@ import type { AssetApi } from '../api/index.js';
 import { currentMd5, isApiError, unlessNotFound } from '../api/index.js';
 import type { FolderMapper } from './folder-mapper.js';
 import { relDirOf } from './folder-mapper.js';
-import { spellsHere } from './local-names.js';
+import { spellsHere, unnumbered } from './local-names.js';
 import type { UploadRoot } from './upload-executor.js';
 import type { Operation, SyncedEntry } from './sync-types.js';
 
@@ -68,7 +68,7 @@ export class PlacementExecutor {
       ];
       if (updates.length > 0) expectEach(await api.editMetadata({ type: 'BY_IDS', assetIds: [op.assetId] }, updates), op.assetId);
     }
-    if (this.renames(op, serviceName)) await api.changeAsset(op.assetId, { filename: baseName(op.to) });
+    if (await this.renames(op, serviceName)) await api.changeAsset(op.assetId, { filename: baseName(op.to) });
     // Content is what it was: if it changed too, the planner's UPLOAD_VERSION for the new path follows.
     this.deps.moved(root.id, op.from, { ...op.local, md5: previous.md5, assetId: op.assetId });
     return true;
@@ -80,11 +80,14 @@ export class PlacementExecutor {
    * engine numbers files itself, and a crash between its rename and the record left the file at the
    * number, read next as a move of the user's: sent, the number this disk alone needed became the
    * asset's name for everyone (simulation seed 101150). A user who adds such a number to a name
-   * meets the service's name again.
+   * meets the service's name again. A numbered name whose service name the caller does not know (the
+   * listing is behind on the asset) asks the service for it (seed 102656).
    */
-  private renames(op: MoveOp, serviceName: string | undefined): boolean {
+  private async renames(op: MoveOp, serviceName: string | undefined): Promise<boolean> {
     const name = baseName(op.to);
-    return name !== baseName(op.from) && (serviceName === undefined || !spellsHere(name, serviceName));
+    if (name === baseName(op.from)) return false;
+    const known = serviceName ?? (unnumbered(name) === name ? undefined : (await unlessNotFound(this.deps.api.getAsset(op.assetId)))?.currentAssetFile?.filename);
+    return known === undefined || !spellsHere(name, known);
   }
 
   /** Whether the service files the asset in a folder of this root other than `expected` (moved there meanwhile). */
