@@ -45,6 +45,7 @@ import { FolderMapper } from './sync/folder-mapper.js';
 import { UploadExecutor, type UploadRoot } from './sync/upload-executor.js';
 import { PlacementExecutor } from './sync/placement-executor.js';
 import { RootSync, type PassReport } from './sync/root-sync.js';
+import { landedRecord } from './sync/recover-landings.js';
 import { reportingIncrements } from './sync/byte-increments.js';
 import type { TransferEvent } from '../shared/sync/transfer-event.js';
 import { SyncError } from './sync/sync-error.js';
@@ -199,10 +200,17 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
     ...(config.limits?.filesInFlight === undefined ? {} : { limits: { filesInFlight: config.limits.filesInFlight } }),
   });
   // A landing recovered after a crash (recover-landings.ts): recorded as its batch's commit would have.
-  const recordLandings = db.transaction((rootId: string, landed: readonly SyncedEntry[]) => {
-    for (const synced of landed) {
+  // A move's leaves the synced row's old path, as `moved` below does (unless that row is another's by now).
+  const recordLandings = db.transaction((rootId: string, landed: readonly Landing[]) => {
+    for (const landing of landed) {
+      const synced = landedRecord(landing);
+      const from = landing.moved?.from;
+      if (from !== undefined && snapshots.syncedEntry(rootId, from)?.assetId === synced.assetId) {
+        snapshots.deleteSynced(rootId, from);
+        conflicts.originalMoved(rootId, synced.assetId, from, synced.relPath);
+      }
       snapshots.putSynced(rootId, synced);
-      snapshots.fillUnread(rootId, synced);
+      snapshots.fillUnread(rootId, { ...synced, md5: landing.local.md5 });
       issues.cleared(rootId, synced.relPath);
       landings.finish(rootId, synced.relPath);
     }
@@ -218,7 +226,9 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
       snapshots.deleteSynced(rootId, syncedFrom);
       snapshots.putSynced(rootId, synced);
       conflicts.originalMoved(rootId, synced.assetId, syncedFrom, synced.relPath);
+      landings.finish(rootId, synced.relPath);
     }),
+    landings,
     removed: db.transaction((rootId: string, relPath: string) => {
       snapshots.deleteLocal(rootId, relPath);
       snapshots.deleteSynced(rootId, relPath);

@@ -25,4 +25,17 @@ describe('the download journal (migration 0004)', () => {
       db.close();
     }
   });
+
+  it('keeps a move\'s synced row and bytes with its landing (migration 0007)', () => {
+    const db = openStateDb(':memory:');
+    try {
+      db.prepare("INSERT INTO roots (id, path, server, remote_path, date_created) VALUES ('r', '/sync', 'http://127.0.0.1:1', '/', 'now')").run();
+      const journal = landingJournal(db);
+      const move = { local: { relPath: 'A/café (2).txt', size: 3, mtimeMs: 1.5, ino: 7, dev: 1, md5: 'edited' }, assetId: 'a1', tempPath: '/sync/A/c.txt', moved: { from: 'A/c.txt', md5: 'synced' } };
+      journal.landing('r', move);
+      expect(journal.all('r')).toEqual([move]);
+    } finally {
+      db.close();
+    }
+  });
 });

@@ -1,16 +1,25 @@
 /**
  * The download journal: one row per verified download about to be renamed into place, written before
  * the rename and removed with the record of the landed file (engine.ts commits both in one
- * transaction). After a crash, DownloadExecutor.recover reads what is left.
+ * transaction). After a crash, recover-landings.ts reads what is left. The engine's own moves of a
+ * synced file (`LOCAL_MOVE`) are written here too, with the synced row they replace (`moved`).
  */
 import type { StateDb } from './open-state-db.js';
 import type { HashedEntry } from '../sync/sync-types.js';
 
-/** A download on its way to its final path: the file as it will land, its asset, and the temp file it is now. */
+/**
+ * A file on its way to its final path by a rename: the file as it will land, its asset, and the path
+ * it is at now (a download's temp file, or where a moving synced file is).
+ */
 export interface Landing {
   local: HashedEntry;
   assetId: string;
   tempPath: string;
+  /**
+   * A move's (`LOCAL_MOVE`): the synced row it replaces (`from`), and the MD5 its record keeps, the
+   * synced bytes (the file may have been edited here since: its own MD5 is `local.md5`).
+   */
+  moved?: { from: string; md5: string };
 }
 
 interface LandingRow {
@@ -22,18 +31,23 @@ interface LandingRow {
   ino: number;
   dev: number;
   md5: string;
+  synced_from: string | null;
+  synced_md5: string | null;
 }
 
 export function landingJournal(db: StateDb) {
-  const all = db.prepare<[string], LandingRow>('SELECT rel_path, asset_id, temp_path, size, mtime_ms, ino, dev, md5 FROM landings WHERE root_id = ? ORDER BY rel_path');
+  const all = db.prepare<[string], LandingRow>(
+    'SELECT rel_path, asset_id, temp_path, size, mtime_ms, ino, dev, md5, synced_from, synced_md5 FROM landings WHERE root_id = ? ORDER BY rel_path',
+  );
   const put = db.prepare(
-    `INSERT OR REPLACE INTO landings (root_id, rel_path, asset_id, temp_path, size, mtime_ms, ino, dev, md5)
-     VALUES (@rootId, @relPath, @assetId, @tempPath, @size, @mtimeMs, @ino, @dev, @md5)`,
+    `INSERT OR REPLACE INTO landings (root_id, rel_path, asset_id, temp_path, size, mtime_ms, ino, dev, md5, synced_from, synced_md5)
+     VALUES (@rootId, @relPath, @assetId, @tempPath, @size, @mtimeMs, @ino, @dev, @md5, @syncedFrom, @syncedMd5)`,
   );
   const remove = db.prepare('DELETE FROM landings WHERE root_id = ? AND rel_path = ?');
   return {
     /** Written before the rename: from here on a crash leaves a row to recover. */
-    landing: (rootId: string, { local, assetId, tempPath }: Landing) => void put.run({ rootId, assetId, tempPath, ...local }),
+    landing: (rootId: string, { local, assetId, tempPath, moved }: Landing) =>
+      void put.run({ rootId, assetId, tempPath, ...local, syncedFrom: moved?.from ?? null, syncedMd5: moved?.md5 ?? null }),
     /** The rename did not happen, or the landed file is recorded. */
     finish: (rootId: string, relPath: string) => void remove.run(rootId, relPath),
     all: (rootId: string): Landing[] =>
@@ -41,6 +55,7 @@ export function landingJournal(db: StateDb) {
         local: { relPath: row.rel_path, size: row.size, mtimeMs: row.mtime_ms, ino: row.ino, dev: row.dev, md5: row.md5 },
         assetId: row.asset_id,
         tempPath: row.temp_path,
+        ...(row.synced_from === null || row.synced_md5 === null ? {} : { moved: { from: row.synced_from, md5: row.synced_md5 } }),
       })),
   };
 }

@@ -37,6 +37,7 @@ describe('the service\'s changes: adoptions and forgettings', () => {
         deleteSynced: (rootId, relPath) => snapshots.deleteSynced(rootId, relPath),
         atomically: (work) => db.transaction(work)(),
         landed: () => {},
+        landings: { landing: () => {}, finish: () => {} },
       });
       const ops: RemoteChangeOp[] = [
         { kind: 'FORGET', relPath: 'A/C/café (2).txt', assetId: 'asset-2' },

@@ -10,6 +10,7 @@
  */
 import { dirname } from 'node:path';
 import type { ConflictInput } from '../db/conflicts-repo.js';
+import type { LandingJournal } from '../db/landing-journal.js';
 import { errnoCode, LocalError, resolveInsideRoot, sameSignature, type FileStat, type FileSystem, type LocalDisk, type Trash } from '../local/index.js';
 import { removeEmptyTree } from '../local/remove-empty-tree.js';
 import { caseFoldedNames } from './local-names.js';
@@ -26,8 +27,13 @@ export interface LocalChangeDeps {
   disk: Pick<LocalDisk, 'removeEmptyDir'>;
   trash: Trash;
   nowIso(): string;
-  /** A file moved on disk: local `from` → `local`, synced `syncedFrom` → `synced`, in one transaction. */
+  /**
+   * A file moved on disk: local `from` → `local`, synced `syncedFrom` → `synced`, and its landing
+   * (`landings`) finished, in one transaction.
+   */
   moved(rootId: string, from: string, local: LocalEntry, syncedFrom: string, synced: SyncedEntry): void;
+  /** The download journal, which holds a move from before its rename until its record (recover-landings.ts). */
+  landings: Pick<LandingJournal, 'landing' | 'finish'>;
   /** A file left the disk and the synced snapshot, in one transaction. */
   removed(rootId: string, relPath: string): void;
   /** Records a conflict (before its copy exists); returns its id. */
@@ -51,7 +57,17 @@ export class LocalChangeExecutor {
     const from = await this.expectFile(root, op.from, op.local);
     const to = await this.free(root, op.to, { from: op.from, file: op.local });
     await fs.mkdirp(dirname(to));
-    await fs.rename(from, to);
+    // Written ahead, as a download's landing is: a crash after the rename leaves this to say the file
+    // moved (recover-landings.ts). Lost, the synced row stayed at the old path and the file at the new
+    // one, numbered apart from a namesake and edited since, went up as a second asset under that
+    // number, while a new file at the old path took the asset's place (seeds 100767, 101094).
+    this.deps.landings.landing(root.id, { local: { ...op.local, relPath: op.to }, assetId: op.assetId, tempPath: from, moved: { from: op.syncedPath, md5: op.md5 } });
+    try {
+      await fs.rename(from, to);
+    } catch (error) {
+      this.deps.landings.finish(root.id, op.to);
+      throw error;
+    }
     const stat = await fs.lstat(to);
     const local: LocalEntry = { relPath: op.to, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev, md5: op.local.md5 };
     this.deps.moved(root.id, op.from, local, op.syncedPath, { ...local, md5: op.md5, assetId: op.assetId });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Landing } from '../db/landing-journal.js';
 import { ManualClock } from '../local/manual-clock.js';
 import { MemoryFileSystem } from '../local/memory-file-system.js';
-import { recoverLandings } from './recover-landings.js';
+import { landedRecord, recoverLandings } from './recover-landings.js';
 import type { LocalEntry, PendingSignature, SyncedEntry } from './sync-types.js';
 
 const ROOT = '/sync';
@@ -31,9 +31,9 @@ function journal(landings: Landing[]) {
   const deps = {
     unrecorded: () => [...left.values()],
     dropped: (_rootId: string, relPath: string) => void left.delete(relPath),
-    recorded: (_rootId: string, synced: readonly SyncedEntry[]) => {
-      for (const entry of synced) left.delete(entry.relPath);
-      recorded.push(...synced);
+    recorded: (_rootId: string, landed: readonly Landing[]) => {
+      for (const landing of landed) left.delete(landing.local.relPath);
+      recorded.push(...landed.map(landedRecord));
     },
   };
   return { deps, left, recorded };
@@ -142,6 +142,39 @@ describe('recoverLandings', () => {
     // Unstable, but with a signature: it was compared, and it is another file.
     expect(await recoverLandings('r', () => ({ local: new Map(), pending, unstable: new Set(['a.txt']) }), { fs, ...deps })).toBe(0);
     expect(recorded).toEqual([]);
+    expect(left.size).toBe(0);
+  });
+
+  /** The service's move of a synced file `from` → `to`, written before its rename (local-change-executor.ts). */
+  async function moving(fs: MemoryFileSystem, from: string, to: string): Promise<Landing> {
+    fs.writeFile(`${ROOT}/${from}`, 'moving');
+    const stat = await fs.lstat(`${ROOT}/${from}`);
+    return { local: { relPath: to, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev, md5: 'md5-moving' }, assetId: 'asset-x', tempPath: `${ROOT}/${from}`, moved: { from, md5: 'md5-synced' } };
+  }
+
+  it('forgets a move whose rename never happened (the file still at its old path)', async () => {
+    const fs = new MemoryFileSystem({ clock: new ManualClock() });
+    const move = await moving(fs, 'A/c.txt', 'A/café (2).txt');
+    const { deps, left, recorded } = journal([move]);
+
+    const local = await scanned(fs, ['A/c.txt']);
+    expect(await recoverLandings('r', () => ({ local, pending: none, unstable: nothing }), { fs, ...deps })).toBe(0);
+    expect(recorded).toEqual([]);
+    expect(left.size).toBe(0);
+  });
+
+  it('records a move whose old path is no longer a folder\'s (ENOTDIR), the synced bytes its record\'s', async () => {
+    const fs = new MemoryFileSystem({ clock: new ManualClock() });
+    const move = await moving(fs, 'A/c.txt', 'café.txt');
+    fs.renameSync(`${ROOT}/A/c.txt`, `${ROOT}/café.txt`);
+    // The crash came here; then the user replaced folder A with a file.
+    fs.remove(`${ROOT}/A`);
+    fs.writeFile(`${ROOT}/A`, 'a file');
+    const { deps, left, recorded } = journal([move]);
+
+    const local = await scanned(fs, ['A', 'café.txt']);
+    expect(await recoverLandings('r', () => ({ local, pending: none, unstable: nothing }), { fs, ...deps })).toBe(1);
+    expect(recorded).toEqual([{ ...move.local, md5: 'md5-synced', assetId: 'asset-x' }]);
     expect(left.size).toBe(0);
   });
 

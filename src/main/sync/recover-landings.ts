@@ -1,14 +1,18 @@
 /**
  * After a crash: the downloads an earlier process renamed into place but never recorded (the download
- * journal, landing-journal.ts). Each landing is settled before the pass plans, by what the disk shows:
+ * journal, landing-journal.ts), and likewise its moves of the service's (`LOCAL_MOVE`: their temp file
+ * is the synced file at its old path). Each landing is settled before the pass plans, by what the disk
+ * shows:
  *
  * - its temp file is still there (the same file): the rename never happened. The landing goes; the
- *   next download resumes from the temp file.
+ *   next download resumes from the temp file (a move is planned again).
  * - the file it became is on disk (the same device and inode), at its path or anywhere else in the root
  *   (the user moved, renamed or edited it since): it landed. The synced snapshot records it as the lost
  *   record would have, at the path it landed at; the planner then sees a move, an edit or nothing, as
  *   after any recorded download. Without this a moved landed file was a new file, and uploaded as a
- *   second asset (simulation seed 223).
+ *   second asset (simulation seed 223). A move's record also leaves the synced row's old path: left
+ *   there, the file at its new name (numbered apart from a namesake, edited since) was a new file, and
+ *   a new one the user wrote at the old name that asset's edit (seeds 100767, 101094).
  * - neither, but something is at its path (or at a folder above it) that the scan could not look at
  *   (unreadable: EACCES, EIO): undecided. The landing stays, and a later pass that can see the file
  *   settles it. Dropping it there made the landed file a new one once it was readable again, uploaded
@@ -18,7 +22,7 @@
  *   been deleted comes back rather than a deletion reaching the service on a guess.
  *
  * Must run after a full scan (the local snapshot is where it looks for the landed file) and before the
- * plan. Rejects when a temp file cannot be looked at (only ENOENT says it is gone).
+ * plan. Rejects when a temp file cannot be looked at (only ENOENT or ENOTDIR says it is gone).
  */
 import type { Landing } from '../db/landing-journal.js';
 import { errnoCode, type FileStat, type FileSystem } from '../local/index.js';
@@ -30,8 +34,13 @@ export interface RecoverLandingsDeps {
   unrecorded(rootId: string): Landing[];
   /** The rename never happened, or its file is gone: forgets the landing. */
   dropped(rootId: string, relPath: string): void;
-  /** Records landed files in the synced snapshot and forgets their landings, in one transaction. */
-  recorded(rootId: string, synced: readonly SyncedEntry[]): void;
+  /** Records landed files in the synced snapshot (`landedRecord`) and forgets their landings, in one transaction. */
+  recorded(rootId: string, landed: readonly Landing[]): void;
+}
+
+/** The synced row a landing's record puts at the path it landed at: a move's keeps the synced bytes' MD5. */
+export function landedRecord(landing: Landing): SyncedEntry {
+  return { ...landing.local, md5: landing.moved?.md5 ?? landing.local.md5, assetId: landing.assetId };
 }
 
 export type LandingVerdict = 'not-renamed' | 'landed' | 'unseen' | 'gone';
@@ -67,14 +76,15 @@ export async function recoverLandings(rootId: string, disk: () => LandingDisk, d
   // Unstable without a signature: the scanner reported the path (UNREADABLE and the like) and never
   // said which file is there. A settling file has its signature in `pending`, so it was compared above.
   const unseen = (relPath: string): boolean => ancestorsAndSelf(relPath).some((path) => unstable.has(path) && !pending.has(path));
-  const landed: SyncedEntry[] = [];
+  const landed: Landing[] = [];
   for (const landing of landings) {
+    // ENOTDIR: a move's old path, whose folder is a file now.
     const temp = await deps.fs.lstat(landing.tempPath).catch((error: unknown) => {
-      if (errnoCode(error) === 'ENOENT') return undefined;
+      if (errnoCode(error) === 'ENOENT' || errnoCode(error) === 'ENOTDIR') return undefined;
       throw error;
     });
     const verdict = landingVerdict(landing, temp, onDisk, unseen(landing.local.relPath));
-    if (verdict === 'landed') landed.push({ ...landing.local, assetId: landing.assetId });
+    if (verdict === 'landed') landed.push(landing);
     else if (verdict !== 'unseen') deps.dropped(rootId, landing.local.relPath);
   }
   if (landed.length > 0) deps.recorded(rootId, landed);

@@ -203,7 +203,7 @@ export class RootSync {
     const lookedAt = deps.now();
     report.scanned = await this.local.refresh();
     report.settling = deps.gate.settlingCount;
-    // Downloads a crash left renamed but unrecorded are recorded (or forgotten) before anything plans.
+    // Downloads and moves a crash left renamed but unrecorded are recorded (or forgotten) before anything plans.
     try {
       await recoverLandings(root.id, () => ({ local: deps.snapshots.local(root.id), pending: this.local.pending, unstable: this.local.unstable }), { fs: deps.fs, ...deps.landings });
     } catch (error) {

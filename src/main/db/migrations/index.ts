@@ -5,5 +5,6 @@ import unreadFiles from './0003-unread-files.js';
 import landings from './0004-landings.js';
 import conflictCopyIdentity from './0005-conflict-copy-identity.js';
 import uploadJobFolder from './0006-upload-job-folder.js';
+import landingMoves from './0007-landing-moves.js';
 
-export const migrations: readonly string[] = [engine, remote, unreadFiles, landings, conflictCopyIdentity, uploadJobFolder];
+export const migrations: readonly string[] = [engine, remote, unreadFiles, landings, conflictCopyIdentity, uploadJobFolder, landingMoves];
