@@ -1,25 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { LocalError, MemoryFileSystem, memoryLocalDisk } from '../local/index.js';
 import type { Landing } from '../db/landing-journal.js';
-import { LocalChangeExecutor } from './local-change-executor.js';
+import { LocalChangeExecutor, type LocalChangeDeps } from './local-change-executor.js';
 import { landedRecord, recoverLandings } from './recover-landings.js';
 import type { Operation } from './sync-types.js';
 
 const ROOT = { id: 'r', path: '/sync', remotePath: '/', publishLive: false };
 
-/** An executor over a memory disk holding `a.txt`, and the service's move of it to `to`. */
-async function moving(to: string, prepare: (disk: MemoryFileSystem) => void) {
-  const disk = new MemoryFileSystem();
-  disk.writeFile('/sync/a.txt', 'the file');
-  prepare(disk);
-  const stat = await disk.lstat('/sync/a.txt');
-  const moved: string[] = [];
-  const executor = new LocalChangeExecutor({
+/** The executor's dependencies over `disk`, each doing nothing unless `overrides` says otherwise. */
+function depsOver(disk: MemoryFileSystem, overrides: Partial<LocalChangeDeps>): LocalChangeDeps {
+  return {
     fs: disk,
     disk: memoryLocalDisk(disk),
     trash: async () => {},
     nowIso: () => 'now',
-    moved: (_rootId, from, local) => moved.push(`${from} -> ${local.relPath}`),
+    moved: () => {},
     removed: () => {},
     addConflict: () => 0,
     dropConflict: () => {},
@@ -29,7 +24,18 @@ async function moving(to: string, prepare: (disk: MemoryFileSystem) => void) {
     atomically: (work) => work(),
     landed: () => {},
     landings: { landing: () => {}, finish: () => {} },
-  });
+    ...overrides,
+  };
+}
+
+/** An executor over a memory disk holding `a.txt`, and the service's move of it to `to`. */
+async function moving(to: string, prepare: (disk: MemoryFileSystem) => void) {
+  const disk = new MemoryFileSystem();
+  disk.writeFile('/sync/a.txt', 'the file');
+  prepare(disk);
+  const stat = await disk.lstat('/sync/a.txt');
+  const moved: string[] = [];
+  const executor = new LocalChangeExecutor(depsOver(disk, { moved: (_rootId, from, local) => moved.push(`${from} -> ${local.relPath}`) }));
   const local = { relPath: 'a.txt', size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev, md5: 'm' };
   const op: Extract<Operation, { kind: 'LOCAL_MOVE' }> = { kind: 'LOCAL_MOVE', from: 'a.txt', to, syncedPath: 'a.txt', assetId: 'asset-a', local, md5: 'm' };
   return { disk, moved, run: () => executor.move(ROOT, op) };
@@ -57,22 +63,12 @@ describe('the service\'s move of a file onto a folder on disk', () => {
 
 /** An executor over `disk` that writes its moves' landings to `journal`, recording a move by `moved`. */
 function journaled(disk: MemoryFileSystem, journal: Map<string, Landing>, moved: () => void): LocalChangeExecutor {
-  return new LocalChangeExecutor({
-    fs: disk,
-    disk: memoryLocalDisk(disk),
-    trash: async () => {},
-    nowIso: () => 'now',
-    moved,
-    landings: { landing: (_rootId, landing) => void journal.set(landing.local.relPath, landing), finish: (_rootId, relPath) => void journal.delete(relPath) },
-    removed: () => {},
-    addConflict: () => 0,
-    dropConflict: () => {},
-    copied: () => {},
-    putSynced: () => {},
-    deleteSynced: () => {},
-    atomically: (work) => work(),
-    landed: () => {},
-  });
+  return new LocalChangeExecutor(
+    depsOver(disk, {
+      moved,
+      landings: { landing: (_rootId, landing) => void journal.set(landing.local.relPath, landing), finish: (_rootId, relPath) => void journal.delete(relPath) },
+    }),
+  );
 }
 
 describe('the service\'s move of a file, and a crash before its record', () => {
