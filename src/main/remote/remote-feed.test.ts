@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { FieldOption } from '../../shared/api/resources.js';
 import { ApiError, type AssetApi } from '../api/index.js';
 import { openStateDb, type StateDb } from '../db/open-state-db.js';
 import { foldersRepo } from '../db/folders-repo.js';
@@ -26,8 +27,9 @@ describe('RemoteFeed schedule', () => {
     opened.push({ db, dir });
     let now = 1_000_000;
     const root = rootsRepo(db).upsert({ path: dir, server: 'http://127.0.0.1:1', remotePath: '/', publishLive: false }, new Date(0).toISOString());
-    const feed = new RemoteFeed({ id: root.id, remotePath: '/' }, { api, folders: new FolderMapper(api, foldersRepo(db)), repo: remoteRepo(db), now: () => now, random: () => 0 });
-    return { feed, advance: (ms: number) => (now += ms), now: () => now };
+    const folders = new FolderMapper(api, foldersRepo(db));
+    const feed = new RemoteFeed({ id: root.id, remotePath: '/' }, { api, folders, repo: remoteRepo(db), now: () => now, random: () => 0 });
+    return { feed, folders, advance: (ms: number) => (now += ms), now: () => now };
   }
 
   const down = async (): Promise<never> => Promise.reject(new ApiError({ code: 'NETWORK', message: 'down' }));
@@ -123,5 +125,45 @@ describe('RemoteFeed schedule', () => {
     feed.follow(false);
     feed.follow(true);
     expect(await full()).toBe(1);
+  });
+
+  it('forgets the folder cache of a removed or moved option with the tree that no longer holds it, so a crash before the change is applied on disk leaves no stale folder (seed 103748)', async () => {
+    const option = (id: string, value: string): FieldOption => ({ id, fieldId: 'folders', value, position: 0, leaf: false, numberOfChildren: 0, parent: null });
+    const children = new Map<string | null, FieldOption[]>([
+      [null, [option('oA', 'A'), option('oB', 'B')]],
+      ['oA', [option('oC', 'C')]],
+    ]);
+    const service: Partial<AssetApi> = {
+      foldersFieldId: async () => 'folders',
+      listFieldOptionChildren: async (_fieldId, parentId) => children.get(parentId) ?? [],
+      async *scrollAssets() {
+        yield* [];
+      },
+      searchAssets: async () => ({ totalResults: 0, results: [] }),
+    };
+    const { feed, folders, advance } = feedOver(service as AssetApi);
+    const root = feed.root;
+    expect((await feed.update(ignores)).did).toBe('full');
+    folders.remember(root, 'A', 'oA');
+    folders.remember(root, 'A/C', 'oC');
+    folders.remember(root, 'B', 'oB');
+    // Elsewhere `A` (with `A/C`) is deleted and `B` renamed `D`.
+    children.set(null, [option('oB', 'D')]);
+    children.delete('oA');
+    advance(10 * 60_000);
+    const update = await feed.update(ignores);
+    expect(update.folderChanges).toEqual(
+      expect.arrayContaining([
+        { kind: 'REMOVED', relDir: 'A', optionId: 'oA' },
+        { kind: 'REMOVED', relDir: 'A/C', optionId: 'oC' },
+        { kind: 'MOVED', from: 'B', to: 'D', optionId: 'oB' },
+      ]),
+    );
+    // The changes are not applied (the engine crashed first): the next walk will not find them again,
+    // and the cache names none of the old folders. Kept, `A` named a deleted option, and every upload
+    // into `A/C` asked the service for a folder under it, refused on every pass.
+    expect([folders.knownOption(root, 'A'), folders.knownOption(root, 'A/C'), folders.knownOption(root, 'B')]).toEqual([undefined, undefined, undefined]);
+    advance(10 * 60_000);
+    expect(await feed.update(ignores)).toEqual({ did: 'full', folderChanges: [] });
   });
 });

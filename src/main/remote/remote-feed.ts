@@ -263,9 +263,30 @@ export class RemoteFeed {
     const rootOption = await folders.optionFor(this.root, '');
     const tree = await remoteTreeRows(await this.folderNodes(fieldId, rootOption, true), rootOption, ignores, nameKey, spelled);
     const changes = diffFolderTrees(repo.folders(this.root.id), tree);
-    repo.replaceFolders(this.root.id, tree);
+    this.storeTree(tree, changes);
     this.strangers.clear();
     return changes;
+  }
+
+  /**
+   * Stores a walked tree and, in the same transaction, forgets the folder cache's directory for every
+   * option the tree no longer holds where the cache has it (removed, or moved elsewhere). The stored
+   * tree is what the next walk is compared with, so a change stored here is never found again: when
+   * the cache learned of it only as the change was applied on disk, a crash or a failure before that
+   * (applyFolderChanges goes on past errors) left the directory mapped to a deleted option for good,
+   * and every upload into it asked the service to create a folder under an option that no longer
+   * exists, on every pass (simulation seed 103748).
+   */
+  private storeTree(tree: readonly RemoteFolderRow[], changes: readonly FolderChange[]): void {
+    const { folders, repo } = this.deps;
+    repo.inTransaction(() => {
+      repo.replaceFolders(this.root.id, tree);
+      for (const change of changes) {
+        if (change.kind === 'CREATED') continue;
+        const cached = folders.dirOf(this.root, change.optionId);
+        if (cached !== undefined && !(change.kind === 'MOVED' && cached === change.to)) folders.forget(this.root, cached);
+      }
+    });
   }
 
   /** The tree, then every asset in it; replaces the snapshot. Returns what happened to folders. */
@@ -291,7 +312,7 @@ export class RemoteFeed {
     const before = repo.folders(this.root.id);
     const changes = diffFolderTrees(before, tree);
     const previous = repo.state(this.root.id);
-    repo.replaceFolders(this.root.id, tree);
+    this.storeTree(tree, changes);
     repo.replaceAssets(this.root.id, [...rows.values()]);
     repo.putState(this.root.id, {
       watermark: later(previous.watermark, watermark) ?? new Date(startedAt - 5 * 60_000).toISOString(),
