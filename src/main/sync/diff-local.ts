@@ -51,7 +51,7 @@ const basename = (relPath: string): string => relPath.slice(relPath.lastIndexOf(
  * as another file, it went up as a second asset, named with the number this disk alone needed
  * (simulation seeds 101545, 101227).
  */
-const sameNameIn = (nameKey: NameKey) => (a: string, b: string): boolean => nameKey(unnumbered(basename(a))) === nameKey(unnumbered(basename(b)));
+export const sameNameIn = (nameKey: NameKey) => (a: string, b: string): boolean => nameKey(unnumbered(basename(a))) === nameKey(unnumbered(basename(b)));
 const byPath = (a: { relPath: string }, b: { relPath: string }): number => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0);
 const sameIdentity = (local: HashedEntry, synced: SyncedEntry): boolean =>
   local.size === synced.size && local.mtimeMs === synced.mtimeMs && local.ino === synced.ino && local.dev === synced.dev;

@@ -167,6 +167,29 @@ describe('planOperations, both directions (DESIGN.md §3 table)', () => {
     expect(kinds(plan([a, file('b.png', 'B-saved')], both, unchanged))).toEqual(['UPLOAD_VERSION b.png']);
   });
 
+  it('lets a synced file moved over one held at its decomposed twin follow the service\'s move of its asset (seed 103833)', () => {
+    // `mv Brand/a.png café.png` beside a decomposed `café.png` (synced as asset-k, now NAME_CLASH) while
+    // the other client's folder rename moved asset-a to `D/a.png`: read as café.png's edit and a.png's
+    // deletion (87244), the deletion lost to that move and asset-a came down again at `D/a.png`, while
+    // asset-k took its bytes: two live assets of one file.
+    const cafe = file('caf\u00e9.png', 'K');
+    const nfd = 'cafe\u0301.png';
+    const held = { unstable: new Set([nfd]), pending: new Map([[nfd, { size: cafe.size, mtimeMs: cafe.mtimeMs, ino: cafe.ino, dev: cafe.dev }]]) };
+    const over = { ...a, relPath: 'caf\u00e9.png' };
+    const both = [base, synced(cafe, 'asset-k')];
+    const k = remote('caf\u00e9.png', 'asset-k', 'K');
+    // Moved on both sides: the service's name wins, the file leaves the composed name and asset-k's row
+    // waits for its own file to be that name again.
+    expect(kinds(plan([over], both, [remote('D/a.png', 'asset-a', 'A'), k], held))).toEqual(['LOCAL_MOVE café.png -> D/a.png']);
+    // Edited there as well: the same move, the bytes compared the pass after.
+    expect(kinds(plan([over], both, [remote('D/a.png', 'asset-a', 'A2'), k], held))).toEqual(['LOCAL_MOVE café.png -> D/a.png']);
+    // Only numbered apart anew there (no move of its own), or left alone: the edit reading, as before.
+    expect(kinds(plan([over], both, [remote('Brand/a (2).png', 'asset-a', 'A'), k], held))).toEqual(['UPLOAD_VERSION café.png', 'DELETE Brand/a.png']);
+    expect(kinds(plan([over], both, [same, k], held))).toEqual(['UPLOAD_VERSION café.png', 'DELETE Brand/a.png']);
+    // Moved here and edited too (neither its bytes nor its name): another file there, the edit reading.
+    expect(kinds(plan([{ ...over, md5: 'A2' }], both, [remote('D/a.png', 'asset-a', 'A'), k], held))).toEqual(['FORGET Brand/a.png', 'UPLOAD_VERSION café.png', 'DOWNLOAD D/a.png']);
+  });
+
   it('reads a synced file moved over another that the service only moved as that one\'s deletion (seed 101442)', () => {
     // `mv Brand/a.png b.png` while the other client's folder rename moved asset-b to `D/b.png` and a
     // colleague renamed asset-a. Read as an edit of `b.png`, asset-b followed its move holding `a.png`'s

@@ -13,12 +13,13 @@
  * service. A new file whose content was left unread (md5 null) is uploaded as it is; one whose content
  * a decision needs waits until it is read (content-needed.ts).
  */
+import { nfc } from '../local/index.js';
 import { conflictCopyName } from './conflict-name.js';
 import { contentNeeded } from './content-needed.js';
-import { diffLocal, type LocalDiff } from './diff-local.js';
+import { diffLocal, sameNameIn, type LocalDiff } from './diff-local.js';
 import { diffRemote, type RemoteDiff, type RemoteState } from './diff-remote.js';
 import { exactNames, numberedName, unnumbered } from './local-names.js';
-import { DEFAULT_DELETE_GUARD, identityOf, isHashed, type DeleteGuard, type HashedEntry, type LocalEntry, type Operation, type Plan, type PlanInput, type RemoteEntry, type SyncedEntry } from './sync-types.js';
+import { DEFAULT_DELETE_GUARD, identityOf, isHashed, type DeleteGuard, type HashedEntry, type LocalEntry, type Operation, type PendingSignature, type Plan, type PlanInput, type RemoteEntry, type SyncedEntry } from './sync-types.js';
 
 /** Below this many deletions the fraction rule does not apply (deleting 1 of 3 files is ordinary). */
 const FRACTION_RULE_FLOOR = 5;
@@ -163,6 +164,34 @@ function localStates(input: SplitInput, diff: LocalDiff): Map<string, LocalState
   return states;
 }
 
+/**
+ * A synced file moved over another's path while that one's own file is still on disk, held at a name
+ * the service cannot take (its decomposed twin, NAME_CLASH: the moved file is now the composed name),
+ * reads as that one's edit and its own deletion (seed 87244, diff-local.ts `replacedFiles`). When the
+ * service moved its asset meanwhile, that move beat the deletion and the asset came down again at its
+ * new path, while its bytes went up as the other's version: two live assets of one file (seed 103833:
+ * `A/Logo.png` renamed `café.txt` beside a decomposed `café.txt`, while the other client renamed `A`
+ * to `B/E`). Both sides moved it then, and the service's name wins, as for a held file (seed 89027):
+ * it follows from where it is, which ends the clash, and the other row waits for its own file to be
+ * the name's again. The service's move onto that very path, or a clash number alone, keeps the old
+ * reading (following it, the moved file would take the other row's place).
+ */
+function movedOverHeld(input: SplitInput, diff: LocalDiff, remoteDiff: RemoteDiff, states: Map<string, LocalState>): void {
+  const held = new Set([...(input.pending ?? new Map<string, PendingSignature>())].filter(([relPath]) => relPath !== nfc(relPath)).map(([, sig]) => identityOf(sig)));
+  if (held.size === 0) return;
+  const nameKey = input.nameKey ?? exactNames;
+  const sameName = sameNameIn(nameKey);
+  for (const { synced: over, local } of diff.changed) {
+    if (!held.has(identityOf(over))) continue;
+    // The moved file by the rule for a vanished one (diff-local.ts): its inode, with its bytes or its name.
+    const gone = diff.deleted.find((entry) => identityOf(entry) === identityOf(local) && (entry.md5 === local.md5 || sameName(entry.relPath, local.relPath)));
+    const there = gone === undefined ? undefined : remoteDiff.states.get(gone.relPath);
+    if (gone === undefined || there?.kind !== 'moved' || renumbered(gone.relPath, there.remote.relPath) || nameKey(there.remote.relPath) === nameKey(over.relPath)) continue;
+    states.set(gone.relPath, { kind: 'moved', local });
+    states.delete(over.relPath);
+  }
+}
+
 /** The three-way table of DESIGN.md §3, row by row. */
 function bothDirections(input: SplitInput, localDiff: LocalDiff, remoteDiff: RemoteDiff, buckets: Buckets): void {
   const busy = input.busy ?? new Set<string>();
@@ -181,6 +210,7 @@ function bothDirections(input: SplitInput, localDiff: LocalDiff, remoteDiff: Rem
     return name;
   };
   const states = localStates(input, localDiff);
+  movedOverHeld(input, localDiff, remoteDiff, states);
   const moveTarget = swapBreaker(input, states, remoteDiff, claim);
 
   for (const synced of [...input.synced.values()].sort(byPath)) {
