@@ -64,6 +64,13 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
   const busy = input.busy ?? new Set<string>();
   const copies = input.conflictCopies ?? new Set<string>();
   const diff: LocalDiff = { changed: [], refreshed: [], moved: [], deleted: [], unchanged: new Set(), held: [], clashed: [], appeared: [] };
+  /**
+   * Files still settling or unread, conflict copies left out: a copy is never a synced file moved. A
+   * conflict cut off by a crash after its copy's rename, before the service's version came down, left
+   * the copy unreadable (EACCES) at its name: matched as the synced file renamed there, the copy went
+   * up as the asset's new name (simulation seed 101300). Readable, it was never a candidate.
+   */
+  const settlingFiles = [...(input.pending ?? new Map<string, PendingSignature>())].filter(([relPath]) => !copies.has(relPath));
 
   const displaced = new Set([...displacedFiles(local, input.pending, synced, nameKey), ...replacedFiles(input)]);
   /**
@@ -71,7 +78,7 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
    * Not a decomposed twin's (NAME_CLASH): a synced file respelled so beside a new composed one is the
    * name's file replaced, an edit as before; waiting, both waited for good (seed 73031).
    */
-  const unsettled = new Set([...(input.pending ?? new Map<string, PendingSignature>())].filter(([relPath]) => !synced.has(relPath) && relPath === nfc(relPath)).map(([, sig]) => identityOf(sig)));
+  const unsettled = new Set(settlingFiles.filter(([relPath]) => !synced.has(relPath) && relPath === nfc(relPath)).map(([, sig]) => identityOf(sig)));
   const vanished: SyncedEntry[] = [];
   for (const entry of [...synced.values()].sort(byPath)) {
     if (busy.has(entry.relPath)) continue;
@@ -139,7 +146,7 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
   //    changes neither), whatever the stability gate thinks of the new name. A vanished file that may
   //    be one of the others (same inode, or same size) waits: deleting now and uploading later would
   //    lose the asset's identity.
-  const settling = [...(input.pending ?? new Map<string, PendingSignature>())].filter(([relPath]) => !synced.has(relPath));
+  const settling = settlingFiles.filter(([relPath]) => !synced.has(relPath));
   // A path spelled other than NFC is a name the service cannot take (NAME_CLASH: the decomposed twin
   // of a name in its folder): no move goes there, but a synced file renamed to it is no deletion
   // either (settlingAnywhere below). Read as deleted, its asset was binned and, once the twin left,
@@ -154,7 +161,7 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
   ]);
   // The same file settling at a synced path counts too: moved onto the path another synced file left,
   // it is read there once it settles (atDisplaced above), and no deletion before (seed 86001).
-  const settlingAnywhere = new Set([...(input.pending ?? new Map<string, PendingSignature>())].map(([, sig]) => identityOf(sig)));
+  const settlingAnywhere = new Set(settlingFiles.map(([, sig]) => identityOf(sig)));
   for (const gone of unmatched) {
     const candidates = (byContent.get(`${gone.md5}:${gone.size}`) ?? []).filter((entry) => !claimed.has(entry.relPath));
     const candidate = candidates.find((entry) => basename(entry.relPath) === basename(gone.relPath)) ?? candidates[0];

@@ -140,6 +140,16 @@ describe('planOperations, both directions (DESIGN.md §3 table)', () => {
     expect(kinds(plan([{ ...elsewhere, relPath: 'Other/b (2).png' }], [base], [namesake]))).toEqual(['FORGET Brand/a.png', 'UPLOAD_NEW Other/b (2).png', 'DOWNLOAD Other/a.png']);
   });
 
+  it('never reads an unreadable conflict copy as its synced file renamed (seed 101300)', () => {
+    // A conflict cut off by a crash after its copy's rename, before the service's version came down;
+    // the copy unreadable now (EACCES), so only its signature is known. Matched as the synced file
+    // renamed there, the copy went up as the asset's new name.
+    const copyPath = 'Brand/a (conflict 2026-03-01 092401).png';
+    const theirs = remote('Brand/a.png', 'asset-a', 'A-theirs');
+    const unreadable = { unstable: new Set([copyPath]), pending: new Map([[copyPath, { size: a.size, mtimeMs: a.mtimeMs, ino: a.ino, dev: a.dev }]]), conflictCopies: new Set([copyPath]) };
+    expect(kinds(plan([], [base], [theirs], unreadable))).toEqual(['DOWNLOAD Brand/a.png']);
+  });
+
   it('reads a synced file moved over another as that one\'s deletion, then its own move (seeds 90607, 87244)', () => {
     // `mv Brand/a.png b.png` over a synced `b.png`: read as an edit of `b.png` and a deletion of `a.png`,
     // the asset lost its history, and another client's move of it left two live assets of its bytes.
