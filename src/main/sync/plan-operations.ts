@@ -284,12 +284,10 @@ function bothDirections(input: SplitInput, localDiff: LocalDiff, remoteDiff: Rem
         // Moved here while removed there: the move wins, on the same asset brought back from the bin
         // (two clients moving it each uploaded a new asset, seed 81430).
         else if (here.kind === 'moved') buckets.moves.push({ kind: 'MOVE', from: relPath, to: here.local.relPath, assetId, local: here.local, restore: true });
-        // Changed here while removed there: the edit wins, on the same asset brought back from the bin
-        // with the edit on top, as for a move (the executor's restore). Forgotten and uploaded as a
-        // new asset, the file lost its history, and its name on the service became the one on this
-        // disk, numbered apart from a namesake (seed 102721). Where the asset cannot come back (deleted
-        // for good, filed out of the root) the row goes and the file uploads as new, as it always did.
-        else if (here.kind === 'changed') buckets.moves.push({ kind: 'MOVE', from: relPath, to: relPath, assetId, local: here.local, restore: true });
+        // Changed here while removed there: the edit wins; the file uploads as new next pass. Not the
+        // asset brought back with the edit on top, as for a move: between the restore and the version
+        // the asset is live holding the bytes its author binned, and a crash there, then the user's
+        // deletion of the edited file, left them live for good (seeds 109135, 109392 at 150 steps).
         else buckets.disk.push({ kind: 'FORGET', relPath, assetId });
         break;
     }
