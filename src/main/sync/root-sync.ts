@@ -1,6 +1,6 @@
 /**
  * One sync root's pass (DESIGN.md §3): check the root marker, bring the local snapshot up to date
- * (local-refresh.ts), settle the downloads a crash interrupted (recover-landings.ts), read the
+ * (local-refresh.ts), settle the downloads and moves a crash interrupted (recover-landings.ts), read the
  * service's side, plan, and carry out the plan. Knows the order of things; the pieces (scanner, planner, executors)
  * know how. A missing root or marker stops the root: never read an empty mount point as "delete all".
  */
@@ -208,7 +208,7 @@ export class RootSync {
       await recoverLandings(root.id, () => ({ local: deps.snapshots.local(root.id), pending: this.local.pending, unstable: this.local.unstable }), { fs: deps.fs, ...deps.landings });
     } catch (error) {
       report.failed++;
-      deps.log({ level: 'warn', message: `cannot settle the downloads a crash interrupted: ${error instanceof Error ? error.message : 'unexpected failure'}; the pass waits for them` });
+      deps.log({ level: 'warn', message: `cannot settle the downloads and moves a crash interrupted: ${error instanceof Error ? error.message : 'unexpected failure'}; the pass waits for them` });
       return report;
     }
     const remote = await deps.remote.prepare(root, await this.local.rules(), await this.names(), directoriesOf(deps.snapshots.localPaths(root.id)));
