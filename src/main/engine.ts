@@ -199,17 +199,20 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
     ...(deps.onBytes === undefined ? {} : { onBytes: deps.onBytes }),
     ...(config.limits?.filesInFlight === undefined ? {} : { limits: { filesInFlight: config.limits.filesInFlight } }),
   });
+  /** A synced row moved from `from` to `synced.relPath`, its conflict's original following it. Call inside a transaction. */
+  const syncedMoved = (rootId: string, from: string, synced: SyncedEntry): void => {
+    snapshots.deleteSynced(rootId, from);
+    snapshots.putSynced(rootId, synced);
+    conflicts.originalMoved(rootId, synced.assetId, from, synced.relPath);
+  };
   // A landing recovered after a crash (recover-landings.ts): recorded as its batch's commit would have.
   // A move's leaves the synced row's old path, as `moved` below does (unless that row is another's by now).
   const recordLandings = db.transaction((rootId: string, landed: readonly Landing[]) => {
     for (const landing of landed) {
       const synced = landedRecord(landing);
       const from = landing.moved?.from;
-      if (from !== undefined && snapshots.syncedEntry(rootId, from)?.assetId === synced.assetId) {
-        snapshots.deleteSynced(rootId, from);
-        conflicts.originalMoved(rootId, synced.assetId, from, synced.relPath);
-      }
-      snapshots.putSynced(rootId, synced);
+      if (from !== undefined && snapshots.syncedEntry(rootId, from)?.assetId === synced.assetId) syncedMoved(rootId, from, synced);
+      else snapshots.putSynced(rootId, synced);
       snapshots.fillUnread(rootId, { ...synced, md5: landing.local.md5 });
       issues.cleared(rootId, synced.relPath);
       landings.finish(rootId, synced.relPath);
@@ -223,9 +226,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
     moved: db.transaction((rootId: string, from: string, local: LocalEntry, syncedFrom: string, synced: SyncedEntry) => {
       snapshots.deleteLocal(rootId, from);
       snapshots.putLocal(rootId, local);
-      snapshots.deleteSynced(rootId, syncedFrom);
-      snapshots.putSynced(rootId, synced);
-      conflicts.originalMoved(rootId, synced.assetId, syncedFrom, synced.relPath);
+      syncedMoved(rootId, syncedFrom, synced);
       landings.finish(rootId, synced.relPath);
     }),
     landings,

@@ -109,9 +109,9 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
 
   // 1. The same file (device + inode) at a new path. Inodes are reused after a delete, so an inode
   //    match also needs the same bytes or the same name before it counts as a move. The name as the
-  //    disk compares names, a clash number aside (`sameNameIn`): where it folds case, a file rewritten as `Logo.png` over `logo.png` is
-  //    that file respelled, not a deletion and a new file (seed 50031: the asset binned, a second one
-  //    uploaded, and the clash numbering of its namesakes turned over).
+  //    disk compares names, a clash number aside (`sameNameIn`): where it folds case, a file rewritten
+  //    as `Logo.png` over `logo.png` is that file respelled, not a deletion and a new file (seed 50031:
+  //    the asset binned, a second one uploaded, and the clash numbering of its namesakes turned over).
   const byInode = new Map(appeared.map((entry) => [identityOf(entry), entry]));
   const sameFile = (candidate: HashedEntry | undefined, gone: SyncedEntry): candidate is HashedEntry =>
     candidate !== undefined && (candidate.md5 === gone.md5 || sameName(candidate.relPath, gone.relPath));
@@ -217,6 +217,7 @@ function displacedFiles(
   for (const entry of local.values()) if (!synced.has(entry.relPath)) appeared.set(identityOf(entry), entry);
   const displaced = new Set<string>();
   if (appeared.size === 0) return displaced;
+  const sameName = sameNameIn(nameKey);
   for (const entry of synced.values()) {
     // The new file may still be settling (written a moment ago): the synced one moved all the same.
     // Waiting for the new file to settle, the moved one went up as a second asset (seed 86181).
@@ -226,7 +227,7 @@ function displacedFiles(
     // compares names, since a moved file may have been edited too (seed 73069: folder `B` renamed `A2`,
     // `A2/a.txt` appended to, a new `B/a.txt` written; the appended file went up as a second asset).
     const moved = appeared.get(identityOf(entry));
-    if (moved !== undefined && (moved.md5 === entry.md5 || sameNameIn(nameKey)(moved.relPath, entry.relPath))) displaced.add(entry.relPath);
+    if (moved !== undefined && (moved.md5 === entry.md5 || sameName(moved.relPath, entry.relPath))) displaced.add(entry.relPath);
   }
   return displaced;
 }
@@ -249,7 +250,7 @@ function replacedFiles(input: Pick<PlanInput, 'unstable' | 'pending' | 'synced' 
   const vanished = new Map<string, SyncedEntry>();
   for (const entry of synced.values()) if (empty(entry.relPath)) vanished.set(identityOf(entry), entry);
   if (vanished.size === 0) return replaced;
-  const nameKey = input.nameKey ?? exactNames;
+  const sameName = sameNameIn(input.nameKey ?? exactNames);
   /**
    * Whether the replaced file is still somewhere (moved away, or held at a clashing name): then it is no
    * deletion. Somewhere by the rule for a vanished file (diffLocal step 1): its inode with its bytes or
@@ -263,7 +264,7 @@ function replacedFiles(input: Pick<PlanInput, 'unstable' | 'pending' | 'synced' 
   const unread = new Set([...(pending?.values() ?? [])].map(identityOf));
   const stillThere = (entry: SyncedEntry): boolean =>
     unread.has(identityOf(entry)) ||
-    (hashed.get(identityOf(entry)) ?? []).some((file) => file.md5 === entry.md5 || sameNameIn(nameKey)(file.relPath, entry.relPath));
+    (hashed.get(identityOf(entry)) ?? []).some((file) => file.md5 === entry.md5 || sameName(file.relPath, entry.relPath));
   /**
    * The service holds the replaced asset at the bytes it was synced at, wherever it filed it: a move or
    * rename there changed nothing the replacement could conflict with, and its deletion here then meets

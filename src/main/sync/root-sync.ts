@@ -447,14 +447,17 @@ export class RootSync {
           const previous = restored?.synced ?? found;
           /** The file's bytes are owed to a restored asset holding others, as a version after the move. */
           const owed = restored !== undefined && op.local.md5 !== restored.synced.md5;
+          // The restore read the asset's name, which the version keeps; a rename of this move makes it
+          // an old one, and the version asks again.
+          const named = { assetId: op.assetId, local: op.local, serviceName: renamed.has(op.assetId) ? undefined : restored?.filename };
           if (previous !== undefined && folder === 'CARRIED') {
             deps.placements.carried(root, op, previous);
             report.moved++;
             deps.issues.cleared(root.id, op.to);
-            if (owed) versions.push({ assetId: op.assetId, local: op.local });
+            if (owed) versions.push(named);
             break;
           }
-          if (previous !== undefined && (await this.attempt(op.to, report, 'moved', () => deps.placements.move(root, op, previous, restored?.filed, restored?.filename ?? names.get(op.assetId)))) && owed) versions.push({ assetId: op.assetId, local: op.local });
+          if (previous !== undefined && (await this.attempt(op.to, report, 'moved', () => deps.placements.move(root, op, previous, restored?.filed, restored?.filename ?? names.get(op.assetId)))) && owed) versions.push(named);
           left.add(relDirOf(op.from));
           break;
         }

@@ -280,17 +280,19 @@ export class UploadExecutor {
     return dropped;
   }
 
-  /** The asset, or undefined when the service no longer has it (deleted for good). */
   /**
-   * The path a version of `assetId` goes up under (`versionFilePath`): with the service's name for the
-   * asset as the pass's listing knew it, or as the service answers now when the caller does not know
-   * (the listing is behind on it, a restart's resumed upload). A failure to ask fails the upload.
+   * The path an upload of the file at `relPath` to `assetId` goes up under. A new file's, its own; a
+   * version's keeps the asset's name on the service (`versionFilePath`), as the pass's listing knew it
+   * or as the service answers now when the caller does not know (the listing is behind on it, a
+   * restart's resumed upload). A failure to ask fails the upload.
    */
-  private async versionPath(root: UploadRoot, assetId: string, relPath: string, serviceName?: string): Promise<string> {
+  private async uploadPath(root: UploadRoot, kind: 'NEW' | 'VERSION', assetId: string, relPath: string, serviceName?: string): Promise<string> {
+    if (kind === 'NEW') return remoteFilePath(root, relPath);
     const name = serviceName ?? (await this.assetIfAny(assetId))?.currentAssetFile?.filename;
     return versionFilePath(root, relPath, name);
   }
 
+  /** The asset, or undefined when the service no longer has it (deleted for good). */
   private assetIfAny(assetId: string): Promise<Asset | undefined> {
     return unlessNotFound(this.deps.api.getAsset(assetId));
   }
@@ -451,7 +453,7 @@ export class UploadExecutor {
       if (superseded) await this.endSuperseded(root, known);
       const kept = superseded ? undefined : known;
       journal.begin(root.id, kept?.kind ?? kind, 'v', local, assetId, this.deps.nowIso(), kept?.folderOption ?? null);
-      const path = kind === 'VERSION' ? await this.versionPath(root, assetId, local.relPath, serviceName) : remoteFilePath(root, local.relPath);
+      const path = await this.uploadPath(root, kind, assetId, local.relPath, serviceName);
       const upload = await api.createUpload({ assetId, assetFileId: null, path, size: local.size, partSize: defaultPartSize(local.size) });
       journal.uploadCreated(root.id, local.relPath, assetId, upload.uploadId, upload.partSize);
       return this.sendAndComplete(root, local, assetId, upload, new Map());
@@ -534,7 +536,7 @@ export class UploadExecutor {
         // The service forgot the upload (expired, swept), or completed it with other bytes: a fresh one for the same asset.
         if (isApiError(error) && (error.code === 'UPLOAD_EXPIRED' || error.code === 'NOT_FOUND' || error.code === 'UPLOAD_ALREADY_COMPLETED')) {
           this.deps.journal.forgetUpload(root.id, entry.relPath, entry.assetId);
-          const path = entry.kind === 'VERSION' ? await this.versionPath(root, entry.assetId, entry.relPath) : remoteFilePath(root, entry.relPath);
+          const path = await this.uploadPath(root, entry.kind, entry.assetId, entry.relPath);
           const fresh = await api.createUpload({ assetId: entry.assetId, assetFileId: null, path, size: entry.local.size, partSize: defaultPartSize(entry.local.size) });
           this.deps.journal.uploadCreated(root.id, entry.relPath, entry.assetId, fresh.uploadId, fresh.partSize);
           return this.sendAndComplete(root, entry.local, entry.assetId, fresh, new Map());
