@@ -11,6 +11,7 @@ import type { AssetApi } from './api/index.js';
 import { openStateDb, type StateDb } from './db/open-state-db.js';
 import { rootsRepo, type RootRow } from './db/roots-repo.js';
 import { snapshotsRepo } from './db/snapshots-repo.js';
+import { successorsRepo } from './db/successors-repo.js';
 import { uploadJournal } from './db/upload-journal.js';
 import { landingJournal, type Landing } from './db/landing-journal.js';
 import { issuesRepo } from './db/issues-repo.js';
@@ -165,6 +166,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
   const journal = uploadJournal(db);
   const landings = landingJournal(db);
   const issues = issuesRepo(db);
+  const successors = successorsRepo(db);
   const folders = new FolderMapper(deps.api, foldersRepo(db));
   const log = deps.log ?? (() => undefined);
   const nowIso = (): string => new Date(deps.clock.now()).toISOString();
@@ -243,6 +245,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
     }),
     putSynced: (rootId, entry) => snapshots.putSynced(rootId, entry),
     deleteSynced: (rootId, relPath) => snapshots.deleteSynced(rootId, relPath),
+    outlives: successors.outlives,
     landed,
   });
 
@@ -264,6 +267,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
       transferred(rootId, synced.relPath, 'send');
     },
     syncedAt: (rootId, relPath) => snapshots.syncedEntry(rootId, relPath),
+    outlived: successors.outlived,
     ...(deps.onBytes === undefined ? {} : { onBytes: deps.onBytes }),
     ...(config.limits === undefined ? {} : { limits: config.limits }),
     ...(deps.plantedBug === undefined ? {} : { plantedBug: deps.plantedBug }),
@@ -325,6 +329,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
           recorded: recordLandings,
         },
         snapshots,
+        successors,
         issues,
         journal,
         uploads,

@@ -7,10 +7,12 @@
  * edit the clients never had comes back too, the file's bytes going up on top of the edit (seed
  * 73408); a process that dies between the two sends the file after its restart, and never brings the
  * colleague's bytes down over it. A service that refuses the transition gets the file as a new asset.
+ * A folder renamed with the file in it moves no file of its own: there the removal wins (seed 108329).
+ * Each file moved here leaves `A/b.txt` in `A`, so the move is the file's.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, renameSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, type AssetApi } from '../../src/main/api/index.js';
 import { startSyncHarness } from '../support/sync-harness.js';
@@ -63,6 +65,12 @@ function refusingRestore(api: AssetApi): AssetApi {
   return wrapped;
 }
 
+/** Moves a file within a synced folder, making its new directory. */
+function moveFile(folder: string, from: string, to: string): void {
+  mkdirSync(dirname(join(folder, to)), { recursive: true });
+  renameSync(join(folder, from), join(folder, to));
+}
+
 describe('a synced file moved here while its asset was binned there', () => {
   let service: TestService;
 
@@ -77,20 +85,67 @@ describe('a synced file moved here while its asset was binned there', () => {
     const { a, b, settle, dispose } = await startTwoClients(service, '/BinnedMove');
     try {
       a.write('A/a.txt', 'first');
+      a.write('A/b.txt', 'stays');
       await settle();
       const asset = await assetAt(a.h, '/BinnedMove/A/a.txt');
+
+      moveFile(a.h.folder, 'A/a.txt', 'E/a.txt');
+      await colleague(service, a.h.api).bin([asset]);
+      moveFile(b.h.folder, 'A/a.txt', 'D/a.txt');
+      await settle();
+
+      expect((await a.h.assets()).map((entry) => entry.path).filter((path) => path.startsWith('/BinnedMove/')).sort()).toEqual(['/BinnedMove/A/b.txt', '/BinnedMove/E/a.txt']);
+      expect(await assetAt(a.h, '/BinnedMove/E/a.txt')).toBe(asset);
+      expect(a.tree()).toEqual({ 'A/b.txt': 'stays', 'E/a.txt': 'first' });
+      expect(b.tree()).toEqual(a.tree());
+    } finally {
+      await dispose();
+    }
+  });
+
+  it('its folder renamed on both clients: the removal wins, the files go to the trash and the asset stays binned (seed 108329)', async () => {
+    // One option change renames a folder and leaves its assets as they are: no user moved this file.
+    const { a, b, settle, dispose } = await startTwoClients(service, '/BinnedFolder');
+    try {
+      a.write('A/a.txt', 'first');
+      a.write('A/b.txt', 'stays');
+      await settle();
+      const asset = await assetAt(a.h, '/BinnedFolder/A/a.txt');
 
       renameSync(join(a.h.folder, 'A'), join(a.h.folder, 'E'));
       await colleague(service, a.h.api).bin([asset]);
       renameSync(join(b.h.folder, 'A'), join(b.h.folder, 'D'));
       await settle();
 
-      expect((await a.h.assets()).map((entry) => entry.path).filter((path) => path.startsWith('/BinnedMove/'))).toEqual(['/BinnedMove/E/a.txt']);
-      expect(await assetAt(a.h, '/BinnedMove/E/a.txt')).toBe(asset);
-      expect(a.tree()).toEqual({ 'E/a.txt': 'first' });
+      expect((await a.h.api.getAsset(asset)).lifecycleStatus.state).toBe('BINNED');
+      const live = (await a.h.assets()).filter(({ path }) => path.startsWith('/BinnedFolder/'));
+      expect(live.map(({ path }) => path)).toEqual(['/BinnedFolder/E/b.txt']);
+      expect(a.tree()).toEqual({ 'E/b.txt': 'stays' });
       expect(b.tree()).toEqual(a.tree());
     } finally {
       await dispose();
+    }
+  });
+
+  it('its folder renamed and the file edited: the edit wins, as a new asset under the file\'s name', async () => {
+    const h = await startSyncHarness(service, { remotePath: '/BinnedFolderEdited' });
+    const me = client(h);
+    try {
+      me.write('A/a.txt', 'first');
+      await me.once();
+      const asset = await assetAt(h, '/BinnedFolderEdited/A/a.txt');
+      renameSync(join(h.folder, 'A'), join(h.folder, 'E'));
+      me.write('E/a.txt', 'edited here');
+      await colleague(service, h.api).bin([asset]);
+      await me.once();
+      expect((await me.once()).converged).toBe(true);
+
+      expect((await h.api.getAsset(asset)).lifecycleStatus.state).toBe('BINNED');
+      const live = (await h.assets()).filter(({ path }) => path.startsWith('/BinnedFolderEdited/'));
+      expect(live.map(({ path, checksum }) => ({ path, checksum }))).toEqual([{ path: '/BinnedFolderEdited/E/a.txt', checksum: md5('edited here') }]);
+      expect(me.tree()).toEqual({ 'E/a.txt': 'edited here' });
+    } finally {
+      await h.dispose();
     }
   });
 
@@ -99,9 +154,10 @@ describe('a synced file moved here while its asset was binned there', () => {
     const me = client(h);
     try {
       me.write('A/a.txt', 'first');
+      me.write('A/b.txt', 'stays');
       await me.once();
       const asset = await assetAt(h, '/BinnedUpper/A/a.txt');
-      renameSync(join(h.folder, 'A'), join(h.folder, 'E'));
+      moveFile(h.folder, 'A/a.txt', 'E/a.txt');
       await colleague(service, h.api).bin([asset]);
       expect((await me.once()).converged).toBe(true);
       expect(await assetAt(h, '/BinnedUpper/E/a.txt')).toBe(asset);
@@ -114,21 +170,21 @@ describe('a synced file moved here while its asset was binned there', () => {
     const { a, b, settle, dispose } = await startTwoClients(service, '/BinnedEdited');
     try {
       a.write('A/a.txt', 'first');
+      a.write('A/b.txt', 'stays');
       await settle();
       const asset = await assetAt(a.h, '/BinnedEdited/A/a.txt');
 
-      renameSync(join(a.h.folder, 'A'), join(a.h.folder, 'E'));
+      moveFile(a.h.folder, 'A/a.txt', 'E/a.txt');
       const web = colleague(service, a.h.api);
       await web.newVersion(asset, 'the colleague\'s edit');
       await web.bin([asset]);
-      renameSync(join(b.h.folder, 'A'), join(b.h.folder, 'D'));
+      moveFile(b.h.folder, 'A/a.txt', 'D/a.txt');
       await settle();
 
-      expect((await a.h.assets()).filter(({ path }) => path.startsWith('/BinnedEdited/')).map(({ path, id, checksum }) => ({ path, id, checksum }))).toEqual([
-        { path: '/BinnedEdited/E/a.txt', id: asset, checksum: md5('first') },
-      ]);
+      expect((await a.h.assets()).filter(({ id }) => id === asset).map(({ path, checksum }) => ({ path, checksum }))).toEqual([{ path: '/BinnedEdited/E/a.txt', checksum: md5('first') }]);
+      expect((await a.h.assets()).filter(({ path }) => path.startsWith('/BinnedEdited/'))).toHaveLength(2);
       expect((await a.h.api.listAssetFiles(asset)).map((file) => file.checksum).sort()).toEqual([md5('first'), md5('first'), md5('the colleague\'s edit')].sort());
-      expect(a.tree()).toEqual({ 'E/a.txt': 'first' });
+      expect(a.tree()).toEqual({ 'A/b.txt': 'stays', 'E/a.txt': 'first' });
       expect(b.tree()).toEqual(a.tree());
     } finally {
       await dispose();
@@ -136,45 +192,36 @@ describe('a synced file moved here while its asset was binned there', () => {
   });
 
   it('dies between bringing it back and sending the file: the restart sends the file, and never brings the edit down over it', async () => {
-    // Its folder renamed (one option change carries the binned asset), or the file moved on its own
-    // (the restart's plan makes the Folders edit and the version).
-    for (const shape of ['folder renamed', 'file moved'] as const) {
-      const remotePath = shape === 'folder renamed' ? '/BinnedCrash' : '/BinnedCrashFile';
-      const dying = dyingAfterRestore();
-      const first = await startSyncHarness(service, { remotePath, wrapApi: dying.wrap });
-      let current = first;
-      try {
-        const me = client(first);
-        me.write('A/a.txt', 'first');
-        me.write('A/b.txt', 'stays');
-        await me.once();
-        const asset = await assetAt(first, `${remotePath}/A/a.txt`);
-        if (shape === 'folder renamed') {
-          renameSync(join(first.folder, 'A'), join(first.folder, 'E'));
-        } else {
-          mkdirSync(join(first.folder, 'E'));
-          renameSync(join(first.folder, 'A/a.txt'), join(first.folder, 'E/a.txt'));
-        }
-        const web = colleague(service, first.api);
-        await web.newVersion(asset, 'the colleague\'s edit');
-        await web.bin([asset]);
+    // The restart's plan makes the Folders edit and the version.
+    const remotePath = '/BinnedCrash';
+    const dying = dyingAfterRestore();
+    const first = await startSyncHarness(service, { remotePath, wrapApi: dying.wrap });
+    let current = first;
+    try {
+      const me = client(first);
+      me.write('A/a.txt', 'first');
+      me.write('A/b.txt', 'stays');
+      await me.once();
+      const asset = await assetAt(first, `${remotePath}/A/a.txt`);
+      moveFile(first.folder, 'A/a.txt', 'E/a.txt');
+      const web = colleague(service, first.api);
+      await web.newVersion(asset, 'the colleague\'s edit');
+      await web.bin([asset]);
 
-        // The pass hangs for good once the asset is live again, holding the colleague's bytes.
-        const pass = first.engine.syncOnce().then(() => 'finished');
-        expect(await Promise.race([dying.died.then(() => 'died'), pass]), shape).toBe('died');
-        expect((await first.api.getAsset(asset)).lifecycleStatus.state, shape).not.toBe('BINNED');
-        current = await first.restart();
-        const again = client(current);
-        expect((await again.once()).converged, shape).toBe(true);
+      // The pass hangs for good once the asset is live again, holding the colleague's bytes.
+      const pass = first.engine.syncOnce().then(() => 'finished');
+      expect(await Promise.race([dying.died.then(() => 'died'), pass])).toBe('died');
+      expect((await first.api.getAsset(asset)).lifecycleStatus.state).not.toBe('BINNED');
+      current = await first.restart();
+      const again = client(current);
+      expect((await again.once()).converged).toBe(true);
 
-        const other = shape === 'folder renamed' ? 'E/b.txt' : 'A/b.txt';
-        expect(again.tree(), shape).toEqual({ 'E/a.txt': 'first', [other]: 'stays' });
-        const placed = (await current.assets()).filter(({ id }) => id === asset).map(({ path, checksum }) => ({ path, checksum }));
-        expect(placed, shape).toEqual([{ path: `${remotePath}/E/a.txt`, checksum: md5('first') }]);
-        expect((await current.assets()).filter(({ path }) => path.startsWith(`${remotePath}/`)), shape).toHaveLength(2);
-      } finally {
-        await current.dispose();
-      }
+      expect(again.tree()).toEqual({ 'E/a.txt': 'first', 'A/b.txt': 'stays' });
+      const placed = (await current.assets()).filter(({ id }) => id === asset).map(({ path, checksum }) => ({ path, checksum }));
+      expect(placed).toEqual([{ path: `${remotePath}/E/a.txt`, checksum: md5('first') }]);
+      expect((await current.assets()).filter(({ path }) => path.startsWith(`${remotePath}/`))).toHaveLength(2);
+    } finally {
+      await current.dispose();
     }
   });
 
@@ -185,19 +232,20 @@ describe('a synced file moved here while its asset was binned there', () => {
       const me = client(h);
       try {
         me.write('A/a.txt', 'first');
+        me.write('A/b.txt', 'stays');
         await me.once();
         const asset = await assetAt(h, `${remotePath}/A/a.txt`);
-        renameSync(join(h.folder, 'A'), join(h.folder, 'E'));
+        moveFile(h.folder, 'A/a.txt', 'E/a.txt');
         const web = colleague(service, h.api);
         if (edited) await web.newVersion(asset, 'the colleague\'s edit');
         await web.bin([asset]);
         expect((await me.once()).converged, remotePath).toBe(true);
 
-        const live = (await h.assets()).filter(({ path }) => path.startsWith(`${remotePath}/`));
+        const live = (await h.assets()).filter(({ path }) => path.startsWith(`${remotePath}/E/`));
         expect(live.map(({ path, checksum }) => ({ path, checksum })), remotePath).toEqual([{ path: `${remotePath}/E/a.txt`, checksum: md5('first') }]);
         expect(live[0]?.id, remotePath).not.toBe(asset);
         expect((await h.api.getAsset(asset)).lifecycleStatus.state, remotePath).toBe('BINNED');
-        expect(me.tree(), remotePath).toEqual({ 'E/a.txt': 'first' });
+        expect(me.tree(), remotePath).toEqual({ 'A/b.txt': 'stays', 'E/a.txt': 'first' });
       } finally {
         await h.dispose();
       }

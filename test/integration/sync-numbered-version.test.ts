@@ -65,4 +65,31 @@ describe('a version of a file numbered apart from its namesake', () => {
       await dispose();
     }
   });
+
+  // The edit wins over the colleague's bin (DESIGN.md §3): the file goes up as a new asset. Named as
+  // on this disk, it took the number for everyone (simulation seed 102721).
+  it('gives a file that outlives its binned asset that asset\'s name', async () => {
+    const { a, b, settle, dispose } = await startTwoClients(service, '/NumberedBinned');
+    try {
+      const them = colleague(service, a.h.api);
+      const first = await them.upload('/NumberedBinned/A/logo.png', 'first');
+      const second = await them.upload('/NumberedBinned/A/logo.png', 'second');
+      await settle();
+      const numbered = a.tree()['A/logo (2).png'];
+      expect(['first', 'second']).toContain(numbered);
+      const [binned, kept] = numbered === 'first' ? [first, 'second'] : [second, 'first'];
+
+      await them.bin([binned]);
+      a.write('A/logo (2).png', 'edited here');
+      await settle();
+
+      const live = await pathsUnder(a.h, '/NumberedBinned/');
+      expect(live.has(binned)).toBe(false);
+      expect([...live.values()]).toEqual(['/NumberedBinned/A/logo.png', '/NumberedBinned/A/logo.png']);
+      expect(Object.values(a.tree()).sort()).toEqual(['edited here', kept]);
+      expect(b.tree()).toEqual(a.tree());
+    } finally {
+      await dispose();
+    }
+  });
 });

@@ -4,6 +4,7 @@ import { snapshotsRepo } from './snapshots-repo.js';
 import { foldersRepo } from './folders-repo.js';
 import { conflictsRepo } from './conflicts-repo.js';
 import { uploadJournal } from './upload-journal.js';
+import { successorsRepo } from './successors-repo.js';
 import { renameDirRows } from './rename-dir.js';
 
 /**
@@ -22,25 +23,28 @@ describe('the rows below a folder, matched byte for byte', () => {
     const folders = foldersRepo(db);
     const conflicts = conflictsRepo(db);
     const journal = uploadJournal(db);
+    const successors = successorsRepo(db);
     for (const [dir, ino] of [['B', 1], ['b', 2]] as const) {
       snapshots.putLocal('r', file(`${dir}/Logo.png`, ino));
       snapshots.putSynced('r', { ...file(`${dir}/Logo.png`, ino), assetId: `asset-${dir}` });
       folders.remember('r', dir, `option-${dir}`);
       folders.remember('r', `${dir}/C`, `option-${dir}-C`);
       journal.begin('r', 'NEW', `${dir}/new.txt`, file(`${dir}/new.txt`, ino + 10), null, 'now');
+      successors.outlives('r', `${dir}/edited.txt`, `binned-${dir}`);
       conflicts.add('r', { relPath: `${dir}/Logo.png`, copyPath: `${dir}/Logo (conflict).png`, assetId: `asset-${dir}`, local: { md5: 'l', size: 1, mtimeMs: 1 }, remote: { md5: 'r', size: 1, fileId: 'f', dateModified: 'now' }, dateCreated: 'now' });
     }
-    return { db, snapshots, folders, conflicts, journal };
+    return { db, snapshots, folders, conflicts, journal, successors };
   };
 
   it('renames the rows of B only, leaving b\'s where they are', () => {
-    const { db, snapshots, folders, conflicts, journal } = setUp();
+    const { db, snapshots, folders, conflicts, journal, successors } = setUp();
     try {
       renameDirRows(db)('r', 'B', 'D');
       expect([...snapshots.synced('r').values()].map((entry) => `${entry.relPath}@${entry.assetId}`).sort()).toEqual(['D/Logo.png@asset-B', 'b/Logo.png@asset-b']);
       expect([...snapshots.local('r').values()].map((entry) => `${entry.relPath}#${String(entry.ino)}`).sort()).toEqual(['D/Logo.png#1', 'b/Logo.png#2']);
       expect(['D', 'D/C', 'b', 'b/C', 'B', 'B/C'].map((dir) => folders.optionOf('r', dir))).toEqual(['option-B', 'option-B-C', 'option-b', 'option-b-C', undefined, undefined]);
       expect(journal.all('r').map((entry) => entry.relPath).sort()).toEqual(['D/new.txt', 'b/new.txt']);
+      expect(['D/edited.txt', 'b/edited.txt', 'B/edited.txt'].map((relPath) => successors.outlived('r', relPath))).toEqual(['binned-B', 'binned-b', undefined]);
       expect(conflicts.ofRoot('r').map((conflict) => `${conflict.relPath}|${conflict.copyPath}`).sort()).toEqual(['D/Logo.png|D/Logo (conflict).png', 'b/Logo.png|b/Logo (conflict).png']);
     } finally {
       db.close();

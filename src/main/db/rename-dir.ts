@@ -1,7 +1,7 @@
 /**
  * A directory renamed on disk by the engine (a folder the service renamed or moved): every row that
  * names a path below it follows in one transaction — local and synced snapshots, conflicts, upload
- * journal entries and the folder cache — so the planner sees the same files at their new paths, not deletions plus new files.
+ * journal entries, successors and the folder cache — so the planner sees the same files at their new paths, not deletions plus new files.
  */
 import type { StateDb } from './open-state-db.js';
 
@@ -21,6 +21,7 @@ export function renameDirRows(db: StateDb): (rootId: string, from: string, to: s
     // An upload journalled under the old folder (a new file's job whose answer was lost, say) is the
     // same file's: left behind, its job's empty asset was looked for in a folder gone (seed 30004).
     db.prepare("UPDATE OR REPLACE uploads SET rel_path = @to || substr(rel_path, length(@below) + 1) WHERE root_id = @root AND rel_path > @below AND rel_path < @above"),
+    db.prepare("UPDATE OR REPLACE successors SET rel_path = @to || substr(rel_path, length(@below) + 1) WHERE root_id = @root AND rel_path > @below AND rel_path < @above"),
     db.prepare("UPDATE OR REPLACE folders SET rel_dir = @to || substr(rel_dir, length(@below) + 1) WHERE root_id = @root AND rel_dir > @below AND rel_dir < @above"),
   ];
   const self = db.prepare('UPDATE OR REPLACE folders SET rel_dir = @toDir WHERE root_id = @root AND rel_dir = @fromDir');

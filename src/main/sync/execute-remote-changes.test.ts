@@ -35,6 +35,7 @@ describe('the service\'s changes: adoptions and forgettings', () => {
           throw new Error('crashed at the commit');
         },
         deleteSynced: (rootId, relPath) => snapshots.deleteSynced(rootId, relPath),
+        outlives: () => {},
         atomically: (work) => db.transaction(work)(),
         landed: () => {},
         landings: { landing: () => {}, finish: () => {} },

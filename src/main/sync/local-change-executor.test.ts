@@ -21,6 +21,7 @@ function depsOver(disk: MemoryFileSystem, overrides: Partial<LocalChangeDeps>): 
     copied: () => {},
     putSynced: () => {},
     deleteSynced: () => {},
+    outlives: () => {},
     atomically: (work) => work(),
     landed: () => {},
     landings: { landing: () => {}, finish: () => {} },
@@ -134,5 +135,28 @@ describe('the service\'s move of a file, and a crash before its record', () => {
     await expect(executor.move(ROOT, await op('b.txt', 'B/b.txt'))).rejects.toThrow('rename failed');
     expect(moves).toEqual(['recorded with A/a.txt']);
     expect(journal.size).toBe(0);
+  });
+});
+
+describe('letting go of synced rows', () => {
+  it('records a file that outlives its binned asset in the transaction that forgets its row (seed 102721)', () => {
+    const calls: string[] = [];
+    let inTransaction = false;
+    const executor = new LocalChangeExecutor(
+      depsOver(new MemoryFileSystem(), {
+        atomically: (work) => {
+          inTransaction = true;
+          work();
+          inTransaction = false;
+        },
+        deleteSynced: (_rootId, relPath) => calls.push(`forget ${relPath} ${String(inTransaction)}`),
+        outlives: (_rootId, relPath, assetId) => calls.push(`outlives ${relPath} ${assetId} ${String(inTransaction)}`),
+      }),
+    );
+    executor.rebind(ROOT, [
+      { kind: 'FORGET', relPath: 'a (2).txt', assetId: 'binned', outlived: true },
+      { kind: 'FORGET', relPath: 'gone.txt', assetId: 'asset-g' },
+    ]);
+    expect(calls).toEqual(['forget a (2).txt true', 'outlives a (2).txt binned true', 'forget gone.txt true']);
   });
 });

@@ -43,6 +43,8 @@ export interface LocalChangeDeps {
   copied(rootId: string, relPath: string, copy: LocalEntry): void;
   putSynced(rootId: string, entry: SyncedEntry): void;
   deleteSynced(rootId: string, relPath: string): void;
+  /** The file at `relPath` outlives its binned asset `assetId` (db/migrations/0008-successors.ts). */
+  outlives(rootId: string, relPath: string, assetId: string): void;
   /** Runs the work in one state-database transaction: all of it is recorded, or none. */
   atomically(work: () => void): void;
   /** These paths changed under the engine's hands: the stability gate may forget them. */
@@ -121,6 +123,7 @@ export class LocalChangeExecutor {
       for (const op of ops) {
         if (op.kind === 'ADOPT') this.deps.putSynced(root.id, { ...op.local, md5: op.md5, assetId: op.assetId });
         else this.deps.deleteSynced(root.id, op.relPath);
+        if (op.kind === 'FORGET' && op.outlived === true) this.deps.outlives(root.id, op.relPath, op.assetId);
       }
     });
   }

@@ -81,9 +81,32 @@ describe('planOperations, both directions (DESIGN.md §3 table)', () => {
   });
 
   it('moves a file moved here whose asset left the listing only after bringing the asset back (seed 81430)', () => {
-    // Two clients that each moved it uploaded it as a new asset: two assets of one file.
+    // Two clients that each moved it uploaded it as a new asset: two assets of one file. A file left in
+    // `Brand` says the move was this file's, not its folder's.
     const moved = { ...a, relPath: 'Other/a.png' };
-    expect(plan([moved], [base], []).operations).toEqual([{ kind: 'MOVE', from: 'Brand/a.png', to: 'Other/a.png', assetId: 'asset-a', local: moved, restore: true }]);
+    const kept = file('Brand/kept.png', 'K');
+    const both = [base, synced(kept, 'asset-k')];
+    expect(plan([moved, kept], both, [remote('Brand/kept.png', 'asset-k', 'K')]).operations).toEqual([{ kind: 'MOVE', from: 'Brand/a.png', to: 'Other/a.png', assetId: 'asset-a', local: moved, restore: true }]);
+  });
+
+  it('lets only the row of a file follow its folder renamed here while its asset left the listing: no asset brought back (seed 108329)', () => {
+    // The folder's other files went along; a new file by the old folder's name changes nothing.
+    const moved = { ...a, relPath: 'B/E/Brand/a.png' };
+    const kept = file('B/E/Brand/kept.png', 'K');
+    const both = [base, synced({ ...kept, relPath: 'Brand/kept.png' }, 'asset-k')];
+    const there = [remote('Brand/kept.png', 'asset-k', 'K')];
+    const operations = (local: LocalEntry[]) => plan(local, both, there).operations.filter((op) => op.kind === 'MOVE' && op.assetId === 'asset-a');
+    const followsFolder = [{ kind: 'MOVE', from: 'Brand/a.png', to: 'B/E/Brand/a.png', assetId: 'asset-a', local: moved, withFolder: true }];
+    expect(operations([moved, kept])).toEqual(followsFolder);
+    expect(operations([moved, kept, file('Brand/new.png', 'N')])).toEqual(followsFolder);
+    // Alone in its folder, a file moved out reads the same way: the folder went with it, or is empty now.
+    expect(plan([{ ...a, relPath: 'Other/a.png' }], [base], []).operations).toEqual([{ kind: 'MOVE', from: 'Brand/a.png', to: 'Other/a.png', assetId: 'asset-a', local: { ...a, relPath: 'Other/a.png' }, withFolder: true }]);
+  });
+
+  it('lets go of a file edited here whose asset left the listing, which outlives it, and of one gone on both sides (seed 102721)', () => {
+    // The file goes up as a new asset next pass, under the binned asset's name (0008-successors.ts).
+    expect(plan([{ ...a, md5: 'A2' }], [base], []).operations).toEqual([{ kind: 'FORGET', relPath: 'Brand/a.png', assetId: 'asset-a', outlived: true }]);
+    expect(plan([], [base], []).operations).toEqual([{ kind: 'FORGET', relPath: 'Brand/a.png', assetId: 'asset-a' }]);
   });
 
   it('downloads with the expected local file to replace, and records the agreed bytes on adoption', () => {

@@ -18,6 +18,7 @@ import { conflictCopyName } from './conflict-name.js';
 import { contentNeeded } from './content-needed.js';
 import { diffLocal, sameNameIn, type LocalDiff } from './diff-local.js';
 import { diffRemote, type RemoteDiff, type RemoteState } from './diff-remote.js';
+import { folderPair } from './folder-renames.js';
 import { exactNames, numberedName, unnumbered } from './local-names.js';
 import { DEFAULT_DELETE_GUARD, identityOf, isHashed, type DeleteGuard, type HashedEntry, type LocalEntry, type Operation, type PendingSignature, type Plan, type PlanInput, type RemoteEntry, type SyncedEntry } from './sync-types.js';
 
@@ -281,13 +282,22 @@ function bothDirections(input: SplitInput, localDiff: LocalDiff, remoteDiff: Rem
       }
       case 'removed':
         if (here.kind === 'same') buckets.localDeletes.push({ kind: 'LOCAL_DELETE', relPath, assetId, local: here.local });
+        // Moved with a folder renamed here: no change of the file's, which a removal beats as it does an
+        // untouched file. Its row follows the folder (a rename on the service is one option change, which
+        // needs every file of the folder), and the next pass trashes the file, or uploads it as new if
+        // edited. Brought back from the bin, the asset outlived its removal for no user's doing, and
+        // where another client had moved its bytes into another asset, two live assets held them (seed
+        // 108329: 87244's reading of a file renamed over a held decomposed twin).
+        else if (here.kind === 'moved' && carriedByFolder(input, relPath, here.local.relPath)) buckets.moves.push({ kind: 'MOVE', from: relPath, to: here.local.relPath, assetId, local: here.local, withFolder: true });
         // Moved here while removed there: the move wins, on the same asset brought back from the bin
         // (two clients moving it each uploaded a new asset, seed 81430).
         else if (here.kind === 'moved') buckets.moves.push({ kind: 'MOVE', from: relPath, to: here.local.relPath, assetId, local: here.local, restore: true });
-        // Changed here while removed there: the edit wins; the file uploads as new next pass. Not the
-        // asset brought back with the edit on top, as for a move: between the restore and the version
-        // the asset is live holding the bytes its author binned, and a crash there, then the user's
-        // deletion of the edited file, left them live for good (seeds 109135, 109392 at 150 steps).
+        // Changed here while removed there: the edit wins; the file uploads as new next pass, under the
+        // binned asset's name (`outlived`: its own may be numbered apart from a namesake, seed 102721).
+        // Not the asset brought back with the edit on top, as for a move: between the restore and the
+        // version the asset is live holding the bytes its author binned, and a crash there, then the
+        // user's deletion of the edited file, left them live for good (seeds 109135, 109392 at 150 steps).
+        else if (here.kind === 'changed') buckets.disk.push({ kind: 'FORGET', relPath, assetId, outlived: true });
         else buckets.disk.push({ kind: 'FORGET', relPath, assetId });
         break;
     }
@@ -337,6 +347,24 @@ function behindClash(synced: SyncedEntry, here: LocalState, there: RemoteState |
   if (to !== undefined && claim(to)) {
     const { md5, size, mtimeMs, ino, dev } = synced;
     buckets.disk.push({ kind: 'FORGET', relPath, assetId }, { kind: 'ADOPT', relPath: to, assetId, local: { relPath: to, size, mtimeMs, ino, dev, md5 }, md5 });
+  }
+  return true;
+}
+
+/**
+ * Whether the synced file at `from`, now at `to`, moved only with a folder above it: the same name
+ * below a folder renamed or moved (`A/C/x` → `B/E/C/x`: `A` → `B/E`), its other synced files gone from
+ * below the old one or found at their places below the new one. A file moved out of a folder leaves
+ * the others where they were. A new folder by the old name may hold new files (seed 108329).
+ */
+function carriedByFolder(input: SplitInput, from: string, to: string): boolean {
+  const pair = folderPair(from, to);
+  if (pair === undefined) return false;
+  const onDisk = new Set([...input.local.keys(), ...input.unread.map((entry) => entry.relPath), ...input.unstable, ...(input.pending?.keys() ?? [])]);
+  const below = `${pair.from}/`;
+  for (const relPath of input.synced.keys()) {
+    if (relPath === from || !relPath.startsWith(below)) continue;
+    if (onDisk.has(relPath) && !onDisk.has(`${pair.to}${relPath.slice(pair.from.length)}`)) return false;
   }
   return true;
 }

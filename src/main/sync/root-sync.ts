@@ -7,6 +7,7 @@
 import { checkRoot, errnoCode, foldsCase, type FileSystem, type LocalScanner, type StabilityGate } from '../local/index.js';
 import type { IssuesRepo } from '../db/issues-repo.js';
 import type { SnapshotsRepo } from '../db/snapshots-repo.js';
+import type { SuccessorsRepo } from '../db/successors-repo.js';
 import type { UploadJournal } from '../db/upload-journal.js';
 import { classifyFailure } from './classify-failure.js';
 import { caseFoldedNames, exactNames, type NameKey } from './local-names.js';
@@ -78,6 +79,8 @@ export interface RootSyncDeps {
   /** Executors of the service's changes on disk (downloads, local moves, trash, conflicts). */
   remoteChanges: Pick<RemoteChangeDeps, 'local' | 'downloads'>;
   conflicts: ConflictsRepo;
+  /** Files that outlive their binned asset (db/migrations/0008-successors.ts), let go here once done. */
+  successors: Pick<SuccessorsRepo, 'paths' | 'drop'>;
   /** The download journal, read after a crash (recover-landings.ts). */
   landings: Omit<RecoverLandingsDeps, 'fs'>;
   now(): number;
@@ -277,6 +280,7 @@ export class RootSync {
     const operations = this.deletionsSeenWhole(plan.operations, lookedAt);
     report.operations += operations.length;
     this.forgetSettled({ local, synced, plan, waiting: new Set([...busy, ...this.local.unstable]), ...(remote.error === undefined && view !== undefined ? { remote: view } : {}) });
+    this.dropSuccessors(local, synced);
     await this.execute(operations, report, serviceNames(view));
     // A new file's upload that failed or was cut off keeps its journal entry for the next attempt;
     // when the file went away (renamed, deleted: by the user, or by this pass's work) or its path holds
@@ -407,6 +411,19 @@ export class RootSync {
     }
   }
 
+  /**
+   * Lets go of the files that outlived a binned asset (0008-successors.ts) once their path syncs an
+   * asset again (their upload's, or one that came down there) or their file is gone. Kept, a new file
+   * the user later wrote at that path went up under the binned asset's name.
+   */
+  private dropSuccessors(local: ReadonlyMap<string, LocalEntry>, synced: ReadonlyMap<string, SyncedEntry>): void {
+    const { successors } = this.deps;
+    for (const relPath of successors.paths(this.root.id)) {
+      const present = local.has(relPath) || this.local.unstable.has(relPath) || this.local.pending.has(relPath);
+      if (synced.has(relPath) || !present) successors.drop(this.root.id, relPath);
+    }
+  }
+
   /** `names`: each asset's name on the service as this pass's listing knows it (`VersionItem.serviceName`). */
   private async execute(operations: readonly Operation[], report: PassReport, names: ReadonlyMap<string, string>): Promise<void> {
     const { deps, root } = this;
@@ -426,7 +443,7 @@ export class RootSync {
         remoteChanges.push(op);
         continue;
       }
-      if (op.kind === 'UPLOAD_VERSION' || op.kind === 'MOVE' || op.kind === 'DELETE') touched.add(op.assetId);
+      if (op.kind === 'UPLOAD_VERSION' || (op.kind === 'MOVE' && op.withFolder !== true) || op.kind === 'DELETE') touched.add(op.assetId);
       switch (op.kind) {
         case 'UPLOAD_NEW':
           fresh.push(op.local);
@@ -441,6 +458,12 @@ export class RootSync {
           const folder = carried.get(op);
           if (folder === 'WAIT') break;
           const found = synced.get(op.from);
+          // Only the row follows its folder (`withFolder`): the service's rename of the folder, when it is
+          // one, took the removed asset along; nothing is asked of the asset itself.
+          if (op.withFolder === true) {
+            if (found !== undefined) deps.placements.carried(root, op, found);
+            break;
+          }
           const restored = op.restore === true && found !== undefined ? await this.restored(op, found, report) : undefined;
           if (restored === null) break;
           // A restored asset's row may have taken the binned bytes (placement-executor.ts `restore`).

@@ -69,8 +69,11 @@ export type Operation =
   /**
    * `restore`: the asset left the service's listing (binned, most likely) while the file moved here;
    * the move wins by bringing that asset back first, history and all, not by uploading a second one.
+   * `withFolder`: the asset left the listing while a folder above the file was renamed or moved here, which
+   * is no change of the file's: only its row follows the folder, and the next pass meets the removal
+   * as for a file left where it was (plan-operations.ts `carriedByFolder`).
    */
-  | { kind: 'MOVE'; from: string; to: string; assetId: string; local: HashedEntry; restore?: true }
+  | { kind: 'MOVE'; from: string; to: string; assetId: string; local: HashedEntry; restore?: true; withFolder?: true }
   /** A synced placement whose file is gone: remove the placement (BINNED when it was the last). */
   | { kind: 'DELETE'; relPath: string; assetId: string }
   /** Same content, new identity (touched, copied back, safe-saved unchanged): record it, send nothing. */
@@ -94,8 +97,12 @@ export type Operation =
   | { kind: 'CONFLICT'; relPath: string; copyPath: string; local: HashedEntry; remote: RemoteEntry; assetId: string }
   /** Both sides agree on relPath: record `local` as synced with `md5` (the agreed bytes), transfer nothing. */
   | { kind: 'ADOPT'; relPath: string; assetId: string; local: HashedEntry; md5: string }
-  /** The synced entry no longer describes anything (gone on both sides, or its asset left): drop it. */
-  | { kind: 'FORGET'; relPath: string; assetId: string };
+  /**
+   * The synced entry no longer describes anything (gone on both sides, or its asset left): drop it.
+   * `outlived`: the file, edited here, outlives its binned asset and goes up as a new one next pass,
+   * under the binned asset's name (db/migrations/0008-successors.ts).
+   */
+  | { kind: 'FORGET'; relPath: string; assetId: string; outlived?: true };
 
 export interface PendingSignature {
   size: number;

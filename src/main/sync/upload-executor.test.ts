@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ApiError } from '../api/api-error.js';
 import type { AssetApi } from '../api/index.js';
 import { openStateDb } from '../db/open-state-db.js';
 import { uploadJournal, type UploadJournal } from '../db/upload-journal.js';
@@ -145,5 +146,46 @@ describe('the path a version goes up under', () => {
   it('sends the file\'s own name when the service has none that could name a file', async () => {
     expect(await versionPaths('A/logo.png', 'a/b.png')).toEqual({ paths: ['/Brand/A/logo.png'], asked: 0 });
     expect(await versionPaths('A/logo.png', undefined, '')).toEqual({ paths: ['/Brand/A/logo.png'], asked: 1 });
+  });
+});
+
+describe('the path a new file goes up under', () => {
+  /**
+   * The paths the batch job is asked to make assets at for a new file at `relPath` that outlives the
+   * binned asset `outlived` (none: undefined), which the service names `binnedName` (deleted for good: undefined).
+   */
+  async function newPaths(relPath: string, outlived: string | undefined, binnedName: string | undefined): Promise<{ paths: string[]; asked: number }> {
+    return withFile(relPath, 'mine', 'mine', async ({ journal, disk, local }) => {
+      const paths: string[] = [];
+      let asked = 0;
+      const api = {
+        getAsset: (id: string) => {
+          asked++;
+          if (binnedName === undefined) return Promise.reject(new ApiError({ code: 'NOT_FOUND', message: 'deleted for good' }));
+          return Promise.resolve({ id, currentAssetFile: { checksum: 'binned', filename: binnedName }, lifecycleStatus: { state: 'BINNED' }, metadata: { values: {} } });
+        },
+        createAssetsWithUploads: (items: readonly { path: string }[]) => {
+          paths.push(...items.map((item) => item.path));
+          return Promise.reject(new ApiError({ code: 'VALIDATION', message: 'no job in this test' }));
+        },
+      } as unknown as AssetApi;
+      const folders = { optionFor: () => Promise.resolve(null) } as unknown as FolderMapper;
+      const executor = new UploadExecutor({ api, fs: disk, journal, folders, nowIso: () => 'now', commit: () => Promise.resolve(), syncedAt: () => undefined, outlived: (_rootId, path) => (path === relPath ? outlived : undefined) });
+      await executor.uploadNew({ ...ROOT, remotePath: '/Brand' }, [local]);
+      return { paths, asked };
+    });
+  }
+
+  it("takes the name of the binned asset the file outlives, where the file's is this disk's spelling of it (seed 102721)", async () => {
+    // Sent as `logo (2).png`, the new asset took a number only this disk needed.
+    expect(await newPaths('A/logo (2).png', 'binned', 'logo.png')).toEqual({ paths: ['/Brand/A/logo.png'], asked: 1 });
+    expect(await newPaths('logo (3).png', 'binned', 'logo.png')).toEqual({ paths: ['/Brand/logo.png'], asked: 1 });
+  });
+
+  it('keeps its own name otherwise', async () => {
+    expect(await newPaths('A/logo (2).png', undefined, 'logo.png')).toEqual({ paths: ['/Brand/A/logo (2).png'], asked: 0 });
+    // Not a spelling of the binned asset's name: the user's own.
+    expect(await newPaths('A/brand.png', 'binned', 'logo.png')).toEqual({ paths: ['/Brand/A/brand.png'], asked: 1 });
+    expect(await newPaths('A/logo (2).png', 'binned', undefined)).toEqual({ paths: ['/Brand/A/logo (2).png'], asked: 1 });
   });
 });

@@ -15,8 +15,10 @@ import { currentMd5, isApiError, missingPartNumbers, unlessNotFound } from '../a
 import type { UploadJournal, JournalEntry } from '../db/upload-journal.js';
 import type { FileSystem } from '../local/index.js';
 import { HASH_READ_BYTES, LocalError, PathLocator, hashFile, sameSignature } from '../local/index.js';
+import { baseName } from '../local/rel-path.js';
 import type { FolderMapper, FolderRoot } from './folder-mapper.js';
 import { relDirOf, remoteFilePath, versionFilePath } from './folder-mapper.js';
+import { spellsHere } from './local-names.js';
 import { ConcurrencyLimit } from '../../shared/concurrency-limit.js';
 import { PartWindow, type WindowClock } from './part-window.js';
 import { fileOnDiskPath, locateFile } from './locate-file.js';
@@ -61,6 +63,8 @@ export interface UploadExecutorDeps {
   commit(rootId: string, synced: SyncedEntry): Promise<void>;
   /** The synced row at a path: what the file and the service last agreed on (a version upload's basis). */
   syncedAt(rootId: string, relPath: string): SyncedEntry | undefined;
+  /** The binned asset the file at a path outlives (db/migrations/0008-successors.ts), whose name its new asset takes. */
+  outlived?(rootId: string, relPath: string): string | undefined;
   /** Called as bytes leave, for progress. */
   onBytes?(relPath: string, bytes: number): void;
   /** Times the parts, so the parts in flight hold a few seconds of sending (part-window.ts); Date.now by default. */
@@ -287,9 +291,22 @@ export class UploadExecutor {
    * restart's resumed upload). A failure to ask fails the upload.
    */
   private async uploadPath(root: UploadRoot, kind: 'NEW' | 'VERSION', assetId: string, relPath: string, serviceName?: string): Promise<string> {
-    if (kind === 'NEW') return remoteFilePath(root, relPath);
+    if (kind === 'NEW') return this.newFilePath(root, relPath);
     const name = serviceName ?? (await this.assetIfAny(assetId))?.currentAssetFile?.filename;
     return versionFilePath(root, relPath, name);
+  }
+
+  /**
+   * The path a new file's asset goes up under: its own, unless the file outlives a binned asset
+   * (`outlived`) and its name is only how this disk holds that asset's (`spellsHere`: numbered apart
+   * from a namesake, made safe). Then the binned asset's name, which the engine's number never
+   * replaces on the service (seed 102721). An asset deleted for good leaves the file's own name.
+   */
+  private async newFilePath(root: UploadRoot, relPath: string): Promise<string> {
+    const binned = this.deps.outlived?.(root.id, relPath);
+    if (binned === undefined) return remoteFilePath(root, relPath);
+    const name = (await this.assetIfAny(binned))?.currentAssetFile?.filename;
+    return name !== undefined && spellsHere(baseName(relPath), name) ? versionFilePath(root, relPath, name) : remoteFilePath(root, relPath);
   }
 
   /** The asset, or undefined when the service no longer has it (deleted for good). */
@@ -399,7 +416,7 @@ export class UploadExecutor {
       items = await Promise.all(
         batch.map(async (local, index) => {
           folderOptions[index] = await optionOf(relDirOf(local.relPath));
-          return { batchItemId: `f${index}`, path: remoteFilePath(root, local.relPath), size: local.size, partSize: defaultPartSize(local.size) };
+          return { batchItemId: `f${index}`, path: await this.newFilePath(root, local.relPath), size: local.size, partSize: defaultPartSize(local.size) };
         }),
       );
     } catch (error) {

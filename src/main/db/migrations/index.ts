@@ -6,5 +6,6 @@ import landings from './0004-landings.js';
 import conflictCopyIdentity from './0005-conflict-copy-identity.js';
 import uploadJobFolder from './0006-upload-job-folder.js';
 import landingMoves from './0007-landing-moves.js';
+import successors from './0008-successors.js';
 
-export const migrations: readonly string[] = [engine, remote, unreadFiles, landings, conflictCopyIdentity, uploadJobFolder, landingMoves];
+export const migrations: readonly string[] = [engine, remote, unreadFiles, landings, conflictCopyIdentity, uploadJobFolder, landingMoves, successors];
