@@ -25,7 +25,7 @@ import { serviceNames, withOwnUploads, type RemoteSide } from './remote-side.js'
 import { executeRemoteChanges, isRemoteChange, type RemoteChangeDeps, type RemoteChangeOp } from './execute-remote-changes.js';
 import { plannedTransfers } from './planned-transfers.js';
 import { relDirOf } from './folder-mapper.js';
-import { folderRenames } from './folder-renames.js';
+import { folderPair, folderRenames } from './folder-renames.js';
 import { recoverLandings, type RecoverLandingsDeps } from './recover-landings.js';
 import { settledReports, type ReportsInput } from './settled-reports.js';
 import { staleOrigins } from './stale-origins.js';
@@ -438,12 +438,13 @@ export class RootSync {
     /** Folders a file left: emptied ones go on the service too. */
     const left = new Set<string>();
     const carried = await this.renameFolders(operations, synced, report);
+    const ownMoves = await this.ownMoves(operations);
     for (const op of operations) {
       if (isRemoteChange(op)) {
         remoteChanges.push(op);
         continue;
       }
-      if (op.kind === 'UPLOAD_VERSION' || (op.kind === 'MOVE' && op.withFolder !== true) || op.kind === 'DELETE') touched.add(op.assetId);
+      if (op.kind === 'UPLOAD_VERSION' || (op.kind === 'MOVE' && (op.withFolder !== true || ownMoves.has(op))) || op.kind === 'DELETE') touched.add(op.assetId);
       switch (op.kind) {
         case 'UPLOAD_NEW':
           fresh.push(op.local);
@@ -460,11 +461,12 @@ export class RootSync {
           const found = synced.get(op.from);
           // Only the row follows its folder (`withFolder`): the service's rename of the folder, when it is
           // one, took the removed asset along; nothing is asked of the asset itself.
-          if (op.withFolder === true) {
+          if (op.withFolder === true && !ownMoves.has(op)) {
             if (found !== undefined) deps.placements.carried(root, op, found);
             break;
           }
-          const restored = op.restore === true && found !== undefined ? await this.restored(op, found, report) : undefined;
+          const restore = op.restore === true || op.withFolder === true;
+          const restored = restore && found !== undefined ? await this.restored(op, found, report) : undefined;
           if (restored === null) break;
           // A restored asset's row may have taken the binned bytes (placement-executor.ts `restore`).
           const previous = restored?.synced ?? found;
@@ -519,6 +521,33 @@ export class RootSync {
     report.trashed += counters.trashed;
     report.conflicts += counters.conflicts;
     report.failed += counters.failed;
+  }
+
+  /**
+   * The plan's `withFolder` moves that were the file's own after all: its old folder is still on disk
+   * and no other file of the plan moved from it to the same place, so it was moved out of a folder it
+   * was alone in (`B/x.txt` → `D/x.txt`). Such a move beats the service's removal, bringing the asset
+   * back, as any move of the file's own does. A folder by the old name with files moved along is a new
+   * one made after the rename (seed 108329).
+   */
+  private async ownMoves(operations: readonly Operation[]): Promise<Set<Operation>> {
+    const own = new Set<Operation>();
+    const pairs = new Map<string, number>();
+    const key = (op: { from: string; to: string }): string | undefined => {
+      const pair = folderPair(op.from, op.to);
+      return pair === undefined ? undefined : `${pair.from}\n${pair.to}`;
+    };
+    for (const op of operations) {
+      const pair = op.kind === 'MOVE' ? key(op) : undefined;
+      if (pair !== undefined) pairs.set(pair, (pairs.get(pair) ?? 0) + 1);
+    }
+    for (const op of operations) {
+      if (op.kind !== 'MOVE' || op.withFolder !== true) continue;
+      const pair = folderPair(op.from, op.to);
+      const alone = (pairs.get(key(op) ?? '') ?? 0) <= 1;
+      if (pair === undefined || (alone && (await namedOnDisk(this.deps.fs, this.root.path, pair.from)))) own.add(op);
+    }
+    return own;
   }
 
   /**
