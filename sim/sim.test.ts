@@ -132,6 +132,7 @@ const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean
   { seed: 108329, steps: 100, bug: 'client 0 renamed A/C/Logo.png over a held decomposed A/café.txt, read as café.txt\'s edit and Logo\'s deletion (87244), while client 1 renamed folder A to B/E and synced after: its rename, read as a move of the binned asset, brought it back, two live assets of Logo\'s bytes; a folder renamed here moves no file of its own, and a removal beats it as it beats an untouched file (plan-operations.ts carriedByFolder; binned-moves.test.ts, sync-binned-move.test.ts)' },
   { seed: 112186, steps: 100, bug: 'two live assets of one file\'s bytes (D/a.txt, D/café.txt) after a folder rename to D; fixed by 108329\'s rule: a folder renamed here no longer brings a binned asset back' },
   { seed: 112294, steps: 100, bug: 'two live assets of one file\'s bytes (D/c.txt, D/C/c.txt) after a folder rename to D; fixed by 108329\'s rule' },
+  { seed: 117914, steps: 100, bug: 'client 1 (case-insensitive) renamed folder A/C to D, carrying A/C/logo (2).png, while the colleague renamed its asset A/C/Logo.png; a new A/C/logo.png that client 1 wrote after went up and was numbered logo (2).png on its disk: its move waited for the carried file\'s row, and the carried file\'s move for the path the new one holds on that disk, on every pass; the row records the move made here first (plan-operations.ts leavingOnto; plan-operations-two-way.test.ts)' },
 ];
 
 describe('the deterministic simulation', { timeout: 600_000 }, () => {

@@ -440,6 +440,31 @@ describe('planOperations, both directions (DESIGN.md §3 table)', () => {
     expect(kinds(plan([movedB, movedR], [rowB, synced(movedR, 'asset-r')], after))).toEqual(['LOCAL_MOVE A2/café.txt -> café.txt']);
   });
 
+  it('records a move made here first when the file holding the service\'s name for it moves onto its row (seed 117914)', () => {
+    // On a disk that ignores case: `A/C/logo (2).png` carried to `D` by a folder renamed here while the
+    // service renamed its asset `A/C/Logo.png` (and edited it); a new `A/C/logo.png`, uploaded, is
+    // numbered `logo (2).png` by the listing. Its move waited for the row at `logo (2).png`, and that
+    // row's file for the path `A/C/logo.png` holds on this disk, on every pass.
+    const w = file('A/C/logo (2).png', 'W');
+    const n = file('A/C/logo.png', 'N');
+    const carried = { ...w, relPath: 'D/logo (2).png' };
+    const service = [remote('A/C/Logo.png', 'asset-w', 'W2'), remote('A/C/logo (2).png', 'asset-n', 'N')];
+    const folded = { nameKey: caseFoldedNames };
+    expect(kinds(plan([carried, n], [synced(w, 'asset-w'), synced(n, 'asset-n')], service, folded))).toEqual(['FORGET A/C/logo (2).png', 'ADOPT D/logo (2).png']);
+    // Next pass the new file takes its number and the carried file follows the service's name…
+    const rowW = synced(carried, 'asset-w');
+    expect(kinds(plan([carried, n], [rowW, synced(n, 'asset-n')], service, folded))).toEqual(['LOCAL_MOVE A/C/logo.png -> A/C/logo (2).png', 'LOCAL_MOVE D/logo (2).png -> A/C/Logo.png']);
+    // …and then the service's version comes down.
+    const home = { ...carried, relPath: 'A/C/Logo.png' };
+    const numbered = { ...n, relPath: 'A/C/logo (2).png' };
+    expect(kinds(plan([home, numbered], [synced(home, 'asset-w'), synced(numbered, 'asset-n')], service, folded))).toEqual(['DOWNLOAD A/C/Logo.png (replace)']);
+    // On a disk that keeps case, the service's swap of two names does the same.
+    const x = file('A/x.png', 'X');
+    const y = file('A/y.png', 'Y');
+    const swapped = [remote('A/y.png', 'asset-x', 'X'), remote('A/x.png', 'asset-y', 'Y')];
+    expect(kinds(plan([{ ...x, relPath: 'D/x.png' }, y], [synced(x, 'asset-x'), synced(y, 'asset-y')], swapped))).toEqual(['FORGET A/x.png', 'ADOPT D/x.png']);
+  });
+
   it('names a second conflict copy apart from the first', () => {
     const mine = { ...a, md5: 'A-mine' };
     const first = 'Brand/a (conflict 2026-03-01 092401).png';

@@ -213,6 +213,7 @@ function bothDirections(input: SplitInput, localDiff: LocalDiff, remoteDiff: Rem
   const states = localStates(input, localDiff);
   movedOverHeld(input, localDiff, remoteDiff, states);
   const moveTarget = swapBreaker(input, states, remoteDiff, claim);
+  const headsForRow = leavingOnto(input, states, remoteDiff);
 
   for (const synced of [...input.synced.values()].sort(byPath)) {
     const here = states.get(synced.relPath);
@@ -267,6 +268,12 @@ function bothDirections(input: SplitInput, localDiff: LocalDiff, remoteDiff: Rem
           // name the service cannot take leaves it so: waiting there, it kept its old path as the
           // asset's, and a new asset the service had at that path never came down (seed 89027).
           // It goes from where it is now, through the swap breaker like the service's other moves.
+          // Where the file holding the service's name on this disk is itself moving onto this one's
+          // row, the row records the move made here first, the file staying where it is (seed 117914).
+          if (here.kind === 'moved' && headsForRow(relPath, to)) {
+            buckets.disk.push({ kind: 'FORGET', relPath, assetId }, { kind: 'ADOPT', relPath: here.local.relPath, assetId, local: here.local, md5: synced.md5 });
+            break;
+          }
           const target = moveTarget(here.local.relPath, to);
           if (target !== undefined) buckets.disk.push({ kind: 'LOCAL_MOVE', from: here.local.relPath, to: target, syncedPath: relPath, assetId, local: here.local, md5: synced.md5 });
           // The service's name is the row of the file moved here onto this one's old path, which waits for
@@ -374,6 +381,26 @@ function waitsOnMe(input: SplitInput, states: ReadonlyMap<string, LocalState>, r
   const row = input.synced.get(to);
   const there = input.local.get(relPath) ?? input.pending?.get(relPath);
   return row !== undefined && !states.has(to) && there !== undefined && identityOf(there) === identityOf(row);
+}
+
+/**
+ * Whether the synced file on disk at `to` (as the disk compares names) is one the service moves onto
+ * `relPath`, the row of a file moved here that the service moved to `to`. Each waited for the other on
+ * every pass: that file's move for the row's path, this one's for the path that file holds (seed
+ * 117914: on a disk that ignores case, `A/C/logo (2).png` carried to `D` by a folder renamed here
+ * while the service renamed its asset `A/C/Logo.png`, and a new `A/C/logo.png` written and uploaded,
+ * which this disk then numbers `logo (2).png`). The file's move made here frees the row and costs
+ * no rename on disk, where stepping aside (swapBreaker) would; the service's name wins the pass after.
+ */
+function leavingOnto(input: SplitInput, states: ReadonlyMap<string, LocalState>, remoteDiff: RemoteDiff): (relPath: string, to: string) => boolean {
+  const nameKey = input.nameKey ?? exactNames;
+  /** Key of a synced file on disk at its row → key of where the service moved it. */
+  const leaving = new Map<string, string>();
+  for (const [path, there] of remoteDiff.states) {
+    const here = states.get(path)?.kind;
+    if (there.kind === 'moved' && (here === 'same' || here === 'changed')) leaving.set(nameKey(path), nameKey(there.remote.relPath));
+  }
+  return (relPath, to) => leaving.get(nameKey(to)) === nameKey(relPath);
 }
 
 /** `to` is `relPath` respelled as the disk compares names, and another file is at `relPath` on disk now. */
