@@ -531,6 +531,30 @@ describe('planOperations, both directions (DESIGN.md §3 table)', () => {
     expect(kinds(plan([home, followed], [synced({ ...c, relPath: home.relPath }, 'asset-c'), synced(followed, 'asset-b')], swapped))).toEqual(['UPLOAD_VERSION B/c.txt']);
   });
 
+  it('frees the row of a file moved here that the service\'s move onto its old path waits for, the service having swapped two places (seed 117100)', () => {
+    // `A/logo.png` renamed `A/C/café.txt` here; the service swapped the two assets' places meanwhile:
+    // `A/logo.png`'s asset went to `A/C/logo.png`, and that path's asset came to `A/logo.png` with new
+    // bytes. Its move waited for the row at `A/logo.png`, and that row's file (now `A/C/café.txt`) for
+    // `A/C/logo.png`, on every pass.
+    const moving = file('A/logo.png', 'M');
+    const still = file('A/C/logo.png', 'S');
+    const swapped = [remote('A/C/logo.png', 'asset-m', 'M'), remote('A/logo.png', 'asset-s', 'S2')];
+    const renamed = { ...moving, relPath: 'A/C/café.txt' };
+    const rows = [synced(moving, 'asset-m'), synced(still, 'asset-s')];
+    // The row lets go of `A/logo.png` first, recording the move made here (leavingOnto, seed 117914).
+    expect(kinds(plan([renamed, still], rows, swapped))).toEqual(['FORGET A/logo.png', 'ADOPT A/C/café.txt']);
+    const released = [synced(renamed, 'asset-m'), synced(still, 'asset-s')];
+    // The other follows to the path that row left, then the renamed file takes the service's name.
+    expect(kinds(plan([renamed, still], released, swapped))).toEqual(['LOCAL_MOVE A/C/logo.png -> A/logo.png']);
+    const followed = { ...still, relPath: 'A/logo.png' };
+    expect(kinds(plan([renamed, followed], [synced(renamed, 'asset-m'), synced(followed, 'asset-s')], swapped))).toEqual(['LOCAL_MOVE A/C/café.txt -> A/C/logo.png', 'DOWNLOAD A/logo.png (replace)']);
+    // Met from the renamed file's side first, the same.
+    const up = file('A/C/logo.png', 'M');
+    const down = file('A/logo.png', 'S');
+    const other = [remote('A/logo.png', 'asset-m', 'M'), remote('A/C/logo.png', 'asset-s', 'S')];
+    expect(kinds(plan([{ ...up, relPath: 'A/café.txt' }, down], [synced(up, 'asset-m'), synced(down, 'asset-s')], other))).toEqual(['FORGET A/C/logo.png', 'ADOPT A/café.txt']);
+  });
+
   it('decides nothing on the service side for an asset whose own change was not read back yet', () => {
     const unknown = { entries: new Map<string, RemoteEntry>(), unknownAssets: new Set(['asset-a']) };
     expect(kinds(plan([a], [base], undefined, { remote: unknown }))).toEqual([]);

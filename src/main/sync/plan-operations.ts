@@ -212,8 +212,8 @@ function bothDirections(input: SplitInput, localDiff: LocalDiff, remoteDiff: Rem
   };
   const states = localStates(input, localDiff);
   movedOverHeld(input, localDiff, remoteDiff, states);
-  const moveTarget = swapBreaker(input, states, remoteDiff, claim);
   const headsForRow = leavingOnto(input, states, remoteDiff);
+  const moveTarget = swapBreaker(input, states, remoteDiff, claim);
 
   for (const synced of [...input.synced.values()].sort(byPath)) {
     const here = states.get(synced.relPath);
@@ -389,8 +389,11 @@ function waitsOnMe(input: SplitInput, states: ReadonlyMap<string, LocalState>, r
  * every pass: that file's move for the row's path, this one's for the path that file holds (seed
  * 117914: on a disk that ignores case, `A/C/logo (2).png` carried to `D` by a folder renamed here
  * while the service renamed its asset `A/C/Logo.png`, and a new `A/C/logo.png` written and uploaded,
- * which this disk then numbers `logo (2).png`). The file's move made here frees the row and costs
- * no rename on disk, where stepping aside (swapBreaker) would; the service's name wins the pass after.
+ * which this disk then numbers `logo (2).png`; seed 117100: the service swapped two assets' places,
+ * `A/logo.png`'s to `A/C/logo.png` and back, while `A/logo.png` was renamed `A/C/café.txt` here). The
+ * swap breaker follows files on disk, and one link here is a row whose file is elsewhere. The file's
+ * move made here frees the row and costs no rename on disk, where stepping aside would; the
+ * service's name wins the pass after.
  */
 function leavingOnto(input: SplitInput, states: ReadonlyMap<string, LocalState>, remoteDiff: RemoteDiff): (relPath: string, to: string) => boolean {
   const nameKey = input.nameKey ?? exactNames;
