@@ -134,6 +134,7 @@ const REGRESSIONS: { seed: number; steps: number; bug: string; classic?: boolean
   { seed: 112294, steps: 100, bug: 'two live assets of one file\'s bytes (D/c.txt, D/C/c.txt) after a folder rename to D; fixed by 108329\'s rule' },
   { seed: 117914, steps: 100, bug: 'client 1 (case-insensitive) renamed folder A/C to D, carrying A/C/logo (2).png, while the colleague renamed its asset A/C/Logo.png; a new A/C/logo.png that client 1 wrote after went up and was numbered logo (2).png on its disk: its move waited for the carried file\'s row, and the carried file\'s move for the path the new one holds on that disk, on every pass; the row records the move made here first (plan-operations.ts leavingOnto; plan-operations-two-way.test.ts)' },
   { seed: 117100, steps: 100, bug: 'client 0 renamed A/logo.png to A/C/café.txt while the two clients\' moves left the service with A/logo.png\'s asset at A/C/logo.png and that path\'s asset at A/logo.png: the latter\'s move waited for the row at A/logo.png and the renamed file for A/C/logo.png, on every pass; the row records the move made here first, as for 117914 (plan-operations.ts leavingOnto; plan-operations-two-way.test.ts)' },
+  { seed: 119167, steps: 100, bug: 'found on the round\'s code before 117914\'s fix, its class: a case-insensitive client\'s file moved here waited on every pass for the service\'s name, held on this disk by a file the service moved onto its row' },
 ];
 
 describe('the deterministic simulation', { timeout: 600_000 }, () => {
