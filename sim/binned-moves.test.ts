@@ -38,6 +38,22 @@ const movedAfterEditAndBin: Step[] = [
   ...syncs(0, 0, 1, 0, 1),
 ];
 
+/**
+ * Runs `scenario` on each of SEEDS, with an exact-name second client and a case-insensitive one, and
+ * checks every run did all its steps and passed every invariant before `check` looks further.
+ */
+async function onEachRun(scenario: Step[], check: (result: Awaited<ReturnType<typeof runSeed>>, label: string) => void): Promise<void> {
+  for (const seed of SEEDS) {
+    for (const names of [['exact', 'exact'], ['exact', 'case-insensitive']] as const) {
+      const label = `seed ${String(seed)}, ${names.join('/')}`;
+      const result = await runSeed(seed, { scenario, rates: NO_FAULTS, names: [...names] });
+      expect(result.trace.filter((line) => line.startsWith('  skipped')), label).toEqual([]);
+      expect(result.failures, label).toEqual([]);
+      check(result, label);
+    }
+  }
+}
+
 /** The live paths other than `A/keep.txt`, which every scenario here leaves alone. */
 const movedOf = (trace: readonly string[]): string[] => remoteOf(trace).filter((path) => path !== 'A/keep.txt');
 
@@ -51,18 +67,12 @@ describe('a synced file moved on two clients while the colleague binned it', { t
       { kind: 'remote-bin', path: 'A/a.txt' },
       { kind: 'local-rename', client: 1, from: 'A/a.txt', to: 'D/a.txt' },
     ];
-    for (const seed of SEEDS) {
-      for (const names of [['exact', 'exact'], ['exact', 'case-insensitive']] as const) {
-        const label = `seed ${String(seed)}, ${names.join('/')}`;
-        const result = await runSeed(seed, { scenario, rates: NO_FAULTS, names: [...names] });
-        expect(result.trace.filter((line) => line.startsWith('  skipped')), label).toEqual([]);
-        expect(result.failures, label).toEqual([]);
-        const [moved = ''] = movedOf(result.trace);
-        expect(movedOf(result.trace), label).toEqual([moved]);
-        expect(['B/E/a.txt', 'D/a.txt'], label).toContain(moved);
-        for (const client of [0, 1]) expect(treeOf(result.trace, client), `${label}, client ${String(client)}`).toEqual({ [moved]: 'first', 'A/keep.txt': 'kept' });
-      }
-    }
+    await onEachRun(scenario, (result, label) => {
+      const [moved = ''] = movedOf(result.trace);
+      expect(movedOf(result.trace), label).toEqual([moved]);
+      expect(['B/E/a.txt', 'D/a.txt'], label).toContain(moved);
+      for (const client of [0, 1]) expect(treeOf(result.trace, client), `${label}, client ${String(client)}`).toEqual({ [moved]: 'first', 'A/keep.txt': 'kept' });
+    });
   });
 
   it('lets the removal win over a folder renamed on both clients with the file in it: no asset brought back, the files trashed (seeds 81430, 108329)', async () => {
@@ -77,17 +87,11 @@ describe('a synced file moved on two clients while the colleague binned it', { t
       { kind: 'remote-bin', path: 'A/a.txt' },
       { kind: 'local-dir-rename', client: 1, from: 'A', to: 'D' },
     ];
-    for (const seed of SEEDS) {
-      for (const names of [['exact', 'exact'], ['exact', 'case-insensitive']] as const) {
-        const label = `seed ${String(seed)}, ${names.join('/')}`;
-        const result = await runSeed(seed, { scenario, rates: NO_FAULTS, names: [...names] });
-        expect(result.trace.filter((line) => line.startsWith('  skipped')), label).toEqual([]);
-        expect(result.failures, label).toEqual([]);
-        expect(remoteOf(result.trace), label).toEqual([]);
-        for (const client of [0, 1]) expect(treeOf(result.trace, client), `${label}, client ${String(client)}`).toEqual({});
-        expect(result.remote.filter((asset) => asset.versions.includes(md5Hex('first'))).map(({ state }) => state), label).toEqual(['BINNED']);
-      }
-    }
+    await onEachRun(scenario, (result, label) => {
+      expect(remoteOf(result.trace), label).toEqual([]);
+      for (const client of [0, 1]) expect(treeOf(result.trace, client), `${label}, client ${String(client)}`).toEqual({});
+      expect(result.remote.filter((asset) => asset.versions.includes(md5Hex('first'))).map(({ state }) => state), label).toEqual(['BINNED']);
+    });
   });
   it('brings back an asset the colleague edited and then binned, the file\'s bytes on top: one asset (seed 73408)', async () => {
     // Neither client ever had the colleague's `second`. Bringing the asset back as it was would
@@ -99,22 +103,16 @@ describe('a synced file moved on two clients while the colleague binned it', { t
       { kind: 'local-rename', client: 0, from: 'A/a.txt', to: 'B/E/a.txt' },
       { kind: 'local-rename', client: 1, from: 'A/a.txt', to: 'D/a.txt' },
     ];
-    for (const seed of SEEDS) {
-      for (const names of [['exact', 'exact'], ['exact', 'case-insensitive']] as const) {
-        const label = `seed ${String(seed)}, ${names.join('/')}`;
-        const result = await runSeed(seed, { scenario, rates: NO_FAULTS, names: [...names] });
-        expect(result.trace.filter((line) => line.startsWith('  skipped')), label).toEqual([]);
-        expect(result.failures, label).toEqual([]);
-        const [moved = ''] = movedOf(result.trace);
-        expect(movedOf(result.trace), label).toEqual([moved]);
-        for (const client of [0, 1]) expect(treeOf(result.trace, client), `${label}, client ${String(client)}`).toEqual({ [moved]: 'first', 'A/keep.txt': 'kept' });
-        // One asset, the file's bytes current and the colleague's edit beneath them, never current again.
-        const holding = result.remote.filter((asset) => asset.versions.includes(md5Hex('second')));
-        expect(holding.map(({ state, checksum, versions }) => ({ state, checksum, versions })), label).toEqual([
-          { state: 'STAGED', checksum: md5Hex('first'), versions: [md5Hex('first'), md5Hex('second'), md5Hex('first')] },
-        ]);
-      }
-    }
+    await onEachRun(scenario, (result, label) => {
+      const [moved = ''] = movedOf(result.trace);
+      expect(movedOf(result.trace), label).toEqual([moved]);
+      for (const client of [0, 1]) expect(treeOf(result.trace, client), `${label}, client ${String(client)}`).toEqual({ [moved]: 'first', 'A/keep.txt': 'kept' });
+      // One asset, the file's bytes current and the colleague's edit beneath them, never current again.
+      const holding = result.remote.filter((asset) => asset.versions.includes(md5Hex('second')));
+      expect(holding.map(({ state, checksum, versions }) => ({ state, checksum, versions })), label).toEqual([
+        { state: 'STAGED', checksum: md5Hex('first'), versions: [md5Hex('first'), md5Hex('second'), md5Hex('first')] },
+      ]);
+    });
   });
   it('dies once the asset is live again, before the file\'s bytes are on it: the restart sends them, and never brings the edit down (seed 73408)', async () => {
     // The asset holds the colleague's bytes from the transition on: a restart that still had the file's
