@@ -6,9 +6,9 @@
  * per-file planner then moves what needs moving file by file.
  * Must never: remove a folder that still holds anything; write outside the root.
  */
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { FolderChange } from '../remote/remote-tree.js';
-import { errnoCode, resolveInsideRoot, type FileSystem, type LocalDisk } from '../local/index.js';
+import { checkRelPath, errnoCode, PathLocator, resolveInsideRoot, type FileSystem, type LocalDisk } from '../local/index.js';
 import type { UploadRoot } from './upload-executor.js';
 
 export interface FolderChangeDeps {
@@ -139,12 +139,29 @@ async function kindOf(fs: FileSystem, path: string): Promise<string | undefined>
 export async function spelledOnDisk(fs: FileSystem, rootPath: string, relDir: string): Promise<string | undefined> {
   const slash = relDir.lastIndexOf('/');
   const name = relDir.slice(slash + 1).normalize('NFC').toLowerCase();
+  const parent = slash < 0 ? rootPath : await directoryAt(fs, rootPath, relDir.slice(0, slash));
+  if (parent === undefined) return undefined;
   let entries;
   try {
-    entries = await fs.readdir(slash < 0 ? rootPath : await resolveInsideRoot(fs, rootPath, relDir.slice(0, slash)));
+    entries = await fs.readdir(parent);
   } catch (error) {
     if (errnoCode(error) === 'ENOENT' || errnoCode(error) === 'ENOTDIR') return undefined;
     throw error;
   }
   return entries.find((entry) => entry.kind === 'directory' && entry.name.normalize('NFC').toLowerCase() === name)?.name.normalize('NFC');
+}
+
+/**
+ * The directory `relDir` on disk, checked as resolveInsideRoot checks it, or undefined where there is
+ * none: gone, or a file or symlink in its place or on its way. Such a place holds no spelling of a
+ * folder below it. Refused as resolveInsideRoot refuses it (`B is not a folder`), the twins below a
+ * folder the user had replaced with a file failed every read of the service's changes, and the root
+ * never saw the service again: a move of its own waited for the listing's read-back on every pass
+ * (seed 121469). A directory that cannot be read, or is spelled two ways, is still refused.
+ */
+async function directoryAt(fs: FileSystem, rootPath: string, relDir: string): Promise<string | undefined> {
+  const locator = new PathLocator(fs, resolve(rootPath));
+  const located = await locator.locate(checkRelPath(relDir).join('/'));
+  if (located.kind === 'missing' || located.kind === 'blocked' || (located.kind === 'found' && located.stat.kind !== 'directory')) return undefined;
+  return resolveInsideRoot(fs, rootPath, relDir, locator);
 }
