@@ -234,8 +234,9 @@ function displacedFiles(
 
 /**
  * Synced paths another synced file was moved over (`mv A/a.txt b.txt`: `b.txt` now holds `A/a.txt`'s
- * file, same device and inode and the same bytes, and nothing is left at `A/a.txt`), the replaced
- * asset still holding on the service the bytes it was synced at. Read by path, `b.txt` was edited to
+ * file, same device and inode and the same bytes, and nothing is left at `A/a.txt`, or a new file
+ * written there since, seed 123248), the replaced asset still holding on the service the bytes it was
+ * synced at. Read by path, `b.txt` was edited to
  * `a.txt`'s bytes and `a.txt` deleted: its asset lost its history, and when another client had moved
  * it meanwhile (a move beats a deletion) both assets were live with one file's bytes (seed 90607).
  * These are the replaced file's deletion and, once it is recorded, the other's move (the moved file
@@ -247,8 +248,19 @@ function replacedFiles(input: Pick<PlanInput, 'unstable' | 'pending' | 'synced' 
   const replaced = new Set<string>();
   if (remote === undefined) return replaced;
   const empty = (relPath: string): boolean => !local.has(relPath) && !unstable.has(relPath) && pending?.has(relPath) !== true;
+  /**
+   * Synced files gone from their paths: nothing there, or another file (read or still settling) written
+   * there after the move (`mv B/a.txt A/c.txt` over a synced `A/c.txt`, then a new `B/a.txt`). Only
+   * counted when nothing was there, `A/c.txt` read as an edit to `a.txt`'s bytes and `B/a.txt` as
+   * another: the asset of `a.txt` kept its bytes, and when the service moved it meanwhile it beat the
+   * deletion of its folder here and came down again, two live assets of one file (seed 123248).
+   */
+  const occupied = (entry: SyncedEntry): boolean => {
+    const there = local.get(entry.relPath) ?? pending?.get(entry.relPath);
+    return there !== undefined && identityOf(there) !== identityOf(entry);
+  };
   const vanished = new Map<string, SyncedEntry>();
-  for (const entry of synced.values()) if (empty(entry.relPath)) vanished.set(identityOf(entry), entry);
+  for (const entry of synced.values()) if (empty(entry.relPath) || occupied(entry)) vanished.set(identityOf(entry), entry);
   if (vanished.size === 0) return replaced;
   const sameName = sameNameIn(input.nameKey ?? exactNames);
   /**
@@ -286,7 +298,11 @@ function replacedFiles(input: Pick<PlanInput, 'unstable' | 'pending' | 'synced' 
     if (moved === undefined) continue;
     // Its bytes when read; a rename keeps size and mtime while it settles.
     const same = read !== undefined ? read.md5 === moved.md5 : now.size === moved.size && now.mtimeMs === moved.mtimeMs;
-    if (same && unedited(entry)) replaced.add(entry.relPath);
+    if (!same || !unedited(entry)) continue;
+    replaced.add(entry.relPath);
+    // The new file at the moved one's old path waits with it, as at a displaced path (displacedFiles):
+    // read as an edit there, the moved file's asset took its bytes (seed 123248).
+    if (!empty(moved.relPath)) replaced.add(moved.relPath);
   }
   return replaced;
 }

@@ -200,6 +200,28 @@ describe('planOperations, both directions (DESIGN.md §3 table)', () => {
     expect(kinds(plan([a, file('b.png', 'B-saved')], both, unchanged))).toEqual(['UPLOAD_VERSION b.png']);
   });
 
+  it('reads a synced file moved over another, a new file then written at its old path, as that one\'s deletion, then its own move (seed 123248)', () => {
+    // `mv Brand/a.png b.png` over a synced `b.png`, then a new `Brand/a.png`: read by path, `b.png` was
+    // edited to `a.png`'s bytes and `Brand/a.png` to the new ones, so asset-a kept its bytes; the service
+    // had moved it meanwhile, and with `Brand` deleted here it came down again: two live assets of them.
+    const b = file('b.png', 'B');
+    const over = { ...a, relPath: 'b.png' };
+    const fresh = file('Brand/a.png', 'N');
+    const both = [base, synced(b, 'asset-b')];
+    const unchanged = [same, remote('b.png', 'asset-b', 'B')];
+    // The replaced file's deletion; the new file waits with the moved one.
+    expect(kinds(plan([over, fresh], both, unchanged))).toEqual(['DELETE b.png']);
+    // The new file still settling: the same.
+    const settling = { unstable: new Set(['Brand/a.png']), pending: new Map([['Brand/a.png', { size: 3, mtimeMs: 9, ino: fresh.ino, dev: fresh.dev }]]) };
+    expect(kinds(plan([over], both, unchanged, settling))).toEqual(['DELETE b.png']);
+    // Once the deletion is recorded, the move (the new file waits for its record, displacedFiles).
+    expect(kinds(plan([over, fresh], [base], [same]))).toEqual(['MOVE Brand/a.png -> b.png']);
+    // asset-a moved on the service meanwhile: moved on both sides, the service's name wins.
+    expect(kinds(plan([over, fresh], [base], [remote('D/a.png', 'asset-a', 'A')]))).toEqual(['LOCAL_MOVE b.png -> D/a.png']);
+    // `b.png` edited on the service meanwhile: the old reading, under the conflict rule.
+    expect(kinds(plan([over, fresh], both, [same, remote('b.png', 'asset-b', 'B2')]))).toEqual(['CONFLICT b.png (copy b (conflict 2026-03-01 092401).png)', 'UPLOAD_VERSION Brand/a.png']);
+  });
+
   it('lets a synced file moved over one held at its decomposed twin follow the service\'s move of its asset (seed 103833)', () => {
     // `mv Brand/a.png café.png` beside a decomposed `café.png` (synced as asset-k, now NAME_CLASH) while
     // the other client's folder rename moved asset-a to `D/a.png`: read as café.png's edit and a.png's
