@@ -46,4 +46,13 @@ describe('timeOrderedToken', () => {
       expect(Buffer.from(token.slice(15), 'base64url')).toHaveLength(12);
     }
   });
+
+  it('holds whole milliseconds when the clock gives fractions of one (a virtual clock)', () => {
+    const clock = new IdStamps();
+    const base = Date.UTC(2026, 0, 1);
+    const tokens = [base + 0.5, base + 1.25, base + 1.75].map((now) => timeOrderedToken(now, clock));
+    for (const token of tokens) expect(token).toMatch(/^[0-9a-f]{15}[A-Za-z0-9_-]{16}$/);
+    expect([...tokens].sort()).toEqual(tokens);
+    expect(timeOrderedUuid(base + 2.5, clock)).toMatch(UUID_V7);
+  });
 });
