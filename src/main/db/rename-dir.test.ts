@@ -44,7 +44,7 @@ describe('the rows below a folder, matched byte for byte', () => {
       expect([...snapshots.local('r').values()].map((entry) => `${entry.relPath}#${String(entry.ino)}`).sort()).toEqual(['D/Logo.png#1', 'b/Logo.png#2']);
       expect(['D', 'D/C', 'b', 'b/C', 'B', 'B/C'].map((dir) => folders.optionOf('r', dir))).toEqual(['option-B', 'option-B-C', 'option-b', 'option-b-C', undefined, undefined]);
       expect(journal.all('r').map((entry) => entry.relPath).sort()).toEqual(['D/new.txt', 'b/new.txt']);
-      expect(['D/edited.txt', 'b/edited.txt', 'B/edited.txt'].map((relPath) => successors.outlived('r', relPath))).toEqual(['binned-B', 'binned-b', undefined]);
+      expect(['D/edited.txt', 'b/edited.txt', 'B/edited.txt'].map((relPath) => successors.outlived('r').get(relPath))).toEqual(['binned-B', 'binned-b', undefined]);
       expect(conflicts.ofRoot('r').map((conflict) => `${conflict.relPath}|${conflict.copyPath}`).sort()).toEqual(['D/Logo.png|D/Logo (conflict).png', 'b/Logo.png|b/Logo (conflict).png']);
     } finally {
       db.close();

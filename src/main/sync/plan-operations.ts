@@ -212,8 +212,10 @@ function bothDirections(input: SplitInput, localDiff: LocalDiff, remoteDiff: Rem
   };
   const states = localStates(input, localDiff);
   movedOverHeld(input, localDiff, remoteDiff, states);
-  const headsForRow = leavingOnto(input, states, remoteDiff);
-  const moveTarget = swapBreaker(input, states, remoteDiff, claim);
+  const inPlace = movedThereOnly(input, states, remoteDiff);
+  const headsForRow = leavingOnto(input, inPlace);
+  const moveTarget = swapBreaker(input, states, remoteDiff, inPlace, claim);
+  const carriedByFolder = folderCarries(input);
 
   for (const synced of [...input.synced.values()].sort(byPath)) {
     const here = states.get(synced.relPath);
@@ -295,7 +297,7 @@ function bothDirections(input: SplitInput, localDiff: LocalDiff, remoteDiff: Rem
         // edited. Brought back from the bin, the asset outlived its removal for no user's doing, and
         // where another client had moved its bytes into another asset, two live assets held them (seed
         // 108329: 87244's reading of a file renamed over a held decomposed twin).
-        else if (here.kind === 'moved' && carriedByFolder(input, relPath, here.local.relPath)) buckets.moves.push({ kind: 'MOVE', from: relPath, to: here.local.relPath, assetId, local: here.local, withFolder: true });
+        else if (here.kind === 'moved' && carriedByFolder(relPath, here.local.relPath)) buckets.moves.push({ kind: 'MOVE', from: relPath, to: here.local.relPath, assetId, local: here.local, withFolder: true });
         // Moved here while removed there: the move wins, on the same asset brought back from the bin
         // (two clients moving it each uploaded a new asset, seed 81430).
         else if (here.kind === 'moved') buckets.moves.push({ kind: 'MOVE', from: relPath, to: here.local.relPath, assetId, local: here.local, restore: true });
@@ -362,18 +364,27 @@ function behindClash(synced: SyncedEntry, here: LocalState, there: RemoteState |
  * Whether the synced file at `from`, now at `to`, moved only with a folder above it: the same name
  * below a folder renamed or moved (`A/C/x` → `B/E/C/x`: `A` → `B/E`), its other synced files gone from
  * below the old one or found at their places below the new one. A file moved out of a folder leaves
- * the others where they were. A new folder by the old name may hold new files (seed 108329).
+ * the others where they were. A new folder by the old name may hold new files (seed 108329). One
+ * answer per folder pair: a folder of many files binned while it was renamed asks once, not per file.
  */
-function carriedByFolder(input: SplitInput, from: string, to: string): boolean {
-  const pair = folderPair(from, to);
-  if (pair === undefined) return false;
-  const onDisk = new Set([...input.local.keys(), ...input.unread.map((entry) => entry.relPath), ...input.unstable, ...(input.pending?.keys() ?? [])]);
-  const below = `${pair.from}/`;
-  for (const relPath of input.synced.keys()) {
-    if (relPath === from || !relPath.startsWith(below)) continue;
-    if (onDisk.has(relPath) && !onDisk.has(`${pair.to}${relPath.slice(pair.from.length)}`)) return false;
-  }
-  return true;
+function folderCarries(input: SplitInput): (from: string, to: string) => boolean {
+  let onDisk: Set<string> | undefined;
+  const answers = new Map<string, boolean>();
+  return (from, to) => {
+    const pair = folderPair(from, to);
+    if (pair === undefined) return false;
+    const key = `${pair.from}\n${pair.to}`;
+    let answer = answers.get(key);
+    if (answer === undefined) {
+      onDisk ??= new Set([...input.local.keys(), ...input.unread.map((entry) => entry.relPath), ...input.unstable, ...(input.pending?.keys() ?? [])]);
+      const disk = onDisk;
+      const below = `${pair.from}/`;
+      // The file itself is gone from `from`, so it never counts against its own folder's rename.
+      answer = ![...input.synced.keys()].some((relPath) => relPath.startsWith(below) && disk.has(relPath) && !disk.has(`${pair.to}${relPath.slice(pair.from.length)}`));
+      answers.set(key, answer);
+    }
+    return answer;
+  };
 }
 
 /** The synced row at `to` has no state this pass and its file is the one on disk at `relPath` now. */
@@ -395,15 +406,27 @@ function waitsOnMe(input: SplitInput, states: ReadonlyMap<string, LocalState>, r
  * move made here frees the row and costs no rename on disk, where stepping aside would; the
  * service's name wins the pass after.
  */
-function leavingOnto(input: SplitInput, states: ReadonlyMap<string, LocalState>, remoteDiff: RemoteDiff): (relPath: string, to: string) => boolean {
+function leavingOnto(input: SplitInput, inPlace: ReadonlyMap<string, string>): (relPath: string, to: string) => boolean {
   const nameKey = input.nameKey ?? exactNames;
-  /** Key of a synced file on disk at its row → key of where the service moved it. */
-  const leaving = new Map<string, string>();
-  for (const [path, there] of remoteDiff.states) {
-    const here = states.get(path)?.kind;
-    if (there.kind === 'moved' && (here === 'same' || here === 'changed')) leaving.set(nameKey(path), nameKey(there.remote.relPath));
+  return (relPath, to) => {
+    const onward = inPlace.get(nameKey(to));
+    return onward !== undefined && nameKey(onward) === nameKey(relPath);
+  };
+}
+
+/**
+ * Synced files still at their rows on disk (unchanged, or edited in place) whose assets the service
+ * moved: each row's key (as the disk compares names) → where the service has the asset now. They
+ * follow the service from where they are this pass (leavingOnto, swapBreaker).
+ */
+function movedThereOnly(input: SplitInput, states: ReadonlyMap<string, LocalState>, remoteDiff: RemoteDiff): Map<string, string> {
+  const nameKey = input.nameKey ?? exactNames;
+  const moves = new Map<string, string>();
+  for (const [relPath, there] of remoteDiff.states) {
+    const here = states.get(relPath)?.kind;
+    if (there.kind === 'moved' && (here === 'same' || here === 'changed')) moves.set(nameKey(relPath), there.remote.relPath);
   }
-  return (relPath, to) => leaving.get(nameKey(to)) === nameKey(relPath);
+  return moves;
 }
 
 /** `to` is `relPath` respelled as the disk compares names, and another file is at `relPath` on disk now. */
@@ -428,20 +451,19 @@ function renumbered(from: string, to: string): boolean {
  * after. Returns where a remote move of the file at `relPath` on disk to `to` goes this pass (claimed), or
  * undefined.
  */
-function swapBreaker(input: SplitInput, states: ReadonlyMap<string, LocalState>, remoteDiff: RemoteDiff, claim: (relPath: string) => boolean): (relPath: string, to: string) => string | undefined {
+function swapBreaker(input: SplitInput, states: ReadonlyMap<string, LocalState>, remoteDiff: RemoteDiff, inPlace: ReadonlyMap<string, string>, claim: (relPath: string) => boolean): (relPath: string, to: string) => string | undefined {
   const nameKey = input.nameKey ?? exactNames;
   /** Path on disk (its key) → where the service has that file now, for files that follow it from there this pass. */
-  const leaving = new Map<string, string>();
+  const leaving = new Map(inPlace);
   for (const [relPath, there] of remoteDiff.states) {
     const here = states.get(relPath);
     if (there.kind !== 'moved' || here === undefined) continue;
     const to = there.remote.relPath;
-    if (here.kind === 'same' || here.kind === 'changed') leaving.set(nameKey(relPath), to);
     // A file moved here that the service moved elsewhere follows the service's name from where it is
     // now (bothDirections' "both moved it, differently"). Left out, a swap it closed was no cycle: the
     // service moved B's file to D and this one (moved to D here) to B, and each waited for the other's
-    // path on every pass (seed 91090).
-    else if (here.kind === 'held' || (here.kind === 'moved' && here.local.relPath !== to && !renumbered(relPath, to))) {
+    // path on every pass (seed 91090). A file at its row there already is takes that key.
+    if (here.kind === 'held' || (here.kind === 'moved' && here.local.relPath !== to && !renumbered(relPath, to))) {
       const key = nameKey(here.local.relPath);
       if (!leaving.has(key)) leaving.set(key, to);
     }

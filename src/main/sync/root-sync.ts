@@ -80,7 +80,7 @@ export interface RootSyncDeps {
   remoteChanges: Pick<RemoteChangeDeps, 'local' | 'downloads'>;
   conflicts: ConflictsRepo;
   /** Files that outlive their binned asset (db/migrations/0008-successors.ts), let go here once done. */
-  successors: Pick<SuccessorsRepo, 'paths' | 'drop'>;
+  successors: Pick<SuccessorsRepo, 'outlived' | 'drop'>;
   /** The download journal, read after a crash (recover-landings.ts). */
   landings: Omit<RecoverLandingsDeps, 'fs'>;
   now(): number;
@@ -418,7 +418,7 @@ export class RootSync {
    */
   private dropSuccessors(local: ReadonlyMap<string, LocalEntry>, synced: ReadonlyMap<string, SyncedEntry>): void {
     const { successors } = this.deps;
-    for (const relPath of successors.paths(this.root.id)) {
+    for (const relPath of successors.outlived(this.root.id).keys()) {
       const present = local.has(relPath) || this.local.unstable.has(relPath) || this.local.pending.has(relPath);
       if (synced.has(relPath) || !present) successors.drop(this.root.id, relPath);
     }
@@ -532,20 +532,20 @@ export class RootSync {
    */
   private async ownMoves(operations: readonly Operation[]): Promise<Set<Operation>> {
     const own = new Set<Operation>();
-    const pairs = new Map<string, number>();
-    const key = (op: { from: string; to: string }): string | undefined => {
-      const pair = folderPair(op.from, op.to);
-      return pair === undefined ? undefined : `${pair.from}\n${pair.to}`;
+    const pairOf = (op: Operation): { from: string; to: string; key: string } | undefined => {
+      const pair = op.kind === 'MOVE' ? folderPair(op.from, op.to) : undefined;
+      return pair === undefined ? undefined : { ...pair, key: `${pair.from}\n${pair.to}` };
     };
+    /** How many of the plan's moves go from each folder to the same place in another. */
+    const movesPer = new Map<string, number>();
     for (const op of operations) {
-      const pair = op.kind === 'MOVE' ? key(op) : undefined;
-      if (pair !== undefined) pairs.set(pair, (pairs.get(pair) ?? 0) + 1);
+      const pair = pairOf(op);
+      if (pair !== undefined) movesPer.set(pair.key, (movesPer.get(pair.key) ?? 0) + 1);
     }
     for (const op of operations) {
       if (op.kind !== 'MOVE' || op.withFolder !== true) continue;
-      const pair = folderPair(op.from, op.to);
-      const alone = (pairs.get(key(op) ?? '') ?? 0) <= 1;
-      if (pair === undefined || (alone && (await namedOnDisk(this.deps.fs, this.root.path, pair.from)))) own.add(op);
+      const pair = pairOf(op);
+      if (pair === undefined || (movesPer.get(pair.key) === 1 && (await namedOnDisk(this.deps.fs, this.root.path, pair.from)))) own.add(op);
     }
     return own;
   }

@@ -170,7 +170,7 @@ describe('the path a new file goes up under', () => {
         },
       } as unknown as AssetApi;
       const folders = { optionFor: () => Promise.resolve(null) } as unknown as FolderMapper;
-      const executor = new UploadExecutor({ api, fs: disk, journal, folders, nowIso: () => 'now', commit: () => Promise.resolve(), syncedAt: () => undefined, outlived: (_rootId, path) => (path === relPath ? outlived : undefined) });
+      const executor = new UploadExecutor({ api, fs: disk, journal, folders, nowIso: () => 'now', commit: () => Promise.resolve(), syncedAt: () => undefined, outlived: () => new Map(outlived === undefined ? [] : [[relPath, outlived]]) });
       await executor.uploadNew({ ...ROOT, remotePath: '/Brand' }, [local]);
       return { paths, asked };
     });

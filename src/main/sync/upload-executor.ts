@@ -63,8 +63,8 @@ export interface UploadExecutorDeps {
   commit(rootId: string, synced: SyncedEntry): Promise<void>;
   /** The synced row at a path: what the file and the service last agreed on (a version upload's basis). */
   syncedAt(rootId: string, relPath: string): SyncedEntry | undefined;
-  /** The binned asset the file at a path outlives (db/migrations/0008-successors.ts), whose name its new asset takes. */
-  outlived?(rootId: string, relPath: string): string | undefined;
+  /** Path → the binned asset the file there outlives (db/migrations/0008-successors.ts), whose name its new asset takes. */
+  outlived?(rootId: string): ReadonlyMap<string, string>;
   /** Called as bytes leave, for progress. */
   onBytes?(relPath: string, bytes: number): void;
   /** Times the parts, so the parts in flight hold a few seconds of sending (part-window.ts); Date.now by default. */
@@ -301,9 +301,10 @@ export class UploadExecutor {
    * (`outlived`) and its name is only how this disk holds that asset's (`spellsHere`: numbered apart
    * from a namesake, made safe). Then the binned asset's name, which the engine's number never
    * replaces on the service (seed 102721). An asset deleted for good leaves the file's own name.
+   * `outlived`: the root's, read once by the caller for a batch.
    */
-  private async newFilePath(root: UploadRoot, relPath: string): Promise<string> {
-    const binned = this.deps.outlived?.(root.id, relPath);
+  private async newFilePath(root: UploadRoot, relPath: string, outlived = this.deps.outlived?.(root.id)): Promise<string> {
+    const binned = outlived?.get(relPath);
     if (binned === undefined) return remoteFilePath(root, relPath);
     const name = (await this.assetIfAny(binned))?.currentAssetFile?.filename;
     return name !== undefined && spellsHere(baseName(relPath), name) ? versionFilePath(root, relPath, name) : remoteFilePath(root, relPath);
@@ -413,10 +414,11 @@ export class UploadExecutor {
     };
     const folderOptions: (string | null)[] = [];
     try {
+      const outlived = this.deps.outlived?.(root.id);
       items = await Promise.all(
         batch.map(async (local, index) => {
           folderOptions[index] = await optionOf(relDirOf(local.relPath));
-          return { batchItemId: `f${index}`, path: await this.newFilePath(root, local.relPath), size: local.size, partSize: defaultPartSize(local.size) };
+          return { batchItemId: `f${index}`, path: await this.newFilePath(root, local.relPath, outlived), size: local.size, partSize: defaultPartSize(local.size) };
         }),
       );
     } catch (error) {
