@@ -71,7 +71,7 @@ export type Operation =
    * the move wins by bringing that asset back first, history and all, not by uploading a second one.
    * `withFolder`: the asset left the listing while a folder above the file was renamed or moved here, which
    * is no change of the file's: only its row follows the folder, and the next pass meets the removal
-   * as for a file left where it was (plan-operations.ts `carriedByFolder`).
+   * as for a file left where it was (plan-operations.ts `folderCarries`).
    */
   | { kind: 'MOVE'; from: string; to: string; assetId: string; local: HashedEntry; restore?: true; withFolder?: true }
   /** A synced placement whose file is gone: remove the placement (BINNED when it was the last). */
