@@ -12,6 +12,7 @@ import { openStateDb, type StateDb } from './db/open-state-db.js';
 import { rootsRepo, type RootRow } from './db/roots-repo.js';
 import { snapshotsRepo } from './db/snapshots-repo.js';
 import { successorsRepo } from './db/successors-repo.js';
+import { moveJournal, type MoveAhead } from './db/move-journal.js';
 import { uploadJournal } from './db/upload-journal.js';
 import { landingJournal, type Landing } from './db/landing-journal.js';
 import { issuesRepo } from './db/issues-repo.js';
@@ -167,6 +168,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
   const landings = landingJournal(db);
   const issues = issuesRepo(db);
   const successors = successorsRepo(db);
+  const movesAhead = moveJournal(db);
   const folders = new FolderMapper(deps.api, foldersRepo(db));
   const log = deps.log ?? (() => undefined);
   const nowIso = (): string => new Date(deps.clock.now()).toISOString();
@@ -278,10 +280,14 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
     optionsAt: (rootId, relDir) => remote.folders(rootId).flatMap((row) => (row.relDir === relDir ? [row.optionId] : [])),
     otherPlacements: (rootId, assetId, relPath) => snapshots.placements(rootId, assetId) - (snapshots.syncedEntry(rootId, relPath)?.assetId === assetId ? 1 : 0),
     moved: db.transaction((rootId: string, from: string, to: SyncedEntry) => {
-      snapshots.deleteSynced(rootId, from);
-      snapshots.putSynced(rootId, to);
-      conflicts.originalMoved(rootId, to.assetId, from, to.relPath);
+      syncedMoved(rootId, from, to);
+      movesAhead.finish(rootId, from);
     }),
+    movingAhead: db.transaction((rootId: string, move: MoveAhead, synced?: SyncedEntry) => {
+      if (synced !== undefined) snapshots.putSynced(rootId, synced);
+      movesAhead.ahead(rootId, move);
+    }),
+    moveOff: movesAhead.finish,
     removed: (rootId, relPath) => snapshots.deleteSynced(rootId, relPath),
   });
 
@@ -328,6 +334,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
           dropped: (rootId, relPath) => landings.finish(rootId, relPath),
           recorded: recordLandings,
         },
+        movesAhead: { unfinished: movesAhead.all, dropped: movesAhead.finish },
         snapshots,
         successors,
         issues,

@@ -15,6 +15,7 @@ import { mkdirSync, renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, type AssetApi } from '../../src/main/api/index.js';
+import { dyingAfter, type PlacementCall } from '../support/dying-api.js';
 import { startSyncHarness } from '../support/sync-harness.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { assetAt, client, colleague, startTwoClients } from '../support/two-way.js';
@@ -30,30 +31,6 @@ function upperCaseChecksums(api: AssetApi): AssetApi {
 }
 
 const md5 = (text: string): string => createHash('md5').update(text).digest('hex');
-
-/**
- * The API, but the process dies as the first binned asset comes back: the transition lands and its
- * answer never arrives (the call hangs, as a killed process would; `died` resolves then). Once only.
- */
-function dyingAfterRestore(): { wrap: (api: AssetApi) => AssetApi; died: Promise<void> } {
-  let fired = false;
-  let die = (): void => undefined;
-  const died = new Promise<void>((resolve) => {
-    die = resolve;
-  });
-  const wrap = (api: AssetApi): AssetApi => {
-    const wrapped: AssetApi = Object.create(api) as AssetApi;
-    wrapped.transitionLifecycle = async (selector, target) => {
-      const outcome = await api.transitionLifecycle(selector, target);
-      if (target === 'BINNED' || fired) return outcome;
-      fired = true;
-      die();
-      return new Promise<never>(() => undefined);
-    };
-    return wrapped;
-  };
-  return { wrap, died };
-}
 
 /** The API, but the service refuses to bring an asset back from the bin (a 4xx, as the hosted one may: `targetState` is ours, API.md). */
 function refusingRestore(api: AssetApi): AssetApi {
@@ -191,10 +168,19 @@ describe('a synced file moved here while its asset was binned there', () => {
     }
   });
 
-  it('dies between bringing it back and sending the file: the restart sends the file, and never brings the edit down over it', async () => {
-    // The restart's plan makes the Folders edit and the version.
-    const remotePath = '/BinnedCrash';
-    const dying = dyingAfterRestore();
+  // The restart's pass finishes the move (move-journal.ts) and sends the file as a version. A file
+  // renamed as well as moved matches its synced row neither by bytes (the row holds the colleague's by
+  // then) nor by name: before the move was written ahead, a death after the Folders edit or the rename
+  // left a deletion and a new file, and the colleague's binned bytes stayed live (seeds 113812, 123157).
+  const deaths: { step: PlacementCall; to: string }[] = [
+    { step: 'transitionLifecycle', to: 'E/a.txt' },
+    { step: 'transitionLifecycle', to: 'E/logo.txt' },
+    { step: 'editMetadata', to: 'E/logo.txt' },
+    { step: 'changeAsset', to: 'E/logo.txt' },
+  ];
+  it.each(deaths)('dies after $step of the move to $to: the restart finishes the move and sends the file, and never brings the edit down over it', async ({ step, to }) => {
+    const remotePath = `/BinnedCrash-${step}-${to.replace(/\W/g, '')}`;
+    const dying = dyingAfter(step);
     const first = await startSyncHarness(service, { remotePath, wrapApi: dying.wrap });
     let current = first;
     try {
@@ -203,12 +189,13 @@ describe('a synced file moved here while its asset was binned there', () => {
       me.write('A/b.txt', 'stays');
       await me.once();
       const asset = await assetAt(first, `${remotePath}/A/a.txt`);
-      moveFile(first.folder, 'A/a.txt', 'E/a.txt');
+      moveFile(first.folder, 'A/a.txt', to);
       const web = colleague(service, first.api);
       await web.newVersion(asset, 'the colleague\'s edit');
       await web.bin([asset]);
 
-      // The pass hangs for good once the asset is live again, holding the colleague's bytes.
+      // The pass hangs for good once the step landed: the asset is live again, holding the colleague's bytes.
+      dying.arm();
       const pass = first.engine.syncOnce().then(() => 'finished');
       expect(await Promise.race([dying.died.then(() => 'died'), pass])).toBe('died');
       expect((await first.api.getAsset(asset)).lifecycleStatus.state).not.toBe('BINNED');
@@ -216,10 +203,13 @@ describe('a synced file moved here while its asset was binned there', () => {
       const again = client(current);
       expect((await again.once()).converged).toBe(true);
 
-      expect(again.tree()).toEqual({ 'E/a.txt': 'first', 'A/b.txt': 'stays' });
-      const placed = (await current.assets()).filter(({ id }) => id === asset).map(({ path, checksum }) => ({ path, checksum }));
-      expect(placed).toEqual([{ path: `${remotePath}/E/a.txt`, checksum: md5('first') }]);
-      expect((await current.assets()).filter(({ path }) => path.startsWith(`${remotePath}/`))).toHaveLength(2);
+      expect(again.tree()).toEqual({ [to]: 'first', 'A/b.txt': 'stays' });
+      const live = (await current.assets()).filter(({ path }) => path.startsWith(`${remotePath}/`));
+      expect(live.map(({ id, path, checksum }) => ({ id, path, checksum })).sort((x, y) => x.path.localeCompare(y.path))).toEqual([
+        { id: expect.any(String) as string, path: `${remotePath}/A/b.txt`, checksum: md5('stays') },
+        { id: asset, path: `${remotePath}/${to}`, checksum: md5('first') },
+      ]);
+      expect((await current.api.listAssetFiles(asset)).map((file) => file.checksum)).toContain(md5('the colleague\'s edit'));
     } finally {
       await current.dispose();
     }

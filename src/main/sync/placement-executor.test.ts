@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AssetApi } from '../api/index.js';
+import { ApiError, type AssetApi } from '../api/index.js';
 import type { FolderMapper } from './folder-mapper.js';
 import { PlacementExecutor } from './placement-executor.js';
 import type { HashedEntry, SyncedEntry } from './sync-types.js';
@@ -27,6 +27,8 @@ describe('a move within a folder', () => {
       otherPlacements: () => 0,
       optionsAt: () => [],
       moved: (_root, _from, entry) => moved.push(entry),
+      movingAhead: () => undefined,
+      moveOff: () => undefined,
       removed: () => undefined,
     });
     const local: HashedEntry = { relPath: to, md5: 'm', size: 1, mtimeMs: 1, ino: 1, dev: 1 };
@@ -50,5 +52,71 @@ describe('a move within a folder', () => {
     expect(await renamesTo('A/logo.png', 'A/logo (2).png', 'logo.png')).toEqual([]);
     // The listing behind on the asset: the service is asked (seed 102656).
     expect(await renamesTo('A', 'A (2)', undefined, 'A')).toEqual(['(asked)']);
+  });
+});
+
+describe('a restoring move finished after a crash (resumeMove)', () => {
+  const FIELD = 'folders';
+  /** An executor over an asset the service holds as `asset`, options named for their directories; what it sends, and the rows it records. */
+  function resuming(asset: { state: string; filed: string[]; filename: string } | undefined) {
+    const sent: string[] = [];
+    const recorded: SyncedEntry[] = [];
+    const letGo: string[] = [];
+    const api = {
+      getAsset: (id: string) =>
+        asset === undefined
+          ? Promise.reject(new ApiError({ code: 'NOT_FOUND', status: 404, method: 'GET', path: `/assets/${id}`, message: 'No such asset.' }))
+          : Promise.resolve({ id, lifecycleStatus: { state: asset.state }, metadata: { values: { [FIELD]: asset.filed } }, currentAssetFile: { filename: asset.filename } }),
+      editMetadata: (_selector: unknown, updates: { operation: string; values: string[] }[]) => {
+        sent.push(...updates.map((update) => `${update.operation} ${update.values.join(',')}`));
+        return Promise.resolve({ failures: {} });
+      },
+      changeAsset: (_id: string, change: { filename: string }) => {
+        sent.push(`rename ${change.filename}`);
+        return Promise.resolve({});
+      },
+    } as unknown as AssetApi;
+    const folders = {
+      fieldId: () => Promise.resolve(FIELD),
+      optionFor: (_root: unknown, relDir: string) => Promise.resolve(`option-${relDir}`),
+      inRoot: (_root: unknown, option: string) => Promise.resolve(option.startsWith('option-')),
+    } as unknown as FolderMapper;
+    const executor = new PlacementExecutor({
+      api,
+      folders,
+      otherPlacements: () => 0,
+      optionsAt: () => [],
+      moved: (_root, _from, entry) => void recorded.push(entry),
+      movingAhead: () => undefined,
+      moveOff: (_root, from) => void letGo.push(from),
+      removed: () => undefined,
+    });
+    const local: HashedEntry = { relPath: 'A/C/logo.png', md5: 'mine', size: 4, mtimeMs: 2, ino: 5, dev: 1 };
+    const previous: SyncedEntry = { relPath: 'A/b.txt', md5: 'binned', size: 6, mtimeMs: 1, ino: 5, dev: 1, assetId: 'asset-1' };
+    const resume = () => executor.resumeMove(ROOT, { from: 'A/b.txt', assetId: 'asset-1', local, restore: true }, previous);
+    return { resume, sent, recorded, letGo };
+  }
+
+  it('files the asset where the file went, renames it, and records the row there at the asset\'s bytes', async () => {
+    // Died after the transition: live, still filed in A under its old name.
+    const { resume, sent, recorded, letGo } = resuming({ state: 'LIVE', filed: ['option-A'], filename: 'b.txt' });
+    expect(await resume()).toBe('MOVED');
+    expect(sent).toEqual(['REMOVE option-A', 'ADD option-A/C', 'rename logo.png']);
+    expect(recorded).toEqual([{ relPath: 'A/C/logo.png', md5: 'binned', size: 4, mtimeMs: 2, ino: 5, dev: 1, assetId: 'asset-1' }]);
+    expect(letGo).toEqual([]);
+  });
+
+  it('sends no rename the service made already (died after it)', async () => {
+    const { resume, sent } = resuming({ state: 'LIVE', filed: ['option-A/C'], filename: 'logo.png' });
+    expect(await resume()).toBe('MOVED');
+    expect(sent).toEqual(['REMOVE option-A', 'ADD option-A/C']);
+  });
+
+  it('lets go, sending nothing, of an asset that never came back, went again, or is filed outside the root', async () => {
+    for (const asset of [{ state: 'BINNED', filed: ['option-A'], filename: 'b.txt' }, undefined, { state: 'LIVE', filed: ['elsewhere'], filename: 'b.txt' }]) {
+      const { resume, sent, recorded, letGo } = resuming(asset);
+      expect(await resume()).toBe('OFF');
+      expect({ sent, recorded, letGo }).toEqual({ sent: [], recorded: [], letGo: ['A/b.txt'] });
+    }
   });
 });

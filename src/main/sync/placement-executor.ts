@@ -4,12 +4,13 @@
  * a deletion removes the placement — and moves the asset to BINNED (recoverable) only when it was
  * the asset's last folder. Never a re-upload, never a permanent delete.
  */
-import type { AssetApi } from '../api/index.js';
+import type { AssetApi, MetadataValueUpdate } from '../api/index.js';
 import { currentMd5, isApiError, unlessNotFound } from '../api/index.js';
 import type { FolderMapper } from './folder-mapper.js';
 import { relDirOf } from './folder-mapper.js';
 import { spellsHere, unnumbered } from './local-names.js';
 import type { UploadRoot } from './upload-executor.js';
+import type { MoveAhead } from '../db/move-journal.js';
 import type { Operation, SyncedEntry } from './sync-types.js';
 
 type MoveOp = Extract<Operation, { kind: 'MOVE' }>;
@@ -25,8 +26,16 @@ export interface PlacementExecutorDeps {
    * (`A` and `a`) share it on a disk that folds case, and a file there may be filed in either.
    */
   optionsAt(rootId: string, relDir: string): string[];
-  /** Replaces the synced entry at `from` by `to`, in one transaction. */
+  /** Replaces the synced entry at `from` by `to` and finishes a move written ahead from `from`, in one transaction. */
   moved(rootId: string, from: string, to: SyncedEntry): void;
+  /**
+   * Before the first call to the service of a move that takes more than one: the move written ahead
+   * (move-journal.ts) and, for a restore, the synced row at the asset's bytes (`synced`, at the move's
+   * old path), in one transaction.
+   */
+  movingAhead(rootId: string, move: MoveAhead, synced?: SyncedEntry): void;
+  /** A move written ahead that is off (nothing of it is left to send): its entry goes. */
+  moveOff(rootId: string, from: string): void;
   /** Forgets the synced entry. */
   removed(rootId: string, relPath: string): void;
 }
@@ -54,6 +63,7 @@ export class PlacementExecutor {
     const { api, folders } = this.deps;
     const fromDir = relDirOf(op.from);
     const toDir = relDirOf(op.to);
+    let updates: MetadataValueUpdate[] = [];
     if (fromDir !== toDir) {
       const fieldId = await folders.fieldId();
       const [oldOption, newOption] = await Promise.all([folders.optionFor(root, fromDir), folders.optionFor(root, toDir)]);
@@ -62,13 +72,18 @@ export class PlacementExecutor {
       if (filed === undefined && alone && (await this.movedThere(root, op.assetId, fieldId, [...left, ...(newOption === null ? [] : [newOption])]))) return false;
       const filedHere = await this.inRoot(root, filed ?? []);
       const oldOptions = [...new Set([...left, ...filedHere])].filter((option) => option !== newOption);
-      const updates = [
+      updates = [
         ...(oldOptions.length === 0 || !alone ? [] : [{ fieldId, type: 'BY_IDS' as const, values: oldOptions, operation: 'REMOVE' as const }]),
         ...(newOption === null ? [] : [{ fieldId, type: 'BY_IDS' as const, values: [newOption], operation: 'ADD' as const }]),
       ];
-      if (updates.length > 0) expectEach(await api.editMetadata({ type: 'BY_IDS', assetIds: [op.assetId] }, updates), op.assetId);
     }
-    if (await this.renames(op, serviceName)) await api.changeAsset(op.assetId, { filename: baseName(op.to) });
+    const rename = await this.renames(op, serviceName);
+    // Two calls: written ahead (a restore wrote its own, `filed`). A crash between them left the asset
+    // in its new folder under its old name, read next as moved on both sides: the service's place won,
+    // and the user's rename was undone. The next pass finishes it instead (`resumeMove`).
+    if (filed === undefined && updates.length > 0 && rename) this.deps.movingAhead(root.id, { from: op.from, assetId: op.assetId, local: op.local, restore: false });
+    if (updates.length > 0) expectEach(await api.editMetadata({ type: 'BY_IDS', assetIds: [op.assetId] }, updates), op.assetId);
+    if (rename) await api.changeAsset(op.assetId, { filename: baseName(op.to) });
     // Content is what it was: if it changed too, the planner's UPLOAD_VERSION for the new path follows.
     this.deps.moved(root.id, op.from, { ...op.local, md5: previous.md5, assetId: op.assetId });
     return true;
@@ -137,9 +152,13 @@ export class PlacementExecutor {
     const current = currentMd5(asset);
     if (current === undefined) return 'GONE';
     // The row at the asset's bytes before the transition is sent (journal before the side effect,
-    // DESIGN.md §4), replaced where it is: the move records it at its new path.
+    // DESIGN.md §4), replaced where it is: the move records it at its new path. The move is written
+    // ahead with it: from the transition on, the file matches that row by neither bytes nor (when
+    // renamed) name, and a crash before the move's record left a deletion and a new file to the next
+    // plan, the colleague's binned bytes live (seed 113812). The next pass finishes it instead
+    // (`resumeMove`).
     const synced = current === previous.md5 ? previous : { ...previous, md5: current };
-    if (synced !== previous) this.deps.moved(root.id, op.from, synced);
+    this.deps.movingAhead(root.id, { from: op.from, assetId: op.assetId, local: op.local, restore: true }, synced);
     // The service restores only to the state the asset was binned from, which the resource does not
     // name: its dates tell (LIVE is never left; PENDING_APPROVAL may have gone back to STAGED).
     const { dateLive, datePendingApproval } = asset.lifecycleStatus;
@@ -152,7 +171,38 @@ export class PlacementExecutor {
         if (!refusedOutright(error)) throw error;
       }
     }
+    this.deps.moveOff(root.id, op.from);
     return 'GONE';
+  }
+
+  /**
+   * A move written ahead that a crash or a failure cut short (move-journal.ts), finished before the next
+   * pass plans: the asset filed where the file went and renamed as it was (`move`, which records the
+   * row at the file's path, at the synced bytes; a restored asset's row holds the asset's, and the
+   * file's own go up as a version once the plan sees them). The service may have made any of these
+   * changes already: made again, they change nothing. `previous`: the synced row still at the move's
+   * old path. Answers 'OFF', the entry let go and nothing sent, when the asset never came back or went
+   * again (binned, deleted, filed nowhere in this root) or, for a plain move, another folder of the
+   * root holds it (a colleague's move: `move` waits for it): the plan then reads the file as it reads
+   * any moved file. The service's refusal of the move lets it go too; a failure to reach the service
+   * is thrown, and the entry waits.
+   */
+  async resumeMove(root: UploadRoot, move: MoveAhead, previous: SyncedEntry): Promise<'MOVED' | 'OFF'> {
+    const off = (): 'OFF' => {
+      this.deps.moveOff(root.id, move.from);
+      return 'OFF';
+    };
+    const asset = await unlessNotFound(this.deps.api.getAsset(move.assetId));
+    const placements = asset?.metadata.values[await this.deps.folders.fieldId()] ?? [];
+    if (asset === undefined || asset.lifecycleStatus.state === 'BINNED' || (await this.inRoot(root, placements)).length === 0) return off();
+    const op = { kind: 'MOVE', from: move.from, to: move.local.relPath, assetId: move.assetId, local: move.local } as const;
+    try {
+      if (!(await this.move(root, op, previous, move.restore ? placements : undefined, asset.currentAssetFile?.filename))) return off();
+    } catch (error) {
+      if (!refusedOutright(error)) throw error;
+      return off();
+    }
+    return 'MOVED';
   }
 
   /** The options among `options` that lie in this root (`FolderMapper.inRoot`). */

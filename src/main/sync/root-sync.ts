@@ -1,8 +1,9 @@
 /**
  * One sync root's pass (DESIGN.md §3): check the root marker, bring the local snapshot up to date
- * (local-refresh.ts), settle the downloads and moves a crash interrupted (recover-landings.ts), read the
- * service's side, plan, and carry out the plan. Knows the order of things; the pieces (scanner, planner, executors)
- * know how. A missing root or marker stops the root: never read an empty mount point as "delete all".
+ * (local-refresh.ts), settle the downloads and moves a crash interrupted (recover-landings.ts), finish
+ * the moves on the service one cut short (resume-moves.ts), read the service's side, plan, and carry out
+ * the plan. Knows the order of things; the pieces (scanner, planner, executors) know how. A missing
+ * root or marker stops the root: never read an empty mount point as "delete all".
  */
 import { checkRoot, errnoCode, foldsCase, type FileSystem, type LocalScanner, type StabilityGate } from '../local/index.js';
 import type { IssuesRepo } from '../db/issues-repo.js';
@@ -27,6 +28,7 @@ import { plannedTransfers } from './planned-transfers.js';
 import { relDirOf } from './folder-mapper.js';
 import { folderPair, folderRenames } from './folder-renames.js';
 import { recoverLandings, type RecoverLandingsDeps } from './recover-landings.js';
+import { resumeMoves, type ResumeMovesDeps } from './resume-moves.js';
 import { settledReports, type ReportsInput } from './settled-reports.js';
 import { staleOrigins } from './stale-origins.js';
 import { SyncError } from './sync-error.js';
@@ -83,6 +85,8 @@ export interface RootSyncDeps {
   successors: Pick<SuccessorsRepo, 'outlived' | 'drop'>;
   /** The download journal, read after a crash (recover-landings.ts). */
   landings: Omit<RecoverLandingsDeps, 'fs'>;
+  /** The moves written ahead, finished after a crash or a failure (resume-moves.ts). */
+  movesAhead: Pick<ResumeMovesDeps, 'unfinished' | 'dropped'>;
   now(): number;
   /** A whole-root scan at least this often (local-refresh.ts); undefined: only when asked. */
   rescanIntervalMs?: number;
@@ -214,6 +218,14 @@ export class RootSync {
       deps.log({ level: 'warn', message: `cannot settle the downloads and moves a crash interrupted: ${error instanceof Error ? error.message : 'unexpected failure'}; the pass waits for them` });
       return report;
     }
+    // A move on the service cut short is finished before the service is read.
+    try {
+      deps.remote.feed.touched(await resumeMoves(root, { ...deps.movesAhead, syncedAt: (rootId, relPath) => deps.snapshots.syncedEntry(rootId, relPath), placements: deps.placements }));
+    } catch (error) {
+      report.failed++;
+      deps.log({ level: 'warn', message: `cannot finish moving a file's asset on the service: ${error instanceof Error ? error.message : 'unexpected failure'}; the pass waits for it` });
+      return report;
+    }
     const remote = await deps.remote.prepare(root, await this.local.rules(), await this.names(), directoriesOf(deps.snapshots.localPaths(root.id)));
     if (remote.error !== undefined) {
       report.remoteError = remote.error instanceof Error ? remote.error.message : 'unexpected failure';
@@ -313,10 +325,6 @@ export class RootSync {
     return kept;
   }
 
-  /**
-   * Whether one of these folders is no folder on disk now (gone, or a file or symlink in its place or
-   * on its way). One that cannot be read is not known to be gone: a scan could not look inside it either.
-   */
   /** Probed once the disk answers; until then names are told apart exactly, as on Linux. */
   private async names(): Promise<NameKey> {
     if (this.nameKey === undefined) {

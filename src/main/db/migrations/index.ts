@@ -7,5 +7,6 @@ import conflictCopyIdentity from './0005-conflict-copy-identity.js';
 import uploadJobFolder from './0006-upload-job-folder.js';
 import landingMoves from './0007-landing-moves.js';
 import successors from './0008-successors.js';
+import movesAhead from './0009-moves-ahead.js';
 
-export const migrations: readonly string[] = [engine, remote, unreadFiles, landings, conflictCopyIdentity, uploadJobFolder, landingMoves, successors];
+export const migrations: readonly string[] = [engine, remote, unreadFiles, landings, conflictCopyIdentity, uploadJobFolder, landingMoves, successors, movesAhead];
