@@ -17,12 +17,13 @@ describe('LocalRefresh', () => {
     db = openStateDb(':memory:');
     const row = rootsRepo(db).upsert({ path: '/root', server: 'http://service.invalid', remotePath: '/', publishLive: false }, new Date(clock.now()).toISOString());
     const snapshots = snapshotsRepo(db);
+    const issues = issuesRepo(db);
     const refresh = new LocalRefresh(
       { id: row.id, path: '/root', remotePath: '/' },
-      { fs, scanner: new LocalScanner({ fs }), gate: new StabilityGate(clock, { stableMs: 100 }), snapshots, issues: issuesRepo(db), now: () => clock.now(), ...(rescanIntervalMs === undefined ? {} : { rescanIntervalMs }) },
+      { fs, scanner: new LocalScanner({ fs }), gate: new StabilityGate(clock, { stableMs: 100 }), snapshots, issues, now: () => clock.now(), ...(rescanIntervalMs === undefined ? {} : { rescanIntervalMs }) },
     );
     const files = (): string[] => [...snapshots.local(row.id).keys()].sort();
-    return { clock, fs, refresh, files };
+    return { clock, fs, refresh, files, issues, rootId: row.id };
   };
 
   it('forgets a file replaced by a folder of its name, in a full scan and in a hinted one (simulation seed 312)', async () => {
@@ -103,6 +104,31 @@ describe('LocalRefresh', () => {
     await refresh.refresh();
     expect(files()).toEqual(['D/Logo.png']);
     expect(refresh.pending.has('D/Logo.png')).toBe(false);
+  });
+
+  it('lets go of an unreadable file no longer in a hinted folder that is still there (simulation seed 131802)', async () => {
+    const { clock, fs, refresh, issues, rootId } = setUp();
+    const numbered = 'A/C/caf\u00e9 (2).txt';
+    fs.writeFile(`/root/${numbered}`, 'downloaded, numbered apart from a namesake');
+    fs.chmod(`/root/${numbered}`, 0o000);
+    clock.advance(10_000);
+    await refresh.refresh();
+    expect(refresh.unstable.has(numbered)).toBe(true);
+    expect(refresh.pending.has(numbered)).toBe(true);
+    // A crash's landing, recorded at the file's signature, cleared the path's UNREADABLE report, so
+    // no pass looks at the path again on its own.
+    issues.cleared(rootId, numbered);
+
+    // A/C renamed A2, and a new A/C made at once: the hint for A/C finds a folder without the file.
+    fs.renameSync('/root/A/C', '/root/A2');
+    fs.chmod(`/root/A2/caf\u00e9 (2).txt`, 0o644);
+    fs.writeFile('/root/A/C/caf\u00e9.txt', 'written after');
+    clock.advance(10_000);
+    refresh.hint(['A/C', 'A2']);
+    await refresh.refresh();
+    // Held unstable there, the synced file never counted as gone, so its move to A2 read as a new file.
+    expect(refresh.unstable.has(numbered)).toBe(false);
+    expect(refresh.pending.has(numbered)).toBe(false);
   });
 
   it('knows a file renamed to the decomposed twin of a name by its signature, hinted at either spelling (simulation seed 86359)', async () => {

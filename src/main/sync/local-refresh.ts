@@ -142,14 +142,25 @@ export class LocalRefresh {
    * move of a folder whose name came back at once (`A` renamed to `D`, a new `A` made; the watcher's
    * `A` found a folder): the files at `D` looked new beside the stale ones at `A`, and went up as
    * second assets (simulation seed 60227).
+   *
+   * So is a path held `unstable` (settling, or unreadable when last looked at) below one: it is no file
+   * there any more. Kept, it still kept its synced file from counting as gone, so that file, moved with
+   * its folder (`A/C` renamed `A2`, a new `A/C` made), was not matched at its new path and went up as a
+   * second asset, under the clash number it had on this disk alone (simulation seed 131802: the path's
+   * UNREADABLE report, which would have had it looked at again, went with a crash's landing record).
    */
   private forgetUnseenBelow(rescanned: readonly string[], seen: ReadonlySet<string>, unknown: readonly string[]): void {
     const { deps, root } = this;
     const covered = (relPath: string): boolean => unknown.some((prefix) => relPath === prefix || relPath.startsWith(`${prefix}/`));
-    const gone = outermostPaths(rescanned.map(nfc))
-      .filter((relDir) => relDir !== '')
-      .flatMap((relDir) => deps.snapshots.localBelow(root.id, relDir))
-      .filter((relPath) => !seen.has(relPath) && !covered(relPath));
+    const dirs = outermostPaths(rescanned.map(nfc)).filter((relDir) => relDir !== '');
+    const unseen = (relPath: string): boolean => !seen.has(relPath) && !covered(nfc(relPath));
+    for (const relPath of [...this.unstable]) {
+      if (unseen(relPath) && dirs.some((relDir) => nfc(relPath).startsWith(`${relDir}/`))) {
+        this.unstable.delete(relPath);
+        this.pending.delete(relPath);
+      }
+    }
+    const gone = dirs.flatMap((relDir) => deps.snapshots.localBelow(root.id, relDir)).filter(unseen);
     if (gone.length === 0) return;
     deps.snapshots.inTransaction(() => gone.forEach((relPath) => deps.snapshots.deleteLocal(root.id, relPath)));
     const forgotten = new Set(gone);
