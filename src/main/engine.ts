@@ -48,6 +48,7 @@ import { UploadExecutor, type UploadRoot } from './sync/upload-executor.js';
 import { PlacementExecutor } from './sync/placement-executor.js';
 import { RootSync, type PassReport } from './sync/root-sync.js';
 import { landedRecord } from './sync/recover-landings.js';
+import { isScannerReason } from './sync/local-refresh.js';
 import { reportingIncrements } from './sync/byte-increments.js';
 import type { TransferEvent } from '../shared/sync/transfer-event.js';
 import { SyncError } from './sync/sync-error.js';
@@ -218,7 +219,10 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
       if (from !== undefined && snapshots.syncedEntry(rootId, from)?.assetId === synced.assetId) syncedMoved(rootId, from, synced);
       else snapshots.putSynced(rootId, synced);
       snapshots.fillUnread(rootId, { ...synced, md5: landing.local.md5 });
-      issues.cleared(rootId, synced.relPath);
+      // The scan's own report stays (UNREADABLE: the landed file cannot be opened now): it is what has
+      // the scan look at the path again, and it clears the report once it can (seed 131802).
+      const report = issues.notSyncedEntry(rootId, synced.relPath);
+      if (report !== undefined && !isScannerReason(report.reason)) issues.cleared(rootId, synced.relPath);
       landings.finish(rootId, synced.relPath);
     }
   });
