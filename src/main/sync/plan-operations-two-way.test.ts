@@ -245,6 +245,28 @@ describe('planOperations, both directions (DESIGN.md §3 table)', () => {
     expect(kinds(plan([{ ...over, md5: 'A2' }], both, [remote('D/a.png', 'asset-a', 'A'), k], held))).toEqual(['FORGET Brand/a.png', 'UPLOAD_VERSION café.png', 'DOWNLOAD D/a.png']);
   });
 
+  it('deletes a synced file whose file went up as the version of one held at its decomposed twin, though the service moved its asset (seed 131635)', () => {
+    // `mv Brand/a.png café.png` beside a decomposed `café.png` (asset-k's file, now NAME_CLASH): read as
+    // café.png's edit and a.png's deletion (87244), the edit went up and was recorded while the deletion
+    // waited (a settling file of a.png's size); meanwhile the other client renamed asset-a `D/a.png`.
+    // The move beat the deletion and asset-a came down again with the bytes asset-k now holds.
+    const cafe = file('caf\u00e9.png', 'K');
+    const nfd = 'cafe\u0301.png';
+    const held = { unstable: new Set([nfd]), pending: new Map([[nfd, { size: cafe.size, mtimeMs: cafe.mtimeMs, ino: cafe.ino, dev: cafe.dev }]]) };
+    const over = { ...a, relPath: 'caf\u00e9.png' };
+    // asset-k's row took the moved file with its bytes when the version was recorded.
+    const both = [base, synced(over, 'asset-k')];
+    const k = remote('caf\u00e9.png', 'asset-k', 'A');
+    expect(kinds(plan([over], both, [remote('D/a.png', 'asset-a', 'A'), k], held))).toEqual(['DELETE Brand/a.png']);
+    // Left alone there: the same deletion, as before.
+    expect(kinds(plan([over], both, [same, k], held))).toEqual(['DELETE Brand/a.png']);
+    // Edited there as well: the edit wins, as over any deletion (its bytes are no one else's).
+    expect(kinds(plan([over], both, [remote('D/a.png', 'asset-a', 'A2'), k], held))).toEqual(['FORGET Brand/a.png', 'DOWNLOAD D/a.png']);
+    // Another file at café.png (its inode reused with other bytes): no file of asset-a's, the move wins.
+    const other = { ...over, md5: 'O' };
+    expect(kinds(plan([other], [base, synced(other, 'asset-k')], [remote('D/a.png', 'asset-a', 'A'), remote('caf\u00e9.png', 'asset-k', 'O')], held))).toEqual(['FORGET Brand/a.png', 'DOWNLOAD D/a.png']);
+  });
+
   it('reads a synced file moved over another that the service only moved as that one\'s deletion (seed 101442)', () => {
     // `mv Brand/a.png b.png` while the other client's folder rename moved asset-b to `D/b.png` and a
     // colleague renamed asset-a. Read as an edit of `b.png`, asset-b followed its move holding `a.png`'s

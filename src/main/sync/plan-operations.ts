@@ -216,6 +216,7 @@ function bothDirections(input: SplitInput, localDiff: LocalDiff, remoteDiff: Rem
   const headsForRow = leavingOnto(input, inPlace);
   const moveTarget = swapBreaker(input, states, remoteDiff, inPlace, claim);
   const carriedByFolder = folderCarries(input);
+  const heldByAnotherRow = fileOfAnotherRow(input);
 
   for (const synced of [...input.synced.values()].sort(byPath)) {
     const here = states.get(synced.relPath);
@@ -258,6 +259,14 @@ function bothDirections(input: SplitInput, localDiff: LocalDiff, remoteDiff: Rem
           // Deleted here while only its clash number changed there (a namesake, or a folder only this
           // disk has, came or went: remote-placements.ts): no move to win over the deletion, which
           // goes up. Read as a move, the file came back under its new number.
+          toService(synced, here, buckets);
+        } else if (here.kind === 'deleted' && there.remote.md5 === synced.md5 && heldByAnotherRow(synced)) {
+          // Its file, bytes and all, is another synced row's now: moved over a file held at its
+          // decomposed twin, it went up as that one's version (87244's reading, diff-local.ts), while its
+          // own deletion, the other half of that reading, waited (for a settling file of its size, a
+          // pass that saw the disk change, a crash). The service's move does not beat that deletion:
+          // brought back, the asset held the bytes the other one took, two live assets of one file
+          // (seed 131635). The deletion goes up.
           toService(synced, here, buckets);
         } else if (here.kind === 'moved' && respelledOnto(input, relPath, to)) {
           // The service only respelled its name (`logo.png` → `Logo.png`) where this disk ignores case,
@@ -384,6 +393,26 @@ function folderCarries(input: SplitInput): (from: string, to: string) => boolean
       answers.set(key, answer);
     }
     return answer;
+  };
+}
+
+/**
+ * Whether a synced file's (device, inode) is on disk at another synced row's path, that row recorded
+ * with the same file and the same bytes: the file is synced as that row's asset now, and this row's
+ * asset holds nothing more of it. Read once per plan, only when asked.
+ */
+function fileOfAnotherRow(input: SplitInput): (synced: SyncedEntry) => boolean {
+  let rows: Map<string, string> | undefined;
+  return (synced) => {
+    if (rows === undefined) {
+      rows = new Map();
+      for (const row of input.synced.values()) {
+        const file = input.local.get(row.relPath);
+        if (file !== undefined && identityOf(file) === identityOf(row)) rows.set(`${identityOf(row)}\0${row.md5}`, row.relPath);
+      }
+    }
+    const holder = rows.get(`${identityOf(synced)}\0${synced.md5}`);
+    return holder !== undefined && holder !== synced.relPath;
   };
 }
 
