@@ -38,9 +38,7 @@ describe('a move and rename on the service cut short', () => {
       mkdirSync(join(first.folder, 'E'));
       renameSync(join(first.folder, 'A/a.txt'), join(first.folder, 'E/logo.txt'));
 
-      dying.arm();
-      const pass = first.engine.syncOnce().then(() => 'finished');
-      expect(await Promise.race([dying.died.then(() => 'died'), pass])).toBe('died');
+      expect(await dying.dies(first.engine)).toBe(true);
       current = await first.restart();
       const again = client(current);
       expect((await again.once()).converged).toBe(true);

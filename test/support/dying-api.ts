@@ -10,11 +10,18 @@ export type PlacementCall = 'transitionLifecycle' | 'editMetadata' | 'changeAsse
 
 type Call = (...args: unknown[]) => Promise<unknown>;
 
+export interface DyingApi {
+  /** The API to give the engine. */
+  wrap: (api: AssetApi) => AssetApi;
+  /** Arms the death and runs a pass: true once the process died in it (that pass never ends). */
+  dies: (engine: { syncOnce(): Promise<unknown> }) => Promise<boolean>;
+}
+
 /**
- * The API, but the process dies once `call` lands after `arm()`: the call hangs (`died` resolves
- * then). Once only; calls before the arming (a colleague's, the setup's) go through.
+ * The API, but the process dies once `call` lands during `dies`'s pass: the call hangs. Once only;
+ * calls before (a colleague's, the setup's) go through.
  */
-export function dyingAfter(call: PlacementCall): { wrap: (api: AssetApi) => AssetApi; arm: () => void; died: Promise<void> } {
+export function dyingAfter(call: PlacementCall): DyingApi {
   let armed = false;
   let die = (): void => undefined;
   const died = new Promise<void>((resolve) => {
@@ -32,5 +39,9 @@ export function dyingAfter(call: PlacementCall): { wrap: (api: AssetApi) => Asse
     };
     return wrapped;
   };
-  return { wrap, arm: () => void (armed = true), died };
+  const dies = (engine: { syncOnce(): Promise<unknown> }): Promise<boolean> => {
+    armed = true;
+    return Promise.race([died.then(() => true), engine.syncOnce().then(() => false)]);
+  };
+  return { wrap, dies };
 }
