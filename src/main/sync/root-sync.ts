@@ -218,9 +218,12 @@ export class RootSync {
       deps.log({ level: 'warn', message: `cannot settle the downloads and moves a crash interrupted: ${error instanceof Error ? error.message : 'unexpected failure'}; the pass waits for them` });
       return report;
     }
-    // A move on the service cut short is finished before the service is read.
+    // A move on the service cut short is finished before the service is read: work like any planned move.
     try {
-      deps.remote.feed.touched(await resumeMoves(root, { ...deps.movesAhead, syncedAt: (rootId, relPath) => deps.snapshots.syncedEntry(rootId, relPath), placements: deps.placements }));
+      const moved = await resumeMoves(root, { ...deps.movesAhead, syncedAt: (rootId, relPath) => deps.snapshots.syncedEntry(rootId, relPath), placements: deps.placements });
+      deps.remote.feed.touched(moved);
+      report.moved += moved.length;
+      report.operations += moved.length;
     } catch (error) {
       report.failed++;
       deps.log({ level: 'warn', message: `cannot finish moving a file's asset on the service: ${error instanceof Error ? error.message : 'unexpected failure'}; the pass waits for it` });
