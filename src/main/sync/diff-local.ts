@@ -72,7 +72,7 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
    */
   const settlingFiles = [...(input.pending ?? new Map<string, PendingSignature>())].filter(([relPath]) => !copies.has(relPath));
 
-  const displaced = new Set([...displacedFiles(local, input.pending, synced, nameKey), ...replacedFiles(input)]);
+  const displaced = new Set([...displacedFiles(local, input.pending, synced, nameKey, copies), ...replacedFiles(input)]);
   /**
    * Identities of files still settling or unread at paths nothing synced: what a displaced file may be.
    * Not a decomposed twin's (NAME_CLASH): a synced file respelled so beside a new composed one is the
@@ -206,15 +206,22 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
  * LOCAL_MOVE ran, and a crash between them left the moved file untracked (seed 73069). So also
  * without a listing of the service (a pass after a restart whose listing failed): read as an edit
  * there, the moved file went up as a second asset (seed 89212).
+ *
+ * A conflict copy is never the synced file moved away, as in diffLocal: a synced `B/c.txt` moved over
+ * `A/café.txt` read as that one's edit, met a new version there and was set aside as its conflict copy;
+ * taken for `B/c.txt` moved, a new `B/c.txt` written since waited at a displaced path that no move
+ * would ever free, while the service's new version of `B/c.txt`, planned as the edit that wins over a
+ * deletion, failed to land over it on every pass (seed 137822). The new file is that file's edit.
  */
 function displacedFiles(
   local: ReadonlyMap<string, HashedEntry>,
   pending: ReadonlyMap<string, PendingSignature> | undefined,
   synced: ReadonlyMap<string, SyncedEntry>,
   nameKey: NameKey,
+  copies: ReadonlySet<string>,
 ): Set<string> {
   const appeared = new Map<string, HashedEntry>();
-  for (const entry of local.values()) if (!synced.has(entry.relPath)) appeared.set(identityOf(entry), entry);
+  for (const entry of local.values()) if (!synced.has(entry.relPath) && !copies.has(entry.relPath)) appeared.set(identityOf(entry), entry);
   const displaced = new Set<string>();
   if (appeared.size === 0) return displaced;
   const sameName = sameNameIn(nameKey);

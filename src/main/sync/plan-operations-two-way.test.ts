@@ -222,6 +222,22 @@ describe('planOperations, both directions (DESIGN.md §3 table)', () => {
     expect(kinds(plan([over, fresh], both, [same, remote('b.png', 'asset-b', 'B2')]))).toEqual(['CONFLICT b.png (copy b (conflict 2026-03-01 092401).png)', 'UPLOAD_VERSION Brand/a.png']);
   });
 
+  it('never reads a conflict copy as a synced file moved away: the new file at its old path is an edit (seed 137822)', () => {
+    // As above, `b.png` edited on the service: the file moved over it went aside as its conflict copy
+    // and the service's version came down. Brand/a.png's row still names the moved file, now the copy.
+    const copy = { ...a, relPath: 'b (conflict 2026-03-01 092401).png' };
+    const b2 = file('b.png', 'B2');
+    const fresh = file('Brand/a.png', 'N');
+    const both = [base, synced(b2, 'asset-b')];
+    const copies = { conflictCopies: new Set([copy.relPath]) };
+    // The service edited asset-a too: a conflict, not a download held up for good by the new file.
+    expect(kinds(plan([copy, b2, fresh], both, [remote('Brand/a.png', 'asset-a', 'A2'), remote('b.png', 'asset-b', 'B2')], copies))).toEqual([
+      'CONFLICT Brand/a.png (copy Brand/a (conflict 2026-03-01 092401).png)',
+    ]);
+    // Unchanged there: the new file goes up as asset-a's version, no deletion of it.
+    expect(kinds(plan([copy, b2, fresh], both, [same, remote('b.png', 'asset-b', 'B2')], copies))).toEqual(['UPLOAD_VERSION Brand/a.png']);
+  });
+
   it('lets a synced file moved over one held at its decomposed twin follow the service\'s move of its asset (seed 103833)', () => {
     // `mv Brand/a.png café.png` beside a decomposed `café.png` (synced as asset-k, now NAME_CLASH) while
     // the other client's folder rename moved asset-a to `D/a.png`: read as café.png's edit and a.png's
