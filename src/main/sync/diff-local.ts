@@ -190,8 +190,38 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
     if (!maybe && !heldBack.has(identityOf(gone))) diff.deleted.push(gone);
   }
 
-  diff.appeared = appeared.filter((entry) => !claimed.has(entry.relPath));
+  const behind = behindRow(synced, nameKey, diff.deleted);
+  diff.appeared = appeared.filter((entry) => !claimed.has(entry.relPath) && !behind(entry.relPath));
   return diff;
+}
+
+/**
+ * Whether a synced row names `relPath` in another spelling the disk holds as the same name
+ * (`A/C/café.txt` for `a/C/café.txt` where the disk ignores case) while its own file is elsewhere on
+ * disk (moved, or waiting to be told apart): a new file there is not new while the row is there, and
+ * waits for the pass after the row moves, as a new file at a displaced path does (displacedFiles). The
+ * row's own file respelled is matched as a move before this is asked.
+ *
+ * Seed 139997: folder `A` respelled `a` here, `A/C/café.txt` moved over a synced path another file had
+ * left (so its row waited, seed 86001) and a new `A/C/café.txt` written, which the disk holds as
+ * `a/C/café.txt`. Uploaded in that pass, its row sat beside the old one at one path on this disk; the
+ * service's rename of `A` renamed the rows below it and wrote the old row over the new one, so the new
+ * asset came down as `café (3).txt` and the file went up again: two assets of one file.
+ *
+ * A row read as deleted holds nothing back, its file gone: held back, the new file waited for the row,
+ * and the service's edit that beats the deletion, to come down at the row's path, for the new file's,
+ * on every pass (seed 87013, on a first cut of this rule).
+ */
+export function behindRow(synced: ReadonlyMap<string, SyncedEntry>, nameKey: NameKey, deleted: readonly SyncedEntry[]): (relPath: string) => boolean {
+  if (nameKey === exactNames) return () => false;
+  let keys: Set<string> | undefined;
+  return (relPath) => {
+    if (keys === undefined) {
+      const gone = new Set(deleted.map((entry) => entry.relPath));
+      keys = new Set([...synced.keys()].filter((row) => !gone.has(row)).map(nameKey));
+    }
+    return !synced.has(relPath) && keys.has(nameKey(relPath));
+  };
 }
 
 /**

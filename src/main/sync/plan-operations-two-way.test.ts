@@ -480,6 +480,39 @@ describe('planOperations, both directions (DESIGN.md §3 table)', () => {
     expect(kinds(plan([moved, fresh], [synced(logo, 'asset-w')], respelled))).toEqual(['LOCAL_MOVE A2/logo.png -> A/Logo.png']);
   });
 
+  it('holds a new file back while a synced row names its path in another case, on a disk that ignores case (seed 139997)', () => {
+    // Folder `A` respelled `a` here, `A/C/café.txt` moved over `B/b.txt` (whose own file went on to
+    // `D/b.txt` with its folder), and a new `A/C/café.txt` written, which this disk holds as
+    // `a/C/café.txt`. Uploaded in that pass, its row sat beside the moved file's, one path on this disk,
+    // and the service's rename of `A` (the rows below it renamed) wrote the old row over the new one.
+    const folded = { nameKey: caseFoldedNames };
+    const cafe = file('A/C/café.txt', 'C');
+    const b = file('B/b.txt', 'X', { size: 3 });
+    const rows = [synced(cafe, 'asset-c'), synced(b, 'asset-b')];
+    const unchanged = [remote('A/C/café.txt', 'asset-c', 'C'), remote('B/b.txt', 'asset-b', 'X')];
+    const bMoved = { ...b, relPath: 'D/b.txt' };
+    const cafeMoved = { ...cafe, relPath: 'B/b.txt' };
+    const fresh = file('a/C/café.txt', 'N');
+    expect(kinds(plan([bMoved, cafeMoved, fresh], rows, unchanged, folded))).toEqual(['MOVE B/b.txt -> D/b.txt']);
+    // Unread, it waits all the same.
+    expect(kinds(plan([bMoved, cafeMoved, { ...fresh, md5: null, size: 7 }], rows, unchanged, folded))).toEqual(['MOVE B/b.txt -> D/b.txt']);
+    // The simplest case: the synced file moved away, the new file at its old path in another case.
+    const moved = { ...cafe, relPath: 'D/café.txt' };
+    expect(kinds(plan([moved, fresh], [synced(cafe, 'asset-c')], [remote('A/C/café.txt', 'asset-c', 'C')], folded))).toEqual(['MOVE A/C/café.txt -> D/café.txt']);
+    // Once the row has moved, the new file goes up.
+    expect(kinds(plan([moved, fresh], [synced(moved, 'asset-c')], [remote('D/café.txt', 'asset-c', 'C')], folded))).toEqual(['UPLOAD_NEW a/C/café.txt']);
+    // A row read as deleted holds nothing back: its file is gone, and the plan stays as before. Held
+    // back, the new file waited for the row and the service's edit that beats the deletion, to come
+    // down at the row's path, for the new file's: on every pass (seed 87013, on a first cut of this).
+    const logo = file('A/logo.png', 'L');
+    const upper = file('A/Logo.png', 'N');
+    expect(kinds(plan([upper], [synced(logo, 'asset-l')], [remote('A/logo.png', 'asset-l', 'L2')], folded))).toEqual(['UPLOAD_NEW A/Logo.png', 'DOWNLOAD A/logo.png']);
+    expect(kinds(plan([upper], [synced(logo, 'asset-l')], [remote('A/logo.png', 'asset-l', 'L')], folded))).toEqual(['UPLOAD_NEW A/Logo.png', 'DELETE A/logo.png']);
+    // The synced file itself respelled is a move, as before; on a disk that keeps case, `a/C` is another folder.
+    expect(kinds(plan([{ ...cafe, relPath: 'a/C/café.txt' }], [synced(cafe, 'asset-c')], [remote('A/C/café.txt', 'asset-c', 'C')], folded))).toEqual(['MOVE A/C/café.txt -> a/C/café.txt']);
+    expect(kinds(plan([moved, fresh], [synced(cafe, 'asset-c')], [remote('A/C/café.txt', 'asset-c', 'C')]))).toEqual(['MOVE A/C/café.txt -> D/café.txt', 'UPLOAD_NEW a/C/café.txt']);
+  });
+
   it('records a move made here first when the service moved the asset to the path of the file moved onto its old one (seed 99622)', () => {
     // Folder `B` renamed `A2` here (its `café.txt` edited since), then `café.txt` moved to a new
     // `B/café.txt`; the service moved `B/café.txt`'s asset to the root, numbering `café.txt`'s apart.
