@@ -166,4 +166,32 @@ describe('RemoteFeed schedule', () => {
     advance(10 * 60_000);
     expect(await feed.update(ignores)).toEqual({ did: 'full', folderChanges: [] });
   });
+
+  it('forgets a folder the cache maps to an option the tree does not hold there, though no walk saw that option go (seed 141957)', async () => {
+    const option = (id: string, value: string, parent: FieldOption | null = null): FieldOption => ({ id, fieldId: 'folders', value, position: 0, leaf: false, numberOfChildren: 0, parent });
+    const children = new Map<string | null, FieldOption[]>([[null, [option('oA', 'A')]]]);
+    const service: Partial<AssetApi> = {
+      foldersFieldId: async () => 'folders',
+      listFieldOptionChildren: async (_fieldId, parentId) => children.get(parentId) ?? [],
+      async *scrollAssets() {
+        yield* [];
+      },
+      searchAssets: async () => ({ totalResults: 0, results: [] }),
+    };
+    const { feed, folders, advance } = feedOver(service as AssetApi);
+    const root = feed.root;
+    expect((await feed.update(ignores)).did).toBe('full');
+    // An upload into `A/C` made its option before any walk held it; elsewhere that option is deleted
+    // and a new `A/C` made, all before the next walk, which reads only a new folder.
+    folders.remember(root, 'A', 'oA');
+    folders.remember(root, 'A/C', 'oC');
+    children.set('oA', [option('oC2', 'C', option('oA', 'A'))]);
+    advance(10 * 60_000);
+    expect((await feed.update(ignores)).folderChanges).toEqual([{ kind: 'CREATED', relDir: 'A/C', optionId: 'oC2' }]);
+    // Kept, `A/C` named the deleted option, and every move out of it asked the service to take the
+    // asset out of that option too, refused on every pass.
+    expect(folders.knownOption(root, 'A')).toBe('oA');
+    expect(folders.knownOption(root, 'A/C')).toBeUndefined();
+    expect(await folders.optionFor(root, 'A/C')).toBe('oC2');
+  });
 });

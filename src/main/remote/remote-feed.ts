@@ -270,7 +270,8 @@ export class RemoteFeed {
 
   /**
    * Stores a walked tree and, in the same transaction, forgets the folder cache's directory for every
-   * option the tree no longer holds where the cache has it (removed, or moved elsewhere). The stored
+   * option the tree no longer holds where the cache has it (removed, or moved elsewhere), and every
+   * directory of the tree the cache maps to an option the tree does not hold there. The stored
    * tree is what the next walk is compared with, so a change stored here is never found again: when
    * the cache learned of it only as the change was applied on disk, a crash or a failure before that
    * (applyFolderChanges goes on past errors) left the directory mapped to a deleted option for good,
@@ -285,6 +286,18 @@ export class RemoteFeed {
         if (change.kind === 'CREATED') continue;
         const cached = folders.dirOf(this.root, change.optionId);
         if (cached !== undefined && !(change.kind === 'MOVED' && cached === change.to)) folders.forget(this.root, cached);
+      }
+      // The tree names the options a directory is now; a cache that names it another is behind, though
+      // no change above says so. Client 1 cached `A/C` for an upload before any walk of its held it;
+      // client 0 renamed `A/C` to `D` file by file and deleted the emptied option, and a new `A/C` was
+      // made, all before client 1's next walk, which read only a new folder. Kept, every move out
+      // of `A/C` asked the service to take the asset out of the deleted option as well, refused
+      // (INVALID_FIELD_VALUE) on every pass: no convergence (simulation seed 141957).
+      const held = new Map<string, Set<string>>();
+      for (const row of tree) held.set(row.relDir, (held.get(row.relDir) ?? new Set<string>()).add(row.optionId));
+      for (const [relDir, options] of held) {
+        const cached = folders.knownOption(this.root, relDir);
+        if (typeof cached === 'string' && !options.has(cached)) folders.forget(this.root, relDir);
       }
     });
   }
