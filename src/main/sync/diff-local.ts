@@ -9,7 +9,7 @@
  */
 import { nfc } from '../local/index.js';
 import { exactNames, unnumbered, type NameKey } from './local-names.js';
-import { identityOf, type HashedEntry, type PendingSignature, type PlanInput, type SyncedEntry } from './sync-types.js';
+import { identityOf, type HashedEntry, type PendingSignature, type PlanInput, type RemoteView, type SyncedEntry } from './sync-types.js';
 
 export interface LocalChange {
   synced: SyncedEntry;
@@ -190,7 +190,7 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
     if (!maybe && !heldBack.has(identityOf(gone))) diff.deleted.push(gone);
   }
 
-  const behind = behindRow(synced, nameKey, diff.deleted);
+  const behind = behindRow(synced, nameKey, diff.deleted, input.remote);
   diff.appeared = appeared.filter((entry) => !claimed.has(entry.relPath) && !behind(entry.relPath));
   return diff;
 }
@@ -210,15 +210,27 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
  *
  * A row read as deleted holds nothing back, its file gone: held back, the new file waited for the row,
  * and the service's edit that beats the deletion, to come down at the row's path, for the new file's,
- * on every pass (seed 87013, on a first cut of this rule).
+ * on every pass (seed 87013, on a first cut of this rule). Nor does a row whose asset the service
+ * respelled in place (`B/Logo.png` → `B/logo.png`, the same name on this disk): its file comes back to
+ * that very path (the service's place wins a move on both sides), so the new file, held there, waited
+ * for the row and the row for the new file's path, on every pass (seed 142612). The new file goes up
+ * and the two are told apart by a number, as before the rule.
  */
-export function behindRow(synced: ReadonlyMap<string, SyncedEntry>, nameKey: NameKey, deleted: readonly SyncedEntry[]): (relPath: string) => boolean {
+export function behindRow(synced: ReadonlyMap<string, SyncedEntry>, nameKey: NameKey, deleted: readonly SyncedEntry[], remote?: RemoteView): (relPath: string) => boolean {
   if (nameKey === exactNames) return () => false;
   let keys: Set<string> | undefined;
   return (relPath) => {
     if (keys === undefined) {
       const gone = new Set(deleted.map((entry) => entry.relPath));
-      keys = new Set([...synced.keys()].filter((row) => !gone.has(row)).map(nameKey));
+      const rowsOf = new Map<string, SyncedEntry[]>();
+      for (const row of synced.values()) rowsOf.set(row.assetId, [...(rowsOf.get(row.assetId) ?? []), row]);
+      const respelled = new Set<string>();
+      for (const [path, entry] of remote?.entries ?? []) {
+        for (const row of rowsOf.get(entry.assetId) ?? []) {
+          if (row.relPath !== path && nameKey(row.relPath) === nameKey(path) && remote?.entries.get(row.relPath)?.assetId !== row.assetId) respelled.add(row.relPath);
+        }
+      }
+      keys = new Set([...synced.keys()].filter((row) => !gone.has(row) && !respelled.has(row)).map(nameKey));
     }
     return !synced.has(relPath) && keys.has(nameKey(relPath));
   };

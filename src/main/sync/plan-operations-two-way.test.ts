@@ -513,6 +513,20 @@ describe('planOperations, both directions (DESIGN.md §3 table)', () => {
     expect(kinds(plan([moved, fresh], [synced(cafe, 'asset-c')], [remote('A/C/café.txt', 'asset-c', 'C')]))).toEqual(['MOVE A/C/café.txt -> D/café.txt', 'UPLOAD_NEW a/C/café.txt']);
   });
 
+  it('holds no new file behind a row whose asset the service respelled to that very path (seed 142612)', () => {
+    // Folder `B` renamed `D` here, carrying `B/Logo.png`, while the service respelled the asset
+    // `B/logo.png`, and a new `B/logo.png` was written here. The row comes back to the service's place
+    // (a move on both sides), the new file's path on this disk: held behind it, the new file waited for
+    // the row and the row for the new file's path, on every pass. The new file goes up first.
+    const folded = { nameKey: caseFoldedNames };
+    const logo = file('B/Logo.png', 'L');
+    const fresh = file('B/logo.png', 'N');
+    const carried = { ...logo, relPath: 'D/Logo.png' };
+    expect(kinds(plan([carried, fresh], [synced(logo, 'asset-l')], [remote('B/logo.png', 'asset-l', 'L')], folded))).toContain('UPLOAD_NEW B/logo.png');
+    // Moved elsewhere by the service, the row leaves the path, and the new file waits as before.
+    expect(kinds(plan([carried, fresh], [synced(logo, 'asset-l')], [remote('E/Logo.png', 'asset-l', 'L')], folded))).not.toContain('UPLOAD_NEW B/logo.png');
+  });
+
   it('records a move made here first when the service moved the asset to the path of the file moved onto its old one (seed 99622)', () => {
     // Folder `B` renamed `A2` here (its `café.txt` edited since), then `café.txt` moved to a new
     // `B/café.txt`; the service moved `B/café.txt`'s asset to the root, numbering `café.txt`'s apart.

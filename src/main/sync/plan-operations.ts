@@ -65,7 +65,7 @@ export function planOperations(whole: PlanInput): Plan {
   if (input.remote === undefined) uploadDirection(local, buckets, blind);
   else bothDirections(input, local, diffRemote(input.synced, input.remote), buckets);
   // An unread new file waits behind a synced row at its path as the disk compares names, as a read one does (seed 139997).
-  const behind = behindRow(input.synced, input.nameKey ?? exactNames, local.deleted);
+  const behind = behindRow(input.synced, input.nameKey ?? exactNames, local.deleted, input.remote);
   for (const entry of input.unread) if (!blind(entry.relPath) && !behind(entry.relPath)) buckets.uploads.push({ kind: 'UPLOAD_NEW', relPath: entry.relPath, local: entry });
 
   const guard = input.guard ?? DEFAULT_DELETE_GUARD;
