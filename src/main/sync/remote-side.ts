@@ -13,7 +13,7 @@ import type { FolderChange } from '../remote/remote-tree.js';
 import type { RemoteFeed } from '../remote/remote-feed.js';
 import type { NameKey } from './local-names.js';
 import { remotePlacements, type PlacementScope } from './remote-placements.js';
-import type { RemoteView, SyncedEntry } from './sync-types.js';
+import type { LocalEntry, RemoteView, SyncedEntry } from './sync-types.js';
 import type { UploadRoot } from './upload-executor.js';
 
 export interface RemoteSideDeps {
@@ -98,11 +98,32 @@ export class RemoteSide {
  * (EACCES). The resume then recorded `A/C` too, two synced rows of one asset, and a folder rename
  * moved each, filing the asset in two folders (simulation seed 100391).
  */
-export function withOwnUploads(view: RemoteView, uploads: readonly Pick<JournalEntry, 'kind' | 'relPath' | 'assetId'>[], local: ReadonlyMap<string, unknown>, synced: ReadonlyMap<string, SyncedEntry>): RemoteView {
+export function withOwnUploads(view: RemoteView, uploads: readonly Pick<JournalEntry, 'kind' | 'relPath' | 'assetId'>[], local: ReadonlyMap<string, unknown>, synced: ReadonlyMap<string, SyncedEntry>, movedFrom: ReadonlySet<string> = new Set()): RemoteView {
   const recorded = new Set([...synced.values()].map((entry) => entry.assetId));
-  const own = uploads.flatMap((entry) => (entry.kind === 'NEW' && entry.assetId !== null && local.has(entry.relPath) && !recorded.has(entry.assetId) ? [entry.assetId] : []));
+  const own = uploads.flatMap((entry) => (entry.kind === 'NEW' && entry.assetId !== null && (local.has(entry.relPath) || movedFrom.has(entry.relPath)) && !recorded.has(entry.assetId) ? [entry.assetId] : []));
   if (own.length === 0) return view;
   return { ...view, unknownAssets: new Set([...(view.unknownAssets ?? []), ...own]) };
+}
+
+/**
+ * The files of this client's own new-file uploads not settled yet that moved on disk: the journal's
+ * path gone, the file (device, inode) at a path nothing synced. Keyed by the file's path now, to the
+ * journal's path. Such a file waits (busy) until its upload is settled where it was sent (the resume,
+ * or `dropAbandoned` at the end of the pass): recorded there when it landed, the next plan sees a
+ * synced file moved, or started anew when it did not. Planned meanwhile, it went up as a second new
+ * asset while the first one, landed unheard (the file unreadable to tell), came down at the old path:
+ * two live assets of one file once the user's folder rename `A` → `A2` carried both (seed 142763).
+ */
+export function movedOwnUploads(uploads: readonly Pick<JournalEntry, 'kind' | 'relPath' | 'local'>[], local: ReadonlyMap<string, LocalEntry>, unstable: ReadonlySet<string>, synced: ReadonlyMap<string, SyncedEntry>): Map<string, string> {
+  const moved = new Map<string, string>();
+  const gone = uploads.filter((entry) => entry.kind === 'NEW' && !local.has(entry.relPath) && !unstable.has(entry.relPath));
+  if (gone.length === 0) return moved;
+  for (const file of local.values()) {
+    if (synced.has(file.relPath)) continue;
+    const entry = gone.find((candidate) => candidate.local.dev === file.dev && candidate.local.ino === file.ino);
+    if (entry !== undefined) moved.set(file.relPath, entry.relPath);
+  }
+  return moved;
 }
 
 /**

@@ -22,7 +22,7 @@ import { identityOf, type LocalEntry, type Operation, type SyncedEntry } from '.
 import { LocalRefresh, isScannerReason } from './local-refresh.js';
 import type { Asset } from '../../shared/api/resources.js';
 import type { ConflictsRepo } from '../db/conflicts-repo.js';
-import { serviceNames, withOwnUploads, type RemoteSide } from './remote-side.js';
+import { movedOwnUploads, serviceNames, withOwnUploads, type RemoteSide } from './remote-side.js';
 import { executeRemoteChanges, isRemoteChange, type RemoteChangeDeps, type RemoteChangeOp } from './execute-remote-changes.js';
 import { plannedTransfers } from './planned-transfers.js';
 import { relDirOf } from './folder-mapper.js';
@@ -269,7 +269,11 @@ export class RootSync {
     }
     if (this.local.sawWholeRoot) this.goneWhenSeenWhole = new Set(vanishedFiles({ local, unstable: this.local.unstable, synced }));
     // Our own uploads not settled yet are the resume's, never remote files to download (seed 100391).
-    const view = remote.view === undefined ? undefined : withOwnUploads(remote.view, deps.journal.all(root.id), local, synced);
+    const uploads = deps.journal.all(root.id);
+    // A file whose new-file upload is not settled, moved on disk since, waits for the upload's record
+    // where it was sent, then moves (seed 142763; remote-side.ts `movedOwnUploads`).
+    const movedUploads = movedOwnUploads(uploads, local, this.local.unstable, synced);
+    const view = remote.view === undefined ? undefined : withOwnUploads(remote.view, uploads, local, synced, new Set(movedUploads.values()));
     const needed = contentNeeded({ local, synced, ...(view === undefined ? {} : { remote: view }) });
     if (needed.size > 0) {
       await this.local.read(needed);
@@ -281,7 +285,7 @@ export class RootSync {
       unstable: this.local.unstable,
       pending: this.local.pending,
       synced,
-      busy,
+      busy: movedUploads.size === 0 ? busy : new Set([...busy, ...movedUploads.keys()]),
       deletesConfirmed: deps.issues.deletesConfirmed(root.id),
       ...(view === undefined ? {} : { remote: view }),
       ...(remote.lastKnown === undefined ? {} : { lastKnownRemote: remote.lastKnown }),
@@ -304,7 +308,7 @@ export class RootSync {
     // nothing it looks at, so it waits for one that did work. The resume's is work too: an upload it
     // handed to the planner (its file changed) whose path syncs another asset now (a colleague's
     // version downloaded there) plans nothing, and its empty asset stayed live (seed 87055).
-    if (plan.operations.length > 0 || resumedAny) report.operations += (await deps.uploads.dropAbandoned(root)).length;
+    if (plan.operations.length > 0 || resumedAny || movedUploads.size > 0) report.operations += (await deps.uploads.dropAbandoned(root)).length;
     // The state is taken after this pass's own writes (held deletions, say): only later changes wake the root.
     this.rest.planned({ now, state: deps.stateVersion?.(), waiting }, plan.operations.length, plan.heldDeletes.length);
     return report;
