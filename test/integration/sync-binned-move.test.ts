@@ -15,7 +15,7 @@ import { mkdirSync, renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, type AssetApi } from '../../src/main/api/index.js';
-import { dyingAfter, type PlacementCall } from '../support/dying-api.js';
+import { syncedPairDyingAfter, type PlacementCall } from '../support/dying-api.js';
 import { startSyncHarness } from '../support/sync-harness.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { assetAt, client, colleague, startTwoClients } from '../support/two-way.js';
@@ -180,15 +180,9 @@ describe('a synced file moved here while its asset was binned there', () => {
   ];
   it.each(deaths)('dies after $step of the move to $to: the restart finishes the move and sends the file, and never brings the edit down over it', async ({ step, to }) => {
     const remotePath = `/BinnedCrash-${step}-${to.replace(/\W/g, '')}`;
-    const dying = dyingAfter(step);
-    const first = await startSyncHarness(service, { remotePath, wrapApi: dying.wrap });
+    const { harness: first, asset, dying } = await syncedPairDyingAfter(service, remotePath, step);
     let current = first;
     try {
-      const me = client(first);
-      me.write('A/a.txt', 'first');
-      me.write('A/b.txt', 'stays');
-      await me.once();
-      const asset = await assetAt(first, `${remotePath}/A/a.txt`);
       moveFile(first.folder, 'A/a.txt', to);
       const web = colleague(service, first.api);
       await web.newVersion(asset, 'the colleague\'s edit');

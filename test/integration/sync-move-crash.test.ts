@@ -9,8 +9,7 @@
 import { mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dyingAfter } from '../support/dying-api.js';
-import { startSyncHarness } from '../support/sync-harness.js';
+import { syncedPairDyingAfter } from '../support/dying-api.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { assetAt, client } from '../support/two-way.js';
 
@@ -26,15 +25,9 @@ describe('a move and rename on the service cut short', () => {
 
   it.each(['editMetadata', 'changeAsset'] as const)('dies after %s: the restart finishes the move, the user\'s name kept', async (call) => {
     const remotePath = `/MoveCrash-${call}`;
-    const dying = dyingAfter(call);
-    const first = await startSyncHarness(service, { remotePath, wrapApi: dying.wrap });
+    const { harness: first, asset, dying } = await syncedPairDyingAfter(service, remotePath, call);
     let current = first;
     try {
-      const me = client(first);
-      me.write('A/a.txt', 'first');
-      me.write('A/b.txt', 'stays');
-      await me.once();
-      const asset = await assetAt(first, `${remotePath}/A/a.txt`);
       mkdirSync(join(first.folder, 'E'));
       renameSync(join(first.folder, 'A/a.txt'), join(first.folder, 'E/logo.txt'));
 

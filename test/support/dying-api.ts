@@ -4,6 +4,9 @@
  * from what it had persisted.
  */
 import type { AssetApi } from '../../src/main/api/index.js';
+import { startSyncHarness, type SyncHarness } from './sync-harness.js';
+import type { TestService } from './test-service.js';
+import { assetAt, client } from './two-way.js';
 
 /** The calls that change where an asset is filed and what it is named (placement-executor.ts). */
 export type PlacementCall = 'transitionLifecycle' | 'editMetadata' | 'changeAsset';
@@ -44,4 +47,18 @@ export function dyingAfter(call: PlacementCall): DyingApi {
     return Promise.race([died.then(() => true), engine.syncOnce().then(() => false)]);
   };
   return { wrap, dies };
+}
+
+/**
+ * A client on `remotePath` whose process dies after `call` in `dying.dies`'s pass, with `A/a.txt`
+ * ('first') and `A/b.txt` ('stays') synced: `asset` is `A/a.txt`'s.
+ */
+export async function syncedPairDyingAfter(service: TestService, remotePath: string, call: PlacementCall): Promise<{ harness: SyncHarness; asset: string; dying: DyingApi }> {
+  const dying = dyingAfter(call);
+  const harness = await startSyncHarness(service, { remotePath, wrapApi: dying.wrap });
+  const me = client(harness);
+  me.write('A/a.txt', 'first');
+  me.write('A/b.txt', 'stays');
+  await me.once();
+  return { harness, asset: await assetAt(harness, `${remotePath}/A/a.txt`), dying };
 }

@@ -11,6 +11,22 @@ import { rootsRepo } from '../db/roots-repo.js';
 import { FolderMapper } from '../sync/folder-mapper.js';
 import { RemoteFeed } from './remote-feed.js';
 
+/** A Folders option, as the service lists it. */
+const option = (id: string, value: string, parent: FieldOption | null = null): FieldOption => ({ id, fieldId: 'folders', value, position: 0, leaf: false, numberOfChildren: 0, parent });
+
+/** A service with no assets whose folder tree is `children` (each parent's options; `null`: the top), read as it stands at each call. */
+function folderTree(children: ReadonlyMap<string | null, FieldOption[]>): AssetApi {
+  const service: Partial<AssetApi> = {
+    foldersFieldId: async () => 'folders',
+    listFieldOptionChildren: async (_fieldId, parentId) => children.get(parentId) ?? [],
+    async *scrollAssets() {
+      yield* [];
+    },
+    searchAssets: async () => ({ totalResults: 0, results: [] }),
+  };
+  return service as AssetApi;
+}
+
 describe('RemoteFeed schedule', () => {
   const opened: { db: StateDb; dir: string }[] = [];
   afterEach(() => {
@@ -128,20 +144,11 @@ describe('RemoteFeed schedule', () => {
   });
 
   it('forgets the folder cache of a removed or moved option with the tree that no longer holds it, so a crash before the change is applied on disk leaves no stale folder (seed 103748)', async () => {
-    const option = (id: string, value: string): FieldOption => ({ id, fieldId: 'folders', value, position: 0, leaf: false, numberOfChildren: 0, parent: null });
     const children = new Map<string | null, FieldOption[]>([
       [null, [option('oA', 'A'), option('oB', 'B')]],
       ['oA', [option('oC', 'C')]],
     ]);
-    const service: Partial<AssetApi> = {
-      foldersFieldId: async () => 'folders',
-      listFieldOptionChildren: async (_fieldId, parentId) => children.get(parentId) ?? [],
-      async *scrollAssets() {
-        yield* [];
-      },
-      searchAssets: async () => ({ totalResults: 0, results: [] }),
-    };
-    const { feed, folders, advance } = feedOver(service as AssetApi);
+    const { feed, folders, advance } = feedOver(folderTree(children));
     const root = feed.root;
     expect((await feed.update(ignores)).did).toBe('full');
     folders.remember(root, 'A', 'oA');
@@ -168,17 +175,8 @@ describe('RemoteFeed schedule', () => {
   });
 
   it('forgets a folder the cache maps to an option the tree does not hold there, though no walk saw that option go (seed 141957)', async () => {
-    const option = (id: string, value: string, parent: FieldOption | null = null): FieldOption => ({ id, fieldId: 'folders', value, position: 0, leaf: false, numberOfChildren: 0, parent });
     const children = new Map<string | null, FieldOption[]>([[null, [option('oA', 'A')]]]);
-    const service: Partial<AssetApi> = {
-      foldersFieldId: async () => 'folders',
-      listFieldOptionChildren: async (_fieldId, parentId) => children.get(parentId) ?? [],
-      async *scrollAssets() {
-        yield* [];
-      },
-      searchAssets: async () => ({ totalResults: 0, results: [] }),
-    };
-    const { feed, folders, advance } = feedOver(service as AssetApi);
+    const { feed, folders, advance } = feedOver(folderTree(children));
     const root = feed.root;
     expect((await feed.update(ignores)).did).toBe('full');
     // An upload into `A/C` made its option before any walk held it; elsewhere that option is deleted
