@@ -309,8 +309,12 @@ export class RootSync {
     // handed to the planner (its file changed) whose path syncs another asset now (a colleague's
     // version downloaded there) plans nothing, and its empty asset stayed live (seed 87055).
     if (plan.operations.length > 0 || resumedAny || movedUploads.size > 0) report.operations += (await deps.uploads.dropAbandoned(root)).length;
+    // A file held for its upload's record is work left: the next pass plans it, whatever else rests.
+    // Counted as nothing, the pass after rested on it, and the file never went up (until a change
+    // on disk or the hourly scan woke the root).
+    report.operations += movedUploads.size;
     // The state is taken after this pass's own writes (held deletions, say): only later changes wake the root.
-    this.rest.planned({ now, state: deps.stateVersion?.(), waiting }, plan.operations.length, plan.heldDeletes.length);
+    this.rest.planned({ now, state: deps.stateVersion?.(), waiting }, plan.operations.length + movedUploads.size, plan.heldDeletes.length);
     return report;
   }
 
