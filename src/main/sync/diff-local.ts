@@ -41,6 +41,11 @@ export interface LocalDiff {
   clashed: SyncedEntry[];
   /** New files nothing claimed; by path. */
   appeared: HashedEntry[];
+  /**
+   * Whether a new file at this path waits behind a synced row that names it in another spelling
+   * (`behindRow`): already applied to `appeared`, and asked of the unread new files the plan adds.
+   */
+  behind: (relPath: string) => boolean;
 }
 
 const basename = (relPath: string): string => relPath.slice(relPath.lastIndexOf('/') + 1);
@@ -63,7 +68,7 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
   const sameName = sameNameIn(nameKey);
   const busy = input.busy ?? new Set<string>();
   const copies = input.conflictCopies ?? new Set<string>();
-  const diff: LocalDiff = { changed: [], refreshed: [], moved: [], deleted: [], unchanged: new Set(), held: [], clashed: [], appeared: [] };
+  const diff: LocalDiff = { changed: [], refreshed: [], moved: [], deleted: [], unchanged: new Set(), held: [], clashed: [], appeared: [], behind: () => false };
   /**
    * Files still settling or unread, conflict copies left out: a copy is never a synced file moved. A
    * conflict cut off by a crash after its copy's rename, before the service's version came down, left
@@ -190,8 +195,8 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
     if (!maybe && !heldBack.has(identityOf(gone))) diff.deleted.push(gone);
   }
 
-  const behind = behindRow(synced, nameKey, diff.deleted, input.remote);
-  diff.appeared = appeared.filter((entry) => !claimed.has(entry.relPath) && !behind(entry.relPath));
+  diff.behind = behindRow(synced, nameKey, diff.deleted, input.remote);
+  diff.appeared = appeared.filter((entry) => !claimed.has(entry.relPath) && !diff.behind(entry.relPath));
   return diff;
 }
 
@@ -216,23 +221,26 @@ export function diffLocal(input: Pick<PlanInput, 'unstable' | 'pending' | 'synce
  * for the row and the row for the new file's path, on every pass (seed 142612). The new file goes up
  * and the two are told apart by a number, as before the rule.
  */
-export function behindRow(synced: ReadonlyMap<string, SyncedEntry>, nameKey: NameKey, deleted: readonly SyncedEntry[], remote?: RemoteView): (relPath: string) => boolean {
+function behindRow(synced: ReadonlyMap<string, SyncedEntry>, nameKey: NameKey, deleted: readonly SyncedEntry[], remote: RemoteView | undefined): (relPath: string) => boolean {
   if (nameKey === exactNames) return () => false;
+  /** Keys of the rows that hold their path: built on the first question (most plans ask none). */
   let keys: Set<string> | undefined;
-  return (relPath) => {
-    if (keys === undefined) {
-      const gone = new Set(deleted.map((entry) => entry.relPath));
-      const rowsOf = new Map<string, SyncedEntry[]>();
-      for (const row of synced.values()) rowsOf.set(row.assetId, [...(rowsOf.get(row.assetId) ?? []), row]);
-      const respelled = new Set<string>();
-      for (const [path, entry] of remote?.entries ?? []) {
-        for (const row of rowsOf.get(entry.assetId) ?? []) {
-          if (row.relPath !== path && nameKey(row.relPath) === nameKey(path) && remote?.entries.get(row.relPath)?.assetId !== row.assetId) respelled.add(row.relPath);
-        }
+  const holding = (): Set<string> => {
+    const gone = new Set(deleted.map((entry) => entry.relPath));
+    const rowsOf = new Map<string, SyncedEntry[]>();
+    for (const row of synced.values()) rowsOf.set(row.assetId, [...(rowsOf.get(row.assetId) ?? []), row]);
+    for (const [path, entry] of remote?.entries ?? []) {
+      for (const row of rowsOf.get(entry.assetId) ?? []) {
+        const respelled = row.relPath !== path && nameKey(row.relPath) === nameKey(path) && remote?.entries.get(row.relPath)?.assetId !== row.assetId;
+        if (respelled) gone.add(row.relPath);
       }
-      keys = new Set([...synced.keys()].filter((row) => !gone.has(row) && !respelled.has(row)).map(nameKey));
     }
-    return !synced.has(relPath) && keys.has(nameKey(relPath));
+    return new Set([...synced.keys()].filter((row) => !gone.has(row)).map(nameKey));
+  };
+  return (relPath) => {
+    if (synced.has(relPath)) return false;
+    keys ??= holding();
+    return keys.has(nameKey(relPath));
   };
 }
 

@@ -16,7 +16,7 @@
 import { nfc } from '../local/index.js';
 import { conflictCopyName } from './conflict-name.js';
 import { contentNeeded } from './content-needed.js';
-import { behindRow, diffLocal, sameNameIn, type LocalDiff } from './diff-local.js';
+import { diffLocal, sameNameIn, type LocalDiff } from './diff-local.js';
 import { diffRemote, type RemoteDiff, type RemoteState } from './diff-remote.js';
 import { folderPair } from './folder-renames.js';
 import { exactNames, numberedName, unnumbered } from './local-names.js';
@@ -65,8 +65,7 @@ export function planOperations(whole: PlanInput): Plan {
   if (input.remote === undefined) uploadDirection(local, buckets, blind);
   else bothDirections(input, local, diffRemote(input.synced, input.remote), buckets);
   // An unread new file waits behind a synced row at its path as the disk compares names, as a read one does (seed 139997).
-  const behind = behindRow(input.synced, input.nameKey ?? exactNames, local.deleted, input.remote);
-  for (const entry of input.unread) if (!blind(entry.relPath) && !behind(entry.relPath)) buckets.uploads.push({ kind: 'UPLOAD_NEW', relPath: entry.relPath, local: entry });
+  for (const entry of input.unread) if (!blind(entry.relPath) && !local.behind(entry.relPath)) buckets.uploads.push({ kind: 'UPLOAD_NEW', relPath: entry.relPath, local: entry });
 
   const guard = input.guard ?? DEFAULT_DELETE_GUARD;
   const confirmed = input.deletesConfirmed === true;

@@ -13,7 +13,7 @@ import type { FolderChange } from '../remote/remote-tree.js';
 import type { RemoteFeed } from '../remote/remote-feed.js';
 import type { NameKey } from './local-names.js';
 import { remotePlacements, type PlacementScope } from './remote-placements.js';
-import type { LocalEntry, RemoteView, SyncedEntry } from './sync-types.js';
+import { identityOf, type LocalEntry, type RemoteView, type SyncedEntry } from './sync-types.js';
 import type { UploadRoot } from './upload-executor.js';
 
 export interface RemoteSideDeps {
@@ -116,12 +116,12 @@ export function withOwnUploads(view: RemoteView, uploads: readonly Pick<JournalE
  */
 export function movedOwnUploads(uploads: readonly Pick<JournalEntry, 'kind' | 'relPath' | 'local'>[], local: ReadonlyMap<string, LocalEntry>, unstable: ReadonlySet<string>, synced: ReadonlyMap<string, SyncedEntry>): Map<string, string> {
   const moved = new Map<string, string>();
-  const gone = uploads.filter((entry) => entry.kind === 'NEW' && !local.has(entry.relPath) && !unstable.has(entry.relPath));
-  if (gone.length === 0) return moved;
+  /** The journal's path of each such upload, by its file's identity. */
+  const gone = new Map(uploads.flatMap((entry) => (entry.kind === 'NEW' && !local.has(entry.relPath) && !unstable.has(entry.relPath) ? [[identityOf(entry.local), entry.relPath] as const] : [])));
+  if (gone.size === 0) return moved;
   for (const file of local.values()) {
-    if (synced.has(file.relPath)) continue;
-    const entry = gone.find((candidate) => candidate.local.dev === file.dev && candidate.local.ino === file.ino);
-    if (entry !== undefined) moved.set(file.relPath, entry.relPath);
+    const from = synced.has(file.relPath) ? undefined : gone.get(identityOf(file));
+    if (from !== undefined) moved.set(file.relPath, from);
   }
   return moved;
 }
