@@ -33,7 +33,7 @@ export default tseslint.config(
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-restricted-syntax': ['error', { selector: "CallExpression[callee.property.name='only']", message: 'No .only in tests.' }],
-      ...forbid(['electron'], 'Only src/main/app/ imports electron: pass what the engine needs in as a function.'),
+      ...forbid(['electron'], 'Only src/main/desktop/ imports electron: pass what the engine needs in as a function.'),
     },
   },
   // The renderer (Svelte 5 + TypeScript): type-aware rules in .svelte files too, through its own tsconfig.
@@ -61,11 +61,11 @@ export default tseslint.config(
     // Two composition roots may start the embedded service (issue 16): the CLI's commands (and its
     // dispatcher) and the app's entry points. The engine and the app controller get it passed in.
     files: ['src/main/**/*.ts'],
-    ignores: ['src/main/cli/*-command.ts', 'src/main/cli/headless-app.ts', 'src/main/app/main.ts', 'src/main/cli.ts', 'src/main/**/*.test.ts'],
+    ignores: ['src/main/cli/*-command.ts', 'src/main/headless/headless-app.ts', 'src/main/desktop/main.ts', 'src/cli.ts', 'src/main/**/*.test.ts'],
     rules: forbid(['electron', '**/service/**'], 'Only the CLI commands, headless-app.ts and the app entry import src/service/: pass what the app needs in (e.g. a LocalLibrary).'),
   },
   {
-    files: ['src/main/app/**/*.ts'],
+    files: ['src/main/desktop/**/*.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },
   {

@@ -39,7 +39,7 @@ import { cpuMs, startChild, type Child } from './support/processes.js';
 import { alternatingRounds } from './support/fair-rounds.js';
 import { putParts } from './support/put-parts.js';
 import { startServiceChild, type ServiceChild } from './support/service-child.js';
-import { InlineCalls } from '../src/main/io/inline-calls.js';
+import { InlineCalls } from '../src/main/disk/inline-calls.js';
 
 const MiB = 1024 * 1024;
 /** The engine's default part and file concurrency; the baselines use the same. */

@@ -20,7 +20,7 @@ import { formatThreadCpu, threadCpu, threadCpuSince, type ThreadCpu } from './su
 import { MainThreadProfiler } from './support/cpu-profile.js';
 import { ConcurrencyLimit } from '../src/shared/concurrency-limit.js';
 import { createApiClient, staticTokenProvider } from '../src/main/api/index.js';
-import { fetchVerifiedFile } from '../src/main/download/fetch-verified-file.js';
+import { fetchVerifiedFile } from '../src/main/app/fetch-verified-file.js';
 import { RENDER_CONCURRENCY, renderTimeline, type RenderTimelineEvent } from '../src/service/transforms/transform-cache.js';
 import { renderPreview } from '../src/service/previews/render-preview.js';
 import { DocumentRenderer } from '../src/service/previews/document-renderer.js';

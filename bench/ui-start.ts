@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { startHeadlessApp } from '../src/main/cli/headless-app.js';
+import { startHeadlessApp } from '../src/main/headless/headless-app.js';
 import { launchBrowser } from '../test/e2e/support/launch-browser.js';
 import { serveRenderer } from '../test/e2e/support/serve-renderer.js';
 

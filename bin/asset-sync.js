@@ -3,7 +3,7 @@
 // script); this shim only loads them, so `npx asset-sync …` works right after install.
 import { existsSync } from 'node:fs';
 
-const entry = new URL('../dist/main/cli.js', import.meta.url);
+const entry = new URL('../dist/cli.js', import.meta.url);
 if (!existsSync(entry)) {
   process.stderr.write('asset-sync: dist/ is missing. Run `npm run build` (npm ci does it for you).\n');
   process.exit(70);

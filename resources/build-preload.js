@@ -1,8 +1,8 @@
-// Bundles the window's preload (src/main/app/preload.ts and what it imports) into ONE CommonJS file,
-// dist/main/app/preload.cjs: a sandboxed preload can require nothing but `electron` (and a few
+// Bundles the window's preload (src/main/desktop/preload.ts and what it imports) into ONE CommonJS file,
+// dist/main/desktop/preload.cjs: a sandboxed preload can require nothing but `electron` (and a few
 // built-ins), and cannot be an ES module. Uses vite (already the renderer's bundler) in library mode.
 //
-//   node resources/build-preload.js                       → dist/main/app/preload.cjs
+//   node resources/build-preload.js                       → dist/main/desktop/preload.cjs
 //   node resources/build-preload.js --out F --electron M  → F, with `electron` bundled from module M
 //                                                           (the IPC browser tests' stand-in)
 import { basename, dirname, resolve } from 'node:path';
@@ -12,7 +12,7 @@ import { build } from 'vite';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({ options: { out: { type: 'string' }, electron: { type: 'string' } } });
-const out = resolve(values.out ?? `${root}/dist/main/app/preload.cjs`);
+const out = resolve(values.out ?? `${root}/dist/main/desktop/preload.cjs`);
 
 await build({
   configFile: false,
@@ -26,7 +26,7 @@ await build({
     minify: false,
     sourcemap: false,
     target: 'es2022',
-    lib: { entry: resolve(root, 'src/main/app/preload.ts'), formats: ['cjs'], fileName: () => basename(out) },
+    lib: { entry: resolve(root, 'src/main/desktop/preload.ts'), formats: ['cjs'], fileName: () => basename(out) },
     rollupOptions: { external: values.electron === undefined ? ['electron'] : [] },
   },
 });

@@ -7,7 +7,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { withDataDir } from '../../src/service/admin/data-dir.js';
+import { withDataDir } from '../../src/service/cli/data-dir.js';
 import { blobPath } from '../../src/service/blobs/blob-layout.js';
 
 export interface SeededFiles {

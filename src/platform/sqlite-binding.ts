@@ -36,7 +36,7 @@ export interface NativeStamp {
 export interface BindingFacts {
   /** process.versions.electron: undefined under plain Node. */
   electron: string | undefined;
-  /** A packaged app (electron-builder) rather than `electron dist/main/app/main.js`. */
+  /** A packaged app (electron-builder) rather than `electron dist/main/desktop/main.js`. */
   packaged: boolean;
   /** process.resourcesPath in Electron. */
   resourcesPath: string | undefined;

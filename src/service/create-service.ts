@@ -53,7 +53,7 @@ import { presetsRepo } from './transforms/presets-repo.js';
 import { cropAreasRepo, registerCropAreaRoutes } from './transforms/crop-area-routes.js';
 import { registerPresetRoutes } from './transforms/preset-routes.js';
 import { PreviewMaker } from './previews/preview-maker.js';
-import { lockDataDir } from './admin/data-dir-lock.js';
+import { lockDataDir } from './cli/data-dir-lock.js';
 import { ChangeFeed } from './changes/change-feed.js';
 import { registerChangeRoutes } from './changes/change-routes.js';
 import { collectionsRepo } from './collections/collections-repo.js';

@@ -14,8 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type LaunchedBrowser } from './support/launch-browser.js';
 import { remoteFiles, startHeadlessHarness, type HeadlessHarness } from './support/headless-harness.js';
 import { checkAccessibility } from './support/check-accessibility.js';
-import { buildTrayMenu, type TrayMenuItem } from '../../src/main/app/tray-menu.js';
-import { searchCriterion } from '../../src/main/download/fetch-verified-file.js';
+import { buildTrayMenu, type TrayMenuItem } from '../../src/main/desktop/tray-menu.js';
+import { searchCriterion } from '../../src/main/app/fetch-verified-file.js';
 
 const docsScreenshot = fileURLToPath(new URL('../../docs/screenshot-quick-download.png', import.meta.url));
 

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { startHeadlessApp, type HeadlessApp } from '../../src/main/cli/headless-app.js';
+import { startHeadlessApp, type HeadlessApp } from '../../src/main/headless/headless-app.js';
 import { createApiClient, type ApiClient } from '../../src/main/api/index.js';
 import { staticTokenProvider } from '../../src/main/api/api-client.js';
 import { createFreedesktopTrash } from '../../src/main/local/index.js';

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createAppController } from '../../src/main/app-core/app-controller.js';
+import { createAppController } from '../../src/main/app/app-controller.js';
 import type { StoredTokens, TokenStore } from '../../src/main/auth/index.js';
 import type { AppEvent } from '../../src/shared/bridge/app-events.js';
 import { fakeBrowser } from '../support/fake-browser.js';

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/main/cli.js';
+import { main } from '../../src/cli.js';
 import { cli } from '../support/cli-runner.js';
 import { recordingIo } from '../support/fake-io.js';
 

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readStatus } from '../../src/main/sync/read-status.js';
-import { notSyncedViews } from '../../src/main/app-core/folder-view.js';
+import { notSyncedViews } from '../../src/main/app/folder-view.js';
 import { startSyncHarness } from '../support/sync-harness.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { client, type Client } from '../support/two-way.js';

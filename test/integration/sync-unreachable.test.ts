@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/main/cli.js';
+import { main } from '../../src/cli.js';
 import { recordingIo, type RecordingIo } from '../support/fake-io.js';
 import { tempDirs } from '../support/temp-dirs.js';
 import { startTestService, type TestService } from '../support/test-service.js';

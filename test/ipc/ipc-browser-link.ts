@@ -1,5 +1,5 @@
 /**
- * Joins a Chromium page to the real main-side IPC transport (src/main/app/ipc-main-transport.ts) for
+ * Joins a Chromium page to the real main-side IPC transport (src/main/desktop/ipc-main-transport.ts) for
  * the IPC browser tests: builds the real preload with the renderer-side stand-in of `electron`
  * (electron-renderer-stand-in.ts) and injects it before any page script, as Electron would; the page's
  * ipcRenderer calls arrive through `page.exposeBinding` at a stand-in ipcMain, with the sending frame's
@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Frame, Page } from 'playwright-core';
 import type { AppBridge } from '../../src/shared/bridge/app-bridge.js';
-import { serveBridgeOverIpc, type IpcMainLike, type IpcTransport } from '../../src/main/app/ipc-main-transport.js';
-import { isTrustedSender, type IpcEventLike } from '../../src/main/app/sender-check.js';
+import { serveBridgeOverIpc, type IpcMainLike, type IpcTransport } from '../../src/main/desktop/ipc-main-transport.js';
+import { isTrustedSender, type IpcEventLike } from '../../src/main/desktop/sender-check.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 

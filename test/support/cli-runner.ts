@@ -5,7 +5,7 @@
  * or to run as another user. Children are tracked so a test can stop every one it started.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { main } from '../../src/main/cli.js';
+import { main } from '../../src/cli.js';
 import { recordingIo } from './fake-io.js';
 
 export interface CliRun {

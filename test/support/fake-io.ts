@@ -1,5 +1,5 @@
 /** A CommandIo that records what a command prints, for CLI tests. */
-import type { CommandIo } from '../../src/main/cli/command-io.js';
+import type { CommandIo } from '../../src/platform/cli/command-io.js';
 
 export interface RecordingIo extends CommandIo {
   outLines: string[];

@@ -4,9 +4,9 @@
  * test chooses (our window, a subframe, a foreign page), and `sender.send` reaches the renderer's
  * listeners. Arguments go through structuredClone, as Electron's IPC would.
  */
-import type { IpcMainLike } from '../../src/main/app/ipc-main-transport.js';
-import type { IpcRendererLike } from '../../src/main/app/preload-bridge.js';
-import type { IpcEventLike, SenderFrameLike } from '../../src/main/app/sender-check.js';
+import type { IpcMainLike } from '../../src/main/desktop/ipc-main-transport.js';
+import type { IpcRendererLike } from '../../src/main/desktop/preload-bridge.js';
+import type { IpcEventLike, SenderFrameLike } from '../../src/main/desktop/sender-check.js';
 
 type Listener = (event: IpcEventLike, ...args: unknown[]) => unknown;
 

@@ -12,7 +12,7 @@ import type { BandwidthLimiter } from './bandwidth-limiter.js';
 import type { ClientClock } from './client-clock.js';
 import { transportError } from './transport-error.js';
 import { abortedError, withRetries, type RetryPolicy } from './with-retries.js';
-import type { InlineCalls } from '../io/inline-calls.js';
+import type { InlineCalls } from '../disk/inline-calls.js';
 import type { ConnectivityMonitor } from './connectivity-monitor.js';
 import { nodeJsonTransport } from './json-transport.js';
 

@@ -21,7 +21,7 @@ import { createAgentPool, type ProxyEnv } from './proxy-agents.js';
 import { searchResources } from './search-resources.js';
 import { uploadResources } from './upload-resources.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './with-retries.js';
-import { InlineCalls } from '../io/inline-calls.js';
+import { InlineCalls } from '../disk/inline-calls.js';
 import { ConnectivityMonitor, type ConnectivityListener } from './connectivity-monitor.js';
 import type { Connectivity } from '../../shared/sync/connectivity.js';
 

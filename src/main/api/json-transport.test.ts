@@ -4,7 +4,7 @@ import { createAgentPool } from './proxy-agents.js';
 import { createBandwidthLimiter } from './bandwidth-limiter.js';
 import { ConnectivityMonitor } from './connectivity-monitor.js';
 import { DEFAULT_RETRY } from './with-retries.js';
-import { InlineCalls } from '../io/inline-calls.js';
+import { InlineCalls } from '../disk/inline-calls.js';
 import { nodeJsonTransport } from './json-transport.js';
 import { transportError } from './transport-error.js';
 import { instantClock, startFakeServer, type FakeServer } from '../../../test/support/api-client-fakes.js';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApiClient, type ApiClient } from './create-api-client.js';
-import { InlineCalls } from '../io/inline-calls.js';
+import { InlineCalls } from '../disk/inline-calls.js';
 import { errorBody, instantClock, scriptedTokens, sendJson, startFakeServer, type InstantClock } from '../../../test/support/api-client-fakes.js';
 import { openHandlesOn } from '../../../test/support/open-handles.js';
 

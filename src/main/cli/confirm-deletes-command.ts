@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { openStateDb } from '../db/open-state-db.js';
 import { issuesRepo } from '../db/issues-repo.js';
 import { rootsRepo } from '../db/roots-repo.js';
-import { parseFlags, urlFlag } from './parse-flags.js';
+import { parseFlags, urlFlag } from '../../platform/cli/parse-flags.js';
 import { stateDirOf } from './state-dir.js';
 import { plural } from './progress-line.js';
-import type { CommandIo } from './command-io.js';
+import type { CommandIo } from '../../platform/cli/command-io.js';
 
 export async function confirmDeletesCommand(args: string[], io: CommandIo): Promise<number> {
   const { values } = parseFlags('confirm-deletes', args, { state: { type: 'string' }, server: { type: 'string' } });

@@ -11,9 +11,9 @@ import { rootsRepo } from '../db/roots-repo.js';
 import { snapshotsRepo } from '../db/snapshots-repo.js';
 import { NodeFileSystem, createFreedesktopTrash } from '../local/index.js';
 import { resolveConflict, type Keep } from '../sync/resolve-conflict.js';
-import { CliError } from './cli-error.js';
-import type { CommandIo } from './command-io.js';
-import { parseFlags } from './parse-flags.js';
+import { CliError } from '../../platform/cli/cli-error.js';
+import type { CommandIo } from '../../platform/cli/command-io.js';
+import { parseFlags } from '../../platform/cli/parse-flags.js';
 import { stateDirOf } from './state-dir.js';
 import { findRunningApp } from '../control/control-client.js';
 

@@ -5,7 +5,7 @@
  * unreachable it also tells `sync` which engine messages are only symptoms of that, to leave out.
  */
 import { describeConnectivity, type Connectivity } from '../../shared/sync/connectivity.js';
-import type { CommandIo } from './command-io.js';
+import type { CommandIo } from '../../platform/cli/command-io.js';
 
 /** Reason codes of per-file failures that an unreachable service explains. */
 const SYMPTOMS = /^(NETWORK|TIMEOUT|ABORTED): /;

@@ -19,7 +19,7 @@ export type DesktopProbeResult = { available: true; launch(args: string[]): Prom
 export interface DesktopFacts {
   platform: NodeJS.Platform;
   env: Record<string, string | undefined>;
-  /** The built main entry and preload exist (dist/main/app/). */
+  /** The built main entry and preload exist (dist/main/desktop/). */
   shellBuilt: boolean;
   /** The Electron executable, when it is installed. */
   electronBinary: string | undefined;
@@ -56,7 +56,7 @@ export function desktopDecision(facts: DesktopFacts): DesktopDecision {
   return { kind: 'headless', reason: 'the Electron binary is not installed and could not be downloaded on this machine' };
 }
 
-/** Where the desktop shell's built files are (dist/main/app/, beside this file's dist/main/cli/). */
+/** Where the desktop shell's built files are (dist/main/desktop/, beside this file's dist/main/cli/). */
 export function shellFiles(): { main: string; preload: string } {
   const appDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'app');
   return { main: join(appDir, 'main.js'), preload: join(appDir, 'preload.cjs') };

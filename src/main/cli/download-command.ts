@@ -5,19 +5,19 @@
  * interruption resumes it with `Range`; it takes its name only once its size and MD5 match what the
  * service announced, and never replaces a different file of the same name (it gets `name (2).ext`).
  * Progress goes to stderr, the paths of the files to stdout. The fetching itself is shared with the
- * app's quick download (src/main/download/fetch-verified-file.ts).
+ * app's quick download (src/main/app/fetch-verified-file.ts).
  */
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createApiClient, type ApiClient } from '../api/index.js';
-import { fetchVerifiedFile, searchCriterion, type WantedFile } from '../download/fetch-verified-file.js';
+import { fetchVerifiedFile, searchCriterion, type WantedFile } from '../app/fetch-verified-file.js';
 import { ConcurrencyLimit } from '../../shared/concurrency-limit.js';
 import { SyncError } from '../sync/sync-error.js';
 import { createTokenProvider, readTokens } from '../auth/index.js';
-import { CliError } from './cli-error.js';
-import { parseFlags, urlFlag } from './parse-flags.js';
+import { CliError } from '../../platform/cli/cli-error.js';
+import { parseFlags, urlFlag } from '../../platform/cli/parse-flags.js';
 import { stateDirOf } from './state-dir.js';
-import type { CommandIo } from './command-io.js';
+import type { CommandIo } from '../../platform/cli/command-io.js';
 import { formatBytes, plural } from './progress-line.js';
 
 export const downloadHelp = `Usage: asset-sync download ASSET_ID… [options]

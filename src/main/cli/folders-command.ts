@@ -11,11 +11,11 @@ import { openStateDb, type StateDb } from '../db/open-state-db.js';
 import { rootsRepo, type RootRow } from '../db/roots-repo.js';
 import { snapshotsRepo } from '../db/snapshots-repo.js';
 import { NodeFileSystem, markerPath, readRootMarker, systemClock, writeRootMarker, type FileSystem, type RootMarker } from '../local/index.js';
-import { CliError } from './cli-error.js';
+import { CliError } from '../../platform/cli/cli-error.js';
 import { matchFolder, matches } from './folder-match.js';
-import { parseFlags } from './parse-flags.js';
+import { parseFlags } from '../../platform/cli/parse-flags.js';
 import { stateDirOf } from './state-dir.js';
-import type { CommandIo } from './command-io.js';
+import type { CommandIo } from '../../platform/cli/command-io.js';
 
 export const foldersHelp = `Usage: asset-sync folders [--state DIR] [--json]
        asset-sync folders remove DIR [--state DIR]

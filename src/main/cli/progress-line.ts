@@ -7,7 +7,7 @@
  */
 import type { PlannedTransfers, TransferEvent } from '../../shared/sync/transfer-event.js';
 import type { PassReport } from '../sync/root-sync.js';
-import type { CommandIo } from './command-io.js';
+import type { CommandIo } from '../../platform/cli/command-io.js';
 import { TransferEstimate, bytesStillToMove, formatDuration } from '../../shared/sync/transfer-estimate.js';
 
 const MB = 1_000_000;

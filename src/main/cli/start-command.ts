@@ -7,12 +7,12 @@
  */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { CliError } from './cli-error.js';
-import { integerFlag, parseFlags } from './parse-flags.js';
+import { CliError } from '../../platform/cli/cli-error.js';
+import { integerFlag, parseFlags } from '../../platform/cli/parse-flags.js';
 import { stateDirOf } from './state-dir.js';
 import { openInBrowser } from './open-browser.js';
-import { startHeadlessApp } from './headless-app.js';
-import type { CommandIo } from './command-io.js';
+import { startHeadlessApp } from '../headless/headless-app.js';
+import type { CommandIo } from '../../platform/cli/command-io.js';
 
 export const startHelp = `Usage: asset-sync start [--state DIR] [--data DIR] [--folder DIR] [--port N] [--ui-port N] [--no-open]
 

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { FileSystem } from './file-system.js';
 import { MemoryFileSystem } from './memory-file-system.js';
 import { NodeFileSystem } from './node-file-system.js';
-import { InlineCalls } from '../io/inline-calls.js';
+import { InlineCalls } from '../disk/inline-calls.js';
 
 interface Fixture {
   fs: FileSystem;

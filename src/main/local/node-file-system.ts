@@ -9,8 +9,8 @@ import { constants, lstat as lstatCallback, lstatSync, stat as statCallback, typ
 import { mkdir, open, readdir, readFile, realpath, rename, unlink, utimes, type FileHandle } from 'node:fs/promises';
 import type { DirEntry, EntryKind, FileStat, FileSystem, ReadHandle, StatEntry, WriteHandle } from './file-system.js';
 import { errnoCode } from './local-error.js';
-import { Descriptor, promised } from '../io/descriptor.js';
-import { InlineCalls } from '../io/inline-calls.js';
+import { Descriptor, promised } from '../disk/descriptor.js';
+import { InlineCalls } from '../disk/inline-calls.js';
 
 /** lstat calls one readdirStats keeps in flight: enough to keep libuv's thread pool busy, no more. */
 const STATS_IN_FLIGHT = 32;

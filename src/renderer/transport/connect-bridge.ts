@@ -12,7 +12,7 @@ import { createIpcBridge } from './ipc-bridge.js';
 
 declare global {
   interface Window {
-    /** Set by the Electron preload (src/main/app/), through contextBridge: replies come as envelopes. */
+    /** Set by the Electron preload (src/main/desktop/), through contextBridge: replies come as envelopes. */
     assetSyncBridge?: ExposedBridge;
     /** Set by the Electron preload when it can tell a dropped File's path (webUtils.getPathForFile). */
     assetSyncPathForFile?: (file: File) => string;

@@ -7,8 +7,8 @@ import { loadAccessTokens } from './access-tokens.js';
 import { sessionMembers } from './session-members.js';
 import { systemClock } from '../clock.js';
 import { DEFAULT_AUDIENCE } from '../config.js';
-import { withDataDir } from '../admin/data-dir.js';
-import { AdminError } from '../admin/admin-error.js';
+import { withDataDir } from '../cli/data-dir.js';
+import { AdminError } from '../cli/admin-error.js';
 
 export interface MintTokenOptions {
   dataDir: string;

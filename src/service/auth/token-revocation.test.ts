@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../../test/support/test-service.js';
 import { addUser } from '../../../test/support/test-users.js';
 import { authorize, authorizeParams, currentUser, exchangeCode, pkcePair, refresh } from '../../../test/support/oauth-client.js';
-import { removeUser, setPassword, setRole } from '../admin/user-admin.js';
+import { removeUser, setPassword, setRole } from '../cli/user-admin.js';
 import { mintToken } from './mint-token.js';
 
 const EMAIL = 'worker@example.test';

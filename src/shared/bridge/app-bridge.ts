@@ -1,7 +1,7 @@
 /**
  * The one contract between the app and its windows (STYLE.md "one typed bridge"): every command a
  * window can send, the queries it can make, and the event stream. Two transports implement it, Electron
- * IPC (src/main/app/) and the loopback control server (src/main/control/), and the renderer talks only
+ * IPC (src/main/desktop/) and the loopback control server (src/main/control/), and the renderer talks only
  * to this interface, so the same UI runs in the Electron window and in any browser.
  *
  * Every method either resolves or rejects with a `BridgeError` (`{ name, code, message }` on the wire).

@@ -1,7 +1,7 @@
 /**
  * Every Electron IPC channel name of the bridge, in this one file (STYLE.md "channel names appear in
  * one file"), derived from `bridgeMethods` so a new bridge method gets its channel by construction.
- * The preload (src/main/app/preload.ts) and the main side (src/main/app/ipc-main-transport.ts) both
+ * The preload (src/main/desktop/preload.ts) and the main side (src/main/desktop/ipc-main-transport.ts) both
  * read them from here; nothing else names a channel.
  *
  * Answers travel as an `IpcReply` envelope rather than as a rejected promise, because Electron turns a

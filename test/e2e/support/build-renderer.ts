@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 
-const repo = fileURLToPath(new URL('../../..', import.meta.url));
+const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const sources = [join(repo, 'src/renderer'), join(repo, 'src/shared'), join(repo, 'vite.config.ts')];
 const output = join(repo, 'dist/renderer/index.html');
 

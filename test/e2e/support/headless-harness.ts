@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { startHeadlessApp, type HeadlessApp, type HeadlessAppOptions } from '../../../src/main/cli/headless-app.js';
+import { startHeadlessApp, type HeadlessApp, type HeadlessAppOptions } from '../../../src/main/headless/headless-app.js';
 import { LOCAL_SUBDOMAIN } from '../../../src/service/bootstrap.js';
 import { createApiClient, staticTokenProvider, type ApiClient } from '../../../src/main/api/index.js';
 import type { LaunchedBrowser } from './launch-browser.js';

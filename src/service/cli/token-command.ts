@@ -1,8 +1,8 @@
 /** `asset-sync token`: prints a bearer token for a user of a local service's data directory, and nothing else. */
 import { resolve } from 'node:path';
-import { mintToken } from '../../service/auth/mint-token.js';
-import { integerFlag, parseFlags, requiredFlag } from './parse-flags.js';
-import type { CommandIo } from './command-io.js';
+import { mintToken } from '../auth/mint-token.js';
+import { integerFlag, parseFlags, requiredFlag } from '../../platform/cli/parse-flags.js';
+import type { CommandIo } from '../../platform/cli/command-io.js';
 
 export const tokenHelp = `Usage: asset-sync token --data DIR [--email E] [--ttl SECONDS]
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../cli.js';
+import { main } from '../../cli.js';
 import { startTestService, type TestService } from '../../../test/support/test-service.js';
 import { recordingIo } from '../../../test/support/fake-io.js';
 

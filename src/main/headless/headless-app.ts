@@ -14,12 +14,12 @@ import { startService, type RunningService } from '../../service/create-service.
 import { serviceConfig } from '../../service/config.js';
 import { LOCAL_SUBDOMAIN } from '../../service/bootstrap.js';
 import { readTokens } from '../auth/index.js';
-import { createAppController, type AppController, type AppControllerDeps, type LocalLibrary, type LocalLibrarySession } from '../app-core/app-controller.js';
+import { createAppController, type AppController, type AppControllerDeps, type LocalLibrary, type LocalLibrarySession } from '../app/app-controller.js';
 import { startControlServer } from '../control/control-server.js';
 import { removeAppFile, writeAppFile } from '../control/app-file.js';
 import type { RemoteFeedOptions } from '../remote/remote-feed.js';
-import { AppCoreError } from '../app-core/app-core-error.js';
-import { openInBrowser } from './open-browser.js';
+import { AppError } from '../app/app-error.js';
+import { openInBrowser } from '../cli/open-browser.js';
 
 export interface HeadlessAppOptions {
   /** The engine's state directory (state.db, tokens, app.json). */
@@ -97,11 +97,11 @@ export function embeddedLibrary(options: { dataDir: string; port: number; notice
       options.notice?.(`The local library's admin is ${running.ctx.config.adminEmail}, password ${running.bootstrap.generatedAdminPassword} (shown once).`);
     }
     const admin = running.ctx.accounts.userByEmail(running.ctx.config.adminEmail);
-    if (admin === undefined) throw new AppCoreError('NO_LOCAL_LIBRARY', `The local library in ${options.dataDir} has no admin user ${running.ctx.config.adminEmail}.`);
+    if (admin === undefined) throw new AppError('NO_LOCAL_LIBRARY', `The local library in ${options.dataDir} has no admin user ${running.ctx.config.adminEmail}.`);
     let current: { token: string; expiresAt: number } | undefined;
     const mint = async (): Promise<string> => {
       const live = service;
-      if (live === undefined) throw new AppCoreError('NO_LOCAL_LIBRARY', 'The local library is not running.');
+      if (live === undefined) throw new AppError('NO_LOCAL_LIBRARY', 'The local library is not running.');
       const token = await live.ctx.tokens.issue({ sub: admin.id, scope: `subdomain:${LOCAL_SUBDOMAIN}` }, 3600);
       current = { token, expiresAt: Date.now() + 3_000_000 };
       return token;
@@ -155,7 +155,7 @@ export async function startHeadlessApp(options: HeadlessAppOptions): Promise<Hea
       openPath: async (path, { reveal }) => {
         // Without a desktop shell there is no "select this file": showing a file opens its folder.
         const target = reveal ? dirname(path) : path;
-        if (!(await openInBrowser(target))) throw new AppCoreError('OPEN_FAILED', `Could not open ${target} here; open it in your file manager.`);
+        if (!(await openInBrowser(target))) throw new AppError('OPEN_FAILED', `Could not open ${target} here; open it in your file manager.`);
       },
       openExternal: (url) => openInBrowser(url),
       ...options.deps,

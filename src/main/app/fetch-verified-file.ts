@@ -1,7 +1,7 @@
 /**
  * One file from a download job into a folder, resumable and verified: the machinery shared by
  * `asset-sync download` (src/main/cli/download-command.ts) and the app's quick download
- * (src/main/app-core/quick-downloads.ts). The bytes go to a hidden `.part` file named for the content
+ * (src/main/app/quick-downloads.ts). The bytes go to a hidden `.part` file named for the content
  * (name and checksum), so a second try after an interruption resumes with `Range`; the file takes its
  * name only once its size and MD5 match what the service announced, and it never replaces a different
  * file of the same name (it gets `name (2).ext`). It must never leave a half-written file under the

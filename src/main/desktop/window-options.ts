@@ -9,7 +9,7 @@ import type { BrowserWindowConstructorOptions } from 'electron';
 import type { AccountState } from '../../shared/bridge/app-state.js';
 
 export interface WindowOptionsInput {
-  /** The bundled preload (dist/main/app/preload.cjs). */
+  /** The bundled preload (dist/main/desktop/preload.cjs). */
   preloadPath: string;
   /** The window icon (Linux, Windows); macOS takes the app bundle's. */
   iconPath?: string;

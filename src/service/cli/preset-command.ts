@@ -1,9 +1,9 @@
 /** `asset-sync preset …`: manages the download presets of a local service's data directory. */
 import { resolve } from 'node:path';
-import { addPreset, listPresets, removePreset, type PresetSummary } from '../../service/admin/preset-admin.js';
-import { CliError } from './cli-error.js';
-import { integerFlag, parseFlags, requiredFlag } from './parse-flags.js';
-import type { CommandIo } from './command-io.js';
+import { addPreset, listPresets, removePreset, type PresetSummary } from './preset-admin.js';
+import { CliError } from '../../platform/cli/cli-error.js';
+import { integerFlag, parseFlags, requiredFlag } from '../../platform/cli/parse-flags.js';
+import type { CommandIo } from '../../platform/cli/command-io.js';
 
 export const presetHelp = `Usage: asset-sync preset <action> --data DIR [options]
 

@@ -40,7 +40,7 @@ describe('electron-builder.yml', () => {
     expect(c.win.target).toBe('nsis');
     expect(c.fileAssociations).toBeUndefined();
     for (const icon of [c.linux.icon, c.mac.icon, c.win.icon]) expect(existsSync(`${root}${icon}`)).toBe(true);
-    expect(c.extraMetadata.main).toBe('dist/main/app/main.js');
+    expect(c.extraMetadata.main).toBe('dist/main/desktop/main.js');
   });
 
   it('is what npm run dist packages, after building better-sqlite3 for Electron', () => {

@@ -2,11 +2,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from './cli.js';
-import type { CommandIo } from './cli/command-io.js';
-import { makeTempDir, startTestService } from '../../test/support/test-service.js';
-import { openDatabase } from '../service/db/open-database.js';
-import { accountsRepo } from '../service/accounts/accounts-repo.js';
-import { verifyPassword } from '../service/accounts/passwords.js';
+import type { CommandIo } from './platform/cli/command-io.js';
+import { makeTempDir, startTestService } from '../test/support/test-service.js';
+import { openDatabase } from './service/db/open-database.js';
+import { accountsRepo } from './service/accounts/accounts-repo.js';
+import { verifyPassword } from './service/accounts/passwords.js';
 
 /** A CommandIo that records output and is interrupted when the test says so. */
 interface FakeIo extends CommandIo {

@@ -70,10 +70,10 @@ describe('the bridge over IPC', () => {
 
   it('answers a controller failure as { name, code, message } and the renderer rejects with a BridgeError', async () => {
     const { controller, bridge } = setUp();
-    controller.answers.removeFolder = () => Promise.reject(Object.assign(new Error('No synced folder has the id nope.'), { name: 'AppCoreError', code: 'NOT_FOUND' }));
+    controller.answers.removeFolder = () => Promise.reject(Object.assign(new Error('No synced folder has the id nope.'), { name: 'AppError', code: 'NOT_FOUND' }));
     const error: unknown = await bridge.removeFolder({ folderId: 'nope' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BridgeError);
-    expect(error).toMatchObject({ name: 'AppCoreError', code: 'NOT_FOUND', message: 'No synced folder has the id nope.' });
+    expect(error).toMatchObject({ name: 'AppError', code: 'NOT_FOUND', message: 'No synced folder has the id nope.' });
   });
 
   it.each([

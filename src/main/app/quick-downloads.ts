@@ -1,7 +1,7 @@
 /**
  * Quick download (issue 18), the app's side: search assets by file name and keywords, read the service's
  * presets, and fetch one asset's file — as it is or through a preset — into the downloads folder with
- * the same resumable, verified machinery as `asset-sync download` (src/main/download/). Each download
+ * the same resumable, verified machinery as `asset-sync download` (src/main/app/). Each download
  * is pushed as `quick-download` events (at most one progress event per `progressMs`) and, once in
  * place, remembered as a recent download for the tray. It never writes over an existing file: a name
  * that is taken gets `name (2).ext`.
@@ -12,10 +12,10 @@ import { mkdir } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { ApiClient } from '../api/index.js';
 import type { Asset } from '../../shared/api/resources.js';
-import { fetchVerifiedFile, searchCriterion } from '../download/fetch-verified-file.js';
+import { fetchVerifiedFile, searchCriterion } from './fetch-verified-file.js';
 import type { QuickDownloadRequest, QuickDownloadView, QuickPreset, QuickSearchResult, RecentQuickDownload } from '../../shared/bridge/quick-download.js';
 import { toBridgeError } from '../../shared/bridge/bridge-error.js';
-import { AppCoreError } from './app-core-error.js';
+import { AppError } from './app-error.js';
 
 /** How many recent downloads are remembered (the tray shows them all). */
 export const RECENT_LIMIT = 8;
@@ -62,8 +62,8 @@ export class QuickDownloads {
 
   async search(request: { text: string; limit: number }): Promise<QuickSearchResult[]> {
     const text = typeof request.text === 'string' ? request.text.trim() : '';
-    if (text === '' || text.length > TEXT_MAX) throw new AppCoreError('INVALID_REQUEST', `Search for 1 to ${TEXT_MAX} characters of a file name or keyword.`);
-    if (!Number.isInteger(request.limit) || request.limit < 1 || request.limit > SEARCH_MAX) throw new AppCoreError('INVALID_REQUEST', `limit must be a whole number from 1 to ${SEARCH_MAX}.`);
+    if (text === '' || text.length > TEXT_MAX) throw new AppError('INVALID_REQUEST', `Search for 1 to ${TEXT_MAX} characters of a file name or keyword.`);
+    if (!Number.isInteger(request.limit) || request.limit < 1 || request.limit > SEARCH_MAX) throw new AppError('INVALID_REQUEST', `limit must be a whole number from 1 to ${SEARCH_MAX}.`);
     const page = await this.deps.api().searchAssets({ criterion: searchCriterion(text), sorts: [{ field: { type: 'FIXED', fieldName: 'FILENAME' }, order: 'ASC' }], from: 0, pageSize: request.limit });
     return page.results.flatMap((envelope) => resultOf(envelope.result));
   }
@@ -81,9 +81,9 @@ export class QuickDownloads {
   }
 
   async download(request: QuickDownloadRequest): Promise<QuickDownloadView> {
-    if (typeof request.assetId !== 'string' || request.assetId === '') throw new AppCoreError('INVALID_REQUEST', 'Choose an asset to download.');
+    if (typeof request.assetId !== 'string' || request.assetId === '') throw new AppError('INVALID_REQUEST', 'Choose an asset to download.');
     const presetId = request.presetId ?? null;
-    if (presetId !== null && (typeof presetId !== 'string' || presetId === '')) throw new AppCoreError('INVALID_REQUEST', 'presetId is a preset\'s id, or null for the original.');
+    if (presetId !== null && (typeof presetId !== 'string' || presetId === '')) throw new AppError('INVALID_REQUEST', 'presetId is a preset\'s id, or null for the original.');
     const api = this.deps.api();
     const presetName = presetId === null ? 'Original' : await this.presetNameOf(presetId);
     const view: QuickDownloadView = { id: this.nextId++, assetId: request.assetId, filename: '', presetId, presetName, status: 'running', bytesDone: 0, bytesTotal: null, path: null, error: null };
@@ -101,7 +101,7 @@ export class QuickDownloads {
       const failure = outcome.failures['0'];
       if (failure !== undefined) throw failure;
       const item = outcome.successes['0'];
-      if (item === undefined) throw new AppCoreError('NOT_FOUND', `The service gave no file for asset ${request.assetId}.`);
+      if (item === undefined) throw new AppError('NOT_FOUND', `The service gave no file for asset ${request.assetId}.`);
       view.bytesTotal = item.size;
       const folder = this.deps.folder();
       await mkdir(folder, { recursive: true });
@@ -134,8 +134,8 @@ export class QuickDownloads {
 
   async reveal(request: { downloadId: number }): Promise<void> {
     const view = this.downloads.get(request.downloadId);
-    if (view?.path == null) throw new AppCoreError('NOT_FOUND', `There is no finished quick download ${String(request.downloadId)}.`);
-    if (this.deps.reveal === undefined) throw new AppCoreError('OPEN_FAILED', `Showing files is not available here; the file is ${view.path}.`);
+    if (view?.path == null) throw new AppError('NOT_FOUND', `There is no finished quick download ${String(request.downloadId)}.`);
+    if (this.deps.reveal === undefined) throw new AppError('OPEN_FAILED', `Showing files is not available here; the file is ${view.path}.`);
     await this.deps.reveal(view.path);
   }
 
@@ -146,7 +146,7 @@ export class QuickDownloads {
 
   private async presetNameOf(presetId: string): Promise<string> {
     const known = this.presetList.find((preset) => preset.id === presetId) ?? (await this.refreshPresets()).find((preset) => preset.id === presetId);
-    if (known === undefined) throw new AppCoreError('NOT_FOUND', `The service has no preset ${presetId}; choose another one.`);
+    if (known === undefined) throw new AppError('NOT_FOUND', `The service has no preset ${presetId}; choose another one.`);
     return known.name;
   }
 

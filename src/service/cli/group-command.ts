@@ -1,9 +1,9 @@
 /** `asset-sync group …`: manages the groups, their members and folder limits, of a local service's data directory. */
 import { resolve } from 'node:path';
-import { addGroup, listGroups, removeGroup, setGroup, type GroupFlags, type GroupSummary } from '../../service/admin/group-admin.js';
-import { CliError } from './cli-error.js';
-import { parseFlags, requiredFlag } from './parse-flags.js';
-import type { CommandIo } from './command-io.js';
+import { addGroup, listGroups, removeGroup, setGroup, type GroupFlags, type GroupSummary } from './group-admin.js';
+import { CliError } from '../../platform/cli/cli-error.js';
+import { parseFlags, requiredFlag } from '../../platform/cli/parse-flags.js';
+import type { CommandIo } from '../../platform/cli/command-io.js';
 
 export const groupHelp = `Usage: asset-sync group <action> --data DIR [options]
 

@@ -8,7 +8,7 @@ import { clientFor } from '../../../test/support/api-client-service.js';
 import { makeTempDir, startTestService, type TestService } from '../../../test/support/test-service.js';
 import { uploadNewAsset } from '../../../test/support/upload-helpers.js';
 import { makeImage, makePdf } from '../../../test/support/media-fixtures.js';
-import { AppCoreError } from './app-core-error.js';
+import { AppError } from './app-error.js';
 import { QuickDownloads, RECENT_LIMIT } from './quick-downloads.js';
 
 describe('quick downloads against the real service', () => {
@@ -39,7 +39,7 @@ describe('quick downloads against the real service', () => {
     let clock = Date.parse('2026-11-26T10:00:00.000Z');
     const quick = new QuickDownloads({
       api: () => {
-        if (options.signedIn === false) throw new AppCoreError('NOT_SIGNED_IN', 'Sign in first.');
+        if (options.signedIn === false) throw new AppError('NOT_SIGNED_IN', 'Sign in first.');
         return api;
       },
       folder: () => folder,

@@ -12,12 +12,12 @@ afterAll(() => {
 
 describe('the command that starts the app at login', () => {
   it('runs an AppImage by its own path, a packaged app by its executable, a development run through main.js', () => {
-    const base = { execPath: '/tmp/.mount_AssetX/asset-sync', packaged: true, mainScript: '/repo/dist/main/app/main.js', appImage: undefined };
+    const base = { execPath: '/tmp/.mount_AssetX/asset-sync', packaged: true, mainScript: '/repo/dist/main/desktop/main.js', appImage: undefined };
     expect(launchCommand({ ...base, appImage: '/home/ann/Apps/Asset Sync.AppImage' })).toEqual({ exec: '/home/ann/Apps/Asset Sync.AppImage', args: ['--hidden'] });
     expect(launchCommand({ ...base, execPath: '/opt/Asset Sync/asset-sync' })).toEqual({ exec: '/opt/Asset Sync/asset-sync', args: ['--hidden'] });
     expect(launchCommand({ ...base, packaged: false, execPath: '/repo/node_modules/electron/dist/electron' })).toEqual({
       exec: '/repo/node_modules/electron/dist/electron',
-      args: ['/repo/dist/main/app/main.js', '--hidden'],
+      args: ['/repo/dist/main/desktop/main.js', '--hidden'],
     });
   });
 

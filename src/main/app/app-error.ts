@@ -1,5 +1,5 @@
 /** Failures of the app controller itself, with a stable code the bridge passes through to the window. */
-export type AppCoreErrorCode =
+export type AppErrorCode =
   | 'INVALID_REQUEST'
   | 'NOT_FOUND'
   | 'NOT_SIGNED_IN'
@@ -10,11 +10,11 @@ export type AppCoreErrorCode =
   | 'OPEN_FAILED'
   | 'CLOSED';
 
-export class AppCoreError extends Error {
-  override readonly name = 'AppCoreError';
+export class AppError extends Error {
+  override readonly name = 'AppError';
 
   constructor(
-    readonly code: AppCoreErrorCode,
+    readonly code: AppErrorCode,
     message: string,
   ) {
     super(message);

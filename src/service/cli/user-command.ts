@@ -1,9 +1,9 @@
 /** `asset-sync user …`: manages the users of a local service's data directory. */
 import { resolve } from 'node:path';
-import { addUser, listUsers, parseRole, removeUser, setPassword, setRole, type UserSummary } from '../../service/admin/user-admin.js';
-import { CliError } from './cli-error.js';
-import { parseFlags, requiredFlag } from './parse-flags.js';
-import type { CommandIo } from './command-io.js';
+import { addUser, listUsers, parseRole, removeUser, setPassword, setRole, type UserSummary } from './user-admin.js';
+import { CliError } from '../../platform/cli/cli-error.js';
+import { parseFlags, requiredFlag } from '../../platform/cli/parse-flags.js';
+import type { CommandIo } from '../../platform/cli/command-io.js';
 
 export const userHelp = `Usage: asset-sync user <action> --data DIR [options]
 

@@ -9,7 +9,7 @@ import { renameSync } from 'node:fs';
 import Conf, { type Schema } from 'conf';
 import type { AppSettings, BridgeErrorData } from '../../shared/bridge/app-state.js';
 import type { RecentQuickDownload } from '../../shared/bridge/quick-download.js';
-import { AppCoreError } from './app-core-error.js';
+import { AppError } from './app-error.js';
 
 /** Who the app syncs as, remembered across starts (the tokens themselves live in the token store). */
 export type StoredAccount = { kind: 'local' } | { kind: 'remote'; server: string } | null;
@@ -128,10 +128,10 @@ export function openSettingsStore(options: SettingsStoreOptions): SettingsStore 
     try {
       renameSync(path, aside);
     } catch (renameError) {
-      throw new AppCoreError('SETTINGS_UNREADABLE', `The settings file ${path} could not be read (${describe(error)}) nor moved aside (${describe(renameError)}); fix or remove it by hand.`);
+      throw new AppError('SETTINGS_UNREADABLE', `The settings file ${path} could not be read (${describe(error)}) nor moved aside (${describe(renameError)}); fix or remove it by hand.`);
     }
     problem = {
-      name: 'AppCoreError',
+      name: 'AppError',
       code: 'SETTINGS_UNREADABLE',
       message: `The settings file could not be read (${describe(error)}); it was kept as ${aside} and the app started with default settings. Set them again, or fix that file and put it back.`,
     };
@@ -146,7 +146,7 @@ export function openSettingsStore(options: SettingsStoreOptions): SettingsStore 
       try {
         conf.store = next;
       } catch (error) {
-        throw new AppCoreError('INVALID_REQUEST', `Those settings are not valid: ${describe(error)}.`);
+        throw new AppError('INVALID_REQUEST', `Those settings are not valid: ${describe(error)}.`);
       }
       return next;
     },

@@ -10,7 +10,7 @@
 import type { Engine } from '../engine.js';
 import type { PassReport } from '../sync/root-sync.js';
 import type { Clock } from '../local/index.js';
-import { AppCoreError } from './app-core-error.js';
+import { AppError } from './app-error.js';
 
 export interface SyncRunnerOptions {
   engine: Engine;
@@ -96,7 +96,7 @@ export class SyncRunner {
         this.waiters.add(waiter);
       });
     }
-    if (this.stopped) throw new AppCoreError('CLOSED', 'The app is closing; this transfer resumes at the next start.');
+    if (this.stopped) throw new AppError('CLOSED', 'The app is closing; this transfer resumes at the next start.');
   }
 
   /**
@@ -121,7 +121,7 @@ export class SyncRunner {
     this.stopped = true;
     this.abort?.abort();
     this.wake?.();
-    for (const waiter of [...this.waiters]) waiter.reject(new AppCoreError('CLOSED', 'The app is closing; this transfer resumes at the next start.'));
+    for (const waiter of [...this.waiters]) waiter.reject(new AppError('CLOSED', 'The app is closing; this transfer resumes at the next start.'));
     await this.done;
   }
 

@@ -1,11 +1,11 @@
 /**
  * The Electron main process (issue 17): the desktop app's composition root. One instance per user;
- * the app controller (src/main/app-core/) started here with Electron's trash, shell and safeStorage
+ * the app controller (src/main/app/) started here with Electron's trash, shell and safeStorage
  * passed in; the bridge served to the one window over IPC; the tray; batched notifications; launch at
  * login from the settings; and a quit that waits for the controller to close.
  *
  * Only wiring lives here: each part is a small tested module beside this file. Started by
- * desktop-launcher.ts as `electron dist/main/app/main.js [--state DIR] [--data DIR] [--folder DIR]`.
+ * desktop-launcher.ts as `electron dist/main/desktop/main.js [--state DIR] [--data DIR] [--folder DIR]`.
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
@@ -14,8 +14,8 @@ import { parseArgs } from 'node:util';
 import { BrowserWindow, Menu, Notification, Tray, app, ipcMain, nativeImage, nativeTheme, protocol, safeStorage, session, shell } from 'electron';
 import type { ActivityEntry } from '../../shared/bridge/app-events.js';
 import type { AppState, HostInfo } from '../../shared/bridge/app-state.js';
-import { createAppController, type AppControllerDeps } from '../app-core/app-controller.js';
-import { defaultFolder, defaultStaticDir, embeddedLibrary } from '../cli/headless-app.js';
+import { createAppController, type AppControllerDeps } from '../app/app-controller.js';
+import { defaultFolder, defaultStaticDir, embeddedLibrary } from '../headless/headless-app.js';
 import { defaultDataDir } from '../cli/start-command.js';
 import { stateDirOf } from '../cli/state-dir.js';
 import { APP_PAGE_URL, APP_SCHEME, APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol.js';

@@ -12,7 +12,7 @@ import type { Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { resolveInsideRoot } from '../local/index.js';
 import { NodeFileSystem } from '../local/index.js';
-import { AppCoreError } from './app-core-error.js';
+import { AppError } from './app-error.js';
 
 /** `a.png`, then `a (2).png`, `a (3).png`, …: the first name `exists` says is free. */
 export async function freeName(dir: string, name: string, exists: (path: string) => Promise<boolean>): Promise<string> {
@@ -38,7 +38,7 @@ export async function targetDir(root: string, relDir: string): Promise<string> {
   try {
     return await resolveInsideRoot(new NodeFileSystem(), root, clean);
   } catch (error) {
-    throw new AppCoreError('INVALID_REQUEST', `"${relDir}" is not a folder inside the synced folder: ${error instanceof Error ? error.message : String(error)}`);
+    throw new AppError('INVALID_REQUEST', `"${relDir}" is not a folder inside the synced folder: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
@@ -52,7 +52,7 @@ export interface CopyProgress {
 /** Copies a file or a folder (recursively) from this machine into `dir`; answers the files copied. */
 export async function copyPathInto(source: string, dir: string, progress: CopyProgress): Promise<number> {
   const stat = await lstat(source).catch((error: unknown) => {
-    throw new AppCoreError('COPY_FAILED', `Cannot read ${source}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new AppError('COPY_FAILED', `Cannot read ${source}: ${error instanceof Error ? error.message : String(error)}`);
   });
   await mkdir(dir, { recursive: true });
   const name = await freeName(dir, basename(source), pathExists);
@@ -76,7 +76,7 @@ export async function copyPathInto(source: string, dir: string, progress: CopyPr
   } catch (error) {
     await rm(temporary, { force: true });
     progress.finished(token, error);
-    throw new AppCoreError('COPY_FAILED', `Could not copy ${source}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new AppError('COPY_FAILED', `Could not copy ${source}: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
@@ -120,11 +120,11 @@ export async function copyStreamInto(
 ): Promise<string> {
   const parts = relPath.split('/').filter((part) => part !== '' && part !== '.');
   if (parts.length === 0 || parts.some((part) => part === '..' || part.includes('\\') || part.includes('\0'))) {
-    throw new AppCoreError('INVALID_REQUEST', `"${relPath}" is not a file name a drop can carry.`);
+    throw new AppError('INVALID_REQUEST', `"${relPath}" is not a file name a drop can carry.`);
   }
   const fileName = parts.pop() ?? '';
   const folder = join(dir, ...parts);
-  if (relative(dir, folder).startsWith('..')) throw new AppCoreError('INVALID_REQUEST', `"${relPath}" leaves the folder.`);
+  if (relative(dir, folder).startsWith('..')) throw new AppError('INVALID_REQUEST', `"${relPath}" leaves the folder.`);
   await mkdir(folder, { recursive: true });
   const name = await freeName(folder, fileName, pathExists);
   const target = join(folder, name);
@@ -143,7 +143,7 @@ export async function copyStreamInto(
   } catch (error) {
     await rm(temporary, { force: true });
     progress.finished(token, error);
-    throw new AppCoreError('COPY_FAILED', `Could not write ${relPath}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new AppError('COPY_FAILED', `Could not write ${relPath}: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 

@@ -1,10 +1,10 @@
 /** `asset-sync serve`: runs the asset service (API + authorisation server) until interrupted. */
 import { resolve } from 'node:path';
-import { startService } from '../../service/create-service.js';
-import { DEFAULT_AUDIENCE, serviceConfig, type SmtpConfig } from '../../service/config.js';
-import { CliError } from './cli-error.js';
-import { envValue, integerFlag, nonEmptyFlag, parseFlags, requiredFlag, urlFlag } from './parse-flags.js';
-import type { CommandIo } from './command-io.js';
+import { startService } from '../create-service.js';
+import { DEFAULT_AUDIENCE, serviceConfig, type SmtpConfig } from '../config.js';
+import { CliError } from '../../platform/cli/cli-error.js';
+import { envValue, integerFlag, nonEmptyFlag, parseFlags, requiredFlag, urlFlag } from '../../platform/cli/parse-flags.js';
+import type { CommandIo } from '../../platform/cli/command-io.js';
 
 export const serveHelp = `Usage: asset-sync serve --data DIR [--port N] [--host 127.0.0.1] [--public-url URL]
                          [--admin-email E] [--admin-password P] [--audience A] [--no-refresh-rotation]

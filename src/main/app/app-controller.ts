@@ -2,7 +2,7 @@
  * The app behind the window (issue 16): one controller that owns the engine of all synced folders,
  * the settings, the account and sign-in and the activity log, and publishes one state. It implements
  * the bridge contract in-process; the loopback control server (src/main/control/) and Electron's IPC
- * (src/main/app/) only carry it. It never imports Electron nor the service: the shell passes in what
+ * (src/main/desktop/) only carry it. It never imports Electron nor the service: the shell passes in what
  * differs (trash, opening paths and URLs, tokens, the embedded local library).
  *
  * State is rebuilt from the engine's state database (read-status.ts, through folder-view.ts) plus what
@@ -33,7 +33,7 @@ import type { AppEvent } from '../../shared/bridge/app-events.js';
 import type { AccountState, AppSettings, AppState, BridgeErrorData, HostInfo } from '../../shared/bridge/app-state.js';
 import { toBridgeError } from '../../shared/bridge/bridge-error.js';
 import { ActivityLog } from './activity-log.js';
-import { AppCoreError } from './app-core-error.js';
+import { AppError } from './app-error.js';
 import { ServiceReachability } from './service-reachability.js';
 import { copyPathInto, copyStreamInto, targetDir, type CopyProgress } from './copy-in.js';
 import { conflictViews, folderActivity, folderView, heldDeletionViews, notSyncedViews, overallState, waitingCount, withoutUnreachable, type FolderRuntime } from './folder-view.js';
@@ -191,7 +191,7 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
   // ---- state ----------------------------------------------------------------------------------
 
   const readSettings = (): StoredSettings => {
-    if (settings === undefined) throw new AppCoreError('CLOSED', 'The app has not started yet.');
+    if (settings === undefined) throw new AppError('CLOSED', 'The app has not started yet.');
     return settings.read();
   };
 
@@ -499,7 +499,7 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
 
   const startLocal = async (): Promise<void> => {
     const library = deps.localLibrary;
-    if (library === undefined) throw new AppCoreError('NO_LOCAL_LIBRARY', 'This build has no built-in local library; sign in to a server instead.');
+    if (library === undefined) throw new AppError('NO_LOCAL_LIBRARY', 'This build has no built-in local library; sign in to a server instead.');
     const local = await library.start();
     await closeSession();
     account = { kind: 'signed-in', server: local.server, email: local.user.email, name: local.user.name, local: true };
@@ -525,13 +525,13 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
   };
 
   const requireSession = (): Session => {
-    if (session === undefined) throw new AppCoreError('NOT_SIGNED_IN', 'Sign in (or use the built-in local library) first.');
+    if (session === undefined) throw new AppError('NOT_SIGNED_IN', 'Sign in (or use the built-in local library) first.');
     return session;
   };
 
   const rootOf = (current: Session, folderId: string): { id: string; path: string } => {
     const row = rootsRepo(current.engine.db).byId(folderId);
-    if (row === undefined) throw new AppCoreError('NOT_FOUND', `There is no synced folder ${folderId}.`);
+    if (row === undefined) throw new AppError('NOT_FOUND', `There is no synced folder ${folderId}.`);
     return row;
   };
 
@@ -603,13 +603,13 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
     },
 
     async listActivity(query) {
-      if (!Number.isFinite(query.limit) || query.limit < 0) throw new AppCoreError('INVALID_REQUEST', 'limit must be a number from 0 to 5,000.');
+      if (!Number.isFinite(query.limit) || query.limit < 0) throw new AppError('INVALID_REQUEST', 'limit must be a number from 0 to 5,000.');
       return activity.list(query);
     },
 
     async addFolder(request) {
       const current = requireSession();
-      if (typeof request.path !== 'string' || request.path.trim() === '') throw new AppCoreError('INVALID_REQUEST', 'Choose a folder to sync.');
+      if (typeof request.path !== 'string' || request.path.trim() === '') throw new AppError('INVALID_REQUEST', 'Choose a folder to sync.');
       const path = resolvePath(request.path);
       await mkdir(path, { recursive: true });
       await current.engine.addRoot({ path, remotePath: request.remotePath === '' ? '/' : request.remotePath, publishLive: request.publishLive });
@@ -634,14 +634,14 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
     async updateFolder(request) {
       const current = requireSession();
       const root = rootsRepo(current.engine.db).byId(request.folderId);
-      if (root === undefined) throw new AppCoreError('NOT_FOUND', `There is no synced folder ${request.folderId}.`);
+      if (root === undefined) throw new AppError('NOT_FOUND', `There is no synced folder ${request.folderId}.`);
       await current.engine.addRoot({ path: root.path, remotePath: request.remotePath ?? root.remote_path, publishLive: request.publishLive ?? root.publish_live === 1 });
       current.runner.rootsChanged();
       changed();
     },
 
     async pause(request) {
-      if (!['one-hour', 'until-resumed'].includes(request.span)) throw new AppCoreError('INVALID_REQUEST', 'span is "one-hour" or "until-resumed".');
+      if (!['one-hour', 'until-resumed'].includes(request.span)) throw new AppError('INVALID_REQUEST', 'span is "one-hour" or "until-resumed".');
       if (request.folderId === undefined) {
         globalPause?.cancel();
         globalPause = pauseEntry(request.span, () => resumeFolder(undefined));
@@ -671,7 +671,7 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
     async resolveConflict(request) {
       const current = requireSession();
       const db = current.engine.db;
-      if (!['mine', 'theirs', 'both'].includes(request.keep)) throw new AppCoreError('INVALID_REQUEST', 'keep is "mine", "theirs" or "both".');
+      if (!['mine', 'theirs', 'both'].includes(request.keep)) throw new AppError('INVALID_REQUEST', 'keep is "mine", "theirs" or "both".');
       // Between passes: a pass in flight may still be landing the service's version of this file.
       await current.runner.exclusive(() =>
         resolveConflictOnDisk({ fs, trash, conflicts: conflictsRepo(db), snapshots: snapshotsRepo(db), root: (id) => rootsRepo(db).byId(id) }, request.conflictId, request.keep),
@@ -742,7 +742,7 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
 
     async signIn(request) {
       const server = typeof request.server === 'string' ? request.server.trim().replace(/\/+$/, '') : '';
-      if (!URL.canParse(server) || !/^https?:$/.test(new URL(server).protocol)) throw new AppCoreError('INVALID_REQUEST', `The server address must be an http(s) URL, got "${request.server}".`);
+      if (!URL.canParse(server) || !/^https?:$/.test(new URL(server).protocol)) throw new AppError('INVALID_REQUEST', `The server address must be an http(s) URL, got "${request.server}".`);
       signInAttempt?.abort();
       const attempt = new AbortController();
       signInAttempt = attempt;
@@ -770,9 +770,9 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
           })
           .catch((error: unknown) => {
             if (signInAttempt === attempt) account = previous.kind === 'signing-in' ? { kind: 'none' } : previous;
-            if (!opened) reject(error instanceof Error ? error : new AppCoreError('INVALID_REQUEST', String(error)));
+            if (!opened) reject(error instanceof Error ? error : new AppError('INVALID_REQUEST', String(error)));
             else if (!attempt.signal.aborted) {
-              problems = [...problems.filter((problem) => problem.code !== 'SIGN_IN_FAILED'), { name: 'AppCoreError', code: 'SIGN_IN_FAILED', message: `Sign-in to ${server} did not finish: ${toBridgeError(error).message}` }];
+              problems = [...problems.filter((problem) => problem.code !== 'SIGN_IN_FAILED'), { name: 'AppError', code: 'SIGN_IN_FAILED', message: `Sign-in to ${server} did not finish: ${toBridgeError(error).message}` }];
             }
             changed();
           });
@@ -805,13 +805,13 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
       const allowed: (keyof AppSettings)[] = ['publishLive', 'uploadBytesPerSecond', 'downloadBytesPerSecond', 'launchAtLogin', 'startWithLocalLibrary', 'notifications', 'downloadFolder'];
       const clean: Partial<AppSettings> = {};
       for (const key of Object.keys(patch)) {
-        if (!allowed.includes(key as keyof AppSettings)) throw new AppCoreError('INVALID_REQUEST', `There is no setting "${key}".`);
+        if (!allowed.includes(key as keyof AppSettings)) throw new AppError('INVALID_REQUEST', `There is no setting "${key}".`);
       }
       Object.assign(clean, patch);
       if (typeof clean.downloadFolder === 'string') {
         // A folder the user typed: kept absolute, and refused when it is not a folder we can use.
         const folder = clean.downloadFolder.trim();
-        if (folder === '' || !isAbsolute(folder)) throw new AppCoreError('INVALID_REQUEST', `The download folder must be a full path, got "${clean.downloadFolder}".`);
+        if (folder === '' || !isAbsolute(folder)) throw new AppError('INVALID_REQUEST', `The download folder must be a full path, got "${clean.downloadFolder}".`);
         clean.downloadFolder = folder;
       }
       const next = readSettingsStore().update(clean);
@@ -824,7 +824,7 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
       const current = requireSession();
       const root = rootOf(current, request.folderId);
       const target = request.relPath === undefined || request.relPath === '' ? root.path : await targetDir(root.path, request.relPath);
-      if (deps.openPath === undefined) throw new AppCoreError('OPEN_FAILED', `Opening folders is not available here; the folder is ${target}.`);
+      if (deps.openPath === undefined) throw new AppError('OPEN_FAILED', `Opening folders is not available here; the folder is ${target}.`);
       await deps.openPath(target, { reveal: request.reveal === true });
     },
 
@@ -847,7 +847,7 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
   };
 
   const readSettingsStore = (): SettingsStore => {
-    if (settings === undefined) throw new AppCoreError('CLOSED', 'The app has not started yet.');
+    if (settings === undefined) throw new AppError('CLOSED', 'The app has not started yet.');
     return settings;
   };
 
