@@ -14,8 +14,8 @@ export const BATCH_SEEDS = Number(process.env.SIM_SEEDS ?? 420);
 export const BATCH_PARTS = 3;
 
 /**
- * Seeds of the batch that fail on bugs found and not fixed yet, by the class of bug (README, "The
- * simulation"; each replays with `npm run sim -- --seed N`). A seed goes back into the batch when its
+ * Seeds of the batch that fail on bugs found and not fixed yet, by the class of bug (docs/simulation.md,
+ * "Not simulated, and open"; each replays with `npm run sim -- --seed N`). A seed goes back into the batch when its
  * bug is fixed.
  */
 export const OPEN_FAILURES: ReadonlyMap<number, string> = new Map<number, string>([]);

@@ -219,7 +219,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     registerCropAreaRoutes(app, ctx, assets, cropAreas);
     const changes = new ChangeFeed(db, ctx.settings);
     registerChangeRoutes(app, ctx, changes, { timers: deps.timers ?? systemTimers });
-    // Collaboration (issue 20): collections, shares, portals, guest uploads.
+    // Collaboration: collections, shares, portals, guest uploads.
     const collections = collectionsRepo(db);
     registerCollectionRoutes(app, ctx, { collections, assets });
     const shares = sharesRepo(db);
@@ -247,7 +247,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
       uploads,
       selectByCriterion: assetIdSelector(ctx),
     });
-    // Issue 21: accounts and administration, download events, suggestions and the rest of the spec.
+    // Accounts and administration, download events, suggestions and the rest of the spec.
     registerDownloadEventRoutes(app, ctx);
     registerSearchFilterRoutes(app, ctx);
     registerFieldViewRoutes(app, ctx);

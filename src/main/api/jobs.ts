@@ -22,7 +22,7 @@ export interface JobPollPolicy {
   /**
    * …or up to this while the job moves (its progress or its successes grew since the poll before), ms:
    * a job reporting items as they are done is followed closely, and one that sits still is asked less
-   * and less (issue 18: a download job finishing just after a 2 s wait cost up to 2 s).
+   * and less, so a job that ends just after a wait is not seen up to maxMs late.
    */
   movingMaxMs: number;
   /** A job still running after this long is given up on (JOB_TIMEOUT, retryable), ms. */
@@ -138,8 +138,8 @@ export async function pollJob(requester: Requester, policy: JobPollPolicy, path:
   /**
    * The next poll goes at once: the service holds polls [ours] (the job says `pollHoldMs`) and the
    * last answer showed the job moved, so that answer came early, woken by the move, and the next is
-   * held until the move after it. Sleeping out the interval instead left the job's end (or an item)
-   * unseen for up to movingMaxMs when it came just after such an answer (issue 18).
+   * held until the move after it. Sleeping out the interval would leave the job's end (or an item)
+   * unseen for up to movingMaxMs when it comes just after such an answer.
    */
   let atOnce = false;
   onPoll?.(current);
@@ -156,7 +156,7 @@ export async function pollJob(requester: Requester, policy: JobPollPolicy, path:
     try {
       // The wait runs from the start of the poll before: a service that holds a poll until the job
       // moves [ours] (docs/api.md) has already spent it, and is asked again at once, so an item made
-      // during the wait is not left unseen for up to movingMaxMs (issue 18). One that answers at once
+      // during the wait is not left unseen for up to movingMaxMs. One that answers at once
       // (the hosted one) is asked as often as before.
       await clock.sleep(atOnce ? 0 : Math.max(0, wait - (clock.now() - asked)), signal);
     } catch {
@@ -167,8 +167,8 @@ export async function pollJob(requester: Requester, policy: JobPollPolicy, path:
     current = parseAnswer(jobSchema, await requester.json({ method: 'GET', path: jobPath, signal }), 'GET', jobPath);
     // A poll answered only after movingMaxMs or more was, from our service, held until the job moved
     // or its hold ran out: it is followed closely, as a moving job is (each held poll costs that
-    // service nothing while it waits). Else a still job was backed off to 2 s, a held poll counting
-    // toward it, and a rendition made meanwhile went unseen for up to 1.75 s (issue 18).
+    // service nothing while it waits). A still job is not backed off toward maxMs on a held poll's
+    // account: a rendition made meanwhile would go unseen for up to 1.75 s.
     const held = clock.now() - asked >= policy.movingMaxMs;
     const moved = advanceOf(current) > before;
     atOnce = moved && current.pollHoldMs !== undefined && current.pollHoldMs > 0;

@@ -2,7 +2,7 @@
  * The JSON API's requests with Node's own client (http-exchange.ts), the default JsonTransport. got,
  * which carried them before, spent 0.2–0.4 ms of CPU per request on option handling and its hooks
  * (about 0.1 ms bare): on the transform bench's download job, where every rendition is seen through a
- * poll, got's own frames were ~2 ms of main-thread CPU per image beside the job's renders (issue 18).
+ * poll, got's own frames were ~2 ms of main-thread CPU per image beside the job's renders.
  * What got did for us is kept: the keep-alive (and proxy) agents, the three timeouts failing the way
  * transportError reads, no redirects followed, the answer as text whatever its status.
  */

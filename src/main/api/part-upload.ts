@@ -66,7 +66,7 @@ function partBody(context: ClientContext, request: PutPartRequest): BodyWriter {
 
 /**
  * Reads a small part whole: one open and read instead of a stream per part, through a Descriptor
- * (io/descriptor.ts: node:fs's callback API, or inline where the file is on a local disk). The
+ * (disk/descriptor.ts: node:fs's callback API, or inline where the file is on a local disk). The
  * expected file is checked on the descriptor with an inline fstatSync, wherever it is: one syscall on
  * a descriptor just opened, whose attributes the open brought in (NFS revalidates them on open), so it
  * does not wait on a disk or a server; 1.5 µs a file measured, against 2.6 µs for the callback form

@@ -1,5 +1,5 @@
 /**
- * Whether `npm start` can open the desktop window here, and the launch when it can (issue 17). The
+ * Whether `npm start` can open the desktop window here, and the launch when it can. The
  * Electron binary cannot be downloaded on every machine (npm's install script may be off, the network
  * closed), and a Linux box may have no display: then start-command.ts runs the same app headless and
  * prints `reason`, one short lower-case clause. The decision is a pure function of what was found

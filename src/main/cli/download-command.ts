@@ -64,8 +64,8 @@ class Progress {
 
 /**
  * Files fetched at once. Each GET of a web-sized rendition is mostly waiting (a loopback round trip and
- * the service reading its file), so a batch of them one after the other spent most of its time idle
- * (issue 18); a few at a time keep the link busy without flooding the service.
+ * the service reading its file), so a batch of them one after the other spends most of its time idle;
+ * a few at a time keep the link busy without flooding the service.
  */
 const FETCH_CONCURRENCY = 4;
 
@@ -184,8 +184,8 @@ export async function downloadCommand(args: string[], io: CommandIo): Promise<nu
     const transformationDescription = values.preset === undefined ? undefined : { type: 'PRESET', presetTransformationId: await presetIdOf(api, values.preset) };
     const progress = new Progress(io, values.zip === true ? 1 : assetIds.length);
     const queue = new FetchQueue(api, dir, progress, io, abort.signal);
-    // Each file is fetched as soon as the job hands it over, while the job still renders the rest
-    // (issue 18), in the order asked: item i once every item before it has come or failed (a failed
+    // Each file is fetched as soon as the job hands it over, while the job still renders the rest,
+    // in the order asked: item i once every item before it has come or failed (a failed
     // item holds none of the later ones back; its error is reported at the end).
     const arrived = new Map<number, WantedFile | undefined>();
     let next = 0;

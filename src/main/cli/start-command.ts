@@ -1,6 +1,6 @@
 /**
  * `asset-sync start` (`npm start`): the desktop app. It first asks the desktop launcher
- * (desktop-launcher.ts, issue 17) whether the Electron window can open on this machine; where it
+ * (desktop-launcher.ts) whether the Electron window can open on this machine; where it
  * cannot (no Electron binary, no display) it runs the same app headless: the controller and the
  * loopback control server with the browser UI, and — with no account configured — the embedded local
  * service as the built-in local library, syncing `~/Asset Sync`. Ctrl+C stops everything cleanly.
@@ -31,7 +31,7 @@ export function defaultDataDir(env: Record<string, string | undefined>): string 
   return join(base, 'asset-sync', 'service');
 }
 
-/** What the desktop launcher (C, issue 17) answers; the module may not exist yet in a build. */
+/** What the desktop launcher answers; it is loaded lazily, and a build without it runs headless. */
 export type DesktopProbe = { available: true; launch(args: string[]): Promise<number> } | { available: false; reason: string };
 
 interface DesktopLauncherModule {

@@ -2,7 +2,7 @@
  * The real FileSystem over `node:fs`. Thin on purpose: every decision (what to follow, what to report)
  * is made by the callers against the interface, so the in-memory twin exercises the same logic.
  * The small per-file calls (lstat, open, fstat, close, reads of up to 64 KiB) run inline on the event
- * loop where that is safe and fast, on the thread pool otherwise (io/inline-calls.ts).
+ * loop where that is safe and fast, on the thread pool otherwise (disk/inline-calls.ts).
  * Must never follow a symlink where the interface says it does not.
  */
 import { constants, lstat as lstatCallback, lstatSync, stat as statCallback, type Stats } from 'node:fs';

@@ -244,7 +244,7 @@ export class TreeWalk {
    * silently, and marked subtree-unknown: it may be what was synced at the NFC path before, so nothing
    * there may be read as deleted on its account. With no composed spelling none can win: the NFC path is
    * reported once. A decomposed spelling's file is reported with its signature (`stat`, when known): a
-   * synced file renamed to it is still there, so it waits, never a deletion (seed 86359).
+   * synced file renamed to it is still there, so it waits, never a deletion (local-scanner-memory.test.ts).
    */
   reportClash(dirRel: string, name: string, spelling: string, clash: Clash, stat?: FileStat): void {
     if (clash.composed === undefined) {

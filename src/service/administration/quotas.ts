@@ -1,9 +1,9 @@
 /**
  * Quotas per account and entity (SERVICE-SPEC §4.3 lists the entity ids): a default per entity, an
  * override staff may set, and a check run before a create so a request over the quota is refused whole
- * (`403 QUOTA_EXCEEDED`) with nothing created. Enforced: fields, field options and issue 20's
- * collections, shares, portals, guest uploads, groups, saved searches and comments before their create
- * routes; users in `asset-sync user add` (admin/user-admin.ts), the one way to add a member. The rest
+ * (`403 QUOTA_EXCEEDED`) with nothing created. Enforced: fields, field options, collections, shares,
+ * portals, guest uploads, groups, saved searches and comments before their create routes; users in
+ * `asset-sync user add` (cli/user-admin.ts), the one way to add a member. The rest
  * (preset sizes, embeddable links, embedded data mappings) have no entity here to count: presets are
  * installation-wide, and the other two are not built (docs/api.md).
  */
@@ -25,7 +25,7 @@ const COUNTS: Partial<Record<QuotaEntity, string>> = {
   field: 'SELECT count(*) AS n FROM fields WHERE account_id = ?',
   fieldOption: 'SELECT count(*) AS n FROM field_options WHERE account_id = ?',
   user: 'SELECT count(*) AS n FROM memberships WHERE account_id = ?',
-  // Issue 20's entities; asset and collection shares both count as `assetShare` (one table, one quota).
+  // Collaboration entities; asset and collection shares both count as `assetShare` (one table, one quota).
   collection: 'SELECT count(*) AS n FROM collections WHERE account_id = ?',
   assetShare: 'SELECT count(*) AS n FROM shares WHERE account_id = ?',
   portal: 'SELECT count(*) AS n FROM portals WHERE account_id = ?',

@@ -1,5 +1,5 @@
 /**
- * Acceptance of an account's terms and conditions (issue 21). Where the account's terms require
+ * Acceptance of an account's terms and conditions. Where the account's terms require
  * acceptance, every authenticated API call of a user who has not accepted the current version answers
  * 403 TERMS_NOT_ACCEPTED, except what the user needs to get out of that state: reading and accepting
  * the terms (`/account-terms-and-conditions/{id}…`) and `GET /current-user`. Each PUT of the terms is a

@@ -125,7 +125,7 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
       const problem = new ServiceError('OAUTH_NOT_A_MEMBER', `${user.email} is not a member of the account "${form.account.name}"; sign in as someone who is.`);
       return renderForm(reply, form, boundKey, problem.status, email, problem.message);
     }
-    // The account's security settings (issue 21) bind its members: this form is the PASSWORD method,
+    // The account's security settings bind its members: this form is the PASSWORD method,
     // and an address outside the allowed domains may not sign in however it authenticates.
     const refusal = holder.staff ? undefined : memberSignInRefusal(settings, form.account.id, user.email);
     if (refusal !== undefined) {

@@ -1,5 +1,5 @@
 /**
- * An account's security settings applied to one of its members (issue 21): sign-in here is the
+ * An account's security settings applied to one of its members: sign-in here is the
  * PASSWORD method, so the account must allow it, and when the account lists allowed e-mail domains the
  * member's address must be at one of them. Checked at the sign-in form and again at every code
  * exchange and refresh, so a tightened setting ends sessions it no longer allows. Staff are not

@@ -1,5 +1,5 @@
 /**
- * Collections (SERVICE-SPEC §4.2, issue 20): create, get, patch, delete; add and remove assets;
+ * Collections (SERVICE-SPEC §4.2): create, get, patch, delete; add and remove assets;
  * collaborators; `POST /collection-searches`. Bodies are ours (docs/api.md, "Collections"). Access rules
  * live in collection-access.ts; a collection the caller may not view answers 404 like an unknown id.
  */

@@ -34,9 +34,9 @@ export class IdStamps {
   constructor(private readonly randomByte: () => number = () => randomBytesFromPool(1)[0] ?? 0) {}
 
   /**
-   * The millisecond and counter for the next id. `now` is floored: a clock with fractions of a
-   * millisecond (the simulation's virtual one) made `19b76dd32d2.8…`, an upload id the service's own
-   * routes refused, and a UUID's 48 bits cannot hold a fraction (seed 125940's hunt).
+   * The millisecond and counter for the next id. `now` is floored: a clock may give fractions of a
+   * millisecond (the simulation's virtual one does), a UUID's 48 bits cannot hold one, and an id such
+   * as `19b76dd32d2.8…` is refused by the service's own routes (time-ordered-id.test.ts).
    */
   next(now: number): { ms: number; count: number } {
     const ms = Math.floor(now);

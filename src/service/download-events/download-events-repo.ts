@@ -1,7 +1,7 @@
 /**
  * Writes and reads asset download events (SERVICE-SPEC §6). Every path that hands a file out records
- * one event per file through `record`: the download batch job here, the share and portal downloads of
- * issue 20 with their own user and download types. Events are inserted, never changed; the search
+ * one event per file through `record`: the download batch job here, and the share and portal downloads
+ * with their own user and download types. Events are inserted, never changed; the search
  * (event-query.ts) reads them. Responses carry only ids of what an event refers to.
  */
 import type { Db } from '../db/open-database.js';

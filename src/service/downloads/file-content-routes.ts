@@ -25,8 +25,8 @@ const previewParams = z.object({ name: z.string().regex(/^[0-9a-f]{64}\.webp$/, 
 /**
  * Renditions up to this size are read whole, synchronously, in the request: a web-sized JPEG (~100–200
  * KB) read from the page cache costs tens of µs, while a stream costs three thread-pool round trips
- * (open, read, close) that wait behind every other user of the pool — ~30 ms a GET measured right after
- * a download job, when the renditions are fetched (issue 18). Larger ones (a print TIFF) are streamed.
+ * (open, read, close) that wait behind every other user of the pool — ~30 ms a GET right after a download
+ * job, when its renditions are fetched. Larger ones (a print TIFF) are streamed.
  */
 export const SMALL_RENDITION_BYTES = 512 * 1024;
 

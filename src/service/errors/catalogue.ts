@@ -39,7 +39,7 @@ export const errorCatalogue = {
   UNAUTHENTICATED: { status: 401, message: 'A valid bearer token is required.' },
   TOKEN_EXPIRED: { status: 401, message: 'The access token has expired.' },
   TOKEN_INVALID: { status: 401, message: 'The access token is not valid for this service.' },
-  // Issue 21 (staff): a security change of the account or the user since the token was issued.
+  // A security change of the account or the user since the token was issued (token generations).
   TOKEN_REVOKED: { status: 401, message: 'The access token was revoked by a security change of the account or the user; refresh it or sign in again.' },
   FORBIDDEN: { status: 403, message: 'You are not permitted to do this.' },
   // groups (docs/api.md): a folder-limited member may not file an asset outside their folders.
@@ -65,13 +65,13 @@ export const errorCatalogue = {
   SCROLL_EXPIRED: { status: 404, message: 'The scroll has expired (10 minutes idle) or does not exist; start a new scroll search.' },
   // 410 [ours]: the change feed cannot resume from this cursor (docs/api.md).
   CHANGE_CURSOR_UNKNOWN: { status: 410, message: 'The change cursor is unknown or too old; reconcile in full, then follow the feed from a fresh cursor.' },
-  // Collaboration (issue 20): shares, portals, guest uploads.
+  // Collaboration: shares, portals, guest uploads.
   PASSCODE_REQUIRED: { status: 401, message: 'This portal is protected: send "Authorization: Passcode <passcode>".' },
   PASSCODE_INVALID: { status: 401, message: 'The portal passcode is wrong.' },
   SLUG_TAKEN: { status: 409, message: 'This slug is taken by another share.' },
   GUEST_UPLOAD_LIMIT_REACHED: { status: 409, message: 'This guest upload link has taken as many files as it allows.' },
   GUEST_UPLOAD_TOO_LARGE: { status: 413, message: 'The file is larger than this guest upload link allows.' },
-  // Issue 21: administration, search filters, field views, reference images, suggestions, quotas.
+  // Administration, search filters, field views, reference images, suggestions, quotas.
   SEARCH_FILTER_IN_VIEW: { status: 409, message: 'The search filter is already in use in the search filter view.' },
   FIELD_VIEW_NAME_TAKEN: { status: 409, message: 'A field view with this name already exists.' },
   REFERENCE_IMAGE_ALREADY_UPLOADED: { status: 409, message: 'An image was already uploaded under this key; ask for a new one.' },

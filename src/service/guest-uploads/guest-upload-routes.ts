@@ -1,5 +1,5 @@
 /**
- * Guest uploads (SERVICE-SPEC §2.10, issue 20): a link that lets someone without an account upload files
+ * Guest uploads (SERVICE-SPEC §2.10): a link that lets someone without an account upload files
  * into one folder. Managing links (`/guest-uploads`, bearer) is for admins and members; the creator and
  * admins see a link, others get 404. Guests (unauthenticated, the link's secret key in the path):
  * `GET /public/guest-uploads/{key}`, `POST /public/guest-uploads/{key}/uploads` (an asset and its upload,

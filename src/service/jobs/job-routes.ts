@@ -80,9 +80,8 @@ export function registerJobKind<S extends z.ZodType>(app: FastifyInstance, ctx: 
 
 /**
  * The job as answered: an unfinished one says how long its polls are held (`pollHoldMs` [ours]), so a
- * client that sees it moved asks again at once instead of sleeping out its poll interval; the end of
- * a job was seen up to 200 ms late by `asset-sync download` when a move had woken its poll just
- * before (issue 18). A client without the field (or a service without it) polls as before.
+ * client that sees it moved asks again at once instead of sleeping out its poll interval, and sees a
+ * job's end (or an item) as soon as the hold wakes on it, not one interval later. A client without the field (or a service without it) polls as before.
  */
 function answerOf(row: JobRow, jobs: JobsRepo): Job {
   const job = toJob(row, jobs.answerResults(row));

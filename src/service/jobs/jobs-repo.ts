@@ -74,8 +74,7 @@ export function jobsRepo(db: Db, ids: IdSource = cryptoIds()) {
    * The results of the jobs answered last, with the cursor they were read at (most recent last). A
    * job's rows change only with its cursor, in one transaction: a poll that finds the cursor where the
    * last answer left it reuses that answer's results, and one that finds it further on reads and parses
-   * only the rows after it. Each poll parsed every row before, so a job's answer cost grew with its
-   * items at every poll while it ran (issue 18).
+   * only the rows after it, so a poll's cost does not grow with the items the job has done so far.
    */
   const answered = new Map<string, { cursor: number; results: JobResults }>();
   // A failed job keeps the progress it reached; a completed one is at 1.

@@ -1,5 +1,5 @@
 /**
- * Managing portals (SERVICE-SPEC §2.10, issue 20): `GET /portals`, `POST /portals`,
+ * Managing portals (SERVICE-SPEC §2.10): `GET /portals`, `POST /portals`,
  * `GET|PATCH|DELETE /portals/{id}`. A portal shows the live assets of a set of folders of the account
  * (sub-folders included) to visitors, publicly or behind a passcode (public-portal-routes.ts). Portals
  * publish the account's assets, so only admins manage them; to anyone else they do not exist (404).

@@ -1,5 +1,5 @@
 /**
- * What a portal's visitors see (issue 20; unauthenticated, `Authorization: Passcode <passcode>` when the
+ * What a portal's visitors see (unauthenticated, `Authorization: Passcode <passcode>` when the
  * portal has one): `GET /public/portals/{id}` (its name and folders), `GET /public/portals/{id}/assets`
  * (paged with `?from=&pageSize=`) and `GET /public/portals/{id}/assets/{assetId}/content` (a redirect to
  * the file). Only LIVE assets filed in one of the portal's folders or their sub-folders are ever shown:

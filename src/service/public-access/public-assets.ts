@@ -1,5 +1,5 @@
 /**
- * What a visitor without an account sees of an asset (shares and portals, issue 20): the current file's
+ * What a visitor without an account sees of an asset (shares and portals): the current file's
  * name, size, type, dimensions and a signed preview URL, and, when the share or portal allows it, a
  * download URL. Never metadata values, user ids or lifecycle details: those are the account's business.
  * The download URL is the share's or portal's own, stable address: each request to it checks the share

@@ -1,5 +1,5 @@
 /**
- * What anyone with a share's link sees, without an account (issue 20): `GET /public/asset-shares/{key}`
+ * What anyone with a share's link sees, without an account: `GET /public/asset-shares/{key}`
  * and `GET /public/collection-shares/{key}` (key = the share's id or any slug it ever had), paged with
  * `?from=&pageSize=`, and `GET /public/…/{key}/assets/{assetId}/content`, which redirects to the file
  * when the share allows downloads. An unknown, revoked (deleted) or expired share answers 404, the same

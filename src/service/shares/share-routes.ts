@@ -1,5 +1,5 @@
 /**
- * Managing asset shares and collection shares (SERVICE-SPEC §2.10, issue 20), one set of routes per kind:
+ * Managing asset shares and collection shares (SERVICE-SPEC §2.10), one set of routes per kind:
  * `POST /asset-shares`, `GET|PATCH|DELETE /asset-shares/{id}`, `POST /asset-share-searches`, and the same
  * under `collection-shares`. Bodies are ours (docs/api.md, "Shares"). A share is managed by its creator
  * and the account's admins; to anyone else it does not exist (404). Deleting a share revokes it: its

@@ -121,7 +121,7 @@ export async function renderTransformation(source: BlobSource, operations: reado
  * bytes left: an unbounded stream allocates its whole 1 MiB highWaterMark for every read, the last one
  * (which finds the end) included, so a 200 KB rendition cost 2 MiB of Buffers. Buffers count as V8's
  * external memory, and every 64 MiB of it starts a full mark-compact of the service's heap (~200 ms
- * of main-thread CPU on the transform bench's 90 MB heap, one per ~25 renditions; issue 18).
+ * of main-thread CPU on the transform bench's 90 MB heap, one per ~25 renditions).
  */
 export async function md5Of(path: string, size: number): Promise<string> {
   const hash = createHash('md5');

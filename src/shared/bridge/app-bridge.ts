@@ -81,7 +81,7 @@ export interface AppBridge {
   /** Opens a synced folder or a file in it with the system's file manager (`reveal`: select it). */
   openPath(request: { folderId: string; relPath?: string; reveal?: boolean }): Promise<void>;
 
-  // Quick download (issue 18)
+  // Quick download: find an asset, fetch it as it is or through a preset, follow its progress.
   /** Assets whose file name or keywords contain `text` (staged, pending or live), at most `limit` (≤ 100), by name. */
   searchAssets(request: { text: string; limit: number }): Promise<QuickSearchResult[]>;
   /** The service's presets, read again now (the state keeps the last answer for the tray). */

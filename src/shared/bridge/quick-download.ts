@@ -1,5 +1,5 @@
 /**
- * Quick download (issue 18) as it crosses the bridge: find an asset by file name or keywords, fetch it
+ * Quick download as it crosses the bridge: find an asset by file name or keywords, fetch it
  * as it is or through one of the service's presets into the Downloads folder, follow its progress, and
  * remember it for the tray. Leaf file of the bridge contract: plain JSON-safe data only, importing
  * nothing (app-state.ts imports it), so no cycle forms.

@@ -1,5 +1,5 @@
 /**
- * Download transformations, presets, saved crop areas and zipped downloads (issue 18).
+ * Download transformations, presets, saved crop areas and zipped downloads.
  * - transformed_files: the cache of transformed files, one row per (source blob, operations); the bytes
  *   are transforms/<key>.<ext> beside the blobs and go with the blob (blobs/blob-store.ts derivedOf).
  * - preset_group_types / preset_groups / preset_transformations: the presets `GET

@@ -1,5 +1,5 @@
 /**
- * Collections (issue 20): user-made sets of assets, their members and the collaborators they are shared
+ * Collections: user-made sets of assets, their members and the collaborators they are shared
  * with inside the account. Membership rows go with the asset or the collection (ON DELETE CASCADE), so
  * no path that deletes an asset can leave a collection pointing at nothing.
  */

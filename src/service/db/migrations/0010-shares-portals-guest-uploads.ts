@@ -1,5 +1,5 @@
 /**
- * Public access to assets (issue 20): shares of assets or of a collection (reached by id or by any slug
+ * Public access to assets: shares of assets or of a collection (reached by id or by any slug
  * they ever had), portals (the live assets of a set of folders, optionally behind a passcode) and guest
  * upload links (uploads into one folder, with limits). Passcodes and guest-link keys are stored only as
  * hashes. Rows that point at assets, collections or folders go with them (ON DELETE CASCADE).

@@ -1,5 +1,5 @@
 /**
- * Issue 21's schema for search and metadata helpers:
+ * The schema for search and metadata helpers:
  * - search_filter_view: which search filters an account shows, in order (search-filters/). A filter id
  *   is a field id or a fixed search field name, so no foreign key: a filter whose field is deleted is
  *   dropped when the view is read.

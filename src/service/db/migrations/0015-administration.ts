@@ -1,5 +1,5 @@
 /**
- * Issue 21's administration schema: external app links, subscriptions and their intents, per-account
+ * The administration schema: external app links, subscriptions and their intents, per-account
  * settings (security, login methods, auto-tagging, text in image, storefront SKUs, onboarding), quota
  * overrides, account terms and their acceptances, invite requests, and staff members (installation-wide
  * users who may sign in to any account).

@@ -1,5 +1,5 @@
 /**
- * Staff sign-ins and token generations (issue 21).
+ * Staff sign-ins and token generations.
  *
  * - accounts.token_generation / users.token_generation: every access token carries the two numbers it
  *   was issued under; a security change of the account (allowed login methods, e-mail domains) or of

@@ -1,8 +1,8 @@
 /**
- * A job's per-item results as rows (issue 18). A download job with a transformation commits each item
- * as its rendition is made; with the results kept as one JSON text per job, every commit rewrote all
- * the results so far (O(n²) bytes over a job: 200 MiB written for 1,000 items). Now each commit
- * inserts its items' rows, and a GET of the job assembles them in item order.
+ * A job's per-item results as rows. A download job with a transformation commits each item
+ * as its rendition is made; kept as one JSON text per job, the results would be rewritten whole at
+ * every commit (O(n²) bytes over a job: 200 MiB written for 1,000 items). Each commit inserts only
+ * its items' rows, and a GET of the job assembles them in item order.
  *
  * - job_item_results: one row per item done, `outcome` SUCCESS (its value) or FAILURE (its error
  *   body), both JSON; `position` is the item's index in the job: the order the job's answer lists them, read
