@@ -49,15 +49,15 @@ export class PlacementExecutor {
    * `filed`: the options the service files the asset in, when known (read by `restore`): the move
    * takes it out of each of them in this root, not only out of the option its old folder maps to
    * here — another client may have renamed that folder's option meanwhile (`A/C` → `A2`, carrying the
-   * binned asset), and this client's `A/C` is a new, empty option (seed 73514). Whether an option is
+   * binned asset), and this client's `A/C` is a new, empty option. Whether an option is
    * in this root is asked past the folder cache: the rename may have taken it where this client maps
-   * no directory yet (`B/E`, with a file named `B` here: seed 86183).
+   * no directory yet (`B/E`, with a file named `B` here).
    *
    * Without `filed`, an asset filed nowhere else here is read first: when the service has it in
    * another folder of this root than the one the file left (a colleague moved it, and the listing this
    * plan read was behind), both sides moved it, and the move waits (false) for the read-back of the
    * asset, whose plan gives it the service's place as for any move on both sides. Sent, the metadata
-   * edit's REMOVE missed the folder it was in and its ADD filed it in a second (seed 74008).
+   * edit's REMOVE would miss the folder it is in and its ADD would file it in a second.
    */
   async move(root: UploadRoot, op: MoveOp, previous: SyncedEntry, filed?: readonly string[], serviceName?: string): Promise<boolean> {
     const { api, folders } = this.deps;
@@ -92,11 +92,11 @@ export class PlacementExecutor {
   /**
    * Whether the move renames the asset: its name changed here, and is not only how this disk holds the
    * service's name for it (`serviceName`, when known: numbered apart from a namesake, made safe). The
-   * engine numbers files itself, and a crash between its rename and the record left the file at the
-   * number, read next as a move of the user's: sent, the number this disk alone needed became the
-   * asset's name for everyone (simulation seed 101150). A user who adds such a number to a name
-   * meets the service's name again. A numbered name whose service name the caller does not know (the
-   * listing is behind on the asset) asks the service for it (seed 102656).
+   * engine numbers files itself, and a crash between its rename and the record leaves the file at the
+   * number, read next as a move of the user's: the number this disk alone needs never becomes the
+   * asset's name for everyone. A user who adds such a number to a name meets the service's name
+   * again. A numbered name whose service name the caller does not know (the listing is behind on the
+   * asset) asks the service for it.
    */
   private async renames(op: MoveOp, serviceName: string | undefined): Promise<boolean> {
     const name = baseName(op.to);
@@ -116,7 +116,7 @@ export class PlacementExecutor {
    * Before a move whose asset left the listing (`restore`): a binned asset goes back to the state it
    * was binned from, its files and history kept, and the move follows (`MOVE`). The user kept the file,
    * so the bytes they have are the asset's: when its current bytes are not the ones this client last
-   * synced (a colleague's edit, then the bin: seed 73408), the synced row takes those bytes before the
+   * synced (a colleague's edit, then the bin), the synced row takes those bytes before the
    * transition, and the move's caller sends the file as a new version once the move is done (`synced`,
    * the row as it now stands, differs from the file). The colleague's edit stays in the history, never
    * current. Row first: from the transition on, the asset is live holding the colleague's bytes, and a
@@ -154,8 +154,8 @@ export class PlacementExecutor {
     // The row at the asset's bytes before the transition is sent (journal before the side effect,
     // DESIGN.md §4), replaced where it is: the move records it at its new path. The move is written
     // ahead with it: from the transition on, the file matches that row by neither bytes nor (when
-    // renamed) name, and a crash before the move's record left a deletion and a new file to the next
-    // plan, the colleague's binned bytes live (seed 113812). The next pass finishes it instead
+    // renamed) name, and a crash before the move's record would leave a deletion and a new file to
+    // the next plan, the colleague's binned bytes live. The next pass finishes it instead
     // (`resumeMove`).
     const synced = current === previous.md5 ? previous : { ...previous, md5: current };
     this.deps.movingAhead(root.id, { from: op.from, assetId: op.assetId, local: op.local, restore: true }, synced);
