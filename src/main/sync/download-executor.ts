@@ -25,7 +25,7 @@ import { removeEmptyTree } from '../local/remove-empty-tree.js';
 import { ConcurrencyLimit } from '../../shared/concurrency-limit.js';
 import { SyncError } from './sync-error.js';
 import type { HashedEntry, Operation } from './sync-types.js';
-import type { UploadRoot } from './upload-executor.js';
+import type { UploadRoot } from './upload-common.js';
 
 type DownloadOp = Extract<Operation, { kind: 'DOWNLOAD' }>;
 

@@ -17,7 +17,7 @@ import { caseFoldedNames } from './local-names.js';
 import { locateFile } from './locate-file.js';
 import { SyncError } from './sync-error.js';
 import type { LocalEntry, Operation, SyncedEntry } from './sync-types.js';
-import type { UploadRoot } from './upload-executor.js';
+import type { UploadRoot } from './upload-common.js';
 
 type Op<K extends Operation['kind']> = Extract<Operation, { kind: K }>;
 
