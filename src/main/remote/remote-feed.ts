@@ -24,8 +24,8 @@ import type { AssetApi, FolderNode } from '../api/index.js';
 import { walkFieldOptions } from '../api/index.js';
 import type { RemoteAssetRow, RemoteRepo } from '../db/remote-repo.js';
 import type { FolderMapper, FolderRoot } from '../sync/folder-mapper.js';
-import { AssetAbsorber, later, toRow } from './absorb-assets.js';
-import { MAX_IN_VALUES, POLLED_STATES, SYNCED_STATES, allOf, assetIdsCriterion, changedSinceCriterion, chunks, folderCriterion, stateCriterion } from './remote-criteria.js';
+import { AssetChanges, PAGE_SIZE, later, toRow } from './asset-changes.js';
+import { MAX_IN_VALUES, SYNCED_STATES, allOf, chunks, folderCriterion, stateCriterion } from './remote-criteria.js';
 import { diffFolderTrees, remoteTreeRows, type FolderChange, type SpelledOnDisk } from './remote-tree.js';
 import { addMappedFolders, renameStoredFolder, storeTree } from './stored-folder-tree.js';
 import type { NameKey } from '../sync/local-names.js';
@@ -66,9 +66,6 @@ export interface FeedUpdate {
 export const DEFAULT_POLL_MS = 10_000;
 const DEFAULT_FULL_MS = 10 * 60_000;
 const DEFAULT_OVERLAP_MS = 15_000;
-/** A poll that finds more changes than this does a full listing instead. */
-const POLL_LIMIT = 5_000;
-const PAGE_SIZE = 1000;
 
 export class RemoteFeed {
   private completed = false;
@@ -78,7 +75,7 @@ export class RemoteFeed {
   private readonly dirty = new Set<string>();
   /** Assets filed in a folder of the root the stored tree does not know yet: unknown until the tree is walked. */
   private readonly strangers = new Set<string>();
-  private readonly absorber: AssetAbsorber;
+  private readonly changes: AssetChanges;
   private readonly options: Required<RemoteFeedOptions>;
   /** The service's change feed is followed: polls wait for it to say something changed. */
   private followed = false;
@@ -102,7 +99,7 @@ export class RemoteFeed {
       backoffMs: deps.options?.backoffMs ?? 1000,
       maxBackoffMs: deps.options?.maxBackoffMs ?? 5 * 60_000,
     };
-    this.absorber = new AssetAbsorber(root, deps, { dirty: this.dirty, strangers: this.strangers });
+    this.changes = new AssetChanges(root, deps, { dirty: this.dirty, strangers: this.strangers });
   }
 
   /** Whether a full listing succeeded in this process: only then may the planner act on remote absence. */
@@ -136,7 +133,7 @@ export class RemoteFeed {
     const state = this.deps.repo.state(this.root.id);
     const rootOption = state.rootOption === '' || state.rootOption === null ? null : state.rootOption;
     addMappedFolders(this.deps, this.root, assets.flatMap((asset) => asset.metadata.values[fieldId] ?? []), rootOption);
-    await this.absorber.absorb(assets, fieldId, rootOption, this.deps.repo.folders(this.root.id));
+    await this.changes.absorb(assets, fieldId, rootOption, this.deps.repo.folders(this.root.id));
   }
 
   /**
@@ -234,7 +231,7 @@ export class RemoteFeed {
       needsTree = true;
     }
     if (this.dirty.size > 0) {
-      needsTree = (await this.refresh([...this.dirty])) || needsTree;
+      needsTree = (await this.changes.refresh([...this.dirty])) || needsTree;
       if (result.did === 'nothing') result = { did: 'refresh', folderChanges: [] };
     }
     // An asset filed in a folder the stored tree does not know: walk the tree again now, or its
@@ -309,48 +306,11 @@ export class RemoteFeed {
     return nodes;
   }
 
-  /** What changed since the watermark; true when a folder appeared that needs the tree walked again. */
-  private async poll(): Promise<boolean> {
-    const { api, folders, repo } = this.deps;
+  /** What changed since the watermark (asset-changes.ts); true when a folder appeared that needs the tree walked again. */
+  private poll(): Promise<boolean> {
     const startedAt = this.deps.now();
     this.nextPollAt = startedAt + this.options.pollIntervalMs;
-    const state = repo.state(this.root.id);
-    const fieldId = await folders.fieldId();
-    const tree = repo.folders(this.root.id);
-    const rootOption = state.rootOption === '' || state.rootOption === null ? null : state.rootOption;
-    const since = new Date((state.watermark === null ? startedAt : Date.parse(state.watermark)) - this.options.overlapMs).toISOString();
-    const optionIds = rootOption === null ? [] : [rootOption, ...tree.map((row) => row.optionId)];
-    // A very large tree would take many searches a poll: the periodic full listing covers it.
-    if (optionIds.length > MAX_IN_VALUES) return false;
-    const criterion = allOf(stateCriterion(POLLED_STATES), rootOption === null ? undefined : folderCriterion(fieldId, optionIds), changedSinceCriterion(since));
-    const found: Asset[] = [];
-    for (let from = 0; ; ) {
-      const page = await api.searchAssets({ criterion, sorts: [{ field: { type: 'FIXED', fieldName: 'DATE_LAST_MODIFIED' }, order: 'ASC' }], from, pageSize: Math.min(PAGE_SIZE, 10_000 - from) });
-      if (page.totalResults > POLL_LIMIT) return true;
-      found.push(...page.results.map(({ result }) => result));
-      from += page.results.length;
-      if (page.results.length === 0 || from >= page.totalResults || from >= 10_000) break;
-    }
-    return this.absorber.absorb(found, fieldId, rootOption, tree);
-  }
-
-  /** Looks at these assets again (after our own changes); the ones not found are gone. True when the tree needs a walk. */
-  private async refresh(assetIds: readonly string[]): Promise<boolean> {
-    const { api, folders, repo } = this.deps;
-    const fieldId = await folders.fieldId();
-    const state = repo.state(this.root.id);
-    const rootOption = state.rootOption === '' || state.rootOption === null ? null : state.rootOption;
-    let needsTree = false;
-    for (const ids of chunks(assetIds, MAX_IN_VALUES)) {
-      const found: Asset[] = [];
-      const page = await api.searchAssets({ criterion: allOf(stateCriterion(POLLED_STATES), assetIdsCriterion(ids)), sorts: [{ field: { type: 'FIXED', fieldName: 'ASSET_ID' }, order: 'ASC' }], from: 0, pageSize: ids.length });
-      found.push(...page.results.map(({ result }) => result));
-      const seen = new Set(found.map((asset) => asset.id));
-      for (const id of ids) if (!seen.has(id)) repo.deleteAsset(this.root.id, id);
-      needsTree = (await this.absorber.absorb(found, fieldId, rootOption, repo.folders(this.root.id))) || needsTree;
-      for (const id of ids) this.dirty.delete(id);
-    }
-    return needsTree;
+    return this.changes.poll(startedAt, this.options.overlapMs);
   }
 }
 

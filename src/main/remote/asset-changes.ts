@@ -1,18 +1,20 @@
 /**
- * Folds assets the service answered (a poll, a refresh, an upload's completion, a full listing's
- * rows) into the remote snapshot of one root: an asset in the root's scope is stored, any other
- * (binned, without a file, filed elsewhere) removed, and the watermark moved on with what was found.
- * An asset filed in a folder of the root that the stored tree does not know yet is kept and marked,
- * so the feed walks the tree before its placement reads as a removal.
+ * The remote feed's reads between full listings, folded into the remote snapshot of one root: a poll
+ * of what changed since the watermark, a refresh of the assets our own executors changed, and the
+ * assets an upload's completion answered. An asset in the root's scope is stored, any other (binned,
+ * without a file, filed elsewhere) removed, and the watermark moved on with what was found. An asset
+ * filed in a folder of the root that the stored tree does not know yet is kept and marked, so the
+ * feed walks the tree before its placement reads as a removal.
  *
- * Sits under remote-feed.ts, above the api and db edges. Must never write when nothing was found (a
- * resting root stays at rest), nor decide anything about local files.
+ * Sits under remote-feed.ts (which decides when each runs), above the api and db edges. Must never
+ * write when nothing was found (a resting root stays at rest), nor decide anything about local files.
  */
 import type { Asset } from '../../shared/api/resources.js';
 import type { AssetApi } from '../api/index.js';
 import { isApiError } from '../api/index.js';
 import type { RemoteAssetRow, RemoteFolderRow, RemoteRepo } from '../db/remote-repo.js';
-import type { FolderRoot } from '../sync/folder-mapper.js';
+import type { FolderMapper, FolderRoot } from '../sync/folder-mapper.js';
+import { MAX_IN_VALUES, POLLED_STATES, allOf, assetIdsCriterion, changedSinceCriterion, chunks, folderCriterion, stateCriterion } from './remote-criteria.js';
 
 /** The feed's sets of assets whose remote state is not known right now. */
 export interface UnknownAssets {
@@ -22,12 +24,62 @@ export interface UnknownAssets {
   strangers: Set<string>;
 }
 
-export class AssetAbsorber {
+/** Answers asked for per page. */
+export const PAGE_SIZE = 1000;
+/** A poll that finds more changes than this does a full listing instead. */
+const POLL_LIMIT = 5_000;
+
+export class AssetChanges {
   constructor(
     private readonly root: FolderRoot,
-    private readonly deps: { api: AssetApi; repo: RemoteRepo },
+    private readonly deps: { api: AssetApi; folders: FolderMapper; repo: RemoteRepo },
     private readonly unknown: UnknownAssets,
   ) {}
+
+  /**
+   * What changed since the watermark, from `overlapMs` before it (a poll begun at `startedAt`); true
+   * when a folder appeared that needs the tree walked again.
+   */
+  async poll(startedAt: number, overlapMs: number): Promise<boolean> {
+    const { api, folders, repo } = this.deps;
+    const state = repo.state(this.root.id);
+    const fieldId = await folders.fieldId();
+    const tree = repo.folders(this.root.id);
+    const rootOption = state.rootOption === '' || state.rootOption === null ? null : state.rootOption;
+    const since = new Date((state.watermark === null ? startedAt : Date.parse(state.watermark)) - overlapMs).toISOString();
+    const optionIds = rootOption === null ? [] : [rootOption, ...tree.map((row) => row.optionId)];
+    // A very large tree would take many searches a poll: the periodic full listing covers it.
+    if (optionIds.length > MAX_IN_VALUES) return false;
+    const criterion = allOf(stateCriterion(POLLED_STATES), rootOption === null ? undefined : folderCriterion(fieldId, optionIds), changedSinceCriterion(since));
+    const found: Asset[] = [];
+    for (let from = 0; ; ) {
+      const page = await api.searchAssets({ criterion, sorts: [{ field: { type: 'FIXED', fieldName: 'DATE_LAST_MODIFIED' }, order: 'ASC' }], from, pageSize: Math.min(PAGE_SIZE, 10_000 - from) });
+      if (page.totalResults > POLL_LIMIT) return true;
+      found.push(...page.results.map(({ result }) => result));
+      from += page.results.length;
+      if (page.results.length === 0 || from >= page.totalResults || from >= 10_000) break;
+    }
+    return this.absorb(found, fieldId, rootOption, tree);
+  }
+
+  /** Looks at these assets again (after our own changes); the ones not found are gone. True when the tree needs a walk. */
+  async refresh(assetIds: readonly string[]): Promise<boolean> {
+    const { api, folders, repo } = this.deps;
+    const fieldId = await folders.fieldId();
+    const state = repo.state(this.root.id);
+    const rootOption = state.rootOption === '' || state.rootOption === null ? null : state.rootOption;
+    let needsTree = false;
+    for (const ids of chunks(assetIds, MAX_IN_VALUES)) {
+      const found: Asset[] = [];
+      const page = await api.searchAssets({ criterion: allOf(stateCriterion(POLLED_STATES), assetIdsCriterion(ids)), sorts: [{ field: { type: 'FIXED', fieldName: 'ASSET_ID' }, order: 'ASC' }], from: 0, pageSize: ids.length });
+      found.push(...page.results.map(({ result }) => result));
+      const seen = new Set(found.map((asset) => asset.id));
+      for (const id of ids) if (!seen.has(id)) repo.deleteAsset(this.root.id, id);
+      needsTree = (await this.absorb(found, fieldId, rootOption, repo.folders(this.root.id))) || needsTree;
+      for (const id of ids) this.unknown.dirty.delete(id);
+    }
+    return needsTree;
+  }
 
   /**
    * Folds assets into the snapshot: in scope → stored, otherwise (binned, no file, filed elsewhere) →
