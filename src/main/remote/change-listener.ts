@@ -174,7 +174,7 @@ export class ChangeListener {
 
   /**
    * Says once per outage that the feed is gone, not at every reconnection attempt: while the service
-   * is down the attempts go on for minutes, and the connectivity line already says so (issue 15).
+   * is down the attempts go on for minutes, and the connectivity line already says so.
    */
   private outage(message: string): void {
     if (this.outageReported) return;

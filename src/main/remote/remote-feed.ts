@@ -21,11 +21,13 @@
 import type { Asset } from '../../shared/api/resources.js';
 import type { ChangeKind } from '../../shared/api/change-feed.js';
 import type { AssetApi, FolderNode } from '../api/index.js';
-import { isApiError, walkFieldOptions } from '../api/index.js';
-import type { RemoteAssetRow, RemoteFolderRow, RemoteRepo } from '../db/remote-repo.js';
-import { relDirOf, type FolderMapper, type FolderRoot } from '../sync/folder-mapper.js';
-import { MAX_IN_VALUES, POLLED_STATES, SYNCED_STATES, allOf, assetIdsCriterion, changedSinceCriterion, chunks, folderCriterion, stateCriterion } from './remote-criteria.js';
+import { walkFieldOptions } from '../api/index.js';
+import type { RemoteAssetRow, RemoteRepo } from '../db/remote-repo.js';
+import type { FolderMapper, FolderRoot } from '../sync/folder-mapper.js';
+import { AssetChanges, PAGE_SIZE, later, toRow } from './asset-changes.js';
+import { MAX_IN_VALUES, SYNCED_STATES, allOf, chunks, folderCriterion, stateCriterion } from './remote-criteria.js';
 import { diffFolderTrees, remoteTreeRows, type FolderChange, type SpelledOnDisk } from './remote-tree.js';
+import { addMappedFolders, renameStoredFolder, storeTree } from './stored-folder-tree.js';
 import type { NameKey } from '../sync/local-names.js';
 
 export interface RemoteFeedOptions {
@@ -64,14 +66,6 @@ export interface FeedUpdate {
 export const DEFAULT_POLL_MS = 10_000;
 const DEFAULT_FULL_MS = 10 * 60_000;
 const DEFAULT_OVERLAP_MS = 15_000;
-/** A poll that finds more changes than this does a full listing instead. */
-const POLL_LIMIT = 5_000;
-const PAGE_SIZE = 1000;
-
-const later = (a: string | null, b: string | null | undefined): string | null => {
-  if (b === undefined || b === null || b === '' || Number.isNaN(Date.parse(b))) return a;
-  return a === null || Date.parse(b) > Date.parse(a) ? new Date(Date.parse(b)).toISOString() : a;
-};
 
 export class RemoteFeed {
   private completed = false;
@@ -81,6 +75,7 @@ export class RemoteFeed {
   private readonly dirty = new Set<string>();
   /** Assets filed in a folder of the root the stored tree does not know yet: unknown until the tree is walked. */
   private readonly strangers = new Set<string>();
+  private readonly changes: AssetChanges;
   private readonly options: Required<RemoteFeedOptions>;
   /** The service's change feed is followed: polls wait for it to say something changed. */
   private followed = false;
@@ -104,6 +99,7 @@ export class RemoteFeed {
       backoffMs: deps.options?.backoffMs ?? 1000,
       maxBackoffMs: deps.options?.maxBackoffMs ?? 5 * 60_000,
     };
+    this.changes = new AssetChanges(root, deps, { dirty: this.dirty, strangers: this.strangers });
   }
 
   /** Whether a full listing succeeded in this process: only then may the planner act on remote absence. */
@@ -136,8 +132,8 @@ export class RemoteFeed {
     const fieldId = await this.deps.folders.fieldId();
     const state = this.deps.repo.state(this.root.id);
     const rootOption = state.rootOption === '' || state.rootOption === null ? null : state.rootOption;
-    this.addMappedFolders(assets.flatMap((asset) => asset.metadata.values[fieldId] ?? []), rootOption);
-    await this.absorb(assets, fieldId, rootOption, this.deps.repo.folders(this.root.id));
+    addMappedFolders(this.deps, this.root, assets.flatMap((asset) => asset.metadata.values[fieldId] ?? []), rootOption);
+    await this.changes.absorb(assets, fieldId, rootOption, this.deps.repo.folders(this.root.id));
   }
 
   /**
@@ -147,22 +143,10 @@ export class RemoteFeed {
    * stored tree does not hold yet (made by the rename) is found by a walk on the next update.
    */
   folderRenamed(from: string, to: string): void {
-    const { repo } = this.deps;
-    const rows = repo.folders(this.root.id);
-    const parentDir = relDirOf(to);
-    const parent = parentDir === '' ? null : rows.find((row) => row.relDir === parentDir)?.optionId;
-    if (parent === undefined) {
+    if (!renameStoredFolder(this.deps, this.root, from, to)) {
       this.folderEpoch++;
       this.treeWanted = true;
     }
-    const value = to.slice(parentDir === '' ? 0 : parentDir.length + 1);
-    repo.replaceFolders(
-      this.root.id,
-      rows.map((row) => {
-        if (row.relDir === from) return { ...row, value, relDir: to, ...(parent === undefined ? {} : { parentId: parent }) };
-        return row.relDir.startsWith(`${from}/`) ? { ...row, relDir: `${to}${row.relDir.slice(from.length)}` } : row;
-      }),
-    );
   }
 
   /** The next full listing happens on the next update, whatever the schedule (or a backoff) says. */
@@ -247,7 +231,7 @@ export class RemoteFeed {
       needsTree = true;
     }
     if (this.dirty.size > 0) {
-      needsTree = (await this.refresh([...this.dirty])) || needsTree;
+      needsTree = (await this.changes.refresh([...this.dirty])) || needsTree;
       if (result.did === 'nothing') result = { did: 'refresh', folderChanges: [] };
     }
     // An asset filed in a folder the stored tree does not know: walk the tree again now, or its
@@ -263,43 +247,9 @@ export class RemoteFeed {
     const rootOption = await folders.optionFor(this.root, '');
     const tree = await remoteTreeRows(await this.folderNodes(fieldId, rootOption, true), rootOption, ignores, nameKey, spelled);
     const changes = diffFolderTrees(repo.folders(this.root.id), tree);
-    this.storeTree(tree, changes);
+    storeTree(this.deps, this.root, tree, changes);
     this.strangers.clear();
     return changes;
-  }
-
-  /**
-   * Stores a walked tree and, in the same transaction, forgets the folder cache's directory for every
-   * option the tree no longer holds where the cache has it (removed, or moved elsewhere), and every
-   * directory of the tree the cache maps to an option the tree does not hold there. The stored
-   * tree is what the next walk is compared with, so a change stored here is never found again: when
-   * the cache learned of it only as the change was applied on disk, a crash or a failure before that
-   * (applyFolderChanges goes on past errors) left the directory mapped to a deleted option for good,
-   * and every upload into it asked the service to create a folder under an option that no longer
-   * exists, on every pass (simulation seed 103748).
-   */
-  private storeTree(tree: readonly RemoteFolderRow[], changes: readonly FolderChange[]): void {
-    const { folders, repo } = this.deps;
-    repo.inTransaction(() => {
-      repo.replaceFolders(this.root.id, tree);
-      for (const change of changes) {
-        if (change.kind === 'CREATED') continue;
-        const cached = folders.dirOf(this.root, change.optionId);
-        if (cached !== undefined && !(change.kind === 'MOVED' && cached === change.to)) folders.forget(this.root, cached);
-      }
-      // The tree names the options a directory is now; a cache that names it another is behind, though
-      // no change above says so. Client 1 cached `A/C` for an upload before any walk of its held it;
-      // client 0 renamed `A/C` to `D` file by file and deleted the emptied option, and a new `A/C` was
-      // made, all before client 1's next walk, which read only a new folder. Kept, every move out
-      // of `A/C` asked the service to take the asset out of the deleted option as well, refused
-      // (INVALID_FIELD_VALUE) on every pass: no convergence (simulation seed 141957).
-      const held = new Map<string, Set<string>>();
-      for (const row of tree) held.set(row.relDir, (held.get(row.relDir) ?? new Set<string>()).add(row.optionId));
-      for (const [relDir, options] of held) {
-        const cached = folders.knownOption(this.root, relDir);
-        if (typeof cached === 'string' && !options.has(cached)) folders.forget(this.root, relDir);
-      }
-    });
   }
 
   /** The tree, then every asset in it; replaces the snapshot. Returns what happened to folders. */
@@ -325,7 +275,7 @@ export class RemoteFeed {
     const before = repo.folders(this.root.id);
     const changes = diffFolderTrees(before, tree);
     const previous = repo.state(this.root.id);
-    this.storeTree(tree, changes);
+    storeTree(this.deps, this.root, tree, changes);
     repo.replaceAssets(this.root.id, [...rows.values()]);
     repo.putState(this.root.id, {
       watermark: later(previous.watermark, watermark) ?? new Date(startedAt - 5 * 60_000).toISOString(),
@@ -356,144 +306,11 @@ export class RemoteFeed {
     return nodes;
   }
 
-  /** What changed since the watermark; true when a folder appeared that needs the tree walked again. */
-  private async poll(): Promise<boolean> {
-    const { api, folders, repo } = this.deps;
+  /** What changed since the watermark (asset-changes.ts); true when a folder appeared that needs the tree walked again. */
+  private poll(): Promise<boolean> {
     const startedAt = this.deps.now();
     this.nextPollAt = startedAt + this.options.pollIntervalMs;
-    const state = repo.state(this.root.id);
-    const fieldId = await folders.fieldId();
-    const tree = repo.folders(this.root.id);
-    const rootOption = state.rootOption === '' || state.rootOption === null ? null : state.rootOption;
-    const since = new Date((state.watermark === null ? startedAt : Date.parse(state.watermark)) - this.options.overlapMs).toISOString();
-    const optionIds = rootOption === null ? [] : [rootOption, ...tree.map((row) => row.optionId)];
-    // A very large tree would take many searches a poll: the periodic full listing covers it.
-    if (optionIds.length > MAX_IN_VALUES) return false;
-    const criterion = allOf(stateCriterion(POLLED_STATES), rootOption === null ? undefined : folderCriterion(fieldId, optionIds), changedSinceCriterion(since));
-    const found: Asset[] = [];
-    for (let from = 0; ; ) {
-      const page = await api.searchAssets({ criterion, sorts: [{ field: { type: 'FIXED', fieldName: 'DATE_LAST_MODIFIED' }, order: 'ASC' }], from, pageSize: Math.min(PAGE_SIZE, 10_000 - from) });
-      if (page.totalResults > POLL_LIMIT) return true;
-      found.push(...page.results.map(({ result }) => result));
-      from += page.results.length;
-      if (page.results.length === 0 || from >= page.totalResults || from >= 10_000) break;
-    }
-    return this.absorb(found, fieldId, rootOption, tree);
+    return this.changes.poll(startedAt, this.options.overlapMs);
   }
-
-  /** Looks at these assets again (after our own changes); the ones not found are gone. True when the tree needs a walk. */
-  private async refresh(assetIds: readonly string[]): Promise<boolean> {
-    const { api, folders, repo } = this.deps;
-    const fieldId = await folders.fieldId();
-    const state = repo.state(this.root.id);
-    const rootOption = state.rootOption === '' || state.rootOption === null ? null : state.rootOption;
-    let needsTree = false;
-    for (const ids of chunks(assetIds, MAX_IN_VALUES)) {
-      const found: Asset[] = [];
-      const page = await api.searchAssets({ criterion: allOf(stateCriterion(POLLED_STATES), assetIdsCriterion(ids)), sorts: [{ field: { type: 'FIXED', fieldName: 'ASSET_ID' }, order: 'ASC' }], from: 0, pageSize: ids.length });
-      found.push(...page.results.map(({ result }) => result));
-      const seen = new Set(found.map((asset) => asset.id));
-      for (const id of ids) if (!seen.has(id)) repo.deleteAsset(this.root.id, id);
-      needsTree = (await this.absorb(found, fieldId, rootOption, repo.folders(this.root.id))) || needsTree;
-      for (const id of ids) this.dirty.delete(id);
-    }
-    return needsTree;
-  }
-
-  /**
-   * Adds to the stored tree the folders among `optionIds` that the folder mapper made for directories
-   * of this root (with their parents), unless the tree has another folder at that place: then only a
-   * walk can tell how the service's names map to disk.
-   */
-  private addMappedFolders(optionIds: readonly string[], rootOption: string | null): void {
-    const { folders, repo } = this.deps;
-    const tree = repo.folders(this.root.id);
-    const known = new Set(tree.map((row) => row.optionId));
-    const taken = new Set(tree.map((row) => row.relDir));
-    const added: RemoteFolderRow[] = [];
-    const place = (optionId: string): boolean => {
-      if (optionId === rootOption || known.has(optionId)) return true;
-      const relDir = folders.dirOf(this.root, optionId);
-      if (relDir === undefined || relDir === '' || taken.has(relDir)) return false;
-      const parentDir = relDirOf(relDir);
-      const parentId = parentDir === '' ? null : folders.knownOption(this.root, parentDir);
-      if (parentId === undefined || (parentId !== null && !place(parentId))) return false;
-      added.push({ optionId, parentId, value: relDir.slice(relDir.lastIndexOf('/') + 1), relDir });
-      known.add(optionId);
-      taken.add(relDir);
-      return true;
-    };
-    for (const optionId of new Set(optionIds)) place(optionId);
-    if (added.length > 0) repo.addFolders(this.root.id, added);
-  }
-
-  /**
-   * Folds assets into the snapshot: in scope → stored, otherwise (binned, no file, filed elsewhere) →
-   * removed. True when one is filed in a folder of the root that the stored tree does not know yet.
-   * Decides first (that may ask the service about folders), then writes everything in one transaction.
-   */
-  private async absorb(assets: readonly Asset[], fieldId: string, rootOption: string | null, tree: readonly RemoteFolderRow[]): Promise<boolean> {
-    const { repo } = this.deps;
-    // Nothing new: no write either (the watermark only moves with what was found), so a quiet poll
-    // leaves the state database as it was and a resting root stays at rest (root-sync.ts).
-    if (assets.length === 0) return false;
-    const known = new Set(tree.map((row) => row.optionId));
-    if (rootOption !== null) known.add(rootOption);
-    let state = repo.state(this.root.id);
-    let unknownFolder = false;
-    const decided: { assetId: string; row: RemoteAssetRow | undefined }[] = [];
-    for (const asset of assets) {
-      state = { ...state, watermark: later(later(state.watermark, asset.dateLastModified), asset.currentAssetFile?.dateAdded) };
-      const row = asset.lifecycleStatus.state === 'BINNED' ? undefined : toRow(asset, fieldId);
-      const options = row?.folders ?? [];
-      const strangers = options.filter((option) => !known.has(option));
-      const newFolderOfRoot = row !== undefined && strangers.length > 0 && (rootOption === null || (await this.insideRoot(strangers, rootOption)));
-      if (newFolderOfRoot) {
-        unknownFolder = true;
-        this.strangers.add(asset.id);
-      }
-      const inScope = row !== undefined && (rootOption === null || newFolderOfRoot || options.some((option) => known.has(option)));
-      decided.push({ assetId: asset.id, row: inScope ? row : undefined });
-    }
-    repo.inTransaction(() => {
-      for (const { assetId, row } of decided) {
-        if (row !== undefined) repo.putAsset(this.root.id, row);
-        else repo.deleteAsset(this.root.id, assetId);
-      }
-      repo.putState(this.root.id, state);
-    });
-    for (const { assetId } of decided) this.dirty.delete(assetId);
-    return unknownFolder;
-  }
-
-  /** Whether any of these options lies below the root's option (its parent chain says so). */
-  private async insideRoot(optionIds: readonly string[], rootOption: string): Promise<boolean> {
-    for (const id of optionIds) {
-      try {
-        for (let option = await this.deps.api.getFieldOption(id); option.parent !== null; option = option.parent) {
-          if (option.parent.id === rootOption) return true;
-        }
-      } catch (error) {
-        if (!isApiError(error, 'NOT_FOUND')) throw error;
-      }
-    }
-    return false;
-  }
-}
-
-/** The snapshot row of an asset, or undefined when it has no file to sync. */
-function toRow(asset: Asset, fieldId: string): RemoteAssetRow | undefined {
-  const file = asset.currentAssetFile;
-  if (file === null) return undefined;
-  return {
-    assetId: asset.id,
-    fileId: file.id,
-    filename: file.filename,
-    md5: file.checksum.toLowerCase(),
-    size: file.size,
-    dateModified: asset.dateLastModified,
-    dateAdded: file.dateAdded,
-    folders: asset.metadata.values[fieldId] ?? [],
-  };
 }
 

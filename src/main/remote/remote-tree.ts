@@ -49,7 +49,7 @@ export async function remoteTreeRows(
     for (const group of groups) {
       if (group.length < 2 || spelled === undefined) continue;
       // The disk holds one of the spellings already: it names the directory, or the planner would
-      // move every file in it to the other spelling and back (seed 30250).
+      // move every file in it to the other spelling and back.
       const onDisk = await spelled(`${parentDir === '' ? '' : `${parentDir}/`}${group[0].name}`);
       if (onDisk !== undefined && group.some((member) => member.name === onDisk)) twinNames.set(group[0].id, onDisk);
     }

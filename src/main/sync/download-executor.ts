@@ -8,7 +8,7 @@
  * file never reads as a local change to upload back. Each rename is written ahead in the download
  * journal (landing-journal.ts): after a crash between a rename and its record, recover-landings.ts
  * records what landed, so a landed file the user moved or renamed before the engine ran again is a move of its
- * asset, not a new file to upload as a second asset (simulation seed 223).
+ * asset, not a new file to upload as a second asset.
  *
  * Must never: put a partial or unverified file at its final path; write outside the root (every target
  * goes through locateInsideRoot); overwrite a local file that changed since the plan (that is a
@@ -25,7 +25,7 @@ import { removeEmptyTree } from '../local/remove-empty-tree.js';
 import { ConcurrencyLimit } from '../../shared/concurrency-limit.js';
 import { SyncError } from './sync-error.js';
 import type { HashedEntry, Operation } from './sync-types.js';
-import type { UploadRoot } from './upload-executor.js';
+import type { UploadRoot } from './upload-common.js';
 
 type DownloadOp = Extract<Operation, { kind: 'DOWNLOAD' }>;
 
@@ -220,9 +220,9 @@ export class DownloadExecutor {
    * or one holding only empty folders, holds nothing to lose and gives way to the file (each folder
    * removed only if still empty: rmdir, never recursive); one with a file in it is never removed: the
    * file waits, reported not synced (PATH_BLOCKED), until the folder's files reach the service and the
-   * file is given a name of its own beside it, or the user moves the folder. Read as "changed on disk", an empty folder failed the
-   * download on every pass and the root never came to rest (simulation seed 193); read as holding
-   * files, a folder whose only content was an empty folder blocked the file for good (seed 30131).
+   * file is given a name of its own beside it, or the user moves the folder. An empty folder is not
+   * "changed on disk" (that fails the download on every pass and the root never comes to rest), and a
+   * folder whose only content is empty folders holds no files (else it blocks the file for good).
    */
   private async clearEmptyFolder(root: UploadRoot, op: DownloadOp, target: { absPath: string; existing: FileStat | undefined }): Promise<{ absPath: string; existing: FileStat | undefined }> {
     if (op.replace !== undefined || target.existing?.kind !== 'directory') return target;

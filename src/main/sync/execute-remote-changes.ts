@@ -9,7 +9,7 @@ import { isApiError } from '../api/index.js';
 import type { DownloadExecutor } from './download-executor.js';
 import type { LocalChangeExecutor } from './local-change-executor.js';
 import type { Operation } from './sync-types.js';
-import type { UploadRoot } from './upload-executor.js';
+import type { UploadRoot } from './upload-common.js';
 
 export type RemoteChangeOp = Extract<Operation, { kind: 'DOWNLOAD' | 'LOCAL_MOVE' | 'LOCAL_DELETE' | 'CONFLICT' | 'ADOPT' | 'FORGET' }>;
 

@@ -17,7 +17,7 @@ import { caseFoldedNames } from './local-names.js';
 import { locateFile } from './locate-file.js';
 import { SyncError } from './sync-error.js';
 import type { LocalEntry, Operation, SyncedEntry } from './sync-types.js';
-import type { UploadRoot } from './upload-executor.js';
+import type { UploadRoot } from './upload-common.js';
 
 type Op<K extends Operation['kind']> = Extract<Operation, { kind: K }>;
 
@@ -60,9 +60,9 @@ export class LocalChangeExecutor {
     const to = await this.free(root, op.to, { from: op.from, file: op.local });
     await fs.mkdirp(dirname(to));
     // Written ahead, as a download's landing is: a crash after the rename leaves this to say the file
-    // moved (recover-landings.ts). Lost, the synced row stayed at the old path and the file at the new
-    // one, numbered apart from a namesake and edited since, went up as a second asset under that
-    // number, while a new file at the old path took the asset's place (seeds 100767, 101094).
+    // moved (recover-landings.ts). Lost, the synced row would stay at the old path and the file at the
+    // new one, numbered apart from a namesake and edited since, would go up as a second asset under
+    // that number, while a new file at the old path took the asset's place.
     this.deps.landings.landing(root.id, { local: { ...op.local, relPath: op.to }, assetId: op.assetId, tempPath: from, moved: { from: op.syncedPath, md5: op.md5 } });
     try {
       await fs.rename(from, to);
@@ -114,9 +114,9 @@ export class LocalChangeExecutor {
 
   /**
    * A plan's adoptions and forgettings, in its order and in one transaction: a synced file whose
-   * folder the service renamed is forgotten at its old path and adopted at its new one, and a crash
-   * between the two commits left it synced nowhere, so the next pass uploaded it as a new asset beside
-   * its own (seed 70547).
+   * folder the service renamed is forgotten at its old path and adopted at its new one. Two commits
+   * would let a crash between them leave it synced nowhere, and the next pass would upload it as a
+   * new asset beside its own.
    */
   rebind(root: UploadRoot, ops: readonly Op<'ADOPT' | 'FORGET'>[]): void {
     this.deps.atomically(() => {
@@ -140,10 +140,10 @@ export class LocalChangeExecutor {
   /**
    * The absolute path of relPath inside the root, where nothing is yet. A case-only rename (`Logo.png`
    * → `logo.png`) on a disk that ignores case finds the moving file itself at its new spelling: that
-   * is no namesake, and the rename respells it (seed 20980 with `--names case-insensitive`: refused as
-   * "appeared on disk", the move was planned again on every pass and never converged). A folder that
-   * holds only empty folders holds nothing to lose and gives way to the moving file, as it does to a
-   * download (download-executor.ts); refused, the move was planned again on every pass (seed 33000).
+   * is no namesake, and the rename respells it (refused as "appeared on disk", the move would be
+   * planned again on every pass and never converge). A folder that holds only empty folders holds
+   * nothing to lose and gives way to the moving file, as it does to a download (download-executor.ts);
+   * refused, the move would be planned again on every pass.
    */
   private async free(root: UploadRoot, relPath: string, moving?: { from: string; file: LocalEntry }): Promise<string> {
     const path = await resolveInsideRoot(this.deps.fs, root.path, relPath);
@@ -156,12 +156,12 @@ export class LocalChangeExecutor {
     }
     if (moving !== undefined && caseFoldedNames(moving.from) === caseFoldedNames(relPath) && found.kind === 'file' && sameSignature(found, moving.file) && found.dev === moving.file.dev) return path;
     // Also a folder the service renamed to a spelling already taken here (`B` → `b` beside `b` on a
-    // disk that keeps case): emptied file by file, it stayed, and the service's file `B` could never
-    // take its name (seed 50008).
+    // disk that keeps case): emptied file by file, it would stay, and the service's file `B` could
+    // never take its name.
     if (moving !== undefined && found.kind === 'directory' && (await removeEmptyTree(this.deps.fs, this.deps.disk, path))) return path;
     // A folder with files in it is never removed, and no new plan frees it: the file waits, reported
     // not synced, as a download there does (download-executor.ts). Read as "appeared since the plan",
-    // the move was planned and refused again on every pass and the root never came to rest (seed 87154).
+    // the move would be planned and refused again on every pass and the root never come to rest.
     if (found.kind === 'directory') {
       throw new LocalError('PATH_BLOCKED', `${relPath} is a folder with files in it on disk, where the service has a file; move or rename the folder to get the file`, relPath);
     }

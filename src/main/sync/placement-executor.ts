@@ -1,31 +1,23 @@
 /**
  * Carries out the operations that change where an asset is filed, not its bytes (DESIGN.md §3):
- * a move is a Folders edit (remove the old placement, add the new), a rename is `PATCH filename`,
- * a deletion removes the placement — and moves the asset to BINNED (recoverable) only when it was
- * the asset's last folder. Never a re-upload, never a permanent delete.
+ * a move is a Folders edit (remove the old placement, add the new), a rename is `PATCH filename`, a
+ * binned asset is restored before its move, a local folder rename is one option change. A deletion
+ * removes the placement — and moves the asset to BINNED (recoverable) only when it was the asset's
+ * last folder (placement-removals.ts, which this hands deletions to). Never a re-upload, never a
+ * permanent delete.
  */
-import type { AssetApi, MetadataValueUpdate } from '../api/index.js';
+import type { MetadataValueUpdate } from '../api/index.js';
 import { currentMd5, isApiError, unlessNotFound } from '../api/index.js';
-import type { FolderMapper } from './folder-mapper.js';
 import { relDirOf } from './folder-mapper.js';
 import { spellsHere, unnumbered } from './local-names.js';
-import type { UploadRoot } from './upload-executor.js';
+import { PlacementRemovals, expectEach, sameDirOptions, type DeleteOp, type PlacementRemovalDeps } from './placement-removals.js';
+import type { UploadRoot } from './upload-common.js';
 import type { MoveAhead } from '../db/move-journal.js';
 import type { Operation, SyncedEntry } from './sync-types.js';
 
 type MoveOp = Extract<Operation, { kind: 'MOVE' }>;
-type DeleteOp = Extract<Operation, { kind: 'DELETE' }>;
 
-export interface PlacementExecutorDeps {
-  api: AssetApi;
-  folders: FolderMapper;
-  /** Other synced placements of the asset in this root (besides `relPath`). */
-  otherPlacements(rootId: string, assetId: string, relPath: string): number;
-  /**
-   * The options the service's tree maps to this directory (remote-tree.ts): more than one where twins
-   * (`A` and `a`) share it on a disk that folds case, and a file there may be filed in either.
-   */
-  optionsAt(rootId: string, relDir: string): string[];
+export interface PlacementExecutorDeps extends PlacementRemovalDeps {
   /** Replaces the synced entry at `from` by `to` and finishes a move written ahead from `from`, in one transaction. */
   moved(rootId: string, from: string, to: SyncedEntry): void;
   /**
@@ -36,28 +28,30 @@ export interface PlacementExecutorDeps {
   movingAhead(rootId: string, move: MoveAhead, synced?: SyncedEntry): void;
   /** A move written ahead that is off (nothing of it is left to send): its entry goes. */
   moveOff(rootId: string, from: string): void;
-  /** Forgets the synced entry. */
-  removed(rootId: string, relPath: string): void;
 }
 
 const baseName = (relPath: string): string => relPath.slice(relPath.lastIndexOf('/') + 1);
 
 export class PlacementExecutor {
-  constructor(private readonly deps: PlacementExecutorDeps) {}
+  private readonly removals: PlacementRemovals;
+
+  constructor(private readonly deps: PlacementExecutorDeps) {
+    this.removals = new PlacementRemovals(deps);
+  }
 
   /**
    * `filed`: the options the service files the asset in, when known (read by `restore`): the move
    * takes it out of each of them in this root, not only out of the option its old folder maps to
    * here — another client may have renamed that folder's option meanwhile (`A/C` → `A2`, carrying the
-   * binned asset), and this client's `A/C` is a new, empty option (seed 73514). Whether an option is
+   * binned asset), and this client's `A/C` is a new, empty option. Whether an option is
    * in this root is asked past the folder cache: the rename may have taken it where this client maps
-   * no directory yet (`B/E`, with a file named `B` here: seed 86183).
+   * no directory yet (`B/E`, with a file named `B` here).
    *
    * Without `filed`, an asset filed nowhere else here is read first: when the service has it in
    * another folder of this root than the one the file left (a colleague moved it, and the listing this
    * plan read was behind), both sides moved it, and the move waits (false) for the read-back of the
    * asset, whose plan gives it the service's place as for any move on both sides. Sent, the metadata
-   * edit's REMOVE missed the folder it was in and its ADD filed it in a second (seed 74008).
+   * edit's REMOVE would miss the folder it is in and its ADD would file it in a second.
    */
   async move(root: UploadRoot, op: MoveOp, previous: SyncedEntry, filed?: readonly string[], serviceName?: string): Promise<boolean> {
     const { api, folders } = this.deps;
@@ -67,7 +61,7 @@ export class PlacementExecutor {
     if (fromDir !== toDir) {
       const fieldId = await folders.fieldId();
       const [oldOption, newOption] = await Promise.all([folders.optionFor(root, fromDir), folders.optionFor(root, toDir)]);
-      const left = oldOption === null ? [] : this.sameDir(root, fromDir, oldOption);
+      const left = oldOption === null ? [] : sameDirOptions(this.deps, root, fromDir, oldOption);
       const alone = this.deps.otherPlacements(root.id, op.assetId, op.from) === 0;
       if (filed === undefined && alone && (await this.movedThere(root, op.assetId, fieldId, [...left, ...(newOption === null ? [] : [newOption])]))) return false;
       const filedHere = await this.inRoot(root, filed ?? []);
@@ -92,11 +86,11 @@ export class PlacementExecutor {
   /**
    * Whether the move renames the asset: its name changed here, and is not only how this disk holds the
    * service's name for it (`serviceName`, when known: numbered apart from a namesake, made safe). The
-   * engine numbers files itself, and a crash between its rename and the record left the file at the
-   * number, read next as a move of the user's: sent, the number this disk alone needed became the
-   * asset's name for everyone (simulation seed 101150). A user who adds such a number to a name
-   * meets the service's name again. A numbered name whose service name the caller does not know (the
-   * listing is behind on the asset) asks the service for it (seed 102656).
+   * engine numbers files itself, and a crash between its rename and the record leaves the file at the
+   * number, read next as a move of the user's: the number this disk alone needs never becomes the
+   * asset's name for everyone. A user who adds such a number to a name meets the service's name
+   * again. A numbered name whose service name the caller does not know (the listing is behind on the
+   * asset) asks the service for it.
    */
   private async renames(op: MoveOp, serviceName: string | undefined): Promise<boolean> {
     const name = baseName(op.to);
@@ -116,7 +110,7 @@ export class PlacementExecutor {
    * Before a move whose asset left the listing (`restore`): a binned asset goes back to the state it
    * was binned from, its files and history kept, and the move follows (`MOVE`). The user kept the file,
    * so the bytes they have are the asset's: when its current bytes are not the ones this client last
-   * synced (a colleague's edit, then the bin: seed 73408), the synced row takes those bytes before the
+   * synced (a colleague's edit, then the bin), the synced row takes those bytes before the
    * transition, and the move's caller sends the file as a new version once the move is done (`synced`,
    * the row as it now stands, differs from the file). The colleague's edit stays in the history, never
    * current. Row first: from the transition on, the asset is live holding the colleague's bytes, and a
@@ -154,8 +148,8 @@ export class PlacementExecutor {
     // The row at the asset's bytes before the transition is sent (journal before the side effect,
     // DESIGN.md §4), replaced where it is: the move records it at its new path. The move is written
     // ahead with it: from the transition on, the file matches that row by neither bytes nor (when
-    // renamed) name, and a crash before the move's record left a deletion and a new file to the next
-    // plan, the colleague's binned bytes live (seed 113812). The next pass finishes it instead
+    // renamed) name, and a crash before the move's record would leave a deletion and a new file to
+    // the next plan, the colleague's binned bytes live. The next pass finishes it instead
     // (`resumeMove`).
     const synced = current === previous.md5 ? previous : { ...previous, md5: current };
     this.deps.movingAhead(root.id, { from: op.from, assetId: op.assetId, local: op.local, restore: true }, synced);
@@ -211,11 +205,6 @@ export class PlacementExecutor {
     return options.filter((_, index) => inRoot[index]);
   }
 
-  /** The directory's option and its twins (options the tree maps to the same directory). */
-  private sameDir(root: UploadRoot, relDir: string, option: string): string[] {
-    return [...new Set([option, ...this.deps.optionsAt(root.id, relDir)])];
-  }
-
   /**
    * A local folder rename or move (folder-renames.ts) as one option change, `PATCH /field-options/{id}`
    * with the new value and parent (DESIGN.md §3): every asset in it follows, binned ones too, so no
@@ -248,70 +237,18 @@ export class PlacementExecutor {
     this.deps.moved(root.id, op.from, { ...op.local, md5: previous.md5, assetId: op.assetId });
   }
 
-  async remove(root: UploadRoot, op: DeleteOp): Promise<'UNFILED' | 'BINNED' | 'ALREADY_GONE'> {
-    const { api, folders } = this.deps;
-    const fieldId = await folders.fieldId();
-    const option = await folders.optionFor(root, relDirOf(op.relPath));
-    const asset = await unlessNotFound(api.getAsset(op.assetId));
-    if (asset === undefined) {
-      this.deps.removed(root.id, op.relPath);
-      return 'ALREADY_GONE';
-    }
-    const placements = asset.metadata.values[fieldId] ?? [];
-    const here = option === null ? [] : this.sameDir(root, relDirOf(op.relPath), option);
-    const remaining = option === null ? placements : placements.filter((value) => !here.includes(value));
-    const elsewhere = remaining.length > 0 || this.deps.otherPlacements(root.id, op.assetId, op.relPath) > 0;
-    let verdict: 'UNFILED' | 'BINNED';
-    if (elsewhere) {
-      const filedHere = placements.filter((value) => here.includes(value));
-      if (filedHere.length > 0) {
-        expectEach(await api.editMetadata({ type: 'BY_IDS', assetIds: [op.assetId] }, [{ fieldId, type: 'BY_IDS', values: filedHere, operation: 'REMOVE' }]), op.assetId);
-      }
-      verdict = 'UNFILED';
-    } else {
-      if (asset.lifecycleStatus.state !== 'BINNED') expectEach(await api.transitionLifecycle({ type: 'BY_IDS', assetIds: [op.assetId] }, 'BINNED'), op.assetId);
-      verdict = 'BINNED';
-    }
-    this.deps.removed(root.id, op.relPath);
-    return verdict;
+  /** Takes the asset out of the deleted file's folder, or to the bin from its last (placement-removals.ts). */
+  remove(root: UploadRoot, op: DeleteOp): Promise<'UNFILED' | 'BINNED' | 'ALREADY_GONE'> {
+    return this.removals.remove(root, op);
   }
 
-  /**
-   * The options of folders this pass's moves and deletions emptied, and that are gone from the disk
-   * (`kept` answers false), deleted on the service, sub-folders first (DESIGN.md §3: the option goes
-   * once no asset and no child uses it; the service refuses one still used, `FIELD_OPTION_IN_USE`, and
-   * it stays). A folder renamed here in case only (`A` → `a` on a disk that keeps case) otherwise left
-   * the empty `A` beside `a`, and a case-insensitive client, told the two apart, put the files in
-   * `a (2)`. Answers the folders removed.
-   */
-  async removeEmptied(root: UploadRoot, dirs: Iterable<string>, kept: (relDir: string) => Promise<boolean>): Promise<string[]> {
-    const { api, folders } = this.deps;
-    const candidates = new Set<string>();
-    for (const dir of dirs) for (let at = dir; at !== ''; at = relDirOf(at)) candidates.add(at);
-    const removed: string[] = [];
-    for (const relDir of [...candidates].sort((a, b) => b.split('/').length - a.split('/').length)) {
-      const option = folders.knownOption(root, relDir);
-      if (option === undefined || option === null || (await kept(relDir))) continue;
-      try {
-        await api.deleteFieldOption(option);
-      } catch (error) {
-        if (isApiError(error, 'FIELD_OPTION_IN_USE')) continue;
-        if (!isApiError(error, 'NOT_FOUND')) throw error;
-      }
-      folders.forget(root, relDir);
-      removed.push(relDir);
-    }
-    return removed;
+  /** Deletes the options of folders this pass emptied and that are gone from disk (placement-removals.ts). */
+  removeEmptied(root: UploadRoot, dirs: Iterable<string>, kept: (relDir: string) => Promise<boolean>): Promise<string[]> {
+    return this.removals.removeEmptied(root, dirs, kept);
   }
 }
 
 /** An answer that says no to the request itself (not a fault on the way, nor a session to refresh). */
 function refusedOutright(error: unknown): boolean {
   return isApiError(error) && error.status !== undefined && error.status >= 400 && error.status < 500 && !error.retryable && error.status !== 401;
-}
-
-/** A batch job answers per item: a failure for our one asset is the operation's failure. */
-function expectEach(outcome: { failures: Record<string, Error> }, assetId: string): void {
-  const failure = outcome.failures[assetId] ?? Object.values(outcome.failures)[0];
-  if (failure !== undefined) throw failure;
 }
