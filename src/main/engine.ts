@@ -43,7 +43,7 @@ import { RemoteSide } from './sync/remote-side.js';
 import { DownloadExecutor } from './sync/download-executor.js';
 import { LocalChangeExecutor } from './sync/local-change-executor.js';
 import { applyFolderChanges, spelledOnDisk } from './sync/apply-folder-changes.js';
-import { FolderMapper } from './sync/folder-mapper.js';
+import { FolderMapper } from './remote/folder-mapper.js';
 import { UploadExecutor, type UploadRoot } from './sync/upload-executor.js';
 import { PlacementExecutor } from './sync/placement-executor.js';
 import { RootSync, type PassReport } from './sync/root-sync.js';
@@ -51,7 +51,7 @@ import { landedRecord } from './sync/recover-landings.js';
 import { isScannerReason } from './sync/local-refresh.js';
 import { reportingIncrements } from './sync/byte-increments.js';
 import type { TransferEvent } from '../shared/sync/transfer-event.js';
-import { SyncError } from './sync/sync-error.js';
+import { SyncError } from './model/sync-error.js';
 import type { PlantedBug } from './sync/planted-bug.js';
 import type { HashedEntry, LocalEntry, SyncedEntry } from './sync/sync-types.js';
 

@@ -5,7 +5,7 @@ import { openStateDb } from '../db/open-state-db.js';
 import { issuesRepo } from '../db/issues-repo.js';
 import { rootsRepo } from '../db/roots-repo.js';
 import { parseFlags, urlFlag } from '../../platform/cli/parse-flags.js';
-import { stateDirOf } from './state-dir.js';
+import { stateDirOf } from '../headless/client-dirs.js';
 import { plural } from './progress-line.js';
 import type { CommandIo } from '../../platform/cli/command-io.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { openStateDb } from '../db/open-state-db.js';
 import { readStatus, type RootStatus } from '../sync/read-status.js';
 import { parseFlags, urlFlag } from '../../platform/cli/parse-flags.js';
-import { stateDirOf } from './state-dir.js';
+import { stateDirOf } from '../headless/client-dirs.js';
 import type { CommandIo } from '../../platform/cli/command-io.js';
 import { plural } from './progress-line.js';
 import { formatDuration } from '../../shared/sync/transfer-estimate.js';

@@ -5,7 +5,7 @@
  * synced file (`LOCAL_MOVE`) are written here too, with the synced row they replace (`moved`).
  */
 import type { StateDb } from './open-state-db.js';
-import type { HashedEntry } from '../sync/sync-types.js';
+import type { HashedEntry } from '../model/file-entry.js';
 
 /**
  * A file on its way to its final path by a rename: the file as it will land, its asset, and the path

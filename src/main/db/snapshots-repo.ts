@@ -1,5 +1,5 @@
 /** The local and synced snapshots of each root (DESIGN.md §3), read whole for the planner. */
-import type { LocalEntry, SyncedEntry } from '../sync/sync-types.js';
+import type { LocalEntry, SyncedEntry } from '../model/file-entry.js';
 import type { StateDb } from './open-state-db.js';
 import { belowDir } from './rename-dir.js';
 

@@ -23,10 +23,10 @@ import type { ChangeKind } from '../../shared/api/change-feed.js';
 import type { AssetApi, FolderNode } from '../api/index.js';
 import { isApiError, walkFieldOptions } from '../api/index.js';
 import type { RemoteAssetRow, RemoteFolderRow, RemoteRepo } from '../db/remote-repo.js';
-import { relDirOf, type FolderMapper, type FolderRoot } from '../sync/folder-mapper.js';
+import { relDirOf, type FolderMapper, type FolderRoot } from './folder-mapper.js';
 import { MAX_IN_VALUES, POLLED_STATES, SYNCED_STATES, allOf, assetIdsCriterion, changedSinceCriterion, chunks, folderCriterion, stateCriterion } from './remote-criteria.js';
 import { diffFolderTrees, remoteTreeRows, type FolderChange, type SpelledOnDisk } from './remote-tree.js';
-import type { NameKey } from '../sync/local-names.js';
+import type { NameKey } from '../local/local-names.js';
 
 export interface RemoteFeedOptions {
   /** Between incremental polls (default 10 s). */

@@ -13,7 +13,7 @@ import { loadIgnoreRules, nfc, sameSignature, type FileSignature, type FileSyste
 import { outermostPaths } from '../local/rel-path.js';
 import type { IssuesRepo } from '../db/issues-repo.js';
 import type { SnapshotsRepo } from '../db/snapshots-repo.js';
-import type { FolderRoot } from './folder-mapper.js';
+import type { FolderRoot } from '../remote/folder-mapper.js';
 import type { LocalEntry, PendingSignature } from './sync-types.js';
 
 export interface LocalRefreshDeps {

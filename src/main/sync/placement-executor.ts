@@ -6,9 +6,9 @@
  */
 import type { AssetApi, MetadataValueUpdate } from '../api/index.js';
 import { currentMd5, isApiError, unlessNotFound } from '../api/index.js';
-import type { FolderMapper } from './folder-mapper.js';
-import { relDirOf } from './folder-mapper.js';
-import { spellsHere, unnumbered } from './local-names.js';
+import type { FolderMapper } from '../remote/folder-mapper.js';
+import { relDirOf } from '../remote/folder-mapper.js';
+import { spellsHere, unnumbered } from '../local/local-names.js';
 import type { UploadRoot } from './upload-executor.js';
 import type { MoveAhead } from '../db/move-journal.js';
 import type { Operation, SyncedEntry } from './sync-types.js';

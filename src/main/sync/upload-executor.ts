@@ -16,13 +16,13 @@ import type { UploadJournal, JournalEntry } from '../db/upload-journal.js';
 import type { FileSystem } from '../local/index.js';
 import { HASH_READ_BYTES, LocalError, PathLocator, hashFile, sameSignature } from '../local/index.js';
 import { baseName } from '../local/rel-path.js';
-import type { FolderMapper, FolderRoot } from './folder-mapper.js';
-import { relDirOf, remoteFilePath, versionFilePath } from './folder-mapper.js';
-import { spellsHere } from './local-names.js';
+import type { FolderMapper, FolderRoot } from '../remote/folder-mapper.js';
+import { relDirOf, remoteFilePath, versionFilePath } from '../remote/folder-mapper.js';
+import { spellsHere } from '../local/local-names.js';
 import { ConcurrencyLimit } from '../../shared/concurrency-limit.js';
 import { PartWindow, type WindowClock } from './part-window.js';
 import { fileOnDiskPath, locateFile } from './locate-file.js';
-import { SyncError } from './sync-error.js';
+import { SyncError } from '../model/sync-error.js';
 import type { LocalEntry, SyncedEntry } from './sync-types.js';
 import type { PlantedBug } from './planted-bug.js';
 
