@@ -7,16 +7,16 @@
  */
 import path from 'node:path';
 
-// The lowest layers every folder of the client may use.
-const base = ['shared', 'platform', 'main/model'];
+// The client's ladder, lowest rung first: each group is everything at or below a rung.
+const base = ['shared', 'platform', 'main/model']; // every folder of the client may use these
 const lowEdges = [...base, 'main/disk', 'main/log'];
 const edges = [...lowEdges, 'main/api', 'main/auth', 'main/local', 'main/db'];
 const belowEngine = [...edges, 'main/store', 'main/remote', 'main/sync'];
 const belowHeadless = [...belowEngine, 'main/engine', 'main/app', 'main/control'];
 
 /**
- * Folder (under src/; `main/engine` is engine.ts or engine/) → the folders its files may import besides
- * their own. Everything a folder may import is listed, lower layers included.
+ * Folder (under src/; `main/engine` is engine.ts or engine/) → every folder its files may import
+ * besides their own, lower rungs included. A folder missing here fails lint until it gets its row.
  */
 export const LAYERS = {
   shared: [],

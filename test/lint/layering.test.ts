@@ -2,7 +2,7 @@
  * The layering rule fails a back-running import: each fixture under fixtures/src/ is linted with the
  * repository's own eslint.config.js as if it sat at the same path under src/ (fixtures/src/main/db/x.ts
  * as src/main/db/x.ts), and its first line says what lint must answer: `// lint: passes` or
- * `// lint: fails <rule>`. Type-aware rules are off here: the fixtures are not in the TypeScript project,
+ * `// lint: fails <rule>` (`<!-- lint: … -->` in a .svelte file). Type-aware rules are off here: the fixtures are not in the TypeScript project,
  * and the boundaries are decided by import paths alone.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -21,8 +21,8 @@ function filesUnder(dir: string): string[] {
 
 const cases = filesUnder(fixtures).map((file) => {
   const text = readFileSync(file, 'utf8');
-  const expected = /^\/\/ lint: (passes|fails (\S+))/.exec(text);
-  if (expected === null) throw new Error(`${file}: the first line must be "// lint: passes" or "// lint: fails <rule>"`);
+  const expected = /^(?:\/\/|<!--) lint: (passes|fails (\S+))/.exec(text);
+  if (expected === null) throw new Error(`${file}: the first line must be "// lint: passes" or "// lint: fails <rule>" (in .svelte: <!-- lint: … -->)`);
   return { as: relative(fixtures, file).split('\\').join('/'), text, failsBy: expected[2] };
 });
 

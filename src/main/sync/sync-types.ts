@@ -6,7 +6,6 @@
 import type { NameKey } from '../local/local-names.js';
 import type { HashedEntry, LocalEntry, SyncedEntry } from '../model/file-entry.js';
 
-// The file records live in model/ (the state database's repos keep them too); the planner speaks them.
 export type { HashedEntry, LocalEntry, SyncedEntry } from '../model/file-entry.js';
 
 export const isHashed = (entry: LocalEntry): entry is HashedEntry => entry.md5 !== null;
