@@ -18,7 +18,7 @@ import { rootsRepo } from '../src/main/db/roots-repo.js';
 import { snapshotsRepo } from '../src/main/db/snapshots-repo.js';
 import { uploadJournal } from '../src/main/db/upload-journal.js';
 import { NodeFileSystem, PathLocator } from '../src/main/local/index.js';
-import { FolderMapper } from '../src/main/sync/folder-mapper.js';
+import { FolderMapper } from '../src/main/remote/folder-mapper.js';
 import { locateFile } from '../src/main/sync/locate-file.js';
 import { UploadExecutor } from '../src/main/sync/upload-executor.js';
 

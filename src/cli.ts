@@ -9,7 +9,7 @@ import type { Command } from './platform/cli/command.js';
 import { CLIENT_COMMANDS } from './main/cli/client-commands.js';
 import { SERVICE_COMMANDS } from './service/cli/service-commands.js';
 import { isApiError } from './main/api/index.js';
-import { SyncError } from './main/sync/sync-error.js';
+import { SyncError } from './main/model/sync-error.js';
 import { AdminError } from './service/cli/admin-error.js';
 
 /** Codes that mean the command as typed cannot work: exit 2, like a usage error. */

@@ -10,7 +10,7 @@ import { createApiClient, staticTokenProvider, type ApiClient } from '../../src/
 import { foldersRepo } from '../../src/main/db/folders-repo.js';
 import { openStateDb, type StateDb } from '../../src/main/db/open-state-db.js';
 import { rootsRepo } from '../../src/main/db/roots-repo.js';
-import { FolderMapper } from '../../src/main/sync/folder-mapper.js';
+import { FolderMapper } from '../../src/main/remote/folder-mapper.js';
 import { colleague } from '../support/two-way.js';
 import { makeTempDir, startTestService, type TestService } from '../support/test-service.js';
 

@@ -10,9 +10,8 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, linkSync, rmSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import type { Criterion } from '../api/index.js';
-import type { AssetApi } from '../api/asset-api.js';
-import { SyncError } from '../sync/sync-error.js';
+import type { Criterion, AssetApi } from '../api/index.js';
+import { SyncError } from '../model/sync-error.js';
 
 /** What to fetch: a URL with the name, size and MD5 it must have. */
 export interface WantedFile {

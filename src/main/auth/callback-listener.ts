@@ -6,7 +6,7 @@
  * It must never listen beyond loopback, echo a code, or put anything unescaped into its pages.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { ApiError } from '../api/api-error.js';
+import { ApiError } from '../api/index.js';
 import { sendCallbackPage as page } from './callback-page.js';
 
 export const CALLBACK_PATH = '/callback';

@@ -6,10 +6,7 @@
  * The browser is opened by an injected `openUrl`, so this module runs headless and in tests; it has no
  * CLI of its own. It must never print or log a token, a code or the PKCE verifier.
  */
-import { ApiError } from '../api/api-error.js';
-import type { ProxyEnv } from '../api/proxy-agents.js';
-import type { ClientClock } from '../api/client-clock.js';
-import { systemClock } from '../api/client-clock.js';
+import { ApiError, type ProxyEnv, type ClientClock, systemClock } from '../api/index.js';
 import { startCallbackListener } from './callback-listener.js';
 import { checkAuthServer } from './server-metadata.js';
 import { requestTokens, tokenEndpoint } from './oauth-token-client.js';

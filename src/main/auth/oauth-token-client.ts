@@ -8,12 +8,7 @@
  */
 import got from 'got';
 import { z } from 'zod';
-import { apiErrorFromResponse, invalidResponse } from '../api/api-error.js';
-import { safeToRepeat } from '../api/api-client.js';
-import { systemClock, type ClientClock } from '../api/client-clock.js';
-import { createAgentPool, type ProxyEnv } from '../api/proxy-agents.js';
-import { transportError } from '../api/transport-error.js';
-import { DEFAULT_RETRY, withRetries } from '../api/with-retries.js';
+import { apiErrorFromResponse, invalidResponse, safeToRepeat, systemClock, type ClientClock, createAgentPool, type ProxyEnv, transportError, DEFAULT_RETRY, withRetries } from '../api/index.js';
 
 export interface TokenAnswer {
   accessToken: string;

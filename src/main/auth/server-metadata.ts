@@ -7,8 +7,7 @@
  * It sends no credentials: the metadata is public.
  */
 import got, { type Response } from 'got';
-import { ApiError, describeUrl } from '../api/api-error.js';
-import { createAgentPool, type ProxyEnv } from '../api/proxy-agents.js';
+import { ApiError, describeUrl, createAgentPool, type ProxyEnv } from '../api/index.js';
 
 export interface ServerMetadata {
   authorizationEndpoint: string;

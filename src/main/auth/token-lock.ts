@@ -7,7 +7,7 @@
 import { mkdir, open, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { ApiError } from '../api/api-error.js';
+import { ApiError } from '../api/index.js';
 
 export const TOKEN_LOCK_FILE = 'tokens.lock';
 

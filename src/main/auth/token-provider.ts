@@ -9,10 +9,7 @@
  * server it fails with SIGNED_IN_ELSEWHERE before any request is made, so no path can send it there.
  * It must never log a token.
  */
-import { ApiError } from '../api/api-error.js';
-import { staticTokenProvider, type TokenProvider } from '../api/api-client.js';
-import { systemClock, type ClientClock } from '../api/client-clock.js';
-import type { ProxyEnv } from '../api/proxy-agents.js';
+import { ApiError, staticTokenProvider, type TokenProvider, systemClock, type ClientClock, type ProxyEnv } from '../api/index.js';
 import { requestTokens, tokenEndpoint } from './oauth-token-client.js';
 import { withTokenLock, type LockTiming } from './token-lock.js';
 import { fileTokenStore, tokenFromEnv, type StoredTokens, type TokenStore } from './token-store.js';

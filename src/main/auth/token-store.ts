@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { ApiError } from '../api/api-error.js';
+import { ApiError } from '../api/index.js';
 
 export const TOKEN_FILE = 'tokens.json';
 export const TOKEN_ENV = 'ASSET_SYNC_TOKEN';

@@ -1,7 +1,7 @@
 /** `asset-sync confirm-deletes`: lets the deletions the mass-delete guard held go through on the next pass. */
 import { readStateDir } from '../store/state-dir.js';
 import { parseFlags, urlFlag } from '../../platform/cli/parse-flags.js';
-import { stateDirOf } from './state-dir.js';
+import { stateDirOf } from '../headless/client-dirs.js';
 import { plural } from './progress-line.js';
 import type { CommandIo } from '../../platform/cli/command-io.js';
 

@@ -10,7 +10,7 @@ import { resolveConflict, type Keep } from '../sync/resolve-conflict.js';
 import { CliError } from '../../platform/cli/cli-error.js';
 import type { CommandIo } from '../../platform/cli/command-io.js';
 import { parseFlags } from '../../platform/cli/parse-flags.js';
-import { stateDirOf } from './state-dir.js';
+import { stateDirOf } from '../headless/client-dirs.js';
 import { findRunningApp } from '../control/control-client.js';
 
 export const conflictsHelp = `Usage: asset-sync conflicts [--state DIR] [--json]

@@ -12,11 +12,11 @@ import { resolve } from 'node:path';
 import { createApiClient, type ApiClient } from '../api/index.js';
 import { fetchVerifiedFile, searchCriterion, type WantedFile } from '../app/fetch-verified-file.js';
 import { ConcurrencyLimit } from '../../shared/concurrency-limit.js';
-import { SyncError } from '../sync/sync-error.js';
+import { SyncError } from '../model/sync-error.js';
 import { createTokenProvider, readTokens } from '../auth/index.js';
 import { CliError } from '../../platform/cli/cli-error.js';
 import { parseFlags, urlFlag } from '../../platform/cli/parse-flags.js';
-import { stateDirOf } from './state-dir.js';
+import { stateDirOf } from '../headless/client-dirs.js';
 import type { CommandIo } from '../../platform/cli/command-io.js';
 import { formatBytes, plural } from './progress-line.js';
 

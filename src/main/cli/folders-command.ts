@@ -13,7 +13,7 @@ import { NodeFileSystem, markerPath, readRootMarker, systemClock, writeRootMarke
 import { CliError } from '../../platform/cli/cli-error.js';
 import { matchFolder, matches } from './folder-match.js';
 import { parseFlags } from '../../platform/cli/parse-flags.js';
-import { stateDirOf } from './state-dir.js';
+import { stateDirOf } from '../headless/client-dirs.js';
 import type { CommandIo } from '../../platform/cli/command-io.js';
 
 export const foldersHelp = `Usage: asset-sync folders [--state DIR] [--json]

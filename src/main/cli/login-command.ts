@@ -1,8 +1,8 @@
 /** `asset-sync login` / `logout`: the loopback OAuth flow in the system browser, and forgetting the tokens. */
 import { login, logout } from '../auth/index.js';
-import { openInBrowser } from './open-browser.js';
+import { openInBrowser } from '../headless/open-browser.js';
 import { integerFlag, parseFlags, requiredFlag, urlFlag } from '../../platform/cli/parse-flags.js';
-import { stateDirOf } from './state-dir.js';
+import { stateDirOf } from '../headless/client-dirs.js';
 import type { CommandIo } from '../../platform/cli/command-io.js';
 
 export const loginHelp = `Usage: asset-sync login --server URL [--state DIR] [--no-browser] [--subdomain S]

@@ -2,7 +2,7 @@
 import type { RootStatus } from '../store/read-status.js';
 import { readStateDir } from '../store/state-dir.js';
 import { parseFlags, urlFlag } from '../../platform/cli/parse-flags.js';
-import { stateDirOf } from './state-dir.js';
+import { stateDirOf } from '../headless/client-dirs.js';
 import type { CommandIo } from '../../platform/cli/command-io.js';
 import { plural } from './progress-line.js';
 import { formatDuration } from '../../shared/sync/transfer-estimate.js';

@@ -12,7 +12,7 @@ import { InlineCalls } from '../disk/inline-calls.js';
 import type { PassReport } from '../sync/root-sync.js';
 import { CliError } from '../../platform/cli/cli-error.js';
 import { integerFlag, parseFlags, urlFlag } from '../../platform/cli/parse-flags.js';
-import { stateDirOf } from './state-dir.js';
+import { stateDirOf } from '../headless/client-dirs.js';
 import type { CommandIo } from '../../platform/cli/command-io.js';
 import { ProgressLine, plural } from './progress-line.js';
 import { ConnectivityLine } from './connectivity-line.js';

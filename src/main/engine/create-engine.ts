@@ -16,12 +16,12 @@ import { RemoteSide } from '../sync/remote-side.js';
 import { DownloadExecutor } from '../sync/download-executor.js';
 import { LocalChangeExecutor } from '../sync/local-change-executor.js';
 import { applyFolderChanges, spelledOnDisk } from '../sync/apply-folder-changes.js';
-import { FolderMapper } from '../sync/folder-mapper.js';
+import { FolderMapper } from '../remote/folder-mapper.js';
 import { UploadExecutor, type UploadRoot } from '../sync/upload-executor.js';
 import { PlacementExecutor } from '../sync/placement-executor.js';
 import { RootSync, type PassReport } from '../sync/root-sync.js';
 import { reportingIncrements } from '../sync/byte-increments.js';
-import { SyncError } from '../sync/sync-error.js';
+import { SyncError } from '../model/sync-error.js';
 import { DEFAULT_RESCAN_INTERVAL_MS, type Engine, type EngineConfig, type EngineDeps, type EngineEvent } from './engine-types.js';
 import { WatchSessions } from './watch-session.js';
 

@@ -19,7 +19,7 @@ import { startControlServer } from '../control/control-server.js';
 import { removeAppFile, writeAppFile } from '../control/app-file.js';
 import type { RemoteFeedOptions } from '../remote/remote-feed.js';
 import { AppError } from '../app/app-error.js';
-import { openInBrowser } from '../cli/open-browser.js';
+import { openInBrowser } from './open-browser.js';
 
 export interface HeadlessAppOptions {
   /** The engine's state directory (state.db, tokens, app.json). */

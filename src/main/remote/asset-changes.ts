@@ -13,7 +13,7 @@ import type { Asset } from '../../shared/api/resources.js';
 import type { AssetApi } from '../api/index.js';
 import { isApiError } from '../api/index.js';
 import type { RemoteAssetRow, RemoteFolderRow, RemoteRepo } from '../db/remote-repo.js';
-import type { FolderMapper, FolderRoot } from '../sync/folder-mapper.js';
+import type { FolderMapper, FolderRoot } from './folder-mapper.js';
 import { MAX_IN_VALUES, POLLED_STATES, allOf, assetIdsCriterion, changedSinceCriterion, chunks, folderCriterion, stateCriterion } from './remote-criteria.js';
 
 /** The feed's sets of assets whose remote state is not known right now. */

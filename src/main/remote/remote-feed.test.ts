@@ -8,7 +8,7 @@ import { openStateDb, type StateDb } from '../db/open-state-db.js';
 import { foldersRepo } from '../db/folders-repo.js';
 import { remoteRepo } from '../db/remote-repo.js';
 import { rootsRepo } from '../db/roots-repo.js';
-import { FolderMapper } from '../sync/folder-mapper.js';
+import { FolderMapper } from './folder-mapper.js';
 import { RemoteFeed } from './remote-feed.js';
 
 /** A Folders option, as the service lists it. */

@@ -23,12 +23,12 @@ import type { ChangeKind } from '../../shared/api/change-feed.js';
 import type { AssetApi, FolderNode } from '../api/index.js';
 import { walkFieldOptions } from '../api/index.js';
 import type { RemoteAssetRow, RemoteRepo } from '../db/remote-repo.js';
-import type { FolderMapper, FolderRoot } from '../sync/folder-mapper.js';
+import type { FolderMapper, FolderRoot } from './folder-mapper.js';
 import { AssetChanges, PAGE_SIZE, later, toRow } from './asset-changes.js';
 import { MAX_IN_VALUES, SYNCED_STATES, allOf, chunks, folderCriterion, stateCriterion } from './remote-criteria.js';
 import { diffFolderTrees, remoteTreeRows, type FolderChange, type SpelledOnDisk } from './remote-tree.js';
 import { addMappedFolders, renameStoredFolder, storeTree } from './stored-folder-tree.js';
-import type { NameKey } from '../sync/local-names.js';
+import type { NameKey } from '../local/local-names.js';
 
 export interface RemoteFeedOptions {
   /** Between incremental polls (default 10 s). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FieldOption } from '../../shared/api/resources.js';
 import type { RemoteFolderRow } from '../db/remote-repo.js';
-import { caseFoldedNames } from '../sync/local-names.js';
+import { caseFoldedNames } from '../local/local-names.js';
 import { diffFolderTrees, walkRemoteTree } from './remote-tree.js';
 
 const option = (id: string, value: string): FieldOption => ({ id, fieldId: 'f', value, position: 0, leaf: false, numberOfChildren: 0, parent: null });

@@ -10,7 +10,7 @@
 import type { AssetApi, FolderNode } from '../api/index.js';
 import { walkFieldOptions } from '../api/index.js';
 import type { RemoteFolderRow } from '../db/remote-repo.js';
-import { disambiguate, localNameOf, type NameKey } from '../sync/local-names.js';
+import { disambiguate, localNameOf, type NameKey } from '../local/local-names.js';
 
 export async function walkRemoteTree(
   api: Pick<AssetApi, 'listFieldOptionChildren'>,

@@ -7,7 +7,7 @@
  * directory mapped to an option the stored tree no longer holds there, nor ask the service anything.
  */
 import type { RemoteFolderRow, RemoteRepo } from '../db/remote-repo.js';
-import { relDirOf, type FolderMapper, type FolderRoot } from '../sync/folder-mapper.js';
+import { relDirOf, type FolderMapper, type FolderRoot } from './folder-mapper.js';
 import type { FolderChange } from './remote-tree.js';
 
 export interface StoredFolderTreeDeps {

@@ -5,7 +5,7 @@
  */
 import { isApiError } from '../api/index.js';
 import { LocalError } from '../local/index.js';
-import { SyncError } from './sync-error.js';
+import { SyncError } from '../model/sync-error.js';
 
 export interface FailureVerdict {
   reason: string;

@@ -8,7 +8,7 @@
  * for empty files) appeared elsewhere; a vanished file that a settling file might be waits.
  */
 import { nfc } from '../local/index.js';
-import { exactNames, unnumbered, type NameKey } from './local-names.js';
+import { exactNames, unnumbered, type NameKey } from '../local/local-names.js';
 import { identityOf, type HashedEntry, type PendingSignature, type PlanInput, type RemoteView, type SyncedEntry } from './sync-types.js';
 
 export interface LocalChange {

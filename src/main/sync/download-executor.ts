@@ -23,7 +23,7 @@ import { ENGINE_DIR_NAME, HASH_READ_BYTES, LocalError, hashFile, locateInsideRoo
 import { PathLocator } from '../local/locate-path.js';
 import { removeEmptyTree } from '../local/remove-empty-tree.js';
 import { ConcurrencyLimit } from '../../shared/concurrency-limit.js';
-import { SyncError } from './sync-error.js';
+import { SyncError } from '../model/sync-error.js';
 import type { HashedEntry, Operation } from './sync-types.js';
 import type { UploadRoot } from './upload-common.js';
 

@@ -13,9 +13,9 @@ import type { ConflictInput } from '../db/conflicts-repo.js';
 import type { LandingJournal } from '../db/landing-journal.js';
 import { errnoCode, LocalError, resolveInsideRoot, sameSignature, type FileStat, type FileSystem, type LocalDisk, type Trash } from '../local/index.js';
 import { removeEmptyTree } from '../local/remove-empty-tree.js';
-import { caseFoldedNames } from './local-names.js';
+import { caseFoldedNames } from '../local/local-names.js';
 import { locateFile } from './locate-file.js';
-import { SyncError } from './sync-error.js';
+import { SyncError } from '../model/sync-error.js';
 import type { LocalEntry, Operation, SyncedEntry } from './sync-types.js';
 import type { UploadRoot } from './upload-common.js';
 

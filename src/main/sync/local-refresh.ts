@@ -15,7 +15,7 @@ import type { IssuesRepo } from '../db/issues-repo.js';
 import type { SnapshotsRepo } from '../db/snapshots-repo.js';
 import { isScannerReason } from '../model/not-synced-reason.js';
 export { isScannerReason } from '../model/not-synced-reason.js';
-import type { FolderRoot } from './folder-mapper.js';
+import type { FolderRoot } from '../remote/folder-mapper.js';
 import type { LocalEntry, PendingSignature } from './sync-types.js';
 
 export interface LocalRefreshDeps {

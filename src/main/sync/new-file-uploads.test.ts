@@ -4,7 +4,7 @@ import type { AssetApi } from '../api/index.js';
 import { openStateDb } from '../db/open-state-db.js';
 import { uploadJournal, type UploadJournal } from '../db/upload-journal.js';
 import { MemoryFileSystem } from '../local/index.js';
-import type { FolderMapper } from './folder-mapper.js';
+import type { FolderMapper } from '../remote/folder-mapper.js';
 import type { LocalEntry } from './sync-types.js';
 import { UploadExecutor } from './upload-executor.js';
 

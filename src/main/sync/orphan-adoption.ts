@@ -10,8 +10,8 @@
  */
 import { isApiError } from '../api/index.js';
 import type { JournalEntry } from '../db/upload-journal.js';
-import { relDirOf } from './folder-mapper.js';
-import { SyncError } from './sync-error.js';
+import { relDirOf } from '../remote/folder-mapper.js';
+import { SyncError } from '../model/sync-error.js';
 import type { UploadExecutorDeps, UploadRoot } from './upload-common.js';
 
 /** What an adoption found: the asset for each entry it could place, and the entries that must wait. */

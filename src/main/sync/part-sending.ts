@@ -11,10 +11,10 @@
 import type { Asset, AssetUpload } from '../../shared/api/resources.js';
 import { currentMd5, isApiError } from '../api/index.js';
 import { HASH_READ_BYTES, LocalError, hashFile, sameSignature, type PathLocator } from '../local/index.js';
-import { relDirOf } from './folder-mapper.js';
+import { relDirOf } from '../remote/folder-mapper.js';
 import { fileOnDiskPath, locateFile } from './locate-file.js';
 import { PartWindow } from './part-window.js';
-import { SyncError } from './sync-error.js';
+import { SyncError } from '../model/sync-error.js';
 import type { LocalEntry, SyncedEntry } from './sync-types.js';
 import type { ChangedOnDisk, UploadExecutorDeps, UploadOutcome, UploadRoot } from './upload-common.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, type AssetApi } from '../api/index.js';
-import type { FolderMapper } from './folder-mapper.js';
+import type { FolderMapper } from '../remote/folder-mapper.js';
 import { PlacementExecutor } from './placement-executor.js';
 import type { HashedEntry, SyncedEntry } from './sync-types.js';
 

@@ -8,8 +8,8 @@
  */
 import type { MetadataValueUpdate } from '../api/index.js';
 import { currentMd5, isApiError, unlessNotFound } from '../api/index.js';
-import { relDirOf } from './folder-mapper.js';
-import { spellsHere, unnumbered } from './local-names.js';
+import { relDirOf } from '../remote/folder-mapper.js';
+import { spellsHere, unnumbered } from '../local/local-names.js';
 import { PlacementRemovals, expectEach, sameDirOptions, type DeleteOp, type PlacementRemovalDeps } from './placement-removals.js';
 import type { UploadRoot } from './upload-common.js';
 import type { MoveAhead } from '../db/move-journal.js';

@@ -8,8 +8,8 @@
  */
 import type { AssetApi } from '../api/index.js';
 import { isApiError, unlessNotFound } from '../api/index.js';
-import type { FolderMapper } from './folder-mapper.js';
-import { relDirOf } from './folder-mapper.js';
+import type { FolderMapper } from '../remote/folder-mapper.js';
+import { relDirOf } from '../remote/folder-mapper.js';
 import type { Operation } from './sync-types.js';
 import type { UploadRoot } from './upload-common.js';
 

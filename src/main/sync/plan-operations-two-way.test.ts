@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { caseFoldedNames } from './local-names.js';
+import { caseFoldedNames } from '../local/local-names.js';
 import { planOperations } from './plan-operations.js';
 import type { HashedEntry, LocalEntry, Operation, PlanInput, RemoteEntry, SyncedEntry } from './sync-types.js';
 

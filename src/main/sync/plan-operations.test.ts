@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { contentNeeded } from './content-needed.js';
-import { caseFoldedNames } from './local-names.js';
+import { caseFoldedNames } from '../local/local-names.js';
 import { planOperations } from './plan-operations.js';
 import type { HashedEntry, LocalEntry, PlanInput, SyncedEntry } from './sync-types.js';
 

@@ -19,7 +19,7 @@ import { contentNeeded } from './content-needed.js';
 import { diffLocal, sameNameIn, type LocalDiff } from './diff-local.js';
 import { diffRemote, type RemoteDiff, type RemoteState } from './diff-remote.js';
 import { folderPair } from './folder-renames.js';
-import { exactNames, numberedName, unnumbered } from './local-names.js';
+import { exactNames, numberedName, unnumbered } from '../local/local-names.js';
 import { DEFAULT_DELETE_GUARD, identityOf, isHashed, type DeleteGuard, type HashedEntry, type LocalEntry, type Operation, type PendingSignature, type Plan, type PlanInput, type RemoteEntry, type SyncedEntry } from './sync-types.js';
 
 /** Below this many deletions the fraction rule does not apply (deleting 1 of 3 files is ordinary). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RemoteAssetRow, RemoteFolderRow } from '../db/remote-repo.js';
 import { IgnoreRules } from '../local/index.js';
-import { caseFoldedNames, disambiguate, localNameOf, numberedName } from './local-names.js';
+import { caseFoldedNames, disambiguate, localNameOf, numberedName } from '../local/local-names.js';
 import { directoriesOf, remotePlacements } from './remote-placements.js';
 
 const asset = (assetId: string, filename: string, folders: string[]): RemoteAssetRow => ({ assetId, fileId: `${assetId}-f`, filename, md5: `md5-${assetId}`, size: 1, dateModified: '', dateAdded: '', folders });

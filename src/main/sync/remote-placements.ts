@@ -6,7 +6,7 @@
  * them and they would download forever. Pure: the planner's `remote` input comes from here.
  */
 import type { RemoteAssetRow, RemoteFolderRow } from '../db/remote-repo.js';
-import { disambiguate, localNameOf, type NameKey } from './local-names.js';
+import { disambiguate, localNameOf, type NameKey } from '../local/local-names.js';
 import type { RemoteEntry } from './sync-types.js';
 
 export interface PlacementScope {

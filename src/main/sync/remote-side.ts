@@ -11,7 +11,7 @@ import type { JournalEntry } from '../db/upload-journal.js';
 import type { IgnoreRules } from '../local/index.js';
 import type { FolderChange } from '../remote/remote-tree.js';
 import type { RemoteFeed } from '../remote/remote-feed.js';
-import type { NameKey } from './local-names.js';
+import type { NameKey } from '../local/local-names.js';
 import { remotePlacements, type PlacementScope } from './remote-placements.js';
 import { identityOf, type LocalEntry, type RemoteView, type SyncedEntry } from './sync-types.js';
 import type { UploadRoot } from './upload-executor.js';

@@ -13,7 +13,7 @@ import type { RootRow } from '../db/roots-repo.js';
 import type { SnapshotsRepo } from '../db/snapshots-repo.js';
 import { resolveInsideRoot, sameSignature, type FileSystem, type Trash } from '../local/index.js';
 import { locateFile } from './locate-file.js';
-import { SyncError } from './sync-error.js';
+import { SyncError } from '../model/sync-error.js';
 
 export type Keep = 'mine' | 'theirs' | 'both';
 

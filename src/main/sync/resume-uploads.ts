@@ -12,7 +12,7 @@
 import { locateFile } from './locate-file.js';
 import { noAdoption, undecidedError, type Adoption, type OrphanAdoption } from './orphan-adoption.js';
 import type { PartSending } from './part-sending.js';
-import { SyncError } from './sync-error.js';
+import { SyncError } from '../model/sync-error.js';
 import { guard, publish, type UploadExecutorDeps, type UploadOutcome, type UploadRoot } from './upload-common.js';
 import type { UploadRemains } from './upload-remains.js';
 import type { VersionUploads } from './version-uploads.js';

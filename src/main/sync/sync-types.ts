@@ -3,7 +3,7 @@
  * Plain data: the planner is a pure function of these, and executors carry operations out.
  * Paths are relative to the sync root, NFC-normalised, with `/` separators.
  */
-import type { NameKey } from './local-names.js';
+import type { NameKey } from '../local/local-names.js';
 import type { HashedEntry, LocalEntry, SyncedEntry } from '../model/file-entry.js';
 
 export type { HashedEntry, LocalEntry, SyncedEntry } from '../model/file-entry.js';

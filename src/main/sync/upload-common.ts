@@ -12,7 +12,7 @@ import type { AssetApi } from '../api/index.js';
 import { unlessNotFound } from '../api/index.js';
 import type { UploadJournal } from '../db/upload-journal.js';
 import type { FileSystem } from '../local/index.js';
-import type { FolderMapper, FolderRoot } from './folder-mapper.js';
+import type { FolderMapper, FolderRoot } from '../remote/folder-mapper.js';
 import type { WindowClock } from './part-window.js';
 import type { LocalEntry, SyncedEntry } from './sync-types.js';
 

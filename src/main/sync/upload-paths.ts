@@ -7,8 +7,8 @@
  * name on the service.
  */
 import { baseName } from '../local/rel-path.js';
-import { remoteFilePath, versionFilePath } from './folder-mapper.js';
-import { spellsHere } from './local-names.js';
+import { remoteFilePath, versionFilePath } from '../remote/folder-mapper.js';
+import { spellsHere } from '../local/local-names.js';
 import { assetIfAny, type UploadExecutorDeps, type UploadRoot } from './upload-common.js';
 
 export class UploadPaths {

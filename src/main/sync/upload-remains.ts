@@ -11,7 +11,7 @@
 import type { Asset } from '../../shared/api/resources.js';
 import { currentMd5 } from '../api/index.js';
 import type { JournalEntry } from '../db/upload-journal.js';
-import { relDirOf } from './folder-mapper.js';
+import { relDirOf } from '../remote/folder-mapper.js';
 import type { SyncedEntry } from './sync-types.js';
 import { assetIfAny, type UploadExecutorDeps, type UploadOutcome, type UploadRoot } from './upload-common.js';
 

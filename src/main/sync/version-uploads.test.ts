@@ -3,8 +3,8 @@ import type { AssetApi } from '../api/index.js';
 import { openStateDb } from '../db/open-state-db.js';
 import { uploadJournal, type UploadJournal } from '../db/upload-journal.js';
 import { MemoryFileSystem } from '../local/index.js';
-import type { FolderMapper } from './folder-mapper.js';
-import { SyncError } from './sync-error.js';
+import type { FolderMapper } from '../remote/folder-mapper.js';
+import { SyncError } from '../model/sync-error.js';
 import type { LocalEntry, SyncedEntry } from './sync-types.js';
 import { UploadExecutor } from './upload-executor.js';
 

@@ -18,7 +18,7 @@ import { sameSignature } from '../local/index.js';
 import type { OrphanAdoption } from './orphan-adoption.js';
 import { undecidedError } from './orphan-adoption.js';
 import type { PartSending } from './part-sending.js';
-import { SyncError } from './sync-error.js';
+import { SyncError } from '../model/sync-error.js';
 import type { LocalEntry } from './sync-types.js';
 import { assetIfAny, guard, type UploadExecutorDeps, type UploadOutcome, type UploadRoot, type VersionItem } from './upload-common.js';
 import type { UploadPaths } from './upload-paths.js';

@@ -6,7 +6,7 @@
  * Pure: no disk, no clock.
  */
 import { nameProblem } from '../../shared/api/remote-path.js';
-import { safeLocalName } from '../local/index.js';
+import { safeLocalName } from './safe-local-name.js';
 
 /** A name the service returned, as this machine will store it. Never contains `/`, never `.` or `..`. */
 export function localNameOf(remoteName: string, platform: NodeJS.Platform = process.platform): string {

@@ -9,7 +9,7 @@ import type { FieldOption } from '../../shared/api/resources.js';
 import type { AssetApi } from '../api/index.js';
 import { isApiError, unlessNotFound } from '../api/index.js';
 import type { FoldersRepo } from '../db/folders-repo.js';
-import { SyncError } from './sync-error.js';
+import { SyncError } from '../model/sync-error.js';
 
 export interface FolderRoot {
   id: string;
