@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { bridgeMethods, type AppBridge, type BridgeMethod } from '../../shared/bridge/app-bridge.js';
 import { BridgeError, toBridgeError } from '../../shared/bridge/bridge-error.js';
 import type { BridgeErrorData } from '../../shared/bridge/app-state.js';
-import type { StreamCopyRequest } from '../app/app-controller.js';
+import type { StreamCopyRequest } from '../app/app-types.js';
 import { Sessions, checkSite, newSecret, sessionCookieHeader } from './request-guard.js';
 import { SECURITY_HEADERS, serveStatic } from './static-files.js';
 

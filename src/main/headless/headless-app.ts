@@ -14,7 +14,8 @@ import { startService, type RunningService } from '../../service/create-service.
 import { serviceConfig } from '../../service/config.js';
 import { LOCAL_SUBDOMAIN } from '../../service/bootstrap.js';
 import { readTokens } from '../auth/index.js';
-import { createAppController, type AppController, type AppControllerDeps, type LocalLibrary, type LocalLibrarySession } from '../app/app-controller.js';
+import { createAppController } from '../app/app-controller.js';
+import type { AppController, AppControllerDeps, LocalLibrary, LocalLibrarySession } from '../app/app-types.js';
 import { startControlServer } from '../control/control-server.js';
 import { removeAppFile, writeAppFile } from '../control/app-file.js';
 import type { RemoteFeedOptions } from '../remote/remote-feed.js';
