@@ -16,10 +16,13 @@ interface Pause {
   cancel: () => void;
 }
 
+/** What the pauses ask of a sync runner. */
+export type PausableRunner = Pick<SyncRunner, 'setPaused'>;
+
 export interface PauseStateOptions {
   clock: Clock;
   /** The runner of the session now, if any. */
-  runner: () => SyncRunner | undefined;
+  runner: () => PausableRunner | undefined;
   /** Throws NOT_FOUND when the session has no such folder (no session: any id is taken). */
   checkFolder: (folderId: string) => void;
   changed: () => void;
@@ -75,7 +78,7 @@ export class PauseState {
   }
 
   /** A new session's runner starts with every pause in place. */
-  applyTo(runner: SyncRunner): void {
+  applyTo(runner: PausableRunner): void {
     for (const [rootId] of this.folders) runner.setPaused(rootId, true);
     if (this.global !== undefined) runner.setPaused(undefined, true);
   }

@@ -10,14 +10,18 @@ import type { PassReport } from '../sync/root-sync.js';
 import type { TransferEvent } from '../../shared/sync/transfer-event.js';
 import type { SyncProgress } from '../../shared/bridge/app-state.js';
 import type { ActivityLog } from './activity-log.js';
+import type { Engine } from '../engine.js';
 import type { EngineSession } from './engine-session.js';
 import { TransferProgress } from './transfer-progress.js';
+
+/** What the tracker reads of a session: the root that planned last, the uploads under way, the roots. */
+export type TrackedSession = Pick<EngineSession, 'currentRoot' | 'uploading'> & { engine: Pick<Engine, 'roots'> };
 
 export interface TransferTrackerOptions {
   clock: Clock;
   activity: ActivityLog;
   /** The session now, if any. */
-  session: () => EngineSession | undefined;
+  session: () => TrackedSession | undefined;
   changed: () => void;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The loopback control server (issue 16): the headless app's window. It carries the one bridge
+ * The loopback control server: the headless app's window. It carries the one bridge
  * contract over HTTP so the same UI runs in any browser, and lets `asset-sync status`/`conflicts` ask
  * the running app. Protocol:
  *   GET  /?secret=S           the secret, once, for an HttpOnly SameSite=Strict session cookie; 303 to /

@@ -1,5 +1,5 @@
 /**
- * The Electron main process (issue 17): the desktop app's composition root. One instance per user;
+ * The Electron main process: the desktop app's composition root. One instance per user;
  * the app controller (src/main/app/) started here with Electron's trash, shell and safeStorage
  * passed in; the bridge served to the one window over IPC; the tray; batched notifications; launch at
  * login from the settings; and a quit that waits for the controller to close.
@@ -204,7 +204,7 @@ async function start(): Promise<void> {
     if (event.type === 'quick-download') {
       const download = event.download;
       if (download.status === 'done' && download.path !== null && (state?.settings.notifications ?? true) && Notification.isSupported()) {
-        // Clicking it shows the file in its folder (issue 18: "a notification and show in folder").
+        // A finished quick download is announced, and clicking the notice shows the file in its folder.
         const notification = new Notification({ title: 'Downloaded', body: `${download.filename} (${download.presetName}) is in your downloads.`, icon: join(resourcesDir, 'icon.png') });
         notification.on('click', () => {
           void controller.revealDownload({ downloadId: download.id }).catch(() => undefined);

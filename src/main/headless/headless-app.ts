@@ -1,5 +1,5 @@
 /**
- * The app without Electron (issue 16, `npm start` where no desktop window can open): the app controller,
+ * The app without Electron (`npm start` where no desktop window can open): the app controller,
  * the loopback control server serving the browser UI, and — when no account is configured — the
  * embedded local service as the "built-in local library", signed in as its admin with a token minted
  * from the service's own key (no browser round trip). One of the three composition roots allowed to
