@@ -5,13 +5,13 @@
  * loopback control server with the browser UI, and — with no account configured — the embedded local
  * service as the built-in local library, syncing `~/Asset Sync`. Ctrl+C stops everything cleanly.
  */
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { CliError } from '../../platform/cli/cli-error.js';
 import { integerFlag, parseFlags } from '../../platform/cli/parse-flags.js';
 import { stateDirOf } from './state-dir.js';
 import { openInBrowser } from './open-browser.js';
 import { startHeadlessApp } from '../headless/headless-app.js';
+import { defaultDataDir } from '../headless/app-dirs.js';
 import type { CommandIo } from '../../platform/cli/command-io.js';
 
 export const startHelp = `Usage: asset-sync start [--state DIR] [--data DIR] [--folder DIR] [--port N] [--ui-port N] [--no-open]
@@ -25,11 +25,6 @@ browser. With no account yet it uses the built-in local library and syncs ~/Asse
   --ui-port N    the browser UI's port on 127.0.0.1 (default: any free one)
   --no-open      print the UI's address instead of opening a browser
   --headless     do not try the desktop window`;
-
-export function defaultDataDir(env: Record<string, string | undefined>): string {
-  const base = env.XDG_DATA_HOME !== undefined && env.XDG_DATA_HOME !== '' ? env.XDG_DATA_HOME : join(homedir(), '.local', 'share');
-  return join(base, 'asset-sync', 'service');
-}
 
 /** What the desktop launcher (C, issue 17) answers; the module may not exist yet in a build. */
 export type DesktopProbe = { available: true; launch(args: string[]): Promise<number> } | { available: false; reason: string };

@@ -6,10 +6,8 @@
  * import src/service/. `close()` stops the controller (waiting for journal writes), the control server
  * and the service, and removes app.json.
  */
-import { existsSync, mkdirSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { startService, type RunningService } from '../../service/create-service.js';
 import { serviceConfig } from '../../service/config.js';
 import { LOCAL_SUBDOMAIN } from '../../service/bootstrap.js';
@@ -21,6 +19,7 @@ import { removeAppFile, writeAppFile } from '../control/app-file.js';
 import type { RemoteFeedOptions } from '../remote/remote-feed.js';
 import { AppError } from '../app/app-error.js';
 import { openInBrowser } from '../cli/open-browser.js';
+import { defaultFolder, defaultStaticDir } from './app-dirs.js';
 
 export interface HeadlessAppOptions {
   /** The engine's state directory (state.db, tokens, app.json). */
@@ -65,21 +64,6 @@ export interface HeadlessApp {
   /** Starts the embedded service again, on the same data dir and port. */
   restartService(): Promise<void>;
   close(): Promise<void>;
-}
-
-/** dist/renderer/ of this package, from src/ (tsx) or dist/ (built) alike. */
-export function defaultStaticDir(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json'))) {
-    const parent = dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  return join(dir, 'dist', 'renderer');
-}
-
-export function defaultFolder(): string {
-  return join(homedir(), 'Asset Sync');
 }
 
 /** The embedded service as the controller's LocalLibrary: started on first use, tokens minted from its key. */
