@@ -1,18 +1,17 @@
 /**
- * Builds the one AppState the windows show, from its parts: the engine's status (read-status.ts,
- * through folder-view.ts; the state database read once when no session is open), what only the running
- * app knows (pauses, passes and transfers, connectivity, the account) and the settings. Each state gets
- * the next revision, and what is new in it is announced before it goes out. It changes nothing it reads.
+ * Builds the one AppState the windows show, from its parts: the engine's status (the state store's
+ * queries, through folder-view.ts; the state directory read once when no session is open), what only
+ * the running app knows (pauses, passes and transfers, connectivity, the account) and the settings.
+ * Each state gets the next revision, and what is new in it is announced before it goes out.
+ * Must never: change what it reads, or write SQL (the store answers).
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { openStateDb } from '../db/open-state-db.js';
 import type { Clock } from '../local/index.js';
-import { readStatus, type RootStatus } from '../sync/read-status.js';
+import type { RootStatus } from '../store/read-status.js';
+import { readStateDir } from '../store/state-dir.js';
 import type { AppEvent } from '../../shared/bridge/app-events.js';
 import type { AccountState, AppState, BridgeErrorData, HostInfo } from '../../shared/bridge/app-state.js';
 import type { EngineSession } from './engine-session.js';
-import { conflictViews, folderActivity, folderView, heldDeletionViews, notSyncedViews, overallState, waitingCount, withoutUnreachable, type FolderRuntime } from './folder-view.js';
+import { conflictViews, folderActivity, folderView, heldDeletionViews, notSyncedViews, overallState, withoutUnreachable, type FolderRuntime } from './folder-view.js';
 import type { OpenedSettings } from './opened-settings.js';
 import type { PauseState } from './pause-state.js';
 import type { QuickDownloads } from './quick-downloads.js';
@@ -69,13 +68,13 @@ export class AppStateProjection {
         progress: parts.transfers.progressView(status.id),
         lastSyncedAt: parts.transfers.lastSyncedAt(status.id),
       };
-      const waiting = session !== undefined && (runtime.paused !== undefined || !connection.online) ? Math.max(waitingCount(session.engine.db, status.id), unreachable.get(status.id) ?? 0) : 0;
+      const waiting = session !== undefined && (runtime.paused !== undefined || !connection.online) ? Math.max(session.engine.store.waitingCount(status.id), unreachable.get(status.id) ?? 0) : 0;
       const activityNow = folderActivity(status, runtime, account, { online: connection.online, nextTryAt: connection.nextTryAt }, waiting);
       return folderView(status, activityNow, null);
     });
     const notSynced = notSyncedViews(roots);
-    const conflicts = session === undefined ? [] : conflictViews(session.engine.db);
-    const heldDeletions = session === undefined ? [] : heldDeletionViews(session.engine.db, roots);
+    const conflicts = session === undefined ? [] : conflictViews(session.engine.store);
+    const heldDeletions = session === undefined ? [] : heldDeletionViews(session.engine.store, roots);
     const base = {
       account,
       folders,
@@ -108,16 +107,9 @@ export class AppStateProjection {
     return state;
   }
 
-  /** The engine's status of every folder: the session's database, else the state database on disk, if any. */
+  /** The engine's status of every folder: the session's store, else the state directory's, if it has one yet. */
   private statuses(session: EngineSession | undefined): RootStatus[] {
-    if (session !== undefined) return readStatus(session.engine.db);
-    const file = join(this.parts.stateDir, 'state.db');
-    if (!existsSync(file)) return [];
-    const db = openStateDb(file);
-    try {
-      return readStatus(db);
-    } finally {
-      db.close();
-    }
+    if (session !== undefined) return session.engine.store.status();
+    return readStateDir(this.parts.stateDir, (store) => store.status()) ?? [];
   }
 }

@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import type { ApiClient, ApiClientOptions } from '../api/index.js';
 import type { TokenProvider } from '../api/api-client.js';
 import type { TokenStore } from '../auth/index.js';
-import type { EngineEvent } from '../engine.js';
+import type { EngineEvent } from '../engine/index.js';
 import type { Clock, FileSystem, IgnoreRules, Trash, Watcher } from '../local/index.js';
 import type { RemoteFeedOptions } from '../remote/remote-feed.js';
 import type { AppBridge } from '../../shared/bridge/app-bridge.js';

@@ -7,8 +7,7 @@
  */
 import { createApiClient, type ApiClient } from '../api/index.js';
 import type { TokenProvider } from '../api/api-client.js';
-import { createEngine, type Engine } from '../engine.js';
-import { rootsRepo } from '../db/roots-repo.js';
+import { createEngine, type Engine } from '../engine/index.js';
 import { NativeWatcher } from '../local/index.js';
 import type { PassReport } from '../sync/root-sync.js';
 import type { TransferEvent } from '../../shared/sync/transfer-event.js';
@@ -131,7 +130,7 @@ export function openEngineSession(edges: AppEdges, listeners: EngineSessionListe
   holder.connectivity = connectivity;
   holder.onOnline = () => {
     // Back online: whatever failed while away is tried again now, in one full pass.
-    for (const row of engine.roots()) engine.db.prepare('UPDATE not_synced SET retry_at = NULL WHERE root_id = ?').run(row.id);
+    for (const row of engine.roots()) engine.store.retryNow(row.id);
     runner.requestFullPass();
   };
   return { server, local: open.local, user: open.user, api: rawApi, engine, runner, connectivity, currentRoot: undefined, uploading };
@@ -148,7 +147,7 @@ export async function closeEngineSession(session: EngineSession): Promise<void> 
 
 /** The session's synced folder `folderId`; NOT_FOUND when it has none. */
 export function rootOf(session: EngineSession, folderId: string): { id: string; path: string } {
-  const row = rootsRepo(session.engine.db).byId(folderId);
+  const row = session.engine.store.root(folderId);
   if (row === undefined) throw new AppError('NOT_FOUND', `There is no synced folder ${folderId}.`);
   return row;
 }

@@ -7,10 +7,6 @@
  */
 import { mkdir, rm } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
-import { conflictsRepo } from '../db/conflicts-repo.js';
-import { issuesRepo } from '../db/issues-repo.js';
-import { rootsRepo } from '../db/roots-repo.js';
-import { snapshotsRepo } from '../db/snapshots-repo.js';
 import { markerPath } from '../local/index.js';
 import { resolveConflict as resolveConflictOnDisk } from '../sync/resolve-conflict.js';
 import type { AppBridge } from '../../shared/bridge/app-bridge.js';
@@ -47,7 +43,7 @@ export function folderCommands({ edges, session, pauses, changed }: FolderComman
       const root = rootOf(current, request.folderId);
       // Forget the folder; its files stay. Only the engine's marker goes, so it can be added again.
       await current.runner.exclusive(async () => {
-        current.engine.db.prepare('DELETE FROM roots WHERE id = ?').run(root.id);
+        current.engine.store.forgetRoot(root.id);
         await rm(markerPath(root.path), { force: true });
       });
       pauses.forget(root.id);
@@ -57,7 +53,7 @@ export function folderCommands({ edges, session, pauses, changed }: FolderComman
 
     async updateFolder(request) {
       const current = session.require();
-      const root = rootsRepo(current.engine.db).byId(request.folderId);
+      const root = current.engine.store.root(request.folderId);
       if (root === undefined) throw new AppError('NOT_FOUND', `There is no synced folder ${request.folderId}.`);
       await current.engine.addRoot({ path: root.path, remotePath: request.remotePath ?? root.remote_path, publishLive: request.publishLive ?? root.publish_live === 1 });
       current.runner.rootsChanged();
@@ -74,11 +70,11 @@ export function folderCommands({ edges, session, pauses, changed }: FolderComman
 
     async resolveConflict(request) {
       const current = session.require();
-      const db = current.engine.db;
+      const store = current.engine.store;
       if (!['mine', 'theirs', 'both'].includes(request.keep)) throw new AppError('INVALID_REQUEST', 'keep is "mine", "theirs" or "both".');
       // Between passes: a pass in flight may still be landing the service's version of this file.
       await current.runner.exclusive(() =>
-        resolveConflictOnDisk({ fs: edges.fs, trash: edges.trash, conflicts: conflictsRepo(db), snapshots: snapshotsRepo(db), root: (id) => rootsRepo(db).byId(id) }, request.conflictId, request.keep),
+        resolveConflictOnDisk({ fs: edges.fs, trash: edges.trash, ...store.resolution }, request.conflictId, request.keep),
       );
       changed();
     },
@@ -86,8 +82,7 @@ export function folderCommands({ edges, session, pauses, changed }: FolderComman
     async retry(request) {
       const current = session.require();
       const root = rootOf(current, request.folderId);
-      if (request.relPath === undefined) current.engine.db.prepare('UPDATE not_synced SET retry_at = NULL WHERE root_id = ?').run(root.id);
-      else current.engine.db.prepare('UPDATE not_synced SET retry_at = NULL WHERE root_id = ? AND rel_path = ?').run(root.id, request.relPath);
+      current.engine.store.retryNow(root.id, request.relPath);
       current.runner.requestFullPass();
       await current.connectivity.retryNow();
       changed();
@@ -96,7 +91,7 @@ export function folderCommands({ edges, session, pauses, changed }: FolderComman
     async confirmDeletions(request) {
       const current = session.require();
       const root = rootOf(current, request.folderId);
-      issuesRepo(current.engine.db).confirmDeletes(root.id);
+      current.engine.store.confirmDeletes(root.id);
       current.runner.requestFullPass();
       changed();
     },
@@ -104,15 +99,10 @@ export function folderCommands({ edges, session, pauses, changed }: FolderComman
     async restoreDeletions(request) {
       const current = session.require();
       const root = rootOf(current, request.folderId);
-      const issues = issuesRepo(current.engine.db);
-      const snapshots = snapshotsRepo(current.engine.db);
       // Forgetting that both sides agreed on these files makes the side that still has them the
       // source: the next pass copies them back instead of deleting them.
       await current.runner.exclusive(async () => {
-        current.engine.db.transaction(() => {
-          for (const row of issues.heldDeletes(root.id)) snapshots.deleteSynced(root.id, row.rel_path);
-          issues.clearHeld(root.id);
-        })();
+        current.engine.store.restoreHeldDeletions(root.id);
       });
       changed();
     },

@@ -10,7 +10,7 @@ import type { PassReport } from '../sync/root-sync.js';
 import type { TransferEvent } from '../../shared/sync/transfer-event.js';
 import type { SyncProgress } from '../../shared/bridge/app-state.js';
 import type { ActivityLog } from './activity-log.js';
-import type { Engine } from '../engine.js';
+import type { Engine } from '../engine/index.js';
 import type { EngineSession } from './engine-session.js';
 import { TransferProgress } from './transfer-progress.js';
 
