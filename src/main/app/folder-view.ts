@@ -1,8 +1,8 @@
 /**
  * The one adapter between what the engine records (read-status.ts, the state database, pass reports)
  * and what the window shows (FolderView, ConflictView, NotSyncedView, HeldDeletionsView, the overall
- * word). Issue 15 changes the engine's reports (connectivity, truthful status) in parallel: whatever it
- * adds should be swapped in here, and nowhere else in the app derives a folder's state.
+ * word). Whatever the engine's reports add goes in here, and nowhere else in the app derives a
+ * folder's state.
  */
 import type { RootStatus } from '../store/read-status.js';
 import type { StoreQueries } from '../store/state-store.js';

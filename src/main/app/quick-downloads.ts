@@ -1,5 +1,5 @@
 /**
- * Quick download (issue 18), the app's side: search assets by file name and keywords, read the service's
+ * Quick download, the app's side: search assets by file name and keywords, read the service's
  * presets, and fetch one asset's file — as it is or through a preset — into the downloads folder with
  * the same resumable, verified machinery as `asset-sync download` (src/main/app/). Each download
  * is pushed as `quick-download` events (at most one progress event per `progressMs`) and, once in

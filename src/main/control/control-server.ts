@@ -1,5 +1,5 @@
 /**
- * The loopback control server (issue 16): the headless app's window. It carries the one bridge
+ * The loopback control server: the headless app's window. It carries the one bridge
  * contract over HTTP so the same UI runs in any browser, and lets `asset-sync status`/`conflicts` ask
  * the running app. Protocol:
  *   GET  /?secret=S           the secret, once, for an HttpOnly SameSite=Strict session cookie; 303 to /
@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { bridgeMethods, type AppBridge, type BridgeMethod } from '../../shared/bridge/app-bridge.js';
 import { BridgeError, toBridgeError } from '../../shared/bridge/bridge-error.js';
 import type { BridgeErrorData } from '../../shared/bridge/app-state.js';
-import type { StreamCopyRequest } from '../app/app-controller.js';
+import type { StreamCopyRequest } from '../app/app-types.js';
 import { Sessions, checkSite, newSecret, sessionCookieHeader } from './request-guard.js';
 import { SECURITY_HEADERS, serveStatic } from './static-files.js';
 

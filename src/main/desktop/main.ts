@@ -1,5 +1,5 @@
 /**
- * The Electron main process (issue 17): the desktop app's composition root. One instance per user;
+ * The Electron main process: the desktop app's composition root. One instance per user;
  * the app controller (src/main/app/) started here with Electron's trash, shell and safeStorage
  * passed in; the bridge served to the one window over IPC; the tray; batched notifications; launch at
  * login from the settings; and a quit that waits for the controller to close.
@@ -14,9 +14,10 @@ import { parseArgs } from 'node:util';
 import { BrowserWindow, Menu, Notification, Tray, app, ipcMain, nativeImage, nativeTheme, protocol, safeStorage, session, shell } from 'electron';
 import type { ActivityEntry } from '../../shared/bridge/app-events.js';
 import type { AppState, HostInfo } from '../../shared/bridge/app-state.js';
-import { createAppController, type AppControllerDeps } from '../app/app-controller.js';
-import { defaultFolder, defaultStaticDir, embeddedLibrary } from '../headless/headless-app.js';
-import { defaultDataDir, stateDirOf } from '../headless/client-dirs.js';
+import { createAppController } from '../app/app-controller.js';
+import type { AppControllerDeps } from '../app/app-types.js';
+import { embeddedLibrary } from '../headless/headless-app.js';
+import { defaultDataDir, defaultFolder, defaultStaticDir, stateDirOf } from '../headless/client-dirs.js';
 import { APP_PAGE_URL, APP_SCHEME, APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol.js';
 import { AppWindow } from './app-window.js';
 import { claimSingleInstance, quitAfterClose } from './app-lifecycle.js';
@@ -202,7 +203,7 @@ async function start(): Promise<void> {
     if (event.type === 'quick-download') {
       const download = event.download;
       if (download.status === 'done' && download.path !== null && (state?.settings.notifications ?? true) && Notification.isSupported()) {
-        // Clicking it shows the file in its folder (issue 18: "a notification and show in folder").
+        // A finished quick download is announced, and clicking the notice shows the file in its folder.
         const notification = new Notification({ title: 'Downloaded', body: `${download.filename} (${download.presetName}) is in your downloads.`, icon: join(resourcesDir, 'icon.png') });
         notification.on('click', () => {
           void controller.revealDownload({ downloadId: download.id }).catch(() => undefined);

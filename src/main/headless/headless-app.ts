@@ -1,25 +1,25 @@
 /**
- * The app without Electron (issue 16, `npm start` where no desktop window can open): the app controller,
+ * The app without Electron (`npm start` where no desktop window can open): the app controller,
  * the loopback control server serving the browser UI, and — when no account is configured — the
  * embedded local service as the "built-in local library", signed in as its admin with a token minted
  * from the service's own key (no browser round trip). One of the three composition roots allowed to
  * import src/service/. `close()` stops the controller (waiting for journal writes), the control server
  * and the service, and removes app.json.
  */
-import { existsSync, mkdirSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { startService, type RunningService } from '../../service/create-service.js';
 import { serviceConfig } from '../../service/config.js';
 import { LOCAL_SUBDOMAIN } from '../../service/bootstrap.js';
 import { readTokens } from '../auth/index.js';
-import { createAppController, type AppController, type AppControllerDeps, type LocalLibrary, type LocalLibrarySession } from '../app/app-controller.js';
+import { createAppController } from '../app/app-controller.js';
+import type { AppController, AppControllerDeps, LocalLibrary, LocalLibrarySession } from '../app/app-types.js';
 import { startControlServer } from '../control/control-server.js';
 import { removeAppFile, writeAppFile } from '../control/app-file.js';
 import type { RemoteFeedOptions } from '../remote/remote-feed.js';
 import { AppError } from '../app/app-error.js';
 import { openInBrowser } from './open-browser.js';
+import { defaultFolder, defaultStaticDir } from './client-dirs.js';
 
 export interface HeadlessAppOptions {
   /** The engine's state directory (state.db, tokens, app.json). */
@@ -64,21 +64,6 @@ export interface HeadlessApp {
   /** Starts the embedded service again, on the same data dir and port. */
   restartService(): Promise<void>;
   close(): Promise<void>;
-}
-
-/** dist/renderer/ of this package, from src/ (tsx) or dist/ (built) alike. */
-export function defaultStaticDir(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json'))) {
-    const parent = dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  return join(dir, 'dist', 'renderer');
-}
-
-export function defaultFolder(): string {
-  return join(homedir(), 'Asset Sync');
 }
 
 /** The embedded service as the controller's LocalLibrary: started on first use, tokens minted from its key. */

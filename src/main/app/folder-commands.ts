@@ -1,0 +1,119 @@
+/**
+ * The bridge commands on synced folders and what needs attention in them: add, remove and change a
+ * folder, sync now, resolve a conflict, retry not-synced files, confirm or undo held deletions, and
+ * open a folder or file. Each needs a session (NOT_SIGNED_IN without one) and publishes the change;
+ * work that must not overlap a pass waits for the runner. Never deletes a user's file: removing a
+ * folder forgets it and takes away only the engine's marker.
+ */
+import { mkdir, rm } from 'node:fs/promises';
+import { resolve as resolvePath } from 'node:path';
+import { markerPath } from '../local/index.js';
+import { resolveConflict as resolveConflictOnDisk } from '../sync/resolve-conflict.js';
+import type { AppBridge } from '../../shared/bridge/app-bridge.js';
+import type { AppEdges } from './app-edges.js';
+import { AppError } from './app-error.js';
+import type { AppSession } from './app-session.js';
+import { targetDir } from './copy-in.js';
+import { rootOf } from './engine-session.js';
+import type { PauseState } from './pause-state.js';
+
+export type FolderCommands = Pick<AppBridge, 'addFolder' | 'removeFolder' | 'updateFolder' | 'syncNow' | 'resolveConflict' | 'retry' | 'confirmDeletions' | 'restoreDeletions' | 'openPath'>;
+
+export interface FolderCommandParts {
+  edges: AppEdges;
+  session: AppSession;
+  pauses: PauseState;
+  changed: () => void;
+}
+
+export function folderCommands({ edges, session, pauses, changed }: FolderCommandParts): FolderCommands {
+  return {
+    async addFolder(request) {
+      const current = session.require();
+      if (typeof request.path !== 'string' || request.path.trim() === '') throw new AppError('INVALID_REQUEST', 'Choose a folder to sync.');
+      const path = resolvePath(request.path);
+      await mkdir(path, { recursive: true });
+      await current.engine.addRoot({ path, remotePath: request.remotePath === '' ? '/' : request.remotePath, publishLive: request.publishLive });
+      current.runner.rootsChanged();
+      changed();
+    },
+
+    async removeFolder(request) {
+      const current = session.require();
+      const root = rootOf(current, request.folderId);
+      // Forget the folder; its files stay. Only the engine's marker goes, so it can be added again.
+      await current.runner.exclusive(async () => {
+        current.engine.store.forgetRoot(root.id);
+        await rm(markerPath(root.path), { force: true });
+      });
+      pauses.forget(root.id);
+      current.runner.rootsChanged();
+      changed();
+    },
+
+    async updateFolder(request) {
+      const current = session.require();
+      const root = current.engine.store.root(request.folderId);
+      if (root === undefined) throw new AppError('NOT_FOUND', `There is no synced folder ${request.folderId}.`);
+      await current.engine.addRoot({ path: root.path, remotePath: request.remotePath ?? root.remote_path, publishLive: request.publishLive ?? root.publish_live === 1 });
+      current.runner.rootsChanged();
+      changed();
+    },
+
+    async syncNow() {
+      const current = session.require();
+      current.api.retryNow();
+      current.runner.requestFullPass();
+      await current.connectivity.retryNow();
+      changed();
+    },
+
+    async resolveConflict(request) {
+      const current = session.require();
+      const store = current.engine.store;
+      if (!['mine', 'theirs', 'both'].includes(request.keep)) throw new AppError('INVALID_REQUEST', 'keep is "mine", "theirs" or "both".');
+      // Between passes: a pass in flight may still be landing the service's version of this file.
+      await current.runner.exclusive(() =>
+        resolveConflictOnDisk({ fs: edges.fs, trash: edges.trash, ...store.resolution }, request.conflictId, request.keep),
+      );
+      changed();
+    },
+
+    async retry(request) {
+      const current = session.require();
+      const root = rootOf(current, request.folderId);
+      current.engine.store.retryNow(root.id, request.relPath);
+      current.runner.requestFullPass();
+      await current.connectivity.retryNow();
+      changed();
+    },
+
+    async confirmDeletions(request) {
+      const current = session.require();
+      const root = rootOf(current, request.folderId);
+      current.engine.store.confirmDeletes(root.id);
+      current.runner.requestFullPass();
+      changed();
+    },
+
+    async restoreDeletions(request) {
+      const current = session.require();
+      const root = rootOf(current, request.folderId);
+      // Forgetting that both sides agreed on these files makes the side that still has them the
+      // source: the next pass copies them back instead of deleting them.
+      await current.runner.exclusive(async () => {
+        current.engine.store.restoreHeldDeletions(root.id);
+      });
+      changed();
+    },
+
+    async openPath(request) {
+      const current = session.require();
+      const root = rootOf(current, request.folderId);
+      const target = request.relPath === undefined || request.relPath === '' ? root.path : await targetDir(root.path, request.relPath);
+      const open = edges.deps.openPath;
+      if (open === undefined) throw new AppError('OPEN_FAILED', `Opening folders is not available here; the folder is ${target}.`);
+      await open(target, { reveal: request.reveal === true });
+    },
+  };
+}
