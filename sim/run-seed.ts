@@ -37,7 +37,7 @@ import { acquireStateDb, type SimStateDb } from './state-dbs.js';
 import { withFaultSteps } from './fault-steps.js';
 import { editWhileHashed } from './hash-faults.js';
 import { Resurrections, massDelete, unmount } from './guards.js';
-import type { PlantedBug } from '../src/main/sync/planted-bug.js';
+import { isJournalPlant, isPlanPlant, plantedPlanner, type PlantedBug } from './plants.js';
 import { SimFeed, withFeed } from './feed-follow.js';
 
 export interface SeedOptions {
@@ -50,7 +50,7 @@ export interface SeedOptions {
   names?: readonly NameMode[];
   /**
    * A planted bug, for the harness's own test (`no-rescan`: the engines lose the backstop for lost
-   * watcher events; the engine's own plants: src/main/sync/planted-bug.ts, sim/plants.test.ts).
+   * watcher events; the engine's own plants: plants.ts, plants.test.ts).
    */
   plant?: 'blind-retry' | 'no-rescan' | PlantedBug;
   /**
@@ -145,7 +145,8 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
             client.disk.renameSync(absPath, `${TRASH}/${String(clock.now())}-${absPath.split('/').pop() ?? ''}`);
           },
           openDb: () => client.state?.db ?? openStateDb(image ?? stateTemplate()),
-          ...(options.plant === undefined || options.plant === 'blind-retry' || options.plant === 'no-rescan' ? {} : { plantedBug: options.plant }),
+          ...(isPlanPlant(options.plant) ? { planner: plantedPlanner(options.plant) } : {}),
+          ...(isJournalPlant(options.plant) ? { plantedBug: options.plant } : {}),
         },
       );
       return engine;

@@ -53,6 +53,7 @@ import { reportingIncrements } from './sync/byte-increments.js';
 import type { TransferEvent } from '../shared/sync/transfer-event.js';
 import { SyncError } from './sync/sync-error.js';
 import type { PlantedBug } from './sync/planted-bug.js';
+import type { Planner } from './sync/plan-pass.js';
 import type { HashedEntry, LocalEntry, SyncedEntry } from './sync/sync-types.js';
 
 export interface EngineConfig {
@@ -101,8 +102,10 @@ export interface EngineDeps {
   skipRoot?: (rootId: string) => boolean;
   /** Opens the state database (default: state.db in stateDir; the simulation keeps it in memory). */
   openDb?: () => StateDb;
+  /** The planner proper (default: sync/plan-operations.ts; the simulation wraps it to plant bugs: sim/plants.ts). */
+  planner?: Planner;
   /**
-   * A bug planted on purpose [test-only]: the simulation's proof that it catches bugs
+   * A journal bug planted on purpose [test-only]: the simulation's proof that it catches bugs
    * (sync/planted-bug.ts). Never set by the app or the CLI.
    */
   plantedBug?: PlantedBug;
@@ -352,7 +355,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
         planned: (transfers) => deps.onTransfer?.({ kind: 'planned', rootId: row.id, ...transfers }),
         stateVersion,
         lastLocalEventAt: () => watching.get(row.id)?.lastEventAt(),
-        ...(deps.plantedBug === undefined ? {} : { plantedBug: deps.plantedBug }),
+        ...(deps.planner === undefined ? {} : { planner: deps.planner }),
       });
       syncs.set(row.id, sync);
     }
