@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createApiClient, staticTokenProvider } from '../src/main/api/index.js';
-import { createEngine } from '../src/main/engine.js';
+import { createEngine } from '../src/main/engine/index.js';
 import { NodeFileSystem, systemClock } from '../src/main/local/index.js';
 import { mintToken } from '../src/service/auth/mint-token.js';
 import { alternatingRounds } from './support/fair-rounds.js';

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApiClient, staticTokenProvider, type AssetApi } from '../src/main/api/index.js';
-import { createEngine } from '../src/main/engine.js';
+import { createEngine } from '../src/main/engine/index.js';
 import { NodeFileSystem, systemClock } from '../src/main/local/index.js';
 import { DEFAULT_POLL_MS } from '../src/main/remote/remote-feed.js';
 import { mintToken } from '../src/service/auth/mint-token.js';

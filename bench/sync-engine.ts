@@ -32,7 +32,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApiClient, staticTokenProvider } from '../src/main/api/index.js';
-import { createEngine } from '../src/main/engine.js';
+import { createEngine } from '../src/main/engine/index.js';
 import { NodeFileSystem, systemClock } from '../src/main/local/index.js';
 import { defaultPartSize, partRange } from '../src/shared/api/part-layout.js';
 import { cpuMs, startChild, type Child } from './support/processes.js';
@@ -119,7 +119,7 @@ async function engineSync(service: Child, token: string, folder: string, files: 
       const result = await engine.syncOnce({
         onReport: (report) => passes.push({ atMs: performance.now() - started, uploaded: report.uploaded, settling: report.settling }),
       });
-      const synced = engine.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM synced').get()?.n ?? 0;
+      const synced = engine.roots().reduce((count, row) => count + engine.store.synced(row.id).size, 0);
       if (!result.converged || synced !== files) throw new Error(`the engine did not converge (${synced} of ${files} synced): ${JSON.stringify(result.reports.at(-1))}`);
     });
     return run;

@@ -4,9 +4,7 @@
  * conflict must follow its original (and its copy) to the new folder: the status names paths that
  * exist, and resolving acts on the right file.
  */
-import { conflictsRepo } from '../src/main/db/conflicts-repo.js';
-import type { StateDb } from '../src/main/db/open-state-db.js';
-import { snapshotsRepo } from '../src/main/db/snapshots-repo.js';
+import type { StoreQueries } from '../src/main/store/state-store.js';
 import type { MemoryFileSystem } from '../src/main/local/memory-file-system.js';
 import type { NameMode } from '../src/main/local/name-map.js';
 import type { RemoteView } from './remote-view.js';
@@ -74,11 +72,10 @@ export async function conflictThenFolderRename<C extends FolderStepClient>(conte
  * path its conflict names (a folder rename moved it, and the conflict stayed behind). A conflict
  * whose original the user deleted names a path nothing holds, which is fine: no asset of it is left.
  */
-export function strayConflicts(db: StateDb): string[] {
+export function strayConflicts(store: Pick<StoreQueries, 'conflicts' | 'synced'>): string[] {
   const failures: string[] = [];
-  const snapshots = snapshotsRepo(db);
-  for (const conflict of conflictsRepo(db).all()) {
-    const placements = [...snapshots.synced(conflict.rootId).values()].filter((entry) => entry.assetId === conflict.assetId).map((entry) => entry.relPath);
+  for (const conflict of store.conflicts()) {
+    const placements = [...store.synced(conflict.rootId).values()].filter((entry) => entry.assetId === conflict.assetId).map((entry) => entry.relPath);
     if (placements.length > 0 && !placements.includes(conflict.relPath)) failures.push(`a conflict names ${conflict.relPath}, but its file is at ${placements.join(' and ')}`);
   }
   return failures;

@@ -11,7 +11,7 @@
  *   end, not at once: "the edit wins" may bring a binned asset back for a moment, before its edited
  *   version lands.)
  */
-import type { Engine } from '../src/main/engine.js';
+import type { Engine } from '../src/main/engine/index.js';
 import type { Clock } from '../src/main/local/clock.js';
 import type { MemoryFileSystem } from '../src/main/local/memory-file-system.js';
 import { filesUnder } from './invariants.js';

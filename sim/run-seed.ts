@@ -10,10 +10,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEngine, type Engine } from '../src/main/engine.js';
-import { openStateDb } from '../src/main/db/open-state-db.js';
-import { readStatus } from '../src/main/sync/read-status.js';
-import { snapshotsRepo } from '../src/main/db/snapshots-repo.js';
+import { createEngine, type Engine } from '../src/main/engine/index.js';
+import { openStateDb, type StateDb } from '../src/main/db/open-state-db.js';
+import type { StoreQueries } from '../src/main/store/state-store.js';
 import { MemoryFileSystem, memoryLocalDisk, type NameMode } from '../src/main/local/index.js';
 import { startService, type RunningService } from '../src/service/create-service.js';
 import { serviceConfig } from '../src/service/config.js';
@@ -37,7 +36,7 @@ import { acquireStateDb, type SimStateDb } from './state-dbs.js';
 import { withFaultSteps } from './fault-steps.js';
 import { editWhileHashed } from './hash-faults.js';
 import { Resurrections, massDelete, unmount } from './guards.js';
-import { isJournalPlant, isPlanPlant, plantedPlanner, type PlantedBug } from './plants.js';
+import { isJournalPlant, isPlanPlant, journalPlant, plantedPlanner, withJournalPlant, type PlantedBug } from './plants.js';
 import { SimFeed, withFeed } from './feed-follow.js';
 
 export interface SeedOptions {
@@ -92,6 +91,8 @@ interface SimClient {
   fs: SimFileSystem;
   faults: Faults;
   engine: Engine;
+  /** The connection the engine's state store runs on (the harness opened it): its image is the state a restart finds. */
+  db?: StateDb;
   /** The state database as it was at the crash point (a client without commit faults, whose dead engine could still write). */
   crashImage?: Buffer;
   /** Set when the client syncs on its watcher's (faulty) events instead of full passes. */
@@ -129,10 +130,11 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
 
     /** An engine on its state database: the client's connection, or one opened from an image (a new client's: migrated, empty). */
     const build = (client: Omit<SimClient, 'engine'>, image?: Buffer): Engine => {
+      const journalPlanted = isJournalPlant(options.plant) ? journalPlant(options.plant) : undefined;
       const engine = createEngine(
         { stateDir: `/nowhere/state-${String(client.index)}`, server: SIM_SERVER, stableMs: 200, limits: { filesInFlight: 1, partsInFlight: 1 }, rescanIntervalMs: options.plant === 'no-rescan' ? Infinity : RESCAN_MS },
         {
-          api: withFeed(client.feed, simApi({ app: service.app, token, clock, random: random.fork(), faults: client.faults, fs: client.fs, disk: client.disk, plantBlindRetry: options.plant === 'blind-retry', edited: (before, mark) => writes.appended(before, mark) })),
+          api: withJournalPlant(journalPlanted, withFeed(client.feed, simApi({ app: service.app, token, clock, random: random.fork(), faults: client.faults, fs: client.fs, disk: client.disk, plantBlindRetry: options.plant === 'blind-retry', edited: (before, mark) => writes.appended(before, mark) }))),
           ...(client.feed === undefined ? {} : { random: client.feed.jitter }),
           fs: client.fs,
           clock,
@@ -144,9 +146,12 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
             client.disk.mkdirpSync(TRASH);
             client.disk.renameSync(absPath, `${TRASH}/${String(clock.now())}-${absPath.split('/').pop() ?? ''}`);
           },
-          openDb: () => client.state?.db ?? openStateDb(image ?? stateTemplate()),
+          openDb: () => {
+            client.db = client.state?.db ?? openStateDb(image ?? stateTemplate());
+            return client.db;
+          },
           ...(isPlanPlant(options.plant) ? { planner: plantedPlanner(options.plant) } : {}),
-          ...(isJournalPlant(options.plant) ? { plantedBug: options.plant } : {}),
+          ...(journalPlanted === undefined ? {} : { openStore: journalPlanted.openStore }),
         },
       );
       return engine;
@@ -177,14 +182,14 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       const engine = build(partial);
       const client: SimClient = { ...partial, engine };
       faults.onCrash = () => {
-        if (client.state === undefined) client.crashImage = client.engine.db.serialize();
+        if (client.state === undefined) client.crashImage = client.db?.serialize();
       };
       await engine.addRoot({ path: ROOT, remotePath: '/', publishLive: false });
       world.push(client);
     }
 
     const restart = (client: SimClient): void => {
-      const image = client.crashImage ?? (client.state === undefined ? client.engine.db.serialize() : undefined);
+      const image = client.crashImage ?? (client.state === undefined ? client.db?.serialize() : undefined);
       client.engine.close();
       client.crashImage = undefined;
       client.faults.crashed = false;
@@ -260,14 +265,14 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
 
     const views: ClientView[] = [];
     for (const client of world) {
-      const status = readStatus(client.engine.db);
+      const status = client.engine.store.status();
       const notSynced = status.flatMap((root) => root.notSynced);
-      const heldBehindClash = await heldBehind(client.disk, snapshotsRepo(client.engine.db), status.map((root) => root.id), notSynced);
+      const heldBehindClash = await heldBehind(client.disk, client.engine.store, status.map((root) => root.id), notSynced);
       views.push({ index: client.index, disk: client.disk, names: client.names, root: ROOT, trash: TRASH, breaches: client.fs.breaches, notSynced, conflictCopies: status.flatMap((root) => root.conflicts.map((conflict) => conflict.copyPath)), heldBehindClash });
     }
     remote = colleague.assets();
     failures.push(...checkInvariants({ clients: views, remote, writes, binned, twins }));
-    for (const client of world) failures.push(...strayConflicts(client.engine.db).map((failure) => `conflict: client ${client.index}: ${failure}`));
+    for (const client of world) failures.push(...strayConflicts(client.engine.store).map((failure) => `conflict: client ${client.index}: ${failure}`));
     if (resurrections !== undefined) failures.push(...resurrections.check(writes));
     for (const view of views) {
       log(`c${view.index}: ${JSON.stringify(treeOf(view.disk, ROOT))}`);
@@ -293,7 +298,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
  * path reported NAME_CLASH: renamed to a spelling the service cannot hold beside another, it waits for
  * its user (diff-local.ts), and its asset stays where the service had it (ClientView.heldBehindClash).
  */
-async function heldBehind(disk: MemoryFileSystem, snapshots: ReturnType<typeof snapshotsRepo>, rootIds: readonly string[], notSynced: readonly { relPath: string; reason: string }[]): Promise<Set<string>> {
+async function heldBehind(disk: MemoryFileSystem, store: Pick<StoreQueries, 'synced'>, rootIds: readonly string[], notSynced: readonly { relPath: string; reason: string }[]): Promise<Set<string>> {
   const clashing = new Set<string>();
   for (const issue of notSynced) {
     if (issue.reason !== 'NAME_CLASH' || disk.kindOf(join(ROOT, issue.relPath)) !== 'file') continue;
@@ -303,7 +308,7 @@ async function heldBehind(disk: MemoryFileSystem, snapshots: ReturnType<typeof s
   const held = new Set<string>();
   if (clashing.size === 0) return held;
   for (const rootId of rootIds) {
-    for (const entry of snapshots.synced(rootId).values()) {
+    for (const entry of store.synced(rootId).values()) {
       if (disk.kindOf(join(ROOT, entry.relPath)) === undefined && clashing.has(`${String(entry.dev)}:${String(entry.ino)}`)) held.add(entry.assetId);
     }
   }

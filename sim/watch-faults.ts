@@ -9,7 +9,7 @@
  * Faults stop with the scenario; what they lost before is the backstop's to find in the settle phase.
  */
 import { dirname } from 'node:path';
-import type { Engine, WatchSession } from '../src/main/engine.js';
+import type { Engine, WatchSession } from '../src/main/engine/index.js';
 import { HintBatcher } from '../src/main/local/hint-batcher.js';
 import type { MemoryFileSystem } from '../src/main/local/memory-file-system.js';
 import { hintFor, type Watcher, type WatcherOptions } from '../src/main/local/watcher.js';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, staticTokenProvider } from '../../src/main/api/index.js';
-import { createEngine } from '../../src/main/engine.js';
+import { createEngine } from '../../src/main/engine/index.js';
 import { NodeFileSystem, createFreedesktopTrash, systemClock } from '../../src/main/local/index.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';

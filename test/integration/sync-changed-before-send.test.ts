@@ -65,18 +65,18 @@ describe('a file that changes just before its upload sends it', () => {
       // identity the scan recorded: the path is only rescanned by the next run.
       expect(total(first, 'failed')).toBeGreaterThanOrEqual(2);
       expect(partBytes).toBe('sent as it is'.length);
-      const issues = me.h.engine.db.prepare('SELECT rel_path, reason FROM not_synced ORDER BY rel_path').all();
+      const issues = me.h.db.prepare('SELECT rel_path, reason FROM not_synced ORDER BY rel_path').all();
       expect(issues).toEqual([
         { rel_path: 'brief.txt', reason: 'LOCAL_FILE_CHANGED' },
         { rel_path: 'logo.svg', reason: 'LOCAL_FILE_CHANGED' },
       ]);
       // The journal keeps the changed file's asset and forgets the upload that was for other bytes. The
       // symlink is no file to send: its upload ends, and the empty asset made for it goes to the bin.
-      expect(me.h.engine.db.prepare('SELECT rel_path, asset_id IS NOT NULL AS asset, upload_id, parts FROM uploads ORDER BY rel_path').all()).toEqual([
+      expect(me.h.db.prepare('SELECT rel_path, asset_id IS NOT NULL AS asset, upload_id, parts FROM uploads ORDER BY rel_path').all()).toEqual([
         { rel_path: 'brief.txt', asset: 1, upload_id: null, parts: '{}' },
       ]);
       expect((await me.h.assets()).filter((asset) => asset.path === '/Changed/logo.svg')).toEqual([]);
-      const briefAsset = me.h.engine.db.prepare<[], { asset_id: string }>("SELECT asset_id FROM uploads WHERE rel_path = 'brief.txt'").get()?.asset_id;
+      const briefAsset = me.h.db.prepare<[], { asset_id: string }>("SELECT asset_id FROM uploads WHERE rel_path = 'brief.txt'").get()?.asset_id;
       expect((await me.h.api.getAsset(briefAsset ?? '')).currentAssetFile ?? undefined).toBeUndefined();
 
       const second = await me.once();
@@ -85,7 +85,7 @@ describe('a file that changes just before its upload sends it', () => {
       expect(after.find((asset) => asset.path === '/Changed/brief.txt')).toMatchObject({ id: briefAsset, checksum: md5Hex(Buffer.from('the second draft, a little longer')) });
       expect(after.filter((asset) => asset.path === '/Changed/brief.txt')).toHaveLength(1);
       expect(total(second, 'uploaded')).toBeGreaterThanOrEqual(1);
-      expect(me.h.engine.db.prepare("SELECT reason FROM not_synced WHERE rel_path = 'logo.svg'").all()).toEqual([{ reason: 'SYMLINK' }]);
+      expect(me.h.db.prepare("SELECT reason FROM not_synced WHERE rel_path = 'logo.svg'").all()).toEqual([{ reason: 'SYMLINK' }]);
     } finally {
       await me.h.dispose();
     }

@@ -42,7 +42,7 @@ describe("a lost upload job's folder renamed on the service before the retry", (
     writeFileSync(join(sync.folder, 'C', 'logo.txt'), 'ours');
     expect((await sync.once()).converged).toBe(false);
     const rootId = sync.engine.roots()[0]?.id ?? '';
-    expect(uploadJournal(sync.engine.db).all(rootId)).toMatchObject([{ relPath: 'C/logo.txt', assetId: null, jobId: expect.any(String), folderOption: expect.any(String) }]);
+    expect(uploadJournal(sync.db).all(rootId)).toMatchObject([{ relPath: 'C/logo.txt', assetId: null, jobId: expect.any(String), folderOption: expect.any(String) }]);
 
     // The colleague renames C to D and writes a file into a new C.
     const fieldId = await sync.api.foldersFieldId();
@@ -51,7 +51,7 @@ describe("a lost upload job's folder renamed on the service before the retry", (
     await sync.api.changeFieldOption(folderC?.id ?? '', { value: 'D' });
     await uploadNewAsset(block.service, '/Heard/C/other.txt', Buffer.from('theirs'));
 
-    sync.engine.db.prepare('UPDATE not_synced SET retry_at = 0').run();
+    sync.db.prepare('UPDATE not_synced SET retry_at = 0').run();
     const retried = await sync.once();
     expect(retried.converged, JSON.stringify(retried.reports)).toBe(true);
     const remote = (await sync.assets()).filter((asset) => asset.path.startsWith('/Heard/'));
@@ -62,6 +62,6 @@ describe("a lost upload job's folder renamed on the service before the retry", (
     const job = (await block.service.api('GET', `/assets/${made ?? ''}`)).body.result;
     expect(job.lifecycleStatus.state).toBe('BINNED');
     expect(job.currentAssetFile ?? null).toBeNull();
-    expect(uploadJournal(sync.engine.db).all(rootId)).toEqual([]);
+    expect(uploadJournal(sync.db).all(rootId)).toEqual([]);
   });
 });

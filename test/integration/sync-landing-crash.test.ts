@@ -10,7 +10,6 @@ import { existsSync, mkdirSync, readFileSync, renameSync, utimesSync } from 'nod
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NodeFileSystem } from '../../src/main/local/index.js';
-import { readStatus } from '../../src/main/sync/read-status.js';
 import { serviceForBlock, startSyncHarness, type SyncHarness, type SyncHarnessOptions } from '../support/sync-harness.js';
 import { colleague, total, treeOf } from '../support/two-way.js';
 import { DenyingFileSystem } from '../support/denying-file-system.js';
@@ -119,7 +118,7 @@ describe('a download interrupted at its landing', () => {
     const blocked = await sync.once();
     expect(total(blocked, 'uploaded')).toBe(0);
     // Recorded, it is still reported: the report has the scan look at it again (seed 131802).
-    expect(readStatus(sync.engine.db).flatMap((root) => root.notSynced.map(({ relPath, reason }) => ({ relPath, reason })))).toEqual([{ relPath: 'a.txt', reason: 'UNREADABLE' }]);
+    expect(sync.engine.store.status().flatMap((root) => root.notSynced.map(({ relPath, reason }) => ({ relPath, reason })))).toEqual([{ relPath: 'a.txt', reason: 'UNREADABLE' }]);
 
     await theirs.move(older, '/Unreadable');
     fs.allow(join(sync.folder, 'a.txt'));

@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AssetApi } from '../../src/main/api/index.js';
 import { NodeFileSystem } from '../../src/main/local/index.js';
-import { readStatus } from '../../src/main/sync/read-status.js';
 import { startSyncHarness } from '../support/sync-harness.js';
 import { DenyingFileSystem } from '../support/denying-file-system.js';
 import { startTestService, type TestService } from '../support/test-service.js';
@@ -134,13 +133,13 @@ describe('an upload completed on the service whose answer was lost', () => {
       current = await startSyncHarness(service, { remotePath: '/Unreadable', folder: first.folder, stateDir: first.stateDir, fs: denying });
       const refused = await client(current).once();
       expect(refused.converged).toBe(false);
-      expect(readStatus(current.engine.db).flatMap((root) => root.notSynced.map((issue) => issue.reason))).toEqual(['FILE_UNREADABLE']);
+      expect(current.engine.store.status().flatMap((root) => root.notSynced.map((issue) => issue.reason))).toEqual(['FILE_UNREADABLE']);
       // Not "it did not land, send it again": ours and the colleague's, no third.
       expect(await versions()).toBe(2);
 
       // The backoff over (the file readable again): the resume goes on where it stopped. Recorded at our
       // bytes, the colleague's version comes down; still two versions, and no conflict.
-      current.engine.db.prepare('UPDATE not_synced SET retry_at = 0').run();
+      current.db.prepare('UPDATE not_synced SET retry_at = 0').run();
       expect((await client(current).once()).converged).toBe(true);
       expect(client(current).tree()).toEqual({ 'a.txt': "the colleague's version" });
       expect(await versions()).toBe(2);

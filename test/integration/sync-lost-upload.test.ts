@@ -44,14 +44,14 @@ describe('an upload whose bytes the service lost', () => {
       const first = await me.once();
       expect(first.converged).toBe(false);
       expect(total(first, 'failed')).toBe(1);
-      expect(me.h.engine.db.prepare('SELECT reason, detail FROM not_synced').all()).toEqual([{ reason: 'UPLOAD_EXPIRED', detail: expect.stringContaining('were lost') }]);
+      expect(me.h.db.prepare('SELECT reason, detail FROM not_synced').all()).toEqual([{ reason: 'UPLOAD_EXPIRED', detail: expect.stringContaining('were lost') }]);
       // The journal keeps the asset and forgets the upload that can no longer be completed.
-      expect(me.h.engine.db.prepare('SELECT asset_id IS NOT NULL AS asset, upload_id FROM uploads').all()).toEqual([{ asset: 1, upload_id: null }]);
+      expect(me.h.db.prepare('SELECT asset_id IS NOT NULL AS asset, upload_id FROM uploads').all()).toEqual([{ asset: 1, upload_id: null }]);
       const [empty] = await me.h.assets();
       expect(empty?.checksum).toBeUndefined();
 
       // Failed items wait before their next try (per-item backoff); this test does not.
-      me.h.engine.db.prepare('UPDATE not_synced SET retry_at = 0').run();
+      me.h.db.prepare('UPDATE not_synced SET retry_at = 0').run();
       const second = await me.once();
       expect(second.converged).toBe(true);
       const assets = await me.h.assets();

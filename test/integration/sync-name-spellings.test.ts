@@ -8,7 +8,6 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readStatus } from '../../src/main/sync/read-status.js';
 import { notSyncedViews } from '../../src/main/app/folder-view.js';
 import { startSyncHarness } from '../support/sync-harness.js';
 import { startTestService, type TestService } from '../support/test-service.js';
@@ -38,20 +37,20 @@ describe('a name spelled composed and decomposed side by side', () => {
     // Not converged: a file waits for the user, and says so.
     expect(first.converged).toBe(false);
     expect((await me.h.assets()).map((asset) => [asset.path, asset.checksum])).toEqual([[`/Spellings/${NFC}`, md5('composed')]]);
-    const [status] = readStatus(me.h.engine.db);
+    const [status] = me.h.engine.store.status();
     expect(status?.notSynced).toEqual([expect.objectContaining({ relPath: NFD, reason: 'NAME_CLASH', detail: expect.stringContaining('rename or remove this one') })]);
-    expect(notSyncedViews(readStatus(me.h.engine.db))).toEqual([expect.objectContaining({ relPath: NFD, reason: expect.stringContaining('same name'), fix: 'Rename one of the two files.' })]);
+    expect(notSyncedViews(me.h.engine.store.status())).toEqual([expect.objectContaining({ relPath: NFD, reason: expect.stringContaining('same name'), fix: 'Rename one of the two files.' })]);
     // Nothing more to do while both are there, and the report stays as it was.
     const again = await me.once();
     expect(again.reports.every((report) => report.operations === 0)).toBe(true);
-    expect(readStatus(me.h.engine.db)[0]?.notSynced.map((issue) => issue.relPath)).toEqual([NFD]);
+    expect(me.h.engine.store.status()[0]?.notSynced.map((issue) => issue.relPath)).toEqual([NFD]);
 
     // The composed one removed: the decomposed one is the name now, a new version of the same asset.
     const [asset] = await me.h.assets();
     me.remove(NFC);
     const alone = await me.once();
     expect(alone.converged).toBe(true);
-    expect(readStatus(me.h.engine.db)[0]?.notSynced).toEqual([]);
+    expect(me.h.engine.store.status()[0]?.notSynced).toEqual([]);
     expect((await me.h.assets()).map((entry) => [entry.path, entry.id, entry.checksum])).toEqual([[`/Spellings/${NFC}`, asset?.id, md5('decomposed')]]);
   });
 });

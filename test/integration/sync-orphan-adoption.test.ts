@@ -31,7 +31,7 @@ describe('orphans of an interrupted asset-and-upload job', () => {
     const stat = await new NodeFileSystem().stat(join(sync.folder, relPath));
     const rootId = sync.engine.roots()[0]?.id ?? '';
     const local = { relPath, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev, md5: md5(content) };
-    uploadJournal(sync.engine.db).begin(rootId, 'NEW', 'f0', local, assetId, new Date().toISOString());
+    uploadJournal(sync.db).begin(rootId, 'NEW', 'f0', local, assetId, new Date().toISOString());
   }
 
   /** What the job did before the crash: empty STAGED assets filed at these remote paths. */
@@ -72,7 +72,7 @@ describe('orphans of an interrupted asset-and-upload job', () => {
     expect(remote.find((asset) => asset.path === '/Brand/c.txt')?.id).toBe(cAsset);
     expect(new Set(remote.map((asset) => asset.id))).toEqual(new Set([cAsset, ...orphans]));
     expect(assetCount() - before).toBe(3);
-    expect(uploadJournal(sync.engine.db).all(sync.engine.roots()[0]?.id ?? '')).toEqual([]);
+    expect(uploadJournal(sync.db).all(sync.engine.roots()[0]?.id ?? '')).toEqual([]);
   });
 
   it('adopts on the next pass of a running engine, not only after a restart', async () => {
@@ -118,13 +118,13 @@ describe('orphans of an interrupted asset-and-upload job', () => {
     expect(lost.converged).toBe(false);
     expect(made).toHaveLength(2);
     const rootId = sync.engine.roots()[0]?.id ?? '';
-    expect(uploadJournal(sync.engine.db).all(rootId).map((entry) => [entry.relPath, entry.assetId])).toEqual([
+    expect(uploadJournal(sync.db).all(rootId).map((entry) => [entry.relPath, entry.assetId])).toEqual([
       ['a.txt', null],
       ['b.txt', null],
     ]);
 
     // The retry time comes (the failure backs off for seconds; the test does not wait for it).
-    sync.engine.db.prepare('UPDATE not_synced SET retry_at = 0').run();
+    sync.db.prepare('UPDATE not_synced SET retry_at = 0').run();
     const retried = await sync.once();
     expect(retried.converged, JSON.stringify(retried.reports)).toBe(true);
     expect(assetCount() - before).toBe(2);
@@ -158,18 +158,18 @@ describe('orphans of an interrupted asset-and-upload job', () => {
     put(sync, 'a.txt', 'ours');
     expect((await sync.once()).converged).toBe(false);
     const rootId = sync.engine.roots()[0]?.id ?? '';
-    const [entry] = uploadJournal(sync.engine.db).all(rootId);
+    const [entry] = uploadJournal(sync.db).all(rootId);
     expect(entry).toMatchObject({ relPath: 'a.txt', assetId: null });
     expect(entry?.jobId).toEqual(expect.any(String));
 
-    sync.engine.db.prepare('UPDATE not_synced SET retry_at = 0').run();
+    sync.db.prepare('UPDATE not_synced SET retry_at = 0').run();
     const retried = await sync.once();
     expect(retried.converged, JSON.stringify(retried.reports)).toBe(true);
     const ours = (await block.service.api('GET', `/assets/${made?.[0] ?? ''}`)).body.result;
     expect(ours.currentAssetFile?.checksum).toBe(md5('ours'));
     const other = (await block.service.api('GET', `/assets/${theirs ?? ''}`)).body.result;
     expect(other.currentAssetFile ?? null).toBeNull();
-    expect(uploadJournal(sync.engine.db).all(rootId)).toEqual([]);
+    expect(uploadJournal(sync.db).all(rootId)).toEqual([]);
   });
 
   it('waits while another device of the user has an empty asset in the folder, then adopts its own (simulation seed 40178)', async () => {
@@ -191,9 +191,9 @@ describe('orphans of an interrupted asset-and-upload job', () => {
     harnesses.push(sync);
     expect((await sync.once()).converged).toBe(false);
     const rootId = sync.engine.roots()[0]?.id ?? '';
-    const waiting = sync.engine.db.prepare<[string], { reason: string }>('SELECT reason FROM not_synced WHERE rel_path = ?').get('ours.txt');
+    const waiting = sync.db.prepare<[string], { reason: string }>('SELECT reason FROM not_synced WHERE rel_path = ?').get('ours.txt');
     expect(waiting?.reason).toBe('UPLOAD_UNDECIDED');
-    expect(uploadJournal(sync.engine.db).all(rootId)).toMatchObject([{ relPath: 'ours.txt', assetId: null }]);
+    expect(uploadJournal(sync.db).all(rootId)).toMatchObject([{ relPath: 'ours.txt', assetId: null }]);
     const filesOf = async (assetId: string): Promise<unknown[]> => (await block.service.api('GET', `/assets/${assetId}/files`)).body.results;
     expect(await filesOf(theirs.assetId)).toEqual([]);
     expect(await filesOf(orphan ?? '')).toEqual([]);
@@ -201,13 +201,13 @@ describe('orphans of an interrupted asset-and-upload job', () => {
     // The other device completes its upload: its asset has a file now, and only ours is left empty.
     const parts = await sendParts(theirs.upload, Buffer.from('theirs'));
     expect((await block.service.api('POST', '/asset-upload-completions', { assetId: theirs.assetId, uploadId: theirs.upload.uploadId, parts })).status).toBe(200);
-    sync.engine.db.prepare('UPDATE not_synced SET retry_at = 0').run();
+    sync.db.prepare('UPDATE not_synced SET retry_at = 0').run();
     const retried = await sync.once();
     expect(retried.converged, JSON.stringify(retried.reports)).toBe(true);
     expect((await sync.api.getAsset(orphan ?? '')).currentAssetFile?.checksum).toBe(md5('ours'));
     expect(await filesOf(theirs.assetId)).toHaveLength(1);
     expect((await sync.api.getAsset(theirs.assetId)).currentAssetFile?.checksum).toBe(md5('theirs'));
-    expect(uploadJournal(sync.engine.db).all(rootId)).toEqual([]);
+    expect(uploadJournal(sync.db).all(rootId)).toEqual([]);
   });
 
   it('counts the upload a restart finished as work done, so whoever waits for a quiet pass looks again', async () => {
@@ -285,6 +285,6 @@ describe('orphans of an interrupted asset-and-upload job', () => {
       ['/Abandoned/taken.txt', md5('theirs')],
     ]);
     expect(remote.find((asset) => asset.path === '/Abandoned/taken.txt')?.id).toBe(taken?.id);
-    expect(uploadJournal(sync.engine.db).all(sync.engine.roots()[0]?.id ?? '')).toEqual([]);
+    expect(uploadJournal(sync.db).all(sync.engine.roots()[0]?.id ?? '')).toEqual([]);
   });
 });

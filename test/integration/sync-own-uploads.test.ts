@@ -61,7 +61,7 @@ describe("the engine's own uploads", () => {
       expect(first.reports.reduce((sum, report) => sum + report.uploaded, 0)).toBe(3);
       expect(calls).toEqual({ searchesById: 0, optionLookups: 0, treeListings: 0, completions: 0 });
 
-      const repo = remoteRepo(me.h.engine.db);
+      const repo = remoteRepo(me.h.db);
       const rootId = me.h.engine.roots()[0]?.id ?? '';
       const learned = {
         folders: repo.folders(rootId).map((row) => [row.relDir, row.value]),
@@ -78,7 +78,7 @@ describe("the engine's own uploads", () => {
       const again = await startSyncHarness(service, { remotePath: '/Own' });
       try {
         expect((await again.once()).converged).toBe(true);
-        const fresh = remoteRepo(again.engine.db);
+        const fresh = remoteRepo(again.db);
         const freshRoot = again.engine.roots()[0]?.id ?? '';
         expect(fresh.folders(freshRoot)).toEqual(before);
         expect(fresh.assets(freshRoot).map((row) => [row.filename, row.md5]).sort()).toEqual(learned.assets);

@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NodeFileSystem } from '../../src/main/local/index.js';
 import { ApiError, type AssetApi } from '../../src/main/api/index.js';
-import { readStatus } from '../../src/main/sync/read-status.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { startSyncHarness, type SyncHarness } from '../support/sync-harness.js';
 import { DenyingFileSystem } from '../support/denying-file-system.js';
@@ -36,7 +35,7 @@ describe('problems clear when their cause does', () => {
     mkdirSync(join(folder, relPath, '..'), { recursive: true });
     writeFileSync(join(folder, relPath), content);
   };
-  const notSynced = (sync: SyncHarness): string[] => (readStatus(sync.engine.db)[0]?.notSynced ?? []).map((issue) => `${issue.relPath}: ${issue.reason}`);
+  const notSynced = (sync: SyncHarness): string[] => (sync.engine.store.status()[0]?.notSynced ?? []).map((issue) => `${issue.relPath}: ${issue.reason}`);
 
   it('a folder whose permission is fixed between two --once passes leaves nothing in status', { timeout: 60_000 }, async () => {
     const fs = new DenyingFileSystem(new NodeFileSystem());
@@ -112,7 +111,7 @@ describe('problems clear when their cause does', () => {
     // Undone before the retry: the file holds the synced bytes again, nothing is left to send.
     refuse = false;
     put(sync.folder, 'brief.txt', 'the first draft');
-    sync.engine.db.prepare('UPDATE not_synced SET retry_at = 0').run();
+    sync.db.prepare('UPDATE not_synced SET retry_at = 0').run();
     const again = await sync.once();
     expect(notSynced(sync)).toEqual([]);
     expect(again.converged).toBe(true);

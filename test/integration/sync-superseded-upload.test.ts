@@ -31,7 +31,7 @@ describe('an upload whose path syncs another asset now', () => {
     const stat = await new NodeFileSystem().stat(join(sync.folder, relPath));
     const rootId = sync.engine.roots()[0]?.id ?? '';
     const local = { relPath, size: content.length, mtimeMs: stat.mtimeMs - 1000, ino: stat.ino, dev: stat.dev, md5: md5(content) };
-    uploadJournal(sync.engine.db).begin(rootId, 'NEW', 'f0', local, assetId, new Date().toISOString());
+    uploadJournal(sync.db).begin(rootId, 'NEW', 'f0', local, assetId, new Date().toISOString());
   }
 
   /** A synced `a.txt` (from another device) and the journal's upload of an older `a.txt` to an empty asset. */
@@ -58,7 +58,7 @@ describe('an upload whose path syncs another asset now', () => {
     expect((await sync.api.getAsset(empty)).lifecycleStatus.state).toBe('BINNED');
     const remote = (await sync.assets()).filter((asset) => asset.path.startsWith('/Version/'));
     expect(remote.map((asset) => [asset.path, asset.id, asset.checksum])).toEqual([['/Version/a.txt', synced, md5('theirs, edited here')]]);
-    expect(uploadJournal(sync.engine.db).all(sync.engine.roots()[0]?.id ?? '')).toEqual([]);
+    expect(uploadJournal(sync.db).all(sync.engine.roots()[0]?.id ?? '')).toEqual([]);
   });
 
   it('bins the empty asset of an upload the resume hands over when the pass plans nothing (simulation seed 87055)', async () => {
@@ -70,6 +70,6 @@ describe('an upload whose path syncs another asset now', () => {
     expect(result.converged, JSON.stringify(result.reports)).toBe(true);
     expect((await sync.api.getAsset(empty)).lifecycleStatus.state).toBe('BINNED');
     expect((await sync.assets()).filter((asset) => asset.path.startsWith('/Resumed/')).map((asset) => asset.id)).toEqual([synced]);
-    expect(uploadJournal(sync.engine.db).all(sync.engine.roots()[0]?.id ?? '')).toEqual([]);
+    expect(uploadJournal(sync.db).all(sync.engine.roots()[0]?.id ?? '')).toEqual([]);
   });
 });

@@ -44,7 +44,7 @@ describe('new files the engine uploads unread', () => {
       me.write('Footage/take.mov', big);
       me.write('notes.txt', note);
       me.write('empty.txt', '');
-      const snapshots = snapshotsRepo(me.h.engine.db);
+      const snapshots = snapshotsRepo(me.h.db);
       const rootId = me.h.engine.roots()[0]?.id ?? '';
       md5Of = (filePath) => snapshots.localEntry(rootId, relative(me.h.folder, filePath))?.md5;
 
@@ -115,7 +115,7 @@ describe('new files the engine uploads unread', () => {
       const assets = await me.h.assets();
       expect(assets.map((asset) => asset.path).filter((path) => path.startsWith('/Both/'))).toEqual(['/Both/Docs/other.txt', '/Both/Docs/same.txt']);
       const rootId = me.h.engine.roots()[0]?.id ?? '';
-      expect(snapshotsRepo(me.h.engine.db).syncedEntry(rootId, 'Docs/same.txt')).toMatchObject({ assetId: same, md5: md5Hex(Buffer.from('the same bytes on both sides')) });
+      expect(snapshotsRepo(me.h.db).syncedEntry(rootId, 'Docs/same.txt')).toMatchObject({ assetId: same, md5: md5Hex(Buffer.from('the same bytes on both sides')) });
     } finally {
       await me.h.dispose();
     }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, staticTokenProvider, type ApiClient } from '../../src/main/api/index.js';
 import { ManualClock, NodeFileSystem, type StatEntry, type Watcher } from '../../src/main/local/index.js';
-import { createEngine } from '../../src/main/engine.js';
+import { createEngine } from '../../src/main/engine/index.js';
 import type { FieldOption } from '../../src/shared/api/resources.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 

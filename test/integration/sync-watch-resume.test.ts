@@ -45,9 +45,9 @@ describe('a watching sync across a service restart', () => {
     const bytes = randomFile(total);
     mkdirSync(join(harness.folder, 'Video'));
     writeFileSync(join(harness.folder, 'Video', 'big.bin'), bytes);
-    const journal = (): JournalRow | undefined => harness.engine.db.prepare<[], JournalRow>('SELECT upload_id, part_size, parts FROM uploads').get();
+    const journal = (): JournalRow | undefined => harness.db.prepare<[], JournalRow>('SELECT upload_id, part_size, parts FROM uploads').get();
     const confirmedParts = (): number => Object.keys(JSON.parse(journal()?.parts ?? '{}') as object).length;
-    const issue = (): { reason: string } | undefined => harness.engine.db.prepare<[string], { reason: string }>('SELECT reason FROM not_synced WHERE rel_path = ?').get('Video/big.bin');
+    const issue = (): { reason: string } | undefined => harness.db.prepare<[string], { reason: string }>('SELECT reason FROM not_synced WHERE rel_path = ?').get('Video/big.bin');
     const progress = (): string => `proxy saw ${proxy.partBytes} part bytes; journal ${JSON.stringify(journal())}; issue ${JSON.stringify(issue())}`;
 
     // One part goes through whole; the others stall after 4 MiB, so the outage lands mid-part. Whether the

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, staticTokenProvider, type ApiClient } from '../../src/main/api/index.js';
 import { ManualClock, NativeWatcher, NodeFileSystem, systemClock, type Watcher } from '../../src/main/local/index.js';
-import { createEngine, type Engine } from '../../src/main/engine.js';
+import { createEngine, type Engine } from '../../src/main/engine/index.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 
 describe('sync: watching', () => {

@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApiClient, staticTokenProvider, type ApiClient, type AssetApi } from '../../src/main/api/index.js';
 import { NodeFileSystem, createFreedesktopTrash, systemClock, type FileSystem } from '../../src/main/local/index.js';
-import { createEngine, type Engine, type EngineDeps, type OnceResult } from '../../src/main/engine.js';
+import { createEngine, type Engine, type EngineDeps, type OnceResult } from '../../src/main/engine/index.js';
+import type { StateDb } from '../../src/main/db/open-state-db.js';
+import { openStateFile } from '../../src/main/store/state-dir.js';
 import { afterAll, beforeAll } from 'vitest';
 import { startTestService, type TestService } from './test-service.js';
 import type { FieldOption } from '../../src/shared/api/resources.js';
@@ -21,6 +23,8 @@ export interface SyncHarness {
   trashDir: string;
   api: ApiClient;
   engine: Engine;
+  /** The engine's state database, for tests that look at (or change) rows no status query shows. */
+  db: StateDb;
   once(): Promise<OnceResult>;
   /** Every non-binned asset as `{ path: '/Folder/name', id, checksum, state }`, sorted by path. */
   assets(): Promise<RemoteAsset[]>;
@@ -59,9 +63,10 @@ export async function startSyncHarness(service: TestService, options: SyncHarnes
   const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), 'asset-sync-state-'));
   const api = createApiClient({ server: service.url, tokens: staticTokenProvider(await service.token()) });
   const trashHome = join(stateDir, 'trash-home');
+  const db = openStateFile(stateDir);
   const engine = createEngine(
     { stateDir, server: service.url, stableMs: options.stableMs ?? 40, ...(options.remote === undefined ? {} : { remote: options.remote }) },
-    { api: options.wrapApi?.(api) ?? api, fs: options.fs ?? new NodeFileSystem(), clock: systemClock, trash: createFreedesktopTrash({ dataHome: trashHome }), ...options.progress },
+    { api: options.wrapApi?.(api) ?? api, fs: options.fs ?? new NodeFileSystem(), clock: systemClock, trash: createFreedesktopTrash({ dataHome: trashHome }), openDb: () => db, ...options.progress },
   );
   await engine.addRoot({ path: folder, remotePath: options.remotePath ?? '/', publishLive: options.publishLive ?? false });
   const harness: SyncHarness = {
@@ -70,6 +75,7 @@ export async function startSyncHarness(service: TestService, options: SyncHarnes
     trashDir: join(trashHome, 'Trash'),
     api,
     engine,
+    db,
     once: () => engine.syncOnce(),
     assets: () => listAssets(api),
     async restart() {

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ApiClient } from '../../src/main/api/index.js';
-import type { OnceResult } from '../../src/main/engine.js';
+import type { OnceResult } from '../../src/main/engine/index.js';
 import type { PassReport } from '../../src/main/sync/root-sync.js';
 import { startSyncHarness, type SyncHarness, type SyncHarnessOptions } from './sync-harness.js';
 import type { TestService } from './test-service.js';

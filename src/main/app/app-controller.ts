@@ -16,15 +16,11 @@ import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { createApiClient, type ApiClient, type ApiClientOptions } from '../api/index.js';
 import type { TokenProvider } from '../api/api-client.js';
 import { createTokenProvider, fileTokenStore, login, logout, type TokenStore } from '../auth/index.js';
-import { createEngine, type Engine, type EngineEvent } from '../engine.js';
+import { createEngine, type Engine, type EngineEvent } from '../engine/index.js';
 import { NativeWatcher, NodeFileSystem, createFreedesktopTrash, markerPath, systemClock, type Clock, type FileSystem, type IgnoreRules, type Trash, type Watcher } from '../local/index.js';
-import { openStateDb } from '../db/open-state-db.js';
-import { conflictsRepo } from '../db/conflicts-repo.js';
-import { issuesRepo } from '../db/issues-repo.js';
-import { rootsRepo } from '../db/roots-repo.js';
-import { snapshotsRepo } from '../db/snapshots-repo.js';
+import { readStateDir } from '../store/state-dir.js';
 import type { RemoteFeedOptions } from '../remote/remote-feed.js';
-import { readStatus, type RootStatus } from '../sync/read-status.js';
+import type { RootStatus } from '../store/read-status.js';
 import { resolveConflict as resolveConflictOnDisk } from '../sync/resolve-conflict.js';
 import type { PassReport } from '../sync/root-sync.js';
 import type { TransferEvent } from '../../shared/sync/transfer-event.js';
@@ -36,11 +32,10 @@ import { ActivityLog } from './activity-log.js';
 import { AppError } from './app-error.js';
 import { ServiceReachability } from './service-reachability.js';
 import { copyPathInto, copyStreamInto, targetDir, type CopyProgress } from './copy-in.js';
-import { conflictViews, folderActivity, folderView, heldDeletionViews, notSyncedViews, overallState, waitingCount, withoutUnreachable, type FolderRuntime } from './folder-view.js';
+import { conflictViews, folderActivity, folderView, heldDeletionViews, notSyncedViews, overallState, withoutUnreachable, type FolderRuntime } from './folder-view.js';
 import { DEFAULT_SETTINGS, openSettingsStore, type SettingsStore, type StoredSettings } from './settings-store.js';
 import { SyncRunner } from './sync-runner.js';
 import { TransferProgress } from './transfer-progress.js';
-import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { QuickDownloads } from './quick-downloads.js';
 
@@ -206,15 +201,8 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
   });
 
   const statuses = (): RootStatus[] => {
-    if (session !== undefined) return readStatus(session.engine.db);
-    const file = join(config.stateDir, 'state.db');
-    if (!existsSync(file)) return [];
-    const db = openStateDb(file);
-    try {
-      return readStatus(db);
-    } finally {
-      db.close();
-    }
+    if (session !== undefined) return session.engine.store.status();
+    return readStateDir(config.stateDir, (store) => store.status()) ?? [];
   };
 
   const buildState = (): AppState => {
@@ -234,13 +222,13 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
         progress: progress.get(status.id)?.running === true ? progress.get(status.id)?.view() : undefined,
         lastSyncedAt: lastSynced.get(status.id) ?? null,
       };
-      const waiting = session !== undefined && (runtime.paused !== undefined || !connection.online) ? Math.max(waitingCount(session.engine.db, status.id), unreachable.get(status.id) ?? 0) : 0;
+      const waiting = session !== undefined && (runtime.paused !== undefined || !connection.online) ? Math.max(session.engine.store.waitingCount(status.id), unreachable.get(status.id) ?? 0) : 0;
       const activityNow = folderActivity(status, runtime, account, { online: connection.online, nextTryAt: connection.nextTryAt }, waiting);
       return folderView(status, activityNow, null);
     });
     const notSynced = notSyncedViews(roots);
-    const conflicts = session === undefined ? [] : conflictViews(session.engine.db);
-    const heldDeletions = session === undefined ? [] : heldDeletionViews(session.engine.db, roots);
+    const conflicts = session === undefined ? [] : conflictViews(session.engine.store);
+    const heldDeletions = session === undefined ? [] : heldDeletionViews(session.engine.store, roots);
     const base = {
       account,
       folders,
@@ -448,7 +436,7 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
     holder.connectivity = connectivity;
     holder.onOnline = () => {
       // Back online: whatever failed while away is tried again now, in one full pass.
-      for (const row of engine.roots()) engine.db.prepare('UPDATE not_synced SET retry_at = NULL WHERE root_id = ?').run(row.id);
+      for (const row of engine.roots()) engine.store.retryNow(row.id);
       runner.requestFullPass();
     };
     return { server, local, user, api: rawApi, engine, runner, connectivity, currentRoot: undefined, uploading };
@@ -530,7 +518,7 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
   };
 
   const rootOf = (current: Session, folderId: string): { id: string; path: string } => {
-    const row = rootsRepo(current.engine.db).byId(folderId);
+    const row = current.engine.store.root(folderId);
     if (row === undefined) throw new AppError('NOT_FOUND', `There is no synced folder ${folderId}.`);
     return row;
   };
@@ -622,7 +610,7 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
       const root = rootOf(current, request.folderId);
       // Forget the folder; its files stay. Only the engine's marker goes, so it can be added again.
       await current.runner.exclusive(async () => {
-        current.engine.db.prepare('DELETE FROM roots WHERE id = ?').run(root.id);
+        current.engine.store.forgetRoot(root.id);
         await rm(markerPath(root.path), { force: true });
       });
       folderPauses.get(root.id)?.cancel();
@@ -633,7 +621,7 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
 
     async updateFolder(request) {
       const current = requireSession();
-      const root = rootsRepo(current.engine.db).byId(request.folderId);
+      const root = current.engine.store.root(request.folderId);
       if (root === undefined) throw new AppError('NOT_FOUND', `There is no synced folder ${request.folderId}.`);
       await current.engine.addRoot({ path: root.path, remotePath: request.remotePath ?? root.remote_path, publishLive: request.publishLive ?? root.publish_live === 1 });
       current.runner.rootsChanged();
@@ -670,11 +658,11 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
 
     async resolveConflict(request) {
       const current = requireSession();
-      const db = current.engine.db;
+      const store = current.engine.store;
       if (!['mine', 'theirs', 'both'].includes(request.keep)) throw new AppError('INVALID_REQUEST', 'keep is "mine", "theirs" or "both".');
       // Between passes: a pass in flight may still be landing the service's version of this file.
       await current.runner.exclusive(() =>
-        resolveConflictOnDisk({ fs, trash, conflicts: conflictsRepo(db), snapshots: snapshotsRepo(db), root: (id) => rootsRepo(db).byId(id) }, request.conflictId, request.keep),
+        resolveConflictOnDisk({ fs, trash, ...store.resolution }, request.conflictId, request.keep),
       );
       changed();
     },
@@ -682,8 +670,7 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
     async retry(request) {
       const current = requireSession();
       const root = rootOf(current, request.folderId);
-      if (request.relPath === undefined) current.engine.db.prepare('UPDATE not_synced SET retry_at = NULL WHERE root_id = ?').run(root.id);
-      else current.engine.db.prepare('UPDATE not_synced SET retry_at = NULL WHERE root_id = ? AND rel_path = ?').run(root.id, request.relPath);
+      current.engine.store.retryNow(root.id, request.relPath);
       current.runner.requestFullPass();
       await current.connectivity.retryNow();
       changed();
@@ -692,7 +679,7 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
     async confirmDeletions(request) {
       const current = requireSession();
       const root = rootOf(current, request.folderId);
-      issuesRepo(current.engine.db).confirmDeletes(root.id);
+      current.engine.store.confirmDeletes(root.id);
       current.runner.requestFullPass();
       changed();
     },
@@ -700,15 +687,10 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
     async restoreDeletions(request) {
       const current = requireSession();
       const root = rootOf(current, request.folderId);
-      const issues = issuesRepo(current.engine.db);
-      const snapshots = snapshotsRepo(current.engine.db);
       // Forgetting that both sides agreed on these files makes the side that still has them the
       // source: the next pass copies them back instead of deleting them.
       await current.runner.exclusive(async () => {
-        current.engine.db.transaction(() => {
-          for (const row of issues.heldDeletes(root.id)) snapshots.deleteSynced(root.id, row.rel_path);
-          issues.clearHeld(root.id);
-        })();
+        current.engine.store.restoreHeldDeletions(root.id);
       });
       changed();
     },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RootStatus } from '../sync/read-status.js';
+import type { RootStatus } from '../store/read-status.js';
 import { folderActivity, folderView, notSyncedViews, overallState, withoutUnreachable, type FolderRuntime } from './folder-view.js';
 
 const status = (notSynced: RootStatus['notSynced'] = []): RootStatus => ({

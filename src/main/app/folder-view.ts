@@ -4,10 +4,8 @@
  * word). Issue 15 changes the engine's reports (connectivity, truthful status) in parallel: whatever it
  * adds should be swapped in here, and nowhere else in the app derives a folder's state.
  */
-import type { StateDb } from '../db/open-state-db.js';
-import { conflictsRepo } from '../db/conflicts-repo.js';
-import { issuesRepo } from '../db/issues-repo.js';
-import type { RootStatus } from '../sync/read-status.js';
+import type { RootStatus } from '../store/read-status.js';
+import type { StoreQueries } from '../store/state-store.js';
 import type {
   AccountState,
   AppState,
@@ -35,17 +33,6 @@ export interface FolderRuntime {
 export interface ConnectionView {
   online: boolean;
   nextTryAt: string | null;
-}
-
-/** Local files the service does not have yet (new since the last sync): what waits while offline or paused. */
-export function waitingCount(db: StateDb, rootId: string): number {
-  const row = db
-    .prepare<[string], { n: number }>(
-      'SELECT count(*) AS n FROM local_files l WHERE l.root_id = ? AND NOT EXISTS (SELECT 1 FROM synced s WHERE s.root_id = l.root_id AND s.rel_path = l.rel_path)',
-    )
-    .get(rootId);
-  const pending = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM uploads WHERE root_id = ?').get(rootId);
-  return Math.max(row?.n ?? 0, pending?.n ?? 0);
 }
 
 function stopReason(stopped: string): StopReason {
@@ -128,9 +115,9 @@ export function notSyncedViews(statuses: readonly RootStatus[]): NotSyncedView[]
   );
 }
 
-export function conflictViews(db: StateDb): ConflictView[] {
-  return conflictsRepo(db)
-    .all()
+export function conflictViews(store: Pick<StoreQueries, 'conflicts'>): ConflictView[] {
+  return store
+    .conflicts()
     .map((conflict) => ({
       id: conflict.id,
       folderId: conflict.rootId,
@@ -142,12 +129,11 @@ export function conflictViews(db: StateDb): ConflictView[] {
     }));
 }
 
-export function heldDeletionViews(db: StateDb, statuses: readonly RootStatus[]): HeldDeletionsView[] {
-  const issues = issuesRepo(db);
+export function heldDeletionViews(store: Pick<StoreQueries, 'heldDeletes'>, statuses: readonly RootStatus[]): HeldDeletionsView[] {
   return statuses
     .filter((status) => status.heldDeletes.count > 0)
     .map((status) => {
-      const rows = issues.heldDeletes(status.id);
+      const rows = store.heldDeletes(status.id);
       return {
         folderId: status.id,
         direction: status.heldDeletes.local > rows.length / 2 ? 'local' : 'remote',

@@ -7,7 +7,7 @@
  * `stop` aborts, fails what waits at the gates, and resolves once the engine's pass (and with it every
  * journal write it started) has ended.
  */
-import type { Engine } from '../engine.js';
+import type { Engine } from '../engine/index.js';
 import type { PassReport } from '../sync/root-sync.js';
 import type { Clock } from '../local/index.js';
 import { AppError } from './app-error.js';

@@ -1,9 +1,5 @@
 /** `asset-sync confirm-deletes`: lets the deletions the mass-delete guard held go through on the next pass. */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { openStateDb } from '../db/open-state-db.js';
-import { issuesRepo } from '../db/issues-repo.js';
-import { rootsRepo } from '../db/roots-repo.js';
+import { readStateDir } from '../store/state-dir.js';
 import { parseFlags, urlFlag } from '../../platform/cli/parse-flags.js';
 import { stateDirOf } from './state-dir.js';
 import { plural } from './progress-line.js';
@@ -16,23 +12,16 @@ export async function confirmDeletesCommand(args: string[], io: CommandIo): Prom
     io.out('Usage: asset-sync confirm-deletes [--state DIR] [--server URL]\n\nConfirms the deletions the mass-delete guard is holding; the next sync pass carries them out\n(assets whose last folder it was move to the bin, from which they can be restored).');
     return 0;
   }
-  const file = join(stateDirOf(values.state, io.env), 'state.db');
-  if (!existsSync(file)) {
-    io.out('Nothing to confirm: no sync state here.');
-    return 0;
-  }
-  const db = openStateDb(file);
-  try {
-    const issues = issuesRepo(db);
-    let total = 0;
-    for (const root of rootsRepo(db).all().filter((row) => server === undefined || row.server === server)) {
-      const count = issues.confirmDeletes(root.id);
+  const total = readStateDir(stateDirOf(values.state, io.env), (store) => {
+    let confirmed = 0;
+    for (const root of store.roots().filter((row) => server === undefined || row.server === server)) {
+      const count = store.confirmDeletes(root.id);
       if (count > 0) io.out(`${root.path}: ${plural(count, 'deletion')} confirmed; the next sync pass carries them out.`);
-      total += count;
+      confirmed += count;
     }
-    if (total === 0) io.out('No deletions are waiting for confirmation.');
-    return 0;
-  } finally {
-    db.close();
-  }
+    return confirmed;
+  });
+  if (total === undefined) io.out('Nothing to confirm: no sync state here.');
+  else if (total === 0) io.out('No deletions are waiting for confirmation.');
+  return 0;
 }

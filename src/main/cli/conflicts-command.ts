@@ -3,12 +3,8 @@
  * `asset-sync resolve ID --keep mine|theirs|both` resolves one. Both work on the state directory and
  * the disk only; the next sync carries the resolution to the service.
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { conflictsRepo } from '../db/conflicts-repo.js';
-import { openStateDb, type StateDb } from '../db/open-state-db.js';
-import { rootsRepo } from '../db/roots-repo.js';
-import { snapshotsRepo } from '../db/snapshots-repo.js';
+import { readStateDir, withStateDir } from '../store/state-dir.js';
 import { NodeFileSystem, createFreedesktopTrash } from '../local/index.js';
 import { resolveConflict, type Keep } from '../sync/resolve-conflict.js';
 import { CliError } from '../../platform/cli/cli-error.js';
@@ -28,13 +24,6 @@ Resolves conflict ID (see \`asset-sync conflicts\`):
   mine     your version becomes the file again and uploads as a new version of the asset
   theirs   your conflict copy goes to the trash; the service's version stays
   both     your conflict copy stays and uploads as an asset of its own`;
-
-function withState<T>(stateDir: string, run: (db: StateDb) => T | Promise<T>): Promise<T | undefined> {
-  const file = join(stateDir, 'state.db');
-  if (!existsSync(file)) return Promise.resolve(undefined);
-  const db = openStateDb(file);
-  return Promise.resolve(run(db)).finally(() => db.close());
-}
 
 export async function conflictsCommand(args: string[], io: CommandIo): Promise<number> {
   const { values } = parseFlags('conflicts', args, { state: { type: 'string' }, json: { type: 'boolean' } });
@@ -64,12 +53,10 @@ export async function conflictsCommand(args: string[], io: CommandIo): Promise<n
     return 0;
   }
   const listed =
-    (await withState(stateDir, (db) => {
-      const roots = new Map(rootsRepo(db).all().map((row) => [row.id, row.path]));
-      return conflictsRepo(db)
-        .all()
-        .map((conflict) => ({ ...conflict, rootPath: roots.get(conflict.rootId) ?? '' }));
-    })) ?? [];
+    readStateDir(stateDir, (store) => {
+      const roots = new Map(store.roots().map((row) => [row.id, row.path]));
+      return store.conflicts().map((conflict) => ({ ...conflict, rootPath: roots.get(conflict.rootId) ?? '' }));
+    }) ?? [];
   if (values.json === true) {
     io.out(JSON.stringify({ stateDir, conflicts: listed }, null, 2));
     return 0;
@@ -98,9 +85,9 @@ export async function resolveCommand(args: string[], io: CommandIo): Promise<num
   const keep = values.keep;
   if (keep !== 'mine' && keep !== 'theirs' && keep !== 'both') throw new CliError('USAGE', `--keep takes mine, theirs or both${keep === undefined ? '' : `, got "${keep}"`}.`);
   const stateDir = stateDirOf(values.state, io.env);
-  const message = await withState(stateDir, (db) =>
+  const message = await withStateDir(stateDir, (store) =>
     resolveConflict(
-      { fs: new NodeFileSystem(), trash: createFreedesktopTrash({ env: io.env }), conflicts: conflictsRepo(db), snapshots: snapshotsRepo(db), root: (id) => rootsRepo(db).byId(id) },
+      { fs: new NodeFileSystem(), trash: createFreedesktopTrash({ env: io.env }), ...store.resolution },
       Number(idText),
       keep satisfies Keep,
     ),

@@ -5,11 +5,10 @@
  * marker lost — once the folder holds the files last synced (folder-match.ts), so an empty mount point
  * can never be relinked into "delete everything".
  */
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { openStateDb, type StateDb } from '../db/open-state-db.js';
-import { rootsRepo, type RootRow } from '../db/roots-repo.js';
-import { snapshotsRepo } from '../db/snapshots-repo.js';
+import { resolve } from 'node:path';
+import type { RootRow } from '../db/roots-repo.js';
+import { readStateDir, withStateDir } from '../store/state-dir.js';
+import type { StateStore } from '../store/state-store.js';
 import { NodeFileSystem, markerPath, readRootMarker, systemClock, writeRootMarker, type FileSystem, type RootMarker } from '../local/index.js';
 import { CliError } from '../../platform/cli/cli-error.js';
 import { matchFolder, matches } from './folder-match.js';
@@ -42,25 +41,22 @@ export async function foldersCommand(args: string[], io: CommandIo): Promise<num
   }
   const [verb, dir] = positionals;
   const stateDir = stateDirOf(values.state, io.env);
-  const file = join(stateDir, 'state.db');
-  if (verb === undefined) return list(file, stateDir, io, values.json === true);
+  if (verb === undefined) return list(stateDir, io, values.json === true);
   if (verb !== 'remove' && verb !== 'relink') throw new CliError('USAGE', `unknown folders command "${verb}"; use remove or relink (see \`asset-sync folders --help\`).`);
   if (dir === undefined) throw new CliError('USAGE', `asset-sync folders ${verb} needs the folder: asset-sync folders ${verb} DIR.`);
   if (verb === 'remove' && values.to !== undefined) throw new CliError('USAGE', '--to goes with `folders relink`, not `folders remove`.');
-  if (!existsSync(file)) throw new CliError('NOT_FOUND', `No synced folders in ${stateDir}.`);
-  const db = openStateDb(file);
-  try {
-    const row = rootsRepo(db).byPath(resolve(dir));
+  const status = await withStateDir(stateDir, async (store) => {
+    const row = store.rootByPath(resolve(dir));
     if (row === undefined) throw new CliError('NOT_FOUND', `${resolve(dir)} is not a synced folder (see \`asset-sync folders\`).`);
     const fs = new NodeFileSystem();
-    return verb === 'remove' ? await remove(db, fs, row, io) : await relink(db, fs, row, resolve(values.to ?? dir), io);
-  } finally {
-    db.close();
-  }
+    return verb === 'remove' ? await remove(store, fs, row, io) : await relink(store, fs, row, resolve(values.to ?? dir), io);
+  });
+  if (status === undefined) throw new CliError('NOT_FOUND', `No synced folders in ${stateDir}.`);
+  return status;
 }
 
-function list(file: string, stateDir: string, io: CommandIo, json: boolean): number {
-  const rows = existsSync(file) ? withDb(file, (db) => rootsRepo(db).all()) : [];
+function list(stateDir: string, io: CommandIo, json: boolean): number {
+  const rows = readStateDir(stateDir, (store) => store.roots()) ?? [];
   const folders = rows.map((row) => ({ path: row.path, server: row.server, remotePath: row.remote_path, publishLive: row.publish_live === 1, stopped: row.stopped }));
   if (json) io.out(JSON.stringify({ stateDir, folders }, null, 2));
   else if (folders.length === 0) io.out(`No synced folders in ${stateDir}. Add one with \`asset-sync sync --folder DIR --server URL\`.`);
@@ -73,40 +69,30 @@ function list(file: string, stateDir: string, io: CommandIo, json: boolean): num
   return 0;
 }
 
-function withDb<T>(file: string, read: (db: StateDb) => T): T {
-  const db = openStateDb(file);
-  try {
-    return read(db);
-  } finally {
-    db.close();
-  }
-}
-
 async function markerOf(fs: FileSystem, dir: string): Promise<RootMarker | 'INVALID' | undefined> {
   return readRootMarker(fs, dir).catch((): 'INVALID' => 'INVALID');
 }
 
-async function remove(db: StateDb, fs: FileSystem, row: RootRow, io: CommandIo): Promise<number> {
+async function remove(store: StateStore, fs: FileSystem, row: RootRow, io: CommandIo): Promise<number> {
   // Our marker goes too, so the folder can be synced afresh; a marker of another root stays.
   const marker = await markerOf(fs, row.path);
   if (marker !== undefined && marker !== 'INVALID' && marker.rootId === row.id) await fs.unlink(markerPath(row.path));
-  rootsRepo(db).remove(row.id);
+  store.forgetRoot(row.id);
   io.out(`Forgot ${row.path}: no file was changed, on disk or on the service. Sync it again with \`asset-sync sync --folder ${row.path}\`.`);
   return 0;
 }
 
-async function relink(db: StateDb, fs: FileSystem, row: RootRow, target: string, io: CommandIo): Promise<number> {
-  const roots = rootsRepo(db);
+async function relink(store: StateStore, fs: FileSystem, row: RootRow, target: string, io: CommandIo): Promise<number> {
   const stat = await fs.stat(target).catch(() => undefined);
   if (stat?.kind !== 'directory') throw new CliError('NOT_FOUND', `${target} is not a folder; nothing was changed.`);
-  const other = roots.byPath(target);
+  const other = store.rootByPath(target);
   if (other !== undefined && other.id !== row.id) throw new CliError('FAILED', `${target} is already the synced folder of another entry; nothing was changed.`);
   const marker = await markerOf(fs, target);
   const foreign = marker !== undefined && (marker === 'INVALID' || marker.rootId !== row.id);
-  if (foreign && marker !== 'INVALID' && roots.byId(marker.rootId) !== undefined) {
-    throw new CliError('FAILED', `${target} is the synced folder ${roots.byId(marker.rootId)?.path ?? marker.rootId}; nothing was changed.`);
+  if (foreign && marker !== 'INVALID' && store.root(marker.rootId) !== undefined) {
+    throw new CliError('FAILED', `${target} is the synced folder ${store.root(marker.rootId)?.path ?? marker.rootId}; nothing was changed.`);
   }
-  const match = await matchFolder(fs, target, snapshotsRepo(db).synced(row.id).values());
+  const match = await matchFolder(fs, target, store.synced(row.id).values());
   if (!matches(match)) {
     throw new CliError(
       'FAILED',
@@ -116,8 +102,7 @@ async function relink(db: StateDb, fs: FileSystem, row: RootRow, target: string,
   }
   if (foreign) await fs.unlink(markerPath(target));
   await writeRootMarker(fs, target, { rootId: row.id, server: row.server, remotePath: row.remote_path }, systemClock);
-  if (target !== row.path) roots.move(row.id, target);
-  else roots.setStopped(row.id, null);
+  store.relinkRoot(row, target);
   io.out(`Relinked ${row.path}${target === row.path ? '' : ` to ${target}`}: ${match.matched} of the ${match.expected} synced files are in place; the next sync carries on from there.`);
   return 0;
 }

@@ -1,8 +1,6 @@
 /** `asset-sync status`: each synced folder's state, counts, uploads under way and what could not sync. */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { openStateDb } from '../db/open-state-db.js';
-import { readStatus, type RootStatus } from '../sync/read-status.js';
+import type { RootStatus } from '../store/read-status.js';
+import { readStateDir } from '../store/state-dir.js';
 import { parseFlags, urlFlag } from '../../platform/cli/parse-flags.js';
 import { stateDirOf } from './state-dir.js';
 import type { CommandIo } from '../../platform/cli/command-io.js';
@@ -28,16 +26,7 @@ export async function statusCommand(args: string[], io: CommandIo): Promise<numb
   // While the app runs it knows more than the database (progress, pauses, offline): ask it.
   const app = await findRunningApp(stateDir);
   if (app !== undefined) return printAppStatus(io, stateDir, app.client.origin, app.state, server, values.json === true);
-  const file = join(stateDir, 'state.db');
-  const roots: RootStatus[] = [];
-  if (existsSync(file)) {
-    const db = openStateDb(file);
-    try {
-      roots.push(...readStatus(db).filter((root) => server === undefined || root.server === server));
-    } finally {
-      db.close();
-    }
-  }
+  const roots: RootStatus[] = (readStateDir(stateDir, (store) => store.status()) ?? []).filter((root) => server === undefined || root.server === server);
   if (values.json === true) {
     io.out(JSON.stringify({ stateDir, roots }, null, 2));
     return 0;

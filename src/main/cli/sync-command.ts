@@ -6,11 +6,10 @@
  */
 import { createApiClient } from '../api/index.js';
 import { assertTokensFor, createTokenProvider, readTokens, tokenFromEnv } from '../auth/index.js';
-import { createEngine, type Engine } from '../engine.js';
+import { createEngine, type Engine } from '../engine/index.js';
 import { NativeWatcher, NodeFileSystem, createFreedesktopTrash, systemClock } from '../local/index.js';
 import { InlineCalls } from '../disk/inline-calls.js';
 import type { PassReport } from '../sync/root-sync.js';
-import { readStatus } from '../sync/read-status.js';
 import { CliError } from '../../platform/cli/cli-error.js';
 import { integerFlag, parseFlags, urlFlag } from '../../platform/cli/parse-flags.js';
 import { stateDirOf } from './state-dir.js';
@@ -20,9 +19,7 @@ import { ConnectivityLine } from './connectivity-line.js';
 import { guardAdvice } from './folders-command.js';
 import { FileLog } from '../log/file-log.js';
 import { join } from 'node:path';
-import { existsSync } from 'node:fs';
-import { openStateDb } from '../db/open-state-db.js';
-import { rootsRepo } from '../db/roots-repo.js';
+import { readStateDir } from '../store/state-dir.js';
 
 export const syncHelp = `Usage: asset-sync sync [--server URL] [--folder DIR] [--remote /Path] [--state DIR]
                        [--publish live] [--once] [--stable-ms N] [--max-upload-rate MB]
@@ -149,20 +146,15 @@ function progressed(pass: PassReport): boolean {
 
 /** The one server the state directory's folders sync with, when they agree on one. */
 function knownServer(stateDir: string): string | undefined {
-  const file = join(stateDir, 'state.db');
-  if (!existsSync(file)) return undefined;
-  const db = openStateDb(file);
-  try {
-    const servers = new Set(rootsRepo(db).all().map((row) => row.server));
+  return readStateDir(stateDir, (store) => {
+    const servers = new Set(store.roots().map((row) => row.server));
     return servers.size === 1 ? [...servers][0] : undefined;
-  } finally {
-    db.close();
-  }
+  });
 }
 
 /** Exit status of `--once`, with what stands between the folders and "up to date". */
 function explain(engine: Engine, io: CommandIo, converged: boolean, server: string): number {
-  const statuses = readStatus(engine.db);
+  const statuses = engine.store.status();
   for (const root of statuses) {
     if (root.stopped !== null) io.err(`${root.path}: stopped (${root.stopped}). Nothing was deleted. ${guardAdvice(root.path, root.stopped)}`);
     // One line for every file the service's absence explains, not one per file.

@@ -35,6 +35,8 @@ export function issuesRepo(db: StateDb) {
   const hold = db.prepare('INSERT OR IGNORE INTO held_deletes (root_id, rel_path, asset_id, direction) VALUES (?, ?, ?, ?)');
   const confirmAll = db.prepare('UPDATE held_deletes SET confirmed = 1 WHERE root_id = ?');
   const clearHeld = db.prepare('DELETE FROM held_deletes WHERE root_id = ?');
+  const retryRoot = db.prepare('UPDATE not_synced SET retry_at = NULL WHERE root_id = ?');
+  const retryPath = db.prepare('UPDATE not_synced SET retry_at = NULL WHERE root_id = ? AND rel_path = ?');
 
   return {
     notSynced: (rootId: string) => notSynced.all(rootId),
@@ -44,6 +46,11 @@ export function issuesRepo(db: StateDb) {
       void putNotSynced.run({ root_id: rootId, rel_path: relPath, reason, detail, retry_at: retryAt }),
     cleared: (rootId: string, relPath: string) => void clearNotSynced.run(rootId, relPath),
     clearedReason: (rootId: string, reason: string) => void clearReason.run(rootId, reason),
+    /** The root's failed paths (or the one path) are due again now: the next pass tries them, whatever their back-off said. */
+    retryNow(rootId: string, relPath?: string): void {
+      if (relPath === undefined) retryRoot.run(rootId);
+      else retryPath.run(rootId, relPath);
+    },
     heldDeletes: (rootId: string) => held.all(rootId),
     /** Replaces the held set with this pass's held deletions, keeping confirmations of the same set. */
     holdDeletes(rootId: string, deletes: readonly { relPath: string; assetId: string; direction?: 'REMOTE' | 'LOCAL' }[]): void {

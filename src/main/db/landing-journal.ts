@@ -1,26 +1,13 @@
 /**
  * The download journal: one row per verified download about to be renamed into place, written before
- * the rename and removed with the record of the landed file (engine.ts commits both in one
+ * the rename and removed with the record of the landed file (the state store commits both in one
  * transaction). After a crash, recover-landings.ts reads what is left. The engine's own moves of a
  * synced file (`LOCAL_MOVE`) are written here too, with the synced row they replace (`moved`).
  */
 import type { StateDb } from './open-state-db.js';
-import type { HashedEntry } from '../sync/sync-types.js';
+import type { Landing } from '../model/landing.js';
 
-/**
- * A file on its way to its final path by a rename: the file as it will land, its asset, and the path
- * it is at now (a download's temp file, or where a moving synced file is).
- */
-export interface Landing {
-  local: HashedEntry;
-  assetId: string;
-  tempPath: string;
-  /**
-   * A move's (`LOCAL_MOVE`): the synced row it replaces (`from`), and the MD5 its record keeps, the
-   * synced bytes (the file may have been edited here since: its own MD5 is `local.md5`).
-   */
-  moved?: { from: string; md5: string };
-}
+export type { Landing } from '../model/landing.js';
 
 interface LandingRow {
   rel_path: string;

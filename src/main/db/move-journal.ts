@@ -4,7 +4,7 @@
  * the same transaction). resume-moves.ts finishes what a crash or a failure left.
  */
 import type { StateDb } from './open-state-db.js';
-import type { HashedEntry } from '../sync/sync-types.js';
+import type { HashedEntry } from '../model/file-entry.js';
 
 /**
  * The synced row at `from` moves to the file `local` (at `local.relPath`), its asset `assetId`

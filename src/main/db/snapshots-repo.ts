@@ -1,5 +1,5 @@
 /** The local and synced snapshots of each root (DESIGN.md §3), read whole for the planner. */
-import type { LocalEntry, SyncedEntry } from '../sync/sync-types.js';
+import type { LocalEntry, SyncedEntry } from '../model/file-entry.js';
 import type { StateDb } from './open-state-db.js';
 import { belowDir } from './rename-dir.js';
 
@@ -34,7 +34,7 @@ export function snapshotsRepo(db: StateDb) {
   const localDelete = db.prepare('DELETE FROM local_files WHERE root_id = ? AND rel_path = ?');
   // Everything below a folder: the paths from `dir/` up to `dir0` ('0' follows '/'), on the primary key.
   const localBelow = db.prepare<[string, string, string], { rel_path: string }>('SELECT rel_path FROM local_files WHERE root_id = ? AND rel_path > ? AND rel_path < ?');
-  // Byte for byte, as localBelow: LIKE folds ASCII case, and `B` took `b`'s rows along (seed 70179).
+  // Byte for byte, as localBelow: LIKE folds ASCII case, and forgetting `B` must not take `b`'s rows along.
   const localDeleteTree = db.prepare('DELETE FROM local_files WHERE root_id = @root AND (rel_path = @dir OR (rel_path > @below AND rel_path < @above))');
   const syncedAll = db.prepare<[string], SyncedColumns>('SELECT * FROM synced WHERE root_id = ?');
   const syncedOne = db.prepare<[string, string], SyncedColumns>('SELECT * FROM synced WHERE root_id = ? AND rel_path = ?');

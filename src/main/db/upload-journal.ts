@@ -5,7 +5,7 @@
  * starting over or creating a duplicate.
  */
 import type { StateDb } from './open-state-db.js';
-import type { LocalEntry } from '../sync/sync-types.js';
+import type { LocalEntry } from '../model/file-entry.js';
 
 export interface UploadRow {
   root_id: string;

@@ -13,6 +13,8 @@ import { loadIgnoreRules, nfc, sameSignature, type FileSignature, type FileSyste
 import { outermostPaths } from '../local/rel-path.js';
 import type { IssuesRepo } from '../db/issues-repo.js';
 import type { SnapshotsRepo } from '../db/snapshots-repo.js';
+import { isScannerReason } from '../model/not-synced-reason.js';
+export { isScannerReason } from '../model/not-synced-reason.js';
 import type { FolderRoot } from './folder-mapper.js';
 import type { LocalEntry, PendingSignature } from './sync-types.js';
 
@@ -29,13 +31,6 @@ export interface LocalRefreshDeps {
    * up; the periodic scan is what finds the change an event never announced (DESIGN.md §3).
    */
   rescanIntervalMs?: number;
-}
-
-const SCANNER_REASONS: ReadonlySet<string> = new Set(['SYMLINK', 'UNREADABLE', 'SPECIAL_FILE', 'INVALID_NAME', 'TOO_LONG', 'NAME_CLASH']);
-
-/** Whether a "not synced" reason comes from the scanner (it clears when the scanner sees the path fine). */
-export function isScannerReason(reason: string): boolean {
-  return SCANNER_REASONS.has(reason);
 }
 
 /**

@@ -25,9 +25,10 @@
  * Must run after a full scan (the local snapshot is where it looks for the landed file) and before the
  * plan. Rejects when a temp file cannot be looked at (only ENOENT or ENOTDIR says it is gone).
  */
-import type { Landing } from '../db/landing-journal.js';
+import type { Landing } from '../model/landing.js';
+export { landedRecord } from '../model/landing.js';
 import { errnoCode, type FileStat, type FileSystem } from '../local/index.js';
-import type { LocalEntry, PendingSignature, SyncedEntry } from './sync-types.js';
+import type { LocalEntry, PendingSignature } from './sync-types.js';
 
 export interface RecoverLandingsDeps {
   fs: Pick<FileSystem, 'lstat'>;
@@ -37,11 +38,6 @@ export interface RecoverLandingsDeps {
   dropped(rootId: string, relPath: string): void;
   /** Records landed files in the synced snapshot (`landedRecord`) and forgets their landings, in one transaction. */
   recorded(rootId: string, landed: readonly Landing[]): void;
-}
-
-/** The synced row a landing's record puts at the path it landed at: a move's keeps the synced bytes' MD5. */
-export function landedRecord(landing: Landing): SyncedEntry {
-  return { ...landing.local, md5: landing.moved?.md5 ?? landing.local.md5, assetId: landing.assetId };
 }
 
 export type LandingVerdict = 'not-renamed' | 'landed' | 'unseen' | 'gone';

@@ -4,42 +4,14 @@
  * Paths are relative to the sync root, NFC-normalised, with `/` separators.
  */
 import type { NameKey } from './local-names.js';
+import type { HashedEntry, LocalEntry, SyncedEntry } from '../model/file-entry.js';
 
-/** A stable file on disk, as the local scanner last saw it. */
-export interface LocalEntry {
-  relPath: string;
-  size: number;
-  mtimeMs: number;
-  ino: number;
-  dev: number;
-  /**
-   * MD5 hex of the content (the service's AssetFile checksum); null while unread: a new file whose
-   * content no decision needed (content-needed.ts reads it first when one does). An upload of it
-   * records the service's checksum of the bytes sent.
-   */
-  md5: string | null;
-}
-
-/** A local file whose content is known: every decision that compares bytes takes one of these. */
-export interface HashedEntry extends LocalEntry {
-  md5: string;
-}
+export type { HashedEntry, LocalEntry, SyncedEntry } from '../model/file-entry.js';
 
 export const isHashed = (entry: LocalEntry): entry is HashedEntry => entry.md5 !== null;
 
 /** A file's identity on disk (DESIGN.md §3: device and inode), as a key: one file at any path. */
 export const identityOf = (file: { dev: number; ino: number }): string => `${String(file.dev)}:${String(file.ino)}`;
-
-/** The last state both sides agreed on for one placement of an asset. */
-export interface SyncedEntry {
-  relPath: string;
-  assetId: string;
-  md5: string;
-  size: number;
-  mtimeMs: number;
-  ino: number;
-  dev: number;
-}
 
 /** One placement of an asset on the service, as a local path (remote-placements.ts). */
 export interface RemoteEntry {

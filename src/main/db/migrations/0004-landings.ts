@@ -1,10 +1,10 @@
 /**
  * The download journal (write-ahead): a verified download is recorded here before its temp file is
  * renamed to its final path, and the row goes in the transaction that records the landed file in the
- * snapshots. A crash between the rename and that record left a file the engine knew nothing of: when
- * the user moved it before the engine ran again, it uploaded as a second asset (simulation seed 223).
- * After a restart each row says whether the rename happened (its temp file is gone) and, if so, what
- * landed where, as the lost record would have said.
+ * snapshots. So a crash between the rename and that record never leaves a file the engine knows
+ * nothing of (moved by the user before the engine runs again, such a file would upload as a second
+ * asset). After a restart each row says whether the rename happened (its temp file is gone) and, if
+ * so, what landed where, as the lost record would have said.
  */
 export default /* sql */ `
 CREATE TABLE landings (

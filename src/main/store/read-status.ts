@@ -1,13 +1,14 @@
 /**
- * What `asset-sync status` (and later the UI) shows of a state directory: each root with its health,
- * counts, uploads under way, the files that could not sync with their reasons, and held deletions.
- * Reads the state database only; it never talks to the service.
+ * The state store's status queries: what `asset-sync status`, the app and the simulation show of a state
+ * directory — each root with its health, counts, uploads under way, the files that could not sync with
+ * their reasons, held deletions and conflicts, and what waits while the service is away. Reads the
+ * state database only; it never talks to the service and never writes.
  *
- * It must never say more than it knows (issue 15.7): a root whose service was never reached is not up
- * to date; a local file counts as synced only while it is still the file both sides agreed on (a
- * synced row whose file was deleted or edited since is not), so "synced" never exceeds "local"; a file
- * changed since (an edit, `resolve --keep mine`) waits to upload; what the scanner could not read is a
- * local item that is not synced.
+ * It must never say more than it knows: a root whose service was never reached is not up to date; a
+ * local file counts as synced only while it is still the file both sides agreed on (a synced row whose
+ * file was deleted or edited since is not), so "synced" never exceeds "local"; a file changed since
+ * (an edit, `resolve --keep mine`) waits to upload; what the scanner could not read is a local item
+ * that is not synced.
  */
 import type { StateDb } from '../db/open-state-db.js';
 import { rootsRepo } from '../db/roots-repo.js';
@@ -103,4 +104,15 @@ export function readStatus(db: StateDb): RootStatus[] {
       state,
     };
   });
+}
+
+/** Local files the service does not have yet (new since the last sync): what waits while offline or paused. */
+export function waitingCount(db: StateDb, rootId: string): number {
+  const row = db
+    .prepare<[string], { n: number }>(
+      'SELECT count(*) AS n FROM local_files l WHERE l.root_id = ? AND NOT EXISTS (SELECT 1 FROM synced s WHERE s.root_id = l.root_id AND s.rel_path = l.rel_path)',
+    )
+    .get(rootId);
+  const pending = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM uploads WHERE root_id = ?').get(rootId);
+  return Math.max(row?.n ?? 0, pending?.n ?? 0);
 }

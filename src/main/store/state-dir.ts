@@ -1,0 +1,43 @@
+/**
+ * Where the state store lives: state.db in the state directory. The engine opens it for as long as it
+ * runs; a command that runs without an engine (`status`, `folders`, `conflicts`, `confirm-deletes`, the
+ * app before sign-in) opens it for one use and closes it after.
+ * Must never: create a state directory for a use that only reads (no state yet means nothing to show).
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { openStateDb, type StateDb } from '../db/open-state-db.js';
+import { openStateStore, type StateStore } from './state-store.js';
+
+/** The state database's file in a state directory. */
+export const stateFile = (stateDir: string): string => join(stateDir, 'state.db');
+
+/** Opens the state directory's database for an engine, creating the directory (owner only) when missing. */
+export function openStateFile(stateDir: string): StateDb {
+  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  return openStateDb(stateFile(stateDir));
+}
+
+/** Runs `read` on the state directory's store and closes it; undefined when the directory holds no state yet. */
+export function readStateDir<T>(stateDir: string, read: (store: StateStore) => T): T | undefined {
+  const file = stateFile(stateDir);
+  if (!existsSync(file)) return undefined;
+  const store = openStateStore(openStateDb(file));
+  try {
+    return read(store);
+  } finally {
+    store.close();
+  }
+}
+
+/** As readStateDir, for a use that awaits (the store closes once it settled). */
+export async function withStateDir<T>(stateDir: string, use: (store: StateStore) => Promise<T>): Promise<T | undefined> {
+  const file = stateFile(stateDir);
+  if (!existsSync(file)) return undefined;
+  const store = openStateStore(openStateDb(file));
+  try {
+    return await use(store);
+  } finally {
+    store.close();
+  }
+}

@@ -1,0 +1,116 @@
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempDirs } from '../../../test/support/temp-dirs.js';
+import { openStateDb } from '../db/open-state-db.js';
+import type { SyncedEntry } from '../model/file-entry.js';
+import { openStateStore, type StateStore } from './state-store.js';
+import { openStateFile, readStateDir, withStateDir } from './state-dir.js';
+
+const synced = (relPath: string, assetId: string): SyncedEntry => ({ relPath, assetId, md5: 'md5', size: 3, mtimeMs: 1.5, ino: 7, dev: 1 });
+
+describe('the state store\'s queries and user requests', () => {
+  let store: StateStore;
+  beforeEach(() => {
+    store = openStateStore(openStateDb(':memory:'));
+    store.repos.roots.upsert({ path: '/sync', server: 'http://127.0.0.1:1', remotePath: '/', publishLive: false }, 'now');
+  });
+  afterEach(() => store.close());
+  const rootId = (): string => store.roots()[0]?.id ?? '';
+
+  it('answers the roots by id and path, and their status', () => {
+    const id = rootId();
+    expect(store.root(id)?.path).toBe('/sync');
+    expect(store.rootByPath('/sync')?.id).toBe(id);
+    expect(store.status()).toMatchObject([{ id, path: '/sync', state: 'NEVER_SYNCED', localFiles: 0, syncedFiles: 0 }]);
+  });
+
+  it('counts what waits: new local files, or the uploads under way when more', () => {
+    const id = rootId();
+    const { snapshots, journal } = store.repos;
+    snapshots.putLocal(id, { ...synced('a.txt', 'a1'), md5: null });
+    snapshots.putLocal(id, { ...synced('b.txt', 'a2'), md5: null });
+    snapshots.putSynced(id, synced('b.txt', 'a2'));
+    expect(store.waitingCount(id)).toBe(1);
+    for (const relPath of ['c.txt', 'd.txt']) journal.begin(id, 'NEW', 'f0', { ...synced(relPath, ''), md5: null }, null, 'now');
+    expect(store.waitingCount(id)).toBe(2);
+  });
+
+  it('retries a root\'s failed paths, or one of them, now', () => {
+    const id = rootId();
+    const { issues } = store.repos;
+    issues.failed(id, 'a.txt', 'NETWORK', 'down', 5_000);
+    issues.failed(id, 'b.txt', 'NETWORK', 'down', 5_000);
+    store.retryNow(id, 'a.txt');
+    expect(issues.notSynced(id).map((row) => [row.rel_path, row.retry_at])).toEqual([['a.txt', null], ['b.txt', 5_000]]);
+    store.retryNow(id);
+    expect(issues.notSynced(id).map((row) => row.retry_at)).toEqual([null, null]);
+  });
+
+  it('confirms held deletions, or restores them by forgetting their synced rows', () => {
+    const id = rootId();
+    const { issues, snapshots } = store.repos;
+    snapshots.putSynced(id, synced('a.txt', 'a1'));
+    snapshots.putSynced(id, synced('b.txt', 'a2'));
+    issues.holdDeletes(id, [{ relPath: 'a.txt', assetId: 'a1' }]);
+    expect(store.heldDeletes(id).map((row) => row.rel_path)).toEqual(['a.txt']);
+    expect(store.confirmDeletes(id)).toBe(1);
+    expect(store.heldDeletes(id)[0]?.confirmed).toBe(1);
+    store.restoreHeldDeletions(id);
+    expect(store.heldDeletes(id)).toEqual([]);
+    expect([...store.synced(id).keys()]).toEqual(['b.txt']);
+  });
+
+  it('relinks a root to a new path or lets it run again, and forgets a root with its state', () => {
+    const id = rootId();
+    store.repos.roots.setStopped(id, 'MISSING_MARKER');
+    const row = store.root(id);
+    if (row === undefined) throw new Error('no root');
+    store.relinkRoot(row, '/sync');
+    expect(store.root(id)).toMatchObject({ path: '/sync', stopped: null });
+    store.repos.roots.setStopped(id, 'MISSING_ROOT');
+    store.relinkRoot(row, '/moved');
+    expect(store.root(id)).toMatchObject({ path: '/moved', stopped: null });
+    store.repos.snapshots.putSynced(id, synced('a.txt', 'a1'));
+    store.forgetRoot(id);
+    expect(store.roots()).toEqual([]);
+    expect(store.synced(id).size).toBe(0);
+  });
+
+  it('hands conflict resolution its conflicts, snapshots and roots', () => {
+    const id = rootId();
+    const conflictId = store.resolution.conflicts.add(id, {
+      relPath: 'a.txt',
+      copyPath: 'a (conflict).txt',
+      assetId: 'a1',
+      local: { md5: 'mine', size: 1, mtimeMs: 1 },
+      remote: { md5: 'theirs', size: 2, fileId: 'f1', dateModified: 'then' },
+      dateCreated: 'now',
+    });
+    expect(store.conflicts().map((conflict) => conflict.id)).toEqual([conflictId]);
+    expect(store.resolution.root(id)?.path).toBe('/sync');
+  });
+
+  it('changes its state version with every write', () => {
+    const before = store.stateVersion();
+    expect(store.stateVersion()).toBe(before);
+    store.retryNow(rootId());
+    store.repos.issues.failed(rootId(), 'a.txt', 'NETWORK', 'down', null);
+    expect(store.stateVersion()).not.toBe(before);
+  });
+});
+
+describe('a state directory\'s store', () => {
+  const dirs = tempDirs();
+  afterAll(() => dirs.removeAll());
+
+  it('answers nothing where no state is, and opens the state an engine left', async () => {
+    const stateDir = join(dirs.make('asset-sync-store-'), 'state');
+    expect(readStateDir(stateDir, (store) => store.roots())).toBeUndefined();
+    expect(await withStateDir(stateDir, (store) => Promise.resolve(store.roots()))).toBeUndefined();
+    const engineStore = openStateStore(openStateFile(stateDir));
+    engineStore.repos.roots.upsert({ path: '/sync', server: 'http://127.0.0.1:1', remotePath: '/', publishLive: false }, 'now');
+    engineStore.close();
+    expect(readStateDir(stateDir, (store) => store.roots().map((row) => row.path))).toEqual(['/sync']);
+    expect(await withStateDir(stateDir, (store) => Promise.resolve(store.status().length))).toBe(1);
+  });
+});
