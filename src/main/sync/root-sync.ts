@@ -21,6 +21,7 @@ import { caseFoldedNames, exactNames, type NameKey } from './local-names.js';
 import { emptyReport, recordUploads, type PassReport } from './pass-report.js';
 import type { PlacementExecutor } from './placement-executor.js';
 import { planPass, type PassLook, type PassPlan, type Planner } from './plan-pass.js';
+import { recordPlan } from './record-plan.js';
 import { PlanRest } from './plan-rest.js';
 import { recoverLandings, type RecoverLandingsDeps } from './recover-landings.js';
 import { directoriesOf } from './remote-placements.js';
@@ -197,7 +198,7 @@ export class RootSync {
     }
     // 9. The plan, asked once (plan-pass.ts), and what it decided besides its operations recorded.
     const planned = planPass(this.gather(due, { disk, scanned, synced, uploads, nameKey: await this.names() }), this.deps.planner);
-    this.recordPlan(planned, report);
+    recordPlan(this.deps, root.id, planned, report);
     // 10. The plan carried out (execute-plan.ts).
     await this.execution.run(planned.operations, report, serviceNames(planned.view));
     // 11. Abandoned new-file uploads ended, after a pass that did work (plan-pass.ts `endAbandoned`):
@@ -312,28 +313,6 @@ export class RootSync {
       lastLocalEventAt: deps.lastLocalEventAt?.(),
       resumed: due.resumed,
     };
-  }
-
-  /** Writes what the plan decided besides its operations, in order: conflicts, held deletions, settled reports and successors. */
-  private recordPlan(planned: PassPlan, report: PassReport): void {
-    const { deps, root } = this;
-    for (const change of planned.conflictChanges) {
-      if (change.kind === 'ORIGINAL_MOVED') deps.conflicts.originalMoved(root.id, change.assetId, change.from, change.to);
-      else if (change.kind === 'COPY_MOVED') deps.conflicts.copyMoved(change.id, change.to);
-      else deps.conflicts.resolved(change.id);
-    }
-    const held = planned.plan.heldDeletes;
-    if (held.length > 0) deps.issues.holdDeletes(root.id, held.map((op) => ({ relPath: op.relPath, assetId: op.assetId, direction: op.kind === 'LOCAL_DELETE' ? 'LOCAL' : 'REMOTE' })));
-    else deps.issues.clearHeld(root.id);
-    report.heldDeletes = held.length;
-    const waiting = planned.deletionsWaiting;
-    if (waiting > 0) deps.log({ level: 'info', message: `${waiting} deletion${waiting === 1 ? '' : 's'} wait: the folder changed while it was being looked at` });
-    report.operations += planned.operations.length;
-    for (const { relPath, version } of planned.settled) {
-      deps.issues.cleared(root.id, relPath);
-      if (version) deps.journal.finish(root.id, relPath);
-    }
-    for (const relPath of planned.successorsSettled) deps.successors.drop(root.id, relPath);
   }
 
   /**
