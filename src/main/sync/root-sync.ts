@@ -205,7 +205,7 @@ export class RootSync {
     //     a failed or cut-off upload whose file went away, or whose path holds another asset's file.
     if (planned.endAbandoned) report.operations += (await deps.uploads.dropAbandoned(root)).length;
     // 12. The root rests from here if the plan found nothing to do.
-    this.planned(planned, due, report);
+    this.restAfter(planned, due, report);
     return report;
   }
 
@@ -319,7 +319,7 @@ export class RootSync {
    * A file held for its upload's record is work left: the next pass plans it, whatever else rests.
    * The state is taken after this pass's own writes (held deletions, say): only later changes wake the root.
    */
-  private planned(planned: PassPlan, due: PlanDue, report: PassReport): void {
+  private restAfter(planned: PassPlan, due: PlanDue, report: PassReport): void {
     report.operations += planned.heldForUpload;
     this.rest.planned({ now: due.now, state: this.deps.stateVersion?.(), waiting: due.waiting }, planned.plan.operations.length + planned.heldForUpload, planned.plan.heldDeletes.length);
   }
