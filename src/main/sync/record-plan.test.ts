@@ -8,18 +8,40 @@ describe('recordPlan', () => {
     const calls: string[] = [];
     const deps: RecordPlanDeps = {
       conflicts: {
-        originalMoved: (_root, assetId, from, to) => calls.push(`original ${assetId} ${from}→${to}`),
-        copyMoved: (id, to) => calls.push(`copy ${String(id)}→${to}`),
-        resolved: (id) => calls.push(`resolved ${String(id)}`),
+        originalMoved: (_root, assetId, from, to) => {
+          calls.push(`original ${assetId} ${from}→${to}`);
+        },
+        copyMoved: (id, to) => {
+          calls.push(`copy ${String(id)}→${to}`);
+        },
+        resolved: (id) => {
+          calls.push(`resolved ${String(id)}`);
+        },
       },
       issues: {
-        holdDeletes: (_root, deletes) => calls.push(`hold ${deletes.map((entry) => `${entry.relPath}:${entry.direction ?? ''}`).join(',')}`),
-        clearHeld: () => calls.push('clear held'),
-        cleared: (_root, relPath) => calls.push(`cleared ${relPath}`),
+        holdDeletes: (_root, deletes) => {
+          calls.push(`hold ${deletes.map((entry) => `${entry.relPath}:${entry.direction ?? ''}`).join(',')}`);
+        },
+        clearHeld: () => {
+          calls.push('clear held');
+        },
+        cleared: (_root, relPath) => {
+          calls.push(`cleared ${relPath}`);
+        },
       },
-      journal: { finish: (_root, relPath) => calls.push(`finish ${relPath}`) },
-      successors: { drop: (_root, relPath) => calls.push(`drop ${relPath}`) },
-      log: (event) => calls.push(`log ${event.message}`),
+      journal: {
+        finish: (_root, relPath) => {
+          calls.push(`finish ${relPath}`);
+        },
+      },
+      successors: {
+        drop: (_root, relPath) => {
+          calls.push(`drop ${relPath}`);
+        },
+      },
+      log: (event) => {
+        calls.push(`log ${event.message}`);
+      },
     };
     const planned: PassPlan = {
       plan: { operations: [], heldDeletes: [{ kind: 'DELETE', relPath: 'd.txt', assetId: 'd' }] },
