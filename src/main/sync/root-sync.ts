@@ -28,7 +28,7 @@ import { directoriesOf } from './remote-placements.js';
 import { serviceNames, type RemoteSide, type RemoteSideResult } from './remote-side.js';
 import type { RemoteChangeDeps } from './execute-remote-changes.js';
 import { resumeMoves, type ResumeMovesDeps } from './resume-moves.js';
-import { backingOff, leftToResume, resumes } from './resume-uploads.js';
+import { backingOff, leftToResume, resumes } from './resumable-uploads.js';
 import { staleOrigins } from './stale-origins.js';
 import type { LocalEntry, SyncedEntry } from './sync-types.js';
 import type { UploadExecutor, UploadOutcome, UploadRoot } from './upload-executor.js';

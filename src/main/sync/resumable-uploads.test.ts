@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backingOff, leftToResume, resumes } from './resume-uploads.js';
+import { backingOff, leftToResume, resumes } from './resumable-uploads.js';
 import { SyncError } from './sync-error.js';
 
 describe('resume-uploads', () => {
