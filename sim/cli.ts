@@ -10,7 +10,7 @@ import { describeStep } from './scenario.js';
 import { DEFAULT_RATES, closeSimService, runSeed, type SeedOptions } from './run-seed.js';
 import { shrink } from './shrink.js';
 import { runPool, serveSeeds, type SeedReport } from './seed-pool.js';
-import { PLANTED_BUGS } from '../src/main/sync/planted-bug.js';
+import { PLANTED_BUGS } from './plants.js';
 import type { NameMode } from '../src/main/local/index.js';
 
 function flag(name: string): number | undefined {
@@ -33,7 +33,7 @@ const rates = { network: percent('network', DEFAULT_RATES.network), disk: percen
 const rateFlags = (['network', 'disk', 'crash', 'commit'] as const).map((name) => (flag(name) === undefined ? '' : ` --${name} ${String(flag(name))}`)).join('');
 // As seeds ran before event-driven clients, commit crashes and guard steps (to replay a seed found then).
 const classic = process.argv.includes('--classic');
-// A bug planted in the engine (src/main/sync/planted-bug.ts), to replay what sim/plants.test.ts shows.
+// A bug planted in the engine (plants.ts), to replay what plants.test.ts shows.
 const plantAt = process.argv.indexOf('--plant');
 const plant = plantAt < 0 ? undefined : PLANTED_BUGS.find((bug) => bug === process.argv[plantAt + 1]);
 if (plantAt >= 0 && plant === undefined) throw new Error(`--plant needs one of ${PLANTED_BUGS.join(', ')}`);

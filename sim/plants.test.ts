@@ -1,12 +1,12 @@
 /**
- * The harness catches bugs planted in the engine (src/main/sync/planted-bug.ts), each by the invariant
+ * The harness catches bugs planted in the engine (plants.ts), each by the invariant
  * that guards against it: a harness whose seeds all pass proves nothing unless it fails when the engine
  * is wrong. For each plant, some seed of a small range must fail with that invariant alone, and the
  * same seed must pass without the plant. The ranges start at a seed that catches it, so a test runs one
  * or two seeds; the rest of the range is slack for when an engine change moves what a seed does.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import type { PlantedBug } from '../src/main/sync/planted-bug.js';
+import type { PlantedBug } from './plants.js';
 import type { FaultRates } from './faults.js';
 import { closeSimService, runSeed } from './run-seed.js';
 

@@ -36,7 +36,7 @@ import { acquireStateDb, type SimStateDb } from './state-dbs.js';
 import { withFaultSteps } from './fault-steps.js';
 import { editWhileHashed } from './hash-faults.js';
 import { Resurrections, massDelete, unmount } from './guards.js';
-import type { PlantedBug } from '../src/main/sync/planted-bug.js';
+import { isJournalPlant, isPlanPlant, journalPlant, plantedPlanner, withJournalPlant, type PlantedBug } from './plants.js';
 import { SimFeed, withFeed } from './feed-follow.js';
 
 export interface SeedOptions {
@@ -49,7 +49,7 @@ export interface SeedOptions {
   names?: readonly NameMode[];
   /**
    * A planted bug, for the harness's own test (`no-rescan`: the engines lose the backstop for lost
-   * watcher events; the engine's own plants: src/main/sync/planted-bug.ts, sim/plants.test.ts).
+   * watcher events; the engine's own plants: plants.ts, plants.test.ts).
    */
   plant?: 'blind-retry' | 'no-rescan' | PlantedBug;
   /**
@@ -130,10 +130,11 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
 
     /** An engine on its state database: the client's connection, or one opened from an image (a new client's: migrated, empty). */
     const build = (client: Omit<SimClient, 'engine'>, image?: Buffer): Engine => {
+      const journalPlanted = isJournalPlant(options.plant) ? journalPlant(options.plant) : undefined;
       const engine = createEngine(
         { stateDir: `/nowhere/state-${String(client.index)}`, server: SIM_SERVER, stableMs: 200, limits: { filesInFlight: 1, partsInFlight: 1 }, rescanIntervalMs: options.plant === 'no-rescan' ? Infinity : RESCAN_MS },
         {
-          api: withFeed(client.feed, simApi({ app: service.app, token, clock, random: random.fork(), faults: client.faults, fs: client.fs, disk: client.disk, plantBlindRetry: options.plant === 'blind-retry', edited: (before, mark) => writes.appended(before, mark) })),
+          api: withJournalPlant(journalPlanted, withFeed(client.feed, simApi({ app: service.app, token, clock, random: random.fork(), faults: client.faults, fs: client.fs, disk: client.disk, plantBlindRetry: options.plant === 'blind-retry', edited: (before, mark) => writes.appended(before, mark) }))),
           ...(client.feed === undefined ? {} : { random: client.feed.jitter }),
           fs: client.fs,
           clock,
@@ -149,7 +150,8 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
             client.db = client.state?.db ?? openStateDb(image ?? stateTemplate());
             return client.db;
           },
-          ...(options.plant === undefined || options.plant === 'blind-retry' || options.plant === 'no-rescan' ? {} : { plantedBug: options.plant }),
+          ...(isPlanPlant(options.plant) ? { planner: plantedPlanner(options.plant) } : {}),
+          ...(journalPlanted === undefined ? {} : { openStore: journalPlanted.openStore }),
         },
       );
       return engine;

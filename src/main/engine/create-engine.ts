@@ -26,7 +26,7 @@ import { DEFAULT_RESCAN_INTERVAL_MS, type Engine, type EngineConfig, type Engine
 import { WatchSessions } from './watch-session.js';
 
 export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
-  const store = openStateStore(deps.openDb?.() ?? openStateFile(config.stateDir));
+  const store = (deps.openStore ?? openStateStore)(deps.openDb?.() ?? openStateFile(config.stateDir));
   const { records } = store;
   const { roots, snapshots, journal, landings, issues, successors, movesAhead, remote, conflicts } = store.repos;
   const folders = new FolderMapper(deps.api, store.repos.folders);
@@ -84,7 +84,6 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
     outlived: successors.outlived,
     ...(deps.onBytes === undefined ? {} : { onBytes: deps.onBytes }),
     ...(config.limits === undefined ? {} : { limits: config.limits }),
-    ...(deps.plantedBug === undefined ? {} : { plantedBug: deps.plantedBug }),
   });
   const placements = new PlacementExecutor({
     api: deps.api,
@@ -150,7 +149,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
         planned: (transfers) => deps.onTransfer?.({ kind: 'planned', rootId: row.id, ...transfers }),
         stateVersion: store.stateVersion,
         lastLocalEventAt: () => watching.get(row.id)?.lastEventAt(),
-        ...(deps.plantedBug === undefined ? {} : { plantedBug: deps.plantedBug }),
+        ...(deps.planner === undefined ? {} : { planner: deps.planner }),
       });
       syncs.set(row.id, sync);
     }

@@ -8,9 +8,9 @@ import type { StateDb } from '../db/open-state-db.js';
 import type { RootRow } from '../db/roots-repo.js';
 import type { Clock, FileSystem, IgnoreRules, LocalDisk, Trash, Watcher } from '../local/index.js';
 import type { RemoteFeedOptions } from '../remote/remote-feed.js';
-import type { EngineStore } from '../store/state-store.js';
+import type { EngineStore, StateStore } from '../store/state-store.js';
 import type { PassReport } from '../sync/root-sync.js';
-import type { PlantedBug } from '../sync/planted-bug.js';
+import type { Planner } from '../sync/plan-pass.js';
 import type { TransferEvent } from '../../shared/sync/transfer-event.js';
 
 export interface EngineConfig {
@@ -59,11 +59,10 @@ export interface EngineDeps {
   skipRoot?: (rootId: string) => boolean;
   /** Opens the state database (default: state.db in stateDir; the simulation keeps it in memory). */
   openDb?: () => StateDb;
-  /**
-   * A bug planted on purpose [test-only]: the simulation's proof that it catches bugs
-   * (sync/planted-bug.ts). Never set by the app or the CLI.
-   */
-  plantedBug?: PlantedBug;
+  /** Builds the state store over the database (default: store/state-store.ts `openStateStore`; the simulation wraps it). */
+  openStore?: (db: StateDb) => StateStore;
+  /** The planner proper (default: sync/plan-operations.ts `planOperations`; the simulation wraps it). */
+  planner?: Planner;
   /** [0, 1), for the change feed's reconnection jitter (default Math.random; the simulation's is seeded). */
   random?: () => number;
 }

@@ -27,7 +27,7 @@ export function contentNeeded(input: Pick<PlanInput, 'local' | 'synced' | 'remot
       inodes.add(identityOf(synced));
     } else if (now.dev !== synced.dev || now.ino !== synced.ino) {
       // Another file at its path: the synced one may have moved away, a new file made where it was
-      // (diff-local.ts `displacedFiles`). Left unread, it went up as a second asset (seed 73069).
+      // (diff-local-displaced.ts `displacedFiles`). Left unread, it would go up as a second asset.
       inodes.add(identityOf(synced));
     }
   }

@@ -133,16 +133,16 @@ export class LocalRefresh {
 
   /**
    * A rescan walks each hinted folder whole but names only what it finds there: a file recorded below
-   * a rescanned path and not seen is gone, as after a full scan (local-scanner.ts). Kept, it hid the
-   * move of a folder whose name came back at once (`A` renamed to `D`, a new `A` made; the watcher's
-   * `A` found a folder): the files at `D` looked new beside the stale ones at `A`, and went up as
-   * second assets (simulation seed 60227).
+   * a rescanned path and not seen is gone, as after a full scan (local-scanner.ts). Kept, it would
+   * hide the move of a folder whose name came back at once (`A` renamed to `D`, a new `A` made; the
+   * watcher's `A` finds a folder): the files at `D` would look new beside the stale ones at `A`, and go
+   * up as second assets (local-refresh.test.ts).
    *
    * So is a path held `unstable` (settling, or unreadable when last looked at) below one: it is no file
-   * there any more. Kept, it still kept its synced file from counting as gone, so that file, moved with
-   * its folder (`A/C` renamed `A2`, a new `A/C` made), was not matched at its new path and went up as a
-   * second asset, under the clash number it had on this disk alone (simulation seed 131802: the path's
-   * UNREADABLE report, which would have had it looked at again, went with a crash's landing record).
+   * there any more. Kept, it would keep its synced file from counting as gone, so that file, moved with
+   * its folder (`A/C` renamed `A2`, a new `A/C` made), would not be matched at its new path and go up as
+   * a second asset, even when the path's UNREADABLE report (which has it looked at again) went with a
+   * crash's landing record (local-refresh.test.ts).
    */
   private forgetUnseenBelow(rescanned: readonly string[], seen: ReadonlySet<string>, unknown: readonly string[]): void {
     const { deps, root } = this;
@@ -254,10 +254,10 @@ export class LocalRefresh {
         // (NAME_CLASH) covers its NFC path too: it may be the file or folder synced there before.
         this.unstable.add(relPath);
         // An unreadable file is known by its signature, as a settling one is: a synced file that
-        // vanished and is this one moved (seed 61160: read as deleted, its asset was binned and
-        // the other client, which had moved it elsewhere, uploaded it again as a second asset).
+        // vanished and is this one moved, never deleted (read as deleted, its asset would be binned
+        // and the other client, which had moved it elsewhere, upload it again as a second asset).
         // So is a decomposed spelling's file (NAME_CLASH); reported as a namesake of another hinted
-        // spelling, which is not looked at, it keeps the signature known (seed 86359).
+        // spelling, which is not looked at, it keeps the signature known (local-refresh.test.ts).
         if (observation.file !== undefined) this.pending.set(relPath, observation.file);
         else if (observation.reason !== 'NAME_CLASH') this.pending.delete(relPath);
         if (observation.subtreeUnknown) unknown.push(nfc(relPath));

@@ -9,14 +9,15 @@
  * - the file it became is on disk (the same device and inode), at its path or anywhere else in the root
  *   (the user moved, renamed or edited it since): it landed. The synced snapshot records it as the lost
  *   record would have, at the path it landed at; the planner then sees a move, an edit or nothing, as
- *   after any recorded download. Without this a moved landed file was a new file, and uploaded as a
- *   second asset (simulation seed 223). A move's record also leaves the synced row's old path: left
- *   there, the file at its new name (numbered apart from a namesake, edited since) was a new file, and
- *   a new one the user wrote at the old name that asset's edit (seeds 100767, 101094).
+ *   after any recorded download (not a new file, uploaded as a second asset). A move's record also
+ *   leaves the synced row's old path: left there, the file at its new name (numbered apart from a
+ *   namesake, edited since) would be a new file, and a new one the user wrote at the old name that
+ *   asset's edit (test/integration/sync-local-move-crash.test.ts, sync-landing-crash.test.ts).
  * - neither, but something is at its path (or at a folder above it) that the scan could not look at
  *   (unreadable: EACCES, EIO): undecided. The landing stays, and a later pass that can see the file
- *   settles it. Dropping it there made the landed file a new one once it was readable again, uploaded
- *   as a second asset of the service's file when its path held another asset by then (seed 40130).
+ *   settles it. Dropped there, the landed file would be a new one once it was readable again, uploaded
+ *   as a second asset of the service's file when its path held another asset by then
+ *   (recover-landings.test.ts).
  * - neither: the file is gone (deleted since, or the rename never happened and the temp went too). The
  *   landing goes and nothing is recorded, so the service's file downloads again: a file that may have
  *   been deleted comes back rather than a deletion reaching the service on a guess.

@@ -7,13 +7,12 @@
  * direction only, and nothing on disk is ever deleted for want of a listing.
  */
 import type { RemoteRepo } from '../db/remote-repo.js';
-import type { JournalEntry } from '../db/upload-journal.js';
 import type { IgnoreRules } from '../local/index.js';
 import type { FolderChange } from '../remote/remote-tree.js';
 import type { RemoteFeed } from '../remote/remote-feed.js';
 import type { NameKey } from '../local/local-names.js';
 import { remotePlacements, type PlacementScope } from './remote-placements.js';
-import { identityOf, type LocalEntry, type RemoteView, type SyncedEntry } from './sync-types.js';
+import type { RemoteView } from './sync-types.js';
 import type { UploadRoot } from './upload-executor.js';
 
 export interface RemoteSideDeps {
@@ -87,43 +86,6 @@ export class RemoteSide {
       unknownAssets: new Set(this.feed.unknownAssets()),
     };
   }
-}
-
-/**
- * The view, with the assets of this client's own new-file uploads whose outcome is not settled yet
- * (a journal entry naming the asset, the file still on disk, no synced row for the asset) taken as
- * unknown: the resume settles them, recording the file at its path. Seen as remote files of their
- * own, such an asset came down beside the file it was made from: `C` in `A` listed as `A/C (2)` (a
- * folder `A/C` on the service), its upload landed unheard and the file could not be read to tell
- * (EACCES). The resume then recorded `A/C` too, two synced rows of one asset, and a folder rename
- * moved each, filing the asset in two folders (simulation seed 100391).
- */
-export function withOwnUploads(view: RemoteView, uploads: readonly Pick<JournalEntry, 'kind' | 'relPath' | 'assetId'>[], local: ReadonlyMap<string, unknown>, synced: ReadonlyMap<string, SyncedEntry>, movedFrom: ReadonlySet<string> = new Set()): RemoteView {
-  const recorded = new Set([...synced.values()].map((entry) => entry.assetId));
-  const own = uploads.flatMap((entry) => (entry.kind === 'NEW' && entry.assetId !== null && (local.has(entry.relPath) || movedFrom.has(entry.relPath)) && !recorded.has(entry.assetId) ? [entry.assetId] : []));
-  if (own.length === 0) return view;
-  return { ...view, unknownAssets: new Set([...(view.unknownAssets ?? []), ...own]) };
-}
-
-/**
- * The files of this client's own new-file uploads not settled yet that moved on disk: the journal's
- * path gone, the file (device, inode) at a path nothing synced. Keyed by the file's path now, to the
- * journal's path. Such a file waits (busy) until its upload is settled where it was sent (the resume,
- * or `dropAbandoned` at the end of the pass): recorded there when it landed, the next plan sees a
- * synced file moved, or started anew when it did not. Planned meanwhile, it went up as a second new
- * asset while the first one, landed unheard (the file unreadable to tell), came down at the old path:
- * two live assets of one file once the user's folder rename `A` → `A2` carried both (seed 142763).
- */
-export function movedOwnUploads(uploads: readonly Pick<JournalEntry, 'kind' | 'relPath' | 'local'>[], local: ReadonlyMap<string, LocalEntry>, unstable: ReadonlySet<string>, synced: ReadonlyMap<string, SyncedEntry>): Map<string, string> {
-  const moved = new Map<string, string>();
-  /** The journal's path of each such upload, by its file's identity. */
-  const gone = new Map(uploads.flatMap((entry) => (entry.kind === 'NEW' && !local.has(entry.relPath) && !unstable.has(entry.relPath) ? [[identityOf(entry.local), entry.relPath] as const] : [])));
-  if (gone.size === 0) return moved;
-  for (const file of local.values()) {
-    const from = synced.has(file.relPath) ? undefined : gone.get(identityOf(file));
-    if (from !== undefined) moved.set(file.relPath, from);
-  }
-  return moved;
 }
 
 /**

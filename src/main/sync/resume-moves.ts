@@ -1,10 +1,10 @@
 /**
  * Before a pass plans: the moves written ahead that a crash or a failure cut short (move-journal.ts),
  * finished on the service (placement-executor.ts `resumeMove`). Left to the planner, a restored
- * asset's file matched its synced row by neither bytes nor name and read as a deletion and a new file,
- * while the asset had come back live in the file's new folder: the colleague's binned bytes stayed
- * live (seeds 113812, 123157); a plain move filed anew but not yet renamed read as moved on both
- * sides, and the user's rename was undone. Finished, the row is at the file's path, as the
+ * asset's file would match its synced row by neither bytes nor name and read as a deletion and a new
+ * file, while the asset had come back live in the file's new folder, the colleague's binned bytes live
+ * (test/integration/sync-binned-move.test.ts); a plain move filed anew but not yet renamed would read
+ * as moved on both sides, and the user's rename be undone. Finished, the row is at the file's path, as the
  * uninterrupted move would have left it.
  *
  * An entry whose synced row is gone or another asset's by now (recorded after all, in a transaction the

@@ -1,5 +1,5 @@
 /**
- * Which "not synced" reports a plan shows to be out of date (issue 15.4): the path's failure was
+ * Which "not synced" reports a plan shows to be out of date: the path's failure was
  * retried or outlived, and now both sides agree on it — the local file is the synced one and the
  * service holds the same bytes — or nothing is left of it anywhere. A report clears when its path
  * syncs or is gone, however that came about (a download landed, the user undid an edit, the service's

@@ -2,7 +2,7 @@
  * Synced paths the local snapshot still holds although their file turned up at a new path (the same
  * device and inode): a move whose old path no watcher event announced (an event dropped, or a hint
  * coalesced away). The snapshot says the file is at both paths; planned as it stands, the new path is
- * a new file and goes up as a second asset beside the moved one (simulation seed 61193). The caller
+ * a new file and would go up as a second asset beside the moved one (stale-origins.test.ts). The caller
  * looks at these paths again before planning. A hard link is at both paths for real: looking again
  * finds it there, and nothing changes.
  */

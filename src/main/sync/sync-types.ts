@@ -115,7 +115,7 @@ export interface PlanInput {
    * Without a remote view: the paths where the last persisted snapshot (an earlier process's) places
    * an asset. A new file at one of them waits for a listing instead of uploading as a new asset: it
    * may be a download that landed before a crash could record it, or another client's upload, and a
-   * blind upload would make a second asset of it (found by the simulation, seed 203 --steps 30).
+   * blind upload would make a second asset of it.
    */
   lastKnownRemote?: ReadonlySet<string>;
   /**
@@ -129,7 +129,7 @@ export interface PlanInput {
   now?: number;
   /**
    * How the root's disk tells names apart (default: exactly). Where it folds case, a file rewritten as
-   * `Logo.png` over `logo.png` is the same entry newly spelled (seed 50031).
+   * `Logo.png` over `logo.png` is the same entry newly spelled.
    */
   nameKey?: NameKey;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { vanishedFiles } from './vanished-files.js';
+import { GoneWhenSeenWhole, vanishedFiles } from './vanished-files.js';
 import type { LocalEntry, SyncedEntry } from './sync-types.js';
 
 const entry = (relPath: string, ino: number): LocalEntry => ({ relPath, size: 10, mtimeMs: 1, ino, dev: 1, md5: 'm' });
@@ -17,5 +17,28 @@ describe('vanishedFiles', () => {
     // B/c.txt's inode is at D/c.txt, B/d.txt is settling, B/e.txt is where it was.
     const local = byPath(entry('D/c.txt', 7), entry('B/e.txt', 9));
     expect(vanishedFiles({ local, unstable: new Set(['B/d.txt']), synced: syncedFiles })).toEqual([]);
+  });
+});
+
+describe('GoneWhenSeenWhole', () => {
+  const syncedFiles = byPath(synced('a.txt', 1), synced('b.txt', 2));
+
+  it('asks for a whole-root look when a hinted look finds a synced file gone, once per file gone', () => {
+    const gone = new GoneWhenSeenWhole();
+    const hinted = { local: byPath(entry('b.txt', 2)), unstable: new Set<string>(), synced: syncedFiles };
+    expect(gone.needsWholeLook(hinted, false)).toBe(true);
+    gone.looked(hinted, true);
+    // Seen gone by the whole look: its deletion (held, or waiting for a quiet disk) needs no second one.
+    expect(gone.needsWholeLook(hinted, false)).toBe(false);
+    expect(gone.needsWholeLook({ ...hinted, local: new Map() }, false)).toBe(true);
+  });
+
+  it('never asks after a whole-root look, and forgets a file that came back', () => {
+    const gone = new GoneWhenSeenWhole();
+    const hinted = { local: byPath(entry('b.txt', 2)), unstable: new Set<string>(), synced: syncedFiles };
+    expect(gone.needsWholeLook(hinted, true)).toBe(false);
+    gone.looked(hinted, true);
+    expect(gone.needsWholeLook({ ...hinted, local: byPath(entry('a.txt', 1), entry('b.txt', 2)) }, false)).toBe(false);
+    expect(gone.needsWholeLook(hinted, false)).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planOperations } from './plan-operations.js';
-import { movedOwnUploads, withOwnUploads } from './remote-side.js';
+import { movedOwnUploads, withOwnUploads } from './plan-own-uploads.js';
 import type { HashedEntry, LocalEntry, RemoteEntry, RemoteView, SyncedEntry } from './sync-types.js';
 
 const file = (relPath: string, md5: string): HashedEntry => ({ relPath, md5, size: 10, mtimeMs: 1, ino: 7001, dev: 1 });
