@@ -37,10 +37,10 @@ export function remoteFilePath(root: FolderRoot, relPath: string): string {
  * The full remote path a new version of the synced file at `relPath` goes up under: in the file's
  * folder, under the asset's name on the service (`serviceName`) where known. An upload item's name
  * renames the asset (API.md §4), and the file's own name may be only how this disk holds the
- * service's: made safe, or numbered apart from a namesake (`logo (2).png`). Sent, that number, this
- * disk's alone, became the asset's name for everyone, and once another asset took that name too
- * every client numbered it again (simulation seed 100767). A name the user gives a file goes up by its
- * move (`PATCH filename`), never by a version.
+ * service's: made safe, or numbered apart from a namesake (`logo (2).png`). That number is this
+ * disk's alone and never goes up as the asset's name: sent, it would become everyone's, and each
+ * client would number it again once another asset took that name. A name the user gives a file goes
+ * up by its move (`PATCH filename`), never by a version.
  */
 export function versionFilePath(root: FolderRoot, relPath: string, serviceName: string | undefined): string {
   if (serviceName === undefined || serviceName === '' || serviceName.includes('/')) return remoteFilePath(root, relPath);
@@ -111,7 +111,7 @@ export class FolderMapper {
    * Whether an option lies in this root (its top level or under it), read past the cache when the
    * cache does not map it: a folder another client renamed or moved keeps its option's id, and is in
    * this root still though no directory here maps it yet (a folder this client cannot make, say,
-   * because a file holds its name: seed 86183). A deleted option is in no root.
+   * because a file holds its name). A deleted option is in no root.
    */
   async inRoot(root: FolderRoot, optionId: string): Promise<boolean> {
     if (this.dirOf(root, optionId) !== undefined) return true;

@@ -154,10 +154,9 @@ export async function spelledOnDisk(fs: FileSystem, rootPath: string, relDir: st
 /**
  * The directory `relDir` on disk, checked as resolveInsideRoot checks it, or undefined where there is
  * none: gone, or a file or symlink in its place or on its way. Such a place holds no spelling of a
- * folder below it. Refused as resolveInsideRoot refuses it (`B is not a folder`), the twins below a
- * folder the user had replaced with a file failed every read of the service's changes, and the root
- * never saw the service again: a move of its own waited for the listing's read-back on every pass
- * (seed 121469). A directory that cannot be read, or is spelled two ways, is still refused.
+ * folder below it, and is not an error: refusing it (`B is not a folder`) would fail every read of the
+ * service's changes below a folder the user replaced with a file, and the root would never see the
+ * service again. A directory that cannot be read, or is spelled two ways, is still refused.
  */
 async function directoryAt(fs: FileSystem, rootPath: string, relDir: string): Promise<string | undefined> {
   const locator = new PathLocator(fs, resolve(rootPath));

@@ -22,7 +22,7 @@ export function classifyFailure(error: unknown, attempts: number): FailureVerdic
   const backoff = Math.min(MAX_TRANSIENT_MS, BASE_MS * 2 ** Math.min(attempts, 12));
   if (isApiError(error)) {
     // A 401 is no verdict on the file: the client has already refreshed its token and asked again (a
-    // signed part URL that says it is a fresh URL away), so it waits as a transient failure (seed 1134).
+    // signed part URL that says it is a fresh URL away), so it waits as a transient failure.
     const permanent = error.status !== undefined && error.status < 500 && error.status !== 401;
     const retryInMs = error.retryable ? Math.max(backoff, error.retryAfterMs ?? 0) : permanent ? PERMANENT_MS : backoff;
     return { reason: error.code, detail: error.message, retryInMs };

@@ -2,9 +2,9 @@
  * Local folder renames read off a pass's file moves (DESIGN.md §3: a folder rename or move is one
  * `PATCH /field-options/{id}`, and every asset in it follows). The planner sees files: `A/x.txt` →
  * `a/x.txt`, `A/B/y.txt` → `a/B/y.txt`. When every synced file under a folder moved to the same place
- * under one other folder, that folder was renamed (or moved) as a whole. Done file by file instead,
- * the new name became a second option beside the old one, which stayed while anything (a binned asset)
- * used it: two options `A` and `a` that a case-insensitive disk cannot tell apart (seed 30244).
+ * under one other folder, that folder was renamed (or moved) as a whole. Never file by file: the new
+ * name would be a second option beside the old one, which stays while anything (a binned asset) uses
+ * it, and two options `A` and `a` are twins a case-insensitive disk cannot tell apart.
  * Pure: the executor checks the service and the disk.
  */
 import type { Operation } from './sync-types.js';

@@ -21,7 +21,7 @@ export interface PlacementScope {
    * Directories on this disk that hold files (the local snapshot's), options or not. A file of the
    * service's is numbered apart from one as from a folder of the service's: a folder whose files have
    * not gone up yet (or never will: conflict copies) would otherwise stand where the file downloads,
-   * and the file would wait on it for good (simulation seed 87154). Once the folder is an option the
+   * and the file would wait on it for good. Once the folder is an option the
    * service's file keeps the same number; once it is gone the file takes its own name back.
    */
   localDirs?: ReadonlySet<string>;
