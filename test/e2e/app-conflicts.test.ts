@@ -4,7 +4,6 @@
  * service: keep mine (our edit becomes the service's version, no copy left), keep theirs (the copy
  * goes, the service's version stays), keep both (the copy becomes an asset of its own).
  */
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,11 +11,11 @@ import { launchBrowser, type LaunchedBrowser } from './support/launch-browser.js
 import { startHeadlessHarness, remoteFiles, type HeadlessHarness } from './support/headless-harness.js';
 import { checkAccessibility } from './support/check-accessibility.js';
 import { saveScreenshot } from './support/screenshot.js';
+import { md5Hex } from '../support/checksums.js';
 
 let browser: LaunchedBrowser | undefined;
 let harness: HeadlessHarness | undefined;
 const names = ['mine', 'theirs', 'both'] as const;
-const md5 = (text: string): string => createHash('md5').update(text).digest('hex');
 
 beforeAll(async () => {
   harness = await startHeadlessHarness();
@@ -68,7 +67,7 @@ describe('conflicts resolved from the window', { timeout: 240_000 }, () => {
     expect(readFileSync(join(docs, 'both.txt'), 'utf8')).toBe('both: their edit');
     expect(readFileSync(join(docs, copies()[0]!), 'utf8')).toBe('both: my edit');
 
-    const expected = { '/Docs/mine.txt': md5('mine: my edit'), '/Docs/theirs.txt': md5('theirs: their edit'), '/Docs/both.txt': md5('both: their edit'), [`/Docs/${copies()[0]!}`]: md5('both: my edit') };
+    const expected = { '/Docs/mine.txt': md5Hex('mine: my edit'), '/Docs/theirs.txt': md5Hex('theirs: their edit'), '/Docs/both.txt': md5Hex('both: their edit'), [`/Docs/${copies()[0]!}`]: md5Hex('both: my edit') };
     await expect
       .poll(async () => Object.fromEntries((await remoteFiles(await h.api())).filter((file) => file.path.startsWith('/Docs/')).map((file) => [file.path, file.checksum])), { timeout: 45_000 })
       .toEqual(expected);

@@ -4,7 +4,6 @@
  * service, is SIGKILLed with one part confirmed and another mid-flight, and the next `sync --once` must
  * finish the same asset sending only the parts the service does not have.
  */
-import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,8 +14,7 @@ import { startTestService, type TestService } from '../support/test-service.js';
 import { listeningUrl, startCountingProxy, type CountingProxy } from '../support/counting-proxy.js';
 import { cli, runCliChild, spawnCli, type CliChild } from '../support/cli-runner.js';
 import { MiB, randomFile } from '../support/upload-helpers.js';
-
-const md5 = (bytes: Uint8Array): string => createHash('md5').update(bytes).digest('hex');
+import { md5Hex } from '../support/checksums.js';
 
 interface JournalRow {
   asset_id: string | null;
@@ -124,7 +122,7 @@ describe('sync killed mid-upload', () => {
     // Published like an upload that never stopped (`--publish live`).
     expect(assets[0]?.state).toBe('LIVE');
     const file = db.prepare<[string], { checksum: string; size: number; filename: string }>('SELECT checksum, size, filename FROM asset_files WHERE id = ?').get(assets[0]?.current_file_id ?? '');
-    expect(file).toEqual({ checksum: md5(bytes), size: total, filename: 'big.bin' });
+    expect(file).toEqual({ checksum: md5Hex(bytes), size: total, filename: 'big.bin' });
     expect(readJournal(stateDir)).toEqual([]);
     expect((await cli(['status', '--state', stateDir])).out).toContain('up to date · 1 synced of 1 local file');
   });

@@ -6,7 +6,6 @@
  * service then receives must be at most the bytes it had not confirmed: before the fix the running
  * engine began a fresh upload and sent the whole file again.
  */
-import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +14,7 @@ import { listeningUrl, startCountingProxy, type CountingProxy } from '../support
 import { startSyncHarness, type SyncHarness } from '../support/sync-harness.js';
 import { MiB, randomFile } from '../support/upload-helpers.js';
 import { until } from '../support/until.js';
+import { md5Hex } from '../support/checksums.js';
 
 interface JournalRow {
   upload_id: string | null;
@@ -78,7 +78,7 @@ describe('a watching sync across a service restart', () => {
         () => db.prepare<[], { checksum: string; size: number }>('SELECT f.checksum, f.size FROM assets a JOIN asset_files f ON f.id = a.current_file_id').get(),
         progress,
       );
-      expect(file).toEqual({ checksum: createHash('md5').update(bytes).digest('hex'), size: total });
+      expect(file).toEqual({ checksum: md5Hex(bytes), size: total });
       // The parts the service took after the restart are exactly the unconfirmed ones (before the fix:
       // a fresh upload, all three). Counted by answered parts: on a loaded machine a part can be cut
       // off by a transport error and retried, and its first bytes cross the wire twice.

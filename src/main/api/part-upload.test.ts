@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, renameSync, rmSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -10,6 +10,7 @@ import { createApiClient, type ApiClient } from './create-api-client.js';
 import { InlineCalls } from '../disk/inline-calls.js';
 import { errorBody, instantClock, scriptedTokens, sendJson, startFakeServer, type InstantClock } from '../../../test/support/api-client-fakes.js';
 import { openHandlesOn } from '../../../test/support/open-handles.js';
+import { md5Hex } from '../../../test/support/checksums.js';
 
 const MIB = 1024 * 1024;
 
@@ -196,7 +197,7 @@ describe('putPart of a large part (two reused buffers, not a stream)', () => {
 
 describe('putPart asked to complete a one-part upload', () => {
   const bytes = Buffer.from('a small design file');
-  const md5 = createHash('md5').update(bytes).digest('hex');
+  const md5 = md5Hex(bytes);
   const asset = { id: 'a1', lifecycleStatus: { state: 'STAGED' }, dateLastModified: '2026-03-01T09:24:01.417Z', currentAssetFile: { id: 'f1', filename: 'x.txt', size: bytes.length, checksum: md5 } };
 
   const file = sourceFile('asset-sync-part-complete-', 'x.txt', () => bytes);

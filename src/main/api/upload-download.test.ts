@@ -5,7 +5,8 @@ import { MIB } from '../../shared/api/part-layout.js';
 import type { ApiClient } from './create-api-client.js';
 import { missingPartNumbers } from './upload-resources.js';
 import { makeTempDir, startTestService, type TestService } from '../../../test/support/test-service.js';
-import { clientFor, md5Base64, md5Hex, randomTempFile } from '../../../test/support/api-client-service.js';
+import { clientFor, randomTempFile } from '../../../test/support/api-client-service.js';
+import { md5Hex, md5Base64 } from '../../../test/support/checksums.js';
 
 describe('uploads and downloads through the client against the real service', () => {
   let service: TestService;

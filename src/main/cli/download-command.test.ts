@@ -6,10 +6,11 @@ import sharp from 'sharp';
 import yauzl from 'yauzl';
 import { cli } from '../../../test/support/cli-runner.js';
 import { makeTempDir, startTestService, type TestService } from '../../../test/support/test-service.js';
-import { md5Hex, uploadNewAsset } from '../../../test/support/upload-helpers.js';
+import { uploadNewAsset } from '../../../test/support/upload-helpers.js';
 import { makeImage, makePdf } from '../../../test/support/media-fixtures.js';
 import { sendJson, startFakeServer } from '../../../test/support/api-client-fakes.js';
 import { renderTransformation, type RenderTransformation } from '../../service/transforms/render-transformation.js';
+import { md5Hex } from '../../../test/support/checksums.js';
 
 function zipNames(path: string): Promise<string[]> {
   return new Promise((resolve, reject) => {

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHash } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { startTestService, type TestService } from '../../../test/support/test-service.js';
-import { MiB, downloadAsset, md5Hex, putPart, randomFile, sendParts, uploadNewAsset, waitForJob } from '../../../test/support/upload-helpers.js';
+import { MiB, downloadAsset, putPart, randomFile, sendParts, uploadNewAsset, waitForJob } from '../../../test/support/upload-helpers.js';
 import { fakeClock } from '../../../test/support/test-users.js';
 import { LOCAL_SUBDOMAIN } from '../bootstrap.js';
+import { md5Hex, sha256Hex } from '../../../test/support/checksums.js';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
@@ -298,7 +298,7 @@ describe('asset routes', () => {
       expect([200, 404], answer.text).toContain(answer.status);
       if (answer.status === 404) expect(answer.body.code).toBe('UPLOAD_EXPIRED');
       expect(readdirSync(join(service.dataDir, 'uploads'))).not.toContain(`${upload.uploadId}.upload`);
-      expect(existsSync(blobPath(createHash('sha256').update(bytes).digest('hex')))).toBe(false);
+      expect(existsSync(blobPath(sha256Hex(bytes)))).toBe(false);
       expectError(await service.api('GET', `/assets/${assetId}`), 404, 'NOT_FOUND');
     });
   });

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import yauzl from 'yauzl';
 import { startTestService, type TestService } from '../../../test/support/test-service.js';
-import { md5Hex, uploadNewAsset } from '../../../test/support/upload-helpers.js';
+import { uploadNewAsset } from '../../../test/support/upload-helpers.js';
 import { fetchBytes, makeImage, makePdf, runDownloadJob } from '../../../test/support/media-fixtures.js';
+import { md5Hex } from '../../../test/support/checksums.js';
 
 /** Every entry of a zip held in memory: name → bytes (yauzl checks each entry's CRC as it reads). */
 function unzip(zip: Buffer): Promise<Map<string, Buffer>> {

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type ApiAnswer, type TestService } from '../../../test/support/test-service.js';
 import { expectApiError } from '../../../test/support/expect-api-error.js';
 import { addUser, fakeClock } from '../../../test/support/test-users.js';
-import { md5Hex, randomFile, sendParts } from '../../../test/support/upload-helpers.js';
+import { randomFile, sendParts } from '../../../test/support/upload-helpers.js';
 import { LOCAL_SUBDOMAIN } from '../bootstrap.js';
+import { md5Hex } from '../../../test/support/checksums.js';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 

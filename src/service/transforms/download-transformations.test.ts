@@ -3,8 +3,9 @@ import { readdirSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { startTestService, type TestService } from '../../../test/support/test-service.js';
-import { md5Hex, uploadNewAsset, waitForJob } from '../../../test/support/upload-helpers.js';
+import { uploadNewAsset, waitForJob } from '../../../test/support/upload-helpers.js';
 import { fetchBytes, makeImage, makePdf, pixelAt, runDownloadJob } from '../../../test/support/media-fixtures.js';
+import { md5Hex } from '../../../test/support/checksums.js';
 
 const items = (...assetIds: string[]) => assetIds.map((assetId, index) => ({ batchItemId: `i${index}`, assetId, assetFileId: null }));
 const custom = (...candidates: unknown[]) => ({ type: 'CUSTOM', candidateTransformations: candidates });

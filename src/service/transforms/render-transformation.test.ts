@@ -1,9 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { md5Of } from './render-transformation.js';
+import { md5Hex } from '../../../test/support/checksums.js';
 
 describe('md5Of, the checksum of a rendition read back in buffers of its size', () => {
   let dir: string | undefined;
@@ -17,6 +18,6 @@ describe('md5Of, the checksum of a rendition read back in buffers of its size', 
     const bytes = randomBytes(size);
     const path = join(dir, 'rendition.jpg');
     writeFileSync(path, bytes);
-    expect(await md5Of(path, size)).toBe(createHash('md5').update(bytes).digest('hex'));
+    expect(await md5Of(path, size)).toBe(md5Hex(bytes));
   });
 });

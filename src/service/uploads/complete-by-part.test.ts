@@ -5,14 +5,14 @@
  * works (and answers the same asset after a completing PUT).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { INLINE_BLOB_BYTES } from '../blobs/inline-blobs.js';
 import { LOCAL_SUBDOMAIN } from '../bootstrap.js';
 import { startTestService, type TestService } from '../../../test/support/test-service.js';
 import { addUser } from '../../../test/support/test-users.js';
-import { MiB, downloadAsset, md5Hex, putPart, randomFile, waitForJob } from '../../../test/support/upload-helpers.js';
+import { MiB, downloadAsset, putPart, randomFile, waitForJob } from '../../../test/support/upload-helpers.js';
+import { md5Hex, sha256Hex } from '../../../test/support/checksums.js';
 
 const COMPLETE = { 'asset-sync-complete': '?1' };
 
@@ -96,7 +96,7 @@ describe('a part PUT that completes its upload', () => {
 
   it('keeps a small file inline: no file anywhere, downloadable whole and by range, gone with its asset', async () => {
     const bytes = randomFile(INLINE_BLOB_BYTES);
-    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const sha256 = sha256Hex(bytes);
     const { assetId, upload } = await newUpload('/Completing/inline.bin', bytes.length);
     const uploadsDir = join(service.dataDir, 'uploads');
     const before = readdirSync(uploadsDir);
@@ -120,7 +120,7 @@ describe('a part PUT that completes its upload', () => {
 
   it('writes a small file after all when keeping it inline fails; POST completes it from the file', async () => {
     const bytes = Buffer.from('a small file whose database write fails once');
-    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const sha256 = sha256Hex(bytes);
     const { assetId, upload } = await newUpload('/Completing/inline failed.txt', bytes.length);
     const { blobs } = service.running;
     const failing = vi.spyOn(blobs, 'keepInline').mockImplementationOnce(() => {
@@ -141,7 +141,7 @@ describe('a part PUT that completes its upload', () => {
     const bytes = randomFile(INLINE_BLOB_BYTES + 1);
     const { assetId, upload } = await newUpload('/Completing/blocked.txt', bytes.length);
     // A file where the blob's directory would go: the move into the blob store fails, the upload's bytes stay put.
-    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const sha256 = sha256Hex(bytes);
     const blocker = dirname(service.running.blobs.pathOf(sha256));
     writeFileSync(blocker, 'in the way');
     try {

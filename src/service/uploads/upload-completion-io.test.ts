@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestService, type TestService } from '../../../test/support/test-service.js';
-import { md5Hex, putPart, randomFile, sendParts, waitForJob } from '../../../test/support/upload-helpers.js';
+import { putPart, randomFile, sendParts, waitForJob } from '../../../test/support/upload-helpers.js';
 import { fakeClock } from '../../../test/support/test-users.js';
+import { md5Hex } from '../../../test/support/checksums.js';
 
 // Records every file the service opens to sync or read through descriptor-calls.ts (all calls still go through).
 const opened = vi.hoisted(() => [] as { path: string; flags: string | number }[]);

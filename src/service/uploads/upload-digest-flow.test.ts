@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startTestService, type TestService } from '../../../test/support/test-service.js';
-import { MiB, downloadAsset, md5Hex, putPart, randomFile, uploadNewAsset } from '../../../test/support/upload-helpers.js';
-
-const sha256Hex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+import { MiB, downloadAsset, putPart, randomFile, uploadNewAsset } from '../../../test/support/upload-helpers.js';
+import { md5Hex, sha256Hex } from '../../../test/support/checksums.js';
 
 /** The digests are computed while parts land (upload-digests.ts); these follow them through HTTP. */
 describe('upload digests through the API', () => {

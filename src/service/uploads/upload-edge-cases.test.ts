@@ -1,15 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHash } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import sharp from 'sharp';
 import { startTestService, type TestService } from '../../../test/support/test-service.js';
-import { MiB, downloadAsset, md5Hex, putPart, randomFile, sendParts, uploadNewAsset, waitForJob } from '../../../test/support/upload-helpers.js';
+import { MiB, downloadAsset, putPart, randomFile, sendParts, uploadNewAsset, waitForJob } from '../../../test/support/upload-helpers.js';
 import { fakeClock } from '../../../test/support/test-users.js';
-
-const md5Base64 = (bytes: Uint8Array): string => createHash('md5').update(bytes).digest('base64');
-const sha256Hex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+import { md5Hex, md5Base64, sha256Hex } from '../../../test/support/checksums.js';
 
 /** PUTs the chunks as a stream, so the request has no Content-Length (chunked transfer encoding). */
 function streamPart(url: string, chunks: Buffer[]): Promise<Response> {

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestService, type TestService } from '../../../test/support/test-service.js';
-import { MiB, downloadAsset, md5Hex, putPart, randomFile, sendParts, uploadNewAsset, waitForJob } from '../../../test/support/upload-helpers.js';
+import { MiB, downloadAsset, putPart, randomFile, sendParts, uploadNewAsset, waitForJob } from '../../../test/support/upload-helpers.js';
+import { md5Hex } from '../../../test/support/checksums.js';
 
 describe('uploads and downloads', () => {
   let service: TestService;
