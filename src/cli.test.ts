@@ -7,6 +7,7 @@ import { makeTempDir, startTestService } from '../test/support/test-service.js';
 import { openDatabase } from './service/db/open-database.js';
 import { accountsRepo } from './service/accounts/accounts-repo.js';
 import { verifyPassword } from './service/accounts/passwords.js';
+import { until } from '../test/support/until.js';
 
 /** A CommandIo that records output and is interrupted when the test says so. */
 interface FakeIo extends CommandIo {
@@ -30,16 +31,16 @@ function fakeIo(env: Record<string, string | undefined> = {}): FakeIo {
     err: (line) => void errLines.push(line),
     untilInterrupted: () => interrupted,
     interrupt: () => interrupt(),
-    async waitFor(pattern) {
-      for (let waited = 0; waited < 20_000; waited += 20) {
+    waitFor(pattern) {
+      const matched = (): RegExpExecArray | undefined => {
         for (const line of outLines) {
           const match = pattern.exec(line);
           if (match !== null) return match;
         }
         if (errLines.length > 0) throw new Error(`command failed: ${errLines.join('\n')}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      throw new Error(`no output line matched ${String(pattern)}: ${outLines.join('\n')}`);
+        return undefined;
+      };
+      return until(`an output line matching ${String(pattern)}`, matched, { timeoutMs: 20_000, context: () => outLines.join('\n') });
     },
   };
 }

@@ -7,7 +7,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/test-service.js';
@@ -15,6 +14,7 @@ import { listeningUrl, startCountingProxy, type CountingProxy } from '../support
 import { cli, runCliChild, spawnCli, type CliChild } from '../support/cli-runner.js';
 import { MiB, randomFile } from '../support/upload-helpers.js';
 import { md5Hex } from '../support/checksums.js';
+import { until } from '../support/until.js';
 
 interface JournalRow {
   asset_id: string | null;
@@ -34,16 +34,6 @@ function readJournal(stateDir: string): JournalRow[] {
     }
   } catch {
     return [];
-  }
-}
-
-async function until<T>(what: string, probe: () => T | undefined, context: () => string, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${context()}`);
-    await sleep(20);
   }
 }
 
@@ -84,8 +74,8 @@ describe('sync killed mid-upload', () => {
     const confirmed = await until('a part in the journal', () => {
       const row = readJournal(stateDir)[0];
       return row !== undefined && Object.keys(JSON.parse(row.parts) as object).length > 0 ? row : undefined;
-    }, progress);
-    await until('a stalled part to reach the proxy', () => (proxy.partBytes >= 16 * MiB + 4 * MiB ? true : undefined), progress);
+    }, { context: progress, timeoutMs: 30_000 });
+    await until('a stalled part to reach the proxy', () => (proxy.partBytes >= 16 * MiB + 4 * MiB ? true : undefined), { context: progress, timeoutMs: 30_000 });
     await child.kill();
     expect(child.process.signalCode).toBe('SIGKILL');
 

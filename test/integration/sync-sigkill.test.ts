@@ -165,7 +165,7 @@ describe('sync and service SIGKILLed during a mixed two-way sync', () => {
       const running = sync;
       // The moment counts from its first request, not its start: Node and tsx take a varying while
       // (over a minute measured on a 2-core machine at load 24).
-      await until('the sync process to reach the service', () => (proxy.requests > seen || running.process.exitCode !== null ? true : undefined), () => running.err, 300_000);
+      await until('the sync process to reach the service', () => (proxy.requests > seen || running.process.exitCode !== null ? true : undefined), { context: () => running.err, timeoutMs: 300_000 });
       expect(running.process.exitCode, running.err).toBeNull();
       await edits();
       if (kill === 10) writeLocal('Video/large-1.mov', bytesOf(LARGE_SIZES[1] ?? MiB));

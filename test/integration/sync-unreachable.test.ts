@@ -14,14 +14,10 @@ import { tempDirs } from '../support/temp-dirs.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { cli } from '../support/cli-runner.js';
 import { closedPort } from '../support/closed-port.js';
+import { until, type UntilOptions } from '../support/until.js';
 
-async function until(what: string, io: RecordingIo, done: () => boolean, timeoutMs = 90_000): Promise<void> {
-  for (let waited = 0; waited < timeoutMs; waited += 50) {
-    if (done()) return;
-    await sleep(50);
-  }
-  throw new Error(`timed out waiting for ${what}:\n${io.errLines.join('\n')}`);
-}
+/** Waits on what the CLI printed; on a timeout, says what it printed to stderr. */
+const printed = (io: RecordingIo): UntilOptions => ({ context: () => `\n${io.errLines.join('\n')}`, timeoutMs: 90_000, intervalMs: 50 });
 
 describe('sync while the service is unreachable', () => {
   const dirs = tempDirs();
@@ -42,15 +38,15 @@ describe('sync while the service is unreachable', () => {
     const exit = main(['sync', '--server', first.url, '--folder', folder, '--state', stateDir, '--stable-ms', '0'], io);
     const lines = (pattern: RegExp): string[] => io.errLines.filter((line) => pattern.test(line));
     try {
-      await until('the first upload', io, () => lines(/1 new/).length > 0);
+      await until('the first upload', () => lines(/1 new/).length > 0, printed(io));
       await first.stop();
       for (let file = 0; file < 8; file++) writeFileSync(join(folder, `during-${file}.txt`), `written while the service is away ${file}`);
-      await until('the unreachable line', io, () => lines(/^Can't reach the service/).length > 0);
+      await until('the unreachable line', () => lines(/^Can't reach the service/).length > 0, printed(io));
       // Long enough for the engine to poll and try the eight files more than once.
       await sleep(8_000);
       const second = await first.restart({ port });
       services.push(second);
-      await until('the eight files', io, () => second.running.ctx.db.prepare<[], { n: number }>("SELECT count(*) AS n FROM asset_files WHERE filename LIKE 'during-%'").get()?.n === 8);
+      await until('the eight files', () => second.running.ctx.db.prepare<[], { n: number }>("SELECT count(*) AS n FROM asset_files WHERE filename LIKE 'during-%'").get()?.n === 8, printed(io));
     } finally {
       io.interrupt();
     }

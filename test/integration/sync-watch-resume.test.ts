@@ -57,14 +57,14 @@ describe('a watching sync across a service restart', () => {
     const controller = new AbortController();
     const watching = harness.engine.watch(controller.signal);
     try {
-      await until('a confirmed part in the journal', () => (confirmedParts() > 0 ? true : undefined), progress);
-      await until('a stalled part to reach the proxy', () => (proxy.partBytes >= 16 * MiB + 4 * MiB ? true : undefined), progress);
+      await until('a confirmed part in the journal', () => (confirmedParts() > 0 ? true : undefined), { context: progress });
+      await until('a stalled part to reach the proxy', () => (proxy.partBytes >= 16 * MiB + 4 * MiB ? true : undefined), { context: progress });
       const uploadId = journal()?.upload_id;
 
       await service.stop();
       proxy.holdParts = undefined;
       // Down long enough for the engine to give up on this attempt: its retry is the next pass's.
-      await until('the engine to report the file not synced', () => issue(), progress);
+      await until('the engine to report the file not synced', () => issue(), { context: progress });
       expect(journal()?.upload_id).toBe(uploadId);
       const confirmedBytes = confirmedParts() * (journal()?.part_size ?? 0);
       expect(confirmedBytes).toBe(16 * MiB);
@@ -76,7 +76,7 @@ describe('a watching sync across a service restart', () => {
       const file = await until(
         'the upload to complete after the restart',
         () => db.prepare<[], { checksum: string; size: number }>('SELECT f.checksum, f.size FROM assets a JOIN asset_files f ON f.id = a.current_file_id').get(),
-        progress,
+        { context: progress },
       );
       expect(file).toEqual({ checksum: md5Hex(bytes), size: total });
       // The parts the service took after the restart are exactly the unconfirmed ones (before the fix:
@@ -85,7 +85,7 @@ describe('a watching sync across a service restart', () => {
       expect(proxy.partsAnswered).toBe(2);
       expect(proxy.answeredPartBytes).toBe(total - confirmedBytes);
       expect(db.prepare<[], { n: number }>('SELECT count(*) AS n FROM assets').get()?.n).toBe(1);
-      await until('the journal to clear', () => (journal() === undefined && issue() === undefined ? true : undefined), progress);
+      await until('the journal to clear', () => (journal() === undefined && issue() === undefined ? true : undefined), { context: progress });
     } finally {
       controller.abort();
       await watching;
