@@ -1,13 +1,14 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, rmSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from './cli.js';
 import type { CommandIo } from './platform/cli/command-io.js';
-import { makeTempDir, startTestService } from '../test/support/test-service.js';
+import { startTestService } from '../test/support/test-service.js';
 import { openDatabase } from './service/db/open-database.js';
 import { accountsRepo } from './service/accounts/accounts-repo.js';
 import { verifyPassword } from './service/accounts/passwords.js';
 import { until } from '../test/support/until.js';
+import { tempDir } from '../test/support/temp-dir.js';
 
 /** A CommandIo that records output and is interrupted when the test says so. */
 interface FakeIo extends CommandIo {
@@ -83,18 +84,8 @@ async function adminPasswordMatches(dataDir: string, password: string): Promise<
 }
 
 describe('asset-sync serve and token', () => {
-  const dirs: string[] = [];
-  const tempDir = (): string => {
-    const dir = makeTempDir('asset-sync-cli-');
-    dirs.push(dir);
-    return dir;
-  };
-  afterAll(() => {
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  });
-
   it('serves on a free port, prints a generated admin password on the first start only, and mints working tokens', async () => {
-    const dataDir = tempDir();
+    const dataDir = tempDir('asset-sync-cli-');
     let password = '';
     const first = await serving(['--data', dataDir, '--port', '0'], {}, async (url, io) => {
       expect(io.outLines).toHaveLength(2);
@@ -129,32 +120,32 @@ describe('asset-sync serve and token', () => {
   });
 
   it('takes the admin password from ASSET_SYNC_ADMIN_PASSWORD or --admin-password, never an empty one', async () => {
-    const fromEnv = tempDir();
+    const fromEnv = tempDir('asset-sync-cli-');
     const started = await serving(['--data', fromEnv, '--port', '0'], { ASSET_SYNC_ADMIN_PASSWORD: 'from the environment' }, async (url, io) => {
       expect(io.outLines).toEqual([`listening on ${url}`]);
     });
     expect(started.code).toBe(0);
     expect(await adminPasswordMatches(fromEnv, 'from the environment')).toBe(true);
 
-    const fromFlag = tempDir();
+    const fromFlag = tempDir('asset-sync-cli-');
     await serving(['--data', fromFlag, '--port', '0', '--admin-password', 'from the flag'], { ASSET_SYNC_ADMIN_PASSWORD: 'from the environment' }, async () => undefined);
     expect(await adminPasswordMatches(fromFlag, 'from the flag')).toBe(true);
 
     // An empty variable (`ASSET_SYNC_ADMIN_PASSWORD= asset-sync serve …`) is no password: one is generated.
-    const empty = tempDir();
+    const empty = tempDir('asset-sync-cli-');
     const generated = await serving(['--data', empty, '--port', '0'], { ASSET_SYNC_ADMIN_PASSWORD: '' }, async (_url, io) => {
       expect(io.outLines[0]).toMatch(/^created admin admin@localhost with password \S{20} /);
     });
     expect(generated.code).toBe(0);
     expect(await adminPasswordMatches(empty, '')).toBe(false);
 
-    const emptyFlag = await run(['serve', '--data', tempDir(), '--port', '0', '--admin-password', '']);
+    const emptyFlag = await run(['serve', '--data', tempDir('asset-sync-cli-'), '--port', '0', '--admin-password', '']);
     expect(emptyFlag.code).toBe(2);
     expect(emptyFlag.err).toContain('--admin-password');
   });
 
   it('refuses to mint a token for an unknown user or a missing data directory', async () => {
-    const service = await startTestService({}, {}, tempDir());
+    const service = await startTestService({}, {}, tempDir('asset-sync-cli-'));
     try {
       const nobody = await run(['token', '--data', service.dataDir, '--email', 'nobody@x']);
       expect(nobody.code).toBe(1);
@@ -162,7 +153,7 @@ describe('asset-sync serve and token', () => {
       expect(nobody.err).toContain('nobody@x');
       expect(nobody.err).toMatch(/^asset-sync: No user nobody@x/);
 
-      const missing = join(tempDir(), 'not-there');
+      const missing = join(tempDir('asset-sync-cli-'), 'not-there');
       const noData = await run(['token', '--data', missing]);
       expect(noData.code).toBe(1);
       expect(noData.out).toEqual([]);
@@ -188,7 +179,7 @@ describe('asset-sync serve and token', () => {
     [['token', '--data', 'DIR', '--bogus', 'x'], '--bogus'],
     [['token'], '--data'],
   ])('exits 2 for %j, naming %s', async (argv, flag) => {
-    const dataDir = join(tempDir(), 'data');
+    const dataDir = join(tempDir('asset-sync-cli-'), 'data');
     const result = await run(argv.map((arg) => (arg === 'DIR' ? dataDir : arg)));
     expect(result.code).toBe(2);
     expect(result.out).toEqual([]);
@@ -199,10 +190,10 @@ describe('asset-sync serve and token', () => {
   });
 
   it('exits 1 with the reason when the port is taken', async () => {
-    const service = await startTestService({}, {}, tempDir());
+    const service = await startTestService({}, {}, tempDir('asset-sync-cli-'));
     try {
       const port = new URL(service.url).port;
-      const result = await run(['serve', '--data', tempDir(), '--port', port]);
+      const result = await run(['serve', '--data', tempDir('asset-sync-cli-'), '--port', port]);
       expect(result.code).toBe(1);
       expect(result.err).toContain('EADDRINUSE');
     } finally {

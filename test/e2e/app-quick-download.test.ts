@@ -5,8 +5,7 @@
  * replace) and as the original (the same bytes). The tray's menu, built from the app's real state, then
  * offers it again. The view passes axe and leaves docs/screenshot-quick-download.png.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
@@ -16,6 +15,7 @@ import { remoteFiles, startHeadlessHarness, type HeadlessHarness } from './suppo
 import { checkAccessibility } from './support/check-accessibility.js';
 import { buildTrayMenu, type TrayMenuItem } from '../../src/main/desktop/tray-menu.js';
 import { searchCriterion } from '../../src/main/app/fetch-verified-file.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const docsScreenshot = fileURLToPath(new URL('../../docs/screenshot-quick-download.png', import.meta.url));
 
@@ -32,7 +32,7 @@ function makeImage(width: number, height: number, format: 'jpeg' | 'png'): Promi
 
 let browser: LaunchedBrowser | undefined;
 let harness: HeadlessHarness | undefined;
-const downloads = mkdtempSync(join(tmpdir(), 'asset-sync-downloads-'));
+const downloads = tempDir('asset-sync-downloads-');
 
 beforeAll(async () => {
   harness = await startHeadlessHarness({ downloadsDir: downloads });
@@ -42,7 +42,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await harness?.dispose();
-  rmSync(downloads, { recursive: true, force: true });
 }, 60_000);
 
 function flatLabels(items: readonly TrayMenuItem[]): string[] {

@@ -5,8 +5,7 @@
  * sender and argument and calls the real app controller of the headless harness (real local service).
  * The renderer is served as plain static files with no control server, so nothing can go over HTTP.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type LaunchedBrowser } from './support/launch-browser.js';
@@ -14,12 +13,13 @@ import { startHeadlessHarness, remoteFiles, type HeadlessHarness } from './suppo
 import { serveRenderer, type ServedRenderer } from './support/serve-renderer.js';
 import { saveScreenshot } from './support/screenshot.js';
 import { buildTestPreload, linkPage, type LinkedPage } from '../ipc/ipc-browser-link.js';
+import { tempDir } from '../support/temp-dir.js';
 
 let browser: LaunchedBrowser | undefined;
 let harness: HeadlessHarness | undefined;
 let served: ServedRenderer | undefined;
 let preload = '';
-const downloads = mkdtempSync(join(tmpdir(), 'asset-sync-ipc-downloads-'));
+const downloads = tempDir('asset-sync-ipc-downloads-');
 
 beforeAll(async () => {
   preload = buildTestPreload();
@@ -32,7 +32,6 @@ afterAll(async () => {
   await browser?.close();
   await served?.close();
   await harness?.dispose();
-  rmSync(downloads, { recursive: true, force: true });
 }, 60_000);
 
 async function openOverIpc(view = ''): Promise<{ page: Awaited<ReturnType<LaunchedBrowser['newPage']>>; link: LinkedPage }> {

@@ -5,10 +5,9 @@
  * everything arriving once; pause and resume; a drop named ` (2)`; settings that survive a restart and a
  * broken settings file kept aside with a clear error.
  */
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { startHeadlessApp, type HeadlessApp } from '../../src/main/headless/headless-app.js';
 import { createApiClient, type ApiClient } from '../../src/main/api/index.js';
 import { staticTokenProvider } from '../../src/main/api/api-client.js';
@@ -17,16 +16,7 @@ import { LOCAL_SUBDOMAIN } from '../../src/service/bootstrap.js';
 import type { AppState } from '../../src/shared/bridge/app-state.js';
 import { sendParts } from '../support/upload-helpers.js';
 import { until } from '../support/until.js';
-
-const made: string[] = [];
-const tempDir = (prefix: string): string => {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  made.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
+import { tempDir } from '../support/temp-dir.js';
 
 interface Setup {
   base: string;

@@ -7,13 +7,13 @@
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { tempDirs } from '../support/temp-dirs.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { fakeBrowser } from '../support/fake-browser.js';
 import { cli, runCliChild, spawnCli, type CliChild } from '../support/cli-runner.js';
 import { closedPort } from '../support/closed-port.js';
 import { tokenFilePath } from '../../src/main/auth/token-store.js';
 import { until } from '../support/until.js';
+import { tempDir } from '../support/temp-dir.js';
 
 /** Waits for the sign-in URL on the child's stderr. */
 async function signInUrl(child: CliChild): Promise<string> {
@@ -27,9 +27,7 @@ async function signInUrl(child: CliChild): Promise<string> {
 
 describe('asset-sync login', () => {
   let service: TestService;
-  const dirs = tempDirs();
   const children: CliChild[] = [];
-  const tempDir = (prefix: string): string => dirs.make(prefix);
 
   beforeAll(async () => {
     service = await startTestService();
@@ -39,7 +37,6 @@ describe('asset-sync login', () => {
   });
   afterAll(async () => {
     await service.dispose();
-    dirs.removeAll();
   });
 
   it('prints the URL with --no-browser, signs in through the browser, and the tokens carry sync', async () => {

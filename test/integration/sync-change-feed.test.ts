@@ -2,8 +2,7 @@
  * The change feed end to end [ours]: an engine watching with polls an hour apart, so whatever reaches
  * its folder in these tests came through the service's change feed (or a full listing it caused).
  */
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, staticTokenProvider } from '../../src/main/api/index.js';
@@ -13,6 +12,7 @@ import { startTestService, type TestService } from '../support/test-service.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 import { uploadNewAsset } from '../support/upload-helpers.js';
 import { until } from '../support/until.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const HOUR = 3_600_000;
 
@@ -34,8 +34,8 @@ interface Watching {
 
 /** An engine watching `remotePath` through `server`, once it follows the feed. */
 async function watch(server: string, token: string, remotePath: string): Promise<Watching> {
-  const folder = mkdtempSync(join(tmpdir(), 'asset-sync-feed-root-'));
-  const stateDir = mkdtempSync(join(tmpdir(), 'asset-sync-feed-state-'));
+  const folder = tempDir('asset-sync-feed-root-');
+  const stateDir = tempDir('asset-sync-feed-state-');
   const api = createApiClient({ server, tokens: staticTokenProvider(token) });
   const logs: string[] = [];
   const engine = createEngine(
@@ -55,8 +55,6 @@ async function watch(server: string, token: string, remotePath: string): Promise
       await watching;
       engine.close();
       api.close();
-      rmSync(folder, { recursive: true, force: true });
-      rmSync(stateDir, { recursive: true, force: true });
     },
   };
 }
@@ -112,7 +110,7 @@ describe('sync: the service change feed', () => {
   it('lists in full when a restarted service no longer knows the cursor (restored from a backup), missing nothing', async () => {
     const port = Number(new URL(service.url).port);
     await uploadNewAsset(service, '/Feed3/kept.txt', Buffer.from('kept'));
-    const backup = mkdtempSync(join(tmpdir(), 'asset-sync-feed-backup-'));
+    const backup = tempDir('asset-sync-feed-backup-');
     const client = await watch(service.url, token, '/Feed3');
     try {
       await until('the first listing', () => client.has('kept.txt'), FEED_WAIT);
@@ -135,7 +133,6 @@ describe('sync: the service change feed', () => {
       expect(client.has('kept.txt')).toBe(true);
     } finally {
       await client.stop();
-      rmSync(backup, { recursive: true, force: true });
     }
   });
 });

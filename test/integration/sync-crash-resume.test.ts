@@ -4,8 +4,7 @@
  * service, is SIGKILLed with one part confirmed and another mid-flight, and the next `sync --once` must
  * finish the same asset sending only the parts the service does not have.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +14,7 @@ import { cli, runCliChild, spawnCli, type CliChild } from '../support/cli-runner
 import { MiB, randomFile } from '../support/upload-helpers.js';
 import { md5Hex } from '../support/checksums.js';
 import { until } from '../support/until.js';
+import { tempDir } from '../support/temp-dir.js';
 
 interface JournalRow {
   asset_id: string | null;
@@ -41,8 +41,8 @@ describe('sync killed mid-upload', () => {
   let proxy: CountingProxy;
   let service: TestService;
   let child: CliChild | undefined;
-  const folder = mkdtempSync(join(tmpdir(), 'asset-sync-crash-root-'));
-  const stateDir = mkdtempSync(join(tmpdir(), 'asset-sync-crash-state-'));
+  const folder = tempDir('asset-sync-crash-root-');
+  const stateDir = tempDir('asset-sync-crash-state-');
 
   beforeAll(async () => {
     proxy = await startCountingProxy();
@@ -54,8 +54,6 @@ describe('sync killed mid-upload', () => {
     await child?.kill();
     await service.dispose();
     await proxy.close();
-    rmSync(folder, { recursive: true, force: true });
-    rmSync(stateDir, { recursive: true, force: true });
   });
 
   it('resumes the same asset and sends only the parts the service did not confirm', { timeout: 120_000 }, async () => {

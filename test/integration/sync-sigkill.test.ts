@@ -19,10 +19,10 @@ import { cli, runCliChild, spawnCli, type CliChild } from '../support/cli-runner
 import { startCountingProxy, type CountingProxy } from '../support/counting-proxy.js';
 import { remoteApi, type RemoteApi } from '../support/remote-tree.js';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
-import { tempDirs } from '../support/temp-dirs.js';
 import { until } from '../support/until.js';
 import { MiB } from '../support/upload-helpers.js';
 import { sha256Hex } from '../support/checksums.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const SEED = Number(process.env.ASSET_SYNC_KILL_SEED ?? 19);
 /** ASSET_SYNC_KILLS runs a shorter or longer chaos phase; the service goes down at every fourth kill (5 of 20). */
@@ -67,12 +67,11 @@ function filesUnder(dir: string): string[] {
 }
 
 describe('sync and service SIGKILLed during a mixed two-way sync', () => {
-  const dirs = tempDirs();
-  const folder = dirs.make('asset-sync-kill-root-');
-  const stateDir = dirs.make('asset-sync-kill-state-');
-  const dataDir = dirs.make('asset-sync-kill-data-');
+  const folder = tempDir('asset-sync-kill-root-');
+  const stateDir = tempDir('asset-sync-kill-state-');
+  const dataDir = tempDir('asset-sync-kill-data-');
   // The trash deletions would go to (none are expected: nobody deletes), looked in for lost content.
-  const xdgData = dirs.make('asset-sync-kill-xdg-');
+  const xdgData = tempDir('asset-sync-kill-xdg-');
   let proxy: CountingProxy;
   let service: ServiceProcess | undefined;
   let sync: CliChild | undefined;
@@ -88,7 +87,6 @@ describe('sync and service SIGKILLed during a mixed two-way sync', () => {
     await sync?.kill();
     await service?.kill();
     await proxy.close();
-    dirs.removeAll();
   });
 
   it(`keeps both sides whole and in step through ${SYNC_KILLS} sync kills and ${SERVICE_KILLS.size} service kills`, { timeout: 1_200_000 }, async () => {

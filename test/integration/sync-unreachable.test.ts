@@ -10,29 +10,27 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
 import { recordingIo, type RecordingIo } from '../support/fake-io.js';
-import { tempDirs } from '../support/temp-dirs.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { cli } from '../support/cli-runner.js';
 import { closedPort } from '../support/closed-port.js';
 import { until, type UntilOptions } from '../support/until.js';
+import { tempDir } from '../support/temp-dir.js';
 
 /** Waits on what the CLI printed; on a timeout, says what it printed to stderr. */
 const printed = (io: RecordingIo): UntilOptions => ({ context: () => `\n${io.errLines.join('\n')}`, timeoutMs: 90_000, intervalMs: 50 });
 
 describe('sync while the service is unreachable', () => {
-  const dirs = tempDirs();
   const services: TestService[] = [];
   afterAll(async () => {
     for (const service of services) await service.dispose().catch(() => undefined);
-    dirs.removeAll();
   });
 
   it('says it once per change of state, not per file, and syncs what waited once the service is back', async () => {
     const first = await startTestService();
     services.push(first);
     const port = Number(new URL(first.url).port);
-    const folder = dirs.make('asset-sync-unreachable-root-');
-    const stateDir = dirs.make('asset-sync-unreachable-state-');
+    const folder = tempDir('asset-sync-unreachable-root-');
+    const stateDir = tempDir('asset-sync-unreachable-state-');
     writeFileSync(join(folder, 'before.txt'), 'before');
     const io = recordingIo({ ASSET_SYNC_TOKEN: await first.token(undefined, 3600) });
     const exit = main(['sync', '--server', first.url, '--folder', folder, '--state', stateDir, '--stable-ms', '0'], io);
@@ -57,8 +55,8 @@ describe('sync while the service is unreachable', () => {
   }, 180_000);
 
   it('sums up, with --once, the files the service was not there for', async () => {
-    const folder = dirs.make('asset-sync-unreachable-once-');
-    const stateDir = dirs.make('asset-sync-unreachable-once-state-');
+    const folder = tempDir('asset-sync-unreachable-once-');
+    const stateDir = tempDir('asset-sync-unreachable-once-state-');
     for (let file = 0; file < 3; file++) writeFileSync(join(folder, `f${file}.txt`), `${file}`);
     const server = `http://127.0.0.1:${await closedPort()}`;
     const run = await cli(['sync', '--server', server, '--folder', folder, '--state', stateDir, '--once', '--stable-ms', '0'], { ASSET_SYNC_TOKEN: 'any' });

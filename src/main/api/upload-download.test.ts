@@ -1,12 +1,13 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIB } from '../../shared/api/part-layout.js';
 import type { ApiClient } from './create-api-client.js';
 import { missingPartNumbers } from './upload-resources.js';
-import { makeTempDir, startTestService, type TestService } from '../../../test/support/test-service.js';
+import { startTestService, type TestService } from '../../../test/support/test-service.js';
 import { clientFor, randomTempFile } from '../../../test/support/api-client-service.js';
 import { md5Hex, md5Base64 } from '../../../test/support/checksums.js';
+import { tempDir } from '../../../test/support/temp-dir.js';
 
 describe('uploads and downloads through the client against the real service', () => {
   let service: TestService;
@@ -16,13 +17,12 @@ describe('uploads and downloads through the client against the real service', ()
   beforeEach(async () => {
     service = await startTestService();
     api = await clientFor(service);
-    dir = makeTempDir('asset-sync-api-');
+    dir = tempDir('asset-sync-api-');
   });
 
   afterEach(async () => {
     api.close();
     await service.dispose();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('uploads a 12 MiB file in two parts, downloads it back byte for byte, and resumes a download with Range', async () => {

@@ -1,24 +1,24 @@
-import { readdirSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { login, logout } from './loopback-login.js';
 import { createTokenProvider } from './token-provider.js';
 import { readTokens, tokenFilePath, writeTokens } from './token-store.js';
 import { createApiClient } from '../api/create-api-client.js';
-import { makeTempDir, startTestService, type TestService } from '../../../test/support/test-service.js';
+import { startTestService, type TestService } from '../../../test/support/test-service.js';
 import { fakeBrowser } from '../../../test/support/fake-browser.js';
+import { tempDir } from '../../../test/support/temp-dir.js';
 
 describe('signing in against the real service', () => {
   let service: TestService | undefined;
   let stateDir: string;
 
   beforeEach(() => {
-    stateDir = makeTempDir('asset-sync-login-');
+    stateDir = tempDir('asset-sync-login-');
   });
 
   afterEach(async () => {
     await service?.dispose();
     service = undefined;
-    rmSync(stateDir, { recursive: true, force: true });
   });
 
   async function signIn(overrides: Parameters<typeof startTestService>[0] = {}) {

@@ -5,12 +5,13 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import yauzl from 'yauzl';
 import { cli } from '../../../test/support/cli-runner.js';
-import { makeTempDir, startTestService, type TestService } from '../../../test/support/test-service.js';
+import { startTestService, type TestService } from '../../../test/support/test-service.js';
 import { uploadNewAsset } from '../../../test/support/upload-helpers.js';
 import { makeImage, makePdf } from '../../../test/support/media-fixtures.js';
 import { sendJson, startFakeServer } from '../../../test/support/api-client-fakes.js';
 import { renderTransformation, type RenderTransformation } from '../../service/transforms/render-transformation.js';
 import { md5Hex } from '../../../test/support/checksums.js';
+import { tempDir } from '../../../test/support/temp-dir.js';
 
 function zipNames(path: string): Promise<string[]> {
   return new Promise((resolve, reject) => {
@@ -38,7 +39,7 @@ describe('asset-sync download', () => {
   beforeAll(async () => {
     service = await startTestService();
     env = { ASSET_SYNC_TOKEN: await service.token() };
-    state = makeTempDir();
+    state = tempDir();
     bytes.photo = await makeImage(2400, 1600);
     bytes.brief = await makePdf();
     ids.photo = (await uploadNewAsset(service, '/dl/harbour photo.jpg', bytes.photo)).assetId;
@@ -49,7 +50,7 @@ describe('asset-sync download', () => {
   });
 
   it('downloads assets by id as they are, printing where each went', async () => {
-    const out = makeTempDir();
+    const out = tempDir();
     const run = await download([ids.photo ?? '', ids.brief ?? '', '--out', out]);
     expect(run.code).toBe(0);
     expect(run.out.split('\n')).toEqual([join(out, 'harbour photo.jpg'), join(out, 'harbour brief.pdf')]);
@@ -60,7 +61,7 @@ describe('asset-sync download', () => {
   });
 
   it('finds assets by search and applies a preset by name: the photo web-sized, the PDF as it is', async () => {
-    const out = makeTempDir();
+    const out = tempDir();
     const run = await download(['--search', 'HARBOUR', '--preset', 'web (1000 px jpg)', '--out', out]);
     expect(run.code).toBe(0);
     expect(readdirSync(out).sort()).toEqual(['harbour brief.pdf', 'harbour photo.jpg']);
@@ -69,7 +70,7 @@ describe('asset-sync download', () => {
   });
 
   it('downloads one zip of them all', async () => {
-    const out = makeTempDir();
+    const out = tempDir();
     const run = await download([ids.photo ?? '', ids.brief ?? '', '--preset', 'thumbnail-300-webp', '--zip', '--out', out]);
     expect(run.code).toBe(0);
     const [zip] = readdirSync(out);
@@ -78,7 +79,7 @@ describe('asset-sync download', () => {
   });
 
   it('resumes a partial download, and never takes a file that does not match', async () => {
-    const out = makeTempDir();
+    const out = tempDir();
     const photo = bytes.photo ?? Buffer.alloc(0);
     const part = join(out, `.harbour photo.jpg.${md5Hex(photo).slice(0, 12)}.part`);
     writeFileSync(part, photo.subarray(0, 5000));
@@ -88,7 +89,7 @@ describe('asset-sync download', () => {
     expect(readFileSync(join(out, 'harbour photo.jpg')).equals(photo)).toBe(true);
 
     // A partial file whose bytes are wrong: the download fails its check and is dropped; the next run succeeds.
-    const other = makeTempDir();
+    const other = tempDir();
     const corrupt = Buffer.from(photo.subarray(0, 5000));
     corrupt.fill(7, 100, 200);
     writeFileSync(join(other, `.harbour photo.jpg.${md5Hex(photo).slice(0, 12)}.part`), corrupt);
@@ -101,7 +102,7 @@ describe('asset-sync download', () => {
   });
 
   it('keeps a different file of the same name, and skips the same file', async () => {
-    const out = makeTempDir();
+    const out = tempDir();
     mkdirSync(out, { recursive: true });
     writeFileSync(join(out, 'harbour brief.pdf'), 'my own notes');
     expect((await download([ids.brief ?? '', '--out', out])).out).toBe(join(out, 'harbour brief (2).pdf'));
@@ -117,7 +118,7 @@ describe('asset-sync download', () => {
     const small = Buffer.from('a few bytes');
     const largeId = (await uploadNewAsset(service, '/dl/a/notes.bin', large)).assetId;
     const smallId = (await uploadNewAsset(service, '/dl/b/notes.bin', small)).assetId;
-    const out = makeTempDir();
+    const out = tempDir();
     const run = await download([ids.brief ?? '', largeId, smallId, '--out', out]);
     expect(run.code).toBe(0);
     expect(run.out.split('\n')).toEqual([join(out, 'harbour brief.pdf'), join(out, 'notes.bin'), join(out, 'notes (2).bin')]);
@@ -152,7 +153,7 @@ describe('asset-sync download', () => {
       }
     });
     try {
-      const out = makeTempDir();
+      const out = tempDir();
       const run = await cli(['download', 'a', 'b', '--server', fake.url, '--state', state, '--out', out], env);
       expect(run).toMatchObject({ code: 0, out: [join(out, 'first.jpg'), join(out, 'second.jpg')].join('\n') });
       expect(readFileSync(join(out, 'second.jpg'), 'utf8')).toBe('second file');
@@ -185,7 +186,7 @@ describe('asset-sync download', () => {
       const photos = await Promise.all([makeImage(1600, 1200), makeImage(1500, 1200), makeImage(1400, 1200)]);
       heldBytes = photos[2];
       const [first, second, last] = await Promise.all(photos.map(async (photo, index) => (await uploadNewAsset(gated, `/held/photo-${index}.jpg`, photo)).assetId));
-      const out = makeTempDir();
+      const out = tempDir();
       const args = ['download', first ?? '', 'no-such-asset', second ?? '', last ?? '', '--preset', 'Web (1000 px JPG)', '--server', gated.url, '--state', state, '--out', out];
       const running = cli(args, { ASSET_SYNC_TOKEN: await gated.token() });
       // The photo after the failed item is fetched while the last one is still rendering.
@@ -211,11 +212,11 @@ describe('asset-sync download', () => {
     expect((await download([])).code).toBe(2);
     expect((await download(['x', '--search', 'y'])).code).toBe(2);
     expect((await download(['x', '--preset', 'a', '--original'])).err).toContain('--preset and --original exclude each other');
-    const unknown = await download([ids.photo ?? '', '--preset', 'Poster', '--out', makeTempDir()]);
+    const unknown = await download([ids.photo ?? '', '--preset', 'Poster', '--out', tempDir()]);
     expect(unknown).toMatchObject({ code: 1, err: expect.stringContaining('No preset "Poster". The service offers: "Web (1000 px JPG)"') });
-    const nothing = await download(['--search', 'no such thing', '--out', makeTempDir()]);
+    const nothing = await download(['--search', 'no such thing', '--out', tempDir()]);
     expect(nothing).toMatchObject({ code: 1, err: 'No asset matches "no such thing".' });
-    const missing = await download(['no-such-asset', '--out', makeTempDir()]);
+    const missing = await download(['no-such-asset', '--out', tempDir()]);
     expect(missing).toMatchObject({ code: 1, err: expect.stringMatching(/^no-such-asset: .*No asset with id "no-such-asset"\. \[NOT_FOUND\]$/) });
   });
 });

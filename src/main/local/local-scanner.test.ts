@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, chmodSync, lstatSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, chmodSync, lstatSync, mkdirSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { CountingFileSystem, collector, summarise } from '../../../test/support/local-fs-helpers.js';
 import { HASH_READ_BYTES } from './hash-file.js';
 import { IgnoreRules } from './ignore-rules.js';
@@ -11,6 +10,7 @@ import { LocalScanner } from './local-scanner.js';
 import { NodeFileSystem } from './node-file-system.js';
 import type { LocalFile, LocalObservation, PreviousFile } from './observations.js';
 import { md5Hex } from '../../../test/support/checksums.js';
+import { tempDir } from '../../../test/support/temp-dir.js';
 
 const NFC_CAFE = 'caf\u00e9.png';
 const NFD_RESUME = 'Re\u0301sume\u0301.pdf';
@@ -40,7 +40,7 @@ describe('LocalScanner on a real directory', () => {
   let hasFifo = false;
 
   beforeEach(() => {
-    root = mkdtempSync(join(tmpdir(), 'asset-sync-scan-'));
+    root = tempDir('asset-sync-scan-');
     const put = (relPath: string, data: string | Buffer): void => {
       mkdirSync(join(root, relPath, '..'), { recursive: true });
       writeFileSync(join(root, relPath), data);
@@ -65,9 +65,6 @@ describe('LocalScanner on a real directory', () => {
     hasFifo = mkfifo(join(root, 'pipe'));
   });
 
-  afterEach(() => {
-    rmSync(root, { recursive: true, force: true });
-  });
 
   it('reports files, folders and what is not synced, NFC-normalised, without following links', async () => {
     const { sink, byPath } = collector();

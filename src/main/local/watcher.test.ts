@@ -1,5 +1,4 @@
-import { appendFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ChokidarWatcher } from './chokidar-watcher.js';
@@ -9,6 +8,7 @@ import { NativeWatcher } from './native-watcher.js';
 import { isSameOrInside } from './rel-path.js';
 import type { Watcher, WatcherOptions } from './watcher.js';
 import { until } from '../../../test/support/until.js';
+import { tempDir } from '../../../test/support/temp-dir.js';
 
 const watchHandles = (): number => process.getActiveResourcesInfo().filter((type) => type === 'FSEventWrap').length;
 
@@ -26,7 +26,7 @@ describe.each(implementations)('%s on a real directory', (_name, create) => {
   let hints: string[];
 
   beforeEach(() => {
-    root = mkdtempSync(join(tmpdir(), 'asset-sync-watch-'));
+    root = tempDir('asset-sync-watch-');
     mkdirSync(join(root, 'existing'));
     writeFileSync(join(root, 'existing/old.png'), 'old');
     hints = [];
@@ -34,7 +34,6 @@ describe.each(implementations)('%s on a real directory', (_name, create) => {
 
   afterEach(async () => {
     await watcher?.close();
-    rmSync(root, { recursive: true, force: true });
   });
 
   const start = async (): Promise<Watcher> => {
@@ -79,7 +78,7 @@ describe.each(implementations)('%s on a real directory', (_name, create) => {
     await until('a write in the renamed folder', () => hinted('renamed/inside.png'), { timeoutMs: HINT_WAIT_MS });
     expect(hints.some((hint) => hint.startsWith('existing'))).toBe(false);
 
-    const outside = mkdtempSync(join(tmpdir(), 'asset-sync-outside-'));
+    const outside = tempDir('asset-sync-outside-');
     mkdirSync(join(outside, 'tree/deep'), { recursive: true });
     renameSync(join(outside, 'tree'), join(root, 'moved-in'));
     rmSync(outside, { recursive: true });

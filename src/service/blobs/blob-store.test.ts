@@ -1,12 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { tempDirs } from '../../../test/support/temp-dirs.js';
 import { createBlobStore } from './blob-store.js';
 import { BlobLayoutError } from './blob-layout.js';
 import { DirectorySyncs } from './directory-syncs.js';
 import { sha256Hex } from '../../../test/support/checksums.js';
+import { tempDir } from '../../../test/support/temp-dir.js';
 
 interface Sync {
   dir: string;
@@ -42,18 +42,14 @@ function recordingSyncs(ms = 0) {
 }
 
 describe('blob store', () => {
-  const dirs = tempDirs();
   let base: string;
   let root: string;
   let work: string;
   beforeEach(() => {
-    base = dirs.make('blob-store-');
+    base = tempDir('blob-store-');
     root = join(base, 'blobs');
     work = join(base, 'uploads');
     mkdirSync(work);
-  });
-  afterEach(() => {
-    dirs.removeAll();
   });
 
   const upload = (bytes: Buffer): { file: string; sha: string } => {

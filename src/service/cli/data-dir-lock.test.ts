@@ -1,21 +1,13 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LOCK_FILE, lockDataDir } from './data-dir-lock.js';
 import { startTestService } from '../../../test/support/test-service.js';
+import { tempDir } from '../../../test/support/temp-dir.js';
 
 describe('lockDataDir', () => {
-  const dirs: string[] = [];
-  const dataDir = (): string => {
-    const dir = mkdtempSync(join(tmpdir(), 'asset-sync-lock-'));
-    dirs.push(dir);
-    return dir;
-  };
-  afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
-
   it('takes the directory, refuses a second taker naming the holder, and lets it go on release', () => {
-    const dir = dataDir();
+    const dir = tempDir('asset-sync-lock-');
     const lock = lockDataDir(dir);
     expect(JSON.parse(readFileSync(join(dir, LOCK_FILE), 'utf8'))).toMatchObject({ pid: process.pid });
     expect(() => lockDataDir(dir)).toThrow(expect.objectContaining({ code: 'DATA_DIR_IN_USE', message: expect.stringContaining(`process ${process.pid}`) }));
@@ -29,7 +21,7 @@ describe('lockDataDir', () => {
   });
 
   it('takes over a lock whose process is gone, one left by an earlier process with its own id, and one it cannot read', () => {
-    const dir = dataDir();
+    const dir = tempDir('asset-sync-lock-');
     const lockFile = join(dir, LOCK_FILE);
     writeFileSync(lockFile, JSON.stringify({ pid: 4242, since: '2026-01-01T00:00:00Z' }));
     lockDataDir(dir, { isAlive: () => false }).release();
@@ -46,7 +38,7 @@ describe('lockDataDir', () => {
   });
 
   it('does not remove a lock another service took after its own was taken over', () => {
-    const dir = dataDir();
+    const dir = tempDir('asset-sync-lock-');
     const lock = lockDataDir(dir);
     writeFileSync(join(dir, LOCK_FILE), JSON.stringify({ pid: 4242, since: '2026-01-01T00:00:00Z' }));
     lock.release();

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestService, type TestService } from '../../../test/support/test-service.js';
 import { makeHeavyPdf, makePdf } from '../../../test/support/media-fixtures.js';
 import { DocumentRenderer } from './document-renderer.js';
+import { tempDir } from '../../../test/support/temp-dir.js';
 
 describe('DocumentRenderer', () => {
   let service: TestService;
@@ -12,12 +12,11 @@ describe('DocumentRenderer', () => {
   const renderer = new DocumentRenderer();
   beforeAll(async () => {
     service = await startTestService();
-    dir = mkdtempSync(join(tmpdir(), 'asset-sync-pages-'));
+    dir = tempDir('asset-sync-pages-');
   });
   afterAll(async () => {
     await renderer.close();
     await service.dispose();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('renders a page on its worker while this thread answers requests', async () => {

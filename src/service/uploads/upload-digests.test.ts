@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, openSync, closeSync, readFileSync, rmSync, writeSync, ftruncateSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { openSync, closeSync, readFileSync, writeSync, ftruncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { partRange } from '../../shared/api/part-layout.js';
 import { DigestPool } from './digest-pool.js';
 import { KEEP_FILE_BYTES, UploadDigests, contiguousEnd, type DigestLayout, type PartProgress } from './upload-digests.js';
 import { md5Hex, sha256Hex } from '../../../test/support/checksums.js';
+import { tempDir } from '../../../test/support/temp-dir.js';
 
 /** A pool that remembers every feed, to tell a running digest from a rehash at completion. */
 class RecordingPool extends DigestPool {
@@ -121,12 +121,11 @@ describe('UploadDigests', () => {
   let dir: string;
   let pool: RecordingPool;
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'upload-digests-'));
+    dir = tempDir('upload-digests-');
     pool = new RecordingPool(1);
   });
   afterEach(async () => {
     await pool.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('digests parts that arrive out of order, the last one short, and needs no rehash at completion', async () => {
@@ -358,12 +357,11 @@ describe('UploadDigests with the file digest in two lanes (two workers)', () => 
   let dir: string;
   let pool: RecordingPool;
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'upload-digests-lanes-'));
+    dir = tempDir('upload-digests-lanes-');
     pool = new RecordingPool(2);
   });
   afterEach(async () => {
     await pool.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('digests parts arriving side by side and out of order, and completion reads nothing new', async () => {
