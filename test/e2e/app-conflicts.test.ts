@@ -6,30 +6,19 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, type LaunchedBrowser } from './support/launch-browser.js';
-import { startHeadlessHarness, remoteFiles, type HeadlessHarness } from './support/headless-harness.js';
-import { checkAccessibility } from './support/check-accessibility.js';
-import { saveScreenshot } from './support/screenshot.js';
+import { describe, expect, it } from 'vitest';
+import { remoteFiles } from './support/headless-harness.js';
 import { md5Hex } from '../support/checksums.js';
+import { browserSuite } from './support/browser-suite.js';
+import { capture } from './support/capture.js';
 
-let browser: LaunchedBrowser | undefined;
-let harness: HeadlessHarness | undefined;
 const names = ['mine', 'theirs', 'both'] as const;
 
-beforeAll(async () => {
-  harness = await startHeadlessHarness();
-  browser = await launchBrowser();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await harness?.dispose();
-}, 60_000);
+const suite = browserSuite({ harness: {} });
 
 describe('conflicts resolved from the window', { timeout: 240_000 }, () => {
   it('lists a conflict per file with both versions, and resolves each of the three ways', async () => {
-    const h = harness!;
+    const h = suite.harness();
     const docs = join(h.folder, 'Docs');
     mkdirSync(docs, { recursive: true });
     for (const name of names) writeFileSync(join(docs, `${name}.txt`), `${name}: base`);
@@ -47,10 +36,9 @@ describe('conflicts resolved from the window', { timeout: 240_000 }, () => {
     }
     await h.app.controller.resume({ folderId });
 
-    const page = await h.open(browser!, 'conflicts');
+    const page = await h.open(suite.browser(), 'conflicts');
     for (const name of names) await page.getByRole('heading', { name: `${name}.txt` }).waitFor({ timeout: 45_000 });
-    await saveScreenshot(page, 'app-conflicts');
-    await checkAccessibility(page, 'conflicts');
+    await capture(page, 'app-conflicts', 'conflicts');
 
     for (const name of names) {
       const keep = { mine: 'Keep mine', theirs: 'Keep theirs', both: 'Keep both' }[name];

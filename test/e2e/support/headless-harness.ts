@@ -125,3 +125,8 @@ export async function remoteFiles(api: ApiClient): Promise<{ path: string; id: s
   }
   return result.sort((a, b) => a.path.localeCompare(b.path));
 }
+
+/** The paths of the service's assets (`/folder/name`), sorted: what arrived, for a test to compare. */
+export async function remotePaths(harness: HeadlessHarness): Promise<string[]> {
+  return (await remoteFiles(await harness.api())).map((file) => file.path);
+}
