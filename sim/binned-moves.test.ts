@@ -9,10 +9,10 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { NO_FAULTS } from './faults.js';
-import { md5Hex } from './remote-view.js';
 import { closeSimService, runSeed } from './run-seed.js';
 import type { Step } from './scenario.js';
 import { remoteOf, syncs, treeOf } from './scenario-trace.js';
+import { md5Hex } from '../test/support/checksums.js';
 
 /** Seeds that failed before the fix (seed 3's draws had client 1 sync first and missed the bug). */
 const SEEDS = [1, 2, 4];

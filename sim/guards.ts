@@ -15,10 +15,11 @@ import type { Engine } from '../src/main/engine/index.js';
 import type { Clock } from '../src/main/local/clock.js';
 import type { MemoryFileSystem } from '../src/main/local/memory-file-system.js';
 import { filesUnder } from './invariants.js';
-import { md5Hex, type RemoteAsset, type RemoteView } from './remote-view.js';
+import type { RemoteAsset, RemoteView } from './remote-view.js';
 import { aTurn } from './store-view.js';
 import type { UserWrites } from './user-writes.js';
 import type { EventDriven } from './watch-faults.js';
+import { md5Hex } from '../test/support/checksums.js';
 
 const BULK_FILES = 12;
 const ENGINE_DIR = '.asset-sync';

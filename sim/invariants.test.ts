@@ -5,8 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryFileSystem } from '../src/main/local/memory-file-system.js';
 import { BinnedVersions, checkInvariants, TwinSpellings } from './invariants.js';
-import { md5Hex, type RemoteAsset } from './remote-view.js';
+import type { RemoteAsset } from './remote-view.js';
 import { UserWrites } from './user-writes.js';
+import { md5Hex } from '../test/support/checksums.js';
 
 function asset(versions: readonly string[]): RemoteAsset {
   const current = versions.at(-1);

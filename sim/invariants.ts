@@ -13,8 +13,9 @@
  */
 import type { MemoryFileSystem } from '../src/main/local/memory-file-system.js';
 import type { NameMode } from '../src/main/local/name-map.js';
-import { md5Hex, type RemoteAsset } from './remote-view.js';
+import type { RemoteAsset } from './remote-view.js';
 import type { UserWrites } from './user-writes.js';
+import { md5Hex } from '../test/support/checksums.js';
 
 export interface ClientView {
   index: number;

@@ -3,7 +3,6 @@
  * faults), and a listing of every asset, binned ones too, with each version's checksum, for the
  * invariant checks (read from the service's store: store-view.ts). Remote paths here are relative (`A/a.txt`), the sync roots being `/`.
  */
-import { createHash } from 'node:crypto';
 import type { AssetApi } from '../src/main/api/asset-api.js';
 import { isApiError } from '../src/main/api/index.js';
 import type { MemoryFileSystem } from '../src/main/local/memory-file-system.js';
@@ -19,8 +18,6 @@ export interface RemoteAsset {
   /** Every version's checksum, the current one included. */
   versions: string[];
 }
-
-export const md5Hex = (text: string | Uint8Array): string => createHash('md5').update(text).digest('hex');
 
 export class RemoteView {
   private sourceCount = 0;

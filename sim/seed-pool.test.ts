@@ -3,13 +3,13 @@
  * trace), every seed is reported once, and a worker that dies does not make its seeds disappear.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeSimService, runSeed } from './run-seed.js';
 import { runPool, type SeedReport } from './seed-pool.js';
+import { tempDir } from '../test/support/temp-dir.js';
 
 const PLANTED = ['--plant', 'journal-after-job', '--network', '0', '--disk', '0', '--crash', '4', '--commit', '0'];
 
@@ -32,18 +32,14 @@ describe('seeds in worker processes', { timeout: 300_000 }, () => {
   });
 
   it('counts the seeds of a worker that died as failed, and those no worker was left to run', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'seed-pool-'));
-    try {
-      // A worker that asks for seeds, then dies on the first chunk it is handed.
-      const script = join(dir, 'dying-worker.mjs');
-      writeFileSync(script, "process.send({ kind: 'ready' }); process.on('message', () => process.exit(3));\n");
-      const reports: SeedReport[] = [];
-      await runPool({ script, args: [], seeds: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], jobs: 1, onReport: (report) => reports.push(report) });
-      expect(reports.map((report) => report.seed).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-      expect(reports.every((report) => report.failed)).toBe(true);
-      expect(reports.filter((report) => report.lines.join('').includes('exit code 3')).map((report) => report.seed)).toEqual([1, 2, 3]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const dir = tempDir('seed-pool-');
+    // A worker that asks for seeds, then dies on the first chunk it is handed.
+    const script = join(dir, 'dying-worker.mjs');
+    writeFileSync(script, "process.send({ kind: 'ready' }); process.on('message', () => process.exit(3));\n");
+    const reports: SeedReport[] = [];
+    await runPool({ script, args: [], seeds: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], jobs: 1, onReport: (report) => reports.push(report) });
+    expect(reports.map((report) => report.seed).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(reports.every((report) => report.failed)).toBe(true);
+    expect(reports.filter((report) => report.lines.join('').includes('exit code 3')).map((report) => report.seed)).toEqual([1, 2, 3]);
   });
 });

@@ -4,7 +4,6 @@
  * fastify's routing entry (direct-request.ts: no socket carries a request), behind the fault layer. Part uploads and downloads,
  * which the real client streams from and to real files, read and write the MemoryFileSystem instead.
  */
-import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { createApiClient } from '../src/main/api/create-api-client.js';
 import { staticTokenProvider, type JsonAnswer, type JsonTransport } from '../src/main/api/api-client.js';
@@ -18,6 +17,7 @@ import { directRequest, type DirectAnswer } from './direct-request.js';
 import { transportFailure, type Faults, type NetworkFault } from './faults.js';
 import type { Prng } from './prng.js';
 import type { SimClock } from './sim-clock.js';
+import { md5Hex } from '../test/support/checksums.js';
 
 export const SIM_SERVER = 'http://sim.invalid';
 const COMPLETE_HEADER = 'asset-sync-complete';
@@ -166,7 +166,7 @@ export function simApi(deps: SimApiDeps): AssetApi {
       await handle.close();
     }
     options.onProgress?.(answer.body.length);
-    return { size: answer.body.length, resumed: false, etag: answer.headers.etag, ...(options.md5 === true ? { md5: createHash('md5').update(answer.body).digest('hex') } : {}) };
+    return { size: answer.body.length, resumed: false, etag: answer.headers.etag, ...(options.md5 === true ? { md5: md5Hex(answer.body) } : {}) };
   };
 
   return {

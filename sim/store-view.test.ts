@@ -6,8 +6,9 @@ import { Faults, NO_FAULTS } from './faults.js';
 import { Prng } from './prng.js';
 import { SimClock } from './sim-clock.js';
 import { simApi } from './sim-api.js';
-import { RemoteView, md5Hex } from './remote-view.js';
+import { RemoteView } from './remote-view.js';
 import { storeView } from './store-view.js';
+import { md5Hex } from '../test/support/checksums.js';
 
 describe('storeView', () => {
   let service: TestService;

@@ -4,11 +4,12 @@
  * asset with a current file in a folder); the service may be running (SQLite WAL serialises writers).
  * Also writes each file's bytes under `rawDir/<n>` for the baseline server.
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { withDataDir } from '../../src/service/cli/data-dir.js';
 import { blobPath } from '../../src/service/blobs/blob-layout.js';
+import { md5Hex, sha256Hex } from '../../test/support/checksums.js';
 
 export interface SeededFiles {
   count: number;
@@ -42,7 +43,7 @@ export async function seedServiceFiles(dataDir: string, rawDir: string, count: n
       for (let index = 0; index < count; index++) {
         const content = randomBytes(1024 + ((index * 7919) % (31 * 1024)));
         bytes += content.length;
-        const sha256 = createHash('sha256').update(content).digest('hex');
+        const sha256 = sha256Hex(content);
         const blob = blobPath(join(dataDir, 'blobs'), sha256);
         mkdirSync(dirname(blob), { recursive: true });
         writeFileSync(blob, content);
@@ -50,7 +51,7 @@ export async function seedServiceFiles(dataDir: string, rawDir: string, count: n
         const assetId = randomUUID();
         const fileId = randomUUID();
         insertAsset.run(assetId, account.id, fileId, now, now, now, now);
-        insertFile.run(fileId, account.id, assetId, `file ${String(index).padStart(5, '0')}.bin`, content.length, createHash('md5').update(content).digest('hex'), sha256, now);
+        insertFile.run(fileId, account.id, assetId, `file ${String(index).padStart(5, '0')}.bin`, content.length, md5Hex(content), sha256, now);
         insertValue.run(assetId, field.id, options[index % folders] ?? '');
       }
     })();

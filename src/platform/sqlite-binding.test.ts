@@ -2,8 +2,7 @@ import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
-import { tempDirs } from '../../test/support/temp-dirs.js';
+import { describe, expect, it } from 'vitest';
 import {
   PACKAGED_ADDON,
   chooseSqliteBinding,
@@ -16,11 +15,7 @@ import {
   type BindingFacts,
   type NativeStamp,
 } from './sqlite-binding.js';
-
-const dirs = tempDirs();
-afterAll(() => {
-  dirs.removeAll();
-});
+import { tempDir } from '../../test/support/temp-dir.js';
 
 const stamp: NativeStamp = { electron: '45.4.1', betterSqlite3: '12.11.1', platform: 'linux', arch: 'x64' };
 const files = electronNativeFiles('/repo');
@@ -73,7 +68,7 @@ describe('which better-sqlite3 addon a process loads', () => {
   });
 
   it('reads a stamp from disk, and takes a broken one for none', () => {
-    const dir = dirs.make('sqlite-stamp-');
+    const dir = tempDir('sqlite-stamp-');
     writeFileSync(join(dir, 'good.json'), JSON.stringify(stamp));
     writeFileSync(join(dir, 'partial.json'), JSON.stringify({ electron: '45.4.1' }));
     writeFileSync(join(dir, 'broken.json'), '{"electron":');
@@ -85,7 +80,7 @@ describe('which better-sqlite3 addon a process loads', () => {
 
   it('the chosen file is what better-sqlite3 loads through nativeBinding (a build laid out like the rebuild’s)', () => {
     // Node's own addon stands in for Electron's: the layout and the loading path are what is tested.
-    const root = dirs.make('sqlite-native-');
+    const root = tempDir('sqlite-native-');
     writeFileSync(join(root, 'package.json'), '{}');
     const layout = electronNativeFiles(root);
     mkdirSync(dirname(layout.addon), { recursive: true });

@@ -4,33 +4,21 @@
  * service: keep mine (our edit becomes the service's version, no copy left), keep theirs (the copy
  * goes, the service's version stays), keep both (the copy becomes an asset of its own).
  */
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, type LaunchedBrowser } from './support/launch-browser.js';
-import { startHeadlessHarness, remoteFiles, type HeadlessHarness } from './support/headless-harness.js';
-import { checkAccessibility } from './support/check-accessibility.js';
-import { saveScreenshot } from './support/screenshot.js';
+import { describe, expect, it } from 'vitest';
+import { remoteFiles } from './support/headless-harness.js';
+import { md5Hex } from '../support/checksums.js';
+import { browserSuite } from './support/browser-suite.js';
+import { capture } from './support/capture.js';
 
-let browser: LaunchedBrowser | undefined;
-let harness: HeadlessHarness | undefined;
 const names = ['mine', 'theirs', 'both'] as const;
-const md5 = (text: string): string => createHash('md5').update(text).digest('hex');
 
-beforeAll(async () => {
-  harness = await startHeadlessHarness();
-  browser = await launchBrowser();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await harness?.dispose();
-}, 60_000);
+const suite = browserSuite({ harness: {} });
 
 describe('conflicts resolved from the window', { timeout: 240_000 }, () => {
   it('lists a conflict per file with both versions, and resolves each of the three ways', async () => {
-    const h = harness!;
+    const h = suite.harness();
     const docs = join(h.folder, 'Docs');
     mkdirSync(docs, { recursive: true });
     for (const name of names) writeFileSync(join(docs, `${name}.txt`), `${name}: base`);
@@ -48,10 +36,9 @@ describe('conflicts resolved from the window', { timeout: 240_000 }, () => {
     }
     await h.app.controller.resume({ folderId });
 
-    const page = await h.open(browser!, 'conflicts');
+    const page = await h.open(suite.browser(), 'conflicts');
     for (const name of names) await page.getByRole('heading', { name: `${name}.txt` }).waitFor({ timeout: 45_000 });
-    await saveScreenshot(page, 'app-conflicts');
-    await checkAccessibility(page, 'conflicts');
+    await capture(page, 'app-conflicts', 'conflicts');
 
     for (const name of names) {
       const keep = { mine: 'Keep mine', theirs: 'Keep theirs', both: 'Keep both' }[name];
@@ -68,7 +55,7 @@ describe('conflicts resolved from the window', { timeout: 240_000 }, () => {
     expect(readFileSync(join(docs, 'both.txt'), 'utf8')).toBe('both: their edit');
     expect(readFileSync(join(docs, copies()[0]!), 'utf8')).toBe('both: my edit');
 
-    const expected = { '/Docs/mine.txt': md5('mine: my edit'), '/Docs/theirs.txt': md5('theirs: their edit'), '/Docs/both.txt': md5('both: their edit'), [`/Docs/${copies()[0]!}`]: md5('both: my edit') };
+    const expected = { '/Docs/mine.txt': md5Hex('mine: my edit'), '/Docs/theirs.txt': md5Hex('theirs: their edit'), '/Docs/both.txt': md5Hex('both: their edit'), [`/Docs/${copies()[0]!}`]: md5Hex('both: my edit') };
     await expect
       .poll(async () => Object.fromEntries((await remoteFiles(await h.api())).filter((file) => file.path.startsWith('/Docs/')).map((file) => [file.path, file.checksum])), { timeout: 45_000 })
       .toEqual(expected);

@@ -6,45 +6,32 @@
 import { writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, type LaunchedBrowser } from './support/launch-browser.js';
-import { startHeadlessHarness, remoteFiles, type HeadlessHarness } from './support/headless-harness.js';
-import { checkAccessibility } from './support/check-accessibility.js';
+import { describe, expect, it } from 'vitest';
+import { remoteFiles } from './support/headless-harness.js';
 import { saveScreenshot } from './support/screenshot.js';
+import { browserSuite } from './support/browser-suite.js';
+import { capture } from './support/capture.js';
 
-let browser: LaunchedBrowser | undefined;
-let harness: HeadlessHarness | undefined;
-
-beforeAll(async () => {
-  harness = await startHeadlessHarness({ autoLocalLibrary: false });
-  browser = await launchBrowser();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await harness?.dispose();
-}, 60_000);
+const suite = browserSuite({ harness: { autoLocalLibrary: false } });
 
 describe('first run and a first sync, against the headless app', { timeout: 180_000 }, () => {
   it('starts with the local library from the first-run screen', async () => {
-    const h = harness!;
-    const page = await h.open(browser!);
+    const h = suite.harness();
+    const page = await h.open(suite.browser());
     await page.getByRole('heading', { name: 'Welcome to Asset Sync' }).waitFor();
-    await saveScreenshot(page, 'app-first-run');
-    await checkAccessibility(page, 'first run');
+    await capture(page, 'app-first-run', 'first run');
     await page.getByRole('button', { name: 'Use the local library' }).click();
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     const row = page.locator('li[data-folder-id]');
     await row.getByRole('heading', { name: 'Asset Sync' }).waitFor();
     await row.getByTestId('folder-state').getByText('Up to date').waitFor({ timeout: 30_000 });
-    await saveScreenshot(page, 'app-overview-first');
-    await checkAccessibility(page, 'overview after first run');
+    await capture(page, 'app-overview-first', 'overview after first run');
     await page.close();
   });
 
   it('shows a large file syncing with a progress bar, then up to date, and the service has it', async () => {
-    const h = harness!;
-    const page = await h.open(browser!);
+    const h = suite.harness();
+    const page = await h.open(suite.browser());
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     // A 1 MB/s upload cap makes a 6 MB file take seconds: long enough to see the bar.
     await page.getByRole('link', { name: 'Settings' }).click();
@@ -66,8 +53,7 @@ describe('first run and a first sync, against the headless app', { timeout: 180_
     expect(files.map((file) => file.path)).toEqual(['/large.bin', '/small.txt']);
     await page.getByRole('link', { name: 'Activity' }).click();
     await page.getByText('large.bin').waitFor();
-    await saveScreenshot(page, 'app-activity');
-    await checkAccessibility(page, 'activity');
+    await capture(page, 'app-activity', 'activity');
     await page.close();
   });
 });

@@ -6,44 +6,28 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchBrowser, type LaunchedBrowser } from './support/launch-browser.js';
-import { startHeadlessHarness, remoteFiles, type HeadlessHarness } from './support/headless-harness.js';
-import { checkAccessibility } from './support/check-accessibility.js';
 import { saveScreenshot } from './support/screenshot.js';
+import { browserSuite } from './support/browser-suite.js';
+import { capture } from './support/capture.js';
+import { remotePaths } from './support/headless-harness.js';
 
-let browser: LaunchedBrowser | undefined;
-let harness: HeadlessHarness | undefined;
-
-beforeAll(async () => {
-  harness = await startHeadlessHarness();
-  browser = await launchBrowser();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await harness?.dispose();
-}, 60_000);
+const suite = browserSuite({ harness: {} });
 
 function folderState(page: Page, text: string | RegExp): Promise<void> {
   return page.locator('li[data-folder-id]').getByTestId('folder-state').getByText(text).waitFor({ timeout: 45_000 });
 }
 
-async function remotePaths(h: HeadlessHarness): Promise<string[]> {
-  return (await remoteFiles(await h.api())).map((file) => file.path);
-}
-
 describe('everyday flows against the headless app', { timeout: 180_000 }, () => {
   it('pauses and resumes a folder from its row', async () => {
-    const h = harness!;
-    const page = await h.open(browser!);
+    const h = suite.harness();
+    const page = await h.open(suite.browser());
     await folderState(page, 'Up to date');
     await page.getByRole('button', { name: 'Pause Asset Sync' }).click();
     await folderState(page, /^Paused/);
     writeFileSync(join(h.folder, 'while-paused.txt'), 'written while paused');
-    await saveScreenshot(page, 'app-paused');
-    await checkAccessibility(page, 'paused');
+    await capture(page, 'app-paused', 'paused');
     expect(await remotePaths(h)).not.toContain('/while-paused.txt');
     await page.getByRole('button', { name: 'Resume Asset Sync' }).click();
     await folderState(page, 'Up to date');
@@ -52,8 +36,8 @@ describe('everyday flows against the headless app', { timeout: 180_000 }, () => 
   });
 
   it('copies files dropped on the window into the folder, and syncs them', async () => {
-    const h = harness!;
-    const page = await h.open(browser!);
+    const h = suite.harness();
+    const page = await h.open(suite.browser());
     await folderState(page, 'Up to date');
     writeFileSync(join(h.folder, 'taken.txt'), 'already here');
     await expect.poll(() => remotePaths(h), { timeout: 30_000 }).toContain('/taken.txt');
@@ -79,16 +63,15 @@ describe('everyday flows against the headless app', { timeout: 180_000 }, () => 
   });
 
   it('goes offline with a waiting count when the service stops, and catches up when it is back', async () => {
-    const h = harness!;
-    const page = await h.open(browser!);
+    const h = suite.harness();
+    const page = await h.open(suite.browser());
     await folderState(page, 'Up to date');
     await h.app.stopService();
     mkdirSync(join(h.folder, 'Offline'), { recursive: true });
     for (let index = 1; index <= 3; index += 1) writeFileSync(join(h.folder, 'Offline', `file-${index}.txt`), `offline ${index}`);
     await folderState(page, /^Offline — 3 files waiting/);
     await page.getByText(/Offline — 3 files waiting/).first().waitFor();
-    await saveScreenshot(page, 'app-offline');
-    await checkAccessibility(page, 'offline');
+    await capture(page, 'app-offline', 'offline');
     await h.app.restartService();
     await page.getByRole('button', { name: 'Try now' }).click().catch(() => undefined);
     await folderState(page, 'Up to date');
@@ -97,8 +80,8 @@ describe('everyday flows against the headless app', { timeout: 180_000 }, () => 
   });
 
   it('holds a mass deletion until it is confirmed from the window', async () => {
-    const h = harness!;
-    const page = await h.open(browser!);
+    const h = suite.harness();
+    const page = await h.open(suite.browser());
     mkdirSync(join(h.folder, 'Batch'), { recursive: true });
     for (let index = 1; index <= 12; index += 1) writeFileSync(join(h.folder, 'Batch', `shot-${index}.txt`), `shot ${index}`);
     await expect.poll(async () => (await remotePaths(h)).filter((path) => path.startsWith('/Batch/')).length, { timeout: 45_000 }).toBe(12);
@@ -106,8 +89,7 @@ describe('everyday flows against the headless app', { timeout: 180_000 }, () => 
     rmSync(join(h.folder, 'Batch'), { recursive: true });
     await page.getByRole('link', { name: /Held deletions/ }).click();
     await page.getByRole('button', { name: /^Delete \d+ files$/ }).waitFor({ timeout: 45_000 });
-    await saveScreenshot(page, 'app-held-deletions');
-    await checkAccessibility(page, 'held deletions');
+    await capture(page, 'app-held-deletions', 'held deletions');
     expect((await remotePaths(h)).filter((path) => path.startsWith('/Batch/'))).toHaveLength(12);
     await page.getByRole('button', { name: /^Delete \d+ files$/ }).click();
     await page.getByRole('heading', { name: 'Nothing held back' }).waitFor({ timeout: 30_000 });
@@ -128,8 +110,8 @@ describe('everyday flows against the headless app', { timeout: 180_000 }, () => 
   });
 
   it('keeps settings across a restart of the app', async () => {
-    const h = harness!;
-    let page = await h.open(browser!, 'settings');
+    const h = suite.harness();
+    let page = await h.open(suite.browser(), 'settings');
     await page.getByRole('heading', { name: 'Settings' }).waitFor();
     await page.getByLabel('Download limit').fill('2.5');
     // A state the app sends while the user types (the upload limit changed elsewhere, as from the tray
@@ -141,12 +123,11 @@ describe('everyday flows against the headless app', { timeout: 180_000 }, () => 
     await page.getByText('Saved.').first().waitFor();
     await page.getByRole('checkbox', { name: /Publish new folders as live/ }).check();
     await page.getByText('Saved.').first().waitFor();
-    await saveScreenshot(page, 'app-settings');
-    await checkAccessibility(page, 'settings');
+    await capture(page, 'app-settings', 'settings');
     await page.close();
 
     await h.restart();
-    page = await h.open(browser!, 'settings');
+    page = await h.open(suite.browser(), 'settings');
     await page.getByRole('heading', { name: 'Settings' }).waitFor();
     await expect(page.getByLabel('Download limit').inputValue()).resolves.toBe('2.5');
     await expect(page.getByLabel('Upload limit').inputValue()).resolves.toBe('7');

@@ -6,13 +6,12 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NodeFileSystem } from '../../src/main/local/node-file-system.js';
 import type { ReadHandle } from '../../src/main/local/file-system.js';
-import { launchBrowser, type LaunchedBrowser } from './support/launch-browser.js';
-import { startHeadlessHarness, remoteFiles, type HeadlessHarness } from './support/headless-harness.js';
-import { checkAccessibility } from './support/check-accessibility.js';
-import { saveScreenshot } from './support/screenshot.js';
+import { browserSuite } from './support/browser-suite.js';
+import { capture } from './support/capture.js';
+import { remotePaths } from './support/headless-harness.js';
 
 /** A real file system that refuses to open `locked.psd` while `locked` is true, as chmod 000 would. */
 class LockingFileSystem extends NodeFileSystem {
@@ -24,37 +23,26 @@ class LockingFileSystem extends NodeFileSystem {
   }
 }
 
-let browser: LaunchedBrowser | undefined;
-let harness: HeadlessHarness | undefined;
 const fs = new LockingFileSystem();
 
-beforeAll(async () => {
-  harness = await startHeadlessHarness({ deps: { fs } });
-  browser = await launchBrowser();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await harness?.dispose();
-}, 60_000);
+const suite = browserSuite({ harness: { deps: { fs } } });
 
 describe('a file that cannot be read', { timeout: 180_000 }, () => {
   it('is listed with its reason and fix, and syncs once fixed and retried', async () => {
-    const h = harness!;
+    const h = suite.harness();
     writeFileSync(join(h.folder, 'locked.psd'), 'layers');
     writeFileSync(join(h.folder, 'fine.txt'), 'readable');
-    const page = await h.open(browser!, 'not-synced');
+    const page = await h.open(suite.browser(), 'not-synced');
     const item = page.getByRole('listitem').filter({ hasText: 'locked.psd' });
     await item.waitFor({ timeout: 45_000 });
     await expect(item.innerText()).resolves.toMatch(/To fix:/);
-    await saveScreenshot(page, 'app-not-synced');
-    await checkAccessibility(page, 'not synced');
-    await expect.poll(async () => (await remoteFiles(await h.api())).map((file) => file.path), { timeout: 30_000 }).toEqual(['/fine.txt']);
+    await capture(page, 'app-not-synced', 'not synced');
+    await expect.poll(async () => (await remotePaths(h)), { timeout: 30_000 }).toEqual(['/fine.txt']);
 
     fs.locked = false;
     await item.getByRole('button', { name: /^Retry/ }).click();
     await page.getByRole('heading', { name: 'Every file syncs' }).waitFor({ timeout: 45_000 });
-    await expect.poll(async () => (await remoteFiles(await h.api())).map((file) => file.path), { timeout: 30_000 }).toEqual(['/fine.txt', '/locked.psd']);
+    await expect.poll(async () => (await remotePaths(h)), { timeout: 30_000 }).toEqual(['/fine.txt', '/locked.psd']);
     await page.close();
   });
 });

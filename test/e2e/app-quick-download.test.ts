@@ -5,17 +5,17 @@
  * replace) and as the original (the same bytes). The tray's menu, built from the app's real state, then
  * offers it again. The view passes axe and leaves docs/screenshot-quick-download.png.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, type LaunchedBrowser } from './support/launch-browser.js';
-import { remoteFiles, startHeadlessHarness, type HeadlessHarness } from './support/headless-harness.js';
+import { describe, expect, it } from 'vitest';
 import { checkAccessibility } from './support/check-accessibility.js';
 import { buildTrayMenu, type TrayMenuItem } from '../../src/main/desktop/tray-menu.js';
 import { searchCriterion } from '../../src/main/app/fetch-verified-file.js';
+import { tempDir } from '../support/temp-dir.js';
+import { browserSuite } from './support/browser-suite.js';
+import { remotePaths } from './support/headless-harness.js';
 
 const docsScreenshot = fileURLToPath(new URL('../../docs/screenshot-quick-download.png', import.meta.url));
 
@@ -30,20 +30,9 @@ function makeImage(width: number, height: number, format: 'jpeg' | 'png'): Promi
   return format === 'png' ? image.png().toBuffer() : image.jpeg({ quality: 90 }).toBuffer();
 }
 
-let browser: LaunchedBrowser | undefined;
-let harness: HeadlessHarness | undefined;
-const downloads = mkdtempSync(join(tmpdir(), 'asset-sync-downloads-'));
+const downloads = tempDir('asset-sync-downloads-');
 
-beforeAll(async () => {
-  harness = await startHeadlessHarness({ downloadsDir: downloads });
-  browser = await launchBrowser();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await harness?.dispose();
-  rmSync(downloads, { recursive: true, force: true });
-}, 60_000);
+const suite = browserSuite({ harness: { downloadsDir: downloads } });
 
 function flatLabels(items: readonly TrayMenuItem[]): string[] {
   return items.flatMap((item) => (item.kind === 'separator' ? [] : item.kind === 'submenu' ? [item.label, ...flatLabels(item.items)] : [item.label]));
@@ -51,11 +40,11 @@ function flatLabels(items: readonly TrayMenuItem[]): string[] {
 
 describe('quick download from the window', { timeout: 180_000 }, () => {
   it('finds a JPEG as you type, downloads it through a preset and as the original, and offers it again in the tray', async () => {
-    const h = harness!;
+    const h = suite.harness();
     const photo = await makeImage(2400, 1600, 'jpeg');
     writeFileSync(join(h.folder, 'lighthouse-quick.jpg'), photo);
     writeFileSync(join(h.folder, 'lighthouse-sketch.png'), await makeImage(640, 480, 'png'));
-    await expect.poll(async () => (await remoteFiles(await h.api())).map((file) => file.path), { timeout: 45_000 }).toEqual(expect.arrayContaining(['/lighthouse-quick.jpg', '/lighthouse-sketch.png']));
+    await expect.poll(async () => (await remotePaths(h)), { timeout: 45_000 }).toEqual(expect.arrayContaining(['/lighthouse-quick.jpg', '/lighthouse-sketch.png']));
     // Previews are made in the background after upload; wait for them so the results show thumbnails.
     const api = await h.api();
     await expect
@@ -64,7 +53,7 @@ describe('quick download from the window', { timeout: 180_000 }, () => {
     // A different file already has the name the preset's output gets: it must be kept.
     writeFileSync(join(downloads, 'lighthouse-quick.webp'), 'not the download');
 
-    const page = await h.open(browser!, 'quick-download');
+    const page = await h.open(suite.browser(), 'quick-download');
     await page.getByRole('heading', { name: 'Quick download' }).waitFor();
     const search = page.getByRole('combobox', { name: 'Search assets' });
     await search.pressSequentially('lightho');
@@ -107,9 +96,9 @@ describe('quick download from the window', { timeout: 180_000 }, () => {
   });
 
   it('lands files in the folder chosen in the settings, and refuses one that is not a full path', async () => {
-    const h = harness!;
+    const h = suite.harness();
     const elsewhere = join(downloads, 'Elsewhere');
-    const page = await h.open(browser!, 'settings');
+    const page = await h.open(suite.browser(), 'settings');
     const field = page.getByLabel('Download folder');
     await field.fill('relative/folder');
     await field.press('Enter');

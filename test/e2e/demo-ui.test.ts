@@ -3,40 +3,24 @@
  * works, no serious accessibility violation in light or dark, and a screenshot of each for a person
  * to look at (test-results/screenshots/demo-*.png).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchBrowser, type LaunchedBrowser } from './support/launch-browser.js';
-import { serveRenderer, type ServedRenderer } from './support/serve-renderer.js';
-import { checkAccessibility } from './support/check-accessibility.js';
-import { saveScreenshot } from './support/screenshot.js';
+import { browserSuite } from './support/browser-suite.js';
+import { capture } from './support/capture.js';
 
-let browser: LaunchedBrowser | undefined;
-let served: ServedRenderer | undefined;
-
-beforeAll(async () => {
-  served = await serveRenderer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await served?.close();
-});
+const suite = browserSuite({ renderer: true });
 
 async function open(scenario: string, view = 'overview', colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
-  const page = await browser!.newPage({ colorScheme });
+  const page = await suite.browser().newPage({ colorScheme });
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(`${served!.url}?demo=${scenario}#/${view}`);
+  await page.goto(`${suite.renderer().url}?demo=${scenario}#/${view}`);
   expect(errors).toEqual([]);
   return page;
 }
 
-/** Screenshot and accessibility check of what the page shows now. */
-async function capture(page: Page, name: string): Promise<void> {
-  await saveScreenshot(page, `demo-${name}`);
-  await checkAccessibility(page, name);
-}
+/** Screenshot (demo-<name>.png) and accessibility check of what the page shows now. */
+const captureDemo = (page: Page, name: string): Promise<void> => capture(page, `demo-${name}`, name);
 
 // axe runs take seconds each on a shared machine.
 describe('the UI against the demo bridge', { timeout: 120_000 }, () => {
@@ -44,14 +28,14 @@ describe('the UI against the demo bridge', { timeout: 120_000 }, () => {
     const page = await open('first-run');
     await page.getByRole('heading', { name: 'Welcome to Asset Sync' }).waitFor();
     await expect(page.getByText('What “publish as live” means').isVisible()).resolves.toBe(true);
-    await capture(page, 'first-run');
+    await captureDemo(page, 'first-run');
     await page.getByLabel('Server address').fill('https://assets.acme.example');
     await page.getByRole('button', { name: 'Sign in with the browser' }).click();
     await page.getByRole('link', { name: 'Open the sign-in page' }).waitFor();
     await page.getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('button', { name: 'Use the local library' }).click();
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
-    await capture(page, 'first-run-done');
+    await captureDemo(page, 'first-run-done');
     await page.close();
   });
 
@@ -63,7 +47,7 @@ describe('the UI against the demo bridge', { timeout: 120_000 }, () => {
       expect(states).toEqual(['Syncing', 'Up to date', 'Offline — 2,431 files waiting', 'Paused', 'Stopped: the folder is missing', 'Checking for changes…']);
       await expect(page.getByRole('progressbar', { name: 'Sync progress of Brand' }).getAttribute('aria-valuenow')).resolves.toBe('44');
       await expect(page.getByText(/131 of 421 files · 1\.9 GB of 4\.3 GB · 18 MB\/s · about 2 min left/).isVisible()).resolves.toBe(true);
-      await capture(page, `overview-${scheme}`);
+      await captureDemo(page, `overview-${scheme}`);
       await page.close();
     }
   });
@@ -71,25 +55,25 @@ describe('the UI against the demo bridge', { timeout: 120_000 }, () => {
   it('shows the calm overview, the empty state, loading and a broken connection', async () => {
     const calm = await open('calm');
     await calm.getByText('Everything is up to date').waitFor();
-    await capture(calm, 'overview-calm');
+    await captureDemo(calm, 'overview-calm');
     await calm.close();
 
     const empty = await open('empty');
     await empty.getByRole('heading', { name: 'No synced folders yet' }).waitFor();
     await empty.getByLabel('Folder on this computer').fill('/Users/ana/Shots');
-    await capture(empty, 'overview-empty');
+    await captureDemo(empty, 'overview-empty');
     await empty.getByRole('button', { name: 'Start syncing' }).click();
     await empty.getByRole('heading', { name: 'Shots' }).waitFor();
     await empty.close();
 
     const loading = await open('loading');
     await loading.getByText('Opening Asset Sync…').waitFor();
-    await capture(loading, 'loading');
+    await captureDemo(loading, 'loading');
     await loading.close();
 
     const broken = await open('broken');
     await broken.getByRole('heading', { name: 'Can’t reach Asset Sync' }).waitFor();
-    await capture(broken, 'broken');
+    await captureDemo(broken, 'broken');
     await broken.close();
   });
 
@@ -97,7 +81,7 @@ describe('the UI against the demo bridge', { timeout: 120_000 }, () => {
     const page = await open('busy', 'conflicts');
     await page.getByRole('heading', { name: 'wordmark.png' }).waitFor();
     await expect(page.getByRole('img', { name: /Preview of your version of wordmark\.png/ }).isVisible()).resolves.toBe(true);
-    await capture(page, 'conflicts');
+    await captureDemo(page, 'conflicts');
     await page.getByRole('group', { name: 'Resolve wordmark.png' }).getByRole('button', { name: 'Keep theirs' }).click();
     await page.getByRole('heading', { name: 'wordmark.png' }).waitFor({ state: 'detached' });
     await page.getByRole('group', { name: 'Resolve brand-book.pdf' }).getByRole('button', { name: 'Keep both' }).click();
@@ -105,13 +89,13 @@ describe('the UI against the demo bridge', { timeout: 120_000 }, () => {
 
     await page.getByRole('link', { name: /Not synced/ }).click();
     await page.getByText('Asset Sync is not allowed to read this file.').waitFor();
-    await capture(page, 'not-synced');
+    await captureDemo(page, 'not-synced');
     await page.getByRole('button', { name: 'Retry Spring/hero-final.psd' }).click();
     await page.getByText('Asset Sync is not allowed to read this file.').waitFor({ state: 'detached' });
 
     await page.getByRole('link', { name: /Held deletions/ }).click();
     await page.getByText(/1,204 files were removed on this computer/).waitFor();
-    await capture(page, 'held-deletions');
+    await captureDemo(page, 'held-deletions');
     await page.getByRole('button', { name: 'Delete 1,204 files' }).click();
     await page.getByRole('heading', { name: 'Nothing held back' }).waitFor();
     await page.close();
@@ -125,7 +109,7 @@ describe('the UI against the demo bridge', { timeout: 120_000 }, () => {
     await expect(rows.first().getAttribute('aria-setsize')).resolves.toBe('2000');
     const rendered = await rows.count();
     expect(rendered).toBeLessThan(40);
-    await capture(page, 'activity');
+    await captureDemo(page, 'activity');
     await list.focus();
     await page.keyboard.press('End');
     await page.waitForFunction(() => document.querySelector('.viewport [role="listitem"]')?.getAttribute('aria-setsize') === '4000');
@@ -155,7 +139,7 @@ describe('the UI against the demo bridge', { timeout: 120_000 }, () => {
     await page.getByLabel('Download limit').fill('2.5');
     await page.getByLabel('Download limit').press('Enter');
     await page.getByText('Saved.').first().waitFor();
-    await capture(page, 'settings');
+    await captureDemo(page, 'settings');
     await page.getByRole('button', { name: 'Pause until I resume' }).click();
     await page.getByRole('button', { name: 'Resume syncing' }).click();
     await page.getByRole('button', { name: 'Pause for 1 hour' }).waitFor();

@@ -5,40 +5,29 @@
  * sender and argument and calls the real app controller of the headless harness (real local service).
  * The renderer is served as plain static files with no control server, so nothing can go over HTTP.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, type LaunchedBrowser } from './support/launch-browser.js';
-import { startHeadlessHarness, remoteFiles, type HeadlessHarness } from './support/headless-harness.js';
-import { serveRenderer, type ServedRenderer } from './support/serve-renderer.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type LaunchedBrowser } from './support/launch-browser.js';
+import { remoteFiles } from './support/headless-harness.js';
 import { saveScreenshot } from './support/screenshot.js';
 import { buildTestPreload, linkPage, type LinkedPage } from '../ipc/ipc-browser-link.js';
+import { tempDir } from '../support/temp-dir.js';
+import { browserSuite } from './support/browser-suite.js';
 
-let browser: LaunchedBrowser | undefined;
-let harness: HeadlessHarness | undefined;
-let served: ServedRenderer | undefined;
 let preload = '';
-const downloads = mkdtempSync(join(tmpdir(), 'asset-sync-ipc-downloads-'));
+const downloads = tempDir('asset-sync-ipc-downloads-');
 
-beforeAll(async () => {
+beforeAll(() => {
   preload = buildTestPreload();
-  harness = await startHeadlessHarness({ autoLocalLibrary: false, downloadsDir: downloads });
-  served = await serveRenderer();
-  browser = await launchBrowser();
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await served?.close();
-  await harness?.dispose();
-  rmSync(downloads, { recursive: true, force: true });
-}, 60_000);
+const suite = browserSuite({ harness: { autoLocalLibrary: false, downloadsDir: downloads }, renderer: true, setupTimeoutMs: 120_000 });
 
 async function openOverIpc(view = ''): Promise<{ page: Awaited<ReturnType<LaunchedBrowser['newPage']>>; link: LinkedPage }> {
-  const page = await browser!.newPage();
-  const link = await linkPage(page, { bridge: harness!.app.controller, preload, pageUrl: served!.url });
-  await page.goto(`${served!.url}${view === '' ? '' : `#/${view}`}`);
+  const page = await suite.browser().newPage();
+  const link = await linkPage(page, { bridge: suite.harness().app.controller, preload, pageUrl: suite.renderer().url });
+  await page.goto(`${suite.renderer().url}${view === '' ? '' : `#/${view}`}`);
   return { page, link };
 }
 
@@ -52,7 +41,7 @@ describe('the UI over the Electron IPC transport', { timeout: 240_000 }, () => {
     const row = page.locator('li[data-folder-id]');
     await row.getByTestId('folder-state').getByText('Up to date').waitFor({ timeout: 45_000 });
     await saveScreenshot(page, 'ipc-overview-first');
-    expect((await harness!.app.controller.getState()).account).toMatchObject({ kind: 'signed-in', local: true });
+    expect((await suite.harness().app.controller.getState()).account).toMatchObject({ kind: 'signed-in', local: true });
     expect(link.refused).toEqual([]);
     await page.close();
   });
@@ -60,8 +49,8 @@ describe('the UI over the Electron IPC transport', { timeout: 240_000 }, () => {
   it('a sync: a file copied into the folder reaches the service, and the window says so', async () => {
     const { page, link } = await openOverIpc();
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
-    writeFileSync(join(harness!.folder, 'over-ipc.txt'), 'sent while the window talks over IPC');
-    await expect.poll(async () => (await remoteFiles(await harness!.api())).map((file) => file.path), { timeout: 45_000 }).toContain('/over-ipc.txt');
+    writeFileSync(join(suite.harness().folder, 'over-ipc.txt'), 'sent while the window talks over IPC');
+    await expect.poll(async () => (await remoteFiles(await suite.harness().api())).map((file) => file.path), { timeout: 45_000 }).toContain('/over-ipc.txt');
     await page.locator('li[data-folder-id]').getByTestId('folder-state').getByText('Up to date').waitFor({ timeout: 45_000 });
     await page.getByRole('link', { name: 'Activity' }).click();
     await page.getByText('over-ipc.txt').first().waitFor({ timeout: 30_000 });
@@ -70,7 +59,7 @@ describe('the UI over the Electron IPC transport', { timeout: 240_000 }, () => {
   });
 
   it('a conflict made through the API is resolved from the window (keep both)', async () => {
-    const h = harness!;
+    const h = suite.harness();
     const docs = join(h.folder, 'Ipc');
     mkdirSync(docs, { recursive: true });
     writeFileSync(join(docs, 'both.txt'), 'base');
@@ -121,7 +110,7 @@ describe('the UI over the Electron IPC transport', { timeout: 240_000 }, () => {
     const reply = await child.evaluate(() => (window as unknown as { assetSyncBridge: { signOut(): Promise<unknown> } }).assetSyncBridge.signOut());
     expect(reply).toMatchObject({ ok: false, error: { name: 'BridgeError', code: 'UNTRUSTED_SENDER' } });
     expect(link.refused).toEqual(['signOut from an untrusted sender']);
-    expect((await harness!.app.controller.getState()).account.kind).toBe('signed-in');
+    expect((await suite.harness().app.controller.getState()).account.kind).toBe('signed-in');
     await page.close();
   });
 });

@@ -5,10 +5,9 @@
  * everything arriving once; pause and resume; a drop named ` (2)`; settings that survive a restart and a
  * broken settings file kept aside with a clear error.
  */
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { startHeadlessApp, type HeadlessApp } from '../../src/main/headless/headless-app.js';
 import { createApiClient, type ApiClient } from '../../src/main/api/index.js';
 import { staticTokenProvider } from '../../src/main/api/api-client.js';
@@ -16,16 +15,8 @@ import { createFreedesktopTrash } from '../../src/main/local/index.js';
 import { LOCAL_SUBDOMAIN } from '../../src/service/bootstrap.js';
 import type { AppState } from '../../src/shared/bridge/app-state.js';
 import { sendParts } from '../support/upload-helpers.js';
-
-const made: string[] = [];
-const tempDir = (prefix: string): string => {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  made.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
+import { until } from '../support/until.js';
+import { tempDir } from '../support/temp-dir.js';
 
 interface Setup {
   base: string;
@@ -52,18 +43,6 @@ function start(where: Setup): Promise<HeadlessApp> {
     env: { ASSET_SYNC_ADMIN_PASSWORD: 'a long enough password' },
     deps: { trash: createFreedesktopTrash({ dataHome: join(where.base, 'trash-home') }) },
   });
-}
-
-/** Polls until `check` passes (the app works in the background; there is nothing else to wait on). */
-async function until<T>(read: () => Promise<T> | T, check: (value: T) => boolean, what: string, timeout = 25_000): Promise<T> {
-  return vi.waitFor(
-    async () => {
-      const value = await read();
-      if (!check(value)) throw new Error(`still waiting for ${what}: ${JSON.stringify(value).slice(0, 4000)}`);
-      return value;
-    },
-    { timeout, interval: 50 },
-  );
 }
 
 /** The local service as a colleague in the web app sees it: a token of the admin, the API. */
@@ -97,6 +76,15 @@ const syncedFiles = (state: AppState): number => folderOf(state)?.syncedFiles ??
 
 describe('the app controller with the local library', () => {
   let app: HeadlessApp | undefined;
+  /** The app's state once `check` holds (the app works in the background; there is nothing else to wait on). */
+  const stateWhen = (check: (state: AppState) => boolean, what: string, timeoutMs = 25_000): Promise<AppState> => {
+    let last: AppState | undefined;
+    const probe = async (): Promise<AppState | undefined> => {
+      last = await app?.controller.getState();
+      return last !== undefined && check(last) ? last : undefined;
+    };
+    return until(what, probe, { timeoutMs, intervalMs: 50, context: () => JSON.stringify(last).slice(0, 4000) });
+  };
   afterEach(async () => {
     await app?.close();
     app = undefined;
@@ -109,7 +97,7 @@ describe('the app controller with the local library', () => {
     expect(state.account).toMatchObject({ kind: 'signed-in', local: true, email: 'admin@localhost' });
     expect(state.folders.map((folder) => folder.path)).toEqual([where.folder]);
     writeFileSync(join(where.folder, 'hello.txt'), 'hello');
-    const done = await until(() => app?.controller.getState() as Promise<AppState>, (s) => syncedFiles(s) === 1 && folderOf(s)?.activity.kind === 'up-to-date', 'hello.txt synced');
+    const done = await stateWhen((s) => syncedFiles(s) === 1 && folderOf(s)?.activity.kind === 'up-to-date', 'hello.txt synced');
     expect(done.overall).toBe('up-to-date');
     const web = await webApp(app);
     expect(await web.api.countAssets(liveCriterion)).toBe(1);
@@ -123,7 +111,7 @@ describe('the app controller with the local library', () => {
     app = await start(where);
     const names = ['mine', 'theirs', 'both'];
     for (const name of names) writeFileSync(join(where.folder, `${name}.txt`), `${name}: base`);
-    await until(() => app?.controller.getState() as Promise<AppState>, (s) => syncedFiles(s) === 3, 'three files synced');
+    await stateWhen((s) => syncedFiles(s) === 3, 'three files synced');
     const web = await webApp(app);
     const assets = new Map<string, string>();
     for await (const page of web.api.scrollAssets({ criterion: liveCriterion, sorts: [{ field: { type: 'FIXED', fieldName: 'ASSET_ID' }, order: 'ASC' }], pageSize: 100 })) {
@@ -136,7 +124,7 @@ describe('the app controller with the local library', () => {
       writeFileSync(join(where.folder, `${name}.txt`), `${name}: mine`);
     }
     await app.controller.resume({});
-    const withConflicts = await until(() => app?.controller.getState() as Promise<AppState>, (s) => s.conflicts.length === 3, 'three conflicts');
+    const withConflicts = await stateWhen((s) => s.conflicts.length === 3, 'three conflicts');
     expect(withConflicts.overall).toBe('attention');
     expect(folderOf(withConflicts)?.attention.conflicts).toBe(3);
     const byName = new Map(withConflicts.conflicts.map((conflict) => [conflict.relPath, conflict]));
@@ -146,9 +134,7 @@ describe('the app controller with the local library', () => {
       expect(conflict?.theirs.size).toBe(`${name}: theirs`.length);
       await app.controller.resolveConflict({ conflictId: conflict?.id ?? -1, keep: name as 'mine' | 'theirs' | 'both' });
     }
-    const resolved = await until(
-      () => app?.controller.getState() as Promise<AppState>,
-      (s) => s.conflicts.length === 0 && s.notSyncedTotal === 0 && syncedFiles(s) === 4 && folderOf(s)?.activity.kind === 'up-to-date',
+    const resolved = await stateWhen((s) => s.conflicts.length === 0 && s.notSyncedTotal === 0 && syncedFiles(s) === 4 && folderOf(s)?.activity.kind === 'up-to-date',
       'conflicts resolved and synced',
     );
     expect(resolved.overall, JSON.stringify({ n: resolved.notSynced, h: resolved.heldDeletions, f: resolved.folders })).toBe('up-to-date');
@@ -171,19 +157,17 @@ describe('the app controller with the local library', () => {
     const where = setup();
     app = await start(where);
     writeFileSync(join(where.folder, 'before.txt'), 'before');
-    await until(() => app?.controller.getState() as Promise<AppState>, (s) => syncedFiles(s) === 1, 'first file synced');
+    await stateWhen((s) => syncedFiles(s) === 1, 'first file synced');
     await app.stopService();
     for (let i = 0; i < 5; i++) writeFileSync(join(where.folder, `offline-${i}.txt`), `offline ${i}`);
-    const offline = await until(
-      () => app?.controller.getState() as Promise<AppState>,
-      (s) => folderOf(s)?.activity.kind === 'offline' && (folderOf(s)?.activity as { waiting: number }).waiting === 5,
+    const offline = await stateWhen((s) => folderOf(s)?.activity.kind === 'offline' && (folderOf(s)?.activity as { waiting: number }).waiting === 5,
       'offline with 5 waiting',
     );
     expect(offline.overall).toBe('offline');
     expect(offline.connection).toMatchObject({ kind: 'offline', error: { code: 'SERVICE_UNREACHABLE' } });
     await app.restartService();
     await app.controller.syncNow({});
-    const back = await until(() => app?.controller.getState() as Promise<AppState>, (s) => syncedFiles(s) === 6 && s.connection.kind === 'online', 'caught up');
+    const back = await stateWhen((s) => syncedFiles(s) === 6 && s.connection.kind === 'online', 'caught up');
     expect(folderOf(back)?.activity.kind).not.toBe('offline');
     const web = await webApp(app);
     expect(await web.api.countAssets(liveCriterion)).toBe(6);
@@ -194,13 +178,13 @@ describe('the app controller with the local library', () => {
     const where = setup();
     app = await start(where);
     writeFileSync(join(where.folder, 'before.txt'), 'before');
-    await until(() => app?.controller.getState() as Promise<AppState>, (s) => syncedFiles(s) === 1, 'first file synced');
+    await stateWhen((s) => syncedFiles(s) === 1, 'first file synced');
     await app.stopService();
     writeFileSync(join(where.folder, 'while-away.txt'), 'while away');
-    await until(() => app?.controller.getState() as Promise<AppState>, (s) => s.connection.kind === 'offline', 'offline');
+    await stateWhen((s) => s.connection.kind === 'offline', 'offline');
     await app.restartService();
     // No sync now: the app's own tries (the monitor's schedule, the remote poll) must find the service again.
-    const back = await until(() => app?.controller.getState() as Promise<AppState>, (s) => s.connection.kind === 'online' && syncedFiles(s) === 2, 'back online and caught up', 45_000);
+    const back = await stateWhen((s) => s.connection.kind === 'online' && syncedFiles(s) === 2, 'back online and caught up', 45_000);
     expect(folderOf(back)?.activity.kind).not.toBe('offline');
   }, 90_000);
 
@@ -208,7 +192,7 @@ describe('the app controller with the local library', () => {
     const where = setup();
     app = await start(where);
     writeFileSync(join(where.folder, 'first.txt'), 'first');
-    const first = await until(() => app?.controller.getState() as Promise<AppState>, (s) => syncedFiles(s) === 1, 'first file synced');
+    const first = await stateWhen((s) => syncedFiles(s) === 1, 'first file synced');
     const folderId = folderOf(first)?.id ?? '';
     await app.controller.pause({ folderId, span: 'one-hour' });
     const paused = await app.controller.getState();
@@ -222,7 +206,7 @@ describe('the app controller with the local library', () => {
     expect(await web.api.countAssets(liveCriterion)).toBe(1);
     expect(syncedFiles(await app.controller.getState())).toBe(1);
     await app.controller.resume({ folderId });
-    await until(() => app?.controller.getState() as Promise<AppState>, (s) => syncedFiles(s) === 2 && folderOf(s)?.activity.kind === 'up-to-date', 'synced after resume');
+    await stateWhen((s) => syncedFiles(s) === 2 && folderOf(s)?.activity.kind === 'up-to-date', 'synced after resume');
     expect(await web.api.countAssets(liveCriterion)).toBe(2);
     web.api.close();
   });
@@ -233,14 +217,14 @@ describe('the app controller with the local library', () => {
     const outside = tempDir('asset-sync-drop-');
     writeFileSync(join(outside, 'a.png'), 'dropped');
     writeFileSync(join(where.folder, 'a.png'), 'already here');
-    const state = await until(() => app?.controller.getState() as Promise<AppState>, (s) => syncedFiles(s) === 1, 'a.png synced');
+    const state = await stateWhen((s) => syncedFiles(s) === 1, 'a.png synced');
     const result = await app.controller.copyIn({ folderId: folderOf(state)?.id ?? '', relDir: '', items: [{ kind: 'path', path: join(outside, 'a.png') }] });
     expect(result).toEqual({ copied: 1 });
     expect(readFileSync(join(where.folder, 'a (2).png'), 'utf8')).toBe('dropped');
     expect(readFileSync(join(where.folder, 'a.png'), 'utf8')).toBe('already here');
     expect(existsSync(join(outside, 'a.png'))).toBe(true);
     expect(await app.controller.listActivity({ limit: 5 })).toContainEqual(expect.objectContaining({ kind: 'copy-in', relPath: 'a (2).png', status: 'done' }));
-    await until(() => app?.controller.getState() as Promise<AppState>, (s) => syncedFiles(s) === 2, 'the copy synced');
+    await stateWhen((s) => syncedFiles(s) === 2, 'the copy synced');
   });
 
   it('keeps settings across a restart, and applies bandwidth caps', async () => {

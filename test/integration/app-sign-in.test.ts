@@ -4,8 +4,6 @@
  * land in the injected token store (the Electron shell's safeStorage one; here in memory), and sign-out
  * forgets them and leaves the files.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAppController } from '../../src/main/app/app-controller.js';
@@ -13,21 +11,19 @@ import type { StoredTokens, TokenStore } from '../../src/main/auth/index.js';
 import type { AppEvent } from '../../src/shared/bridge/app-events.js';
 import { fakeBrowser } from '../support/fake-browser.js';
 import { ADMIN_PASSWORD, startTestService, type TestService } from '../support/test-service.js';
+import { tempDir } from '../support/temp-dir.js';
 
 describe('signing the app in', () => {
   let service: TestService;
-  const dirs: string[] = [];
   beforeAll(async () => {
     service = await startTestService();
   });
   afterAll(async () => {
     await service.dispose();
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
   it('goes signing-in → signed-in through the browser, keeps tokens in the given store, and signs out', async () => {
-    const base = mkdtempSync(join(tmpdir(), 'asset-sync-signin-'));
-    dirs.push(base);
+    const base = tempDir('asset-sync-signin-');
     let kept: StoredTokens | undefined;
     const store: TokenStore = {
       read: async () => kept,
@@ -76,8 +72,7 @@ describe('signing the app in', () => {
   });
 
   it('refuses a server address that is not http(s)', async () => {
-    const base = mkdtempSync(join(tmpdir(), 'asset-sync-signin-'));
-    dirs.push(base);
+    const base = tempDir('asset-sync-signin-');
     const controller = createAppController({ stateDir: join(base, 'state'), configDir: join(base, 'config'), host: { kind: 'headless', secureStorage: false, version: 'test' } });
     await controller.start();
     try {

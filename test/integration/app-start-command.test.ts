@@ -3,17 +3,16 @@
  * library, ~/Asset Sync (here --folder), the UI's address printed with one line on why there is no
  * window; while it runs `status` and `conflicts` ask it; Ctrl+C stops everything and removes app.json.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli.js';
 import { cli } from '../support/cli-runner.js';
 import { recordingIo } from '../support/fake-io.js';
+import { tempDir } from '../support/temp-dir.js';
 
 describe('asset-sync start (headless)', () => {
-  const base = mkdtempSync(join(tmpdir(), 'asset-sync-start-'));
-  afterAll(() => rmSync(base, { recursive: true, force: true }));
+  const base = tempDir('asset-sync-start-');
 
   it('runs the app with the local library, serves its UI, answers status, and stops on Ctrl+C', { timeout: 60_000 }, async () => {
     const stateDir = join(base, 'state');

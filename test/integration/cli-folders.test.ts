@@ -8,9 +8,9 @@
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDirs } from '../support/temp-dirs.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { cli } from '../support/cli-runner.js';
+import { tempDir } from '../support/temp-dir.js';
 
 /** Every user file under `dir` (the engine's .asset-sync left out): content, mtime and inode. */
 function filesOf(dir: string, prefix = ''): Record<string, { content: string; mtimeMs: number; ino: number }> {
@@ -30,7 +30,6 @@ function filesOf(dir: string, prefix = ''): Record<string, { content: string; mt
 describe('asset-sync folders', () => {
   let service: TestService;
   let env: Record<string, string>;
-  const dirs = tempDirs();
 
   beforeAll(async () => {
     service = await startTestService();
@@ -38,7 +37,6 @@ describe('asset-sync folders', () => {
   });
   afterAll(async () => {
     await service.dispose();
-    dirs.removeAll();
   });
 
   /** What the service holds: every asset, its state and current file, every file version. */
@@ -48,8 +46,8 @@ describe('asset-sync folders', () => {
   });
 
   async function syncedFolder(prefix: string): Promise<{ folder: string; stateDir: string; sync: (...more: string[]) => ReturnType<typeof cli> }> {
-    const folder = dirs.make(`asset-sync-${prefix}-`);
-    const stateDir = dirs.make(`asset-sync-${prefix}-state-`);
+    const folder = tempDir(`asset-sync-${prefix}-`);
+    const stateDir = tempDir(`asset-sync-${prefix}-state-`);
     mkdirSync(join(folder, 'Sub'));
     for (let index = 0; index < 4; index++) writeFileSync(join(folder, `${prefix}-${index}.txt`), `${prefix} ${index}`);
     writeFileSync(join(folder, 'Sub', `${prefix}-deep.txt`), 'deep');
@@ -94,7 +92,7 @@ describe('asset-sync folders', () => {
     const stopped = await sync();
     expect(stopped.err).toContain('stopped (MISSING_ROOT');
     expect(stopped.err).toContain(`\`asset-sync folders relink ${folder} --to NEWDIR\``);
-    const empty = dirs.make('asset-sync-relink-empty-');
+    const empty = tempDir('asset-sync-relink-empty-');
     const refused = await cli(['folders', 'relink', folder, '--to', empty, '--state', stateDir]);
     expect(refused.code).toBe(1);
     expect(refused.err).toContain(`${empty} holds 0 of the 5 files last synced from ${folder}`);

@@ -6,31 +6,28 @@
  */
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { tempDirs } from '../support/temp-dirs.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { fakeBrowser } from '../support/fake-browser.js';
 import { cli, runCliChild, spawnCli, type CliChild } from '../support/cli-runner.js';
 import { closedPort } from '../support/closed-port.js';
 import { tokenFilePath } from '../../src/main/auth/token-store.js';
+import { until } from '../support/until.js';
+import { tempDir } from '../support/temp-dir.js';
 
 /** Waits for the sign-in URL on the child's stderr. */
 async function signInUrl(child: CliChild): Promise<string> {
-  for (let waited = 0; waited < 20_000; waited += 20) {
+  const found = (): string | undefined => {
     const url = /^ {2}(http:\/\/\S+\/authorize\?\S+)$/m.exec(child.err)?.[1];
-    if (url !== undefined) return url;
-    if (child.process.exitCode !== null) break;
-    await sleep(20);
-  }
-  throw new Error(`no sign-in URL on stderr: ${child.err}`);
+    if (url === undefined && child.process.exitCode !== null) throw new Error(`no sign-in URL on stderr: ${child.err}`);
+    return url;
+  };
+  return until('the sign-in URL on stderr', found, { timeoutMs: 20_000, context: () => child.err });
 }
 
 describe('asset-sync login', () => {
   let service: TestService;
-  const dirs = tempDirs();
   const children: CliChild[] = [];
-  const tempDir = (prefix: string): string => dirs.make(prefix);
 
   beforeAll(async () => {
     service = await startTestService();
@@ -40,7 +37,6 @@ describe('asset-sync login', () => {
   });
   afterAll(async () => {
     await service.dispose();
-    dirs.removeAll();
   });
 
   it('prints the URL with --no-browser, signs in through the browser, and the tokens carry sync', async () => {

@@ -6,18 +6,17 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDirs } from '../support/temp-dirs.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { startFakeServer, sendJson, errorBody, type FakeServer } from '../support/api-client-fakes.js';
 import { cli } from '../support/cli-runner.js';
 import { writeTokens } from '../../src/main/auth/token-store.js';
 import { createApiClient } from '../../src/main/api/index.js';
 import { createTokenProvider } from '../../src/main/auth/index.js';
+import { tempDir } from '../support/temp-dir.js';
 
 describe('the stored sign-in and the server it belongs to', () => {
   let service: TestService;
   let other: FakeServer;
-  const dirs = tempDirs();
 
   beforeAll(async () => {
     service = await startTestService();
@@ -27,11 +26,10 @@ describe('the stored sign-in and the server it belongs to', () => {
   afterAll(async () => {
     await other.close();
     await service.dispose();
-    dirs.removeAll();
   });
 
   const signedIn = async (): Promise<{ stateDir: string; token: string }> => {
-    const stateDir = dirs.make('asset-sync-origin-state-');
+    const stateDir = tempDir('asset-sync-origin-state-');
     const token = await service.token();
     await writeTokens(stateDir, { server: service.url, authServer: service.url, clientId: 'asset-sync-desktop', accessToken: token, refreshToken: null, expiresAt: null, scope: null });
     return { stateDir, token };
@@ -39,7 +37,7 @@ describe('the stored sign-in and the server it belongs to', () => {
 
   it('refuses `sync --server` for another origin, and that origin never receives the token', async () => {
     const { stateDir, token } = await signedIn();
-    const folder = dirs.make('asset-sync-origin-root-');
+    const folder = tempDir('asset-sync-origin-root-');
     writeFileSync(join(folder, 'a.txt'), 'hello');
     const run = await cli(['sync', '--server', other.url, '--folder', folder, '--state', stateDir, '--once', '--stable-ms', '0']);
     expect(run.code).toBe(2);

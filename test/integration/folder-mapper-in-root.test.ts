@@ -12,7 +12,8 @@ import { openStateDb, type StateDb } from '../../src/main/db/open-state-db.js';
 import { rootsRepo } from '../../src/main/db/roots-repo.js';
 import { FolderMapper } from '../../src/main/remote/folder-mapper.js';
 import { colleague } from '../support/two-way.js';
-import { makeTempDir, startTestService, type TestService } from '../support/test-service.js';
+import { startTestService, type TestService } from '../support/test-service.js';
+import { tempDir } from '../support/temp-dir.js';
 
 describe('whether a folder lies in a sync root', () => {
   let service: TestService;
@@ -27,7 +28,7 @@ describe('whether a folder lies in a sync root', () => {
   beforeAll(async () => {
     service = await startTestService();
     api = createApiClient({ server: service.url, tokens: staticTokenProvider(await service.token()) });
-    dir = makeTempDir();
+    dir = tempDir();
     db = openStateDb(join(dir, 'state.db'));
   });
   afterAll(async () => {

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultPartSize } from '../../src/shared/api/part-layout.js';
 import { startTestService, type TestService } from '../support/test-service.js';
-import { md5Hex, randomFile, sendParts, waitForJob } from '../support/upload-helpers.js';
+import { randomFile, sendParts, waitForJob } from '../support/upload-helpers.js';
+import { md5Hex } from '../support/checksums.js';
 
 const STAGED = { type: 'FIELD_EQUALS', field: { type: 'FIXED', fieldName: 'LIFECYCLE_STATE' }, value: 'STAGED' };
 

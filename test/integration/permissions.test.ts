@@ -4,8 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/test-service.js';
-import { md5Hex, randomFile, sendParts, uploadNewAsset, waitForJob } from '../support/upload-helpers.js';
+import { randomFile, sendParts, uploadNewAsset, waitForJob } from '../support/upload-helpers.js';
 import { addUser } from '../support/test-users.js';
+import { md5Hex } from '../support/checksums.js';
 
 const actionsOf = (permitted: any[]): string[] => permitted.map((entry) => `${entry.resourceType}:${entry.action}`).sort();
 

@@ -1,15 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createHash } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ADMIN_PASSWORD, makeTempDir, startTestService, type TestService } from '../support/test-service.js';
-import { MiB, downloadAsset, md5Hex, putPart, randomFile, sendParts, uploadNewAsset, waitForJob } from '../support/upload-helpers.js';
+import { ADMIN_PASSWORD, startTestService, type TestService } from '../support/test-service.js';
+import { MiB, downloadAsset, putPart, randomFile, sendParts, uploadNewAsset, waitForJob } from '../support/upload-helpers.js';
 import { addUser } from '../support/test-users.js';
 import { verifyPassword } from '../../src/service/accounts/passwords.js';
 import { openDatabase } from '../../src/service/db/open-database.js';
 import { join } from 'node:path';
+import { md5Hex, sha256Hex } from '../support/checksums.js';
+import { tempDir } from '../support/temp-dir.js';
 
-const sha256Hex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 /** The same signed URL on another origin: signatures cover the path and query, not the host. */
 const onOrigin = (url: string, origin: string): string => {
   const moved = new URL(url);
@@ -27,11 +26,10 @@ const jobProgress = (dataDir: string, id: string): { state: string; cursor: numb
 };
 
 describe('restart on the same data directory', () => {
-  const dataDir = makeTempDir();
+  const dataDir = tempDir();
   const started: TestService[] = [];
   afterAll(async () => {
     for (const service of started) await service.stop().catch(() => undefined);
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('keeps fields, folders, assets, files, blobs, users, keys, jobs and half-sent uploads', async () => {

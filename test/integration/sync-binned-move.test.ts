@@ -10,7 +10,6 @@
  * A folder renamed with the file in it moves no file of its own: there the removal wins (seed 108329).
  * Each file moved here leaves `A/b.txt` in `A`, so the move is the file's.
  */
-import { createHash } from 'node:crypto';
 import { mkdirSync, renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +18,7 @@ import { syncedPairDyingAfter, type PlacementCall } from '../support/dying-api.j
 import { startSyncHarness } from '../support/sync-harness.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { assetAt, client, colleague, startTwoClients } from '../support/two-way.js';
+import { md5Hex } from '../support/checksums.js';
 
 /** The API, but an asset read by id answers its checksum in upper case (a service may; API.md does not say). */
 function upperCaseChecksums(api: AssetApi): AssetApi {
@@ -29,8 +29,6 @@ function upperCaseChecksums(api: AssetApi): AssetApi {
   };
   return wrapped;
 }
-
-const md5 = (text: string): string => createHash('md5').update(text).digest('hex');
 
 /** The API, but the service refuses to bring an asset back from the bin (a 4xx, as the hosted one may: `targetState` is ours, API.md). */
 function refusingRestore(api: AssetApi): AssetApi {
@@ -119,7 +117,7 @@ describe('a synced file moved here while its asset was binned there', () => {
 
       expect((await h.api.getAsset(asset)).lifecycleStatus.state).toBe('BINNED');
       const live = (await h.assets()).filter(({ path }) => path.startsWith('/BinnedFolderEdited/'));
-      expect(live.map(({ path, checksum }) => ({ path, checksum }))).toEqual([{ path: '/BinnedFolderEdited/E/a.txt', checksum: md5('edited here') }]);
+      expect(live.map(({ path, checksum }) => ({ path, checksum }))).toEqual([{ path: '/BinnedFolderEdited/E/a.txt', checksum: md5Hex('edited here') }]);
       expect(me.tree()).toEqual({ 'E/a.txt': 'edited here' });
     } finally {
       await h.dispose();
@@ -158,9 +156,9 @@ describe('a synced file moved here while its asset was binned there', () => {
       moveFile(b.h.folder, 'A/a.txt', 'D/a.txt');
       await settle();
 
-      expect((await a.h.assets()).filter(({ id }) => id === asset).map(({ path, checksum }) => ({ path, checksum }))).toEqual([{ path: '/BinnedEdited/E/a.txt', checksum: md5('first') }]);
+      expect((await a.h.assets()).filter(({ id }) => id === asset).map(({ path, checksum }) => ({ path, checksum }))).toEqual([{ path: '/BinnedEdited/E/a.txt', checksum: md5Hex('first') }]);
       expect((await a.h.assets()).filter(({ path }) => path.startsWith('/BinnedEdited/'))).toHaveLength(2);
-      expect((await a.h.api.listAssetFiles(asset)).map((file) => file.checksum).sort()).toEqual([md5('first'), md5('first'), md5('the colleague\'s edit')].sort());
+      expect((await a.h.api.listAssetFiles(asset)).map((file) => file.checksum).sort()).toEqual([md5Hex('first'), md5Hex('first'), md5Hex('the colleague\'s edit')].sort());
       expect(a.tree()).toEqual({ 'A/b.txt': 'stays', 'E/a.txt': 'first' });
       expect(b.tree()).toEqual(a.tree());
     } finally {
@@ -198,10 +196,10 @@ describe('a synced file moved here while its asset was binned there', () => {
       expect(again.tree()).toEqual({ [to]: 'first', 'A/b.txt': 'stays' });
       const live = (await current.assets()).filter(({ path }) => path.startsWith(`${remotePath}/`));
       expect(live.map(({ id, path, checksum }) => ({ id, path, checksum })).sort((x, y) => x.path.localeCompare(y.path))).toEqual([
-        { id: expect.any(String) as string, path: `${remotePath}/A/b.txt`, checksum: md5('stays') },
-        { id: asset, path: `${remotePath}/${to}`, checksum: md5('first') },
+        { id: expect.any(String) as string, path: `${remotePath}/A/b.txt`, checksum: md5Hex('stays') },
+        { id: asset, path: `${remotePath}/${to}`, checksum: md5Hex('first') },
       ]);
-      expect((await current.api.listAssetFiles(asset)).map((file) => file.checksum)).toContain(md5('the colleague\'s edit'));
+      expect((await current.api.listAssetFiles(asset)).map((file) => file.checksum)).toContain(md5Hex('the colleague\'s edit'));
     } finally {
       await current.dispose();
     }
@@ -224,7 +222,7 @@ describe('a synced file moved here while its asset was binned there', () => {
         expect((await me.once()).converged, remotePath).toBe(true);
 
         const live = (await h.assets()).filter(({ path }) => path.startsWith(`${remotePath}/E/`));
-        expect(live.map(({ path, checksum }) => ({ path, checksum })), remotePath).toEqual([{ path: `${remotePath}/E/a.txt`, checksum: md5('first') }]);
+        expect(live.map(({ path, checksum }) => ({ path, checksum })), remotePath).toEqual([{ path: `${remotePath}/E/a.txt`, checksum: md5Hex('first') }]);
         expect(live[0]?.id, remotePath).not.toBe(asset);
         expect((await h.api.getAsset(asset)).lifecycleStatus.state, remotePath).toBe('BINNED');
         expect(me.tree(), remotePath).toEqual({ 'A/b.txt': 'stays', 'E/a.txt': 'first' });

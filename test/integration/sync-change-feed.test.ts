@@ -2,8 +2,7 @@
  * The change feed end to end [ours]: an engine watching with polls an hour apart, so whatever reaches
  * its folder in these tests came through the service's change feed (or a full listing it caused).
  */
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, staticTokenProvider } from '../../src/main/api/index.js';
@@ -12,6 +11,8 @@ import { NodeFileSystem, createFreedesktopTrash, systemClock } from '../../src/m
 import { startTestService, type TestService } from '../support/test-service.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 import { uploadNewAsset } from '../support/upload-helpers.js';
+import { until } from '../support/until.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const HOUR = 3_600_000;
 
@@ -21,14 +22,8 @@ function copyDatabase(from: string, to: string): void {
   for (const name of readdirSync(from)) if (name.startsWith('service.db')) cpSync(join(from, name), join(to, name));
 }
 
-async function waitFor(what: string, condition: () => boolean): Promise<void> {
-  // A bound for a failing test, not a timing claim: the feed delivers in well under a second.
-  const deadline = Date.now() + 20_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+/** A bound for a failing test, not a timing claim: the feed delivers in well under a second. */
+const FEED_WAIT = { timeoutMs: 20_000 };
 
 interface Watching {
   folder: string;
@@ -39,8 +34,8 @@ interface Watching {
 
 /** An engine watching `remotePath` through `server`, once it follows the feed. */
 async function watch(server: string, token: string, remotePath: string): Promise<Watching> {
-  const folder = mkdtempSync(join(tmpdir(), 'asset-sync-feed-root-'));
-  const stateDir = mkdtempSync(join(tmpdir(), 'asset-sync-feed-state-'));
+  const folder = tempDir('asset-sync-feed-root-');
+  const stateDir = tempDir('asset-sync-feed-state-');
   const api = createApiClient({ server, tokens: staticTokenProvider(token) });
   const logs: string[] = [];
   const engine = createEngine(
@@ -50,7 +45,7 @@ async function watch(server: string, token: string, remotePath: string): Promise
   await engine.addRoot({ path: folder, remotePath, publishLive: false });
   const controller = new AbortController();
   const watching = engine.watch(controller.signal);
-  await waitFor('the engine to follow the feed', () => logs.some((message) => message.startsWith('Following')));
+  await until('the engine to follow the feed', () => logs.some((message) => message.startsWith('Following')), FEED_WAIT);
   return {
     folder,
     logs,
@@ -60,8 +55,6 @@ async function watch(server: string, token: string, remotePath: string): Promise
       await watching;
       engine.close();
       api.close();
-      rmSync(folder, { recursive: true, force: true });
-      rmSync(stateDir, { recursive: true, force: true });
     },
   };
 }
@@ -81,9 +74,9 @@ describe('sync: the service change feed', () => {
     await uploadNewAsset(service, '/Feed1/before.txt', Buffer.from('before'));
     const client = await watch(service.url, token, '/Feed1');
     try {
-      await waitFor('the first listing', () => client.has('before.txt'));
+      await until('the first listing', () => client.has('before.txt'), FEED_WAIT);
       await uploadNewAsset(service, '/Feed1/colleague.txt', Buffer.from('from a colleague'));
-      await waitFor('the change on disk', () => client.has('colleague.txt'));
+      await until('the change on disk', () => client.has('colleague.txt'), FEED_WAIT);
       expect(readFileSync(join(client.folder, 'colleague.txt'), 'utf8')).toBe('from a colleague');
     } finally {
       await client.stop();
@@ -98,14 +91,14 @@ describe('sync: the service change feed', () => {
       client = await watch(proxy.url, token, '/Feed2');
       const watching = client;
       await uploadNewAsset(service, '/Feed2/first.txt', Buffer.from('first'));
-      await waitFor('the first change', () => watching.has('first.txt'));
+      await until('the first change', () => watching.has('first.txt'), FEED_WAIT);
       proxy.cut();
-      await waitFor('the drop to be noticed', () => watching.logs.some((message) => message.includes('dropped')));
+      await until('the drop to be noticed', () => watching.logs.some((message) => message.includes('dropped')), FEED_WAIT);
       await uploadNewAsset(service, '/Feed2/while-down.txt', Buffer.from('made while the client was cut off'));
       expect(watching.has('while-down.txt')).toBe(false);
       const follows = watching.logs.filter((message) => message.startsWith('Following')).length;
       proxy.restore();
-      await waitFor('the change after reconnecting', () => watching.has('while-down.txt'));
+      await until('the change after reconnecting', () => watching.has('while-down.txt'), FEED_WAIT);
       // It came through the feed again (a poll was an hour away).
       expect(watching.logs.filter((message) => message.startsWith('Following')).length).toBeGreaterThanOrEqual(follows);
     } finally {
@@ -117,15 +110,15 @@ describe('sync: the service change feed', () => {
   it('lists in full when a restarted service no longer knows the cursor (restored from a backup), missing nothing', async () => {
     const port = Number(new URL(service.url).port);
     await uploadNewAsset(service, '/Feed3/kept.txt', Buffer.from('kept'));
-    const backup = mkdtempSync(join(tmpdir(), 'asset-sync-feed-backup-'));
+    const backup = tempDir('asset-sync-feed-backup-');
     const client = await watch(service.url, token, '/Feed3');
     try {
-      await waitFor('the first listing', () => client.has('kept.txt'));
+      await until('the first listing', () => client.has('kept.txt'), FEED_WAIT);
       await service.stop();
       copyDatabase(service.dataDir, backup);
       service = await service.restart({ port });
       await uploadNewAsset(service, '/Feed3/lost.txt', Buffer.from('lost with the restore'));
-      await waitFor('the change before the restore', () => client.has('lost.txt'));
+      await until('the change before the restore', () => client.has('lost.txt'), FEED_WAIT);
 
       // The service comes back from the backup: behind the client's cursor, and without lost.txt.
       await service.stop();
@@ -133,14 +126,13 @@ describe('sync: the service change feed', () => {
       service = await service.restart({ port });
       await uploadNewAsset(service, '/Feed3/after.txt', Buffer.from('after the restore'));
 
-      await waitFor('the change after the restore', () => client.has('after.txt'));
+      await until('the change after the restore', () => client.has('after.txt'), FEED_WAIT);
       // Only a full listing sees that lost.txt is gone from the service (to the trash, not deleted).
-      await waitFor('the full listing', () => !client.has('lost.txt'));
+      await until('the full listing', () => !client.has('lost.txt'), FEED_WAIT);
       expect(client.logs.some((message) => message.includes('listing every folder in full'))).toBe(true);
       expect(client.has('kept.txt')).toBe(true);
     } finally {
       await client.stop();
-      rmSync(backup, { recursive: true, force: true });
     }
   });
 });

@@ -10,7 +10,7 @@ import type { AssetApi } from '../../src/main/api/index.js';
 import { startSyncHarness } from '../support/sync-harness.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { client, total } from '../support/two-way.js';
-import { md5Hex } from '../support/upload-helpers.js';
+import { md5Hex } from '../support/checksums.js';
 
 describe('a file that changes just before its upload sends it', () => {
   let service: TestService;

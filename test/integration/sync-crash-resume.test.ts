@@ -4,19 +4,17 @@
  * service, is SIGKILLed with one part confirmed and another mid-flight, and the next `sync --once` must
  * finish the same asset sending only the parts the service does not have.
  */
-import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { listeningUrl, startCountingProxy, type CountingProxy } from '../support/counting-proxy.js';
 import { cli, runCliChild, spawnCli, type CliChild } from '../support/cli-runner.js';
 import { MiB, randomFile } from '../support/upload-helpers.js';
-
-const md5 = (bytes: Uint8Array): string => createHash('md5').update(bytes).digest('hex');
+import { md5Hex } from '../support/checksums.js';
+import { until } from '../support/until.js';
+import { tempDir } from '../support/temp-dir.js';
 
 interface JournalRow {
   asset_id: string | null;
@@ -39,22 +37,12 @@ function readJournal(stateDir: string): JournalRow[] {
   }
 }
 
-async function until<T>(what: string, probe: () => T | undefined, context: () => string, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${context()}`);
-    await sleep(20);
-  }
-}
-
 describe('sync killed mid-upload', () => {
   let proxy: CountingProxy;
   let service: TestService;
   let child: CliChild | undefined;
-  const folder = mkdtempSync(join(tmpdir(), 'asset-sync-crash-root-'));
-  const stateDir = mkdtempSync(join(tmpdir(), 'asset-sync-crash-state-'));
+  const folder = tempDir('asset-sync-crash-root-');
+  const stateDir = tempDir('asset-sync-crash-state-');
 
   beforeAll(async () => {
     proxy = await startCountingProxy();
@@ -66,8 +54,6 @@ describe('sync killed mid-upload', () => {
     await child?.kill();
     await service.dispose();
     await proxy.close();
-    rmSync(folder, { recursive: true, force: true });
-    rmSync(stateDir, { recursive: true, force: true });
   });
 
   it('resumes the same asset and sends only the parts the service did not confirm', { timeout: 120_000 }, async () => {
@@ -86,8 +72,8 @@ describe('sync killed mid-upload', () => {
     const confirmed = await until('a part in the journal', () => {
       const row = readJournal(stateDir)[0];
       return row !== undefined && Object.keys(JSON.parse(row.parts) as object).length > 0 ? row : undefined;
-    }, progress);
-    await until('a stalled part to reach the proxy', () => (proxy.partBytes >= 16 * MiB + 4 * MiB ? true : undefined), progress);
+    }, { context: progress, timeoutMs: 30_000 });
+    await until('a stalled part to reach the proxy', () => (proxy.partBytes >= 16 * MiB + 4 * MiB ? true : undefined), { context: progress, timeoutMs: 30_000 });
     await child.kill();
     expect(child.process.signalCode).toBe('SIGKILL');
 
@@ -124,7 +110,7 @@ describe('sync killed mid-upload', () => {
     // Published like an upload that never stopped (`--publish live`).
     expect(assets[0]?.state).toBe('LIVE');
     const file = db.prepare<[string], { checksum: string; size: number; filename: string }>('SELECT checksum, size, filename FROM asset_files WHERE id = ?').get(assets[0]?.current_file_id ?? '');
-    expect(file).toEqual({ checksum: md5(bytes), size: total, filename: 'big.bin' });
+    expect(file).toEqual({ checksum: md5Hex(bytes), size: total, filename: 'big.bin' });
     expect(readJournal(stateDir)).toEqual([]);
     expect((await cli(['status', '--state', stateDir])).out).toContain('up to date · 1 synced of 1 local file');
   });

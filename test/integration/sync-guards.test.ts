@@ -6,15 +6,13 @@
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDirs } from '../support/temp-dirs.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { cli } from '../support/cli-runner.js';
+import { tempDir } from '../support/temp-dir.js';
 
 describe('guards, through the CLI', () => {
   let service: TestService;
   let env: Record<string, string>;
-  const dirs = tempDirs();
-  const tempDir = (prefix: string): string => dirs.make(prefix);
 
   beforeAll(async () => {
     service = await startTestService();
@@ -22,7 +20,6 @@ describe('guards, through the CLI', () => {
   });
   afterAll(async () => {
     await service.dispose();
-    dirs.removeAll();
   });
 
   /** A synced folder of `count` files named `${prefix}-N.txt`, with its own state dir and remote folder. */

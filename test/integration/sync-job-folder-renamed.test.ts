@@ -7,7 +7,6 @@
  * file gets a new asset in `C` (simulation seed 50174's class; sim/job-folder-renamed.test.ts runs the
  * search by folder when no job id was heard).
  */
-import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,8 +14,7 @@ import { ApiError } from '../../src/main/api/index.js';
 import { uploadJournal } from '../../src/main/db/upload-journal.js';
 import { serviceForBlock, startSyncHarness } from '../support/sync-harness.js';
 import { uploadNewAsset } from '../support/upload-helpers.js';
-
-const md5 = (bytes: string): string => createHash('md5').update(bytes).digest('hex');
+import { md5Hex } from '../support/checksums.js';
 
 describe("a lost upload job's folder renamed on the service before the retry", () => {
   const block = serviceForBlock();
@@ -56,8 +54,8 @@ describe("a lost upload job's folder renamed on the service before the retry", (
     expect(retried.converged, JSON.stringify(retried.reports)).toBe(true);
     const remote = (await sync.assets()).filter((asset) => asset.path.startsWith('/Heard/'));
     expect(remote.map((asset) => [asset.path, asset.checksum])).toEqual([
-      ['/Heard/C/logo.txt', md5('ours')],
-      ['/Heard/C/other.txt', md5('theirs')],
+      ['/Heard/C/logo.txt', md5Hex('ours')],
+      ['/Heard/C/other.txt', md5Hex('theirs')],
     ]);
     const job = (await block.service.api('GET', `/assets/${made ?? ''}`)).body.result;
     expect(job.lifecycleStatus.state).toBe('BINNED');

@@ -4,7 +4,6 @@
  * (simulation seed 1128). The restart records the completed upload where it was sent, so the rename
  * is a move of that asset: one asset, at the new path, and nothing downloaded back to the old one.
  */
-import { createHash } from 'node:crypto';
 import { renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +13,7 @@ import { startSyncHarness } from '../support/sync-harness.js';
 import { DenyingFileSystem } from '../support/denying-file-system.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { client, colleague } from '../support/two-way.js';
+import { md5Hex } from '../support/checksums.js';
 
 /** An API whose first PUT lands (completing a one-part upload) while its answer never arrives; `puts` counts the PUTs. */
 function losingFirstAnswer(): { wrap: (api: AssetApi) => AssetApi; puts: () => number } {
@@ -99,7 +99,7 @@ describe('an upload completed on the service whose answer was lost', () => {
       // Ours, then the colleague's: ours was not sent again as a third.
       expect((await service.api('GET', `/assets/${sent?.id ?? ''}/files`)).body.results).toHaveLength(2);
       expect((await current.assets()).filter(({ path }) => path.startsWith('/Superseded/')).map(({ id, checksum }) => ({ id, checksum }))).toEqual([
-        { id: sent?.id, checksum: createHash('md5').update("the colleague's version").digest('hex') },
+        { id: sent?.id, checksum: md5Hex("the colleague's version") },
       ]);
     } finally {
       await current.dispose();
@@ -188,7 +188,7 @@ describe('an upload completed on the service whose answer was lost', () => {
       await client(first).once();
       expect(losing.puts()).toBe(1);
       const [sent] = (await first.assets()).filter(({ path }) => path.startsWith('/Rewritten/'));
-      expect(sent?.checksum).toBe(createHash('md5').update('written once').digest('hex'));
+      expect(sent?.checksum).toBe(md5Hex('written once'));
 
       // Rewritten before the restart: the resume finds another file than the one it was sending.
       client(first).write('B/a.txt', 'written twice, later');
@@ -198,7 +198,7 @@ describe('an upload completed on the service whose answer was lost', () => {
       expect((await again.once()).converged).toBe(true);
       expect(again.tree()).toEqual({ 'B/a.txt': 'written twice, later' });
       expect((await current.assets()).filter(({ path }) => path.startsWith('/Rewritten/')).map(({ path, id, checksum }) => ({ path, id, checksum }))).toEqual([
-        { path: '/Rewritten/B/a.txt', id: sent?.id, checksum: createHash('md5').update('written twice, later').digest('hex') },
+        { path: '/Rewritten/B/a.txt', id: sent?.id, checksum: md5Hex('written twice, later') },
       ]);
     } finally {
       await current.dispose();
@@ -250,7 +250,7 @@ describe('an upload completed on the service whose answer was lost', () => {
       // Synced at the colleague's bytes (the asset's current file), the deletion binned them.
       expect(again.tree()).toEqual({ 'a.txt': "the colleague's version" });
       expect((await current.assets()).filter(({ path }) => path.startsWith('/Deleted/')).map(({ id, checksum }) => ({ id, checksum }))).toEqual([
-        { id: sent?.id, checksum: createHash('md5').update("the colleague's version").digest('hex') },
+        { id: sent?.id, checksum: md5Hex("the colleague's version") },
       ]);
     } finally {
       await current.dispose();

@@ -11,7 +11,8 @@ import type { AssetApi } from '../../src/main/api/index.js';
 import { startSyncHarness } from '../support/sync-harness.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { client, total } from '../support/two-way.js';
-import { MiB, md5Hex, randomFile } from '../support/upload-helpers.js';
+import { MiB, randomFile } from '../support/upload-helpers.js';
+import { md5Hex } from '../support/checksums.js';
 
 describe('an upload whose bytes the service lost', () => {
   let service: TestService;

@@ -6,14 +6,13 @@
  * says what to do, and once the user removes the composed one the other becomes the name and syncs.
  * Against the real service, on a real temp folder.
  */
-import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notSyncedViews } from '../../src/main/app/folder-view.js';
 import { startSyncHarness } from '../support/sync-harness.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { client, type Client } from '../support/two-way.js';
+import { md5Hex } from '../support/checksums.js';
 
-const md5 = (text: string): string => createHash('md5').update(text).digest('hex');
 const NFC = 'Menu/caf\u00e9.txt';
 const NFD = NFC.normalize('NFD');
 
@@ -36,7 +35,7 @@ describe('a name spelled composed and decomposed side by side', () => {
     const first = await me.once();
     // Not converged: a file waits for the user, and says so.
     expect(first.converged).toBe(false);
-    expect((await me.h.assets()).map((asset) => [asset.path, asset.checksum])).toEqual([[`/Spellings/${NFC}`, md5('composed')]]);
+    expect((await me.h.assets()).map((asset) => [asset.path, asset.checksum])).toEqual([[`/Spellings/${NFC}`, md5Hex('composed')]]);
     const [status] = me.h.engine.store.status();
     expect(status?.notSynced).toEqual([expect.objectContaining({ relPath: NFD, reason: 'NAME_CLASH', detail: expect.stringContaining('rename or remove this one') })]);
     expect(notSyncedViews(me.h.engine.store.status())).toEqual([expect.objectContaining({ relPath: NFD, reason: expect.stringContaining('same name'), fix: 'Rename one of the two files.' })]);
@@ -51,6 +50,6 @@ describe('a name spelled composed and decomposed side by side', () => {
     const alone = await me.once();
     expect(alone.converged).toBe(true);
     expect(me.h.engine.store.status()[0]?.notSynced).toEqual([]);
-    expect((await me.h.assets()).map((entry) => [entry.path, entry.id, entry.checksum])).toEqual([[`/Spellings/${NFC}`, asset?.id, md5('decomposed')]]);
+    expect((await me.h.assets()).map((entry) => [entry.path, entry.id, entry.checksum])).toEqual([[`/Spellings/${NFC}`, asset?.id, md5Hex('decomposed')]]);
   });
 });

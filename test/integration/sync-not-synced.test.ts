@@ -8,9 +8,9 @@ import { chmodSync, chownSync, mkdirSync, rmSync, symlinkSync, writeFileSync } f
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDirs } from '../support/temp-dirs.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { cli, runCliChild } from '../support/cli-runner.js';
+import { tempDir } from '../support/temp-dir.js';
 
 /** The uid/gid to run the CLI as so that mode 000 really denies reading: ourselves, or `nobody` when we are root. */
 function unprivilegedUser(): { uid: number; gid: number } | undefined {
@@ -23,8 +23,6 @@ function unprivilegedUser(): { uid: number; gid: number } | undefined {
 describe('files that do not sync', () => {
   let service: TestService;
   let env: Record<string, string>;
-  const dirs = tempDirs();
-  const tempDir = (prefix: string): string => dirs.make(prefix);
   const put = (folder: string, relPath: string, content: string): void => {
     mkdirSync(join(folder, relPath, '..'), { recursive: true });
     writeFileSync(join(folder, relPath), content);
@@ -46,7 +44,6 @@ describe('files that do not sync', () => {
   });
   afterAll(async () => {
     await service.dispose();
-    dirs.removeAll();
   });
 
   // Root reads mode-000 files, so this runs the CLI as an unprivileged user (nobody) when the test may

@@ -4,7 +4,6 @@
  * the engine reaches it: the journal intent (written before the job), then the job's empty STAGED asset
  * in the file's folder, and nothing else. The next sync must adopt that asset.
  */
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -14,8 +13,7 @@ import { uploadJournal } from '../../src/main/db/upload-journal.js';
 import { NodeFileSystem } from '../../src/main/local/index.js';
 import { serviceForBlock, startSyncHarness, type SyncHarness } from '../support/sync-harness.js';
 import { sendParts, waitForJob } from '../support/upload-helpers.js';
-
-const md5 = (bytes: string): string => createHash('md5').update(bytes).digest('hex');
+import { md5Hex } from '../support/checksums.js';
 
 describe('orphans of an interrupted asset-and-upload job', () => {
   const block = serviceForBlock();
@@ -30,7 +28,7 @@ describe('orphans of an interrupted asset-and-upload job', () => {
   async function journalIntent(sync: SyncHarness, relPath: string, content: string, assetId: string | null): Promise<void> {
     const stat = await new NodeFileSystem().stat(join(sync.folder, relPath));
     const rootId = sync.engine.roots()[0]?.id ?? '';
-    const local = { relPath, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev, md5: md5(content) };
+    const local = { relPath, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev, md5: md5Hex(content) };
     uploadJournal(sync.db).begin(rootId, 'NEW', 'f0', local, assetId, new Date().toISOString());
   }
 
@@ -68,7 +66,7 @@ describe('orphans of an interrupted asset-and-upload job', () => {
     expect(result.converged, JSON.stringify(result.reports)).toBe(true);
 
     const remote = await sync.assets();
-    expect(remote.map((asset) => [asset.path, asset.checksum])).toEqual(Object.entries(contents).map(([relPath, content]) => [`/${relPath}`, md5(content)]));
+    expect(remote.map((asset) => [asset.path, asset.checksum])).toEqual(Object.entries(contents).map(([relPath, content]) => [`/${relPath}`, md5Hex(content)]));
     expect(remote.find((asset) => asset.path === '/Brand/c.txt')?.id).toBe(cAsset);
     expect(new Set(remote.map((asset) => asset.id))).toEqual(new Set([cAsset, ...orphans]));
     expect(assetCount() - before).toBe(3);
@@ -92,7 +90,7 @@ describe('orphans of an interrupted asset-and-upload job', () => {
     expect(result.converged, JSON.stringify(result.reports)).toBe(true);
     expect(assetCount() - before).toBe(1);
     const remote = await sync.assets();
-    expect(remote.find((asset) => asset.path === '/Running/late.txt')).toMatchObject({ id: orphan, checksum: md5('late') });
+    expect(remote.find((asset) => asset.path === '/Running/late.txt')).toMatchObject({ id: orphan, checksum: md5Hex('late') });
   });
 
   it('keeps the intent when the job answer is lost while polling, and the retry adopts what the job made', async () => {
@@ -130,8 +128,8 @@ describe('orphans of an interrupted asset-and-upload job', () => {
     expect(assetCount() - before).toBe(2);
     const remote = await sync.assets();
     expect(remote.filter((asset) => asset.path.startsWith('/Lost/')).map((asset) => [asset.path, asset.checksum])).toEqual([
-      ['/Lost/a.txt', md5('alpha')],
-      ['/Lost/b.txt', md5('bravo')],
+      ['/Lost/a.txt', md5Hex('alpha')],
+      ['/Lost/b.txt', md5Hex('bravo')],
     ]);
     expect(new Set(remote.filter((asset) => asset.path.startsWith('/Lost/')).map((asset) => asset.id))).toEqual(new Set(made));
   });
@@ -166,7 +164,7 @@ describe('orphans of an interrupted asset-and-upload job', () => {
     const retried = await sync.once();
     expect(retried.converged, JSON.stringify(retried.reports)).toBe(true);
     const ours = (await block.service.api('GET', `/assets/${made?.[0] ?? ''}`)).body.result;
-    expect(ours.currentAssetFile?.checksum).toBe(md5('ours'));
+    expect(ours.currentAssetFile?.checksum).toBe(md5Hex('ours'));
     const other = (await block.service.api('GET', `/assets/${theirs ?? ''}`)).body.result;
     expect(other.currentAssetFile ?? null).toBeNull();
     expect(uploadJournal(sync.db).all(rootId)).toEqual([]);
@@ -204,9 +202,9 @@ describe('orphans of an interrupted asset-and-upload job', () => {
     sync.db.prepare('UPDATE not_synced SET retry_at = 0').run();
     const retried = await sync.once();
     expect(retried.converged, JSON.stringify(retried.reports)).toBe(true);
-    expect((await sync.api.getAsset(orphan ?? '')).currentAssetFile?.checksum).toBe(md5('ours'));
+    expect((await sync.api.getAsset(orphan ?? '')).currentAssetFile?.checksum).toBe(md5Hex('ours'));
     expect(await filesOf(theirs.assetId)).toHaveLength(1);
-    expect((await sync.api.getAsset(theirs.assetId)).currentAssetFile?.checksum).toBe(md5('theirs'));
+    expect((await sync.api.getAsset(theirs.assetId)).currentAssetFile?.checksum).toBe(md5Hex('theirs'));
     expect(uploadJournal(sync.db).all(rootId)).toEqual([]);
   });
 
@@ -281,8 +279,8 @@ describe('orphans of an interrupted asset-and-upload job', () => {
     for (const assetId of [renamed, deleted, ours]) expect((await sync.api.getAsset(assetId ?? '')).lifecycleStatus.state).toBe('BINNED');
     const remote = (await sync.assets()).filter((asset) => asset.path.startsWith('/Abandoned/'));
     expect(remote.map((asset) => [asset.path, asset.checksum])).toEqual([
-      ['/Abandoned/moved.txt', md5('renamed')],
-      ['/Abandoned/taken.txt', md5('theirs')],
+      ['/Abandoned/moved.txt', md5Hex('renamed')],
+      ['/Abandoned/taken.txt', md5Hex('theirs')],
     ]);
     expect(remote.find((asset) => asset.path === '/Abandoned/taken.txt')?.id).toBe(taken?.id);
     expect(uploadJournal(sync.db).all(sync.engine.roots()[0]?.id ?? '')).toEqual([]);

@@ -74,15 +74,15 @@ describe('problems clear when their cause does', () => {
     const controller = new AbortController();
     const watching = sync.engine.watch(controller.signal);
     try {
-      await until('both reports', () => (notSynced(sync).length === 2 ? true : undefined), () => notSynced(sync).join(', '), 20_000);
+      await until('both reports', () => (notSynced(sync).length === 2 ? true : undefined), { context: () => notSynced(sync).join(', '), timeoutMs: 20_000 });
       expect(notSynced(sync)).toEqual(['Locked: UNREADABLE', 'secret.txt: UNREADABLE']);
       fs.allow(join(sync.folder, 'secret.txt'));
       fs.allow(join(sync.folder, 'Locked'));
-      await until('the reports to clear', () => (notSynced(sync).length === 0 ? true : undefined), () => notSynced(sync).join(', '), 20_000);
+      await until('the reports to clear', () => (notSynced(sync).length === 0 ? true : undefined), { context: () => notSynced(sync).join(', '), timeoutMs: 20_000 });
       const paths = await until('the files to upload', async () => {
         const found = (await sync.assets()).filter((asset) => asset.path.startsWith('/Watched/'));
         return found.length === 3 && found.every((asset) => asset.checksum !== undefined) ? found.map((asset) => asset.path) : undefined;
-      }, () => notSynced(sync).join(', '), 20_000);
+      }, { context: () => notSynced(sync).join(', '), timeoutMs: 20_000 });
       expect(paths).toEqual(['/Watched/Locked/inside.txt', '/Watched/open.txt', '/Watched/secret.txt']);
     } finally {
       controller.abort();

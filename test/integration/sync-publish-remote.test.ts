@@ -3,20 +3,20 @@
  * go LIVE instead of STAGED, and a root files everything under its remote folder — the existing option
  * when there is one (never a second "Brand"), created (with its parents) when missing.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { uploadNewAsset } from '../support/upload-helpers.js';
 import { cli } from '../support/cli-runner.js';
+import { tempDir } from '../support/temp-dir.js';
 
 describe('--publish live and --remote', () => {
   let service: TestService;
   let env: Record<string, string>;
   const dirs: string[] = [];
   const folderWith = (files: Record<string, string>): string => {
-    const folder = mkdtempSync(join(tmpdir(), 'asset-sync-remote-'));
+    const folder = tempDir('asset-sync-remote-');
     dirs.push(folder);
     for (const [relPath, content] of Object.entries(files)) {
       mkdirSync(join(folder, relPath, '..'), { recursive: true });
@@ -25,7 +25,7 @@ describe('--publish live and --remote', () => {
     return folder;
   };
   const sync = (folder: string, ...flags: string[]): ReturnType<typeof cli> => {
-    const stateDir = mkdtempSync(join(tmpdir(), 'asset-sync-remote-state-'));
+    const stateDir = tempDir('asset-sync-remote-state-');
     dirs.push(stateDir);
     return cli(['sync', '--server', service.url, '--folder', folder, '--state', stateDir, '--once', '--stable-ms', '50', ...flags], env);
   };
@@ -60,7 +60,6 @@ describe('--publish live and --remote', () => {
   });
   afterAll(async () => {
     await service.dispose();
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
   it('files a root under an existing /Brand, publishing new assets LIVE', async () => {

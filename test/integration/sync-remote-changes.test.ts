@@ -13,6 +13,7 @@ import { startTestService, type TestService } from '../support/test-service.js';
 import type { PassReport } from '../../src/main/sync/root-sync.js';
 import { startSyncHarness } from '../support/sync-harness.js';
 import { assetAt, client, colleague, dirsOf, total } from '../support/two-way.js';
+import { until } from '../support/until.js';
 
 describe('changes made on the service reach the disk', () => {
   let service: TestService;
@@ -145,24 +146,18 @@ describe('changes made on the service reach the disk', () => {
     const controller = new AbortController();
     const reports: PassReport[] = [];
     const watching = me.h.engine.watch(controller.signal, (report) => reports.push(report));
-    const until = async (check: () => boolean): Promise<void> => {
-      for (let waited = 0; !check(); waited += 50) {
-        if (waited > 10_000) throw new Error('timed out');
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    };
     try {
       const people = colleague(service, me.h.api);
       const id = await people.upload('/Watched/live.txt', 'first');
-      await until(() => me.exists('live.txt'));
+      await until('live.txt to arrive', () => me.exists('live.txt'), { timeoutMs: 10_000, intervalMs: 50 });
       expect(me.read('live.txt')).toBe('first');
       // Quiet polls after that: the root rests (no plan) instead of planning every 200 ms...
-      await until(() => reports.filter((report) => report.rested === true).length >= 3);
+      await until('three resting passes', () => reports.filter((report) => report.rested === true).length >= 3, { timeoutMs: 10_000, intervalMs: 50 });
       // ...and wakes for the next change all the same.
       await people.newVersion(id, 'second');
       // The hosted service may set the modification date into the past on a file replacement.
       service.running.ctx.db.prepare('UPDATE assets SET date_last_modified = ? WHERE id = ?').run('2020-01-01T00:00:00.000Z', id);
-      await until(() => me.read('live.txt') === 'second');
+      await until('the second version', () => me.read('live.txt') === 'second', { timeoutMs: 10_000, intervalMs: 50 });
       expect(await assetAt(me.h, '/Watched/live.txt')).toBe(id);
     } finally {
       controller.abort();

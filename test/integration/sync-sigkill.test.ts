@@ -11,7 +11,6 @@
  *   wrote, is in the tree (at its path or a conflict copy), in an asset's version history, or in the trash.
  * It prints the bytes of parts sent again because of the kills (ASSET_SYNC_KILL_SEED picks another seed).
  */
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -20,9 +19,10 @@ import { cli, runCliChild, spawnCli, type CliChild } from '../support/cli-runner
 import { startCountingProxy, type CountingProxy } from '../support/counting-proxy.js';
 import { remoteApi, type RemoteApi } from '../support/remote-tree.js';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
-import { tempDirs } from '../support/temp-dirs.js';
 import { until } from '../support/until.js';
 import { MiB } from '../support/upload-helpers.js';
+import { sha256Hex } from '../support/checksums.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const SEED = Number(process.env.ASSET_SYNC_KILL_SEED ?? 19);
 /** ASSET_SYNC_KILLS runs a shorter or longer chaos phase; the service goes down at every fourth kill (5 of 20). */
@@ -30,8 +30,6 @@ const SYNC_KILLS = Number(process.env.ASSET_SYNC_KILLS ?? 20);
 const SERVICE_KILLS = new Set(Array.from({ length: Math.ceil(SYNC_KILLS / 4) }, (_, index) => 4 * index + 3).filter((kill) => kill <= SYNC_KILLS));
 const FOLDERS = ['Brand', 'Brand/Logos', 'Video'];
 const LARGE_SIZES = [17 * MiB, 24 * MiB, 33 * MiB];
-
-const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
 /** mulberry32: a small seeded generator, so a failing seed replays the same kill moments and edits. */
 function seeded(seed: number): () => number {
@@ -69,12 +67,11 @@ function filesUnder(dir: string): string[] {
 }
 
 describe('sync and service SIGKILLed during a mixed two-way sync', () => {
-  const dirs = tempDirs();
-  const folder = dirs.make('asset-sync-kill-root-');
-  const stateDir = dirs.make('asset-sync-kill-state-');
-  const dataDir = dirs.make('asset-sync-kill-data-');
+  const folder = tempDir('asset-sync-kill-root-');
+  const stateDir = tempDir('asset-sync-kill-state-');
+  const dataDir = tempDir('asset-sync-kill-data-');
   // The trash deletions would go to (none are expected: nobody deletes), looked in for lost content.
-  const xdgData = dirs.make('asset-sync-kill-xdg-');
+  const xdgData = tempDir('asset-sync-kill-xdg-');
   let proxy: CountingProxy;
   let service: ServiceProcess | undefined;
   let sync: CliChild | undefined;
@@ -90,7 +87,6 @@ describe('sync and service SIGKILLed during a mixed two-way sync', () => {
     await sync?.kill();
     await service?.kill();
     await proxy.close();
-    dirs.removeAll();
   });
 
   it(`keeps both sides whole and in step through ${SYNC_KILLS} sync kills and ${SERVICE_KILLS.size} service kills`, { timeout: 1_200_000 }, async () => {
@@ -129,7 +125,7 @@ describe('sync and service SIGKILLed during a mixed two-way sync', () => {
       const path = `C${created++}.bin`;
       const bytes = bytesOf(smallSize());
       colleagueAssets.set(path, await remote.upload(`/Brand/${path}`, bytes));
-      colleagueWrote.push({ path: `Brand/${path}`, sha: sha256(bytes) });
+      colleagueWrote.push({ path: `Brand/${path}`, sha: sha256Hex(bytes) });
       colleagueBytes += bytes.length;
     }
 
@@ -149,13 +145,13 @@ describe('sync and service SIGKILLed during a mixed two-way sync', () => {
           const path = `C${created++}.bin`;
           const bytes = bytesOf(smallSize());
           colleagueAssets.set(path, await remote.upload(`/Brand/${path}`, bytes));
-          colleagueWrote.push({ path: `Brand/${path}`, sha: sha256(bytes) });
+          colleagueWrote.push({ path: `Brand/${path}`, sha: sha256Hex(bytes) });
           colleagueBytes += bytes.length;
         } else {
           const path = pick([...colleagueAssets.keys()]);
           const bytes = bytesOf(smallSize());
           await remote.newVersion(colleagueAssets.get(path) ?? '', bytes);
-          colleagueWrote.push({ path: `Brand/${path}`, sha: sha256(bytes) });
+          colleagueWrote.push({ path: `Brand/${path}`, sha: sha256Hex(bytes) });
           colleagueBytes += bytes.length;
         }
       }
@@ -167,7 +163,7 @@ describe('sync and service SIGKILLed during a mixed two-way sync', () => {
       const running = sync;
       // The moment counts from its first request, not its start: Node and tsx take a varying while
       // (over a minute measured on a 2-core machine at load 24).
-      await until('the sync process to reach the service', () => (proxy.requests > seen || running.process.exitCode !== null ? true : undefined), () => running.err, 300_000);
+      await until('the sync process to reach the service', () => (proxy.requests > seen || running.process.exitCode !== null ? true : undefined), { context: () => running.err, timeoutMs: 300_000 });
       expect(running.process.exitCode, running.err).toBeNull();
       await edits();
       if (kill === 10) writeLocal('Video/large-1.mov', bytesOf(LARGE_SIZES[1] ?? MiB));
@@ -208,7 +204,7 @@ describe('sync and service SIGKILLed during a mixed two-way sync', () => {
     // Local and remote trees agree: names, sizes, SHA-256; no asset without a file (an orphan).
     const local = localTree(folder);
     const remoteTree = await remote.tree();
-    const localFacts = [...local].map(([path, bytes]) => ({ path: path.normalize('NFC'), size: bytes.length, sha256: sha256(bytes) })).sort((a, b) => (a.path < b.path ? -1 : 1));
+    const localFacts = [...local].map(([path, bytes]) => ({ path: path.normalize('NFC'), size: bytes.length, sha256: sha256Hex(bytes) })).sort((a, b) => (a.path < b.path ? -1 : 1));
     const remoteFacts = [...remoteTree].map(([path, file]) => ({ path: path.normalize('NFC'), size: file.size, sha256: file.sha256 })).sort((a, b) => (a.path < b.path ? -1 : 1));
     expect(remoteFacts).toEqual(localFacts);
 
@@ -218,19 +214,19 @@ describe('sync and service SIGKILLed during a mixed two-way sync', () => {
     expect([...local.keys()].filter((path) => /\.part$|\.tmp|~$/.test(path))).toEqual([]);
 
     // Nothing lost: what each side last wrote is in the tree, an asset's history or the trash.
-    const present = new Set([...local.values()].map(sha256));
+    const present = new Set([...local.values()].map(sha256Hex));
     const history = await remote.versions(new Set([...remoteTree.values()].map((file) => file.assetId)));
     const historyShas = new Set(history.map((file) => file.sha256));
-    const trashed = new Set(filesUnder(join(xdgData, 'Trash', 'files')).map((path) => sha256(readFileSync(join(xdgData, 'Trash', 'files', path)))));
+    const trashed = new Set(filesUnder(join(xdgData, 'Trash', 'files')).map((path) => sha256Hex(readFileSync(join(xdgData, 'Trash', 'files', path)))));
     const lost = [
-      ...[...lastLocal].map(([path, bytes]) => ({ path, sha: sha256(bytes), by: 'local' })),
+      ...[...lastLocal].map(([path, bytes]) => ({ path, sha: sha256Hex(bytes), by: 'local' })),
       ...colleagueWrote.map(({ path, sha }) => ({ path, sha, by: 'colleague' })),
     ].filter(({ sha }) => !present.has(sha) && !historyShas.has(sha) && !trashed.has(sha));
     expect(lost).toEqual([]);
     // And the last local content of a path is at that path, or beside it as a conflict copy.
     const misplaced = [...lastLocal].filter(([path, bytes]) => {
       const stem = path.replace(/\.[^./]*$/, '');
-      return ![...local].some(([at, content]) => (at === path || at.startsWith(`${stem} (conflict `)) && content.equals(bytes)) && !historyShas.has(sha256(bytes));
+      return ![...local].some(([at, content]) => (at === path || at.startsWith(`${stem} (conflict `)) && content.equals(bytes)) && !historyShas.has(sha256Hex(bytes));
     });
     expect(misplaced.map(([path]) => path)).toEqual([]);
 

@@ -4,7 +4,6 @@
  * named the empty asset its job had made. The tests stage that state by hand: a file synced to one
  * asset, and the journal's entry for the same path naming another, empty one.
  */
-import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,8 +11,7 @@ import { uploadJournal } from '../../src/main/db/upload-journal.js';
 import { NodeFileSystem } from '../../src/main/local/index.js';
 import { serviceForBlock, startSyncHarness, type SyncHarness } from '../support/sync-harness.js';
 import { waitForJob } from '../support/upload-helpers.js';
-
-const md5 = (bytes: string): string => createHash('md5').update(bytes).digest('hex');
+import { md5Hex } from '../support/checksums.js';
 
 describe('an upload whose path syncs another asset now', () => {
   const block = serviceForBlock();
@@ -30,7 +28,7 @@ describe('an upload whose path syncs another asset now', () => {
   async function journalUpload(sync: SyncHarness, relPath: string, content: string, assetId: string): Promise<void> {
     const stat = await new NodeFileSystem().stat(join(sync.folder, relPath));
     const rootId = sync.engine.roots()[0]?.id ?? '';
-    const local = { relPath, size: content.length, mtimeMs: stat.mtimeMs - 1000, ino: stat.ino, dev: stat.dev, md5: md5(content) };
+    const local = { relPath, size: content.length, mtimeMs: stat.mtimeMs - 1000, ino: stat.ino, dev: stat.dev, md5: md5Hex(content) };
     uploadJournal(sync.db).begin(rootId, 'NEW', 'f0', local, assetId, new Date().toISOString());
   }
 
@@ -57,7 +55,7 @@ describe('an upload whose path syncs another asset now', () => {
     expect(result.converged, JSON.stringify(result.reports)).toBe(true);
     expect((await sync.api.getAsset(empty)).lifecycleStatus.state).toBe('BINNED');
     const remote = (await sync.assets()).filter((asset) => asset.path.startsWith('/Version/'));
-    expect(remote.map((asset) => [asset.path, asset.id, asset.checksum])).toEqual([['/Version/a.txt', synced, md5('theirs, edited here')]]);
+    expect(remote.map((asset) => [asset.path, asset.id, asset.checksum])).toEqual([['/Version/a.txt', synced, md5Hex('theirs, edited here')]]);
     expect(uploadJournal(sync.db).all(sync.engine.roots()[0]?.id ?? '')).toEqual([]);
   });
 

@@ -12,7 +12,8 @@ import type { AssetApi } from '../../src/main/api/index.js';
 import { startSyncHarness } from '../support/sync-harness.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { client, colleague, total } from '../support/two-way.js';
-import { MiB, md5Hex, randomFile } from '../support/upload-helpers.js';
+import { MiB, randomFile } from '../support/upload-helpers.js';
+import { md5Hex } from '../support/checksums.js';
 
 describe('new files the engine uploads unread', () => {
   let service: TestService;

@@ -1,11 +1,9 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { startSyncHarness, type SyncHarness } from '../support/sync-harness.js';
-
-const md5 = (bytes: Uint8Array | string): string => createHash('md5').update(bytes).digest('hex');
+import { md5Hex } from '../support/checksums.js';
 
 describe('sync: local folder to the service', () => {
   let service: TestService;
@@ -46,8 +44,8 @@ describe('sync: local folder to the service', () => {
         .map((path) => path.normalize('NFC'))
         .sort(),
     );
-    expect(remote.get('/Video/big.bin')).toMatchObject({ checksum: md5(big), size: big.length, state: 'STAGED' });
-    expect(remote.get('/Brand/Logos/empty.txt')).toMatchObject({ checksum: md5(''), size: 0 });
+    expect(remote.get('/Video/big.bin')).toMatchObject({ checksum: md5Hex(big), size: big.length, state: 'STAGED' });
+    expect(remote.get('/Brand/Logos/empty.txt')).toMatchObject({ checksum: md5Hex(''), size: 0 });
     // A second pass has nothing to do.
     const again = await sync.once();
     expect(again.reports.every((report) => report.operations === 0)).toBe(true);
@@ -60,14 +58,14 @@ describe('sync: local folder to the service', () => {
     put('top.txt', 'top, edited');
     let result = await sync.once();
     let remote = await byPath();
-    expect(remote.get('/top.txt')).toMatchObject({ id, checksum: md5('top, edited') });
+    expect(remote.get('/top.txt')).toMatchObject({ id, checksum: md5Hex('top, edited') });
     expect(result.reports.reduce((sum, report) => sum + report.versions, 0)).toBe(1);
 
     renameSync(join(sync.folder, 'top.txt'), join(sync.folder, 'renamed.txt'));
     result = await sync.once();
     remote = await byPath();
     expect(remote.has('/top.txt')).toBe(false);
-    expect(remote.get('/renamed.txt')).toMatchObject({ id, checksum: md5('top, edited') });
+    expect(remote.get('/renamed.txt')).toMatchObject({ id, checksum: md5Hex('top, edited') });
     expect(result.reports.reduce((sum, report) => sum + report.bytesSent, 0)).toBe(0);
 
     renameSync(join(sync.folder, 'renamed.txt'), join(sync.folder, 'Brand/Logos/renamed.txt'));
@@ -83,10 +81,10 @@ describe('sync: local folder to the service', () => {
     result = await sync.once();
     expect(result.reports.reduce((sum, report) => sum + report.versions + report.uploaded, 0)).toBe(1);
     remote = await byPath();
-    expect(remote.get('/Brand/Logos/renamed.txt')).toMatchObject({ id, checksum: md5('saved safely') });
+    expect(remote.get('/Brand/Logos/renamed.txt')).toMatchObject({ id, checksum: md5Hex('saved safely') });
     expect([...remote.keys()].some((path) => path.endsWith('.tmp'))).toBe(false);
     const files = await sync.api.listAssetFiles(id ?? '');
-    expect(files.map((file) => file.checksum)).toEqual([md5('saved safely'), md5('top, edited'), md5('top')]);
+    expect(files.map((file) => file.checksum)).toEqual([md5Hex('saved safely'), md5Hex('top, edited'), md5Hex('top')]);
   });
 
   it('moves a deleted file to the bin when it was its last folder', async () => {

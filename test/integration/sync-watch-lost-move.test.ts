@@ -1,5 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, staticTokenProvider, type ApiClient } from '../../src/main/api/index.js';
@@ -7,19 +6,13 @@ import { ManualClock, NodeFileSystem, type StatEntry, type Watcher } from '../..
 import { createEngine } from '../../src/main/engine/index.js';
 import type { FieldOption } from '../../src/shared/api/resources.js';
 import { startTestService, type TestService } from '../support/test-service.js';
+import { tempDir } from '../support/temp-dir.js';
 
 describe('sync: watching, a folder renamed whose new name no event announced', () => {
   let service: TestService;
   let api: ApiClient;
-  /** Temp directories the tests made: removed once they all ran. */
-  const made: string[] = [];
-  const tempDir = (prefix: string): string => {
-    const dir = mkdtempSync(join(tmpdir(), `asset-sync-${prefix}-`));
-    made.push(dir);
-    return dir;
-  };
-  const folder = tempDir('lost-move');
-  const stateDir = tempDir('lost-move-state');
+  const folder = tempDir('asset-sync-lost-move-');
+  const stateDir = tempDir('asset-sync-lost-move-state-');
 
   beforeAll(async () => {
     service = await startTestService();
@@ -28,7 +21,6 @@ describe('sync: watching, a folder renamed whose new name no event announced', (
   afterAll(async () => {
     api.close();
     await service.dispose();
-    for (const dir of made) rmSync(dir, { recursive: true, force: true });
   });
 
   /** An engine over `fs` whose watcher the test plays: its events are the hints given by hand. */
@@ -81,8 +73,8 @@ describe('sync: watching, a folder renamed whose new name no event announced', (
   });
 
   it('renames the folder on the service, instead of binning what it held and uploading it again at the next scan (simulation seed 73549)', async () => {
-    const root = tempDir('lost-folder');
-    const state = tempDir('lost-folder-state');
+    const root = tempDir('asset-sync-lost-folder-');
+    const state = tempDir('asset-sync-lost-folder-state-');
     const { clock, engine, hint: hints } = scriptedEngine(state);
     try {
       await engine.addRoot({ path: root, remotePath: '/LostFolder', publishLive: false });
@@ -117,8 +109,8 @@ describe('sync: watching, a folder renamed whose new name no event announced', (
   });
 
   it('moves a single file into a folder whose event was lost, instead of binning its asset and uploading it again at the next scan (simulation seed 87457)', async () => {
-    const root = tempDir('lost-file');
-    const state = tempDir('lost-file-state');
+    const root = tempDir('asset-sync-lost-file-');
+    const state = tempDir('asset-sync-lost-file-state-');
     const { clock, engine, hint: hints } = scriptedEngine(state);
     try {
       await engine.addRoot({ path: root, remotePath: '/LostFile', publishLive: false });
@@ -154,8 +146,8 @@ describe('sync: watching, a folder renamed whose new name no event announced', (
   });
 
   it('scans the whole root once for a folder gone, not again on every pass while its deletion waits for the user', async () => {
-    const root = tempDir('held-folder');
-    const state = tempDir('held-folder-state');
+    const root = tempDir('asset-sync-held-folder-');
+    const state = tempDir('asset-sync-held-folder-state-');
     /** Listings of the root itself: one per whole-root scan (a hinted look lists what it was hinted). */
     let rootListings = 0;
     const fs = new (class extends NodeFileSystem {

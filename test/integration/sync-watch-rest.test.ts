@@ -13,6 +13,7 @@ import type { PassReport } from '../../src/main/sync/root-sync.js';
 import { startSyncHarness } from '../support/sync-harness.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { client } from '../support/two-way.js';
+import { until } from '../support/until.js';
 
 describe('a resting watch', () => {
   let service: TestService;
@@ -25,12 +26,6 @@ describe('a resting watch', () => {
 
   it('wakes for a confirmation another process wrote to the state database', async () => {
     const me = client(await startSyncHarness(service, { remotePath: '/Resting', remote: { pollIntervalMs: 100, overlapMs: 500 } }));
-    const until = async (check: () => boolean | Promise<boolean>): Promise<void> => {
-      for (let waited = 0; !(await check()); waited += 50) {
-        if (waited > 10_000) throw new Error('timed out');
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    };
     const controller = new AbortController();
     let watching: Promise<void> | undefined;
     try {
@@ -42,7 +37,7 @@ describe('a resting watch', () => {
 
       const reports: PassReport[] = [];
       watching = me.h.engine.watch(controller.signal, (report) => reports.push(report));
-      await until(() => reports.filter((report) => report.rested === true).length >= 3);
+      await until('three resting passes', () => reports.filter((report) => report.rested === true).length >= 3, { timeoutMs: 10_000, intervalMs: 50 });
       expect(await me.h.assets()).toHaveLength(8);
       // At rest, the held deletions are still reported as held.
       expect(reports.filter((report) => report.rested === true).every((report) => report.heldDeletes === 6)).toBe(true);
@@ -54,7 +49,7 @@ describe('a resting watch', () => {
       } finally {
         other.close();
       }
-      await until(async () => (await me.h.assets()).length === 2);
+      await until('both assets on the service', async () => (await me.h.assets()).length === 2, { timeoutMs: 10_000, intervalMs: 50 });
       expect((await me.h.assets()).map((asset) => asset.path)).toEqual(['/Resting/f6.txt', '/Resting/f7.txt']);
     } finally {
       controller.abort();

@@ -6,7 +6,6 @@
  * service then receives must be at most the bytes it had not confirmed: before the fix the running
  * engine began a fresh upload and sent the whole file again.
  */
-import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +14,7 @@ import { listeningUrl, startCountingProxy, type CountingProxy } from '../support
 import { startSyncHarness, type SyncHarness } from '../support/sync-harness.js';
 import { MiB, randomFile } from '../support/upload-helpers.js';
 import { until } from '../support/until.js';
+import { md5Hex } from '../support/checksums.js';
 
 interface JournalRow {
   upload_id: string | null;
@@ -57,14 +57,14 @@ describe('a watching sync across a service restart', () => {
     const controller = new AbortController();
     const watching = harness.engine.watch(controller.signal);
     try {
-      await until('a confirmed part in the journal', () => (confirmedParts() > 0 ? true : undefined), progress);
-      await until('a stalled part to reach the proxy', () => (proxy.partBytes >= 16 * MiB + 4 * MiB ? true : undefined), progress);
+      await until('a confirmed part in the journal', () => (confirmedParts() > 0 ? true : undefined), { context: progress });
+      await until('a stalled part to reach the proxy', () => (proxy.partBytes >= 16 * MiB + 4 * MiB ? true : undefined), { context: progress });
       const uploadId = journal()?.upload_id;
 
       await service.stop();
       proxy.holdParts = undefined;
       // Down long enough for the engine to give up on this attempt: its retry is the next pass's.
-      await until('the engine to report the file not synced', () => issue(), progress);
+      await until('the engine to report the file not synced', () => issue(), { context: progress });
       expect(journal()?.upload_id).toBe(uploadId);
       const confirmedBytes = confirmedParts() * (journal()?.part_size ?? 0);
       expect(confirmedBytes).toBe(16 * MiB);
@@ -76,16 +76,16 @@ describe('a watching sync across a service restart', () => {
       const file = await until(
         'the upload to complete after the restart',
         () => db.prepare<[], { checksum: string; size: number }>('SELECT f.checksum, f.size FROM assets a JOIN asset_files f ON f.id = a.current_file_id').get(),
-        progress,
+        { context: progress },
       );
-      expect(file).toEqual({ checksum: createHash('md5').update(bytes).digest('hex'), size: total });
+      expect(file).toEqual({ checksum: md5Hex(bytes), size: total });
       // The parts the service took after the restart are exactly the unconfirmed ones (before the fix:
       // a fresh upload, all three). Counted by answered parts: on a loaded machine a part can be cut
       // off by a transport error and retried, and its first bytes cross the wire twice.
       expect(proxy.partsAnswered).toBe(2);
       expect(proxy.answeredPartBytes).toBe(total - confirmedBytes);
       expect(db.prepare<[], { n: number }>('SELECT count(*) AS n FROM assets').get()?.n).toBe(1);
-      await until('the journal to clear', () => (journal() === undefined && issue() === undefined ? true : undefined), progress);
+      await until('the journal to clear', () => (journal() === undefined && issue() === undefined ? true : undefined), { context: progress });
     } finally {
       controller.abort();
       await watching;

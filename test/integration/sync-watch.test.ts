@@ -1,18 +1,18 @@
-import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, staticTokenProvider, type ApiClient } from '../../src/main/api/index.js';
 import { ManualClock, NativeWatcher, NodeFileSystem, systemClock, type Watcher } from '../../src/main/local/index.js';
 import { createEngine, type Engine } from '../../src/main/engine/index.js';
 import { startTestService, type TestService } from '../support/test-service.js';
+import { tempDir } from '../support/temp-dir.js';
 
 describe('sync: watching', () => {
   let service: TestService;
   let api: ApiClient;
   let engine: Engine;
-  const folder = mkdtempSync(join(tmpdir(), 'asset-sync-watch-'));
-  const stateDir = mkdtempSync(join(tmpdir(), 'asset-sync-watch-state-'));
+  const folder = tempDir('asset-sync-watch-');
+  const stateDir = tempDir('asset-sync-watch-state-');
 
   beforeAll(async () => {
     service = await startTestService();
@@ -27,8 +27,6 @@ describe('sync: watching', () => {
     engine.close();
     api.close();
     await service.dispose();
-    rmSync(folder, { recursive: true, force: true });
-    rmSync(stateDir, { recursive: true, force: true });
   });
 
   it('uploads a file dropped into a watched folder without another command', async () => {
@@ -55,12 +53,10 @@ describe('sync: watching', () => {
 describe('sync: watching, with a watcher played by the test', () => {
   let service: TestService;
   let api: ApiClient;
-  const made: string[] = [];
   /** A fresh folder and state directory for one test's engine. */
   const dirs = (name: string): { folder: string; stateDir: string } => {
-    const folder = mkdtempSync(join(tmpdir(), `asset-sync-${name}-`));
-    const stateDir = mkdtempSync(join(tmpdir(), `asset-sync-${name}-state-`));
-    made.push(folder, stateDir);
+    const folder = tempDir(`asset-sync-${name}-`);
+    const stateDir = tempDir(`asset-sync-${name}-state-`);
     return { folder, stateDir };
   };
 
@@ -71,7 +67,6 @@ describe('sync: watching, with a watcher played by the test', () => {
   afterAll(async () => {
     api.close();
     await service.dispose();
-    for (const dir of made) rmSync(dir, { recursive: true, force: true });
   });
 
   it('finds a file no event announced at the periodic whole-root scan (simulation seed 25)', async () => {

@@ -6,20 +6,20 @@
  * real URL and parent, so the sender check runs on what Chromium reports. Events go back by evaluate.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Frame, Page } from 'playwright-core';
 import type { AppBridge } from '../../src/shared/bridge/app-bridge.js';
 import { serveBridgeOverIpc, type IpcMainLike, type IpcTransport } from '../../src/main/desktop/ipc-main-transport.js';
 import { isTrustedSender, type IpcEventLike } from '../../src/main/desktop/sender-check.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The real preload, bundled with the browser-side stand-in of electron (built once per test file). */
 export function buildTestPreload(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'asset-sync-preload-'));
+  const dir = tempDir('asset-sync-preload-');
   try {
     const out = join(dir, 'preload.cjs');
     execFileSync(process.execPath, [join(repo, 'resources/build-preload.js'), '--out', out, '--electron', join(repo, 'test/ipc/electron-renderer-stand-in.ts')], { stdio: 'pipe' });

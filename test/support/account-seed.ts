@@ -4,10 +4,10 @@
  * route's pattern, as fastify's route table names it), and every name given (each carries `marker`, so a
  * response that shows any of them is caught by a plain text search).
  */
-import { createHash } from 'node:crypto';
 import type { TestService } from './test-service.js';
 import { addUser } from './test-users.js';
 import { randomFile, sendParts } from './upload-helpers.js';
+import { sha256Hex } from './checksums.js';
 
 export interface SeededAccount {
   accountId: string;
@@ -61,7 +61,7 @@ export async function seedAccount(service: TestService, marker: string): Promise
   // Assets with files: two uploaded into the folder, one made empty (for a deletion job).
   const upload = async (name: string, folderName = `${marker} Folder`): Promise<{ assetId: string; fileId: string }> => {
     const bytes = randomFile(300);
-    keep(`${name} sha256`, createHash('sha256').update(bytes).digest('hex'));
+    keep(`${name} sha256`, sha256Hex(bytes));
     const created = await call('POST', '/asset-and-upload-batch-jobs', { items: [{ batchItemId: 'u', path: `/${folderName}/${name}.bin`, size: bytes.length }] });
     keep(`${name} upload job`, created.result.id);
     const job = await finishedJob(service, '/asset-and-upload-batch-jobs', created.result.id);

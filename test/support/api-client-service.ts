@@ -2,7 +2,7 @@
  * The API client wired to a real test service (test/support/test-service.ts), with fast job polling,
  * and temp files of random bytes for transfers. Tests close the client and dispose the service.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createApiClient, type ApiClient, type ApiClientOptions } from '../../src/main/api/create-api-client.js';
@@ -27,10 +27,3 @@ export function randomTempFile(dir: string, name: string, size: number): { path:
   return { path, bytes };
 }
 
-export function md5Hex(bytes: Uint8Array): string {
-  return createHash('md5').update(bytes).digest('hex');
-}
-
-export function md5Base64(bytes: Uint8Array): string {
-  return createHash('md5').update(bytes).digest('base64');
-}

@@ -27,7 +27,7 @@ export async function startServiceProcess(dataDir: string, publicUrl: string): P
     const port = await closedPort();
     const started = spawnCli(['serve', '--data', dataDir, '--port', String(port), '--public-url', publicUrl, '--admin-password', 'kill-test-password']);
     child = started;
-    await until('the service to listen', () => (started.out.includes('listening on') ? true : started.process.exitCode === null ? undefined : false), () => started.err, 60_000);
+    await until('the service to listen (or exit)', () => started.out.includes('listening on') || started.process.exitCode !== null, { context: () => started.err, timeoutMs: 60_000 });
     if (!started.out.includes('listening on')) throw new Error(`the service did not start: ${started.err}`);
     url = `http://127.0.0.1:${port}`;
   };

@@ -3,8 +3,7 @@
  * the same createEngine the CLI uses, with a short stability window so tests do not wait long.
  * `assets()` lists what the service holds (STAGED and LIVE) with their folder paths, to check by API.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createApiClient, staticTokenProvider, type ApiClient, type AssetApi } from '../../src/main/api/index.js';
 import { NodeFileSystem, createFreedesktopTrash, systemClock, type FileSystem } from '../../src/main/local/index.js';
@@ -15,6 +14,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { startTestService, type TestService } from './test-service.js';
 import type { FieldOption } from '../../src/shared/api/resources.js';
 import type { RemoteFeedOptions } from '../../src/main/remote/remote-feed.js';
+import { tempDir } from './temp-dir.js';
 
 export interface SyncHarness {
   folder: string;
@@ -59,8 +59,8 @@ export interface SyncHarnessOptions {
 }
 
 export async function startSyncHarness(service: TestService, options: SyncHarnessOptions = {}): Promise<SyncHarness> {
-  const folder = options.folder ?? mkdtempSync(join(tmpdir(), 'asset-sync-root-'));
-  const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), 'asset-sync-state-'));
+  const folder = options.folder ?? tempDir('asset-sync-root-');
+  const stateDir = options.stateDir ?? tempDir('asset-sync-state-');
   const api = createApiClient({ server: service.url, tokens: staticTokenProvider(await service.token()) });
   const trashHome = join(stateDir, 'trash-home');
   const db = openStateFile(stateDir);

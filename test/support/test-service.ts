@@ -2,13 +2,12 @@
  * Starts the real asset service on 127.0.0.1 (a free port) on a fresh temp data dir, with helpers to
  * mint tokens and call the API. Every test that starts one stops it (`await service.stop()`).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { Agent, fetch as agentFetch } from 'undici';
 import { startService, type RunningService, type ServiceDeps } from '../../src/service/create-service.js';
 import { serviceConfig, type ServiceConfig } from '../../src/service/config.js';
 import { LOCAL_SUBDOMAIN } from '../../src/service/bootstrap.js';
+import { tempDir } from './temp-dir.js';
 
 export const ADMIN_PASSWORD = 'correct horse battery staple';
 
@@ -54,11 +53,7 @@ async function call(agent: Agent, url: string, method: string, path: string, bod
   return { status: response.status, headers: response.headers, body: parsed, text };
 }
 
-export function makeTempDir(prefix = 'asset-sync-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
-}
-
-export async function startTestService(overrides: Partial<ServiceConfig> = {}, deps: ServiceDeps = {}, dataDir = makeTempDir()): Promise<TestService> {
+export async function startTestService(overrides: Partial<ServiceConfig> = {}, deps: ServiceDeps = {}, dataDir = tempDir('asset-sync-service-')): Promise<TestService> {
   const running = await startService(serviceConfig({ dataDir, port: 0, adminPassword: ADMIN_PASSWORD, ...overrides }), deps);
   let adminToken: string | undefined;
   // The helper's connections live and die with this service. With one shared pool, a test that stops

@@ -1,12 +1,8 @@
 /** Client-side steps of the upload flows, for service tests: poll jobs, PUT parts, complete. */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { TestService } from './test-service.js';
 
 export const MiB = 1024 * 1024;
-
-export function md5Hex(bytes: Uint8Array): string {
-  return createHash('md5').update(bytes).digest('hex');
-}
 
 /** Deterministic-looking but incompressible test bytes. */
 export function randomFile(size: number): Buffer {

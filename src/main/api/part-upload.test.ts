@@ -1,15 +1,16 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, renameSync, rmSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { renameSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApiClient, type ApiClient } from './create-api-client.js';
 import { InlineCalls } from '../disk/inline-calls.js';
 import { errorBody, instantClock, scriptedTokens, sendJson, startFakeServer, type InstantClock } from '../../../test/support/api-client-fakes.js';
 import { openHandlesOn } from '../../../test/support/open-handles.js';
+import { md5Hex } from '../../../test/support/checksums.js';
+import { tempDir } from '../../../test/support/temp-dir.js';
 
 const MIB = 1024 * 1024;
 
@@ -63,7 +64,7 @@ async function startStreamingServer(onFirstBytes: (response: ServerResponse) => 
 function sourceFile(prefix: string, name: string, content: () => Buffer) {
   const file = { dir: '', path: '', bytes: Buffer.alloc(0) as Buffer, client: undefined as ApiClient | undefined, closeServer: undefined as (() => Promise<void>) | undefined };
   beforeEach(() => {
-    file.dir = mkdtempSync(join(tmpdir(), prefix));
+    file.dir = tempDir(prefix);
     file.path = join(file.dir, name);
     file.bytes = content();
     writeFileSync(file.path, file.bytes);
@@ -73,7 +74,6 @@ function sourceFile(prefix: string, name: string, content: () => Buffer) {
     file.client = undefined;
     await file.closeServer?.();
     file.closeServer = undefined;
-    rmSync(file.dir, { recursive: true, force: true });
   });
   return file;
 }
@@ -196,7 +196,7 @@ describe('putPart of a large part (two reused buffers, not a stream)', () => {
 
 describe('putPart asked to complete a one-part upload', () => {
   const bytes = Buffer.from('a small design file');
-  const md5 = createHash('md5').update(bytes).digest('hex');
+  const md5 = md5Hex(bytes);
   const asset = { id: 'a1', lifecycleStatus: { state: 'STAGED' }, dateLastModified: '2026-03-01T09:24:01.417Z', currentAssetFile: { id: 'f1', filename: 'x.txt', size: bytes.length, checksum: md5 } };
 
   const file = sourceFile('asset-sync-part-complete-', 'x.txt', () => bytes);

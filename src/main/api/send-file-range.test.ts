@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { sendFileRange } from './send-file-range.js';
 import { openHandlesOn } from '../../../test/support/open-handles.js';
+import { tempDir } from '../../../test/support/temp-dir.js';
 
 const MIB = 1024 * 1024;
 const uncapped = { grant: (bytes: number): Promise<number> => Promise.resolve(bytes) };
@@ -41,15 +41,12 @@ describe('sendFileRange', () => {
   let bytes: Buffer;
 
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'asset-sync-send-range-'));
+    dir = tempDir('asset-sync-send-range-');
     path = join(dir, 'source.bin');
     bytes = randomBytes(8 * MIB + 5000);
     writeFileSync(path, bytes);
   });
 
-  afterEach(() => {
-    rmSync(dir, { recursive: true, force: true });
-  });
 
   it('sends exactly the range through two reused buffers, one write in flight at a time, and ends', async () => {
     // Flushes slower than reads, so a send that did not wait for the previous one would show.

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from './create-api-client.js';
 import { instantClock, scriptedTokens, sendJson, startFakeServer, errorBody, type FakeServer, type InstantClock, type SeenRequest } from '../../../test/support/api-client-fakes.js';
-import { makeTempDir } from '../../../test/support/test-service.js';
 import type { ServerResponse } from 'node:http';
+import { tempDir } from '../../../test/support/temp-dir.js';
 
 const bytes = randomBytes(300_000);
 
@@ -29,7 +29,7 @@ describe('part uploads and downloads against a fake storage server', () => {
   let dir: string;
 
   beforeEach(() => {
-    dir = makeTempDir('asset-sync-transfers-');
+    dir = tempDir('asset-sync-transfers-');
     clock = instantClock();
   });
 
@@ -38,7 +38,6 @@ describe('part uploads and downloads against a fake storage server', () => {
     await server?.close();
     api = undefined;
     server = undefined;
-    rmSync(dir, { recursive: true, force: true });
   });
 
   async function setUp(handler: Parameters<typeof startFakeServer>[0]): Promise<{ fake: FakeServer; client: ApiClient }> {

@@ -1,19 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AppEvent } from '../../shared/bridge/app-events.js';
 import { ManualClock } from '../local/index.js';
 import { createAppController } from './app-controller.js';
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+import { tempDir } from '../../../test/support/temp-dir.js';
 
 function controllerWithClock() {
-  const base = mkdtempSync(join(tmpdir(), 'app-controller-'));
-  dirs.push(base);
+  const base = tempDir('app-controller-');
   const clock = new ManualClock();
   const controller = createAppController({ stateDir: join(base, 'state'), configDir: join(base, 'config'), host: { kind: 'headless', secureStorage: false, version: 'test' } }, { clock });
   return { controller, clock };

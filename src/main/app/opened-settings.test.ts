@@ -1,17 +1,12 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { tempDirs } from '../../../test/support/temp-dirs.js';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../../test/support/temp-dir.js';
 import { ManualClock } from '../local/index.js';
 import { OpenedSettings } from './opened-settings.js';
 
-const dirs = tempDirs();
-afterAll(() => {
-  dirs.removeAll();
-});
-
 function settingsIn(downloadsDir: string | undefined) {
-  const configDir = dirs.make('opened-settings-');
+  const configDir = tempDir('opened-settings-');
   return { configDir, settings: new OpenedSettings({ configDir, clock: new ManualClock(), downloadsDir }) };
 }
 

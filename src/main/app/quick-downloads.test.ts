@@ -5,11 +5,12 @@ import sharp from 'sharp';
 import type { ApiClient } from '../api/index.js';
 import type { QuickDownloadView, RecentQuickDownload } from '../../shared/bridge/quick-download.js';
 import { clientFor } from '../../../test/support/api-client-service.js';
-import { makeTempDir, startTestService, type TestService } from '../../../test/support/test-service.js';
+import { startTestService, type TestService } from '../../../test/support/test-service.js';
 import { uploadNewAsset } from '../../../test/support/upload-helpers.js';
 import { makeImage, makePdf } from '../../../test/support/media-fixtures.js';
 import { AppError } from './app-error.js';
 import { QuickDownloads, RECENT_LIMIT } from './quick-downloads.js';
+import { tempDir } from '../../../test/support/temp-dir.js';
 
 describe('quick downloads against the real service', () => {
   let service: TestService;
@@ -32,7 +33,7 @@ describe('quick downloads against the real service', () => {
 
   /** A QuickDownloads on a fresh folder, recording its events and what it remembers. */
   function setup(options: { signedIn?: boolean } = {}) {
-    const folder = join(makeTempDir(), 'Downloads');
+    const folder = join(tempDir(), 'Downloads');
     const events: QuickDownloadView[] = [];
     let recent: RecentQuickDownload[] = [];
     const revealed: string[] = [];

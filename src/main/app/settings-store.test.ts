@@ -1,19 +1,8 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, openSettingsStore } from './settings-store.js';
-
-const dirs: string[] = [];
-const tempDir = (): string => {
-  const dir = mkdtempSync(join(tmpdir(), 'settings-store-'));
-  dirs.push(dir);
-  return dir;
-};
-
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+import { tempDir } from '../../../test/support/temp-dir.js';
 
 describe('the settings store', () => {
   it('starts from the defaults and keeps what is set across opens, in a 0600 file', () => {

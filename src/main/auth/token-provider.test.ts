@@ -1,9 +1,8 @@
-import { rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTokenProvider } from './token-provider.js';
 import { readTokens, writeTokens, type StoredTokens } from './token-store.js';
-import { makeTempDir } from '../../../test/support/test-service.js';
 import { instantClock, sendJson, startFakeServer, type FakeServer, type InstantClock } from '../../../test/support/api-client-fakes.js';
+import { tempDir } from '../../../test/support/temp-dir.js';
 
 describe('the token provider against a scripted token endpoint', () => {
   let stateDir: string;
@@ -14,7 +13,7 @@ describe('the token provider against a scripted token endpoint', () => {
   let refuse: string | undefined;
 
   beforeEach(async () => {
-    stateDir = makeTempDir('asset-sync-provider-');
+    stateDir = tempDir('asset-sync-provider-');
     clock = instantClock();
     rotate = true;
     issued = 0;
@@ -41,7 +40,6 @@ describe('the token provider against a scripted token endpoint', () => {
 
   afterEach(async () => {
     await server.close();
-    rmSync(stateDir, { recursive: true, force: true });
   });
 
   const stored = (overrides: Partial<StoredTokens> = {}): StoredTokens => ({
@@ -123,19 +121,14 @@ describe('the token provider against a scripted token endpoint', () => {
 
 describe('the token provider with no state dir at all', () => {
   it('says NOT_SIGNED_IN when asked to refresh', async () => {
-    const root = makeTempDir('asset-sync-provider-');
-    try {
-      const provider = createTokenProvider({ stateDir: `${root}/missing/state`, env: {} });
-      await expect(provider.refreshed('anything', 'http://127.0.0.1:1')).rejects.toMatchObject({ code: 'NOT_SIGNED_IN' });
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
+    const root = tempDir('asset-sync-provider-');
+    const provider = createTokenProvider({ stateDir: `${root}/missing/state`, env: {} });
+    await expect(provider.refreshed('anything', 'http://127.0.0.1:1')).rejects.toMatchObject({ code: 'NOT_SIGNED_IN' });
   });
 });
 
 describe('the token provider and the server a sign-in belongs to', () => {
-  const stateDir = makeTempDir('asset-sync-provider-origin-');
-  afterEach(() => rmSync(stateDir, { recursive: true, force: true }));
+  const stateDir = tempDir('asset-sync-provider-origin-');
 
   const signedInTo = async (server: string): Promise<void> => {
     await writeTokens(stateDir, { server, authServer: server, clientId: 'asset-sync-desktop', accessToken: 'access-1', refreshToken: 'refresh-1', expiresAt: null, scope: null });

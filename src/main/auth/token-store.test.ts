@@ -1,8 +1,8 @@
-import { chmodSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { deleteTokens, readTokens, tokenFilePath, tokenFromEnv, writeTokens, type StoredTokens } from './token-store.js';
-import { makeTempDir } from '../../../test/support/test-service.js';
+import { tempDir } from '../../../test/support/temp-dir.js';
 
 const tokens: StoredTokens = {
   server: 'http://127.0.0.1:7480',
@@ -20,10 +20,9 @@ describe.skipIf(process.platform === 'win32')('the token store', () => {
   let root: string;
   let stateDir: string;
   beforeEach(() => {
-    root = makeTempDir('asset-sync-tokens-');
+    root = tempDir('asset-sync-tokens-');
     stateDir = join(root, 'state');
   });
-  afterEach(() => rmSync(root, { recursive: true, force: true }));
 
   it('writes the tokens as JSON readable by the owner only, creating the state dir', async () => {
     await writeTokens(stateDir, tokens);

@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { tempDirs } from '../../../test/support/temp-dirs.js';
+import { describe, expect, it } from 'vitest';
 import { desktopDecision, findElectronBinary, probeDesktop, type DesktopFacts, type ProbeDeps } from './desktop-launcher.js';
+import { tempDir } from '../../../test/support/temp-dir.js';
 
 const ready: DesktopFacts = { platform: 'linux', env: { DISPLAY: ':0' }, shellBuilt: true, electronBinary: '/e/electron', electronPackage: true, fetchTried: false, sqliteProblem: undefined, rebuildTried: false };
 
@@ -102,13 +102,8 @@ describe('probeDesktop', () => {
 });
 
 describe('findElectronBinary', () => {
-  const temp = tempDirs();
-  afterAll(() => {
-    temp.removeAll();
-  });
-
   it('reads electron’s path.txt and answers the executable only when it exists', () => {
-    const dir = temp.make('electron-');
+    const dir = tempDir('electron-');
     expect(findElectronBinary({}, dir)).toBeUndefined();
     writeFileSync(join(dir, 'path.txt'), 'electron');
     expect(findElectronBinary({}, dir)).toBeUndefined();

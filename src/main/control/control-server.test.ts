@@ -1,13 +1,13 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AppBridge } from '../../shared/bridge/app-bridge.js';
 import type { AppEvent } from '../../shared/bridge/app-events.js';
 import type { AppState } from '../../shared/bridge/app-state.js';
 import { BridgeError } from '../../shared/bridge/bridge-error.js';
 import { startControlServer, type ControlServer, type ControlTarget } from './control-server.js';
+import { tempDir } from '../../../test/support/temp-dir.js';
 
 function stateOf(revision: number): AppState {
   return {
@@ -97,19 +97,13 @@ function send(port: number, options: { method?: string; path: string; headers?: 
   });
 }
 
-const dirs: string[] = [];
 let staticDir: string;
 
 beforeAll(() => {
-  staticDir = mkdtempSync(join(tmpdir(), 'control-static-'));
-  dirs.push(staticDir);
+  staticDir = tempDir('control-static-');
   mkdirSync(join(staticDir, 'assets'));
   writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Asset Sync</title><script type="module" src="./assets/app.js"></script>');
   writeFileSync(join(staticDir, 'assets', 'app.js'), 'console.log("app")');
-});
-
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('the control server', () => {

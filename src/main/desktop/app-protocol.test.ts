@@ -1,15 +1,13 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDirs } from '../../../test/support/temp-dirs.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { APP_PAGE_URL, APP_SCHEME_PRIVILEGES, createAppProtocolHandler, resolveAppPath } from './app-protocol.js';
 import { WINDOW_CONTENT_SECURITY_POLICY, navigationDecision, windowContentSecurityPolicy } from './window-options.js';
-
-const dirs = tempDirs();
+import { tempDir } from '../../../test/support/temp-dir.js';
 let root: string;
 
 beforeAll(async () => {
-  const temp = dirs.make('app-protocol-');
+  const temp = tempDir('app-protocol-');
   // The renderer's build beside a secret the page must never read.
   root = join(temp, 'renderer');
   await mkdir(join(root, 'assets'), { recursive: true });
@@ -22,10 +20,6 @@ beforeAll(async () => {
   await writeFile(join(root, 'assets', 'app.css'), 'body{}');
   await writeFile(join(temp, 'secret.txt'), 'tokens');
   await writeFile(join(temp, 'renderer-evil.txt'), 'sibling');
-});
-
-afterAll(() => {
-  dirs.removeAll();
 });
 
 const get = (url: string, method = 'GET'): Promise<Response> => createAppProtocolHandler(root)({ url, method });

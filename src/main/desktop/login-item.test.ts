@@ -1,14 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { tempDirs } from '../../../test/support/temp-dirs.js';
+import { describe, expect, it } from 'vitest';
 import { applyLaunchAtLogin, autostartEntry, autostartPath, launchCommand, type LoginItemDeps } from './login-item.js';
-
-const dirs = tempDirs();
-afterAll(() => {
-  dirs.removeAll();
-});
+import { tempDir } from '../../../test/support/temp-dir.js';
 
 describe('the command that starts the app at login', () => {
   it('runs an AppImage by its own path, a packaged app by its executable, a development run through main.js', () => {
@@ -52,7 +47,7 @@ describe('turning launch at login on and off', () => {
   };
 
   it('on Linux writes the autostart entry, and removes it again (twice is fine)', async () => {
-    const file = join(dirs.make('autostart-'), 'autostart', 'asset-sync.desktop');
+    const file = join(tempDir('autostart-'), 'autostart', 'asset-sync.desktop');
     const linux = deps('linux', file);
     await applyLaunchAtLogin(true, linux);
     expect(readFileSync(file, 'utf8')).toContain('Exec="/opt/Asset Sync/asset-sync" "--hidden"');

@@ -1,9 +1,9 @@
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { StoredTokens } from '../auth/token-store.js';
-import { tempDirs } from '../../../test/support/temp-dirs.js';
 import { createSafeTokenStore, tokenKeeping, type SafeStorageLike } from './safe-token-store.js';
+import { tempDir } from '../../../test/support/temp-dir.js';
 
 const tokens: StoredTokens = { server: 'https://acme.example.com', authServer: 'https://acme.example.com', clientId: 'asset-sync-desktop', accessToken: 'access-123', refreshToken: 'refresh-456', expiresAt: 1, scope: null };
 
@@ -33,13 +33,8 @@ describe('where the sign-in is kept', () => {
 });
 
 describe('the desktop token store', () => {
-  const temp = tempDirs();
-  afterAll(() => {
-    temp.removeAll();
-  });
-
   it('keeps the tokens encrypted in a 0600 file where a keyring exists', async () => {
-    const dir = temp.make('tokens-');
+    const dir = tempDir('tokens-');
     const file = join(dir, 'tokens.bin');
     const { store, secureStorage } = createSafeTokenStore({ file, platform: 'linux', safeStorage: safeStorage('gnome_libsecret') });
     expect(secureStorage).toBe(true);
@@ -57,7 +52,7 @@ describe('the desktop token store', () => {
   });
 
   it('refuses a file it cannot decrypt, without showing what is in it', async () => {
-    const file = join(temp.make('tokens-'), 'tokens.bin');
+    const file = join(tempDir('tokens-'), 'tokens.bin');
     writeFileSync(file, 'garbage refresh-456');
     const { store } = createSafeTokenStore({ file, platform: 'darwin', safeStorage: safeStorage(undefined) });
     const error: unknown = await store.read().catch((e: unknown) => e);
@@ -66,7 +61,7 @@ describe('the desktop token store', () => {
   });
 
   it('with only the plain-text backend, writes nothing to disk and says the sign-in is not kept', async () => {
-    const dir = temp.make('tokens-');
+    const dir = tempDir('tokens-');
     const file = join(dir, 'tokens.bin');
     const { store, secureStorage, keeping } = createSafeTokenStore({ file, platform: 'linux', safeStorage: safeStorage('basic_text') });
     expect(secureStorage).toBe(false);

@@ -1,13 +1,13 @@
 /** One contract, two implementations: the in-memory twin must behave like the real file system. */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FileSystem } from './file-system.js';
 import { MemoryFileSystem } from './memory-file-system.js';
 import { NodeFileSystem } from './node-file-system.js';
 import { InlineCalls } from '../disk/inline-calls.js';
+import { tempDir } from '../../../test/support/temp-dir.js';
 
 interface Fixture {
   fs: FileSystem;
@@ -21,7 +21,7 @@ interface Fixture {
 
 /** The real file system, its small calls run as `inline` decides (io/inline-calls.ts). */
 function nodeFixture(inline: InlineCalls): Fixture {
-  const root = mkdtempSync(join(tmpdir(), 'asset-sync-fs-'));
+  const root = tempDir('asset-sync-fs-');
   return {
     fs: new NodeFileSystem({ inline }),
     root,

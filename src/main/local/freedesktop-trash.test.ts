@@ -1,23 +1,13 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createFreedesktopTrash, deletionDate, trashDirOf, trashInfoPath } from './freedesktop-trash.js';
+import { tempDir } from '../../../test/support/temp-dir.js';
 
 describe('freedesktop trash', () => {
-  const dirs: string[] = [];
-  const temp = (prefix: string): string => {
-    const dir = mkdtempSync(join(tmpdir(), prefix));
-    dirs.push(dir);
-    return dir;
-  };
-  afterEach(() => {
-    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-  });
-
   it('moves the file under files/ with an info/*.trashinfo saying where from and when', async () => {
-    const dataHome = temp('trash-home-');
-    const root = temp('trash-root-');
+    const dataHome = tempDir('trash-home-');
+    const root = tempDir('trash-root-');
     const file = join(root, 'logo final #1.png');
     writeFileSync(file, 'bytes');
     const at = new Date(2026, 2, 1, 9, 24, 1).getTime();
@@ -31,8 +21,8 @@ describe('freedesktop trash', () => {
   });
 
   it('never overwrites an earlier trashed file of the same name', async () => {
-    const dataHome = temp('trash-home-');
-    const root = temp('trash-root-');
+    const dataHome = tempDir('trash-home-');
+    const root = tempDir('trash-root-');
     const trash = createFreedesktopTrash({ dataHome });
     for (const content of ['one', 'two', 'three']) {
       writeFileSync(join(root, 'a.txt'), content);
@@ -44,7 +34,7 @@ describe('freedesktop trash', () => {
   });
 
   it('leaves no info behind when the file cannot be moved', async () => {
-    const dataHome = temp('trash-home-');
+    const dataHome = tempDir('trash-home-');
     await expect(createFreedesktopTrash({ dataHome })(join(dataHome, 'missing.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
     expect(readdirSync(join(dataHome, 'Trash/info'))).toEqual([]);
   });

@@ -1,17 +1,17 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, chmodSync, lstatSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, chmodSync, lstatSync, mkdirSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { CountingFileSystem, collector, summarise } from '../../../test/support/local-fs-helpers.js';
 import { HASH_READ_BYTES } from './hash-file.js';
 import { IgnoreRules } from './ignore-rules.js';
 import { LocalScanner } from './local-scanner.js';
 import { NodeFileSystem } from './node-file-system.js';
 import type { LocalFile, LocalObservation, PreviousFile } from './observations.js';
+import { md5Hex } from '../../../test/support/checksums.js';
+import { tempDir } from '../../../test/support/temp-dir.js';
 
-const md5 = (data: string | Buffer): string => createHash('md5').update(data).digest('hex');
 const NFC_CAFE = 'caf\u00e9.png';
 const NFD_RESUME = 'Re\u0301sume\u0301.pdf';
 const NFD_FOLDER = 'U\u0308ni\u0308code';
@@ -40,7 +40,7 @@ describe('LocalScanner on a real directory', () => {
   let hasFifo = false;
 
   beforeEach(() => {
-    root = mkdtempSync(join(tmpdir(), 'asset-sync-scan-'));
+    root = tempDir('asset-sync-scan-');
     const put = (relPath: string, data: string | Buffer): void => {
       mkdirSync(join(root, relPath, '..'), { recursive: true });
       writeFileSync(join(root, relPath), data);
@@ -65,9 +65,6 @@ describe('LocalScanner on a real directory', () => {
     hasFifo = mkfifo(join(root, 'pipe'));
   });
 
-  afterEach(() => {
-    rmSync(root, { recursive: true, force: true });
-  });
 
   it('reports files, folders and what is not synced, NFC-normalised, without following links', async () => {
     const { sink, byPath } = collector();
@@ -96,9 +93,9 @@ describe('LocalScanner on a real directory', () => {
 
     const big = byPath.get('big/seven.bin') as LocalFile;
     const disk = lstatSync(join(root, 'big/seven.bin'));
-    expect(big).toEqual({ kind: 'file', relPath: 'big/seven.bin', size: seven.length, mtimeMs: disk.mtimeMs, ino: disk.ino, dev: disk.dev, md5: md5(seven) });
-    expect(byPath.get('empty.bin')).toMatchObject({ size: 0, md5: md5('') });
-    expect(byPath.get(NFD_RESUME.normalize('NFC'))).toMatchObject({ md5: md5('cv') });
+    expect(big).toEqual({ kind: 'file', relPath: 'big/seven.bin', size: seven.length, mtimeMs: disk.mtimeMs, ino: disk.ino, dev: disk.dev, md5: md5Hex(seven) });
+    expect(byPath.get('empty.bin')).toMatchObject({ size: 0, md5: md5Hex('') });
+    expect(byPath.get(NFD_RESUME.normalize('NFC'))).toMatchObject({ md5: md5Hex('cv') });
   });
 
   it('reports an unreadable file and scans everything else', async (context) => {
@@ -139,8 +136,8 @@ describe('LocalScanner on a real directory', () => {
     const changed = collector();
     await scanner.scan(root, changed.sink, { rules: new IgnoreRules(), previous: (relPath) => previous.get(relPath) });
     expect(fs.opened.map((path) => path.slice(root.length + 1)).sort()).toEqual(['caf\u00e9.png', 'empty.bin', 'with spaces/a b c.txt']);
-    expect(changed.byPath.get('with spaces/a b c.txt')).toMatchObject({ md5: md5('abcd') });
-    expect(changed.byPath.get(NFC_CAFE)).toMatchObject({ md5: md5('coffee') });
+    expect(changed.byPath.get('with spaces/a b c.txt')).toMatchObject({ md5: md5Hex('abcd') });
+    expect(changed.byPath.get(NFC_CAFE)).toMatchObject({ md5: md5Hex('coffee') });
   });
 
   it('rescans hinted paths: changed, new, deleted, a whole folder, NFD on disk, below a symlink', async () => {
@@ -177,7 +174,7 @@ describe('LocalScanner on a real directory', () => {
       'new/deeper/inner.txt': 'file',
       'with spaces/a b c.txt': 'file',
     });
-    expect(byPath.get('with spaces/a b c.txt')).toMatchObject({ md5: md5('changed') });
+    expect(byPath.get('with spaces/a b c.txt')).toMatchObject({ md5: md5Hex('changed') });
     // Only the new and the changed file were read; the NFD ones were unchanged.
     expect(fs.opened.map((path) => path.slice(root.length + 1)).sort()).toEqual(['new/deeper/inner.txt', 'with spaces/a b c.txt']);
   });

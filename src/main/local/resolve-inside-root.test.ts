@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MemoryFileSystem } from './memory-file-system.js';
 import { NodeFileSystem } from './node-file-system.js';
 import { checkRelPath, resolveInsideRoot } from './resolve-inside-root.js';
+import { tempDir } from '../../../test/support/temp-dir.js';
 
 describe('checkRelPath', () => {
   it.each([
@@ -69,16 +69,12 @@ describe('resolveInsideRoot', () => {
   });
 
   it('refuses a symlinked parent on a real directory', async () => {
-    const base = mkdtempSync(join(tmpdir(), 'asset-sync-confine-'));
-    try {
-      mkdirSync(join(base, 'root/real'), { recursive: true });
-      mkdirSync(join(base, 'outside'));
-      symlinkSync(join(base, 'outside'), join(base, 'root/escape'));
-      const fs = new NodeFileSystem();
-      expect(await resolveInsideRoot(fs, join(base, 'root'), 'real/x.png')).toBe(join(base, 'root/real/x.png'));
-      await expect(resolveInsideRoot(fs, join(base, 'root'), 'escape/x.png')).rejects.toMatchObject({ code: 'SYMLINK_IN_PATH' });
-    } finally {
-      rmSync(base, { recursive: true, force: true });
-    }
+    const base = tempDir('asset-sync-confine-');
+    mkdirSync(join(base, 'root/real'), { recursive: true });
+    mkdirSync(join(base, 'outside'));
+    symlinkSync(join(base, 'outside'), join(base, 'root/escape'));
+    const fs = new NodeFileSystem();
+    expect(await resolveInsideRoot(fs, join(base, 'root'), 'real/x.png')).toBe(join(base, 'root/real/x.png'));
+    await expect(resolveInsideRoot(fs, join(base, 'root'), 'escape/x.png')).rejects.toMatchObject({ code: 'SYMLINK_IN_PATH' });
   });
 });

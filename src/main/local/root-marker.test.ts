@@ -1,11 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from './manual-clock.js';
 import { MemoryFileSystem } from './memory-file-system.js';
 import { NodeFileSystem } from './node-file-system.js';
 import { checkRoot, markerPath, readRootMarker, writeRootMarker } from './root-marker.js';
+import { tempDir } from '../../../test/support/temp-dir.js';
 
 const fields = { rootId: 'root-1', server: 'http://127.0.0.1:8080', remotePath: '/Brand' };
 
@@ -50,17 +50,13 @@ describe('root marker', () => {
   });
 
   it('works on a real directory, leaving no temp file behind', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'asset-sync-marker-'));
-    try {
-      const fs = new NodeFileSystem();
-      await writeRootMarker(fs, root, fields, new ManualClock());
-      expect(JSON.parse(readFileSync(markerPath(root), 'utf8'))).toMatchObject(fields);
-      expect((await fs.readdir(join(root, '.asset-sync'))).map((entry) => entry.name)).toEqual(['root.json']);
-      expect(await checkRoot(fs, root, 'root-1')).toMatchObject({ status: 'OK' });
-      rmSync(join(root, '.asset-sync'), { recursive: true });
-      expect(await checkRoot(fs, root, 'root-1')).toMatchObject({ status: 'MISSING_MARKER' });
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
+    const root = tempDir('asset-sync-marker-');
+    const fs = new NodeFileSystem();
+    await writeRootMarker(fs, root, fields, new ManualClock());
+    expect(JSON.parse(readFileSync(markerPath(root), 'utf8'))).toMatchObject(fields);
+    expect((await fs.readdir(join(root, '.asset-sync'))).map((entry) => entry.name)).toEqual(['root.json']);
+    expect(await checkRoot(fs, root, 'root-1')).toMatchObject({ status: 'OK' });
+    rmSync(join(root, '.asset-sync'), { recursive: true });
+    expect(await checkRoot(fs, root, 'root-1')).toMatchObject({ status: 'MISSING_MARKER' });
   });
 });

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { IgnoreRules } from './ignore-rules.js';
 import { LocalScanner } from './local-scanner.js';
@@ -7,8 +6,8 @@ import { MemoryFileSystem } from './memory-file-system.js';
 import { MemoryWatcher } from './memory-watcher.js';
 import type { LocalFile, PreviousFile } from './observations.js';
 import { MTIME_SLACK_MS, StabilityGate } from './stability-gate.js';
+import { md5Hex } from '../../../test/support/checksums.js';
 
-const md5 = (data: string): string => createHash('md5').update(data).digest('hex');
 /** When the tests' ManualClock starts: a file written then is new to the gate. */
 const START = new ManualClock().now();
 const sig = (size: number, mtimeMs = START, ino = 7) => ({ size, mtimeMs, ino });
@@ -132,7 +131,7 @@ describe('StabilityGate with the scanner and a watcher', () => {
     const stoppedAt = clock.now();
     await run(2000);
     expect(ready).toHaveLength(1);
-    expect(ready[0]).toMatchObject({ relPath: 'film.mov', size: content.length, md5: md5(content) });
+    expect(ready[0]).toMatchObject({ relPath: 'film.mov', size: content.length, md5: md5Hex(content) });
     expect(clock.now() - stoppedAt).toBeGreaterThanOrEqual(1500);
     await watcher.close();
   });
@@ -152,7 +151,7 @@ describe('StabilityGate with the scanner and a watcher', () => {
     await run(3000);
 
     expect(ready.map((file) => file.relPath)).toEqual(['poster.psd', 'poster.psd']);
-    expect(ready[1]?.md5).toBe(md5('version 2, first half and second half'));
+    expect(ready[1]?.md5).toBe(md5Hex('version 2, first half and second half'));
     expect([...snapshot.keys()]).toEqual(['poster.psd']);
     expect(gate.settlingCount).toBe(0);
     await watcher.close();

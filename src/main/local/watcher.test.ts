@@ -1,5 +1,4 @@
-import { appendFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ChokidarWatcher } from './chokidar-watcher.js';
@@ -8,16 +7,13 @@ import { IgnoreRules } from './ignore-rules.js';
 import { NativeWatcher } from './native-watcher.js';
 import { isSameOrInside } from './rel-path.js';
 import type { Watcher, WatcherOptions } from './watcher.js';
+import { until } from '../../../test/support/until.js';
+import { tempDir } from '../../../test/support/temp-dir.js';
 
 const watchHandles = (): number => process.getActiveResourcesInfo().filter((type) => type === 'FSEventWrap').length;
 
-async function until(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+/** A bound for a failing test: a watcher hints in well under a second. */
+const HINT_WAIT_MS = 5000;
 
 const implementations: [string, (options: WatcherOptions) => Watcher][] = [
   ['ChokidarWatcher', (options) => new ChokidarWatcher(options)],
@@ -30,7 +26,7 @@ describe.each(implementations)('%s on a real directory', (_name, create) => {
   let hints: string[];
 
   beforeEach(() => {
-    root = mkdtempSync(join(tmpdir(), 'asset-sync-watch-'));
+    root = tempDir('asset-sync-watch-');
     mkdirSync(join(root, 'existing'));
     writeFileSync(join(root, 'existing/old.png'), 'old');
     hints = [];
@@ -38,7 +34,6 @@ describe.each(implementations)('%s on a real directory', (_name, create) => {
 
   afterEach(async () => {
     await watcher?.close();
-    rmSync(root, { recursive: true, force: true });
   });
 
   const start = async (): Promise<Watcher> => {
@@ -54,54 +49,54 @@ describe.each(implementations)('%s on a real directory', (_name, create) => {
     expect(watcher?.lastEventAt()).toBeUndefined();
     const before = Date.now();
     writeFileSync(join(root, 'a.txt'), 'a');
-    await until(() => hinted('a.txt'), 'create');
+    await until('create', () => hinted('a.txt'), { timeoutMs: HINT_WAIT_MS });
     expect(watcher?.lastEventAt()).toBeGreaterThanOrEqual(before);
     hints.length = 0;
     appendFileSync(join(root, 'a.txt'), 'more');
-    await until(() => hinted('a.txt'), 'modify');
+    await until('modify', () => hinted('a.txt'), { timeoutMs: HINT_WAIT_MS });
     hints.length = 0;
     renameSync(join(root, 'a.txt'), join(root, 'existing/b.txt'));
-    await until(() => hinted('a.txt') && hinted('existing/b.txt'), 'rename');
+    await until('rename', () => hinted('a.txt') && hinted('existing/b.txt'), { timeoutMs: HINT_WAIT_MS });
     hints.length = 0;
     rmSync(join(root, 'existing/b.txt'));
-    await until(() => hinted('existing/b.txt'), 'delete');
+    await until('delete', () => hinted('existing/b.txt'), { timeoutMs: HINT_WAIT_MS });
     mkdirSync(join(root, 'new folder'));
     writeFileSync(join(root, 'new folder/Re\u0301sume\u0301.pdf'), 'cv');
-    await until(() => hinted('new folder/R\u00e9sum\u00e9.pdf'), 'a file in a new folder');
+    await until('a file in a new folder', () => hinted('new folder/R\u00e9sum\u00e9.pdf'), { timeoutMs: HINT_WAIT_MS });
     hints.length = 0;
     rmSync(join(root, 'existing'), { recursive: true });
-    await until(() => hinted('existing/old.png'), 'a deleted folder');
+    await until('a deleted folder', () => hinted('existing/old.png'), { timeoutMs: HINT_WAIT_MS });
   });
 
   it('keeps watching a folder under its new name after a rename, and folders moved in', async () => {
     await start();
     renameSync(join(root, 'existing'), join(root, 'renamed'));
-    await until(() => hinted('existing') && hinted('renamed'), 'the folder rename');
+    await until('the folder rename', () => hinted('existing') && hinted('renamed'), { timeoutMs: HINT_WAIT_MS });
     await new Promise((resolve) => setTimeout(resolve, 300)); // let the watches follow
     hints.length = 0;
     writeFileSync(join(root, 'renamed/inside.png'), 'x');
-    await until(() => hinted('renamed/inside.png'), 'a write in the renamed folder');
+    await until('a write in the renamed folder', () => hinted('renamed/inside.png'), { timeoutMs: HINT_WAIT_MS });
     expect(hints.some((hint) => hint.startsWith('existing'))).toBe(false);
 
-    const outside = mkdtempSync(join(tmpdir(), 'asset-sync-outside-'));
+    const outside = tempDir('asset-sync-outside-');
     mkdirSync(join(outside, 'tree/deep'), { recursive: true });
     renameSync(join(outside, 'tree'), join(root, 'moved-in'));
     rmSync(outside, { recursive: true });
-    await until(() => hinted('moved-in'), 'a folder moved in');
+    await until('a folder moved in', () => hinted('moved-in'), { timeoutMs: HINT_WAIT_MS });
     await new Promise((resolve) => setTimeout(resolve, 300));
     hints.length = 0;
     writeFileSync(join(root, 'moved-in/deep/new.png'), 'x');
-    await until(() => hinted('moved-in/deep/new.png'), 'a write deep in the moved-in folder');
+    await until('a write deep in the moved-in folder', () => hinted('moved-in/deep/new.png'), { timeoutMs: HINT_WAIT_MS });
   });
 
   it("hints '' when the root itself goes away (an unmounted drive)", async () => {
     await start();
     rmSync(root, { recursive: true });
-    await until(() => hints.includes(''), 'the root hint');
+    await until('the root hint', () => hints.includes(''), { timeoutMs: HINT_WAIT_MS });
   });
 
   it('drops ignored paths, and does not watch inside ignored folders', async () => {
-    await until(() => watchHandles() === 0, 'earlier watchers to be released');
+    await until('earlier watchers to be released', () => watchHandles() === 0, { timeoutMs: HINT_WAIT_MS });
     await start();
     writeFileSync(join(root, '.DS_Store'), 'x');
     writeFileSync(join(root, 'draft.tmp'), 'x');
@@ -109,7 +104,7 @@ describe.each(implementations)('%s on a real directory', (_name, create) => {
     mkdirSync(join(root, '.asset-sync'));
     writeFileSync(join(root, '.asset-sync/download.partial'), 'x');
     writeFileSync(join(root, 'marker.txt'), 'x'); // written last: once it is hinted, the others would have been
-    await until(() => hinted('marker.txt'), 'the marker');
+    await until('the marker', () => hinted('marker.txt'), { timeoutMs: HINT_WAIT_MS });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(hints.filter((hint) => hint !== 'marker.txt')).toEqual([]);
     expect(watchHandles()).toBe(2); // the root and existing/, not .asset-sync/
@@ -117,12 +112,12 @@ describe.each(implementations)('%s on a real directory', (_name, create) => {
 
   it('close() releases every watch handle and delivers nothing afterwards', async () => {
     // libuv closes handles on the loop's next close phase, so earlier tests' handles may still be going.
-    await until(() => watchHandles() === 0, 'earlier watchers to be released');
+    await until('earlier watchers to be released', () => watchHandles() === 0, { timeoutMs: HINT_WAIT_MS });
     const running = await start();
     expect(watchHandles()).toBeGreaterThanOrEqual(2); // the root and existing/: one watch per directory
     await running.close();
     watcher = undefined;
-    await until(() => watchHandles() === 0, 'the watch handles to be released', 1000);
+    await until('the watch handles to be released', () => watchHandles() === 0, { timeoutMs: 1000 });
     writeFileSync(join(root, 'after.txt'), 'x');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(hints).toEqual([]);

@@ -1,19 +1,13 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FileLog } from './file-log.js';
 import { redact } from './redact.js';
+import { tempDir } from '../../../test/support/temp-dir.js';
 
 describe('the engine log', () => {
-  const dirs: string[] = [];
-  afterEach(() => {
-    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-  });
-
   it('writes JSON lines and rotates by size, keeping a bounded number of files', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'asset-sync-log-'));
-    dirs.push(dir);
+    const dir = tempDir('asset-sync-log-');
     const log = new FileLog(dir, { maxBytes: 400, keep: 2, now: () => Date.UTC(2026, 10, 22) });
     for (let index = 0; index < 20; index++) log.write({ level: 'info', message: `line ${index}`, relPath: 'a/b.txt' });
     expect(readdirSync(dir).sort()).toEqual(['engine.log', 'engine.log.1', 'engine.log.2']);

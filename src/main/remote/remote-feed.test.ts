@@ -1,5 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FieldOption } from '../../shared/api/resources.js';
@@ -10,6 +8,7 @@ import { remoteRepo } from '../db/remote-repo.js';
 import { rootsRepo } from '../db/roots-repo.js';
 import { FolderMapper } from './folder-mapper.js';
 import { RemoteFeed } from './remote-feed.js';
+import { tempDir } from '../../../test/support/temp-dir.js';
 
 /** A Folders option, as the service lists it. */
 const option = (id: string, value: string, parent: FieldOption | null = null): FieldOption => ({ id, fieldId: 'folders', value, position: 0, leaf: false, numberOfChildren: 0, parent });
@@ -30,15 +29,14 @@ function folderTree(children: ReadonlyMap<string | null, FieldOption[]>): AssetA
 describe('RemoteFeed schedule', () => {
   const opened: { db: StateDb; dir: string }[] = [];
   afterEach(() => {
-    for (const { db, dir } of opened.splice(0)) {
+    for (const { db } of opened.splice(0)) {
       db.close();
-      rmSync(dir, { recursive: true, force: true });
     }
   });
 
   /** A feed over `api` (a test double with only what the feed asks) for a `/` root. */
   function feedOver(api: AssetApi) {
-    const dir = mkdtempSync(join(tmpdir(), 'asset-sync-remote-feed-'));
+    const dir = tempDir('asset-sync-remote-feed-');
     const db = openStateDb(join(dir, 'state.db'));
     opened.push({ db, dir });
     let now = 1_000_000;

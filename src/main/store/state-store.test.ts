@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempDirs } from '../../../test/support/temp-dirs.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../../../test/support/temp-dir.js';
 import { openStateDb } from '../db/open-state-db.js';
 import type { SyncedEntry } from '../model/file-entry.js';
 import { openStateStore, type StateStore } from './state-store.js';
@@ -100,11 +100,8 @@ describe('the state store\'s queries and user requests', () => {
 });
 
 describe('a state directory\'s store', () => {
-  const dirs = tempDirs();
-  afterAll(() => dirs.removeAll());
-
   it('answers nothing where no state is, and opens the state an engine left', async () => {
-    const stateDir = join(dirs.make('asset-sync-store-'), 'state');
+    const stateDir = join(tempDir('asset-sync-store-'), 'state');
     expect(readStateDir(stateDir, (store) => store.roots())).toBeUndefined();
     expect(await withStateDir(stateDir, (store) => Promise.resolve(store.roots()))).toBeUndefined();
     const engineStore = openStateStore(openStateFile(stateDir));

@@ -1,13 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHash, randomBytes } from 'node:crypto';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { tempDirs } from '../../../test/support/temp-dirs.js';
 import { createBlobStore } from './blob-store.js';
 import { BlobLayoutError } from './blob-layout.js';
 import { DirectorySyncs } from './directory-syncs.js';
-
-const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+import { sha256Hex } from '../../../test/support/checksums.js';
+import { tempDir } from '../../../test/support/temp-dir.js';
 
 interface Sync {
   dir: string;
@@ -43,24 +42,20 @@ function recordingSyncs(ms = 0) {
 }
 
 describe('blob store', () => {
-  const dirs = tempDirs();
   let base: string;
   let root: string;
   let work: string;
   beforeEach(() => {
-    base = dirs.make('blob-store-');
+    base = tempDir('blob-store-');
     root = join(base, 'blobs');
     work = join(base, 'uploads');
     mkdirSync(work);
-  });
-  afterEach(() => {
-    dirs.removeAll();
   });
 
   const upload = (bytes: Buffer): { file: string; sha: string } => {
     const file = join(work, `${randomBytes(6).toString('hex')}.upload`);
     writeFileSync(file, bytes);
-    return { file, sha: sha256(bytes) };
+    return { file, sha: sha256Hex(bytes) };
   };
   /** A store with recorded syncs, the record emptied of what creating it synced. */
   const recordedStore = (ms = 0) => {
@@ -119,7 +114,7 @@ describe('blob store', () => {
 
   it('makes directories an earlier process left durable on first use, whether or not it synced them', async () => {
     const bytes = randomBytes(20);
-    const sha = sha256(bytes);
+    const sha = sha256Hex(bytes);
     createBlobStore(root);
     mkdirSync(join(root, sha.slice(0, 2)));
     const { store, synced } = recordedStore();
@@ -173,7 +168,7 @@ describe('blob store', () => {
       sha: string;
       bytes: Buffer;
     }
-    const blob = (bytes: Buffer): Blob => ({ sha: sha256(bytes), bytes });
+    const blob = (bytes: Buffer): Blob => ({ sha: sha256Hex(bytes), bytes });
     /** Two blobs whose hashes start with the same byte, so they share a directory in both layouts. */
     const neighbours = (): [Blob, Blob] => {
       const first = blob(randomBytes(64));

@@ -1,18 +1,13 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { tempDirs } from '../../../test/support/temp-dirs.js';
 import { openDatabase } from '../db/open-database.js';
 import { createBlobStore } from './blob-store.js';
 import { INLINE_BLOB_BYTES, inlineBlobs } from './inline-blobs.js';
+import { tempDir } from '../../../test/support/temp-dir.js';
 
 describe('inline blobs', () => {
-  const dirs = tempDirs();
-  afterAll(() => {
-    dirs.removeAll();
-  });
-
   function open() {
-    const dir = dirs.make('inline-blobs-');
+    const dir = tempDir('inline-blobs-');
     const db = openDatabase(join(dir, 'service.db'));
     return { db, store: createBlobStore(join(dir, 'blobs'), undefined, undefined, inlineBlobs(db)) };
   }
@@ -56,7 +51,7 @@ describe('inline blobs', () => {
     const { db, store } = open();
     try {
       expect(() => store.keepInline('c'.repeat(64), Buffer.alloc(INLINE_BLOB_BYTES + 1))).toThrow('too large');
-      expect(() => createBlobStore(join(dirs.make('no-inline-'), 'blobs')).keepInline('c'.repeat(64), Buffer.alloc(1))).toThrow('keeps no blobs inline');
+      expect(() => createBlobStore(join(tempDir('no-inline-'), 'blobs')).keepInline('c'.repeat(64), Buffer.alloc(1))).toThrow('keeps no blobs inline');
     } finally {
       db.close();
     }

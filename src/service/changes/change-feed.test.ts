@@ -1,16 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../db/open-database.js';
 import { settingsRepo } from '../settings/settings-repo.js';
 import { accountsRepo } from '../accounts/accounts-repo.js';
 import { ChangeFeed } from './change-feed.js';
+import { tempDir } from '../../../test/support/temp-dir.js';
 
 describe('ChangeFeed', () => {
   const opened: { db: Db; dir: string; feed: ChangeFeed }[] = [];
   const setup = (keepPerAccount: number) => {
-    const dir = mkdtempSync(join(tmpdir(), 'asset-sync-change-feed-'));
+    const dir = tempDir('asset-sync-change-feed-');
     const db = openDatabase(join(dir, 'service.db'));
     const account = accountsRepo(db).createAccount('a', 'A', new Date(0).toISOString());
     const insert = db.prepare("INSERT INTO change_log (account_id, seq, kind, stamp) VALUES (?, ?, 'ASSET', ?)");
@@ -19,10 +18,9 @@ describe('ChangeFeed', () => {
     return { feed, db, accountId: account.id, add: (seq: number) => insert.run(account.id, seq, `a${seq}`) };
   };
   afterEach(() => {
-    for (const { db, dir, feed } of opened.splice(0)) {
+    for (const { db, feed } of opened.splice(0)) {
       feed.close();
       db.close();
-      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -1,21 +1,12 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LOCK_FILE, lockDataDir } from './data-dir-lock.js';
-import { startTestService } from '../../../test/support/test-service.js';
+import { tempDir } from '../../../test/support/temp-dir.js';
 
 describe('lockDataDir', () => {
-  const dirs: string[] = [];
-  const dataDir = (): string => {
-    const dir = mkdtempSync(join(tmpdir(), 'asset-sync-lock-'));
-    dirs.push(dir);
-    return dir;
-  };
-  afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
-
   it('takes the directory, refuses a second taker naming the holder, and lets it go on release', () => {
-    const dir = dataDir();
+    const dir = tempDir('asset-sync-lock-');
     const lock = lockDataDir(dir);
     expect(JSON.parse(readFileSync(join(dir, LOCK_FILE), 'utf8'))).toMatchObject({ pid: process.pid });
     expect(() => lockDataDir(dir)).toThrow(expect.objectContaining({ code: 'DATA_DIR_IN_USE', message: expect.stringContaining(`process ${process.pid}`) }));
@@ -29,7 +20,7 @@ describe('lockDataDir', () => {
   });
 
   it('takes over a lock whose process is gone, one left by an earlier process with its own id, and one it cannot read', () => {
-    const dir = dataDir();
+    const dir = tempDir('asset-sync-lock-');
     const lockFile = join(dir, LOCK_FILE);
     writeFileSync(lockFile, JSON.stringify({ pid: 4242, since: '2026-01-01T00:00:00Z' }));
     lockDataDir(dir, { isAlive: () => false }).release();
@@ -46,24 +37,10 @@ describe('lockDataDir', () => {
   });
 
   it('does not remove a lock another service took after its own was taken over', () => {
-    const dir = dataDir();
+    const dir = tempDir('asset-sync-lock-');
     const lock = lockDataDir(dir);
     writeFileSync(join(dir, LOCK_FILE), JSON.stringify({ pid: 4242, since: '2026-01-01T00:00:00Z' }));
     lock.release();
     expect(JSON.parse(readFileSync(join(dir, LOCK_FILE), 'utf8'))).toMatchObject({ pid: 4242 });
-  });
-
-  it('keeps a second service off a served data directory until the first stops', async () => {
-    const first = await startTestService();
-    try {
-      await expect(first.restart()).rejects.toMatchObject({ code: 'DATA_DIR_IN_USE' });
-      expect(first.running.ctx.db.open).toBe(true);
-      await first.stop();
-      const second = await first.restart();
-      expect((await second.api('GET', '/health')).status).toBe(200);
-      await second.dispose();
-    } finally {
-      rmSync(first.dataDir, { recursive: true, force: true });
-    }
   });
 });

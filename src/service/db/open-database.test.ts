@@ -1,17 +1,12 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { tempDirs } from '../../../test/support/temp-dirs.js';
 import { WAL_CHECKPOINT_PAGES, openDatabase } from './open-database.js';
 import { migrations } from './migrations/index.js';
+import { tempDir } from '../../../test/support/temp-dir.js';
 
 describe('openDatabase', () => {
-  const dirs = tempDirs();
-  afterAll(() => {
-    dirs.removeAll();
-  });
-
   it('opens in WAL mode with foreign keys, the longer checkpoint interval, journals in memory, and every migration applied', () => {
-    const db = openDatabase(join(dirs.make('open-database-'), 'service.db'));
+    const db = openDatabase(join(tempDir('open-database-'), 'service.db'));
     try {
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
       expect(db.pragma('foreign_keys', { simple: true })).toBe(1);

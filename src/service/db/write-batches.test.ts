@@ -1,12 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { tempDirs } from '../../../test/support/temp-dirs.js';
 import type { Db } from './open-database.js';
 import { WriteBatches } from './write-batches.js';
+import { tempDir } from '../../../test/support/temp-dir.js';
 
 describe('WriteBatches', () => {
-  const dirs = tempDirs();
   let file: string;
   let db: Db;
   /** Transactions begun at the top level (savepoints inside one do not count). */
@@ -19,7 +18,7 @@ describe('WriteBatches', () => {
   };
 
   beforeEach(() => {
-    file = join(dirs.make('write-batches-'), 'test.db');
+    file = join(tempDir('write-batches-'), 'test.db');
     db = new Database(file);
     db.pragma('journal_mode = WAL');
     db.exec('CREATE TABLE t (name TEXT NOT NULL UNIQUE)');
@@ -40,7 +39,6 @@ describe('WriteBatches', () => {
   });
   afterEach(() => {
     db.close();
-    dirs.removeAll();
   });
 
   it('commits the writes asked for in one turn together, and each gets its own answer', async () => {

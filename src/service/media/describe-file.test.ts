@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileTypeFromFile } from 'file-type';
 import mime from 'mime';
 import realSharp from 'sharp';
-import { tempDirs } from '../../../test/support/temp-dirs.js';
+import { tempDir } from '../../../test/support/temp-dir.js';
 
 // Counts sharp calls (every call still goes to the real sharp).
 const sharpCalls = vi.hoisted(() => ({ count: 0 }));
@@ -34,11 +34,10 @@ async function reference(path: string, filename: string, size: number) {
 }
 
 describe('describeFile', () => {
-  const dirs = tempDirs();
   let dir: string;
   const samples: { name: string; bytes: Buffer }[] = [];
   beforeAll(async () => {
-    dir = dirs.make('describe-file-');
+    dir = tempDir('describe-file-');
     const image = () => realSharp({ create: { width: 40, height: 30, channels: 3, background: { r: 200, g: 10, b: 10 } } });
     const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10"><rect width="20" height="10"/></svg>';
     samples.push(
@@ -62,9 +61,6 @@ describe('describeFile', () => {
       { name: 'document.pdf', bytes: Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n', 'latin1') },
     );
     for (const sample of samples) writeFileSync(join(dir, sample.name), sample.bytes);
-  });
-  afterAll(() => {
-    dirs.removeAll();
   });
 
   it('describes every sample exactly as sniffing the file and asking sharp does', async () => {

@@ -1,10 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { receivePartInMemory, writePart } from './part-writer.js';
+import { tempDir } from '../../../test/support/temp-dir.js';
 
 /** A body that yields the buffers one by one (then fails, when asked to). */
 function body(chunks: Buffer[], failure?: Error): Readable {
@@ -32,11 +32,8 @@ describe('writePart', () => {
   let dir: string;
   let file: string;
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'part-writer-'));
+    dir = tempDir('part-writer-');
     file = join(dir, 'upload');
-  });
-  afterEach(() => {
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('writes the body into its range in batches and reports the bytes written, in order', async () => {

@@ -1,14 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, openSync, closeSync, readFileSync, rmSync, writeSync, ftruncateSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { openSync, closeSync, readFileSync, writeSync, ftruncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { partRange } from '../../shared/api/part-layout.js';
 import { DigestPool } from './digest-pool.js';
 import { KEEP_FILE_BYTES, UploadDigests, contiguousEnd, type DigestLayout, type PartProgress } from './upload-digests.js';
-
-const md5 = (bytes: Uint8Array): string => createHash('md5').update(bytes).digest('hex');
-const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+import { md5Hex, sha256Hex } from '../../../test/support/checksums.js';
+import { tempDir } from '../../../test/support/temp-dir.js';
 
 /** A pool that remembers every feed, to tell a running digest from a rehash at completion. */
 class RecordingPool extends DigestPool {
@@ -123,22 +121,21 @@ describe('UploadDigests', () => {
   let dir: string;
   let pool: RecordingPool;
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'upload-digests-'));
+    dir = tempDir('upload-digests-');
     pool = new RecordingPool(1);
   });
   afterEach(async () => {
     await pool.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('digests parts that arrive out of order, the last one short, and needs no rehash at completion', async () => {
     const upload = new Upload(pool, dir, randomBytes(3 * 65_536 + 1234), 65_536);
     for (const partNumber of [3, 1, 4, 2]) {
-      expect(await upload.sendPart(partNumber, { batch: 10_000 })).toBe(md5(upload.partBytes(partNumber)));
+      expect(await upload.sendPart(partNumber, { batch: 10_000 })).toBe(md5Hex(upload.partBytes(partNumber)));
     }
     const feedsBeforeCompletion = pool.feeds.length;
     const digest = await upload.finish();
-    expect(digest).toEqual({ md5: md5(upload.bytes), sha256: sha256(upload.bytes) });
+    expect(digest).toEqual({ md5: md5Hex(upload.bytes), sha256: sha256Hex(upload.bytes) });
     // Every byte was read at most twice (once for its part, once for the file), and completion read
     // nothing new: the running digest had it all.
     expect(pool.bytesRead()).toBeLessThanOrEqual(2 * upload.bytes.length);
@@ -148,9 +145,9 @@ describe('UploadDigests', () => {
   it('reads bytes once for both digests when parts come in order, and part 1 borrows the file MD5', async () => {
     const upload = new Upload(pool, dir, randomBytes(5 * 40_000 + 7), 40_000);
     for (let partNumber = 1; partNumber <= upload.layout.partCount; partNumber++) {
-      expect(await upload.sendPart(partNumber, { batch: 8192 })).toBe(md5(upload.partBytes(partNumber)));
+      expect(await upload.sendPart(partNumber, { batch: 8192 })).toBe(md5Hex(upload.partBytes(partNumber)));
     }
-    expect(await upload.finish()).toEqual({ md5: md5(upload.bytes), sha256: sha256(upload.bytes) });
+    expect(await upload.finish()).toEqual({ md5: md5Hex(upload.bytes), sha256: sha256Hex(upload.bytes) });
     expect(pool.bytesRead()).toBe(upload.bytes.length);
   });
 
@@ -158,9 +155,9 @@ describe('UploadDigests', () => {
     const upload = new Upload(pool, dir, randomBytes(3 * 50_000), 50_000);
     for (const partNumber of [1, 2, 3]) await upload.sendPart(partNumber, { batch: 7000 });
     const replacement = randomBytes(50_000);
-    expect(await upload.sendPart(2, { content: replacement, batch: 9000 })).toBe(md5(replacement));
+    expect(await upload.sendPart(2, { content: replacement, batch: 9000 })).toBe(md5Hex(replacement));
     const expected = Buffer.concat([upload.partBytes(1), replacement, upload.partBytes(3)]);
-    expect(await upload.finish()).toEqual({ md5: md5(expected), sha256: sha256(expected) });
+    expect(await upload.finish()).toEqual({ md5: md5Hex(expected), sha256: sha256Hex(expected) });
   });
 
   it('forgets what it read of a part that failed half-way, then takes the bytes sent again', async () => {
@@ -169,8 +166,8 @@ describe('UploadDigests', () => {
     // Part 2 sits at the front of the file digest: it reads the 20,000 bytes written before the failure.
     await upload.sendPart(2, { content: randomBytes(50_000), batch: 5000, failAfter: 20_000 });
     await upload.sendPart(3, { batch: 5000 });
-    expect(await upload.sendPart(2, { batch: 5000 })).toBe(md5(upload.partBytes(2)));
-    expect(await upload.finish()).toEqual({ md5: md5(upload.bytes), sha256: sha256(upload.bytes) });
+    expect(await upload.sendPart(2, { batch: 5000 })).toBe(md5Hex(upload.partBytes(2)));
+    expect(await upload.finish()).toEqual({ md5: md5Hex(upload.bytes), sha256: sha256Hex(upload.bytes) });
   });
 
   it('hashes a part on its own from the file when its worker dies while it arrives', async () => {
@@ -186,20 +183,20 @@ describe('UploadDigests', () => {
       writeSync(fd, upload.bytes, range.start + 10_000, range.end - range.start - 10_000, range.start + 10_000);
       closeSync(fd);
       upload.digests.partWritten(upload.layout, partNumber, range.end - range.start);
-      expect(await upload.digests.partMd5(upload.layout, partNumber)).toBe(md5(upload.partBytes(partNumber)));
+      expect(await upload.digests.partMd5(upload.layout, partNumber)).toBe(md5Hex(upload.partBytes(partNumber)));
       upload.recorded.add(partNumber);
       upload.digests.partEnded(upload.layout, partNumber, true);
     }
-    expect(await upload.finish()).toEqual({ md5: md5(upload.bytes), sha256: sha256(upload.bytes) });
+    expect(await upload.finish()).toEqual({ md5: md5Hex(upload.bytes), sha256: sha256Hex(upload.bytes) });
   });
 
   it('sends part 1 again after the file digest passed it', async () => {
     const upload = new Upload(pool, dir, randomBytes(3 * 20_000), 20_000);
     for (const partNumber of [1, 2, 3]) await upload.sendPart(partNumber, { batch: 3000 });
     const replacement = randomBytes(20_000);
-    expect(await upload.sendPart(1, { content: replacement, batch: 3000 })).toBe(md5(replacement));
+    expect(await upload.sendPart(1, { content: replacement, batch: 3000 })).toBe(md5Hex(replacement));
     const expected = Buffer.concat([replacement, upload.partBytes(2), upload.partBytes(3)]);
-    expect(await upload.finish()).toEqual({ md5: md5(expected), sha256: sha256(expected) });
+    expect(await upload.finish()).toEqual({ md5: md5Hex(expected), sha256: sha256Hex(expected) });
   });
 
   it.each([
@@ -207,8 +204,8 @@ describe('UploadDigests', () => {
     ['a 1-byte file', 1],
   ])('digests %s', async (_what, size) => {
     const upload = new Upload(pool, dir, randomBytes(size), 5 << 20);
-    expect(await upload.sendPart(1)).toBe(md5(upload.bytes));
-    expect(await upload.finish()).toEqual({ md5: md5(upload.bytes), sha256: sha256(upload.bytes) });
+    expect(await upload.sendPart(1)).toBe(md5Hex(upload.bytes));
+    expect(await upload.finish()).toEqual({ md5: md5Hex(upload.bytes), sha256: sha256Hex(upload.bytes) });
   });
 
   it('starts over from the file after a restart (no running digest) and after a lost worker', async () => {
@@ -225,7 +222,7 @@ describe('UploadDigests', () => {
       // The worker dies mid-upload: every running digest goes with it.
       await restartedPool.close();
       await after.sendPart(4);
-      expect(await after.finish()).toEqual({ md5: md5(bytes), sha256: sha256(bytes) });
+      expect(await after.finish()).toEqual({ md5: md5Hex(bytes), sha256: sha256Hex(bytes) });
     } finally {
       await restartedPool.close();
     }
@@ -237,8 +234,8 @@ describe('UploadDigests', () => {
       const upload = new Upload(wide, dir, randomBytes(7 * 12_345 + 3), 12_345);
       const sends = [5, 2, 7, 1, 3, 8, 6, 4].map((partNumber) => upload.sendPart(partNumber, { batch: 4000 }));
       const etags = await Promise.all(sends);
-      expect(etags).toEqual([5, 2, 7, 1, 3, 8, 6, 4].map((partNumber) => md5(upload.partBytes(partNumber))));
-      expect(await upload.finish()).toEqual({ md5: md5(upload.bytes), sha256: sha256(upload.bytes) });
+      expect(etags).toEqual([5, 2, 7, 1, 3, 8, 6, 4].map((partNumber) => md5Hex(upload.partBytes(partNumber))));
+      expect(await upload.finish()).toEqual({ md5: md5Hex(upload.bytes), sha256: sha256Hex(upload.bytes) });
     } finally {
       await wide.close();
     }
@@ -256,8 +253,8 @@ describe('UploadDigests', () => {
       const viaWorker = new Upload(pool, dir, bytes, 5 << 20);
       expect(await viaWorker.sendPart(1, { batch: 1000 })).toBe(etag);
       expect(await viaWorker.finish()).toEqual(digest);
-      expect(digest).toEqual({ md5: md5(bytes), sha256: sha256(bytes) });
-      expect(etag).toBe(md5(bytes));
+      expect(digest).toEqual({ md5: md5Hex(bytes), sha256: sha256Hex(bytes) });
+      expect(etag).toBe(md5Hex(bytes));
     });
 
     it.each([
@@ -267,8 +264,8 @@ describe('UploadDigests', () => {
     ])('digests %s inline', async (_what, size) => {
       const bytes = randomBytes(size);
       const upload = inline(bytes, 5 << 20);
-      expect(await upload.sendPart(1, { batch: 65_536 })).toBe(md5(bytes));
-      expect(await upload.finish()).toEqual({ md5: md5(bytes), sha256: sha256(bytes) });
+      expect(await upload.sendPart(1, { batch: 65_536 })).toBe(md5Hex(bytes));
+      expect(await upload.finish()).toEqual({ md5: md5Hex(bytes), sha256: sha256Hex(bytes) });
       expect(pool.feeds).toEqual([]);
     });
 
@@ -277,22 +274,22 @@ describe('UploadDigests', () => {
       const upload = inline(first, 5 << 20);
       await upload.sendPart(1);
       const second = randomBytes(5000);
-      expect(await upload.sendPart(1, { content: second, batch: 999 })).toBe(md5(second));
+      expect(await upload.sendPart(1, { content: second, batch: 999 })).toBe(md5Hex(second));
       await upload.sendPart(1, { content: randomBytes(5000), batch: 1000, failAfter: 3000 });
       // Nothing recorded now: what completion gets is whatever the file holds, read back by the worker.
       const digest = await upload.finish();
       expect(pool.feeds.length).toBeGreaterThan(0);
       const held = readFileSync(upload.layout.file);
-      expect(digest).toEqual({ md5: md5(held), sha256: sha256(held) });
+      expect(digest).toEqual({ md5: md5Hex(held), sha256: sha256Hex(held) });
     });
 
     it('uses a known file digest once; a later finish (a retried completion, a restart) reads the file', async () => {
       const bytes = randomBytes(3000);
       const upload = inline(bytes, 5 << 20);
       await upload.sendPart(1);
-      expect(await upload.finish()).toEqual({ md5: md5(bytes), sha256: sha256(bytes) });
+      expect(await upload.finish()).toEqual({ md5: md5Hex(bytes), sha256: sha256Hex(bytes) });
       expect(pool.feeds).toEqual([]);
-      expect(await upload.finish()).toEqual({ md5: md5(bytes), sha256: sha256(bytes) });
+      expect(await upload.finish()).toEqual({ md5: md5Hex(bytes), sha256: sha256Hex(bytes) });
       expect(pool.bytesRead()).toBe(bytes.length);
     });
 
@@ -339,9 +336,9 @@ describe('UploadDigests', () => {
     it('hashes a short last part inline while the worker keeps the file digest of a multipart upload', async () => {
       const upload = new Upload(pool, dir, randomBytes(3 * 40_000 + 500), 40_000, undefined, 1000);
       for (const partNumber of [4, 2, 1, 3]) {
-        expect(await upload.sendPart(partNumber, { batch: 7000 })).toBe(md5(upload.partBytes(partNumber)));
+        expect(await upload.sendPart(partNumber, { batch: 7000 })).toBe(md5Hex(upload.partBytes(partNumber)));
       }
-      expect(await upload.finish()).toEqual({ md5: md5(upload.bytes), sha256: sha256(upload.bytes) });
+      expect(await upload.finish()).toEqual({ md5: md5Hex(upload.bytes), sha256: sha256Hex(upload.bytes) });
       // Part 4's 500 bytes were read back only for the file digest.
       expect(pool.bytesRead()).toBeLessThanOrEqual(2 * upload.bytes.length - 500);
     });
@@ -360,21 +357,20 @@ describe('UploadDigests with the file digest in two lanes (two workers)', () => 
   let dir: string;
   let pool: RecordingPool;
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'upload-digests-lanes-'));
+    dir = tempDir('upload-digests-lanes-');
     pool = new RecordingPool(2);
   });
   afterEach(async () => {
     await pool.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('digests parts arriving side by side and out of order, and completion reads nothing new', async () => {
     const upload = new Upload(pool, dir, randomBytes(5 * 30_000 + 77), 30_000);
     const etags = await Promise.all([3, 1, 6, 2, 5, 4].map((partNumber) => upload.sendPart(partNumber, { batch: 6000 })));
-    expect(etags).toEqual([3, 1, 6, 2, 5, 4].map((partNumber) => md5(upload.partBytes(partNumber))));
+    expect(etags).toEqual([3, 1, 6, 2, 5, 4].map((partNumber) => md5Hex(upload.partBytes(partNumber))));
     await new Promise((resolve) => setTimeout(resolve, 50));
     const feeds = pool.feeds.length;
-    expect(await upload.finish()).toEqual({ md5: md5(upload.bytes), sha256: sha256(upload.bytes) });
+    expect(await upload.finish()).toEqual({ md5: md5Hex(upload.bytes), sha256: sha256Hex(upload.bytes) });
     // Each byte read at most three times: for its part, the file MD5 and the file SHA-256.
     expect(pool.bytesRead()).toBeLessThanOrEqual(3 * upload.bytes.length);
     expect(pool.feeds.length).toBe(feeds);
@@ -383,7 +379,7 @@ describe('UploadDigests with the file digest in two lanes (two workers)', () => 
   it('keeps the file MD5 and SHA-256 on different workers, part 1 beside the MD5, the other parts off it', async () => {
     const upload = new Upload(pool, dir, randomBytes(3 * 20_000), 20_000);
     for (const partNumber of [1, 2, 3]) await upload.sendPart(partNumber, { batch: 5000 });
-    expect(await upload.finish()).toEqual({ md5: md5(upload.bytes), sha256: sha256(upload.bytes) });
+    expect(await upload.finish()).toEqual({ md5: md5Hex(upload.bytes), sha256: sha256Hex(upload.bytes) });
     const workerOf = (match: (open: RecordingPool['opens'][number]) => boolean): number[] => pool.opens.filter(match).map((open) => open.worker);
     const [md5Lane] = workerOf((open) => open.options.md5 === true && !open.options.sha256);
     const [shaLane] = workerOf((open) => open.options.md5 === false && open.options.sha256);
@@ -400,12 +396,12 @@ describe('UploadDigests with the file digest in two lanes (two workers)', () => 
     const upload = new Upload(pool, dir, randomBytes(3 * 25_000), 25_000);
     for (const partNumber of [1, 2, 3]) await upload.sendPart(partNumber, { batch: 4000 });
     const replacement = randomBytes(25_000);
-    expect(await upload.sendPart(2, { content: replacement, batch: 4000 })).toBe(md5(replacement));
+    expect(await upload.sendPart(2, { content: replacement, batch: 4000 })).toBe(md5Hex(replacement));
     await upload.sendPart(3, { content: randomBytes(25_000), batch: 4000, failAfter: 9000 });
     const third = randomBytes(25_000);
     await upload.sendPart(3, { content: third });
     const expected = Buffer.concat([upload.partBytes(1), replacement, third]);
-    expect(await upload.finish()).toEqual({ md5: md5(expected), sha256: sha256(expected) });
+    expect(await upload.finish()).toEqual({ md5: md5Hex(expected), sha256: sha256Hex(expected) });
   });
 
   it('starts both lanes over after a lost worker, and after a restart', async () => {
@@ -420,7 +416,7 @@ describe('UploadDigests with the file digest in two lanes (two workers)', () => 
       await after.sendPart(3);
       await restarted.close();
       await after.sendPart(4);
-      expect(await after.finish()).toEqual({ md5: md5(bytes), sha256: sha256(bytes) });
+      expect(await after.finish()).toEqual({ md5: md5Hex(bytes), sha256: sha256Hex(bytes) });
     } finally {
       await restarted.close();
     }
@@ -428,8 +424,8 @@ describe('UploadDigests with the file digest in two lanes (two workers)', () => 
 
   it('digests one large part with its MD5 borrowed from the file MD5 lane', async () => {
     const upload = new Upload(pool, dir, randomBytes(70_000), 5 << 20);
-    expect(await upload.sendPart(1, { batch: 9000 })).toBe(md5(upload.bytes));
-    expect(await upload.finish()).toEqual({ md5: md5(upload.bytes), sha256: sha256(upload.bytes) });
+    expect(await upload.sendPart(1, { batch: 9000 })).toBe(md5Hex(upload.bytes));
+    expect(await upload.finish()).toEqual({ md5: md5Hex(upload.bytes), sha256: sha256Hex(upload.bytes) });
     // Read once for the MD5 (part and file together) and once for the SHA-256.
     expect(pool.bytesRead()).toBe(2 * upload.bytes.length);
   });

@@ -1,15 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { tempDirs } from '../../../test/support/temp-dirs.js';
 import { openDatabase, type Db } from '../db/open-database.js';
 import { uploadsRepo, type UploadsRepo } from './uploads-repo.js';
+import { tempDir } from '../../../test/support/temp-dir.js';
 
 describe('uploadsRepo: what a part PUT reads and writes', () => {
-  const dirs = tempDirs();
   let db: Db;
   let uploads: UploadsRepo;
   beforeEach(() => {
-    db = openDatabase(join(dirs.make('uploads-repo-'), 'service.db'));
+    db = openDatabase(join(tempDir('uploads-repo-'), 'service.db'));
     db.prepare("INSERT INTO accounts (id, subdomain, name, date_created) VALUES ('acc', 'local', 'Local', 'now')").run();
     db.prepare("INSERT INTO assets (id, account_id, state, date_created, date_last_modified) VALUES ('asset', 'acc', 'STAGED', 'now', 'now')").run();
     uploads = uploadsRepo(db);
@@ -31,7 +30,6 @@ describe('uploadsRepo: what a part PUT reads and writes', () => {
   });
   afterEach(() => {
     db.close();
-    dirs.removeAll();
   });
 
   it('answers the upload together with whether the part is recorded', () => {

@@ -3,14 +3,14 @@
  * config and folder, its embedded local service on 127.0.0.1 at a random port, Chromium on its UI, and
  * an API client on the service to check what arrived. `dispose()` closes all of it and removes the dirs.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { startHeadlessApp, type HeadlessApp, type HeadlessAppOptions } from '../../../src/main/headless/headless-app.js';
 import { LOCAL_SUBDOMAIN } from '../../../src/service/bootstrap.js';
 import { createApiClient, staticTokenProvider, type ApiClient } from '../../../src/main/api/index.js';
 import type { LaunchedBrowser } from './launch-browser.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 export interface HeadlessHarness {
   app: HeadlessApp;
@@ -31,7 +31,7 @@ export interface HeadlessHarness {
 }
 
 export async function startHeadlessHarness(options: Partial<HeadlessAppOptions> = {}): Promise<HeadlessHarness> {
-  const root = mkdtempSync(join(tmpdir(), 'asset-sync-e2e-'));
+  const root = tempDir('asset-sync-e2e-');
   const stateDir = join(root, 'state');
   const configDir = join(root, 'config');
   const dataDir = join(root, 'data');
@@ -124,4 +124,9 @@ export async function remoteFiles(api: ApiClient): Promise<{ path: string; id: s
     }
   }
   return result.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/** The paths of the service's assets (`/folder/name`), sorted: what arrived, for a test to compare. */
+export async function remotePaths(harness: HeadlessHarness): Promise<string[]> {
+  return (await remoteFiles(await harness.api())).map((file) => file.path);
 }

@@ -3,10 +3,9 @@
  * headless, a fresh profile per launch, and every background feature that would reach the network off,
  * so a test talks only to the loopback servers it started. The caller closes what it gets.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { tempDir } from '../../support/temp-dir.js';
 
 export interface LaunchedBrowser {
   /** The one persistent context (its profile is the fresh user-data dir): pages share its cookies. */
@@ -22,7 +21,7 @@ export function chromePath(): string {
 }
 
 export async function launchBrowser(): Promise<LaunchedBrowser> {
-  const userDataDir = await mkdtemp(join(tmpdir(), 'asset-sync-chromium-'));
+  const userDataDir = tempDir('asset-sync-chromium-');
   const args = [
     '--disable-gpu',
     '--disable-quic',

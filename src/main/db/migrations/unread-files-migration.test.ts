@@ -1,19 +1,14 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openStateDb } from '../open-state-db.js';
 import { migrations } from './index.js';
+import { tempDir } from '../../../../test/support/temp-dir.js';
 
 describe('migration 0003: unread files', () => {
-  const dirs: string[] = [];
-  afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
-
   /** A state database as the previous release left it (schema 2), with one row in each rebuilt table. */
   function schemaTwo(): string {
-    const dir = mkdtempSync(join(tmpdir(), 'asset-sync-migration-'));
-    dirs.push(dir);
+    const dir = tempDir('asset-sync-migration-');
     const file = join(dir, 'state.db');
     const db = new Database(file);
     migrations.slice(0, 2).forEach((sql) => db.exec(sql));

@@ -1,18 +1,13 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { tempDirs } from '../../../../test/support/temp-dirs.js';
 import { openDatabase } from '../open-database.js';
 import { migrations } from './index.js';
+import { tempDir } from '../../../../test/support/temp-dir.js';
 
 describe('migration 0004: upload_parts without rowid', () => {
-  const dirs = tempDirs();
-  afterAll(() => {
-    dirs.removeAll();
-  });
-
   it('keeps the parts a data directory of schema 3 recorded, and their upload link', () => {
-    const file = join(dirs.make('parts-migration-'), 'service.db');
+    const file = join(tempDir('parts-migration-'), 'service.db');
     const old = new Database(file);
     old.pragma('foreign_keys = ON');
     for (const sql of migrations.slice(0, 3)) old.exec(sql);
