@@ -1,7 +1,7 @@
 /**
  * JSON and form bodies. An empty JSON body reads as "no body" (some clients send the header on DELETE);
  * malformed JSON becomes 400 INVALID_JSON with the parser's reason. Raw part uploads register their own
- * parser in an encapsulated scope (see upload-part-routes.ts), so these never buffer file bytes.
+ * parser in an encapsulated scope (see uploads/upload-routes.ts), so these never buffer file bytes.
  */
 import type { FastifyInstance } from 'fastify';
 import { ServiceError } from '../errors/service-error.js';
