@@ -1,35 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api/api-error.js';
 import type { AssetApi } from '../api/index.js';
-import { openStateDb } from '../db/open-state-db.js';
-import { uploadJournal, type UploadJournal } from '../db/upload-journal.js';
-import { MemoryFileSystem } from '../local/index.js';
 import type { FolderMapper } from '../remote/folder-mapper.js';
-import type { LocalEntry } from './sync-types.js';
 import { UploadExecutor } from './upload-executor.js';
+import { JOURNAL_ROOT, withJournalledFile } from '../../../test/support/upload-journal-fixture.js';
 
-const ROOT = { id: 'r', path: '/sync', remotePath: '/', publishLive: false };
-
-/** A state database with the root, its journal, and a disk holding `relPath` (its entry read as `md5`); closed after `work`. */
-async function withFile<T>(relPath: string, content: string, md5: string, work: (setup: { journal: UploadJournal; disk: MemoryFileSystem; local: LocalEntry }) => Promise<T>): Promise<T> {
-  const db = openStateDb(':memory:');
-  try {
-    db.prepare("INSERT INTO roots (id, path, server, remote_path, date_created) VALUES ('r', '/sync', 'http://127.0.0.1:1', '/', 'now')").run();
-    const disk = new MemoryFileSystem();
-    disk.writeFile(`/sync/${relPath}`, content);
-    const stat = await disk.lstat(`/sync/${relPath}`);
-    return await work({ journal: uploadJournal(db), disk, local: { relPath, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev, md5 } });
-  } finally {
-    db.close();
-  }
-}
 
 describe('a new file at a path whose journal holds a version upload', () => {
   it('goes up as its own asset, never as a version of the asset once synced there (seed 95042)', async () => {
     // `A/C/logo.png` (asset-moved) was being sent as a version when its folder was renamed `A2`; the
     // row followed the asset, and the user wrote a new `A/C/logo.png`. Sent to asset-moved, the new
     // file's bytes went on top of the moved file's and the asset synced at both paths.
-    await withFile('A/C/logo.png', 'a new file', 'new', async ({ journal, disk, local }) => {
+    await withJournalledFile('A/C/logo.png', 'a new file', 'new', async ({ journal, disk, local }) => {
       // The version's upload was forgotten when its file changed, its asset kept (UploadExecutor.resume).
       journal.begin('r', 'VERSION', 'v', { ...local, ino: local.ino + 1, md5: 'old' }, 'asset-moved', 'now');
 
@@ -48,7 +30,7 @@ describe('a new file at a path whose journal holds a version upload', () => {
       const folders = { optionFor: () => Promise.resolve('option-C') } as unknown as FolderMapper;
       const executor = new UploadExecutor({ api, fs: disk, journal, folders, nowIso: () => 'now', commit: () => Promise.resolve(), syncedAt: () => undefined });
 
-      const [outcome] = await executor.uploadNew(ROOT, [local]);
+      const [outcome] = await executor.uploadNew(JOURNAL_ROOT, [local]);
       expect(outcome?.result.ok).toBe(false);
       expect(sentTo).toEqual([]);
       expect(created).toEqual(['/A/C/logo.png']);
@@ -63,7 +45,7 @@ describe('the path a new file goes up under', () => {
    * binned asset `outlived` (none: undefined), which the service names `binnedName` (deleted for good: undefined).
    */
   async function newPaths(relPath: string, outlived: string | undefined, binnedName: string | undefined): Promise<{ paths: string[]; asked: number }> {
-    return withFile(relPath, 'mine', 'mine', async ({ journal, disk, local }) => {
+    return withJournalledFile(relPath, 'mine', 'mine', async ({ journal, disk, local }) => {
       const paths: string[] = [];
       let asked = 0;
       const api = {
@@ -79,7 +61,7 @@ describe('the path a new file goes up under', () => {
       } as unknown as AssetApi;
       const folders = { optionFor: () => Promise.resolve(null) } as unknown as FolderMapper;
       const executor = new UploadExecutor({ api, fs: disk, journal, folders, nowIso: () => 'now', commit: () => Promise.resolve(), syncedAt: () => undefined, outlived: () => new Map(outlived === undefined ? [] : [[relPath, outlived]]) });
-      await executor.uploadNew({ ...ROOT, remotePath: '/Brand' }, [local]);
+      await executor.uploadNew({ ...JOURNAL_ROOT, remotePath: '/Brand' }, [local]);
       return { paths, asked };
     });
   }

@@ -1,28 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { AssetApi } from '../api/index.js';
-import { openStateDb } from '../db/open-state-db.js';
-import { uploadJournal, type UploadJournal } from '../db/upload-journal.js';
-import { MemoryFileSystem } from '../local/index.js';
 import type { FolderMapper } from '../remote/folder-mapper.js';
 import { SyncError } from '../model/sync-error.js';
-import type { LocalEntry, SyncedEntry } from './sync-types.js';
+import type { SyncedEntry } from './sync-types.js';
 import { UploadExecutor } from './upload-executor.js';
+import { JOURNAL_ROOT, withJournalledFile } from '../../../test/support/upload-journal-fixture.js';
 
-const ROOT = { id: 'r', path: '/sync', remotePath: '/', publishLive: false };
-
-/** A state database with the root, its journal, and a disk holding `relPath` (its entry read as `md5`); closed after `work`. */
-async function withFile<T>(relPath: string, content: string, md5: string, work: (setup: { journal: UploadJournal; disk: MemoryFileSystem; local: LocalEntry }) => Promise<T>): Promise<T> {
-  const db = openStateDb(':memory:');
-  try {
-    db.prepare("INSERT INTO roots (id, path, server, remote_path, date_created) VALUES ('r', '/sync', 'http://127.0.0.1:1', '/', 'now')").run();
-    const disk = new MemoryFileSystem();
-    disk.writeFile(`/sync/${relPath}`, content);
-    const stat = await disk.lstat(`/sync/${relPath}`);
-    return await work({ journal: uploadJournal(db), disk, local: { relPath, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev, md5 } });
-  } finally {
-    db.close();
-  }
-}
 
 describe('a version upload resumed after a restart', () => {
   /**
@@ -30,7 +13,7 @@ describe('a version upload resumed after a restart', () => {
    * process died before a byte went. Meanwhile the asset's current file became `current`.
    */
   async function resumeOver(current: string, withUpload: boolean): Promise<{ error: unknown; sent: string[]; entryLeft: boolean }> {
-    return withFile('a.txt', 'mine', 'mine', async ({ journal, disk, local }) => {
+    return withJournalledFile('a.txt', 'mine', 'mine', async ({ journal, disk, local }) => {
       journal.begin('r', 'VERSION', 'v', local, 'asset-1', 'now');
       if (withUpload) journal.uploadCreated('r', 'a.txt', 'asset-1', 'upload-1', 1024);
       const synced: SyncedEntry = { ...local, assetId: 'asset-1', md5: 'basis' };
@@ -49,7 +32,7 @@ describe('a version upload resumed after a restart', () => {
       const folders = { optionFor: () => Promise.resolve(null) } as unknown as FolderMapper;
       const executor = new UploadExecutor({ api, fs: disk, journal, folders, nowIso: () => 'now', commit: () => Promise.resolve(), syncedAt: (_root, relPath) => (relPath === 'a.txt' ? synced : undefined) });
 
-      const [outcome] = await executor.resume(ROOT);
+      const [outcome] = await executor.resume(JOURNAL_ROOT);
       return { error: outcome?.result.ok === false ? outcome.result.error : undefined, sent, entryLeft: journal.get('r', 'a.txt') !== undefined };
     });
   }
@@ -77,7 +60,7 @@ describe('a version upload resumed after a restart', () => {
 describe('the path a version goes up under', () => {
   /** The paths `uploadVersions` asks uploads for, for a file at `relPath`; the service names the asset `current`. */
   async function versionPaths(relPath: string, serviceName: string | undefined, current = 'from-the-service.png'): Promise<{ paths: string[]; asked: number }> {
-    return withFile(relPath, 'mine', 'mine', async ({ journal, disk, local }) => {
+    return withJournalledFile(relPath, 'mine', 'mine', async ({ journal, disk, local }) => {
       const paths: string[] = [];
       let asked = 0;
       const api = {
@@ -92,7 +75,7 @@ describe('the path a version goes up under', () => {
       } as unknown as AssetApi;
       const folders = { optionFor: () => Promise.resolve(null) } as unknown as FolderMapper;
       const executor = new UploadExecutor({ api, fs: disk, journal, folders, nowIso: () => 'now', commit: () => Promise.resolve(), syncedAt: () => undefined });
-      await executor.uploadVersions({ ...ROOT, remotePath: '/Brand' }, [{ assetId: 'asset-1', local, serviceName }]);
+      await executor.uploadVersions({ ...JOURNAL_ROOT, remotePath: '/Brand' }, [{ assetId: 'asset-1', local, serviceName }]);
       return { paths, asked };
     });
   }
