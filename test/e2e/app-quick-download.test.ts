@@ -109,6 +109,8 @@ describe('quick download from the window', { timeout: 180_000 }, () => {
     await expect.poll(async () => (await h.app.controller.getState()).quickDownload.folder).toBe(elsewhere);
 
     await page.getByRole('link', { name: 'Quick download' }).click();
+    // The view renders the published state: wait for it, then there is exactly one such line.
+    await page.getByText(`Files go to ${elsewhere}.`).waitFor();
     await expect(page.getByText(`Files go to ${elsewhere}.`).count()).resolves.toBe(1);
     const search = page.getByRole('combobox', { name: 'Search assets' });
     await search.fill('sketch');
