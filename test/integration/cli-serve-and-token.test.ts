@@ -195,7 +195,7 @@ describe('asset-sync serve and token', () => {
       const port = new URL(service.url).port;
       const result = await run(['serve', '--data', tempDir('asset-sync-cli-'), '--port', port]);
       expect(result.code).toBe(1);
-      expect(result.err).toContain('EADDRINUSE');
+      expect(result.err).toContain(`Port ${port} on 127.0.0.1 is in use (another Asset Sync service, or another program). Start on another port with \`asset-sync serve --port ${Number(port) + 1}\`, or stop the program using it. [PORT_IN_USE]`);
     } finally {
       await service.dispose();
     }

@@ -7,10 +7,11 @@
  */
 import { resolve } from 'node:path';
 import { CliError } from '../../platform/cli/cli-error.js';
-import { integerFlag, parseFlags } from '../../platform/cli/parse-flags.js';
+import { parseFlags, portFlag } from '../../platform/cli/parse-flags.js';
 import { defaultDataDir, stateDirOf } from '../headless/client-dirs.js';
 import { openInBrowser } from '../headless/open-browser.js';
 import { startHeadlessApp } from '../headless/headless-app.js';
+import { PortInUseError } from '../headless/port-in-use.js';
 import type { CommandIo } from '../../platform/cli/command-io.js';
 
 export const startHelp = `Usage: asset-sync start [--state DIR] [--data DIR] [--folder DIR] [--port N] [--ui-port N] [--no-open]
@@ -20,7 +21,7 @@ browser. With no account yet it uses the built-in local library and syncs ~/Asse
   --state DIR    sync state and settings (default $XDG_STATE_HOME/asset-sync)
   --data DIR     the built-in local library's data (default $XDG_DATA_HOME/asset-sync/service)
   --folder DIR   the folder a new local library syncs (default ~/Asset Sync)
-  --port N       the local library's port (default 7480)
+  --port N       the local library's port on 127.0.0.1 (default 7480; 0 picks a free one)
   --ui-port N    the browser UI's port on 127.0.0.1 (default: any free one)
   --no-open      print the UI's address instead of opening a browser
   --headless     do not try the desktop window`;
@@ -49,6 +50,13 @@ export async function probeDesktop(env: Record<string, string | undefined>): Pro
   }
 }
 
+/** A busy port in a person's terms: which one, and the flag that starts on another. */
+export function portInUseCliError(error: PortInUseError): CliError {
+  const flag = error.role === 'library' ? '--port' : '--ui-port';
+  const next = error.port < 65535 ? error.port + 1 : error.port - 1;
+  return new CliError('PORT_IN_USE', `${error.message} Start on another port with \`asset-sync start ${flag} ${next}\` (\`npm start -- ${flag} ${next}\`), or stop the program using it.`);
+}
+
 export async function startCommand(args: string[], io: CommandIo): Promise<number> {
   const { values } = parseFlags('start', args, {
     state: { type: 'string' },
@@ -63,6 +71,9 @@ export async function startCommand(args: string[], io: CommandIo): Promise<numbe
     io.out(startHelp);
     return 0;
   }
+  // Checked before either path starts, so the desktop window gets no port the headless app would refuse.
+  const servicePort = portFlag('port', values.port, 7480);
+  const uiPort = portFlag('ui-port', values['ui-port'], 0);
   const desktop = values.headless === true ? ({ available: false, reason: '--headless was given' } as const) : await probeDesktop(io.env);
   if (desktop.available) return desktop.launch(args);
 
@@ -71,11 +82,13 @@ export async function startCommand(args: string[], io: CommandIo): Promise<numbe
   const app = await startHeadlessApp({
     stateDir,
     dataDir: resolve(values.data ?? defaultDataDir(io.env)),
-    servicePort: integerFlag('port', values.port, 7480, 0, 65535),
-    uiPort: integerFlag('ui-port', values['ui-port'], 0, 0, 65535),
+    servicePort,
+    uiPort,
     ...(values.folder === undefined ? {} : { folder: resolve(values.folder) }),
     env: io.env,
     notice: (line) => io.err(line),
+  }).catch((error: unknown) => {
+    throw error instanceof PortInUseError ? portInUseCliError(error) : error;
   });
   try {
     io.out(`Asset Sync is running. Its window is at ${app.url}`);

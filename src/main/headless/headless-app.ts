@@ -20,6 +20,7 @@ import type { RemoteFeedOptions } from '../remote/remote-feed.js';
 import { AppError } from '../app/app-error.js';
 import { openInBrowser } from './open-browser.js';
 import { defaultFolder, defaultStaticDir } from './client-dirs.js';
+import { asPortInUse, PortInUseError } from './port-in-use.js';
 
 export interface HeadlessAppOptions {
   /** The engine's state directory (state.db, tokens, app.json). */
@@ -67,15 +68,29 @@ export interface HeadlessApp {
 }
 
 /** The embedded service as the controller's LocalLibrary: started on first use, tokens minted from its key. */
-export function embeddedLibrary(options: { dataDir: string; port: number; notice?: (line: string) => void; env?: Record<string, string | undefined> }): LocalLibrary & { running(): RunningService | undefined } {
+export function embeddedLibrary(options: { dataDir: string; port: number; notice?: (line: string) => void; env?: Record<string, string | undefined> }): LocalLibrary & {
+  running(): RunningService | undefined;
+  /** The port it could not listen on at its last start, if that is why it is not running. */
+  portInUse(): PortInUseError | undefined;
+} {
   let service: RunningService | undefined;
   let starting: Promise<LocalLibrarySession> | undefined;
+  let portInUse: PortInUseError | undefined;
   // Once started, the same port again: the engine knows the service by its URL.
   let port = options.port;
   const open = async (): Promise<LocalLibrarySession> => {
     mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
     const adminPassword = options.env?.ASSET_SYNC_ADMIN_PASSWORD;
-    const running = await startService(serviceConfig({ dataDir: options.dataDir, port, ...(adminPassword === undefined || adminPassword === '' ? {} : { adminPassword }) }));
+    const config = serviceConfig({ dataDir: options.dataDir, port, ...(adminPassword === undefined || adminPassword === '' ? {} : { adminPassword }) });
+    let running: RunningService;
+    try {
+      running = await startService(config);
+    } catch (error) {
+      const failure = asPortInUse(error, 'library', { host: config.host, port });
+      portInUse = failure instanceof PortInUseError ? failure : undefined;
+      throw failure;
+    }
+    portInUse = undefined;
     service = running;
     port = Number(new URL(running.url).port);
     if (running.bootstrap.generatedAdminPassword !== undefined) {
@@ -102,6 +117,7 @@ export function embeddedLibrary(options: { dataDir: string; port: number; notice
   };
   return {
     running: () => service,
+    portInUse: () => portInUse,
     start() {
       starting ??= open().catch((error: unknown) => {
         starting = undefined;
@@ -147,19 +163,26 @@ export async function startHeadlessApp(options: HeadlessAppOptions): Promise<Hea
       localLibrary: library,
     },
   );
-  await controller.start();
-  const state = await controller.getState();
-  const signedInBefore = await readTokens(options.stateDir).catch(() => undefined);
-  if (state.account.kind === 'none' && signedInBefore === undefined && options.autoLocalLibrary !== false) {
-    await controller.useLocalLibrary();
-  }
   let server;
   try {
-    server = await startControlServer({ target: controller, staticDir: options.staticDir ?? defaultStaticDir(), port: options.uiPort ?? 0 });
+    await controller.start();
+    const state = await controller.getState();
+    const signedInBefore = await readTokens(options.stateDir).catch(() => undefined);
+    if (state.account.kind === 'none' && signedInBefore === undefined && options.autoLocalLibrary !== false) {
+      await controller.useLocalLibrary();
+    }
+    // A local library that cannot listen is a reason not to start: the app would run without its service.
+    const libraryPort = library.portInUse();
+    if (libraryPort !== undefined) throw libraryPort;
+    const uiPort = options.uiPort ?? 0;
+    server = await startControlServer({ target: controller, staticDir: options.staticDir ?? defaultStaticDir(), port: uiPort }).catch((error: unknown) => {
+      throw asPortInUse(error, 'ui', { host: '127.0.0.1', port: uiPort });
+    });
     await writeAppFile(options.stateDir, { origin: server.origin, secret: server.secret, pid: process.pid, startedAt: new Date().toISOString() });
   } catch (error) {
     await server?.close();
     await controller.close();
+    await library.stop();
     throw error;
   }
   const control = server;

@@ -39,6 +39,9 @@ function explainParseError(error: unknown, known: readonly string[]): string {
   }
   const missing = /^Option '(-[^ ']*)(?:, )?(--[^ ']+)? <value>' argument missing/.exec(message);
   if (missing !== null) return `${missing[2] ?? missing[1] ?? 'an option'} needs a value`;
+  // `--port -1`: parseArgs will not take a value that looks like an option.
+  const ambiguous = /^Option '(-[^']+)' argument is ambiguous/.exec(message);
+  if (ambiguous !== null) return `${ambiguous[1] ?? 'an option'} needs a value; to give one that starts with a dash, write ${ambiguous[1] ?? '--option'}=VALUE`;
   const noValue = /^Option '([^']+)' does not take an argument/.exec(message);
   if (noValue !== null) return `${noValue[1] ?? 'this option'} takes no value`;
   return message.split('\n')[0] ?? 'invalid arguments';
@@ -76,6 +79,16 @@ export function integerFlag(name: string, value: string | undefined, fallback: n
   if (!/^\d+$/.test(value.trim())) throw new CliError('USAGE', `--${name} must be a whole number, got "${value}".`);
   const number = Number(value);
   if (number < min || number > max) throw new CliError('USAGE', `--${name} must be between ${min} and ${max}, got ${number}.`);
+  return number;
+}
+
+/** A TCP port: 1–65535, or 0 for "any free one" where `allowAny` says the command takes that. */
+export function portFlag(name: string, value: string | undefined, fallback: number, allowAny = true): number {
+  if (value === undefined) return fallback;
+  const range = allowAny ? 'from 1 to 65535 (0 picks a free one)' : 'from 1 to 65535';
+  const text = value.trim();
+  const number = /^\d{1,5}$/.test(text) ? Number(text) : NaN;
+  if (!Number.isInteger(number) || number > 65535 || (number === 0 && !allowAny)) throw new CliError('USAGE', `--${name} must be a port number ${range}, got "${value}".`);
   return number;
 }
 

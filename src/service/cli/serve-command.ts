@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { startService } from '../create-service.js';
 import { DEFAULT_AUDIENCE, serviceConfig, type SmtpConfig } from '../config.js';
 import { CliError } from '../../platform/cli/cli-error.js';
-import { envValue, integerFlag, nonEmptyFlag, parseFlags, requiredFlag, urlFlag } from '../../platform/cli/parse-flags.js';
+import { envValue, integerFlag, nonEmptyFlag, parseFlags, portFlag, requiredFlag, urlFlag } from '../../platform/cli/parse-flags.js';
 import type { CommandIo } from '../../platform/cli/command-io.js';
 
 export const serveHelp = `Usage: asset-sync serve --data DIR [--port N] [--host 127.0.0.1] [--public-url URL]
@@ -79,7 +79,7 @@ export async function serveCommand(args: string[], io: CommandIo): Promise<numbe
   }
   const config = serviceConfig({
     dataDir: resolve(requiredFlag('serve', 'data', values.data)),
-    port: integerFlag('port', values.port, 7480, 0, 65535),
+    port: portFlag('port', values.port, 7480),
     host: values.host ?? '127.0.0.1',
     publicUrl: urlFlag('public-url', values['public-url']),
     adminEmail: values['admin-email'] ?? 'admin@localhost',
@@ -90,7 +90,11 @@ export async function serveCommand(args: string[], io: CommandIo): Promise<numbe
     smtp: smtpFromFlags(values, io.env, values['admin-email'] ?? 'admin@localhost'),
     savedSearchEmailInterval: integerFlag('saved-search-interval', values['saved-search-interval'], 300, 1, 7 * 24 * 3600),
   });
-  const service = await startService(config);
+  const service = await startService(config).catch((error: unknown) => {
+    if ((error as { code?: unknown } | null)?.code !== 'EADDRINUSE') throw error;
+    const next = config.port < 65535 ? config.port + 1 : config.port - 1;
+    throw new CliError('PORT_IN_USE', `Port ${config.port} on ${config.host} is in use (another Asset Sync service, or another program). Start on another port with \`asset-sync serve --port ${next}\`, or stop the program using it.`);
+  });
   if (service.bootstrap.generatedAdminPassword !== undefined) {
     io.out(`created admin ${config.adminEmail} with password ${service.bootstrap.generatedAdminPassword} (shown once; store it now)`);
   }
