@@ -271,6 +271,85 @@ describe('the control server', () => {
     expect(received[1]).toEqual({ type: 'sign-in-needed', server: 'http://x', reason: null });
   });
 
+  it("answers a browser's unknown path with an HTML 404 page linking to the start page, with or without the secret", async () => {
+    await start();
+    const cookie = await login();
+    const browser = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+    const asked = [
+      { path: '/nope', headers: browser },
+      { path: '/nope', headers: { ...browser, cookie } },
+      { path: '/settings/general', headers: { ...browser, cookie } },
+      { path: `/nope?secret=${server.secret}`, headers: browser },
+      { path: '/nope?secret=wrong', headers: browser },
+      { path: '/nope.txt', headers: { ...browser, cookie } },
+      { path: '/<script>alert(1)</script>?q="><img/src=x/onerror=alert(1)>', headers: { ...browser, cookie } },
+    ];
+    for (const { path, headers } of asked) {
+      const answer = await send(server.port, { path, headers });
+      expect(answer.status, path).toBe(404);
+      expect(answer.headers['content-type'], path).toBe('text/html; charset=utf-8');
+      expect(answer.body, path).toContain('This page does not exist');
+      expect(answer.body, path).toContain('<a href="/">Go to the start page of Asset Sync</a>');
+      expect(answer.headers['content-security-policy'], path).toContain("default-src 'none'");
+      expect(answer.headers['x-content-type-options'], path).toBe('nosniff');
+      // Nothing of the request comes back: not the path, not the query, not the secret.
+      expect(answer.body, path).not.toContain('<script');
+      expect(answer.body, path).not.toContain('<img');
+      expect(answer.body, path).not.toContain('nope');
+      expect(answer.body, path).not.toContain(server.secret);
+    }
+    // With the secret, the page's link opens the window: the answer carries a session cookie.
+    const withSecret = await send(server.port, { path: `/nope?secret=${server.secret}`, headers: browser });
+    const session = withSecret.headers['set-cookie']?.[0]?.split(';')[0] ?? '';
+    expect(session).toMatch(/^asset_sync_session=/);
+    expect((await send(server.port, { path: '/', headers: { ...browser, cookie: session } })).body).toContain('<title>Asset Sync</title>');
+    expect((await send(server.port, { path: '/nope?secret=wrong', headers: browser })).headers['set-cookie']).toBeUndefined();
+    // Its look comes from this server (the CSP allows no inline style), with no session needed.
+    const style = await send(server.port, { path: '/_page.css', headers: { accept: 'text/css,*/*;q=0.1' } });
+    expect([style.status, style.headers['content-type']]).toEqual([200, 'text/css; charset=utf-8']);
+    // The start page and the build's files are still served.
+    expect((await send(server.port, { path: '/', headers: { ...browser, cookie } })).status).toBe(200);
+    expect((await send(server.port, { path: '/index.html', headers: { ...browser, cookie } })).status).toBe(200);
+    expect((await send(server.port, { path: '/assets/app.js', headers: { cookie } })).status).toBe(200);
+  });
+
+  it('keeps JSON errors for API clients: the /api/ prefix, or a request that asks for JSON', async () => {
+    await start();
+    const cookie = await login();
+    const json = { accept: 'application/json' };
+    const answers = [
+      await send(server.port, { path: '/api/nope', headers: { cookie } }),
+      await send(server.port, { path: '/api/nope', headers: { accept: 'text/html' } }),
+      await send(server.port, { method: 'POST', path: '/api/nope', headers: { cookie, 'content-type': 'application/json' }, body: '{}' }),
+      await send(server.port, { path: '/nope', headers: { ...json, cookie } }),
+      await send(server.port, { path: '/nope', headers: json }),
+    ];
+    expect(answers.map((answer) => answer.status)).toEqual([400, 401, 404, 404, 401]);
+    for (const answer of answers) {
+      expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(JSON.parse(answer.body).error).toMatchObject({ name: 'BridgeError', code: expect.any(String), message: expect.any(String) });
+    }
+    expect(JSON.parse(answers[3]?.body ?? '').error.code).toBe('NOT_FOUND');
+  });
+
+  it('refuses a foreign host or site with a page for a browser, and JSON for the API', async () => {
+    await start();
+    const browser = { accept: 'text/html' };
+    const rebound = await send(server.port, { path: '/nope', headers: { ...browser, host: `evil.example:${server.port}` } });
+    expect(rebound.status).toBe(421);
+    expect(rebound.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(rebound.body).toContain(`<a href="http://127.0.0.1:${server.port}/">`);
+    expect(rebound.body).not.toContain('evil.example');
+    const linked = await send(server.port, { path: '/', headers: { ...browser, 'sec-fetch-site': 'cross-site' } });
+    expect(linked.status).toBe(403);
+    expect(linked.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(linked.headers['access-control-allow-origin']).toBeUndefined();
+    const api = await send(server.port, { path: '/api/events', headers: { ...browser, 'sec-fetch-site': 'cross-site' } });
+    expect(api.status).toBe(403);
+    expect(JSON.parse(api.body).error.code).toBe('CROSS_ORIGIN');
+    expect(fake.calls).toEqual([]);
+  });
+
   it('serves nothing outside the renderer directory', async () => {
     await start();
     const cookie = await login();

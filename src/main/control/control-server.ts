@@ -3,7 +3,8 @@
  * contract over HTTP so the same UI runs in any browser, and lets `asset-sync status`/`conflicts` ask
  * the running app. Protocol:
  *   GET  /?secret=S           the secret, once, for an HttpOnly SameSite=Strict session cookie; 303 to /
- *   GET  /…                   the built renderer (dist/renderer/), strict CSP
+ *   GET  /…                   the built renderer (dist/renderer/), strict CSP; any other path a browser
+ *                             asks for gets an HTML page (404 with a link to the start page), never JSON
  *   POST /api/<method>        a bridge command: JSON body in, `{ result }` or `{ error: {name,code,message} }` out
  *   PUT  /api/copy-in?…       one dropped file's bytes, streamed to disk (folderId, relDir, relPath, lastModified)
  *   GET  /api/events          server-sent events: every AppEvent as `data: <json>`, the state first
@@ -64,10 +65,47 @@ function sendError(response: ServerResponse, status: number, error: BridgeErrorD
   sendJson(response, status, { error });
 }
 
-function sendPage(response: ServerResponse, status: number, title: string, text: string): void {
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><p>${text}</p></body></html>`;
-  response.writeHead(status, { ...SECURITY_HEADERS, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+/** Text for an HTML page: nothing a request carried reaches a page unescaped. */
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+/** The look of the server's own pages (refusals, not found): served at PAGE_STYLE_PATH to anyone, it holds nothing. */
+const PAGE_STYLE_PATH = '/_page.css';
+const PAGE_STYLE = `:root{color-scheme:light dark;font:16px/1.5 system-ui,sans-serif}
+body{margin:0;display:grid;min-height:100vh;place-items:center;background:Canvas;color:CanvasText}
+main{max-width:32rem;padding:2rem}h1{font-size:1.5rem;margin:0 0 .5rem}p{margin:0 0 1rem}
+a{color:LinkText;font-weight:600}`;
+
+function sendPageStyle(response: ServerResponse, head: boolean): void {
+  response.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/css; charset=utf-8', 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(PAGE_STYLE)) });
+  response.end(head ? undefined : PAGE_STYLE);
+}
+
+/** A page for a person: fixed words, an optional link; CSP-clean (no script, no inline style). */
+function sendPage(response: ServerResponse, status: number, title: string, text: string, link?: { href: string; label: string }, extra: Record<string, string> = {}): void {
+  const linkHtml = link === undefined ? '' : `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>`;
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="color-scheme" content="light dark"><meta name="viewport" content="width=device-width, initial-scale=1"><link rel="stylesheet" href="${PAGE_STYLE_PATH}"><title>${escapeHtml(title)} · Asset Sync</title></head><body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>${linkHtml}</main></body></html>`;
+  response.writeHead(status, { ...SECURITY_HEADERS, ...extra, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(html)) });
   response.end(html);
+}
+
+/**
+ * Whether a person's browser asked for a page, so a failure answers HTML: a GET or HEAD outside /api/
+ * that does not ask for JSON. The API's clients (the UI's fetches, the CLI) always get JSON.
+ */
+function wantsPage(request: IncomingMessage, pathname: string): boolean {
+  const method = request.method ?? 'GET';
+  if ((method !== 'GET' && method !== 'HEAD') || pathname === '/api' || pathname.startsWith('/api/')) return false;
+  const accept = (request.headers.accept ?? '').toLowerCase();
+  return !accept.includes('application/json') || accept.includes('text/html');
+}
+
+const START_PAGE = { href: '/', label: 'Go to the start page of Asset Sync' };
+
+/** The page for an address that is not one of the app's pages. */
+function sendNoSuchPage(response: ServerResponse, extra: Record<string, string> = {}): void {
+  sendPage(response, 404, 'This page does not exist', 'Asset Sync has no page at this address: it may be mistyped, or from an older version of the app.', START_PAGE, extra);
 }
 
 async function readJson(request: IncomingMessage): Promise<unknown> {
@@ -196,14 +234,23 @@ export async function startControlServer(options: ControlServerOptions): Promise
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const site = checkSite(request, port);
-    if (!site.ok) {
-      sendError(response, site.status, { name: 'BridgeError', code: site.code, message: site.message });
-      request.resume();
-      return;
-    }
     const url = new URL(request.url ?? '/', `http://127.0.0.1:${port}`);
     const method = request.method ?? 'GET';
+    const page = wantsPage(request, url.pathname);
+    const site = checkSite(request, port);
+    if (!site.ok) {
+      request.resume();
+      if (!page) sendError(response, site.status, { name: 'BridgeError', code: site.code, message: site.message });
+      else if (site.code === 'WRONG_HOST') sendPage(response, site.status, 'Not this address', 'Asset Sync answers only at 127.0.0.1 and localhost.', { href: `http://127.0.0.1:${port}/`, label: 'Go to the start page of Asset Sync' });
+      else sendPage(response, site.status, 'Not from another site', 'Asset Sync does not open from links on other sites. Open the address it printed when it started.');
+      return;
+    }
+
+    if (page && url.pathname === PAGE_STYLE_PATH) {
+      request.resume();
+      sendPageStyle(response, method === 'HEAD');
+      return;
+    }
 
     // The one unauthenticated step: the secret from the printed URL, traded for a session cookie.
     const offered = url.searchParams.get('secret');
@@ -219,8 +266,11 @@ export async function startControlServer(options: ControlServerOptions): Promise
 
     if (!sessions.authorised(request)) {
       request.resume();
-      if (url.pathname.startsWith('/api/')) sendError(response, 401, { name: 'BridgeError', code: 'NOT_AUTHORISED', message: 'Open the address Asset Sync printed when it started (it carries the key).' });
-      else sendPage(response, 401, 'Asset Sync', 'Open the address Asset Sync printed when it started: it carries the key to this window.');
+      if (!page) sendError(response, 401, { name: 'BridgeError', code: 'NOT_AUTHORISED', message: 'Open the address Asset Sync printed when it started (it carries the key).' });
+      else if (url.pathname === '/') sendPage(response, 401, 'Asset Sync', 'Open the address Asset Sync printed when it started: it carries the key to this window.');
+      // A wrong path with the right secret: the page says so, and its link opens the window.
+      else if (offered !== null && sessions.matchesSecret(offered)) sendNoSuchPage(response, { 'set-cookie': sessionCookieHeader(sessions.open()) });
+      else sendNoSuchPage(response);
       return;
     }
 
@@ -248,13 +298,15 @@ export async function startControlServer(options: ControlServerOptions): Promise
     }
     if ((method === 'GET' || method === 'HEAD') && options.staticDir !== undefined && (await serveStatic(options.staticDir, url.pathname, response, method === 'HEAD'))) return;
     request.resume();
-    sendPage(response, 404, 'Not found', 'There is nothing here.');
+    if (page) sendNoSuchPage(response);
+    else sendError(response, 404, { name: 'BridgeError', code: 'NOT_FOUND', message: `There is nothing at ${url.pathname}.` });
   };
 
   const server: Server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
       const data = toBridgeError(error);
       if (response.headersSent) response.destroy();
+      else if (wantsPage(request, URL.parse(request.url ?? '/', 'http://127.0.0.1')?.pathname ?? '/')) sendPage(response, 500, 'Something went wrong', 'Asset Sync could not show this page. Try again, or restart the app.', START_PAGE);
       else sendError(response, statusOf(data.code), data);
     });
   });

@@ -1,8 +1,8 @@
 /**
  * Serves the built renderer (dist/renderer/) to the browser: only files below that directory, streamed,
  * with a strict Content-Security-Policy on every answer (scripts and styles from this server only, no
- * inline code, no framing, connections to this server only). Unknown paths without an extension get
- * index.html (the UI routes by hash, but a reload of any page should still land in the app).
+ * inline code, no framing, connections to this server only). The UI routes by hash, so its one page is
+ * `/` (or `/index.html`); any other path is a file of the build or nothing.
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -54,7 +54,7 @@ export async function serveStatic(root: string, urlPath: string, response: Serve
     return false;
   }
   if (decoded.includes('\0')) return false;
-  const wanted = decoded === '/' || (extname(decoded) === '' && !decoded.startsWith('/api/')) ? '/index.html' : decoded;
+  const wanted = decoded === '/' ? '/index.html' : decoded;
   const path = normalize(join(root, wanted));
   const inside = relative(root, path);
   if (inside.startsWith('..') || inside.startsWith(sep) || inside === '') return false;
