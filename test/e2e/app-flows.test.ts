@@ -4,14 +4,14 @@
  * a waiting count, then caught up), held deletions confirmed, and settings surviving a restart. Each
  * step leaves a screenshot and passes axe; what arrived is checked through the service's API.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { saveScreenshot } from './support/screenshot.js';
 import { browserSuite } from './support/browser-suite.js';
 import { capture } from './support/capture.js';
-import { remotePaths } from './support/headless-harness.js';
+import { remoteFiles, remotePaths } from './support/headless-harness.js';
 
 const suite = browserSuite({ harness: {} });
 
@@ -106,6 +106,50 @@ describe('everyday flows against the headless app', { timeout: 180_000 }, () => 
       )
       .toBe(0);
     expect(existsSync(join(h.folder, 'Batch'))).toBe(false);
+    await page.close();
+  });
+
+  it('says which side held deletions happened on, and what confirming does, in each direction', async () => {
+    const h = suite.harness();
+    const page = await h.open(suite.browser());
+    mkdirSync(join(h.folder, 'Here'), { recursive: true });
+    mkdirSync(join(h.folder, 'There'), { recursive: true });
+    for (let index = 1; index <= 12; index += 1) {
+      writeFileSync(join(h.folder, 'Here', `shot-${index}.txt`), `here ${index}`);
+      writeFileSync(join(h.folder, 'There', `shot-${index}.txt`), `there ${index}`);
+    }
+    await expect.poll(async () => (await remotePaths(h)).filter((path) => /^\/(Here|There)\//.test(path)).length, { timeout: 45_000 }).toBe(24);
+    await folderState(page, 'Up to date');
+    const card = page.locator('li.held');
+    // Each side's deletions happen while paused, so the next pass sees all twelve at once.
+    const whilePaused = async (deleteThem: () => Promise<void>): Promise<void> => {
+      await page.getByRole('button', { name: 'Pause Asset Sync' }).click();
+      await folderState(page, /^Paused/);
+      await deleteThem();
+      await page.getByRole('button', { name: 'Resume Asset Sync' }).click();
+      await page.getByRole('link', { name: /Held deletions/ }).click();
+    };
+
+    await whilePaused(async () => rmSync(join(h.folder, 'Here'), { recursive: true }));
+    await card.getByText('12 files were deleted on this computer. Confirm to delete them in the service too (they go to its bin), or restore them here.').waitFor({ timeout: 45_000 });
+    await expect(card.textContent()).resolves.not.toMatch(/in the service\. Confirm to delete them on this computer/);
+    await capture(page, 'app-held-deletions-computer', 'held deletions from this computer');
+    expect((await remotePaths(h)).filter((path) => path.startsWith('/Here/'))).toHaveLength(12);
+    await page.getByRole('button', { name: 'Delete 12 files' }).click();
+    await page.getByRole('heading', { name: 'Nothing held back' }).waitFor({ timeout: 30_000 });
+    await expect.poll(async () => (await remotePaths(h)).filter((path) => path.startsWith('/Here/')).length, { timeout: 45_000 }).toBe(0);
+    await page.getByRole('link', { name: /Overview/ }).click();
+    await folderState(page, 'Up to date');
+
+    const api = await h.api();
+    const there = (await remoteFiles(api)).filter((file) => file.path.startsWith('/There/'));
+    await whilePaused(async () => {
+      for (const file of there) await api.deleteAsset(file.id);
+    });
+    await card.getByText('12 files were deleted in the service. Confirm to delete them on this computer too (they go to the Trash), or restore them in the service.').waitFor({ timeout: 45_000 });
+    await expect(card.textContent()).resolves.not.toMatch(/on this computer\. Confirm to delete them in the service/);
+    await capture(page, 'app-held-deletions-service', 'held deletions from the service');
+    expect(readdirSync(join(h.folder, 'There'))).toHaveLength(12);
     await page.close();
   });
 

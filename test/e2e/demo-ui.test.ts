@@ -94,8 +94,12 @@ describe('the UI against the demo bridge', { timeout: 120_000 }, () => {
     await page.getByText('Asset Sync is not allowed to read this file.').waitFor({ state: 'detached' });
 
     await page.getByRole('link', { name: /Held deletions/ }).click();
-    await page.getByText(/1,204 files were removed on this computer/).waitFor();
+    await page.getByText(/1,204 files were deleted on this computer\. Confirm to delete them in the service too/).waitFor();
     await captureDemo(page, 'held-deletions');
+    const dark = await open('busy', 'held-deletions', 'dark');
+    await dark.getByText(/1,204 files were deleted on this computer\. Confirm to delete them in the service too/).waitFor();
+    await captureDemo(dark, 'held-deletions-dark');
+    await dark.close();
     await page.getByRole('button', { name: 'Delete 1,204 files' }).click();
     await page.getByRole('heading', { name: 'Nothing held back' }).waitFor();
     await page.close();

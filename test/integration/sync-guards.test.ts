@@ -54,11 +54,11 @@ describe('guards, through the CLI', () => {
 
     const held = await sync();
     expect(held.code).toBe(1);
-    expect(held.err).toContain('55 deletions wait for confirmation');
+    expect(held.err).toContain('55 deletions wait for confirmation (deleted on this computer; confirming deletes them in the service too, into its bin;');
     expect(states('mass')).toEqual({ STAGED: 60 });
     const status = await cli(['status', ...state]);
     expect(status.out).toContain('needs attention · 5 synced of 5 local files');
-    expect(status.out).toContain('55 deletions wait for `asset-sync confirm-deletes`');
+    expect(status.out).toContain('55 deletions wait for `asset-sync confirm-deletes` (deleted on this computer; confirming deletes them in the service too, into its bin):');
     const json = JSON.parse((await cli(['status', ...state, '--json'])).out);
     expect(json.roots[0].heldDeletes).toMatchObject({ count: 55, confirmed: false });
 

@@ -55,6 +55,7 @@ describe('mass-delete guard, service to disk', () => {
       expect(files(me)).toHaveLength(24);
       const status = JSON.parse((await cli(['status', '--state', me.h.stateDir, '--json'])).out).roots[0];
       expect(status.heldDeletes).toMatchObject({ count: 24, local: 24, confirmed: false });
+      expect((await cli(['status', '--state', me.h.stateDir])).out).toContain('24 deletions wait for `asset-sync confirm-deletes` (deleted in the service; confirming deletes them on this computer too, into the Trash):');
       me.h.engine.close();
       me.h.api.close();
       me = client(await startSyncHarness(service, { remotePath: '/Guard', folder: me.h.folder, stateDir: me.h.stateDir }));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RootStatus } from '../store/read-status.js';
-import { folderActivity, folderView, notSyncedViews, overallState, withoutUnreachable, type FolderRuntime } from './folder-view.js';
+import type { StoreQueries } from '../store/state-store.js';
+import { folderActivity, folderView, heldDeletionViews, notSyncedViews, overallState, withoutUnreachable, type FolderRuntime } from './folder-view.js';
 
 const status = (notSynced: RootStatus['notSynced'] = []): RootStatus => ({
   id: 'f1',
@@ -19,6 +20,8 @@ const status = (notSynced: RootStatus['notSynced'] = []): RootStatus => ({
   conflicts: [],
   state: 'UP_TO_DATE',
 });
+
+type HeldDeleteRow = ReturnType<StoreQueries['heldDeletes']>[number];
 
 const issue = (relPath: string, reason: string) => ({ relPath, reason, detail: '', attempts: 1, retryAt: null });
 const runtime: FolderRuntime = { paused: undefined, passedOnce: true, progress: undefined, lastSyncedAt: null };
@@ -49,5 +52,13 @@ describe('folder views', () => {
     expect(paused).toEqual({ kind: 'paused', until: null, waiting: 3 });
     expect(folderActivity(status(), { ...runtime, passedOnce: false }, signedIn, { online: true, nextTryAt: null }, 0)).toEqual({ kind: 'scanning' });
     expect(folderActivity(status(), runtime, { kind: 'signed-out', server: 's', reason: null }, { online: true, nextTryAt: null }, 0)).toEqual({ kind: 'signed-out' });
+  });
+
+  it('counts held deletions by the side they happened on, the opposite of the side they would be carried out on', () => {
+    const row = (relPath: string, direction: HeldDeleteRow['direction']): HeldDeleteRow => ({ root_id: 'f1', rel_path: relPath, asset_id: `a-${relPath}`, confirmed: 0, direction });
+    const rows = [row('here-1.png', 'REMOTE'), row('here-2.png', 'REMOTE'), row('there.png', 'LOCAL')];
+    const held = { ...status(), heldDeletes: { count: 3, confirmed: false, sample: [], local: 1 } };
+    const [view] = heldDeletionViews({ heldDeletes: () => rows }, [held]);
+    expect(view).toEqual({ folderId: 'f1', deletedOnComputer: 2, deletedInService: 1, count: 3, sample: ['here-1.png', 'here-2.png', 'there.png'] });
   });
 });

@@ -134,9 +134,12 @@ export function heldDeletionViews(store: Pick<StoreQueries, 'heldDeletes'>, stat
     .filter((status) => status.heldDeletes.count > 0)
     .map((status) => {
       const rows = store.heldDeletes(status.id);
+      // A held row names the side the deletion would be carried out on, the opposite of where it happened.
+      const deletedInService = rows.filter((row) => row.direction === 'LOCAL').length;
       return {
         folderId: status.id,
-        direction: status.heldDeletes.local > rows.length / 2 ? 'local' : 'remote',
+        deletedOnComputer: rows.length - deletedInService,
+        deletedInService,
         count: rows.length,
         sample: rows.slice(0, 200).map((row) => row.rel_path),
       };

@@ -14,7 +14,7 @@ const conflict = (id: number): ConflictView => ({
   theirs: { size: 1, modifiedAt: null, modifiedBy: null, previewUrl: null },
 });
 const notSynced = (relPath: string): NotSyncedView => ({ folderId: 'root-1', relPath, code: 'SYMLINK', reason: 'a link', fix: 'copy it', attempts: 1, retryAt: null });
-const held = (count: number) => ({ folderId: 'root-1', direction: 'local' as const, count, sample: [] });
+const held = (count: number) => ({ folderId: 'root-1', deletedOnComputer: count, deletedInService: 0, count, sample: [] });
 
 describe('the news of a state', () => {
   it('announces only what is new since the last state, one event per kind', () => {

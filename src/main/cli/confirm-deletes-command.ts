@@ -9,7 +9,7 @@ export async function confirmDeletesCommand(args: string[], io: CommandIo): Prom
   const { values } = parseFlags('confirm-deletes', args, { state: { type: 'string' }, server: { type: 'string' } });
   const server = urlFlag('server', values.server);
   if (values.help === true) {
-    io.out('Usage: asset-sync confirm-deletes [--state DIR] [--server URL]\n\nConfirms the deletions the mass-delete guard is holding; the next sync pass carries them out\n(assets whose last folder it was move to the bin, from which they can be restored).');
+    io.out('Usage: asset-sync confirm-deletes [--state DIR] [--server URL]\n\nConfirms the deletions the mass-delete guard is holding; the next sync pass carries each to the\nother side: files deleted on this computer are deleted in the service (an asset whose last folder it\nwas moves to the bin, from which it can be restored), and files deleted in the service go to this\ncomputer’s Trash.');
     return 0;
   }
   const total = readStateDir(stateDirOf(values.state, io.env), (store) => {

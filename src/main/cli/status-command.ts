@@ -5,6 +5,7 @@ import { parseFlags, urlFlag } from '../../platform/cli/parse-flags.js';
 import { stateDirOf } from '../headless/client-dirs.js';
 import type { CommandIo } from '../../platform/cli/command-io.js';
 import { plural } from './progress-line.js';
+import { heldSides } from './held-words.js';
 import { formatDuration } from '../../shared/sync/transfer-estimate.js';
 import { guardAdvice } from './folders-command.js';
 import { findRunningApp } from '../control/control-client.js';
@@ -45,7 +46,7 @@ export async function statusCommand(args: string[], io: CommandIo): Promise<numb
     for (const issue of root.notSynced) io.out(`  not synced: ${issue.relPath}: ${issue.reason}: ${issue.detail}`);
     for (const conflict of root.conflicts) io.out(`  conflict #${conflict.id}: ${conflict.relPath} (yours: ${conflict.copyPath}); resolve with \`asset-sync resolve ${conflict.id} --keep mine|theirs|both\``);
     if (root.heldDeletes.count > 0) {
-      io.out(`  ${plural(root.heldDeletes.count, 'deletion')} ${root.heldDeletes.confirmed ? 'confirmed, applied on the next pass' : `${root.heldDeletes.count === 1 ? 'waits' : 'wait'} for \`asset-sync confirm-deletes\``}: ${root.heldDeletes.sample.join(', ')}${root.heldDeletes.count > root.heldDeletes.sample.length ? ', …' : ''}`);
+      io.out(`  ${plural(root.heldDeletes.count, 'deletion')} ${root.heldDeletes.confirmed ? 'confirmed, applied on the next pass' : `${root.heldDeletes.count === 1 ? 'waits' : 'wait'} for \`asset-sync confirm-deletes\``} (${heldSides(root.heldDeletes.count - root.heldDeletes.local, root.heldDeletes.local)}): ${root.heldDeletes.sample.join(', ')}${root.heldDeletes.count > root.heldDeletes.sample.length ? ', …' : ''}`);
     }
   }
   return 0;
@@ -95,7 +96,7 @@ function printAppStatus(io: CommandIo, stateDir: string, origin: string, state: 
     io.out(`  ${describeActivity(folder.activity)} · ${folder.syncedFiles} synced of ${plural(folder.localFiles, 'local file')}${folder.publishLive ? ' · publishing LIVE' : ''}`);
     for (const issue of state.notSynced.filter((item) => item.folderId === folder.id)) io.out(`  not synced: ${issue.relPath}: ${issue.reason} ${issue.fix}`);
     for (const conflict of state.conflicts.filter((item) => item.folderId === folder.id)) io.out(`  conflict #${conflict.id}: ${conflict.relPath} (yours: ${conflict.copyPath}); resolve it in the app`);
-    for (const held of state.heldDeletions.filter((item) => item.folderId === folder.id)) io.out(`  ${plural(held.count, 'deletion')} ${held.count === 1 ? 'waits' : 'wait'} for confirmation in the app: ${held.sample.slice(0, 10).join(', ')}${held.count > 10 ? ', …' : ''}`);
+    for (const held of state.heldDeletions.filter((item) => item.folderId === folder.id)) io.out(`  ${plural(held.count, 'deletion')} ${held.count === 1 ? 'waits' : 'wait'} for confirmation in the app (${heldSides(held.deletedOnComputer, held.deletedInService)}): ${held.sample.slice(0, 10).join(', ')}${held.count > 10 ? ', …' : ''}`);
   }
   return 0;
 }

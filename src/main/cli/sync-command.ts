@@ -15,6 +15,7 @@ import { integerFlag, parseFlags, urlFlag } from '../../platform/cli/parse-flags
 import { stateDirOf } from '../headless/client-dirs.js';
 import type { CommandIo } from '../../platform/cli/command-io.js';
 import { ProgressLine, plural } from './progress-line.js';
+import { heldSides } from './held-words.js';
 import { ConnectivityLine } from './connectivity-line.js';
 import { guardAdvice } from './folders-command.js';
 import { FileLog } from '../log/file-log.js';
@@ -165,7 +166,7 @@ function explain(engine: Engine, io: CommandIo, converged: boolean, server: stri
     for (const issue of root.notSynced.filter((row) => !UNREACHED.has(row.reason))) io.err(`${root.path}: not synced: ${issue.relPath}: ${issue.reason}: ${issue.detail}`);
     for (const conflict of root.conflicts) io.err(`${root.path}: conflict #${conflict.id}: ${conflict.relPath} changed on both sides; yours is ${conflict.copyPath} (\`asset-sync resolve ${conflict.id} --keep mine|theirs|both\`).`);
     if (root.heldDeletes.count > 0) {
-      io.err(`${root.path}: ${plural(root.heldDeletes.count, 'deletion')} ${root.heldDeletes.count === 1 ? 'waits' : 'wait'} for confirmation (e.g. ${root.heldDeletes.sample.slice(0, 3).join(', ')}); run \`asset-sync confirm-deletes\` if they are intended.`);
+      io.err(`${root.path}: ${plural(root.heldDeletes.count, 'deletion')} ${root.heldDeletes.count === 1 ? 'waits' : 'wait'} for confirmation (${heldSides(root.heldDeletes.count - root.heldDeletes.local, root.heldDeletes.local)}; e.g. ${root.heldDeletes.sample.slice(0, 3).join(', ')}); run \`asset-sync confirm-deletes\` if they are intended.`);
     }
   }
   if (converged) io.out(`up to date: ${statuses.map((root) => `${root.path} (${plural(root.syncedFiles, 'file')})`).join(', ')}`);

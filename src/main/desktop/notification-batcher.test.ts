@@ -57,15 +57,26 @@ describe('notification batching', () => {
 
   it('puts sign-in first and sums held deletions over folders', () => {
     const { batcher, shown, fire } = setUp();
-    batcher.push({ type: 'held-deletions', held: { folderId: 'a', direction: 'remote', count: 60, sample: [] } });
-    batcher.push({ type: 'held-deletions', held: { folderId: 'b', direction: 'local', count: 1200, sample: [] } });
+    batcher.push({ type: 'held-deletions', held: { folderId: 'a', deletedOnComputer: 0, deletedInService: 60, count: 60, sample: [] } });
+    batcher.push({ type: 'held-deletions', held: { folderId: 'b', deletedOnComputer: 1200, deletedInService: 0, count: 1200, sample: [] } });
     batcher.push({ type: 'sign-in-needed', server: 'https://acme.example.com', reason: null });
     fire();
     expect(shown.map((notice) => [notice.kind, notice.title, notice.route])).toEqual([
       ['sign-in-needed', 'Sign in to keep syncing', '#/settings'],
       ['held-deletions', '1,260 deletions held back', '#/held-deletions'],
     ]);
-    expect(shown[1]?.body).toContain('in 2 folders');
+    expect(shown[1]?.body).toBe('1,200 were deleted on this computer and 60 in the service, in 2 folders. Check them before each is deleted on the other side too.');
+  });
+
+  it('says on which side held deletions happened', () => {
+    const here = setUp();
+    here.batcher.push({ type: 'held-deletions', held: { folderId: 'a', deletedOnComputer: 60, deletedInService: 0, count: 60, sample: [] } });
+    here.fire();
+    expect(here.shown[0]?.body).toBe('They were deleted on this computer. Check them before they are deleted in the service too.');
+    const there = setUp();
+    there.batcher.push({ type: 'held-deletions', held: { folderId: 'a', deletedOnComputer: 0, deletedInService: 1, count: 1, sample: [] } });
+    there.fire();
+    expect(there.shown[0]?.body).toBe('It was deleted in the service. Check it before it is deleted on this computer too.');
   });
 
   it('starts a new batch after a flush, and ignores state and activity', () => {

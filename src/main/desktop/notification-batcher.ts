@@ -36,16 +36,28 @@ interface Pending {
   notSynced: number;
   notSyncedReasons: string[];
   heldDeletions: number;
+  heldOnComputer: number;
+  heldInService: number;
   heldFolders: number;
   signInServer: string | null;
 }
 
-const empty = (): Pending => ({ conflicts: 0, conflictNames: [], notSynced: 0, notSyncedReasons: [], heldDeletions: 0, heldFolders: 0, signInServer: null });
+const empty = (): Pending => ({ conflicts: 0, conflictNames: [], notSynced: 0, notSyncedReasons: [], heldDeletions: 0, heldOnComputer: 0, heldInService: 0, heldFolders: 0, signInServer: null });
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
 function baseName(relPath: string): string {
   return relPath.slice(relPath.lastIndexOf('/') + 1);
+}
+
+/** Where the held deletions happened, and what confirming them would do on the other side. */
+function heldBody(pending: Pending): string {
+  const folders = pending.heldFolders > 1 ? `, in ${plural(pending.heldFolders, 'folder')}` : '';
+  const they = pending.heldDeletions === 1 ? 'It was' : 'They were';
+  const them = pending.heldDeletions === 1 ? 'it' : 'them';
+  if (pending.heldInService === 0) return `${they} deleted on this computer${folders}. Check ${them} before ${them === 'it' ? 'it is' : 'they are'} deleted in the service too.`;
+  if (pending.heldOnComputer === 0) return `${they} deleted in the service${folders}. Check ${them} before ${them === 'it' ? 'it is' : 'they are'} deleted on this computer too.`;
+  return `${pending.heldOnComputer.toLocaleString('en-US')} were deleted on this computer and ${pending.heldInService.toLocaleString('en-US')} in the service${folders}. Check them before each is deleted on the other side too.`;
 }
 
 /** The notices one batch becomes, in a fixed order (most urgent first). */
@@ -67,7 +79,7 @@ export function noticesOf(pending: Pending): Notice[] {
     notices.push({
       kind: 'held-deletions',
       title: `${plural(pending.heldDeletions, 'deletion')} held back`,
-      body: `Asset Sync paused unusually many deletions${pending.heldFolders > 1 ? ` in ${plural(pending.heldFolders, 'folder')}` : ''}. Check them before they go ahead.`,
+      body: heldBody(pending),
       route: '#/held-deletions',
     });
   }
@@ -104,6 +116,8 @@ export class NotificationBatcher {
         break;
       case 'held-deletions':
         this.pending.heldDeletions += event.held.count;
+        this.pending.heldOnComputer += event.held.deletedOnComputer;
+        this.pending.heldInService += event.held.deletedInService;
         this.pending.heldFolders += 1;
         break;
       case 'sign-in-needed':

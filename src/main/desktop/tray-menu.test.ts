@@ -126,7 +126,7 @@ describe('the tray', () => {
       overall: 'attention',
       conflicts: [conflict],
       notSyncedTotal: 3,
-      heldDeletions: [{ folderId: 'root-1', direction: 'remote', count: 60, sample: [] }],
+      heldDeletions: [{ folderId: 'root-1', deletedOnComputer: 0, deletedInService: 60, count: 60, sample: [] }],
     });
     expect(actions(buildTrayMenu(needy, [])).slice(0, 3)).toEqual([
       { kind: 'action', label: 'Resolve 1 conflict…', action: { type: 'open-window', route: '#/conflicts' }, enabled: true },

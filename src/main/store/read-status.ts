@@ -38,6 +38,7 @@ export interface RootStatus {
   reachedService: boolean;
   uploadsInProgress: { relPath: string; partsDone: number }[];
   notSynced: { relPath: string; reason: string; detail: string; attempts: number; retryAt: string | null }[];
+  /** `local`: how many would be deleted on this computer, that is, were deleted in the service. */
   heldDeletes: { count: number; confirmed: boolean; sample: string[]; local: number };
   /** Files both sides changed: the service's version at relPath, ours at copyPath (`asset-sync conflicts`). */
   conflicts: { id: number; relPath: string; copyPath: string; dateCreated: string }[];

@@ -112,7 +112,7 @@ function busyState(): AppState {
     { folderId: 'campaigns', relPath: 'Video/launch-master.mov', code: 'TOO_LARGE', reason: 'The file is larger than the service allows (50 GB).', fix: 'Export a smaller version, or ask your admin to raise the limit.', attempts: 1, retryAt: iso(300) },
   ];
   const heldDeletions: HeldDeletionsView[] = [
-    { folderId: 'archive', direction: 'local', count: 1204, sample: Array.from({ length: 40 }, (_, index) => `2019/Shoot ${String(index + 1).padStart(2, '0')}/IMG_${4000 + index}.jpg`) },
+    { folderId: 'archive', deletedOnComputer: 1204, deletedInService: 0, count: 1204, sample: Array.from({ length: 40 }, (_, index) => `2019/Shoot ${String(index + 1).padStart(2, '0')}/IMG_${4000 + index}.jpg`) },
   ];
   return {
     revision: 1,

@@ -155,11 +155,17 @@ export interface NotSyncedView {
   retryAt: string | null;
 }
 
-/** Deletions the mass-delete guard held back in one folder, waiting for confirm or restore. */
+/**
+ * Deletions the mass-delete guard held back in one folder, waiting for confirm or restore, counted by
+ * the side they happened on. Confirming carries each one to the other side; restoring undoes it.
+ */
 export interface HeldDeletionsView {
   folderId: string;
-  /** `local`: files removed on disk would be removed in the service; `remote`: the other way round. */
-  direction: 'local' | 'remote';
+  /** Deleted on this computer: confirming deletes them in the service (to its bin). */
+  deletedOnComputer: number;
+  /** Deleted in the service: confirming deletes them on this computer (to the Trash). */
+  deletedInService: number;
+  /** Both sides together. */
   count: number;
   /** Up to 200 of the paths, for the user to check. */
   sample: string[];
