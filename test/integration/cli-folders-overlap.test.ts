@@ -4,7 +4,7 @@
  * local folder lies inside another's, or which is another synced folder under a second name (a
  * symlink), is refused with FOLDERS_OVERLAP, the reason and a way out, and nothing is written for it;
  * folders apart (`/Design` beside `/Designs`) are added, and a synced folder moved in the service into
- * another's is refused too. A state that already holds overlapping folders
+ * another's, or relinked into another, is refused too. A state that already holds overlapping folders
  * keeps syncing them.
  */
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -87,6 +87,23 @@ describe('asset-sync sync --folder refuses overlapping folders', () => {
     expect(moved.code).toBe(2);
     expect(moved.err).toContain(`/Design/Old in the service is already synced by ${design}, which syncs /Design: its files are in ${join(design, 'Old')}.`);
     expect(await listed(stateDir)).toContain(`${designs} → ${service.url} /Designs`);
+  });
+
+  it('refuses to relink a folder into another synced folder', async () => {
+    const home = tempDir('asset-sync-overlap-');
+    const stateDir = join(home, 'state');
+    const sync = syncIn(stateDir);
+    const photos = join(home, 'Photos');
+    const brand = join(home, 'Brand');
+    mkdirSync(photos);
+    mkdirSync(join(brand, 'Photos'), { recursive: true });
+    expect((await sync('--folder', photos, '--remote', '/Photos')).code).toBe(0);
+    expect((await sync('--folder', brand, '--remote', '/Brand')).code).toBe(0);
+
+    const relinked = await cli(['folders', 'relink', photos, '--to', join(brand, 'Photos'), '--state', stateDir]);
+    expect(relinked.code).toBe(2);
+    expect(relinked.err).toContain(`${join(brand, 'Photos')} is inside ${brand}, which is already synced with /Brand`);
+    expect(await listed(stateDir)).toContain(`${photos} → ${service.url} /Photos`);
   });
 
   it('keeps syncing folders a state already holds overlapping, and lets their settings change', async () => {

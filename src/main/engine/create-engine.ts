@@ -5,10 +5,10 @@
  * the same engine around different edges. Every write of the state goes through the store: the
  * executors and passes get its named records and its repos, never the database.
  */
-import { resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import { parseRemotePath } from '../../shared/api/remote-path.js';
 import type { RootRow } from '../db/roots-repo.js';
-import { LocalScanner, StabilityGate, checkRoot, createFreedesktopTrash, foldsCase, nodeLocalDisk, readRootMarker, writeRootMarker, type FileSystem, type Watcher } from '../local/index.js';
+import { LocalScanner, StabilityGate, checkRoot, createFreedesktopTrash, nodeLocalDisk, readRootMarker, writeRootMarker, type FileSystem, type Watcher } from '../local/index.js';
 import { RemoteFeed } from '../remote/remote-feed.js';
 import { openStateStore } from '../store/state-store.js';
 import { openStateFile } from '../store/state-dir.js';
@@ -24,7 +24,7 @@ import { reportingIncrements } from '../sync/byte-increments.js';
 import { SyncError } from '../model/sync-error.js';
 import { DEFAULT_RESCAN_INTERVAL_MS, type Engine, type EngineConfig, type EngineDeps, type EngineEvent } from './engine-types.js';
 import { WatchSessions } from './watch-session.js';
-import { findOverlap, overlapMessage, type FolderPlace } from './folder-overlap.js';
+import { refuseOverlap } from './refuse-overlap.js';
 
 export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
   const store = (deps.openStore ?? openStateStore)(deps.openDb?.() ?? openStateFile(config.stateDir));
@@ -196,15 +196,6 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
     watching,
   });
 
-  // A folder that is missing or unreadable is compared as it was added.
-  const realPathOf = (path: string): Promise<string> => deps.fs.realpath(path).catch(() => path);
-  const placeOf = async (row: RootRow): Promise<FolderPlace> => ({
-    path: row.path,
-    realPath: await realPathOf(row.path),
-    remotePath: row.remote_path,
-    foldsCase: (await foldsCase(deps.fs, row.path).catch(() => undefined)) === true,
-  });
-
   return {
     store,
     roots: () => roots.all(),
@@ -218,11 +209,9 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
       const existing = roots.byPath(path);
       const remotePath = input.remotePath === '/' ? '/' : input.remotePath.replace(/\/+$/, '').normalize('NFC');
       // A new folder is checked on disk and in the service; a known one only when its service folder changes.
-      const others = roots.all().filter((row) => row.id !== existing?.id);
-      if (others.length > 0 && (existing === undefined || existing.remote_path !== remotePath)) {
-        const candidate = { path, realPath: await realPathOf(path), remotePath };
-        const overlap = findOverlap(candidate, await Promise.all(others.map(placeOf)), { separator: sep, serviceOnly: existing !== undefined });
-        if (overlap !== undefined) throw new SyncError('FOLDERS_OVERLAP', overlapMessage(candidate, overlap));
+      if (existing === undefined || existing.remote_path !== remotePath) {
+        const others = roots.all().filter((row) => row.id !== existing?.id);
+        await refuseOverlap(deps.fs, { path, remotePath }, others, existing === undefined ? 'both' : 'service');
       }
       const row = roots.upsert({ path, server: config.server, remotePath, publishLive: input.publishLive }, nowIso());
       if (existing === undefined) {

@@ -83,10 +83,16 @@ describe('findOverlap', () => {
     );
   });
 
+  it('checks only the disk when a known folder moves on disk', () => {
+    const design = place('/home/ana/Design', '/Design');
+    expect(findOverlap(place('/home/ana/Photos', '/Design/Photos'), [design], { separator: '/', check: 'disk' })).toBeUndefined();
+    expect(findOverlap(place('/home/ana/Design/Photos', '/Photos'), [design], { separator: '/', check: 'disk' })).toMatchObject({ side: 'disk', relation: 'inside' });
+  });
+
   it('checks only the service when a known folder changes its place there', () => {
     const design = place('/home/ana/Design', '/Design');
     const logos = place('/home/ana/Design/Logos', '/Logos');
-    expect(findOverlap(logos, [design], { separator: '/', serviceOnly: true })).toBeUndefined();
-    expect(findOverlap(place('/home/ana/Photos', '/Design/Photos'), [design], { separator: '/', serviceOnly: true })).toMatchObject({ side: 'service', relation: 'inside' });
+    expect(findOverlap(logos, [design], { separator: '/', check: 'service' })).toBeUndefined();
+    expect(findOverlap(place('/home/ana/Photos', '/Design/Photos'), [design], { separator: '/', check: 'service' })).toMatchObject({ side: 'service', relation: 'inside' });
   });
 });

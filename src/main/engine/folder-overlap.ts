@@ -55,16 +55,21 @@ export function serviceRelation(candidate: string, other: string): Relation | un
 }
 
 /**
- * The first synced folder the candidate would overlap, on disk (unless `serviceOnly`: a folder that
- * only changes its place in the service keeps its place on disk) or in the service.
+ * Which sides a change is checked on: a new folder both; a folder that only changes its place in the
+ * service keeps its place on disk, and one moved on disk keeps its place in the service.
  */
-export function findOverlap(candidate: FolderPlace, others: readonly FolderPlace[], options: { separator: string; serviceOnly?: boolean }): Overlap | undefined {
-  if (options.serviceOnly !== true) {
+export type OverlapCheck = 'both' | 'disk' | 'service';
+
+/** The first synced folder the candidate would overlap, on disk or in the service. */
+export function findOverlap(candidate: FolderPlace, others: readonly FolderPlace[], options: { separator: string; check?: OverlapCheck }): Overlap | undefined {
+  const check = options.check ?? 'both';
+  if (check !== 'service') {
     for (const other of others) {
       const relation = diskRelation(candidate, other, options.separator);
       if (relation !== undefined) return { side: 'disk', relation, other };
     }
   }
+  if (check === 'disk') return undefined;
   for (const other of others) {
     const relation = serviceRelation(candidate.remotePath, other.remotePath);
     if (relation !== undefined) return { side: 'service', relation, other };
