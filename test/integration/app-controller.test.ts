@@ -3,7 +3,7 @@
  * embedded local service, a temp folder, the real engine and watcher. What a designer would see: a file
  * syncs up; a conflict made through the API resolved each of the three ways; offline and back with
  * everything arriving once; pause and resume; a drop named ` (2)`; settings that survive a restart and a
- * broken settings file kept aside with a clear error.
+ * broken settings file kept aside with a clear error; a folder that would overlap another refused.
  */
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -104,6 +104,31 @@ describe('the app controller with the local library', () => {
     const activity = await app.controller.listActivity({ limit: 10 });
     expect(activity).toContainEqual(expect.objectContaining({ relPath: 'hello.txt', kind: 'upload', status: 'done' }));
     web.api.close();
+  });
+
+  it('refuses a folder that would overlap another, adding or moving it in the service, and leaves nothing behind', async () => {
+    const where = setup();
+    app = await start(where);
+    const design = join(where.base, 'Design');
+    await expect(app.controller.addFolder({ path: design, remotePath: '/Design', publishLive: false })).rejects.toMatchObject({
+      code: 'FOLDERS_OVERLAP',
+      message: expect.stringContaining(`/Design in the service is already synced by ${where.folder}`),
+    });
+    expect(existsSync(design)).toBe(false);
+    await expect(app.controller.addFolder({ path: join(where.folder, 'Brand'), remotePath: '/Brand', publishLive: false })).rejects.toMatchObject({ code: 'FOLDERS_OVERLAP' });
+
+    const [library] = (await app.controller.getState()).folders;
+    if (library === undefined) throw new Error('no default folder');
+    await app.controller.updateFolder({ folderId: library.id, remotePath: '/Library' });
+    await app.controller.addFolder({ path: design, remotePath: '/Design', publishLive: false });
+    await expect(app.controller.updateFolder({ folderId: library.id, remotePath: '/Design/Old' })).rejects.toMatchObject({
+      code: 'FOLDERS_OVERLAP',
+      message: expect.stringContaining(`/Design/Old in the service is already synced by ${design}`),
+    });
+    // Its other settings still change.
+    await app.controller.updateFolder({ folderId: library.id, publishLive: true });
+    const folders = (await app.controller.getState()).folders.map((folder) => [folder.path, folder.remotePath, folder.publishLive]);
+    expect(folders.sort()).toEqual([[where.folder, '/Library', true], [design, '/Design', false]].sort());
   });
 
   it('resolves conflicts made through the API each of the three ways', { timeout: 90_000 }, async () => {

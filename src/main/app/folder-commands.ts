@@ -5,8 +5,8 @@
  * work that must not overlap a pass waits for the runner. Never deletes a user's file: removing a
  * folder forgets it and takes away only the engine's marker.
  */
-import { mkdir, rm } from 'node:fs/promises';
-import { resolve as resolvePath } from 'node:path';
+import { mkdir, rm, rmdir } from 'node:fs/promises';
+import { dirname, resolve as resolvePath } from 'node:path';
 import { markerPath } from '../local/index.js';
 import { resolveConflict as resolveConflictOnDisk } from '../sync/resolve-conflict.js';
 import type { AppBridge } from '../../shared/bridge/app-bridge.js';
@@ -32,8 +32,14 @@ export function folderCommands({ edges, session, pauses, changed }: FolderComman
       const current = session.require();
       if (typeof request.path !== 'string' || request.path.trim() === '') throw new AppError('INVALID_REQUEST', 'Choose a folder to sync.');
       const path = resolvePath(request.path);
-      await mkdir(path, { recursive: true });
-      await current.engine.addRoot({ path, remotePath: request.remotePath === '' ? '/' : request.remotePath, publishLive: request.publishLive });
+      const created = await mkdir(path, { recursive: true });
+      try {
+        await current.engine.addRoot({ path, remotePath: request.remotePath === '' ? '/' : request.remotePath, publishLive: request.publishLive });
+      } catch (error) {
+        // A refused folder leaves nothing behind: the empty folders made for it go again.
+        if (created !== undefined) await removeEmptyUpTo(path, created);
+        throw error;
+      }
       current.runner.rootsChanged();
       changed();
     },
@@ -116,4 +122,12 @@ export function folderCommands({ edges, session, pauses, changed }: FolderComman
       await open(target, { reveal: request.reveal === true });
     },
   };
+}
+
+/** Removes `path` and its parents up to `top`, each only while empty (rmdir refuses a folder with anything in it). */
+async function removeEmptyUpTo(path: string, top: string): Promise<void> {
+  for (let dir = path; dir.startsWith(top); dir = dirname(dir)) {
+    const removed = await rmdir(dir).then(() => true, () => false);
+    if (!removed || dir === top) return;
+  }
 }

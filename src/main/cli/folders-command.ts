@@ -12,6 +12,7 @@ import type { StateStore } from '../store/state-store.js';
 import { NodeFileSystem, markerPath, readRootMarker, systemClock, writeRootMarker, type FileSystem, type RootMarker } from '../local/index.js';
 import { CliError } from '../../platform/cli/cli-error.js';
 import { matchFolder, matches } from './folder-match.js';
+import { refuseOverlap } from '../engine/index.js';
 import { parseFlags } from '../../platform/cli/parse-flags.js';
 import { stateDirOf } from '../headless/client-dirs.js';
 import type { CommandIo } from '../../platform/cli/command-io.js';
@@ -24,7 +25,8 @@ Lists the synced folders. \`remove\` forgets one: its sync state and its marker 
 on disk or on the service (sync it again later with \`asset-sync sync --folder DIR\`). \`relink\`
 points a stopped folder at its files again: where it moved to (--to), or the same place after a
 restore from a backup or a lost .asset-sync marker. It first checks that the folder holds the files
-last synced, and changes nothing when it does not.`;
+last synced and overlaps no other synced folder (inside, around or the same); otherwise it changes
+nothing.`;
 
 /** The way out of a guard's stop, named in every message that reports one. */
 export function guardAdvice(path: string, stopped: string): string {
@@ -87,6 +89,8 @@ async function relink(store: StateStore, fs: FileSystem, row: RootRow, target: s
   if (stat?.kind !== 'directory') throw new CliError('NOT_FOUND', `${target} is not a folder; nothing was changed.`);
   const other = store.rootByPath(target);
   if (other !== undefined && other.id !== row.id) throw new CliError('FAILED', `${target} is already the synced folder of another entry; nothing was changed.`);
+  // Moved on disk, it keeps its place in the service: only the disk is checked.
+  if (target !== row.path) await refuseOverlap(fs, { path: target, remotePath: row.remote_path }, store.roots().filter((root) => root.id !== row.id), 'disk');
   const marker = await markerOf(fs, target);
   const foreign = marker !== undefined && (marker === 'INVALID' || marker.rootId !== row.id);
   if (foreign && marker !== 'INVALID' && store.root(marker.rootId) !== undefined) {

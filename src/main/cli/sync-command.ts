@@ -30,7 +30,8 @@ download (deletions go to the trash; files both sides changed become conflicts, 
 conflicts\`). --folder adds (or updates) a synced folder; every folder of the state directory
 syncs. Sign in first with \`asset-sync login\`, or set ASSET_SYNC_TOKEN.
   --server URL     the asset service (default: the one you signed in to)
-  --folder DIR     a local folder to sync (its subfolders map to folders of the service)
+  --folder DIR     a local folder to sync (its subfolders map to folders of the service); refused
+                   when it is inside, around or the same as a synced folder, on disk or in the service
   --remote /Path   the service folder it maps to (default /, the top level); only that folder is
                    listed and downloaded
   --publish live   new assets go LIVE instead of staying STAGED

@@ -24,6 +24,7 @@ import { reportingIncrements } from '../sync/byte-increments.js';
 import { SyncError } from '../model/sync-error.js';
 import { DEFAULT_RESCAN_INTERVAL_MS, type Engine, type EngineConfig, type EngineDeps, type EngineEvent } from './engine-types.js';
 import { WatchSessions } from './watch-session.js';
+import { refuseOverlap } from './refuse-overlap.js';
 
 export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
   const store = (deps.openStore ?? openStateStore)(deps.openDb?.() ?? openStateFile(config.stateDir));
@@ -206,7 +207,13 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
       const parsed = input.remotePath === '/' ? undefined : parseRemotePath(input.remotePath.replace(/\/+$/, ''));
       if (parsed !== undefined && !parsed.ok) throw new SyncError('INVALID_NAME', `--remote ${input.remotePath}: ${parsed.reason}.`);
       const existing = roots.byPath(path);
-      const row = roots.upsert({ path, server: config.server, remotePath: input.remotePath === '/' ? '/' : input.remotePath.replace(/\/+$/, '').normalize('NFC'), publishLive: input.publishLive }, nowIso());
+      const remotePath = input.remotePath === '/' ? '/' : input.remotePath.replace(/\/+$/, '').normalize('NFC');
+      // A new folder is checked on disk and in the service; a known one only when its service folder changes.
+      if (existing === undefined || existing.remote_path !== remotePath) {
+        const others = roots.all().filter((row) => row.id !== existing?.id);
+        await refuseOverlap(deps.fs, { path, remotePath }, others, existing === undefined ? 'both' : 'service');
+      }
+      const row = roots.upsert({ path, server: config.server, remotePath, publishLive: input.publishLive }, nowIso());
       if (existing === undefined) {
         const marker = await readRootMarker(deps.fs, path).catch(() => undefined);
         if (marker !== undefined && marker.rootId !== row.id) {

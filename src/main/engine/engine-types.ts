@@ -85,7 +85,10 @@ export interface Engine {
    * a folder, confirm or restore held deletions, resolve a conflict). The only way to its database.
    */
   readonly store: EngineStore;
-  /** Adds (or updates) a root, writing its marker the first time. */
+  /**
+   * Adds (or updates) a root, writing its marker the first time. Refuses (FOLDERS_OVERLAP) a folder that
+   * would overlap another synced folder on disk or in the service (folder-overlap.ts).
+   */
   addRoot(input: RootInput): Promise<RootRow>;
   roots(): RootRow[];
   /** Passes until every root is at rest (or `maxPasses`); converged when nothing is left to do or fix. */

@@ -10,6 +10,8 @@ export type SyncErrorCode =
   | 'ROOT_STOPPED'
   | 'NOT_SIGNED_IN'
   | 'ROOT_IN_USE'
+  /** A new synced folder would overlap another, on disk or in the service. */
+  | 'FOLDERS_OVERLAP'
   | 'CONFLICT_NOT_FOUND'
   | 'UPLOAD_UNDECIDED';
 

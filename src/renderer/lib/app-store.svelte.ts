@@ -98,16 +98,18 @@ export class AppStore {
 
   /**
    * Runs a command, marks `key` busy meanwhile, and reports a failure as a notice in plain words
-   * ("Couldn't resolve the conflict: …"). Resolves to whether it worked.
+   * ("Couldn't resolve the conflict: …"), or to `failed` when the view shows it in place (a form beside
+   * its fields). Resolves to whether it worked.
    */
-  async run(key: string, what: string, command: () => Promise<unknown>, done?: string): Promise<boolean> {
+  async run(key: string, what: string, command: () => Promise<unknown>, done?: string, failed?: (error: BridgeErrorData) => void): Promise<boolean> {
     this.busy[key] = true;
     try {
       await command();
       if (done !== undefined) this.notify('ok', done);
       return true;
     } catch (error) {
-      this.notify('error', `Couldn’t ${what}: ${toBridgeError(error).message}`);
+      if (failed !== undefined) failed(toBridgeError(error));
+      else this.notify('error', `Couldn’t ${what}: ${toBridgeError(error).message}`);
       return false;
     } finally {
       this.busy[key] = false;
