@@ -44,7 +44,7 @@ describe('the UI against the demo bridge', { timeout: 120_000 }, () => {
       const page = await open('busy', 'overview', scheme);
       await page.getByRole('heading', { name: 'Overview' }).waitFor();
       const states = await page.getByTestId('folder-state').allInnerTexts();
-      expect(states).toEqual(['Syncing', 'Up to date', 'Offline — 2,431 files waiting', 'Paused', 'Stopped: the folder is missing', 'Checking for changes…']);
+      expect(states).toEqual(['Syncing', 'Needs your attention', 'Offline — 2,431 files waiting', 'Paused', 'Stopped: the folder is missing', 'Checking for changes…']);
       await expect(page.getByRole('progressbar', { name: 'Sync progress of Brand' }).getAttribute('aria-valuenow')).resolves.toBe('44');
       await expect(page.getByText(/131 of 421 files · 1\.9 GB of 4\.3 GB · 18 MB\/s · about 2 min left/).isVisible()).resolves.toBe(true);
       await captureDemo(page, `overview-${scheme}`);
@@ -60,6 +60,7 @@ describe('the UI against the demo bridge', { timeout: 120_000 }, () => {
 
     const empty = await open('empty');
     await empty.getByRole('heading', { name: 'No synced folders yet' }).waitFor();
+    await expect(empty.locator('.overall').innerText()).resolves.toMatch(/Nothing synced yet/);
     await empty.getByLabel('Folder on this computer').fill('/Users/ana/Shots');
     await captureDemo(empty, 'overview-empty');
     await empty.getByRole('button', { name: 'Start syncing' }).click();

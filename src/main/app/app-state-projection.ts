@@ -11,7 +11,7 @@ import { readStateDir } from '../store/state-dir.js';
 import type { AppEvent } from '../../shared/bridge/app-events.js';
 import type { AccountState, AppState, BridgeErrorData, HostInfo } from '../../shared/bridge/app-state.js';
 import type { EngineSession } from './engine-session.js';
-import { conflictViews, folderActivity, folderView, heldDeletionViews, notSyncedViews, overallState, withoutUnreachable, type FolderRuntime } from './folder-view.js';
+import { conflictViews, folderViews, heldDeletionViews, notSyncedViews, overallState } from './folder-view.js';
 import type { OpenedSettings } from './opened-settings.js';
 import type { PauseState } from './pause-state.js';
 import type { QuickDownloads } from './quick-downloads.js';
@@ -53,25 +53,17 @@ export class AppStateProjection {
     const session = parts.session();
     const account = parts.account();
     const connection = session?.connectivity.status() ?? { online: true, since: null, nextTryAt: null, error: null };
-    // Offline, a failed upload is a file waiting for the service, not a problem for the user to fix.
-    const unreachable = new Map<string, number>();
-    const roots = this.statuses(session).map((status) => {
-      if (connection.online) return status;
-      const split = withoutUnreachable(status);
-      unreachable.set(status.id, split.waiting);
-      return split.status;
-    });
-    const folders = roots.map((status) => {
-      const runtime: FolderRuntime = {
-        paused: parts.pauses.folderView(status.id),
-        passedOnce: parts.transfers.hasPassed(status.id),
-        progress: parts.transfers.progressView(status.id),
-        lastSyncedAt: parts.transfers.lastSyncedAt(status.id),
-      };
-      const waiting = session !== undefined && (runtime.paused !== undefined || !connection.online) ? Math.max(session.engine.store.waitingCount(status.id), unreachable.get(status.id) ?? 0) : 0;
-      const activityNow = folderActivity(status, runtime, account, { online: connection.online, nextTryAt: connection.nextTryAt }, waiting);
-      return folderView(status, activityNow, null);
-    });
+    const { roots, folders } = folderViews(
+      this.statuses(session),
+      (rootId) => ({
+        paused: parts.pauses.folderView(rootId),
+        passedOnce: parts.transfers.hasPassed(rootId),
+        progress: parts.transfers.progressView(rootId),
+        lastSyncedAt: parts.transfers.lastSyncedAt(rootId),
+      }),
+      account,
+      { online: connection.online, nextTryAt: connection.nextTryAt },
+    );
     const notSynced = notSyncedViews(roots);
     const conflicts = session === undefined ? [] : conflictViews(session.engine.store);
     const heldDeletions = session === undefined ? [] : heldDeletionViews(session.engine.store, roots);

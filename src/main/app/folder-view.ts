@@ -49,6 +49,11 @@ const stopFix: Record<StopReason, string> = {
   OTHER: 'Remove the folder from Asset Sync and add it again.',
 };
 
+/**
+ * What the folder is doing, most pressing first. It is up to date only when nothing else holds: not
+ * stopped, signed out, paused, offline, moving or still looking; no conflict, file not synced or held
+ * deletion; and no file waiting (`waiting`, from `waitingFiles`).
+ */
 export function folderActivity(status: RootStatus, runtime: FolderRuntime, account: AccountState, connection: ConnectionView, waiting: number): FolderActivity {
   if (status.stopped !== null) {
     const reason = stopReason(status.stopped);
@@ -59,7 +64,20 @@ export function folderActivity(status: RootStatus, runtime: FolderRuntime, accou
   if (!connection.online) return { kind: 'offline', waiting, nextTryAt: connection.nextTryAt };
   if (runtime.progress !== undefined) return { kind: 'syncing', progress: runtime.progress };
   if (!runtime.passedOnce) return { kind: 'scanning' };
+  if (status.conflicts.length + status.notSynced.length + status.heldDeletes.count > 0) return { kind: 'attention' };
+  if (waiting > 0) return { kind: 'waiting', waiting };
   return { kind: 'up-to-date', lastSyncedAt: runtime.lastSyncedAt };
+}
+
+/**
+ * Files of the folder that have not reached the service and will by themselves: local files new or
+ * changed since they were synced (or uploads under way), and the `unreachable` files that failed only
+ * because the service could not be reached (an upload of theirs left in the journal is counted once).
+ */
+export function waitingFiles(status: RootStatus, unreachable: readonly string[]): number {
+  const failed = new Set(unreachable);
+  const underWay = status.uploadsInProgress.filter((upload) => !failed.has(upload.relPath)).length;
+  return Math.max(status.pendingUploads, underWay) + failed.size;
 }
 
 export function folderView(status: RootStatus, activity: FolderActivity, serviceUrl: string | null): FolderView {
@@ -76,16 +94,35 @@ export function folderView(status: RootStatus, activity: FolderActivity, service
   };
 }
 
-/** Reasons that only say the service could not be reached: while offline these files are waiting, not failing. */
+/** Reasons that only say the service could not be reached: these files are waiting, not failing. */
 const UNREACHABLE_REASONS: ReadonlySet<string> = new Set(['NETWORK', 'TIMEOUT', 'ABORTED', 'SERVICE_UNAVAILABLE', 'BAD_GATEWAY', 'GATEWAY_TIMEOUT', 'CLOSED']);
 
 /**
- * While the service is unreachable, files that failed only for that reason are part of what waits
- * (the offline line counts them) rather than problems to fix: the status without them, and how many.
+ * Files that failed only because the service could not be reached (offline, or just back and not yet
+ * tried again) are part of what waits rather than problems to fix: the engine tries them again by
+ * itself. The status without them, and how many.
  */
-export function withoutUnreachable(status: RootStatus): { status: RootStatus; waiting: number } {
+export function withoutUnreachable(status: RootStatus): { status: RootStatus; waiting: number; unreachable: string[] } {
   const kept = status.notSynced.filter((issue) => !UNREACHABLE_REASONS.has(issue.reason));
-  return { status: { ...status, notSynced: kept }, waiting: status.notSynced.length - kept.length };
+  const unreachable = status.notSynced.filter((issue) => UNREACHABLE_REASONS.has(issue.reason)).map((issue) => issue.relPath);
+  return { status: { ...status, notSynced: kept }, waiting: unreachable.length, unreachable };
+}
+
+/**
+ * Every folder's view from the store's status and what the running app knows of it, and the statuses
+ * with the files that only wait for the service left out (what the not-synced and held lists read).
+ */
+export function folderViews(
+  statuses: readonly RootStatus[],
+  runtime: (rootId: string) => FolderRuntime,
+  account: AccountState,
+  connection: ConnectionView,
+): { roots: RootStatus[]; folders: FolderView[] } {
+  const split = statuses.map((status) => withoutUnreachable(status));
+  return {
+    roots: split.map((part) => part.status),
+    folders: split.map(({ status, unreachable }) => folderView(status, folderActivity(status, runtime(status.id), account, connection, waitingFiles(status, unreachable)), null)),
+  };
 }
 
 /** Plain words and a fix for the engine's not-synced reason codes. */
@@ -146,17 +183,27 @@ export function heldDeletionViews(store: Pick<StoreQueries, 'heldDeletes'>, stat
     });
 }
 
-/** The one word for the header and the tray, most urgent first. */
+/**
+ * The one word for the header and the tray, most urgent first. Up to date only when every folder is:
+ * with no folder at all nothing is synced yet, and a folder that waits (paused with changes, or files to
+ * try again) makes the whole app wait.
+ */
 export function overallState(state: Pick<AppState, 'account' | 'folders' | 'connection' | 'paused'>, starting: boolean): OverallState {
   if (starting) return 'starting';
   if (state.account.kind === 'none' || state.account.kind === 'signing-in') return 'no-account';
   if (state.account.kind === 'signed-out') return 'signed-out';
+  if (state.folders.length === 0) return 'no-folders';
   const attention = state.folders.some(
-    (folder) => folder.activity.kind === 'stopped' || folder.activity.kind === 'error' || folder.attention.conflicts + folder.attention.notSynced + folder.attention.heldDeletions > 0,
+    (folder) =>
+      folder.activity.kind === 'stopped' ||
+      folder.activity.kind === 'error' ||
+      folder.activity.kind === 'attention' ||
+      folder.attention.conflicts + folder.attention.notSynced + folder.attention.heldDeletions > 0,
   );
   if (attention) return 'attention';
   if (state.connection.kind === 'offline') return 'offline';
-  if (state.paused !== null || (state.folders.length > 0 && state.folders.every((folder) => folder.activity.kind === 'paused'))) return 'paused';
+  if (state.paused !== null || state.folders.every((folder) => folder.activity.kind === 'paused')) return 'paused';
   if (state.folders.some((folder) => folder.activity.kind === 'syncing' || folder.activity.kind === 'scanning')) return 'syncing';
-  return 'up-to-date';
+  if (state.folders.every((folder) => folder.activity.kind === 'up-to-date' || (folder.activity.kind === 'paused' && folder.activity.waiting === 0))) return 'up-to-date';
+  return 'waiting';
 }

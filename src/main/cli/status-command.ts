@@ -57,6 +57,10 @@ export function describeActivity(activity: FolderActivity): string {
   switch (activity.kind) {
     case 'up-to-date':
       return 'up to date';
+    case 'waiting':
+      return `${plural(activity.waiting, 'file')} waiting to sync`;
+    case 'attention':
+      return 'needs attention';
     case 'scanning':
       return 'looking for changes';
     case 'syncing': {

@@ -17,11 +17,13 @@ const conflict = { id: 1, folderId: 'root-1', relPath: 'a.psd', copyPath: 'a (co
 const states: Record<OverallState, ReturnType<typeof appState>> = {
   starting: appState({ overall: 'starting', folders: [] }),
   'no-account': appState({ overall: 'no-account', account: { kind: 'none' }, folders: [] }),
+  'no-folders': appState({ overall: 'no-folders', folders: [] }),
   'signed-out': appState({ overall: 'signed-out', account: { kind: 'signed-out', server: 'https://acme.example.com', reason: null }, folders: [folderView({ activity: { kind: 'signed-out' } })] }),
   attention: appState({ overall: 'attention', conflicts: [conflict, { ...conflict, id: 2 }], notSyncedTotal: 1 }),
   offline: appState({ overall: 'offline', folders: [folderView({ activity: { kind: 'offline', waiting: 2431, nextTryAt: null } })] }),
   paused: appState({ overall: 'paused', paused: { until: null }, folders: [folderView({ activity: { kind: 'paused', until: null, waiting: 0 } })] }),
   syncing: appState({ overall: 'syncing', folders: [folderView({ activity: { kind: 'syncing', progress } })] }),
+  waiting: appState({ overall: 'waiting', folders: [folderView({ activity: { kind: 'waiting', waiting: 500 } })] }),
   'up-to-date': appState(),
 };
 
@@ -52,10 +54,12 @@ describe('the tray', () => {
       starting: 'Starting…',
       'no-account': 'Not set up yet: open Asset Sync to start',
       'signed-out': 'Sign-in needed: nothing syncs until you sign in',
+      'no-folders': 'Nothing synced yet: open Asset Sync to add a folder',
       attention: 'Needs you: 2 conflicts, 1 file not synced',
       offline: 'Offline — 2,431 files waiting',
       paused: 'Paused until you resume',
       syncing: 'Syncing 4 of 12 files',
+      waiting: '500 files waiting to sync',
       'up-to-date': 'Up to date',
     });
     const until = '2026-03-03T10:41:00.000Z';
@@ -65,7 +69,7 @@ describe('the tray', () => {
   });
 
   it('maps each overall state to one of the five icons', () => {
-    expect(Object.keys(states).map((overall) => trayIconState(overall as OverallState))).toEqual(['syncing', 'attention', 'attention', 'attention', 'offline', 'paused', 'syncing', 'up-to-date']);
+    expect(Object.keys(states).map((overall) => trayIconState(overall as OverallState))).toEqual(['syncing', 'attention', 'paused', 'attention', 'attention', 'offline', 'paused', 'syncing', 'syncing', 'up-to-date']);
   });
 
   const platforms = ['darwin', 'win32', 'linux'] as const;

@@ -21,8 +21,10 @@ export function trayIconState(overall: OverallState): TrayIconState {
       return 'up-to-date';
     case 'starting':
     case 'syncing':
+    case 'waiting':
       return 'syncing';
     case 'paused':
+    case 'no-folders':
       return 'paused';
     case 'offline':
       return 'offline';
@@ -85,6 +87,8 @@ export function statusLine(state: AppState): string {
       return 'Not set up yet: open Asset Sync to start';
     case 'signed-out':
       return 'Sign-in needed: nothing syncs until you sign in';
+    case 'no-folders':
+      return 'Nothing synced yet: open Asset Sync to add a folder';
     case 'attention': {
       const parts = [
         state.conflicts.length > 0 ? count(state.conflicts.length, 'conflict') : '',
@@ -109,6 +113,10 @@ export function statusLine(state: AppState): string {
         planned += send.filesPlanned + receive.filesPlanned;
       }
       return planned > 0 ? `Syncing ${done.toLocaleString('en-US')} of ${count(planned, 'file')}` : 'Syncing…';
+    }
+    case 'waiting': {
+      const waiting = state.folders.reduce((sum, folder) => sum + (folder.activity.kind === 'waiting' || folder.activity.kind === 'paused' ? folder.activity.waiting : 0), 0);
+      return `${count(waiting, 'file')} waiting to sync`;
     }
     case 'up-to-date':
       return 'Up to date';

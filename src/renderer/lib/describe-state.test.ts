@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FolderActivity } from '../../shared/bridge/app-state.js';
-import { attentionWords, describeFolder } from './describe-state.js';
+import { appState, folderView } from '../../../test/support/app-state-builder.js';
+import { attentionWords, describeFolder, describeOverall } from './describe-state.js';
 
 const now = Date.parse('2026-03-03T12:00:00Z');
 
@@ -26,16 +27,33 @@ describe('describeFolder', () => {
   it('gives every state a label and a tone', () => {
     const all: FolderActivity[] = [
       { kind: 'up-to-date', lastSyncedAt: null },
+      { kind: 'waiting', waiting: 3 },
+      { kind: 'attention' },
       { kind: 'scanning' },
       { kind: 'paused', until: null, waiting: 0 },
       { kind: 'signed-out' },
       { kind: 'stopped', reason: 'MISSING_FOLDER', message: 'The folder is gone.', fix: 'Reconnect the drive.' },
       { kind: 'error', error: { name: 'SyncError', code: 'X', message: 'Broken.' } },
     ];
-    expect(all.map((activity) => describeFolder(activity, now).tone)).toEqual(['ok', 'busy', 'paused', 'warn', 'error', 'error']);
+    expect(all.map((activity) => describeFolder(activity, now).tone)).toEqual(['ok', 'busy', 'warn', 'busy', 'paused', 'warn', 'error', 'error']);
+  });
+
+  it('says what waits, paused or not, and never "Nothing waiting" when something does', () => {
+    expect(describeFolder({ kind: 'paused', until: null, waiting: 4 }, now)).toMatchObject({ label: 'Paused', detail: '4 changes waiting' });
+    expect(describeFolder({ kind: 'waiting', waiting: 500 }, now)).toMatchObject({ label: '500 files waiting', tone: 'busy' });
+    expect(describeFolder({ kind: 'attention' }, now)).toMatchObject({ label: 'Needs your attention', tone: 'warn' });
   });
 
   it('lists only what waits', () => {
     expect(attentionWords({ conflicts: 1, notSynced: 0, heldDeletions: 12 })).toBe('1 conflict · 12 deletions held');
+  });
+});
+
+describe('describeOverall', () => {
+  it('says nothing is synced yet with no folders, and what waits when files wait', () => {
+    expect(describeOverall(appState({ overall: 'no-folders', folders: [] }))).toMatchObject({ label: 'Nothing synced yet' });
+    expect(describeOverall(appState({ overall: 'waiting', folders: [folderView({ activity: { kind: 'waiting', waiting: 500 } })] }))).toMatchObject({ label: '500 files waiting' });
+    const paused = appState({ overall: 'paused', paused: { until: null }, folders: [folderView({ activity: { kind: 'paused', until: null, waiting: 4 } })] });
+    expect(describeOverall(paused).detail).toBe('4 changes waiting; nothing moves until you resume.');
   });
 });

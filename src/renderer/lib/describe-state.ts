@@ -25,6 +25,10 @@ export function describeFolder(activity: FolderActivity, now: number): Described
   switch (activity.kind) {
     case 'up-to-date':
       return { label: 'Up to date', tone: 'ok', detail: activity.lastSyncedAt === null ? '' : `Checked ${formatAgo(activity.lastSyncedAt, now)}` };
+    case 'waiting':
+      return { label: `${plural(activity.waiting, 'file')} waiting`, tone: 'busy', detail: 'They go to the service by themselves; nothing needs you.' };
+    case 'attention':
+      return { label: 'Needs your attention', tone: 'warn', detail: '' };
     case 'scanning':
       return { label: 'Checking for changes…', tone: 'busy', detail: '' };
     case 'syncing':
@@ -90,6 +94,8 @@ export function describeOverall(state: AppState): Described {
       return { label: 'Not set up yet', tone: 'paused', detail: 'Choose where your files sync to.' };
     case 'signed-out':
       return { label: 'Signed out', tone: 'warn', detail: 'Sign in again to keep syncing. Your files stay where they are.' };
+    case 'no-folders':
+      return { label: 'Nothing synced yet', tone: 'paused', detail: 'Add a folder to start syncing.' };
     case 'attention':
       return { label: 'Needs your attention', tone: 'warn', detail: attentionWords(totalAttention(state)) };
     case 'offline':
@@ -102,10 +108,12 @@ export function describeOverall(state: AppState): Described {
       return {
         label: state.paused?.until != null ? `Paused until ${formatUntil(state.paused.until, Date.now()).replace(/^at /, '')}` : 'Paused',
         tone: 'paused',
-        detail: 'Nothing moves until you resume.',
+        detail: waiting > 0 ? `${plural(waiting, 'change')} waiting; nothing moves until you resume.` : 'Nothing moves until you resume.',
       };
     case 'syncing':
       return { label: 'Syncing…', tone: 'busy', detail: '' };
+    case 'waiting':
+      return { label: `${plural(waiting, 'file')} waiting`, tone: 'busy', detail: 'They go to the service as soon as they can.' };
     case 'up-to-date':
       return { label: 'Everything is up to date', tone: 'ok', detail: 'Your files are safe in the service.' };
     default:
@@ -114,7 +122,7 @@ export function describeOverall(state: AppState): Described {
 }
 
 function waitingOf(activity: FolderActivity): number {
-  return activity.kind === 'offline' || activity.kind === 'paused' ? activity.waiting : 0;
+  return activity.kind === 'offline' || activity.kind === 'paused' || activity.kind === 'waiting' ? activity.waiting : 0;
 }
 
 export function totalAttention(state: AppState): FolderAttention {

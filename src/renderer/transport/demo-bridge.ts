@@ -73,7 +73,7 @@ function busyState(): AppState {
       etaSeconds: 131,
     },
   }, { attention: { conflicts: 2, notSynced: 0, heldDeletions: 0 }, localFiles: 3120, syncedFiles: 2711 });
-  const campaigns = folder('campaigns', '/Users/ana/Asset Sync/Campaigns 2026', '/Campaigns/2026', { kind: 'up-to-date', lastSyncedAt: iso(-180) }, {
+  const campaigns = folder('campaigns', '/Users/ana/Asset Sync/Campaigns 2026', '/Campaigns/2026', { kind: 'attention' }, {
     attention: { conflicts: 0, notSynced: 3, heldDeletions: 0 },
     publishLive: true,
   });
@@ -197,7 +197,7 @@ class DemoBridge implements AppBridge {
         this.state = firstRunState();
         break;
       case 'empty':
-        this.state = { ...calmState(), folders: [], overall: 'up-to-date' };
+        this.state = { ...calmState(), folders: [], overall: 'no-folders' };
         break;
       case 'calm':
       case 'activity-100k':
@@ -398,12 +398,14 @@ class DemoBridge implements AppBridge {
 function overallOf(state: AppState): AppState['overall'] {
   if (state.account.kind === 'none' || state.account.kind === 'signing-in') return 'no-account';
   if (state.account.kind === 'signed-out') return 'signed-out';
+  if (state.folders.length === 0) return 'no-folders';
   if (state.conflicts.length > 0 || state.notSyncedTotal > 0 || state.heldDeletions.length > 0) return 'attention';
   const kinds = new Set(state.folders.map((view) => view.activity.kind));
-  if (kinds.has('stopped') || kinds.has('error')) return 'attention';
+  if (kinds.has('stopped') || kinds.has('error') || kinds.has('attention')) return 'attention';
   if (kinds.has('offline')) return 'offline';
   if (state.paused !== null) return 'paused';
   if (kinds.has('syncing') || kinds.has('scanning')) return 'syncing';
+  if (kinds.has('waiting') || state.folders.some((view) => view.activity.kind === 'paused' && view.activity.waiting > 0)) return 'waiting';
   return 'up-to-date';
 }
 

@@ -41,12 +41,20 @@ export type StopReason = 'MISSING_FOLDER' | 'MISSING_MARKER' | 'MARKER_MISMATCH'
 
 /**
  * What one synced folder is doing. Exactly one at a time; what needs the user's attention (conflicts,
- * files that could not sync, held deletions) is counted beside it in `FolderView.attention`, because a
- * folder can be up to date and still have a conflict waiting.
+ * files that could not sync, held deletions) is counted beside it in `FolderView.attention`. A folder
+ * is `up-to-date` only when nothing waits, fails, is held or is in conflict, and it is not paused.
  */
 export type FolderActivity =
-  /** Nothing to do: local, service and the last agreed state match. */
+  /** Nothing to do: local, service and the last agreed state match, and nothing waits for the user. */
   | { kind: 'up-to-date'; lastSyncedAt: string | null }
+  /**
+   * Nothing moves right now, but `waiting` files have not reached the service yet: changes a pass has
+   * not sent, or files that failed only because the service could not be reached (tried again by
+   * themselves). Waiting is not failing.
+   */
+  | { kind: 'waiting'; waiting: number }
+  /** Nothing moves, and conflicts, files that could not sync or held deletions wait for the user (`attention` counts them). */
+  | { kind: 'attention' }
   /** Looking at the disk or the service to find out what changed. */
   | { kind: 'scanning' }
   /** Transfers under way. */
@@ -98,8 +106,12 @@ export type AccountState =
   /** Was signed in; the sign-in expired or was revoked. Files are kept; nothing syncs until sign-in. */
   | { kind: 'signed-out'; server: string; reason: BridgeErrorData | null };
 
-/** The one-word summary the window header and the tray icon show, most urgent first. */
-export type OverallState = 'starting' | 'no-account' | 'signed-out' | 'attention' | 'offline' | 'paused' | 'syncing' | 'up-to-date';
+/**
+ * The one-word summary the window header and the tray icon show, most urgent first. `no-folders`: signed
+ * in with no synced folder, so nothing is synced yet. `waiting`: nothing moves, but files wait to reach
+ * the service (in a paused folder, or to be tried again). `up-to-date` only when every folder is.
+ */
+export type OverallState = 'starting' | 'no-account' | 'signed-out' | 'no-folders' | 'attention' | 'offline' | 'paused' | 'syncing' | 'waiting' | 'up-to-date';
 
 /** Settings as the user sees them; persisted by the main process (electron-store / conf). */
 export interface AppSettings {
