@@ -106,14 +106,3 @@ export function readStatus(db: StateDb): RootStatus[] {
     };
   });
 }
-
-/** Local files the service does not have yet (new since the last sync): what waits while offline or paused. */
-export function waitingCount(db: StateDb, rootId: string): number {
-  const row = db
-    .prepare<[string], { n: number }>(
-      'SELECT count(*) AS n FROM local_files l WHERE l.root_id = ? AND NOT EXISTS (SELECT 1 FROM synced s WHERE s.root_id = l.root_id AND s.rel_path = l.rel_path)',
-    )
-    .get(rootId);
-  const pending = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM uploads WHERE root_id = ?').get(rootId);
-  return Math.max(row?.n ?? 0, pending?.n ?? 0);
-}

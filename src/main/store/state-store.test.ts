@@ -24,17 +24,6 @@ describe('the state store\'s queries and user requests', () => {
     expect(store.status()).toMatchObject([{ id, path: '/sync', state: 'NEVER_SYNCED', localFiles: 0, syncedFiles: 0 }]);
   });
 
-  it('counts what waits: new local files, or the uploads under way when more', () => {
-    const id = rootId();
-    const { snapshots, journal } = store.repos;
-    snapshots.putLocal(id, { ...synced('a.txt', 'a1'), md5: null });
-    snapshots.putLocal(id, { ...synced('b.txt', 'a2'), md5: null });
-    snapshots.putSynced(id, synced('b.txt', 'a2'));
-    expect(store.waitingCount(id)).toBe(1);
-    for (const relPath of ['c.txt', 'd.txt']) journal.begin(id, 'NEW', 'f0', { ...synced(relPath, ''), md5: null }, null, 'now');
-    expect(store.waitingCount(id)).toBe(2);
-  });
-
   it('retries a root\'s failed paths, or one of them, now', () => {
     const id = rootId();
     const { issues } = store.repos;

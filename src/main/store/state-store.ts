@@ -12,7 +12,7 @@ import type { HeldDeleteRow } from '../db/issues-repo.js';
 import type { RootRow } from '../db/roots-repo.js';
 import type { SnapshotsRepo } from '../db/snapshots-repo.js';
 import type { SyncedEntry } from '../model/file-entry.js';
-import { readStatus, waitingCount, type RootStatus } from './read-status.js';
+import { readStatus, type RootStatus } from './read-status.js';
 import { stateRepos, type StateRepos } from './state-repos.js';
 import { syncRecords, type SyncRecords } from './sync-records.js';
 
@@ -23,8 +23,6 @@ export interface StoreQueries {
   roots: () => RootRow[];
   root: (rootId: string) => RootRow | undefined;
   rootByPath: (path: string) => RootRow | undefined;
-  /** Local files the service does not have yet: what waits while offline or paused. */
-  waitingCount: (rootId: string) => number;
   /** Every conflict waiting for the user, oldest first. */
   conflicts: () => Conflict[];
   /** The deletions the mass-delete guard holds for the root. */
@@ -86,7 +84,6 @@ export function openStateStore(db: StateDb): StateStore {
     roots: () => roots.all(),
     root: (rootId) => roots.byId(rootId),
     rootByPath: (path) => roots.byPath(path),
-    waitingCount: (rootId) => waitingCount(db, rootId),
     conflicts: () => conflicts.all(),
     heldDeletes: (rootId) => issues.heldDeletes(rootId),
     synced: (rootId) => snapshots.synced(rootId),
