@@ -9,27 +9,17 @@
  */
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NodeFileSystem, systemClock, writeRootMarker } from '../../src/main/local/index.js';
 import { openStateFile } from '../../src/main/store/state-dir.js';
 import { openStateStore } from '../../src/main/store/state-store.js';
-import { startTestService, type TestService } from '../support/test-service.js';
-import { cli } from '../support/cli-runner.js';
+import { cli, signedInCliForBlock } from '../support/cli-runner.js';
 import { tempDir } from '../support/temp-dir.js';
 
 describe('asset-sync sync --folder refuses overlapping folders', () => {
-  let service: TestService;
-  let env: Record<string, string>;
+  const block = signedInCliForBlock();
 
-  beforeAll(async () => {
-    service = await startTestService();
-    env = { ASSET_SYNC_TOKEN: await service.token() };
-  });
-  afterAll(async () => {
-    await service.dispose();
-  });
-
-  const syncIn = (stateDir: string) => (...more: string[]) => cli(['sync', '--server', service.url, '--state', stateDir, '--once', '--stable-ms', '0', ...more], env);
+  const syncIn = (stateDir: string) => (...more: string[]) => cli(['sync', '--server', block.service.url, '--state', stateDir, '--once', '--stable-ms', '0', ...more], block.env);
   const listed = async (stateDir: string): Promise<string> => (await cli(['folders', '--state', stateDir])).out;
 
   it('refuses ~/Design → /Design beside the default folder that syncs /, and says why and what to do', async () => {
@@ -80,13 +70,13 @@ describe('asset-sync sync --folder refuses overlapping folders', () => {
     mkdirSync(designs);
     const beside = await sync('--folder', designs, '--remote', '/Designs');
     expect(beside.code, beside.err).toBe(0);
-    expect(await listed(stateDir)).toContain(`${designs} → ${service.url} /Designs`);
+    expect(await listed(stateDir)).toContain(`${designs} → ${block.service.url} /Designs`);
 
     // A synced folder moved to another place in the service is held to the same rule.
     const moved = await sync('--folder', designs, '--remote', '/Design/Old');
     expect(moved.code).toBe(2);
     expect(moved.err).toContain(`/Design/Old in the service is already synced by ${design}, which syncs /Design: its files are in ${join(design, 'Old')}.`);
-    expect(await listed(stateDir)).toContain(`${designs} → ${service.url} /Designs`);
+    expect(await listed(stateDir)).toContain(`${designs} → ${block.service.url} /Designs`);
   });
 
   it('refuses to relink a folder into another synced folder', async () => {
@@ -103,7 +93,7 @@ describe('asset-sync sync --folder refuses overlapping folders', () => {
     const relinked = await cli(['folders', 'relink', photos, '--to', join(brand, 'Photos'), '--state', stateDir]);
     expect(relinked.code).toBe(2);
     expect(relinked.err).toContain(`${join(brand, 'Photos')} is inside ${brand}, which is already synced with /Brand`);
-    expect(await listed(stateDir)).toContain(`${photos} → ${service.url} /Photos`);
+    expect(await listed(stateDir)).toContain(`${photos} → ${block.service.url} /Photos`);
   });
 
   it('keeps syncing folders a state already holds overlapping, and lets their settings change', async () => {
@@ -115,13 +105,13 @@ describe('asset-sync sync --folder refuses overlapping folders', () => {
     writeFileSync(join(inner, 'kept.txt'), 'kept');
     const store = openStateStore(openStateFile(stateDir));
     for (const [path, remotePath] of [[outer, '/Outer'], [inner, '/Inner']] as const) {
-      const row = store.repos.roots.upsert({ path, server: service.url, remotePath, publishLive: false }, new Date().toISOString());
-      await writeRootMarker(new NodeFileSystem(), path, { rootId: row.id, server: service.url, remotePath }, systemClock);
+      const row = store.repos.roots.upsert({ path, server: block.service.url, remotePath, publishLive: false }, new Date().toISOString());
+      await writeRootMarker(new NodeFileSystem(), path, { rootId: row.id, server: block.service.url, remotePath }, systemClock);
     }
     store.close();
 
     const again = await syncIn(stateDir)('--folder', inner, '--remote', '/Inner', '--publish', 'live');
     expect(again.code, again.err).toBe(0);
-    expect(await listed(stateDir)).toContain(`${inner} → ${service.url} /Inner`);
+    expect(await listed(stateDir)).toContain(`${inner} → ${block.service.url} /Inner`);
   });
 });

@@ -7,9 +7,8 @@
  */
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../support/test-service.js';
-import { cli } from '../support/cli-runner.js';
+import { describe, expect, it } from 'vitest';
+import { cli, signedInCliForBlock } from '../support/cli-runner.js';
 import { tempDir } from '../support/temp-dir.js';
 
 /** Every user file under `dir` (the engine's .asset-sync left out): content, mtime and inode. */
@@ -28,21 +27,12 @@ function filesOf(dir: string, prefix = ''): Record<string, { content: string; mt
 }
 
 describe('asset-sync folders', () => {
-  let service: TestService;
-  let env: Record<string, string>;
-
-  beforeAll(async () => {
-    service = await startTestService();
-    env = { ASSET_SYNC_TOKEN: await service.token() };
-  });
-  afterAll(async () => {
-    await service.dispose();
-  });
+  const block = signedInCliForBlock();
 
   /** What the service holds: every asset, its state and current file, every file version. */
   const serviceState = (): unknown => ({
-    assets: service.running.ctx.db.prepare('SELECT id, state, current_file_id, date_last_modified FROM assets ORDER BY id').all(),
-    files: service.running.ctx.db.prepare('SELECT id, asset_id FROM asset_files ORDER BY id').all(),
+    assets: block.service.running.ctx.db.prepare('SELECT id, state, current_file_id, date_last_modified FROM assets ORDER BY id').all(),
+    files: block.service.running.ctx.db.prepare('SELECT id, asset_id FROM asset_files ORDER BY id').all(),
   });
 
   async function syncedFolder(prefix: string): Promise<{ folder: string; stateDir: string; sync: (...more: string[]) => ReturnType<typeof cli> }> {
@@ -51,7 +41,7 @@ describe('asset-sync folders', () => {
     mkdirSync(join(folder, 'Sub'));
     for (let index = 0; index < 4; index++) writeFileSync(join(folder, `${prefix}-${index}.txt`), `${prefix} ${index}`);
     writeFileSync(join(folder, 'Sub', `${prefix}-deep.txt`), 'deep');
-    const sync = (...more: string[]): ReturnType<typeof cli> => cli(['sync', '--server', service.url, '--state', stateDir, '--once', '--stable-ms', '0', ...more], env);
+    const sync = (...more: string[]): ReturnType<typeof cli> => cli(['sync', '--server', block.service.url, '--state', stateDir, '--once', '--stable-ms', '0', ...more], block.env);
     const first = await sync('--folder', folder, '--remote', `/${prefix}`);
     expect(first.code, first.err).toBe(0);
     return { folder, stateDir, sync };
@@ -66,7 +56,7 @@ describe('asset-sync folders', () => {
     expect(stopped.err).toContain(`\`asset-sync folders relink ${folder}\``);
     expect(stopped.err).toContain(`\`asset-sync folders remove ${folder}\``);
     const listed = await cli(['folders', '--state', stateDir]);
-    expect(listed.out).toContain(`${folder} → ${service.url} /forget · stopped: MISSING_MARKER`);
+    expect(listed.out).toContain(`${folder} → ${block.service.url} /forget · stopped: MISSING_MARKER`);
 
     const files = filesOf(folder);
     const before = serviceState();

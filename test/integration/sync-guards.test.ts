@@ -5,22 +5,12 @@
  */
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../support/test-service.js';
-import { cli } from '../support/cli-runner.js';
+import { describe, expect, it } from 'vitest';
+import { cli, signedInCliForBlock } from '../support/cli-runner.js';
 import { tempDir } from '../support/temp-dir.js';
 
 describe('guards, through the CLI', () => {
-  let service: TestService;
-  let env: Record<string, string>;
-
-  beforeAll(async () => {
-    service = await startTestService();
-    env = { ASSET_SYNC_TOKEN: await service.token() };
-  });
-  afterAll(async () => {
-    await service.dispose();
-  });
+  const block = signedInCliForBlock();
 
   /** A synced folder of `count` files named `${prefix}-N.txt`, with its own state dir and remote folder. */
   async function syncedFolder(prefix: string, count: number): Promise<{ folder: string; sync: () => ReturnType<typeof cli>; state: string[] }> {
@@ -28,15 +18,15 @@ describe('guards, through the CLI', () => {
     const stateDir = tempDir(`asset-sync-${prefix}-state-`);
     for (let index = 0; index < count; index++) writeFileSync(join(folder, `${prefix}-${index}.txt`), `${prefix} ${index}`);
     // Each root its own remote folder: the roots of one service must not see each other's files.
-    const first = await cli(['sync', '--server', service.url, '--folder', folder, '--remote', `/${prefix}`, '--state', stateDir, '--once', '--stable-ms', '50'], env);
+    const first = await cli(['sync', '--server', block.service.url, '--folder', folder, '--remote', `/${prefix}`, '--state', stateDir, '--once', '--stable-ms', '50'], block.env);
     expect(first.code, first.err).toBe(0);
     expect(first.out).toContain(`(${count} files)`);
-    return { folder, state: ['--state', stateDir], sync: () => cli(['sync', '--server', service.url, '--state', stateDir, '--once', '--stable-ms', '50'], env) };
+    return { folder, state: ['--state', stateDir], sync: () => cli(['sync', '--server', block.service.url, '--state', stateDir, '--once', '--stable-ms', '50'], block.env) };
   }
 
   /** Lifecycle state → how many of this prefix's assets are in it. */
   const states = (prefix: string): Record<string, number> => {
-    const rows = service.running.ctx.db
+    const rows = block.service.running.ctx.db
       .prepare<[string], { state: string; n: number }>(
         `SELECT a.state, count(*) AS n FROM assets a JOIN asset_files f ON f.id = a.current_file_id WHERE f.filename LIKE ? GROUP BY a.state`,
       )

@@ -6,7 +6,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { main } from '../../src/cli.js';
+import { afterAll, beforeAll } from 'vitest';
 import { recordingIo } from './fake-io.js';
+import { startTestService, type TestService } from './test-service.js';
 
 export interface CliRun {
   code: number;
@@ -77,4 +79,31 @@ export async function runCliChild(args: string[], options: Parameters<typeof spa
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * A service for the CLI tests of one describe block, and the environment that signs the CLI in to it
+ * (`ASSET_SYNC_TOKEN`): started in beforeAll, stopped in afterAll. Read both inside a test.
+ */
+export function signedInCliForBlock(): { readonly service: TestService; readonly env: Record<string, string> } {
+  let started: { service: TestService; env: Record<string, string> } | undefined;
+  beforeAll(async () => {
+    const service = await startTestService();
+    started = { service, env: { ASSET_SYNC_TOKEN: await service.token() } };
+  });
+  afterAll(async () => {
+    await started?.service.dispose();
+  });
+  const get = (): { service: TestService; env: Record<string, string> } => {
+    if (started === undefined) throw new Error("the block's service starts in beforeAll: read it inside a test");
+    return started;
+  };
+  return {
+    get service() {
+      return get().service;
+    },
+    get env() {
+      return get().env;
+    },
+  };
 }
