@@ -214,6 +214,9 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
         await refuseOverlap(deps.fs, { path, remotePath }, others, existing === undefined ? 'both' : 'service');
       }
       const row = roots.upsert({ path, server: config.server, remotePath, publishLive: input.publishLive }, nowIso());
+      // A running root publishes as its row now says from its next new file on, without a restart.
+      const running = syncs.get(row.id);
+      if (running !== undefined) running.root.publishLive = row.publish_live === 1;
       if (existing === undefined) {
         const marker = await readRootMarker(deps.fs, path).catch(() => undefined);
         if (marker !== undefined && marker.rootId !== row.id) {

@@ -19,6 +19,7 @@ import type { LocalEntry, SyncedEntry } from './sync-types.js';
 export interface UploadRoot extends FolderRoot {
   /** Absolute path of the local folder. */
   path: string;
+  /** Whether new files go LIVE; Engine.addRoot changes it while the root runs, so it is read at each publish. */
   publishLive: boolean;
 }
 

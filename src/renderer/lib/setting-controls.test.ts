@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { settingControl } from './setting-controls.js';
+
+const on = { launchAtLogin: true, startWithLocalLibrary: true, notifications: true };
+const desktop = { kind: 'electron' } as const;
+const headless = { kind: 'headless' } as const;
+
+describe('the settings under "On this computer"', () => {
+  it('says the local library applies from the next start, on either host', () => {
+    for (const host of [desktop, headless]) {
+      expect(settingControl('startWithLocalLibrary', on, host)).toEqual({
+        enabled: true,
+        checked: true,
+        hint: 'Applies from the next start: with no account, use the built-in library on this computer instead of asking.',
+      });
+    }
+    expect(settingControl('startWithLocalLibrary', { ...on, startWithLocalLibrary: false }, headless).checked).toBe(false);
+  });
+
+  it('lets the desktop app change launch at login and notifications, which it applies at once', () => {
+    expect(settingControl('launchAtLogin', on, desktop)).toEqual({ enabled: true, checked: true, hint: undefined });
+    expect(settingControl('notifications', on, desktop)).toEqual({ enabled: true, checked: true, hint: 'For conflicts, files that can’t sync, held deletions and sign-in.' });
+  });
+
+  it('in the headless app, shows launch at login and notifications off and says only the desktop app has them', () => {
+    expect(settingControl('launchAtLogin', on, headless)).toEqual({
+      enabled: false,
+      checked: false,
+      hint: 'Only in the desktop app: here, Asset Sync runs while the terminal that started it stays open.',
+    });
+    expect(settingControl('notifications', on, headless)).toEqual({
+      enabled: false,
+      checked: false,
+      hint: 'Only in the desktop app: here, the overview shows conflicts, files that can’t sync and held deletions.',
+    });
+  });
+});

@@ -1,0 +1,35 @@
+/**
+ * How the app-wide settings under "On this computer" read on this host. A setting the running app
+ * applies at once needs no word on timing; one read only at start says it applies from the next
+ * start; one only the desktop shell can apply is switched off and disabled in the headless app, and
+ * says so, rather than save a choice nothing acts on.
+ */
+import type { AppSettings, HostInfo } from '../../shared/bridge/app-state.js';
+
+export type HostSetting = 'launchAtLogin' | 'startWithLocalLibrary' | 'notifications';
+
+export interface SettingControl {
+  /** Whether the control can be changed here. */
+  enabled: boolean;
+  /** Whether the box shows as checked: never for a setting nothing applies here. */
+  checked: boolean;
+  /** The line under the label: what the setting does, and when or where it applies. */
+  hint: string | undefined;
+}
+
+export function settingControl(setting: HostSetting, settings: Pick<AppSettings, HostSetting>, host: Pick<HostInfo, 'kind'>): SettingControl {
+  const desktop = host.kind === 'electron';
+  const value = settings[setting];
+  switch (setting) {
+    case 'launchAtLogin':
+      return desktop
+        ? { enabled: true, checked: value, hint: undefined }
+        : { enabled: false, checked: false, hint: 'Only in the desktop app: here, Asset Sync runs while the terminal that started it stays open.' };
+    case 'startWithLocalLibrary':
+      return { enabled: true, checked: value, hint: 'Applies from the next start: with no account, use the built-in library on this computer instead of asking.' };
+    case 'notifications':
+      return desktop
+        ? { enabled: true, checked: value, hint: 'For conflicts, files that can’t sync, held deletions and sign-in.' }
+        : { enabled: false, checked: false, hint: 'Only in the desktop app: here, the overview shows conflicts, files that can’t sync and held deletions.' };
+  }
+}
