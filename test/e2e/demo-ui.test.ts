@@ -165,7 +165,7 @@ describe('the UI against the demo bridge', { timeout: 120_000 }, () => {
     await row.dispatchEvent('dragenter', { dataTransfer });
     await row.dispatchEvent('dragover', { dataTransfer });
     await row.dispatchEvent('drop', { dataTransfer });
-    await page.getByText('Copied 1 file into Campaigns 2026.').waitFor();
+    await page.getByText('Copied 1 file into “Campaigns 2026”.').waitFor();
     await page.getByRole('link', { name: 'Activity' }).click();
     await page.getByText('dropped.txt').waitFor();
     await page.close();

@@ -53,7 +53,7 @@ function fakeTarget() {
     retry: record('retry'),
     confirmDeletions: record('confirmDeletions'),
     restoreDeletions: record('restoreDeletions'),
-    copyIn: async () => ({ copied: 0 }),
+    copyIn: async () => ({ copied: 0, renamed: [] }),
     signIn: async () => ({ authorizeUrl: 'http://example.invalid/authorize' }),
     useLocalLibrary: record('useLocalLibrary'),
     signOut: record('signOut'),

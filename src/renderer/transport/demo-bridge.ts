@@ -12,6 +12,7 @@ import type { AddFolderRequest, AppBridge, ConflictChoice, CopyItem, PauseSpan }
 import type { ActivityEntry, ActivityKind, AppEvent } from '../../shared/bridge/app-events.js';
 import type { AppSettings, AppState, ConflictView, FolderActivity, FolderView, HeldDeletionsView, NotSyncedView } from '../../shared/bridge/app-state.js';
 import { BridgeError } from '../../shared/bridge/bridge-error.js';
+import type { CopyResult } from '../../shared/bridge/copy-result.js';
 import type { QuickDownloadRequest, QuickDownloadView, QuickPreset, QuickSearchResult } from '../../shared/bridge/quick-download.js';
 
 const iso = (offsetSeconds: number): string => new Date(Date.now() + offsetSeconds * 1000).toISOString();
@@ -312,7 +313,7 @@ class DemoBridge implements AppBridge {
     }));
   }
 
-  async copyIn(request: { folderId: string; relDir: string; items: CopyItem[] }): Promise<{ copied: number }> {
+  async copyIn(request: { folderId: string; relDir: string; items: CopyItem[] }): Promise<CopyResult> {
     this.folder(request.folderId);
     for (const item of request.items) {
       const entry: ActivityEntry = {
@@ -329,7 +330,7 @@ class DemoBridge implements AppBridge {
       this.live.unshift(entry);
       for (const listener of this.listeners) listener({ type: 'activity', entry });
     }
-    return { copied: request.items.length };
+    return { copied: request.items.length, renamed: [] };
   }
 
   async signIn(request: { server: string }): Promise<{ authorizeUrl: string }> {

@@ -8,6 +8,7 @@
  */
 import type { AppBridge, BridgeMethod, CopyItem } from '../../shared/bridge/app-bridge.js';
 import type { AppEvent } from '../../shared/bridge/app-events.js';
+import type { CopyResult, RenamedCopy } from '../../shared/bridge/copy-result.js';
 import { BridgeError, isBridgeErrorData } from '../../shared/bridge/bridge-error.js';
 
 export interface HttpBridgeOptions {
@@ -112,17 +113,21 @@ export function createHttpBridge(location: Pick<Location, 'origin'>, options: Ht
     async copyIn(request) {
       const paths = request.items.filter((item) => item.kind === 'path');
       let copied = 0;
+      const renamed: RenamedCopy[] = [];
       if (paths.length > 0) {
-        const result = (await call('copyIn', { folderId: request.folderId, relDir: request.relDir, items: paths })) as { copied: number };
+        const result = (await call('copyIn', { folderId: request.folderId, relDir: request.relDir, items: paths })) as CopyResult;
         copied += result.copied;
+        renamed.push(...result.renamed);
       }
       // One request per dropped file, streamed: the browser never holds the whole drop in one body.
       for (const item of request.items) {
         if (item.kind !== 'bytes') continue;
-        await putFile(request.folderId, request.relDir, item);
+        const { relPath } = (await putFile(request.folderId, request.relDir, item)) as { relPath: string };
         copied++;
+        const asked = [request.relDir, item.relPath].flatMap((part) => part.split('/')).filter((part) => part !== '' && part !== '.').join('/');
+        if (relPath !== asked) renamed.push({ asked, named: relPath });
       }
-      return { copied };
+      return { copied, renamed };
     },
     signIn: (request) => call('signIn', request) as ReturnType<AppBridge['signIn']>,
     useLocalLibrary: () => command('useLocalLibrary'),

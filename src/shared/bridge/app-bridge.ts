@@ -8,6 +8,7 @@
  * Commands are idempotent where they can be (pausing a paused folder is a success), so a retry after a
  * lost answer is harmless.
  */
+import type { CopyResult } from './copy-result.js';
 import type { ActivityEntry, AppEvent } from './app-events.js';
 import type { AppSettings, AppState } from './app-state.js';
 import type { QuickDownloadRequest, QuickDownloadView, QuickPreset, QuickSearchResult } from './quick-download.js';
@@ -65,8 +66,8 @@ export interface AppBridge {
   confirmDeletions(request: { folderId: string }): Promise<void>;
   /** Undoes the held deletions instead: files come back from the other side. */
   restoreDeletions(request: { folderId: string }): Promise<void>;
-  /** Copies files or folders into a synced folder (at `relDir` inside it); an existing name gets ` (2)`. */
-  copyIn(request: { folderId: string; relDir: string; items: CopyItem[] }): Promise<{ copied: number }>;
+  /** Copies files or folders into a synced folder (at `relDir` inside it); an existing name gets ` (2)`, and the answer says so. */
+  copyIn(request: { folderId: string; relDir: string; items: CopyItem[] }): Promise<CopyResult>;
 
   // Account
   /** Starts sign-in in the system browser (loopback flow); resolves once the browser is open. */
