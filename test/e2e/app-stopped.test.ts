@@ -1,0 +1,61 @@
+/**
+ * A stopped app looks stopped: an open tab of the browser UI says the app is not running once the app
+ * stops (Ctrl+C closes its UI server and its local service), instead of keeping the last state it
+ * showed, and comes back by itself when the app starts again on the same state dir: at the same
+ * address, in the same page (no reload), with the session the tab already had, so commands work again.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { browserSuite } from './support/browser-suite.js';
+import { capture } from './support/capture.js';
+import { remotePaths } from './support/headless-harness.js';
+import { until } from '../support/until.js';
+
+const suite = browserSuite({ harness: {} });
+
+/** The sidebar's one line about the whole app. */
+function overall(page: Page): Promise<string> {
+  return page.locator('.overall').innerText();
+}
+
+describe('a stopped app looks stopped', { timeout: 180_000 }, () => {
+  it('says the app is not running once it stops, and reconnects by itself when it starts again', async () => {
+    const h = suite.harness();
+    writeFileSync(join(h.folder, 'brief.txt'), 'the first brief');
+    const page = await h.open(suite.browser());
+    await until('the brief to reach the service', async () => (await remotePaths(h)).includes('/brief.txt'));
+    await until('the window to say everything is up to date', async () => /up to date/i.test(await overall(page)), { context: () => 'the sidebar never said up to date' });
+    const address = new URL(page.url()).origin;
+    expect(address).toBe(h.app.origin);
+    // Marks this document: the same mark after the restart shows the page was not reloaded.
+    await page.evaluate(() => Object.assign(window, { samePage: true }));
+
+    await h.stop();
+    const notRunning = page.getByRole('alert').filter({ hasText: 'Asset Sync is not running' });
+    await until('the page to say the app is not running', () => notRunning.isVisible(), { timeoutMs: 20_000 });
+    expect(await overall(page)).not.toMatch(/up to date/i);
+    expect(await overall(page)).toMatch(/not running/i);
+    expect(await page.getByTestId('folder-state').innerText()).not.toMatch(/up to date/i);
+    await capture(page, 'app-not-running', 'the app stopped');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await capture(page, 'app-not-running-dark', 'the app stopped, dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    // Made while the app is stopped: it uploads once the app is back.
+    writeFileSync(join(h.folder, 'while-stopped.txt'), 'made while the app was stopped');
+    await h.start();
+    expect(h.app.origin).toBe(address);
+    await until('the page to reconnect by itself', async () => !(await notRunning.isVisible()) && /up to date/i.test(await overall(page)), {
+      context: () => 'the banner stayed, or the sidebar never said up to date again',
+    });
+    expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true);
+    await until('the file made while stopped to reach the service', async () => (await remotePaths(h)).includes('/while-stopped.txt'));
+
+    // The tab's session still lets it in: a command goes through and the window shows its effect.
+    await page.getByRole('button', { name: 'Pause for 1 hour' }).click();
+    await until('the window to say paused', async () => /paused/i.test(await overall(page)));
+    await page.close();
+  });
+});
