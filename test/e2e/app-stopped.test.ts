@@ -3,8 +3,10 @@
  * stops (Ctrl+C closes its UI server and its local service), instead of keeping the last state it
  * showed, and comes back by itself when the app starts again on the same state dir: at the same
  * address, in the same page (no reload), with the session the tab already had, so commands work again.
+ * A tab whose session the app no longer knows (its cookie key replaced: every browser signed out) says so, and
+ * comes back once the printed address is opened again.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -56,6 +58,27 @@ describe('a stopped app looks stopped', { timeout: 180_000 }, () => {
     // The tab's session still lets it in: a command goes through and the window shows its effect.
     await page.getByRole('button', { name: 'Pause for 1 hour' }).click();
     await until('the window to say paused', async () => /paused/i.test(await overall(page)));
+    await page.close();
+  });
+
+  it('says a tab is no longer signed in when the app forgot its sessions, and lets it back in through the printed address', async () => {
+    const h = suite.harness();
+    const page = await h.open(suite.browser());
+    await until('the window to show the overview', () => page.getByRole('heading', { name: 'Overview' }).isVisible());
+    await h.stop();
+    // The address stays, the key that signed every session is gone.
+    const kept = join(h.stateDir, 'ui.json');
+    const { port } = JSON.parse(readFileSync(kept, 'utf8')) as { port: number };
+    writeFileSync(kept, JSON.stringify({ port }), { mode: 0o600 });
+    await h.start();
+
+    const signedOut = page.getByRole('alert').filter({ hasText: 'This page is no longer signed in to Asset Sync' });
+    await until('the page to say it is no longer signed in', () => signedOut.isVisible(), { timeoutMs: 20_000 });
+    await capture(page, 'app-signed-out-tab', 'a tab the app no longer knows');
+    // The printed address, opened in another tab, signs this browser in again: the first tab follows.
+    const again = await h.open(suite.browser());
+    await until('the first tab to reconnect', async () => !(await signedOut.isVisible()) && !/can.t reach/i.test(await overall(page)));
+    await again.close();
     await page.close();
   });
 });
