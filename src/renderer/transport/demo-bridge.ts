@@ -6,7 +6,7 @@
  *
  * Scenarios: `first-run`, `empty` (signed in, no folder), `calm` (all up to date), `busy` (every folder
  * state and something in every view), `activity-100k`, `loading` (the state never comes), `broken`
- * (the app cannot be reached).
+ * (the app cannot be reached). connect-bridge.ts also shows `calm` as `stopped` (the app stopped).
  */
 import type { AddFolderRequest, AppBridge, ConflictChoice, CopyItem, PauseSpan } from '../../shared/bridge/app-bridge.js';
 import type { ActivityEntry, ActivityKind, AppEvent } from '../../shared/bridge/app-events.js';
