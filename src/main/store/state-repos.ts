@@ -12,6 +12,7 @@ import { landingJournal, type LandingJournal } from '../db/landing-journal.js';
 import { moveJournal, type MoveJournal } from '../db/move-journal.js';
 import { remoteRepo, type RemoteRepo } from '../db/remote-repo.js';
 import { renameDirRows } from '../db/rename-dir.js';
+import { rootPlaceRows } from '../db/root-place-rows.js';
 import { rootsRepo, type RootsRepo } from '../db/roots-repo.js';
 import { snapshotsRepo, type SnapshotsRepo } from '../db/snapshots-repo.js';
 import { successorsRepo, type SuccessorsRepo } from '../db/successors-repo.js';
@@ -33,6 +34,8 @@ export interface StateRepos {
   conflicts: ConflictsRepo;
   /** Every row below a directory follows its rename, in one transaction. */
   renameDir: (rootId: string, from: string, to: string) => void;
+  /** A root's place in the service changes; `carry: false` forgets what it held there (db/root-place-rows.ts). */
+  rootPlace: (rootId: string, remotePath: string, carry: boolean) => void;
 }
 
 export function stateRepos(db: StateDb): StateRepos {
@@ -48,5 +51,6 @@ export function stateRepos(db: StateDb): StateRepos {
     remote: remoteRepo(db),
     conflicts: conflictsRepo(db),
     renameDir: renameDirRows(db),
+    rootPlace: rootPlaceRows(db),
   };
 }
