@@ -8,10 +8,12 @@
  * | case | the rule it taught |
  * |---|---|
  * | /ReproA → /ReproB, then a new file, then a restart | the running root and the one after a restart sync with the new place; no local file goes to the trash |
+ * | the move's answer lost after the service moved the folder | the remap is written ahead and finished before the root's next pass: the place and the state agree before anything uploads |
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ApiError, type AssetApi } from '../../src/main/api/index.js';
 import { SyncError } from '../../src/main/model/sync-error.js';
 import { serviceForBlock, type SyncHarness } from '../support/sync-harness.js';
 import { startSyncHarness } from '../support/sync-harness.js';
@@ -23,6 +25,19 @@ const FILES = { 'a.txt': 'a', 'b.txt': 'b', 'Sub/c.txt': 'c' };
 const trashed = (h: SyncHarness): string[] => (existsSync(join(h.trashDir, 'files')) ? readdirSync(join(h.trashDir, 'files')) : []);
 
 const pathsUnder = async (h: SyncHarness, place: string): Promise<string[]> => (await h.assets()).filter((asset) => asset.path.startsWith(`${place}/`)).map((asset) => asset.path.slice(place.length + 1));
+
+/** The API, but the answer to moving a folder is lost once after the service moved it (the connection dropped). */
+function losingMoveAnswer(api: AssetApi): AssetApi {
+  const wrapped: AssetApi = Object.create(api) as AssetApi;
+  let lost = false;
+  wrapped.changeFieldOption = async (id, change) => {
+    const answer = await api.changeFieldOption(id, change);
+    if (lost) return answer;
+    lost = true;
+    throw new ApiError({ code: 'NETWORK', method: 'PATCH', path: `/field-options/${id}`, message: 'socket hang up', maybeApplied: true });
+  };
+  return wrapped;
+}
 
 describe('a remap', () => {
   const block = serviceForBlock();
@@ -97,5 +112,24 @@ describe('a remap', () => {
     expect(await pathsUnder(me.h, '/BusyA')).toEqual(['Sub/c.txt', 'a.txt', 'b.txt']);
     expect((await me.once()).converged).toBe(true);
     expect(me.tree()).toEqual(FILES);
+  });
+
+  it('move whose answer was lost: the remap finishes before the next pass, and the next file lands in the new place', async () => {
+    const me = client(await startSyncHarness(block.service, { remotePath: '/LostA', wrapApi: losingMoveAnswer }));
+    block.harnesses.push(me.h);
+    for (const [relPath, content] of Object.entries(FILES)) me.write(relPath, content);
+    expect((await me.once()).converged).toBe(true);
+    const refused = await me.h.engine.addRoot({ path: me.h.folder, remotePath: '/LostB', publishLive: false, remap: 'move' }).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: 'NETWORK' });
+
+    me.write('new.txt', 'new');
+    const result = await me.once();
+    expect(result.converged).toBe(true);
+    expect(total(result, 'trashed')).toBe(0);
+    expect(me.h.engine.roots().map((row) => row.remote_path)).toEqual(['/LostB']);
+    expect(await pathsUnder(me.h, '/LostB')).toEqual(['Sub/c.txt', 'a.txt', 'b.txt', 'new.txt']);
+    expect(await pathsUnder(me.h, '/LostA')).toEqual([]);
+    expect(me.tree()).toEqual({ ...FILES, 'new.txt': 'new' });
+    expect(trashed(me.h)).toEqual([]);
   });
 });

@@ -13,8 +13,11 @@ const SERVICE_TABLES = ['synced', 'folders', 'uploads', 'held_deletes', 'remote_
 export function rootPlaceRows(db: StateDb): (rootId: string, remotePath: string, carry: boolean) => void {
   const place = db.prepare('UPDATE roots SET remote_path = @remotePath WHERE id = @rootId');
   const forget = SERVICE_TABLES.map((table) => db.prepare(`DELETE FROM ${table} WHERE root_id = ?`));
+  // The remap written ahead is finished by this record.
+  const finished = db.prepare<[string]>('DELETE FROM remaps_ahead WHERE root_id = ?');
   return (rootId, remotePath, carry) => {
     place.run({ rootId, remotePath });
+    finished.run(rootId);
     if (!carry) for (const statement of forget) statement.run(rootId);
   };
 }

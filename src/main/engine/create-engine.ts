@@ -25,7 +25,8 @@ import { SyncError } from '../model/sync-error.js';
 import { DEFAULT_RESCAN_INTERVAL_MS, type Engine, type EngineConfig, type EngineDeps, type EngineEvent } from './engine-types.js';
 import { WatchSessions } from './watch-session.js';
 import { refuseOverlap } from './refuse-overlap.js';
-import { moveServiceFolder } from './move-service-folder.js';
+import { moveServiceFolder, type FolderMove } from './move-service-folder.js';
+import type { RemapAhead } from '../db/remap-journal.js';
 import type { RemapChoice } from '../../shared/sync/remap-choice.js';
 
 /** What REMAP_CHOICE_NEEDED says: the two choices, and that the disk is left alone either way. */
@@ -110,7 +111,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
   // Whether watch() follows the service's change feed right now (every root's feed waits for it then).
   let feedFollowed = false;
   /** Each root's pass while it runs, and the roots a remap holds (no pass starts for them meanwhile). */
-  const passing = new Map<string, Promise<PassReport>>();
+  const passing = new Map<string, Promise<PassReport | undefined>>();
   const held = new Set<string>();
   const syncFor = (given: RootRow): RootSync => {
     let sync = syncs.get(given.id);
@@ -169,13 +170,34 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
     return sync;
   };
 
+  /**
+   * One pass over a root, after finishing a remap written ahead and left unfinished (its answer lost,
+   * a crash): until it is, the place the state names and the folder in the service disagree. No pass
+   * runs while it cannot be finished (undefined).
+   */
+  const passRoot = async (row: RootRow): Promise<PassReport | undefined> => {
+    const pending = store.repos.remapsAhead.pending(row.id);
+    if (pending !== undefined) {
+      const finished = await finishRemap(row, pending).then(
+        () => true,
+        (error: unknown) => {
+          log({ level: 'warn', rootId: row.id, message: `the move to ${pending.to} in the service is not finished yet: ${error instanceof Error ? error.message : String(error)}` });
+          return false;
+        },
+      );
+      if (!finished) return undefined;
+    }
+    return syncFor(row).pass();
+  };
+
   const passAll = async (onReport?: (report: PassReport) => void): Promise<PassReport[]> => {
     const reports: PassReport[] = [];
     for (const row of roots.all()) {
       if (deps.skipRoot?.(row.id) === true || held.has(row.id)) continue;
-      const running = syncFor(row).pass();
+      const running = passRoot(row);
       passing.set(row.id, running);
       const report = await running.finally(() => passing.delete(row.id));
+      if (report === undefined) continue;
       onReport?.(report);
       reports.push(report);
     }
@@ -222,15 +244,29 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
     held.add(root.id);
     try {
       for (let running = passing.get(root.id); running !== undefined; running = passing.get(root.id)) await running.catch(() => undefined);
-      const moved = choice === 'move' ? await moveServiceFolder(deps.api, folders, { id: root.id, remotePath: root.remote_path }, remotePath) : undefined;
-      // Nothing in the old place to move: the new place starts as `leave` starts it.
-      records.rootRemapped(root.id, remotePath, moved === 'moved' ? 'move' : 'leave');
-      syncs.delete(root.id);
-      gates.delete(root.id);
-      log({ level: 'info', rootId: root.id, message: moved === 'moved' ? `moved from ${root.remote_path} to ${remotePath} in the service, with its files` : `now syncs with ${remotePath} in the service; ${root.remote_path} keeps what it holds` });
+      // A move is written ahead of its call to the service: a lost answer or a crash leaves it to finish.
+      if (choice === 'move') store.repos.remapsAhead.ahead(root.id, { to: remotePath, choice });
+      await finishRemap(root, { to: remotePath, choice });
     } finally {
       held.delete(root.id);
     }
+  };
+
+  /** Carries out a remap (again, after a lost answer: moving a folder already moved changes nothing). */
+  const finishRemap = async (root: RootRow, { to, choice }: RemapAhead): Promise<void> => {
+    let moved: FolderMove | undefined;
+    try {
+      moved = choice === 'move' ? await moveServiceFolder(deps.api, folders, { id: root.id, remotePath: root.remote_path }, to) : undefined;
+    } catch (error) {
+      // Refused before anything changed in the service: there is nothing to finish.
+      if (error instanceof SyncError) store.repos.remapsAhead.dropped(root.id);
+      throw error;
+    }
+    // Nothing in the old place to move: the new place starts as `leave` starts it.
+    records.rootRemapped(root.id, to, moved === 'moved' ? 'move' : 'leave');
+    syncs.delete(root.id);
+    gates.delete(root.id);
+    log({ level: 'info', rootId: root.id, message: moved === 'moved' ? `moved from ${root.remote_path} to ${to} in the service, with its files` : `now syncs with ${to} in the service; ${root.remote_path} keeps what it holds` });
   };
 
   return {

@@ -13,6 +13,7 @@ import { moveJournal, type MoveJournal } from '../db/move-journal.js';
 import { remoteRepo, type RemoteRepo } from '../db/remote-repo.js';
 import { renameDirRows } from '../db/rename-dir.js';
 import { rootPlaceRows } from '../db/root-place-rows.js';
+import { remapJournal, type RemapJournal } from '../db/remap-journal.js';
 import { rootsRepo, type RootsRepo } from '../db/roots-repo.js';
 import { snapshotsRepo, type SnapshotsRepo } from '../db/snapshots-repo.js';
 import { successorsRepo, type SuccessorsRepo } from '../db/successors-repo.js';
@@ -28,6 +29,8 @@ export interface StateRepos {
   issues: IssuesRepo;
   successors: SuccessorsRepo;
   movesAhead: MoveJournal;
+  /** Remaps that move the root's folder in the service, written ahead (migration 0010). */
+  remapsAhead: RemapJournal;
   /** The folder cache: local directory → Folders option. */
   folders: FoldersRepo;
   remote: RemoteRepo;
@@ -47,6 +50,7 @@ export function stateRepos(db: StateDb): StateRepos {
     issues: issuesRepo(db),
     successors: successorsRepo(db),
     movesAhead: moveJournal(db),
+    remapsAhead: remapJournal(db),
     folders: foldersRepo(db),
     remote: remoteRepo(db),
     conflicts: conflictsRepo(db),
