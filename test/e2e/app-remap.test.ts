@@ -5,7 +5,7 @@
  * place's files along, and the next new file lands in the new place without a restart; "Leave it" keeps
  * the old place's files and uploads the folder's files to the new place; after a restart the next file
  * still lands there. No file on this computer is moved or goes to the Trash at any step. Light and dark
- * screenshots of the question, each checked with axe.
+ * screenshots of the question, wide and at 800×600, each checked with axe.
  */
 import { readdirSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -63,6 +63,10 @@ describe('changing a folder’s place in the service, against the headless app',
       expect((await h.app.controller.getState()).folders[0]?.remotePath).toBe('/ReproA');
       expect(await question.evaluate((element) => element === document.activeElement)).toBe(true);
       await capture(page, `app-remap-question-${colorScheme}`, `remap question (${colorScheme})`);
+      await page.setViewportSize({ width: 800, height: 600 });
+      await question.scrollIntoViewIfNeeded();
+      await capture(page, `app-remap-question-800-${colorScheme}`, `remap question, 800×600 (${colorScheme})`);
+      await page.setViewportSize({ width: 1280, height: 800 });
 
       if (colorScheme === 'light') {
         await question.getByRole('button', { name: 'Cancel' }).click();
