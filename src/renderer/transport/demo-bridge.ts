@@ -8,7 +8,7 @@
  * state and something in every view), `activity-100k`, `loading` (the state never comes), `broken`
  * (the app cannot be reached). connect-bridge.ts also shows `calm` as `stopped` (the app stopped).
  */
-import type { AddFolderRequest, AppBridge, ConflictChoice, CopyItem, PauseSpan } from '../../shared/bridge/app-bridge.js';
+import type { AddFolderRequest, AppBridge, ConflictChoice, CopyItem, PauseSpan, UpdateFolderRequest } from '../../shared/bridge/app-bridge.js';
 import type { ActivityEntry, ActivityKind, AppEvent } from '../../shared/bridge/app-events.js';
 import type { AppSettings, AppState, ConflictView, FolderActivity, FolderView, HeldDeletionsView, NotSyncedView } from '../../shared/bridge/app-state.js';
 import { BridgeError } from '../../shared/bridge/bridge-error.js';
@@ -253,7 +253,7 @@ class DemoBridge implements AppBridge {
     this.publish((state) => ({ ...state, folders: state.folders.filter((view) => view.id !== request.folderId) }));
   }
 
-  async updateFolder(request: { folderId: string; remotePath?: string; publishLive?: boolean }): Promise<void> {
+  async updateFolder(request: UpdateFolderRequest): Promise<void> {
     this.mapFolders(request.folderId, (view) => ({ ...view, remotePath: request.remotePath ?? view.remotePath, publishLive: request.publishLive ?? view.publishLive }));
   }
 
