@@ -3,6 +3,7 @@
  * the outcome of the user's last command. Views read it and call `run` for commands; nothing here
  * decides anything about syncing.
  */
+import { downloadedWords } from '../../shared/bridge/quick-download-words.js';
 import type { AppBridge } from '../../shared/bridge/app-bridge.js';
 import type { AppEvent } from '../../shared/bridge/app-events.js';
 import type { AppState, BridgeErrorData } from '../../shared/bridge/app-state.js';
@@ -101,7 +102,7 @@ export class AppStore {
     // Events may overtake each other across the transport: a finished download never goes back to running.
     if (known !== undefined && known.status !== 'running') return;
     this.downloads = [download, ...this.downloads.filter((entry) => entry.id !== download.id)].slice(0, 20);
-    if (download.status === 'done') this.notify('ok', `Downloaded ${download.filename} (${download.presetName}).`);
+    if (download.status === 'done') this.notify('ok', downloadedWords(download));
   }
 
   private acceptState(state: AppState): void {

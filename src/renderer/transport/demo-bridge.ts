@@ -41,6 +41,8 @@ const demoAssets: QuickSearchResult[] = ['Harbour at dawn.jpg', 'Harbour night.j
   fileType: filename.endsWith('.mov') ? 'VIDEO' : filename.endsWith('.pdf') ? 'DOCUMENT' : 'IMAGE',
   dimensions: filename.endsWith('.jpg') ? { width: 4000, height: 3000 } : null,
   previewUrl: null,
+  // The demo service's presets make raster images: a PDF, a movie or a Photoshop file arrives as it is.
+  presetIds: /\.(jpg|svg)$/.test(filename) ? demoPresets.map((preset) => preset.id) : [],
 }));
 
 function folder(id: string, path: string, remotePath: string, activity: FolderActivity, extra: Partial<FolderView> = {}): FolderView {
@@ -376,10 +378,11 @@ class DemoBridge implements AppBridge {
   async quickDownload(request: QuickDownloadRequest): Promise<QuickDownloadView> {
     const asset = demoAssets.find((candidate) => candidate.assetId === request.assetId);
     if (asset === undefined) throw new BridgeError('NOT_FOUND', `There is no asset ${request.assetId}.`);
-    const presetName = request.presetId === null ? 'Original' : (demoPresets.find((preset) => preset.id === request.presetId)?.name ?? 'Original');
-    const view: QuickDownloadView = { id: this.nextDownload++, assetId: asset.assetId, filename: asset.filename, presetId: request.presetId, presetName, status: 'done', bytesDone: asset.size, bytesTotal: asset.size, path: `${this.state.quickDownload.folder}/${asset.filename}`, error: null };
+    const preset = demoPresets.find((candidate) => candidate.id === request.presetId && asset.presetIds?.includes(candidate.id) === true);
+    const presetName = preset?.name ?? 'Original';
+    const view: QuickDownloadView = { id: this.nextDownload++, assetId: asset.assetId, filename: asset.filename, presetId: preset?.id ?? null, presetName, note: null, status: 'done', bytesDone: asset.size, bytesTotal: asset.size, path: `${this.state.quickDownload.folder}/${asset.filename}`, error: null };
     for (const listener of this.listeners) listener({ type: 'quick-download', download: view });
-    const recent = { assetId: asset.assetId, filename: asset.filename, presetId: request.presetId, presetName, at: new Date().toISOString() };
+    const recent = { assetId: asset.assetId, filename: asset.filename, presetId: preset?.id ?? null, presetName, at: new Date().toISOString() };
     this.publish((state) => ({ ...state, quickDownload: { ...state.quickDownload, recent: [recent, ...state.quickDownload.recent.filter((entry) => entry.assetId !== asset.assetId)].slice(0, 8) } }));
     return view;
   }
