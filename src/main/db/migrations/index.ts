@@ -8,5 +8,6 @@ import uploadJobFolder from './0006-upload-job-folder.js';
 import landingMoves from './0007-landing-moves.js';
 import successors from './0008-successors.js';
 import movesAhead from './0009-moves-ahead.js';
+import activity from './0010-activity.js';
 
-export const migrations: readonly string[] = [engine, remote, unreadFiles, landings, conflictCopyIdentity, uploadJobFolder, landingMoves, successors, movesAhead];
+export const migrations: readonly string[] = [engine, remote, unreadFiles, landings, conflictCopyIdentity, uploadJobFolder, landingMoves, successors, movesAhead, activity];
