@@ -5,7 +5,7 @@
  * it belongs to the account the state shows. It holds no pauses nor transfers (pause-state.ts and
  * transfer-tracker.ts do) and reads no table.
  */
-import type { TokenProvider } from '../api/index.js';
+import type { ApiClient, TokenProvider } from '../api/index.js';
 import { createTokenProvider, login, logout } from '../auth/index.js';
 import type { SignInRequest } from '../../shared/bridge/app-bridge.js';
 import type { AccountState } from '../../shared/bridge/app-state.js';
@@ -13,7 +13,7 @@ import { toBridgeError } from '../../shared/bridge/bridge-error.js';
 import type { AppEdges } from './app-edges.js';
 import { AppError } from './app-error.js';
 import type { AppLifecycle } from './app-state-projection.js';
-import { closeEngineSession, openEngineSession, type EngineSession, type EngineSessionListeners } from './engine-session.js';
+import { closeEngineSession, openEngineSession, type EngineSession, type EngineSessionListeners, type SessionIdentity } from './engine-session.js';
 import type { OpenedSettings } from './opened-settings.js';
 import type { PauseState } from './pause-state.js';
 import type { QuickDownloads } from './quick-downloads.js';
@@ -149,10 +149,10 @@ export class AppSession {
     this.parts.publisher.changed();
   }
 
-  private open(server: string, local: boolean, tokens: TokenProvider, user: { email: string; name: string }): EngineSession {
+  private open(server: string, local: boolean, tokens: TokenProvider, identify: (api: ApiClient) => Promise<SessionIdentity>): Promise<EngineSession> {
     const { transfers } = this.parts;
     const listeners: EngineSessionListeners = { onBytes: transfers.onBytes, onTransfer: transfers.onTransfer, onReport: transfers.onReport, changed: () => this.changed() };
-    return openEngineSession(this.parts.edges, listeners, { server, local, tokens: this.watchSignIn(tokens, server), user, settings: this.parts.settings.read() });
+    return openEngineSession(this.parts.edges, listeners, { server, local, tokens: this.watchSignIn(tokens, server), identify, settings: this.parts.settings.read() });
   }
 
   private begin(next: EngineSession): void {
@@ -170,26 +170,33 @@ export class AppSession {
     if (library === undefined) throw new AppError('NO_LOCAL_LIBRARY', 'This build has no built-in local library; sign in to a server instead.');
     const local = await library.start();
     await this.closeSession();
-    this.accountNow = { kind: 'signed-in', server: local.server, email: local.user.email, name: local.user.name, local: true };
-    this.begin(this.open(local.server, true, local.tokens, local.user));
+    const { id, email, name } = local.user;
+    // The local library is known by name, not by its port: its state is found again whatever port it has.
+    const next = await this.open(local.server, true, local.tokens, async () => ({ user: { email, name }, owner: { service: 'local', userId: id, server: local.server } }));
+    this.accountNow = { kind: 'signed-in', server: local.server, email, name, local: true };
+    this.begin(next);
   }
 
   private async startRemote(server: string): Promise<void> {
-    const { edges } = this.parts;
+    const { edges, settings } = this.parts;
     const tokens = (edges.deps.tokenProvider ?? ((stateDir: string) => createTokenProvider({ stateDir, env: edges.env, store: edges.tokenStore })))(edges.config.stateDir);
     await this.closeSession();
-    let user = { email: '', name: '' };
-    const next = this.open(server, false, tokens, user);
-    try {
-      const me = await next.api.currentUser();
-      user = { email: me.result.email, name: me.result.name ?? me.result.email };
-      this.accountNow = { kind: 'signed-in', server, email: user.email, name: user.name, local: false };
-    } catch (error) {
-      const data = toBridgeError(error);
-      if (data.code === 'NOT_SIGNED_IN') this.accountNow = { kind: 'signed-out', server, reason: data };
-      else this.accountNow = { kind: 'signed-in', server, email: user.email, name: user.name, local: false };
-    }
-    next.user = user;
+    const stored = settings.read().account;
+    const knownUser = stored?.kind === 'remote' && stored.server === server ? (stored.userId ?? null) : null;
+    const next = await this.open(server, false, tokens, async (api) => {
+      try {
+        const me = (await api.currentUser()).result;
+        const user = { email: me.email, name: me.name ?? me.email };
+        this.accountNow = { kind: 'signed-in', server, ...user, local: false };
+        if (knownUser !== me.id) settings.store().update({ account: { kind: 'remote', server, userId: me.id } });
+        return { user, owner: { service: server, userId: me.id, server } };
+      } catch (error) {
+        // Unreachable or signed out: the state of the user who synced with this server last.
+        const data = toBridgeError(error);
+        this.accountNow = data.code === 'NOT_SIGNED_IN' ? { kind: 'signed-out', server, reason: data } : { kind: 'signed-in', server, email: '', name: '', local: false };
+        return { user: { email: '', name: '' }, owner: { service: server, userId: knownUser, server } };
+      }
+    });
     this.begin(next);
   }
 

@@ -17,7 +17,8 @@ import type { HostInfo } from '../../shared/bridge/app-state.js';
 export interface LocalLibrarySession {
   server: string;
   tokens: TokenProvider;
-  user: { email: string; name: string };
+  /** Its admin, as whom the app syncs (the id keys the sync state: store/state-owner.ts). */
+  user: { id: string; email: string; name: string };
 }
 
 export interface LocalLibrary {

@@ -12,6 +12,7 @@ import { NativeWatcher } from '../local/index.js';
 import type { PassReport } from '../sync/root-sync.js';
 import type { TransferEvent } from '../../shared/sync/transfer-event.js';
 import { toBridgeError } from '../../shared/bridge/bridge-error.js';
+import type { StateOwner } from '../store/state-owner.js';
 import type { AppEdges } from './app-edges.js';
 import { AppError } from './app-error.js';
 import { ServiceReachability } from './service-reachability.js';
@@ -41,12 +42,19 @@ export interface EngineSessionListeners {
   changed: () => void;
 }
 
+/** Who the session syncs as, learnt before its engine opens the state (the state belongs to them). */
+export interface SessionIdentity {
+  user: { email: string; name: string };
+  owner: StateOwner;
+}
+
 export interface OpenEngineSession {
   server: string;
   local: boolean;
   /** The account's tokens (already watched for "sign in again"). */
   tokens: TokenProvider;
-  user: { email: string; name: string };
+  /** Asks who is signed in, over the session's own API client; never throws. */
+  identify: (api: ApiClient) => Promise<SessionIdentity>;
   /** The settings now (the bandwidth limits). */
   settings: StoredSettings;
 }
@@ -73,7 +81,8 @@ function gatedApi(api: ApiClient, runner: () => SyncRunner | undefined, uploadin
   };
 }
 
-export function openEngineSession(edges: AppEdges, listeners: EngineSessionListeners, open: OpenEngineSession): EngineSession {
+/** Opens the API client, asks who is signed in, then opens that account's state in the engine. */
+export async function openEngineSession(edges: AppEdges, listeners: EngineSessionListeners, open: OpenEngineSession): Promise<EngineSession> {
   const { config, deps, clock, env } = edges;
   const { server, settings: stored } = open;
   const holder: { runner?: SyncRunner; connectivity?: ServiceReachability; onOnline?: () => void } = {};
@@ -96,20 +105,28 @@ export function openEngineSession(edges: AppEdges, listeners: EngineSessionListe
   });
   const uploading = new Map<string, number>();
   const api = gatedApi(rawApi, () => holder.runner, uploading);
-  const engine = createEngine(
-    { stateDir: config.stateDir, server, ...(config.stableMs === undefined ? {} : { stableMs: config.stableMs }), ...(config.remote === undefined ? {} : { remote: config.remote }) },
-    {
-      api,
-      fs: edges.fs,
-      clock,
-      createWatcher: deps.createWatcher ?? ((root, rules) => new NativeWatcher({ root, rules, clock })),
-      log: (event) => deps.log?.(event),
-      onBytes: listeners.onBytes,
-      onTransfer: listeners.onTransfer,
-      trash: edges.trash,
-      skipRoot: (rootId) => holder.runner?.isRootPaused(rootId) === true,
-    },
-  );
+  let identity: SessionIdentity;
+  let engine: Engine;
+  try {
+    identity = await open.identify(rawApi);
+    engine = createEngine(
+      { stateDir: config.stateDir, server, owner: identity.owner, ...(config.stableMs === undefined ? {} : { stableMs: config.stableMs }), ...(config.remote === undefined ? {} : { remote: config.remote }) },
+      {
+        api,
+        fs: edges.fs,
+        clock,
+        createWatcher: deps.createWatcher ?? ((root, rules) => new NativeWatcher({ root, rules, clock })),
+        log: (event) => deps.log?.(event),
+        onBytes: listeners.onBytes,
+        onTransfer: listeners.onTransfer,
+        trash: edges.trash,
+        skipRoot: (rootId) => holder.runner?.isRootPaused(rootId) === true,
+      },
+    );
+  } catch (error) {
+    rawApi.close();
+    throw error;
+  }
   const runner = new SyncRunner({
     engine,
     clock,
@@ -133,7 +150,7 @@ export function openEngineSession(edges: AppEdges, listeners: EngineSessionListe
     for (const row of engine.roots()) engine.store.retryNow(row.id);
     runner.requestFullPass();
   };
-  return { server, local: open.local, user: open.user, api: rawApi, engine, runner, connectivity, currentRoot: undefined, uploading };
+  return { server, local: open.local, user: identity.user, api: rawApi, engine, runner, connectivity, currentRoot: undefined, uploading };
 }
 
 /** Fails fast what waits on the network, then lets the pass end (and its journal writes land) and closes the engine. */

@@ -12,7 +12,8 @@ import type { RecentQuickDownload } from '../../shared/bridge/quick-download.js'
 import { AppError } from './app-error.js';
 
 /** Who the app syncs as, remembered across starts (the tokens themselves live in the token store). */
-export type StoredAccount = { kind: 'local' } | { kind: 'remote'; server: string } | null;
+/** `userId`: who signed in there last (their sync state is the one opened while the server cannot say). */
+export type StoredAccount = { kind: 'local' } | { kind: 'remote'; server: string; userId?: string } | null;
 
 export interface StoredSettings extends AppSettings {
   account: StoredAccount;
@@ -66,7 +67,7 @@ const schema: Schema<StoredSettings> = {
     anyOf: [
       { type: 'null' },
       { type: 'object', properties: { kind: { const: 'local' } }, required: ['kind'], additionalProperties: false },
-      { type: 'object', properties: { kind: { const: 'remote' }, server: { type: 'string', minLength: 1 } }, required: ['kind', 'server'], additionalProperties: false },
+      { type: 'object', properties: { kind: { const: 'remote' }, server: { type: 'string', minLength: 1 }, userId: { type: 'string', minLength: 1 } }, required: ['kind', 'server'], additionalProperties: false },
     ],
     default: null,
   },

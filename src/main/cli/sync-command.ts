@@ -90,7 +90,8 @@ export async function syncCommand(args: string[], io: CommandIo): Promise<number
   });
   fileLog.write({ level: 'info', message: 'sync started', server, once: values.once === true });
   const engine = createEngine(
-    { stateDir, server, stableMs: integerFlag('stable-ms', values['stable-ms'], 1500, 0, 3_600_000) },
+    // The state of this server (store/state-owner.ts): a state dir that synced elsewhere keeps that state aside.
+    { stateDir, server, owner: { service: server, userId: null, server }, stableMs: integerFlag('stable-ms', values['stable-ms'], 1500, 0, 3_600_000) },
     {
       api,
       fs: new NodeFileSystem({ inline }),

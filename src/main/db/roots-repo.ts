@@ -44,6 +44,8 @@ export function rootsRepo(db: StateDb) {
       else update.run(row);
       return row;
     },
+    /** Adds a root as it is given, id included (a folder carried into another account's state). */
+    insertAs: (row: RootRow) => void insert.run(row),
     setStopped: (id: string, reason: string | null) => void setStopped.run({ reason, id }),
     /** Forgets the root and its whole state (`asset-sync folders remove`). */
     remove: (id: string) => void remove.run(id),

@@ -27,7 +27,7 @@ import { WatchSessions } from './watch-session.js';
 import { refuseOverlap } from './refuse-overlap.js';
 
 export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
-  const store = (deps.openStore ?? openStateStore)(deps.openDb?.() ?? openStateFile(config.stateDir));
+  const store = (deps.openStore ?? openStateStore)(deps.openDb?.() ?? openStateFile(config.stateDir, config.owner));
   const { records } = store;
   const { roots, snapshots, journal, landings, issues, successors, movesAhead, remote, conflicts } = store.repos;
   const folders = new FolderMapper(deps.api, store.repos.folders);

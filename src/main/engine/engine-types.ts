@@ -9,6 +9,7 @@ import type { RootRow } from '../db/roots-repo.js';
 import type { Clock, FileSystem, IgnoreRules, LocalDisk, Trash, Watcher } from '../local/index.js';
 import type { RemoteFeedOptions } from '../remote/remote-feed.js';
 import type { EngineStore, StateStore } from '../store/state-store.js';
+import type { StateOwner } from '../store/state-owner.js';
 import type { PassReport } from '../sync/root-sync.js';
 import type { Planner } from '../sync/plan-pass.js';
 import type { TransferEvent } from '../../shared/sync/transfer-event.js';
@@ -18,6 +19,8 @@ export interface EngineConfig {
   stateDir: string;
   /** The service the roots sync with. */
   server: string;
+  /** Whose state to open (store/state-owner.ts): another account's state is set aside, never reused. */
+  owner?: StateOwner;
   /** A file is uploaded once unchanged for this long (default 1500 ms). */
   stableMs?: number;
   limits?: { filesInFlight?: number; partsInFlight?: number; batchSize?: number };

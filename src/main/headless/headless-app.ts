@@ -108,7 +108,7 @@ export function embeddedLibrary(options: { dataDir: string; port: number; notice
     };
     return {
       server: running.url,
-      user: { email: admin.email, name: admin.name ?? admin.email },
+      user: { id: admin.id, email: admin.email, name: admin.name ?? admin.email },
       tokens: {
         accessToken: async () => (current !== undefined && current.expiresAt > Date.now() ? current.token : mint()),
         refreshed: async (previous) => (current !== undefined && current.token !== previous ? current.token : mint()),

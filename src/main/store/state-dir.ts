@@ -8,14 +8,18 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStateDb, type StateDb } from '../db/open-state-db.js';
 import { openStateStore, type StateStore } from './state-store.js';
+import { openOwnedState, type StateOwner } from './state-owner.js';
 
 /** The state database's file in a state directory. */
 export const stateFile = (stateDir: string): string => join(stateDir, 'state.db');
 
-/** Opens the state directory's database for an engine, creating the directory (owner only) when missing. */
-export function openStateFile(stateDir: string): StateDb {
+/**
+ * Opens the state directory's database for an engine, creating the directory (owner only) when missing:
+ * with an owner, the state of that service and user (state-owner.ts); without, whatever state is there.
+ */
+export function openStateFile(stateDir: string, owner?: StateOwner): StateDb {
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });
-  return openStateDb(stateFile(stateDir));
+  return owner === undefined ? openStateDb(stateFile(stateDir)) : openOwnedState(stateDir, stateFile(stateDir), owner);
 }
 
 /** Runs `read` on the state directory's store and closes it; undefined when the directory holds no state yet. */

@@ -33,3 +33,13 @@ export function settingControl(setting: HostSetting, settings: Pick<AppSettings,
         : { enabled: false, checked: false, hint: 'Only in the desktop app: here, the overview shows conflicts, files that can’t sync and held deletions.' };
   }
 }
+
+/**
+ * The question before signing out: what stops and what stays. The sync state is kept per server and
+ * account, so signing in there again picks up where it left off, and another account starts afresh.
+ */
+export function signOutWords(local: boolean): string {
+  return local
+    ? 'Stop using the local library? Syncing stops. Your files stay on this computer and in the library; using it again picks up where you left off.'
+    : 'Sign out? Syncing stops. Your files stay on this computer and in the service; signing in here again picks up where you left off.';
+}

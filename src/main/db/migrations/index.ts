@@ -9,5 +9,6 @@ import landingMoves from './0007-landing-moves.js';
 import successors from './0008-successors.js';
 import movesAhead from './0009-moves-ahead.js';
 import activity from './0010-activity.js';
+import stateOwner from './0011-state-owner.js';
 
-export const migrations: readonly string[] = [engine, remote, unreadFiles, landings, conflictCopyIdentity, uploadJobFolder, landingMoves, successors, movesAhead, activity];
+export const migrations: readonly string[] = [engine, remote, unreadFiles, landings, conflictCopyIdentity, uploadJobFolder, landingMoves, successors, movesAhead, activity, stateOwner];
