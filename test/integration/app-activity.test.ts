@@ -14,6 +14,8 @@ import { createFreedesktopTrash } from '../../src/main/local/index.js';
 import { LOCAL_SUBDOMAIN } from '../../src/service/bootstrap.js';
 import type { AppState } from '../../src/shared/bridge/app-state.js';
 import { until } from '../support/until.js';
+import { fakeBrowser } from '../support/fake-browser.js';
+import { ADMIN_PASSWORD, startTestService } from '../support/test-service.js';
 import { tempDir } from '../support/temp-dir.js';
 
 interface Setup {
@@ -28,7 +30,7 @@ function setup(): Setup {
   return { base, folder: join(base, 'Asset Sync'), stateDir: join(base, 'state'), dataDir: join(base, 'data') };
 }
 
-function start(where: Setup): Promise<HeadlessApp> {
+function start(where: Setup, deps: { openExternal?: (url: string) => Promise<boolean> } = {}): Promise<HeadlessApp> {
   return startHeadlessApp({
     stateDir: where.stateDir,
     dataDir: where.dataDir,
@@ -39,7 +41,7 @@ function start(where: Setup): Promise<HeadlessApp> {
     remote: { pollIntervalMs: 200, overlapMs: 1000 },
     staticDir: join(where.base, 'no-ui'),
     env: { ASSET_SYNC_ADMIN_PASSWORD: 'a long enough password' },
-    deps: { trash: createFreedesktopTrash({ dataHome: join(where.base, 'trash-home') }) },
+    deps: { trash: createFreedesktopTrash({ dataHome: join(where.base, 'trash-home') }), ...deps },
   });
 }
 
@@ -142,5 +144,33 @@ describe('the app\'s activity', () => {
       { kind: 'folder-move', relPath: 'Shoots 2026', from: 'Shoots' },
       { kind: 'move', relPath: 'Logos/logo.png', from: 'Drafts/logo.png' },
     ]);
+  });
+
+  it('belongs to the state of one server and account: another one starts its own, and the old comes back', async () => {
+    const where = setup();
+    const browser = fakeBrowser({ email: 'admin@localhost', password: ADMIN_PASSWORD });
+    app = await start(where, { openExternal: async (url) => (void browser.openUrl(url), true) });
+    writeFileSync(join(where.folder, 'one.txt'), 'one');
+    await stateWhen((s) => syncedFiles(s) === 1 && s.folders[0]?.activity.kind === 'up-to-date', 'one.txt synced');
+    const local = await app.controller.listActivity({ limit: 10 });
+    expect(local.map((entry) => entry.relPath)).toEqual(['one.txt']);
+
+    const second = await startTestService();
+    try {
+      await app.controller.signOut();
+      await app.controller.signIn({ server: second.url });
+      await stateWhen((s) => s.account.kind === 'signed-in' && syncedFiles(s) === 1, 'one.txt synced to the second server');
+      // The second server's state lists its own upload, and none of the local library's entries.
+      const there = await app.controller.listActivity({ limit: 10 });
+      expect(there.map((entry) => entry.relPath)).toEqual(['one.txt']);
+      expect(there.map((entry) => entry.id)).not.toContain(local[0]?.id);
+
+      await app.controller.signOut();
+      await app.controller.useLocalLibrary();
+      await stateWhen((s) => s.account.kind === 'signed-in' && s.account.local && s.folders.length === 1, 'the local library back');
+      expect(await app.controller.listActivity({ limit: 10 })).toEqual(local);
+    } finally {
+      await second.dispose();
+    }
   });
 });
