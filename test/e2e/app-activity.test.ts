@@ -3,7 +3,8 @@
  * change the app makes on disk is an entry — a file the service binned moved to the Trash, our
  * version of a file both sides changed set aside as a conflict copy, a colleague's new version landing
  * — and the list is kept in the state database, so it is all still there after a restart of the app.
- * A change a command makes (a conflict resolved: our copy to the Trash) is listed as well.
+ * A change a command makes (a conflict resolved: our copy to the Trash) is listed as well. Activity
+ * belongs to the state of one server and account: a window left open lists the one signed in to.
  * Light and dark screenshots of Activity, checked with axe.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -12,13 +13,27 @@ import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { createFreedesktopTrash } from '../../src/main/local/index.js';
 import { tempDir } from '../support/temp-dir.js';
+import { fakeBrowser, type FakeBrowser } from '../support/fake-browser.js';
+import { ADMIN_PASSWORD, startTestService } from '../support/test-service.js';
 import { browserSuite } from './support/browser-suite.js';
 import { capture } from './support/capture.js';
 import { remoteFiles, type HeadlessHarness } from './support/headless-harness.js';
 
 // The app's Trash in a temp dir: what it moves there is checked, and the user's own Trash is left alone.
 const trashHome = tempDir('asset-sync-e2e-trash-');
-const suite = browserSuite({ harness: { deps: { trash: createFreedesktopTrash({ dataHome: trashHome }) } } });
+/** The system browser the app opens to sign in: it signs in to whichever server the test points it at. */
+const systemBrowser: { current: FakeBrowser | undefined } = { current: undefined };
+const suite = browserSuite({
+  harness: {
+    deps: {
+      trash: createFreedesktopTrash({ dataHome: trashHome }),
+      openExternal: async (url) => {
+        void systemBrowser.current?.openUrl(url);
+        return true;
+      },
+    },
+  },
+});
 
 /** The row of the activity list that names `name`, and what it says. */
 function row(page: Page, name: string, says: string): Locator {
@@ -85,6 +100,33 @@ describe('activity against the headless app', { timeout: 240_000 }, () => {
     await h.app.controller.resolveConflict({ conflictId: conflict?.id ?? -1, keep: 'theirs' });
     await row(page, 'notes (conflict ', 'Moved to the Trash').waitFor({ timeout: 45_000 });
     expect(readdirSync(join(trashHome, 'Trash', 'files')).sort()).toEqual([copy, 'old brief.txt'].sort());
+    await page.close();
+  });
+
+  it('lists, in a window left open, the activity of the server and account signed in to', async () => {
+    const h = suite.harness();
+    const page = await suite.browser().newPage();
+    await openActivity(h, page);
+    const trashed = row(page, 'old brief.txt', 'Moved to the Trash');
+    await trashed.waitFor();
+    const second = await startTestService();
+    try {
+      systemBrowser.current = fakeBrowser({ email: 'admin@localhost', password: ADMIN_PASSWORD });
+      await h.app.controller.signOut();
+      await h.app.controller.signIn({ server: second.url });
+      await page.getByRole('link', { name: 'Activity' }).click();
+      // A first sync there: the folder's two files uploaded are that state's whole activity.
+      await page.getByText('2 recent changes').waitFor({ timeout: 60_000 });
+      for (const name of ['logo.txt', 'notes.txt']) await row(page, name, 'Uploaded').waitFor();
+      await expect(trashed.count()).resolves.toBe(0);
+
+      await h.app.controller.signOut();
+      await h.app.controller.useLocalLibrary();
+      await page.getByRole('link', { name: 'Activity' }).click();
+      await trashed.waitFor({ timeout: 60_000 });
+    } finally {
+      await second.dispose();
+    }
     await page.close();
   });
 });

@@ -30,6 +30,8 @@ export class AppStore {
   downloads = $state.raw<QuickDownloadView[]>([]);
   readonly activity: ActivityFeed;
   private nextNotice = 1;
+  /** The server and account the app was last signed in to: each has its own activity. */
+  private owner: string | undefined;
 
   constructor(readonly bridge: AppBridge) {
     this.activity = new ActivityFeed(bridge);
@@ -94,6 +96,10 @@ export class AppStore {
     if (this.state !== null && state.revision < this.state.revision) return;
     this.state = state;
     this.loadError = null;
+    const owner = state.account.kind === 'signed-in' ? `${state.account.server}\u0000${state.account.email}` : undefined;
+    if (owner === undefined) return;
+    if (this.owner !== undefined && owner !== this.owner) this.activity.reset();
+    this.owner = owner;
   }
 
   /**
