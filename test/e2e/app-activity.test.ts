@@ -82,11 +82,13 @@ describe('activity against the headless app', { timeout: 240_000 }, () => {
     const copy = copies()[0] ?? '';
 
     for (const colorScheme of ['light', 'dark'] as const) {
-      const page = await suite.browser().newPage({ colorScheme });
-      await openActivity(h, page);
-      for (const [name, says] of changes) await row(page, name, says).waitFor({ timeout: 45_000 });
-      await capture(page, `app-activity-${colorScheme}`, `activity (${colorScheme})`);
-      await page.close();
+      for (const viewport of [{ width: 1280, height: 800 }, { width: 800, height: 600 }]) {
+        const page = await suite.browser().newPage({ colorScheme, ...viewport });
+        await openActivity(h, page);
+        for (const [name, says] of changes) await row(page, name, says).waitFor({ timeout: 45_000 });
+        await capture(page, `app-activity-${colorScheme}-${viewport.width}`, `activity (${colorScheme}, ${viewport.width}×${viewport.height})`);
+        await page.close();
+      }
     }
 
     await h.restart();
