@@ -53,7 +53,7 @@ describe('everyday flows against the headless app', { timeout: 180_000 }, () => 
     await shell.dispatchEvent('dragover', { dataTransfer });
     await saveScreenshot(page, 'app-drag-over');
     await shell.dispatchEvent('drop', { dataTransfer });
-    await page.getByText('Copied 2 files into Asset Sync.').waitFor();
+    await page.getByText('Copied 2 files into “Asset Sync”. “taken.txt” was already there, so the copy is named “taken (2).txt”.').waitFor();
     expect(readFileSync(join(h.folder, 'dropped.txt'), 'utf8')).toBe('a dropped file');
     expect(readFileSync(join(h.folder, 'taken.txt'), 'utf8')).toBe('already here');
     expect(readFileSync(join(h.folder, 'taken (2).txt'), 'utf8')).toBe('a second one, same name as a file in the folder');

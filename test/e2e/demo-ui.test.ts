@@ -80,6 +80,20 @@ describe('the UI against the demo bridge', { timeout: 120_000 }, () => {
     await broken.close();
   });
 
+  it('says the app is not running in place of its last state, in a banner and on every line that had one', async () => {
+    for (const [scheme, width, height] of [['light', 1280, 800], ['dark', 1280, 800], ['light', 800, 600], ['dark', 800, 600]] as const) {
+      const page = await suite.browser().newPage({ colorScheme: scheme, width, height });
+      await page.goto(`${suite.renderer().url}?demo=stopped#/overview`);
+      await page.getByRole('alert').getByText('Asset Sync is not running').waitFor();
+      await expect(page.locator('.overall').innerText()).resolves.toMatch(/^Not running/);
+      expect(await page.getByTestId('folder-state').allInnerTexts()).toEqual(Array.from({ length: 3 }, () => 'Not syncing while Asset Sync is stopped'));
+      // What it shows is how things were: none of it takes a click.
+      await expect(page.getByRole('button', { name: 'Sync now' }).evaluate((button) => button.closest('[inert]') !== null)).resolves.toBe(true);
+      await captureDemo(page, `stopped-${scheme}-${width}`);
+      await page.close();
+    }
+  });
+
   it('resolves conflicts each way, retries, confirms held deletions', async () => {
     const page = await open('busy', 'conflicts');
     await page.getByRole('heading', { name: 'wordmark.png' }).waitFor();
@@ -165,7 +179,7 @@ describe('the UI against the demo bridge', { timeout: 120_000 }, () => {
     await row.dispatchEvent('dragenter', { dataTransfer });
     await row.dispatchEvent('dragover', { dataTransfer });
     await row.dispatchEvent('drop', { dataTransfer });
-    await page.getByText('Copied 1 file into Campaigns 2026.').waitFor();
+    await page.getByText('Copied 1 file into “Campaigns 2026”.').waitFor();
     await page.getByRole('link', { name: 'Activity' }).click();
     await page.getByText('dropped.txt').waitFor();
     await page.close();

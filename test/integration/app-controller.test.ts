@@ -119,7 +119,7 @@ describe('the app controller with the local library', () => {
 
     const [library] = (await app.controller.getState()).folders;
     if (library === undefined) throw new Error('no default folder');
-    await app.controller.updateFolder({ folderId: library.id, remotePath: '/Library' });
+    await app.controller.updateFolder({ folderId: library.id, remotePath: '/Library', remap: 'leave' });
     await app.controller.addFolder({ path: design, remotePath: '/Design', publishLive: false });
     await expect(app.controller.updateFolder({ folderId: library.id, remotePath: '/Design/Old' })).rejects.toMatchObject({
       code: 'FOLDERS_OVERLAP',
@@ -244,7 +244,7 @@ describe('the app controller with the local library', () => {
     writeFileSync(join(where.folder, 'a.png'), 'already here');
     const state = await stateWhen((s) => syncedFiles(s) === 1, 'a.png synced');
     const result = await app.controller.copyIn({ folderId: folderOf(state)?.id ?? '', relDir: '', items: [{ kind: 'path', path: join(outside, 'a.png') }] });
-    expect(result).toEqual({ copied: 1 });
+    expect(result).toEqual({ copied: 1, renamed: [{ asked: 'a.png', named: 'a (2).png' }] });
     expect(readFileSync(join(where.folder, 'a (2).png'), 'utf8')).toBe('dropped');
     expect(readFileSync(join(where.folder, 'a.png'), 'utf8')).toBe('already here');
     expect(existsSync(join(outside, 'a.png'))).toBe(true);

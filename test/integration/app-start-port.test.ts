@@ -1,6 +1,7 @@
 /**
  * `asset-sync start` and its ports: a port another program holds is refused with PORT_IN_USE and the
  * flag that picks another one, and a port flag that is not a port is a usage error naming the flag.
+ * The browser UI's usual port, when taken, gives way to a free one for that run, and the app says so.
  * Each busy port here is a plain TCP server on 127.0.0.1, closed by the test.
  */
 import { existsSync } from 'node:fs';
@@ -13,13 +14,13 @@ import { tempDir } from '../support/temp-dir.js';
 
 const servers: Server[] = [];
 
-/** A port held by another program: a bare TCP server on 127.0.0.1. */
-async function occupiedPort(): Promise<number> {
+/** A port held by another program (the given one, or any free one): a bare TCP server on 127.0.0.1. */
+async function occupiedPort(port = 0): Promise<number> {
   const server = createServer();
   servers.push(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
+    server.listen(port, '127.0.0.1', resolve);
   });
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('the test server has no port');
@@ -72,6 +73,30 @@ describe('asset-sync start on a busy port', () => {
     expect(io.errLines.at(-1)).toBe(
       `asset-sync: Port ${port} on 127.0.0.1 is in use (another Asset Sync, or another program). Start on another port with \`asset-sync start --ui-port ${port + 1}\` (\`npm start -- --ui-port ${port + 1}\`), or stop the program using it. [PORT_IN_USE]`,
     );
+  });
+});
+
+describe('asset-sync start at its usual address', () => {
+  it("starts the window at a free port when its usual one is taken, and says where and how to choose", { timeout: 60_000 }, async () => {
+    const base = tempDir('asset-sync-start-port-');
+    const first = recordingIo({ ASSET_SYNC_ADMIN_PASSWORD: 'a long enough password' });
+    const running = main(startArgs(base, ['--port', '0', '--ui-port', '0']), first);
+    await expect.poll(() => first.outLines.some((line) => line.includes('/?secret=')), { timeout: 30_000 }).toBe(true);
+    const usual = Number(/127\.0\.0\.1:(\d+)\//.exec(first.outLines.join('\n'))?.[1]);
+    first.interrupt();
+    expect(await running).toBe(0);
+
+    await occupiedPort(usual);
+    const io = recordingIo({ ASSET_SYNC_ADMIN_PASSWORD: 'a long enough password' });
+    const again = main(startArgs(base, ['--port', '0']), io);
+    await expect.poll(() => io.outLines.some((line) => line.includes('/?secret=')), { timeout: 30_000 }).toBe(true);
+    const now = Number(/127\.0\.0\.1:(\d+)\//.exec(io.outLines.join('\n'))?.[1]);
+    expect(now).not.toBe(usual);
+    expect(io.errLines).toContain(
+      `The window's usual port ${usual} is in use (another Asset Sync, or another program), so this time it is at http://127.0.0.1:${now}: tabs open at the usual address will not find it. Start with --ui-port N to choose the port.`,
+    );
+    io.interrupt();
+    expect(await again).toBe(0);
   });
 });
 

@@ -45,7 +45,7 @@ export function createRecordingBridge(): RecordingBridge {
     retry: (request) => record('retry', [request], undefined),
     confirmDeletions: (request) => record('confirmDeletions', [request], undefined),
     restoreDeletions: (request) => record('restoreDeletions', [request], undefined),
-    copyIn: (request) => record('copyIn', [request], { copied: request.items.length }),
+    copyIn: (request) => record('copyIn', [request], { copied: request.items.length, renamed: [] }),
     signIn: (request) => record('signIn', [request], { authorizeUrl: `${request.server}/authorize` }),
     useLocalLibrary: () => record('useLocalLibrary', [], undefined),
     signOut: () => record('signOut', [], undefined),

@@ -8,6 +8,7 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { AppBridge, CopyItem } from '../../shared/bridge/app-bridge.js';
 import { toBridgeError } from '../../shared/bridge/bridge-error.js';
+import type { RenamedCopy } from '../../shared/bridge/copy-result.js';
 import type { ActivityLog } from './activity-log.js';
 import type { AppSession } from './app-session.js';
 import type { AppController } from './app-types.js';
@@ -34,18 +35,24 @@ export function copyCommands({ session, activity, changed }: CopyCommandParts): 
       const current = session.require();
       const root = rootOf(current, request.folderId);
       const dir = await targetDir(root.path, request.relDir);
+      const inFolder = (path: string): string => relative(root.path, join(dir, path)).split('\\').join('/');
       let copied = 0;
+      const renamed: RenamedCopy[] = [];
       for (const item of request.items as readonly CopyItem[]) {
         if (item.kind === 'path') {
-          copied += await copyPathInto(item.path, dir, copyProgress(root.id, root.path));
+          const result = await copyPathInto(item.path, dir, copyProgress(root.id, root.path));
+          copied += result.copied;
+          renamed.push(...result.renamed.map((entry) => ({ asked: inFolder(entry.asked), named: inFolder(entry.named) })));
         } else {
           const body = Readable.fromWeb(item.body.stream() as NodeReadableStream<Uint8Array>);
-          await copyStreamInto(body, dir, item.relPath, { size: item.body.size, lastModified: item.lastModified }, copyProgress(root.id, root.path));
+          const named = await copyStreamInto(body, dir, item.relPath, { size: item.body.size, lastModified: item.lastModified }, copyProgress(root.id, root.path));
           copied++;
+          const asked = item.relPath.split('/').filter((part) => part !== '' && part !== '.').join('/');
+          if (named !== asked) renamed.push({ asked: inFolder(asked), named: inFolder(named) });
         }
       }
       changed();
-      return { copied };
+      return { copied, renamed };
     },
 
     async copyInStream(request) {

@@ -26,8 +26,11 @@ describe('copying in', () => {
     mkdirSync(join(source, 'Shots'));
     writeFileSync(join(source, 'Shots', 'b.png'), 'b');
     writeFileSync(join(target, 'a.png'), 'old');
-    expect(await copyPathInto(join(source, 'a.png'), target, quiet)).toBe(1);
-    expect(await copyPathInto(join(source, 'Shots'), target, quiet)).toBe(1);
+    expect(await copyPathInto(join(source, 'a.png'), target, quiet)).toEqual({ copied: 1, renamed: [{ asked: 'a.png', named: 'a (2).png' }] });
+    expect(await copyPathInto(join(source, 'Shots'), target, quiet)).toEqual({ copied: 1, renamed: [] });
+    // A folder whose name is taken is renamed once; what it holds keeps its names inside the new folder.
+    expect(await copyPathInto(join(source, 'Shots'), target, quiet)).toEqual({ copied: 1, renamed: [{ asked: 'Shots', named: 'Shots (2)' }] });
+    expect(readFileSync(join(target, 'Shots (2)', 'b.png'), 'utf8')).toBe('b');
     expect(readFileSync(join(target, 'a.png'), 'utf8')).toBe('old');
     expect(readFileSync(join(target, 'a (2).png'), 'utf8')).toBe('new');
     expect(readFileSync(join(target, 'Shots', 'b.png'), 'utf8')).toBe('b');

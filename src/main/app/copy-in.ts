@@ -1,7 +1,7 @@
 /**
  * Drag and drop into a synced folder: files and folders are copied, never moved (the source is the
  * user's and stays where it was); a name that already exists gets ` (2)`, ` (3)`, … before its
- * extension, so nothing in the folder is ever overwritten. Browser drops arrive as byte streams; they
+ * extension, so nothing in the folder is ever overwritten, and the caller learns every name so given. Browser drops arrive as byte streams; they
  * are written to a temp name and renamed into place, so the watcher never uploads half a file.
  */
 import { createWriteStream } from 'node:fs';
@@ -12,6 +12,7 @@ import type { Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { resolveInsideRoot } from '../local/index.js';
 import { NodeFileSystem } from '../local/index.js';
+import type { RenamedCopy } from '../../shared/bridge/copy-result.js';
 import { AppError } from './app-error.js';
 
 /** `a.png`, then `a (2).png`, `a (3).png`, …: the first name `exists` says is free. */
@@ -49,18 +50,34 @@ export interface CopyProgress {
   finished(token: number, error?: unknown): void;
 }
 
-/** Copies a file or a folder (recursively) from this machine into `dir`; answers the files copied. */
-export async function copyPathInto(source: string, dir: string, progress: CopyProgress): Promise<number> {
+/** A path below `dir`, with forward slashes whatever the platform. */
+const below = (dir: string, path: string): string => relative(dir, path).split('\\').join('/');
+
+/**
+ * Copies a file or a folder (recursively) from this machine into `dir`; answers the files copied and
+ * every item that got another name than its own (paths relative to `dir`).
+ */
+export async function copyPathInto(source: string, dir: string, progress: CopyProgress): Promise<{ copied: number; renamed: RenamedCopy[] }> {
+  const renamed: RenamedCopy[] = [];
+  const copied = await copyPathBelow(source, dir, progress, (asked, named) => {
+    if (asked !== named) renamed.push({ asked: below(dir, asked), named: below(dir, named) });
+  });
+  return { copied, renamed };
+}
+
+async function copyPathBelow(source: string, dir: string, progress: CopyProgress, landed: (asked: string, named: string) => void): Promise<number> {
   const stat = await lstat(source).catch((error: unknown) => {
     throw new AppError('COPY_FAILED', `Cannot read ${source}: ${error instanceof Error ? error.message : String(error)}`);
   });
   await mkdir(dir, { recursive: true });
+  const asked = join(dir, basename(source));
   const name = await freeName(dir, basename(source), pathExists);
   const target = join(dir, name);
   if (stat.isDirectory()) {
     await mkdir(target);
+    landed(asked, target);
     let copied = 0;
-    for (const entry of await readdir(source)) copied += await copyPathInto(join(source, entry), target, progress);
+    for (const entry of await readdir(source)) copied += await copyPathBelow(join(source, entry), target, progress, landed);
     return copied;
   }
   if (!stat.isFile()) return 0;
@@ -69,7 +86,7 @@ export async function copyPathInto(source: string, dir: string, progress: CopyPr
   try {
     await copyFile(source, temporary);
     await utimes(temporary, stat.atimeMs / 1000, stat.mtimeMs / 1000);
-    await placeWithoutOverwrite(temporary, dir, name, target);
+    landed(asked, await placeWithoutOverwrite(temporary, dir, name, target));
     progress.bytes(token, stat.size);
     progress.finished(token);
     return 1;
@@ -139,7 +156,7 @@ export async function copyStreamInto(
     }
     const final = await placeWithoutOverwrite(temporary, folder, fileName, target);
     progress.finished(token);
-    return relative(dir, final).split('\\').join('/');
+    return below(dir, final);
   } catch (error) {
     await rm(temporary, { force: true });
     progress.finished(token, error);

@@ -10,6 +10,7 @@ import { dirname, resolve as resolvePath } from 'node:path';
 import { markerPath } from '../local/index.js';
 import { resolveConflict as resolveConflictOnDisk } from '../sync/resolve-conflict.js';
 import type { AppBridge } from '../../shared/bridge/app-bridge.js';
+import { isRemapChoice } from '../../shared/sync/remap-choice.js';
 import type { AppEdges } from './app-edges.js';
 import { AppError } from './app-error.js';
 import type { AppSession } from './app-session.js';
@@ -65,7 +66,11 @@ export function folderCommands({ edges, session, pauses, activity, changed }: Fo
       const current = session.require();
       const root = current.engine.store.root(request.folderId);
       if (root === undefined) throw new AppError('NOT_FOUND', `There is no synced folder ${request.folderId}.`);
-      await current.engine.addRoot({ path: root.path, remotePath: request.remotePath ?? root.remote_path, publishLive: request.publishLive ?? root.publish_live === 1 });
+      if (request.remap !== undefined && !isRemapChoice(request.remap)) throw new AppError('INVALID_REQUEST', `remap is "move" or "leave", got ${JSON.stringify(request.remap)}.`);
+      const input = { path: root.path, remotePath: request.remotePath ?? root.remote_path, publishLive: request.publishLive ?? root.publish_live === 1, ...(request.remap === undefined ? {} : { remap: request.remap }) };
+      // A new place is taken between passes: the pass in flight ends first, on the old place.
+      if (input.remotePath !== root.remote_path) await current.runner.exclusive(() => current.engine.addRoot(input));
+      else await current.engine.addRoot(input);
       current.runner.rootsChanged();
       changed();
     },

@@ -12,6 +12,7 @@ import { defaultDataDir, stateDirOf } from '../headless/client-dirs.js';
 import { openInBrowser } from '../headless/open-browser.js';
 import { startHeadlessApp } from '../headless/headless-app.js';
 import { PortInUseError } from '../headless/port-in-use.js';
+import { DEFAULT_UI_PORT } from '../headless/ui-server.js';
 import type { CommandIo } from '../../platform/cli/command-io.js';
 
 export const startHelp = `Usage: asset-sync start [--state DIR] [--data DIR] [--folder DIR] [--port N] [--ui-port N] [--no-open]
@@ -22,7 +23,8 @@ browser. With no account yet it uses the built-in local library and syncs ~/Asse
   --data DIR     the built-in local library's data (default $XDG_DATA_HOME/asset-sync/service)
   --folder DIR   the folder a new local library syncs (default ~/Asset Sync)
   --port N       the local library's port on 127.0.0.1 (default 7480; 0 picks a free one)
-  --ui-port N    the browser UI's port on 127.0.0.1 (default: any free one)
+  --ui-port N    the browser UI's port on 127.0.0.1, kept for later starts (default: the one it
+                 had last time, first ${DEFAULT_UI_PORT}; when that is taken, a free one this time)
   --no-open      print the UI's address instead of opening a browser
   --headless     do not try the desktop window`;
 
@@ -73,7 +75,7 @@ export async function startCommand(args: string[], io: CommandIo): Promise<numbe
   }
   // Checked before either path starts, so the desktop window gets no port the headless app would refuse.
   const servicePort = portFlag('port', values.port, 7480);
-  const uiPort = portFlag('ui-port', values['ui-port'], 0);
+  const uiPort = values['ui-port'] === undefined ? undefined : portFlag('ui-port', values['ui-port'], 0);
   const desktop = values.headless === true ? ({ available: false, reason: '--headless was given' } as const) : await probeDesktop(io.env);
   if (desktop.available) return desktop.launch(args);
 
@@ -83,7 +85,7 @@ export async function startCommand(args: string[], io: CommandIo): Promise<numbe
     stateDir,
     dataDir: resolve(values.data ?? defaultDataDir(io.env)),
     servicePort,
-    uiPort,
+    ...(uiPort === undefined ? {} : { uiPort }),
     ...(values.folder === undefined ? {} : { folder: resolve(values.folder) }),
     env: io.env,
     notice: (line) => io.err(line),

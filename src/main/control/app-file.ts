@@ -3,9 +3,9 @@
  * and secret, and its pid). Written 0600 from its first byte (the secret is a key to the app), removed
  * on exit; a file left by a crash is told apart by its pid and by the server not answering.
  */
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { writePrivateFile } from './private-file.js';
 
 export const APP_FILE = 'app.json';
 
@@ -22,16 +22,7 @@ export function appFilePath(stateDir: string): string {
 }
 
 export async function writeAppFile(stateDir: string, file: AppFile): Promise<void> {
-  const target = appFilePath(stateDir);
-  const temporary = join(stateDir, `.${APP_FILE}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(temporary, 'wx', 0o600);
-  try {
-    await handle.writeFile(`${JSON.stringify(file, null, 2)}\n`, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await rename(temporary, target);
+  await writePrivateFile(appFilePath(stateDir), `${JSON.stringify(file, null, 2)}\n`);
 }
 
 export async function removeAppFile(stateDir: string, secret: string): Promise<void> {

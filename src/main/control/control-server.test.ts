@@ -53,7 +53,7 @@ function fakeTarget() {
     retry: record('retry'),
     confirmDeletions: record('confirmDeletions'),
     restoreDeletions: record('restoreDeletions'),
-    copyIn: async () => ({ copied: 0 }),
+    copyIn: async () => ({ copied: 0, renamed: [] }),
     signIn: async () => ({ authorizeUrl: 'http://example.invalid/authorize' }),
     useLocalLibrary: record('useLocalLibrary'),
     signOut: record('signOut'),
@@ -160,7 +160,7 @@ describe('the control server', () => {
     expect((await send(server.port, { path: '/?secret=wrong' })).status).toBe(403);
     expect((await send(server.port, { path: '/' })).status).toBe(401);
     expect((await send(server.port, { method: 'POST', path: '/api/getState', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(401);
-    const forged = await send(server.port, { method: 'POST', path: '/api/getState', headers: { cookie: 'asset_sync_session=forged', 'content-type': 'application/json' }, body: '{}' });
+    const forged = await send(server.port, { method: 'POST', path: '/api/getState', headers: { cookie: `asset_sync_session_${server.port}=forged`, 'content-type': 'application/json' }, body: '{}' });
     expect(forged.status).toBe(401);
     expect(JSON.parse(forged.body).error.code).toBe('NOT_AUTHORISED');
     const badBearer = await send(server.port, { method: 'POST', path: '/api/getState', headers: { authorization: 'Bearer nope', 'content-type': 'application/json' }, body: '{}' });
@@ -301,7 +301,7 @@ describe('the control server', () => {
     // With the secret, the page's link opens the window: the answer carries a session cookie.
     const withSecret = await send(server.port, { path: `/nope?secret=${server.secret}`, headers: browser });
     const session = withSecret.headers['set-cookie']?.[0]?.split(';')[0] ?? '';
-    expect(session).toMatch(/^asset_sync_session=/);
+    expect(session).toMatch(new RegExp(`^asset_sync_session_${server.port}=`));
     expect((await send(server.port, { path: '/', headers: { ...browser, cookie: session } })).body).toContain('<title>Asset Sync</title>');
     expect((await send(server.port, { path: '/nope?secret=wrong', headers: browser })).headers['set-cookie']).toBeUndefined();
     // Its look comes from this server (the CSP allows no inline style), with no session needed.

@@ -16,7 +16,7 @@ import { bridgeMethods, type AppBridge, type BridgeMethod } from '../../shared/b
 import { BridgeError, toBridgeError } from '../../shared/bridge/bridge-error.js';
 import type { BridgeErrorData } from '../../shared/bridge/app-state.js';
 import type { StreamCopyRequest } from '../app/app-types.js';
-import { Sessions, checkSite, newSecret, sessionCookieHeader } from './request-guard.js';
+import { Sessions, checkSite, newSecret } from './request-guard.js';
 import { SECURITY_HEADERS, serveStatic } from './static-files.js';
 
 /** What the server needs of the app: the bridge, plus streamed copies for browser drops. */
@@ -32,6 +32,10 @@ export interface ControlServerOptions {
   port?: number;
   /** The secret to use (default: 32 random bytes). */
   secret?: string;
+  /** Signs the session cookies (default: 32 random bytes, so sessions end with the server). */
+  cookieKey?: string;
+  /** How soon a browser's event stream tries again after it dropped (default 1 s). */
+  reconnectMs?: number;
   /** SSE keep-alive comment interval (default 15 s). */
   heartbeatMs?: number;
 }
@@ -194,14 +198,15 @@ const isMethod = (name: string): name is BridgeMethod => (bridgeMethods as reado
 
 export async function startControlServer(options: ControlServerOptions): Promise<ControlServer> {
   const secret = options.secret ?? newSecret();
-  const sessions = new Sessions(secret);
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   const streams = new Set<ServerResponse>();
   let port = 0;
+  const sessions = new Sessions(secret, options.cookieKey ?? newSecret(), () => port);
 
   const events = (request: IncomingMessage, response: ServerResponse): void => {
     response.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
-    response.write(': connected\n\n');
+    // A dropped stream (the app stopped) is tried again this soon, so a restarted app is found quickly.
+    response.write(`retry: ${options.reconnectMs ?? 1000}\n: connected\n\n`);
     streams.add(response);
     const unsubscribe = options.target.subscribe((event) => {
       response.write(`data: ${JSON.stringify(event)}\n\n`);
@@ -259,7 +264,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
         sendPage(response, 403, 'Wrong link', 'This link is not valid (any more). Use the address Asset Sync printed when it started.');
         return;
       }
-      response.writeHead(303, { ...SECURITY_HEADERS, 'set-cookie': sessionCookieHeader(sessions.open()), location: '/', 'cache-control': 'no-store' });
+      response.writeHead(303, { ...SECURITY_HEADERS, 'set-cookie': sessions.cookieHeader(), location: '/', 'cache-control': 'no-store' });
       response.end();
       return;
     }
@@ -269,7 +274,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
       if (!page) sendError(response, 401, { name: 'BridgeError', code: 'NOT_AUTHORISED', message: 'Open the address Asset Sync printed when it started (it carries the key).' });
       else if (url.pathname === '/') sendPage(response, 401, 'Asset Sync', 'Open the address Asset Sync printed when it started: it carries the key to this window.');
       // A wrong path with the right secret: the page says so, and its link opens the window.
-      else if (offered !== null && sessions.matchesSecret(offered)) sendNoSuchPage(response, { 'set-cookie': sessionCookieHeader(sessions.open()) });
+      else if (offered !== null && sessions.matchesSecret(offered)) sendNoSuchPage(response, { 'set-cookie': sessions.cookieHeader() });
       else sendNoSuchPage(response);
       return;
     }

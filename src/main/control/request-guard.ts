@@ -6,12 +6,27 @@
  *   and no CORS header is ever sent, so other pages can neither read answers nor preflight writes;
  * - every API request proves it knows the secret: the session cookie the secret was exchanged for
  *   (HttpOnly, SameSite=Strict), or `Authorization: Bearer <secret>` (the CLI).
+ * The secret is new at every start (the printed URL is a key for this run only); a session cookie is
+ * signed with the cookie key, which the state dir keeps across starts (ui-address.ts), so an open tab
+ * or a bookmark gets back in when the app starts again, for SESSION_DAYS after the secret was shown.
  * Secrets are compared in constant time and never logged or echoed.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
-export const SESSION_COOKIE = 'asset_sync_session';
+/** How long a browser stays let in after it showed the secret, across restarts of the app. */
+export const SESSION_DAYS = 30;
+const SESSION_SECONDS = SESSION_DAYS * 24 * 3600;
+/** A cookie dated this far ahead of the clock is not one this app made. */
+const CLOCK_SKEW_SECONDS = 300;
+
+/**
+ * The session cookie's name carries the port: cookies are shared by every port of 127.0.0.1, and two
+ * apps (two state dirs) in one browser must not overwrite each other's session.
+ */
+export function sessionCookieName(port: number): string {
+  return `asset_sync_session_${port}`;
+}
 
 export type GuardVerdict = { ok: true } | { ok: false; status: number; code: 'WRONG_HOST' | 'CROSS_ORIGIN' | 'NOT_AUTHORISED'; message: string };
 
@@ -67,17 +82,24 @@ export function bearerToken(request: IncomingMessage): string | undefined {
   return match?.[1];
 }
 
-/** The server's sessions: the secret, and the cookies it was exchanged for. */
+/**
+ * The server's sessions: the secret, and the cookies it was exchanged for. A cookie is
+ * `<issued seconds>.<random>.<HMAC-SHA256 of both under the cookie key>`, checked without any list, so
+ * it stays good across restarts that keep the cookie key, until it is SESSION_DAYS old.
+ */
 export class Sessions {
-  private readonly cookies = new Set<string>();
-
-  constructor(private readonly secret: string) {}
+  constructor(
+    private readonly secret: string,
+    private readonly cookieKey: string,
+    /** The server's port, known once it listens (the cookie's name carries it). */
+    private readonly port: () => number,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** A new session cookie for a browser that showed the secret. */
   open(): string {
-    const cookie = randomBytes(32).toString('base64url');
-    this.cookies.add(cookie);
-    return cookie;
+    const claim = `${Math.floor(this.now() / 1000)}.${randomBytes(18).toString('base64url')}`;
+    return `${claim}.${this.sign(claim)}`;
   }
 
   matchesSecret(given: string): boolean {
@@ -88,14 +110,30 @@ export class Sessions {
   authorised(request: IncomingMessage): boolean {
     const bearer = bearerToken(request);
     if (bearer !== undefined) return sameSecret(bearer, this.secret);
-    const cookie = cookieValue(request, SESSION_COOKIE);
-    if (cookie === undefined) return false;
-    for (const known of this.cookies) if (sameSecret(cookie, known)) return true;
-    return false;
+    const cookie = cookieValue(request, sessionCookieName(this.port()));
+    return cookie !== undefined && this.validCookie(cookie);
+  }
+
+  /** The Set-Cookie header of a new session. */
+  cookieHeader(): string {
+    return sessionCookieHeader(this.port(), this.open());
+  }
+
+  private validCookie(cookie: string): boolean {
+    const match = /^(\d{1,12})\.([A-Za-z0-9_-]{24})\.([A-Za-z0-9_-]{43})$/.exec(cookie);
+    if (match === null) return false;
+    const [, issued = '', , mac = ''] = match;
+    const age = Math.floor(this.now() / 1000) - Number(issued);
+    if (age > SESSION_SECONDS || age < -CLOCK_SKEW_SECONDS) return false;
+    return sameSecret(mac, this.sign(cookie.slice(0, cookie.lastIndexOf('.'))));
+  }
+
+  private sign(claim: string): string {
+    return createHmac('sha256', this.cookieKey).update(`asset-sync session ${claim}`).digest('base64url');
   }
 }
 
-/** The Set-Cookie header of a session: not readable by scripts, never sent by other sites. */
-export function sessionCookieHeader(cookie: string): string {
-  return `${SESSION_COOKIE}=${cookie}; HttpOnly; SameSite=Strict; Path=/`;
+/** The Set-Cookie header of a session: not readable by scripts, never sent by other sites, kept SESSION_DAYS. */
+export function sessionCookieHeader(port: number, cookie: string): string {
+  return `${sessionCookieName(port)}=${cookie}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${SESSION_SECONDS}`;
 }

@@ -1,5 +1,5 @@
 /**
- * The app's activity entries (migration 0010), newest kept: a batch of entries written (new ones and
+ * The app's activity entries (migration 0012), newest kept: a batch of entries written (new ones and
  * ones that changed, by id) and the rows older than the newest `cap` dropped, by the caller's
  * transaction (the state store's `keepActivity`).
  */

@@ -61,7 +61,7 @@ describe('the bridge over IPC', () => {
         { kind: 'bytes', relPath: 'b.txt', lastModified: 5, body: new Blob(['hello']) },
       ],
     });
-    expect(result).toEqual({ copied: 2 });
+    expect(result).toEqual({ copied: 2, renamed: [] });
     const request = controller.calls[0]?.args[0] as { items: [unknown, { body: Blob }] };
     expect(request.items[0]).toEqual({ kind: 'path', path: '/tmp/a.png' });
     expect(request.items[1].body).toBeInstanceOf(Blob);

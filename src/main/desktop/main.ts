@@ -8,12 +8,13 @@
  * desktop-launcher.ts as `electron dist/main/desktop/main.js [--state DIR] [--data DIR] [--folder DIR]`.
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { BrowserWindow, Menu, Notification, Tray, app, ipcMain, nativeImage, nativeTheme, protocol, safeStorage, session, shell } from 'electron';
 import type { ActivityEntry } from '../../shared/bridge/app-events.js';
 import type { AppState, HostInfo } from '../../shared/bridge/app-state.js';
+import { copyOutcome } from '../../shared/bridge/copy-result.js';
 import { createAppController } from '../app/app-controller.js';
 import type { AppControllerDeps } from '../app/app-types.js';
 import { embeddedLibrary } from '../headless/headless-app.js';
@@ -120,9 +121,14 @@ async function start(): Promise<void> {
       notify({ title: 'Could not copy the dropped files', body: drop.message, route: '#/' });
       return;
     }
-    void controller.copyIn({ folderId: drop.folderId, relDir: '', items: drop.paths.map((path) => ({ kind: 'path', path })) }).catch((error: unknown) => {
-      notify({ title: 'Could not copy the dropped files', body: error instanceof Error ? error.message : String(error), route: '#/' });
-    });
+    const folder = state?.folders.find((view) => view.id === drop.folderId);
+    void controller
+      .copyIn({ folderId: drop.folderId, relDir: '', items: drop.paths.map((path) => ({ kind: 'path', path })) })
+      // The tray shows no target before the drop, so the notification says where the files went and what they are called.
+      .then((result) => notify({ title: 'Asset Sync', body: copyOutcome(result, basename(folder?.path ?? homeFolder)), route: '#/activity' }))
+      .catch((error: unknown) => {
+        notify({ title: 'Could not copy the dropped files', body: error instanceof Error ? error.message : String(error), route: '#/' });
+      });
   });
   const run = (action: TrayAction): void => {
     const done = (promise: Promise<unknown>): void => void promise.catch((error: unknown) => notify({ title: 'Asset Sync', body: error instanceof Error ? error.message : String(error), route: '#/' }));

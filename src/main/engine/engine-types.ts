@@ -13,6 +13,7 @@ import type { StateOwner } from '../store/state-owner.js';
 import type { PassReport } from '../sync/root-sync.js';
 import type { Planner } from '../sync/plan-pass.js';
 import type { TransferEvent } from '../../shared/sync/transfer-event.js';
+import type { RemapChoice } from '../../shared/sync/remap-choice.js';
 
 export interface EngineConfig {
   /** Where state.db and logs live (never inside a synced folder). */
@@ -75,6 +76,8 @@ export interface RootInput {
   /** `/` or `/Brand/Logos`. */
   remotePath: string;
   publishLive: boolean;
+  /** When a known root's `remotePath` changes: what happens to what is in the old place (RemapChoice). */
+  remap?: RemapChoice;
 }
 
 export interface OnceResult {
@@ -90,7 +93,9 @@ export interface Engine {
   readonly store: EngineStore;
   /**
    * Adds (or updates) a root, writing its marker the first time. Refuses (FOLDERS_OVERLAP) a folder that
-   * would overlap another synced folder on disk or in the service (folder-overlap.ts).
+   * would overlap another synced folder on disk or in the service (folder-overlap.ts). A known root
+   * given another `remotePath` is remapped at once, as `remap` says (REMAP_CHOICE_NEEDED without it);
+   * no local file is moved or deleted either way.
    */
   addRoot(input: RootInput): Promise<RootRow>;
   roots(): RootRow[];

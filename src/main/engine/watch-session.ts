@@ -79,7 +79,8 @@ export class WatchSessions {
         const watcher = deps.createWatcher(row.path, () => rules);
         await watcher.start((hints) => {
           if (hints.includes('.assetsyncignore')) void loadIgnoreRules(deps.fs, row.path).then((fresh) => (rules = fresh), () => undefined);
-          sync.hint(hints);
+          // The root's pass as it is now: a remap builds it again.
+          syncFor(row).hint(hints);
           onHints();
         });
         watchers.push(watcher);

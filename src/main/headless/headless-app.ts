@@ -3,8 +3,9 @@
  * the loopback control server serving the browser UI, and — when no account is configured — the
  * embedded local service as the "built-in local library", signed in as its admin with a token minted
  * from the service's own key (no browser round trip). One of the three composition roots allowed to
- * import src/service/. `close()` stops the controller (waiting for journal writes), the control server
- * and the service, and removes app.json.
+ * import src/service/. The browser UI keeps its address across starts (ui-server.ts). `close()` stops
+ * the control server first (an open tab then says the app is not running), then the controller
+ * (waiting for journal writes) and the service, and removes app.json.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -14,13 +15,13 @@ import { LOCAL_SUBDOMAIN } from '../../service/bootstrap.js';
 import { readTokens } from '../auth/index.js';
 import { createAppController } from '../app/app-controller.js';
 import type { AppController, AppControllerDeps, LocalLibrary, LocalLibrarySession } from '../app/app-types.js';
-import { startControlServer } from '../control/control-server.js';
 import { removeAppFile, writeAppFile } from '../control/app-file.js';
 import type { RemoteFeedOptions } from '../remote/remote-feed.js';
 import { AppError } from '../app/app-error.js';
 import { openInBrowser } from './open-browser.js';
 import { defaultFolder, defaultStaticDir } from './client-dirs.js';
 import { asPortInUse, PortInUseError } from './port-in-use.js';
+import { startUiServer } from './ui-server.js';
 
 export interface HeadlessAppOptions {
   /** The engine's state directory (state.db, tokens, app.json). */
@@ -31,8 +32,10 @@ export interface HeadlessAppOptions {
   dataDir: string;
   /** The embedded service's port (default 7480; 0 = any free one). */
   servicePort?: number;
-  /** The control server's port (default 0 = any free one). */
+  /** The browser UI's port as the user named it: used or refused (0 = any free one). Default: the state dir's home port (ui-server.ts). */
   uiPort?: number;
+  /** The UI's port on a state dir's first start (default 7470; 0 = any free one; tests). */
+  firstUiPort?: number;
   /** The folder a new user of the local library syncs (default ~/Asset Sync). */
   folder?: string;
   /** Where quick downloads land unless the settings say otherwise (default ~/Downloads). */
@@ -174,10 +177,17 @@ export async function startHeadlessApp(options: HeadlessAppOptions): Promise<Hea
     // A local library that cannot listen is a reason not to start: the app would run without its service.
     const libraryPort = library.portInUse();
     if (libraryPort !== undefined) throw libraryPort;
-    const uiPort = options.uiPort ?? 0;
-    server = await startControlServer({ target: controller, staticDir: options.staticDir ?? defaultStaticDir(), port: uiPort }).catch((error: unknown) => {
-      throw asPortInUse(error, 'ui', { host: '127.0.0.1', port: uiPort });
+    const ui = await startUiServer({
+      stateDir: options.stateDir,
+      target: controller,
+      staticDir: options.staticDir ?? defaultStaticDir(),
+      ...(options.uiPort === undefined ? {} : { port: options.uiPort }),
+      ...(options.firstUiPort === undefined ? {} : { firstPort: options.firstUiPort }),
     });
+    server = ui.server;
+    if (ui.homeTaken !== undefined) {
+      options.notice?.(`The window's usual port ${ui.homeTaken} is in use (another Asset Sync, or another program), so this time it is at ${ui.server.origin}: tabs open at the usual address will not find it. Start with --ui-port N to choose the port.`);
+    }
     await writeAppFile(options.stateDir, { origin: server.origin, secret: server.secret, pid: process.pid, startedAt: new Date().toISOString() });
   } catch (error) {
     await server?.close();

@@ -8,6 +8,7 @@ import type { AppEvent } from '../../shared/bridge/app-events.js';
 import type { AppState, BridgeErrorData } from '../../shared/bridge/app-state.js';
 import { toBridgeError } from '../../shared/bridge/bridge-error.js';
 import type { QuickDownloadView } from '../../shared/bridge/quick-download.js';
+import type { AppLink, LinkState } from '../transport/app-link.js';
 import { ActivityFeed } from './activity-feed.svelte.js';
 
 export interface Notice {
@@ -20,6 +21,8 @@ export class AppStore {
   state = $state.raw<AppState | null>(null);
   /** Why the first state never came (transport failed), for the error screen. */
   loadError = $state.raw<BridgeErrorData | null>(null);
+  /** Whether the app can be reached now; while it cannot, `state` is only how things were. */
+  link = $state<LinkState>('up');
   /** Short messages after commands ("Couldn't pause: …"), newest last. */
   notices = $state<Notice[]>([]);
   /** Commands in flight, by a key the view chooses (to disable the button that started it). */
@@ -30,17 +33,27 @@ export class AppStore {
   downloads = $state.raw<QuickDownloadView[]>([]);
   readonly activity: ActivityFeed;
   private nextNotice = 1;
+  /** Set when the link went down: the app may have restarted, its revisions counting from the start. */
+  private resync = false;
   /** The server and account the app was last signed in to: each has its own activity. */
   private owner: string | undefined;
 
-  constructor(readonly bridge: AppBridge) {
+  constructor(
+    readonly bridge: AppBridge,
+    private readonly appLink: AppLink,
+  ) {
     this.activity = new ActivityFeed(bridge);
+    this.link = appLink.current();
   }
 
   /** Subscribes to the app; returns the function that stops everything. */
   start(): () => void {
     const unsubscribe = this.bridge.subscribe((event) => {
       this.onEvent(event);
+    });
+    const unlink = this.appLink.subscribe((link) => {
+      if (link !== 'up') this.resync = true;
+      this.link = link;
     });
     this.bridge.getState().then(
       (state) => {
@@ -55,6 +68,7 @@ export class AppStore {
     }, 5000);
     return () => {
       clearInterval(clock);
+      unlink();
       unsubscribe();
       this.activity.stop();
     };
@@ -93,7 +107,8 @@ export class AppStore {
   }
 
   private acceptState(state: AppState): void {
-    if (this.state !== null && state.revision < this.state.revision) return;
+    if (this.state !== null && !this.resync && state.revision < this.state.revision) return;
+    this.resync = false;
     this.state = state;
     this.loadError = null;
     const owner = state.account.kind === 'signed-in' ? `${state.account.server}\u0000${state.account.email}` : undefined;

@@ -3,10 +3,11 @@
  * `window.assetSyncBridge` (its reply envelopes unwrapped by C's ipc-bridge.ts); any other browser
  * reaches the headless app's control server over HTTP (A's http-bridge.ts). `?demo=<scenario>` loads
  * the in-memory demo app instead, for screenshots, the browser tests of the UI alone and the UI
- * benches: it is a separate chunk, never loaded otherwise.
+ * benches: it is a separate chunk, never loaded otherwise (`?demo=stopped` shows the calm app as a
+ * window whose app has stopped). Each comes with its link (app-link.ts): only HTTP's can go down.
  */
-import type { AppBridge } from '../../shared/bridge/app-bridge.js';
 import type { ExposedBridge } from '../../shared/bridge/ipc-channels.js';
+import { createLink, type Transport } from './app-link.js';
 import { createHttpBridge } from './http-bridge.js';
 import { createIpcBridge } from './ipc-bridge.js';
 
@@ -19,12 +20,13 @@ declare global {
   }
 }
 
-export async function connectBridge(): Promise<AppBridge> {
+export async function connectBridge(): Promise<Transport> {
   const demo = new URLSearchParams(location.search).get('demo');
   if (demo !== null) {
     const { createDemoBridge } = await import('./demo-bridge.js');
-    return createDemoBridge(demo);
+    return { bridge: createDemoBridge(demo === 'stopped' ? 'calm' : demo), link: createLink(demo === 'stopped' ? 'down' : 'up') };
   }
-  if (window.assetSyncBridge !== undefined) return createIpcBridge(window.assetSyncBridge);
+  // The main process cannot stop while its window lives: this link never goes down.
+  if (window.assetSyncBridge !== undefined) return { bridge: createIpcBridge(window.assetSyncBridge), link: createLink('up') };
   return createHttpBridge(location);
 }

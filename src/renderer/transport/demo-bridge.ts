@@ -6,12 +6,13 @@
  *
  * Scenarios: `first-run`, `empty` (signed in, no folder), `calm` (all up to date), `busy` (every folder
  * state and something in every view), `activity-100k`, `loading` (the state never comes), `broken`
- * (the app cannot be reached).
+ * (the app cannot be reached). connect-bridge.ts also shows `calm` as `stopped` (the app stopped).
  */
-import type { AddFolderRequest, AppBridge, ConflictChoice, CopyItem, PauseSpan } from '../../shared/bridge/app-bridge.js';
+import type { AddFolderRequest, AppBridge, ConflictChoice, CopyItem, PauseSpan, UpdateFolderRequest } from '../../shared/bridge/app-bridge.js';
 import type { ActivityEntry, ActivityKind, AppEvent } from '../../shared/bridge/app-events.js';
 import type { AppSettings, AppState, ConflictView, FolderActivity, FolderView, HeldDeletionsView, NotSyncedView } from '../../shared/bridge/app-state.js';
 import { BridgeError } from '../../shared/bridge/bridge-error.js';
+import type { CopyResult } from '../../shared/bridge/copy-result.js';
 import type { QuickDownloadRequest, QuickDownloadView, QuickPreset, QuickSearchResult } from '../../shared/bridge/quick-download.js';
 
 const iso = (offsetSeconds: number): string => new Date(Date.now() + offsetSeconds * 1000).toISOString();
@@ -257,7 +258,7 @@ class DemoBridge implements AppBridge {
     this.publish((state) => ({ ...state, folders: state.folders.filter((view) => view.id !== request.folderId) }));
   }
 
-  async updateFolder(request: { folderId: string; remotePath?: string; publishLive?: boolean }): Promise<void> {
+  async updateFolder(request: UpdateFolderRequest): Promise<void> {
     this.mapFolders(request.folderId, (view) => ({ ...view, remotePath: request.remotePath ?? view.remotePath, publishLive: request.publishLive ?? view.publishLive }));
   }
 
@@ -317,7 +318,7 @@ class DemoBridge implements AppBridge {
     }));
   }
 
-  async copyIn(request: { folderId: string; relDir: string; items: CopyItem[] }): Promise<{ copied: number }> {
+  async copyIn(request: { folderId: string; relDir: string; items: CopyItem[] }): Promise<CopyResult> {
     this.folder(request.folderId);
     for (const item of request.items) {
       const entry: ActivityEntry = {
@@ -335,7 +336,7 @@ class DemoBridge implements AppBridge {
       this.live.unshift(entry);
       for (const listener of this.listeners) listener({ type: 'activity', entry });
     }
-    return { copied: request.items.length };
+    return { copied: request.items.length, renamed: [] };
   }
 
   async signIn(request: { server: string }): Promise<{ authorizeUrl: string }> {

@@ -5,10 +5,15 @@
  * exchanged for rides along by itself (same origin, HttpOnly), so this file never sees a secret.
  * Every failure rejects as a BridgeError with the app's `{ name, code, message }`; the event stream
  * reconnects by itself (the browser retries dropped streams; a refused one is reopened after a pause).
+ * The stream is also the link (app-link.ts): open is `up`; dropped, or not answering, is `down` (the
+ * app closes every stream as it stops, so a stopped app is seen at once); closed by an answer that
+ * refuses this page's session is `refused`.
  */
 import type { AppBridge, BridgeMethod, CopyItem } from '../../shared/bridge/app-bridge.js';
 import type { AppEvent } from '../../shared/bridge/app-events.js';
+import type { CopyResult, RenamedCopy } from '../../shared/bridge/copy-result.js';
 import { BridgeError, isBridgeErrorData } from '../../shared/bridge/bridge-error.js';
+import { createLink, type Transport } from './app-link.js';
 
 export interface HttpBridgeOptions {
   /** The fetch to use (tests). */
@@ -19,7 +24,7 @@ export interface HttpBridgeOptions {
   reconnectMs?: number;
 }
 
-export function createHttpBridge(location: Pick<Location, 'origin'>, options: HttpBridgeOptions = {}): AppBridge {
+export function createHttpBridge(location: Pick<Location, 'origin'>, options: HttpBridgeOptions = {}): Transport {
   const base = location.origin;
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
   const Source = options.EventSource ?? EventSource;
@@ -56,6 +61,23 @@ export function createHttpBridge(location: Pick<Location, 'origin'>, options: Ht
     await call(method, request);
   };
 
+  const link = createLink();
+  /** Streams opened so far: a probe's answer counts only if no stream opened while it was asked. */
+  let opened = 0;
+  /** Why a stream was closed by an answer: the app refusing this page's session, or no app at all. */
+  const probeRefusal = async (): Promise<void> => {
+    const asked = opened;
+    let refused = false;
+    try {
+      const response = await doFetch(`${base}/api/getState`, { method: 'POST', credentials: 'same-origin', cache: 'no-store', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const body = (await response.json().catch(() => null)) as { error?: unknown } | null;
+      refused = response.status === 401 && isBridgeErrorData(body?.error) && body.error.code === 'NOT_AUTHORISED';
+    } catch {
+      // Nothing answers: the app is not running.
+    }
+    if (opened === asked) link.set(refused ? 'refused' : 'down');
+  };
+
   // One stream for all subscribers, opened with the first and closed with the last.
   const listeners = new Set<(event: AppEvent) => void>();
   let source: EventSource | undefined;
@@ -64,6 +86,10 @@ export function createHttpBridge(location: Pick<Location, 'origin'>, options: Ht
     if (source !== undefined || listeners.size === 0) return;
     const stream = new Source(`${base}/api/events`, { withCredentials: true });
     source = stream;
+    stream.onopen = () => {
+      opened += 1;
+      link.set('up');
+    };
     stream.onmessage = (message: MessageEvent<string>) => {
       let event: AppEvent;
       try {
@@ -74,10 +100,15 @@ export function createHttpBridge(location: Pick<Location, 'origin'>, options: Ht
       for (const listener of [...listeners]) listener(event);
     };
     stream.onerror = () => {
-      // CONNECTING: the browser retries by itself. CLOSED: it gave up (refused, app restarted): we retry.
-      if (stream.readyState !== stream.CLOSED) return;
+      // CONNECTING: the stream dropped or the app does not answer; the browser retries by itself.
+      if (stream.readyState !== stream.CLOSED) {
+        link.set('down');
+        return;
+      }
+      // CLOSED: an answer that was not the stream (a refused session, another program): we retry.
       stream.close();
       if (source === stream) source = undefined;
+      void probeRefusal();
       retryTimer ??= setTimeout(() => {
         retryTimer = undefined;
         open();
@@ -96,7 +127,7 @@ export function createHttpBridge(location: Pick<Location, 'origin'>, options: Ht
     return send(`${base}/api/copy-in?${query.toString()}`, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: item.body });
   };
 
-  return {
+  const bridge: AppBridge = {
     getState: () => call('getState') as ReturnType<AppBridge['getState']>,
     listActivity: (query) => call('listActivity', query) as ReturnType<AppBridge['listActivity']>,
     addFolder: (request) => command('addFolder', request),
@@ -112,17 +143,21 @@ export function createHttpBridge(location: Pick<Location, 'origin'>, options: Ht
     async copyIn(request) {
       const paths = request.items.filter((item) => item.kind === 'path');
       let copied = 0;
+      const renamed: RenamedCopy[] = [];
       if (paths.length > 0) {
-        const result = (await call('copyIn', { folderId: request.folderId, relDir: request.relDir, items: paths })) as { copied: number };
+        const result = (await call('copyIn', { folderId: request.folderId, relDir: request.relDir, items: paths })) as CopyResult;
         copied += result.copied;
+        renamed.push(...result.renamed);
       }
       // One request per dropped file, streamed: the browser never holds the whole drop in one body.
       for (const item of request.items) {
         if (item.kind !== 'bytes') continue;
-        await putFile(request.folderId, request.relDir, item);
+        const { relPath } = (await putFile(request.folderId, request.relDir, item)) as { relPath: string };
         copied++;
+        const asked = [request.relDir, item.relPath].flatMap((part) => part.split('/')).filter((part) => part !== '' && part !== '.').join('/');
+        if (relPath !== asked) renamed.push({ asked, named: relPath });
       }
-      return { copied };
+      return { copied, renamed };
     },
     signIn: (request) => call('signIn', request) as ReturnType<AppBridge['signIn']>,
     useLocalLibrary: () => command('useLocalLibrary'),
@@ -151,4 +186,5 @@ export function createHttpBridge(location: Pick<Location, 'origin'>, options: Ht
       };
     },
   };
+  return { bridge, link };
 }

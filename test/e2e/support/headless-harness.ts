@@ -27,6 +27,10 @@ export interface HeadlessHarness {
   newVersion(assetId: string, content: string): Promise<void>;
   /** Closes the app and starts it again on the same dirs (settings, tokens and state survive). */
   restart(): Promise<void>;
+  /** Stops the app as Ctrl+C does (its UI server and its local service), keeping every dir. */
+  stop(): Promise<void>;
+  /** Starts the app again after `stop()`, on the same dirs and with the same options. */
+  start(): Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -36,7 +40,7 @@ export async function startHeadlessHarness(options: Partial<HeadlessAppOptions> 
   const configDir = join(root, 'config');
   const dataDir = join(root, 'data');
   const folder = join(root, 'Asset Sync');
-  const appOptions: HeadlessAppOptions = { stateDir, configDir, dataDir, folder, servicePort: 0, stableMs: 300, env: { ASSET_SYNC_ADMIN_PASSWORD: 'e2e-password-123' }, ...options };
+  const appOptions: HeadlessAppOptions = { stateDir, configDir, dataDir, folder, servicePort: 0, firstUiPort: 0, stableMs: 300, env: { ASSET_SYNC_ADMIN_PASSWORD: 'e2e-password-123' }, ...options };
   let app = await startHeadlessApp(appOptions);
   const clients: ApiClient[] = [];
   const harness: HeadlessHarness = {
@@ -85,8 +89,14 @@ export async function startHeadlessHarness(options: Partial<HeadlessAppOptions> 
       await post('/asset-upload-completions', { assetId, uploadId: created.result.uploadId, parts });
     },
     async restart() {
+      await harness.stop();
+      await harness.start();
+    },
+    async stop() {
       await app.close();
       await app.stopService();
+    },
+    async start() {
       app = await startHeadlessApp({ ...appOptions, autoLocalLibrary: true });
     },
     async dispose() {
