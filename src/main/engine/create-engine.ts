@@ -65,13 +65,22 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
     disk,
     trash: deps.trash ?? createFreedesktopTrash({ now: () => deps.clock.now() }),
     nowIso,
-    moved: records.localMoved,
+    moved: (rootId, from, local, syncedFrom, synced) => {
+      records.localMoved(rootId, from, local, syncedFrom, synced);
+      deps.onTransfer?.({ kind: 'local-change', rootId, relPath: local.relPath, change: 'moved', from });
+    },
     landings,
-    removed: records.localRemoved,
+    removed: (rootId, relPath) => {
+      records.localRemoved(rootId, relPath);
+      deps.onTransfer?.({ kind: 'local-change', rootId, relPath, change: 'trashed' });
+    },
     atomically: records.atomically,
     addConflict: (rootId, conflict) => conflicts.add(rootId, conflict),
     dropConflict: (id) => conflicts.resolved(id),
-    copied: records.conflictCopied,
+    copied: (rootId, relPath, copy) => {
+      records.conflictCopied(rootId, relPath, copy);
+      deps.onTransfer?.({ kind: 'local-change', rootId, relPath: copy.relPath, change: 'conflict-copy', from: relPath });
+    },
     putSynced: (rootId, entry) => snapshots.putSynced(rootId, entry),
     deleteSynced: (rootId, relPath) => snapshots.deleteSynced(rootId, relPath),
     outlives: successors.outlives,
@@ -130,7 +139,10 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
           applyFolderChanges(target, changes, {
             fs: deps.fs,
             disk,
-            renameRows: store.repos.renameDir,
+            renameRows: (rootId, from, to) => {
+              store.repos.renameDir(rootId, from, to);
+              deps.onTransfer?.({ kind: 'local-change', rootId, relPath: to, change: 'folder-moved', from });
+            },
             remember: (rootId, relDir, optionId) => folderCache.remember(rootId, relDir, optionId),
             forget: (rootId, relDir) => folderCache.forget(rootId, relDir),
             log: rootLog,

@@ -161,7 +161,7 @@ function firstRunState(): AppState {
   };
 }
 
-const kinds: ActivityKind[] = ['upload', 'upload', 'download', 'upload', 'move', 'delete', 'copy-in'];
+const kinds: ActivityKind[] = ['upload', 'upload', 'download', 'upload', 'move', 'trash', 'copy-in', 'conflict-copy'];
 const names = ['hero', 'wordmark', 'icon-set', 'banner', 'poster', 'storyboard', 'moodboard', 'mockup'];
 const exts = ['.png', '.psd', '.jpg', '.pdf', '.ai', '.mov'];
 
@@ -170,14 +170,19 @@ function historyEntry(id: number, total: number): ActivityEntry {
   const n = total - id;
   const size = ((id * 7919) % 50_000) * 1000 + 2000;
   const running = n < 3;
+  // Only transfers run and have a size; a move, a conflict copy or a file sent to the Trash has none.
+  const kind = running ? 'upload' : (kinds[id % kinds.length] ?? 'upload');
+  const sized = kind === 'upload' || kind === 'download' || kind === 'copy-in';
+  const name = `${names[id % names.length] ?? 'file'}-${id}${exts[id % exts.length] ?? '.png'}`;
   return {
     id,
     folderId: ['brand', 'campaigns', 'photos'][id % 3] ?? 'brand',
-    relPath: `Shoot ${Math.floor(id / 40)}/${names[id % names.length] ?? 'file'}-${id}${exts[id % exts.length] ?? '.png'}`,
-    kind: kinds[id % kinds.length] ?? 'upload',
+    relPath: `Shoot ${Math.floor(id / 40)}/${kind === 'conflict-copy' ? name.replace(/(\.\w+)$/, ' (conflict 2026-12-07 101500)$1') : name}`,
+    kind,
+    from: kind === 'move' ? `Inbox/${name}` : kind === 'conflict-copy' ? `Shoot ${Math.floor(id / 40)}/${name}` : null,
     status: running ? 'running' : id % 97 === 0 ? 'failed' : 'done',
-    bytesDone: running ? Math.round(size * (0.2 + 0.3 * n)) : size,
-    bytesTotal: size,
+    bytesDone: running ? Math.round(size * (0.2 + 0.3 * n)) : sized ? size : 0,
+    bytesTotal: sized ? size : null,
     at: new Date(Date.now() - n * 9000).toISOString(),
     error: id % 97 === 0 && !running ? { name: 'ApiError', code: 'SERVICE_UNREACHABLE', message: 'The service did not answer; it will be tried again.' } : null,
   };
@@ -324,6 +329,7 @@ class DemoBridge implements AppBridge {
         relPath: item.kind === 'bytes' ? item.relPath : item.path,
         kind: 'copy-in',
         status: 'done',
+        from: null,
         bytesDone: item.kind === 'bytes' ? item.body.size : 0,
         bytesTotal: item.kind === 'bytes' ? item.body.size : null,
         at: iso(0),
