@@ -205,7 +205,13 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
   const passAll = async (onReport?: (report: PassReport) => void): Promise<PassReport[]> => {
     const reports: PassReport[] = [];
     for (const row of roots.all()) {
-      if (deps.skipRoot?.(row.id) === true || held.has(row.id)) continue;
+      if (held.has(row.id)) continue;
+      // A paused root is looked at, not synced: its edits count as waiting while it is paused. Its
+      // report (nothing done) tells the listener to read the state again; a round's result leaves it out.
+      if (deps.skipRoot?.(row.id) === true) {
+        onReport?.(await syncFor(row).look());
+        continue;
+      }
       const running = passRoot(row);
       passing.set(row.id, running);
       const report = await running.finally(() => passing.delete(row.id));
@@ -341,7 +347,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
 
     startWatching: (onHints, options) => watchSessions.start(onHints, options),
 
-    watch: (signal, onReport) => watchSessions.watch(signal, onReport),
+    watch: (signal, onReport, options) => watchSessions.watch(signal, onReport, options),
 
     confirmDeletes() {
       return roots.all().reduce((count, row) => count + issues.confirmDeletes(row.id), 0);
