@@ -9,5 +9,6 @@ import landingMoves from './0007-landing-moves.js';
 import successors from './0008-successors.js';
 import movesAhead from './0009-moves-ahead.js';
 import stateOwner from './0011-state-owner.js';
+import notSyncedFolders from './0012-not-synced-folders.js';
 
-export const migrations: readonly string[] = [engine, remote, unreadFiles, landings, conflictCopyIdentity, uploadJobFolder, landingMoves, successors, movesAhead, stateOwner];
+export const migrations: readonly string[] = [engine, remote, unreadFiles, landings, conflictCopyIdentity, uploadJobFolder, landingMoves, successors, movesAhead, stateOwner, notSyncedFolders];
