@@ -77,9 +77,12 @@ describe('not synced, in a designer’s words', { timeout: 180_000 }, () => {
       for (const item of [locked, logo, drafts]) await expect(item.getByRole('button', { name: /^Show in folder/ }).count()).resolves.toBe(1);
       await page.close();
     }
-    await suite.browser().newPage().then(async (page) => {
+    // In a narrow window too, each item keeps its words and its buttons.
+    await suite.browser().newPage({ width: 800, height: 600 }).then(async (page) => {
       await page.goto(h.app.url);
       await page.evaluate(() => (location.hash = '#/not-synced'));
+      await page.getByRole('button', { name: /^Show in folder logo\.png/ }).waitFor({ timeout: 15_000 });
+      await capture(page, 'app-not-synced-words-narrow', 'not synced in plain words (800 × 600)');
       await page.getByRole('button', { name: /^Show in folder logo\.png/ }).click();
       await expect.poll(() => h.opened, { timeout: 15_000 }).toContainEqual({ path: join(h.folder, 'logo.png '), reveal: true });
       await page.close();
