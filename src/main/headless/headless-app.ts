@@ -18,7 +18,7 @@ import type { AppController, AppControllerDeps, LocalLibrary, LocalLibrarySessio
 import { removeAppFile, writeAppFile } from '../control/app-file.js';
 import type { RemoteFeedOptions } from '../remote/remote-feed.js';
 import { AppError } from '../app/app-error.js';
-import { openInBrowser } from './open-browser.js';
+import { canOpenHere, openInBrowser } from './open-browser.js';
 import { defaultFolder, defaultStaticDir } from './client-dirs.js';
 import { asPortInUse, PortInUseError } from './port-in-use.js';
 import { TerminalNews } from './terminal-news.js';
@@ -156,12 +156,17 @@ export async function startHeadlessApp(options: HeadlessAppOptions): Promise<Hea
       ...(options.downloadsDir === undefined ? {} : { downloadsDir: options.downloadsDir }),
     },
     {
-      // Headless, the desktop is whatever xdg-open, open or start reach.
-      openPath: async (path, { reveal }) => {
-        // Without a desktop shell there is no "select this file": showing a file opens its folder.
-        const target = reveal ? dirname(path) : path;
-        if (!(await openInBrowser(target))) throw new AppError('OPEN_FAILED', `Could not open ${target} here; open it in your file manager.`);
-      },
+      // Headless, the desktop is whatever xdg-open, open or start reach; where none can run there is
+      // no opener at all, and the window shows paths to copy instead of buttons that would fail.
+      ...(canOpenHere({ env })
+        ? {
+            openPath: async (path: string, { reveal }: { reveal: boolean }) => {
+              // Without a desktop shell there is no "select this file": showing a file opens its folder.
+              const target = reveal ? dirname(path) : path;
+              if (!(await openInBrowser(target))) throw new AppError('OPEN_FAILED', `Could not open ${target} here; open it in your file manager.`);
+            },
+          }
+        : {}),
       openExternal: (url) => openInBrowser(url),
       ...options.deps,
       localLibrary: library,

@@ -110,9 +110,9 @@ function busyState(): AppState {
     },
   ];
   const notSynced: NotSyncedView[] = [
-    { folderId: 'campaigns', relPath: 'Spring/hero-final.psd', code: 'PERMISSION_DENIED', reason: 'Asset Sync is not allowed to read this file.', fix: 'Give your user read access to the file (Get Info → Sharing & Permissions), then retry.', attempts: 3, retryAt: null },
-    { folderId: 'campaigns', relPath: 'Spring/notes:draft.txt', code: 'NAME_NOT_ALLOWED', reason: 'The service does not accept “:” in file names.', fix: 'Rename the file without “:”.', attempts: 1, retryAt: null },
-    { folderId: 'campaigns', relPath: 'Video/launch-master.mov', code: 'TOO_LARGE', reason: 'The file is larger than the service allows (50 GB).', fix: 'Export a smaller version, or ask your admin to raise the limit.', attempts: 1, retryAt: iso(300) },
+    { folderId: 'campaigns', relPath: 'Spring/hero-final.psd', kind: 'file', code: 'UNREADABLE', reason: 'You don’t have permission to read this file.', fix: 'Check its sharing or permissions, then Retry.', detail: 'cannot read the file: EACCES', attempts: 3, retryAt: null },
+    { folderId: 'campaigns', relPath: 'Spring/brief.pdf ', kind: 'file', code: 'INVALID_NAME', reason: 'The file name ends with a space, which the service can’t store.', fix: 'Remove the space at the end of the name.', detail: 'name starts or ends with white space', attempts: 1, retryAt: null },
+    { folderId: 'campaigns', relPath: 'Video/Old cuts', kind: 'folder', code: 'UNREADABLE', reason: 'You don’t have permission to open this folder, so nothing in it syncs.', fix: 'Check its sharing or permissions, then Retry.', detail: 'cannot list the folder: EACCES', attempts: 1, retryAt: iso(300) },
   ];
   const heldDeletions: HeldDeletionsView[] = [
     { folderId: 'archive', deletedOnComputer: 1204, deletedInService: 0, count: 1204, sample: Array.from({ length: 40 }, (_, index) => `2019/Shoot ${String(index + 1).padStart(2, '0')}/IMG_${4000 + index}.jpg`) },
@@ -130,7 +130,7 @@ function busyState(): AppState {
     heldDeletions,
     settings: { ...defaultSettings, uploadBytesPerSecond: 5_000_000 },
     quickDownload: { folder: '/Users/ana/Downloads', recent: [{ assetId: 'asset-1', filename: 'Harbour at dawn.jpg', presetId: 'web', presetName: 'Web (1000 px JPG)', at: iso(-3600) }], presets: demoPresets },
-    host: { kind: 'headless', platform: 'linux', secureStorage: false, version: '0.1.0' },
+    host: { kind: 'headless', platform: 'linux', secureStorage: false, canOpenPaths: true, version: '0.1.0' },
   };
 }
 
