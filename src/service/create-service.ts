@@ -48,7 +48,8 @@ import { authorizeDownload, downloadBatchBody, downloadJob, prepareDownload } fr
 import { registerFileContentRoutes } from './downloads/file-content-routes.js';
 import { DownloadZips } from './downloads/zip-download.js';
 import { RENDER_CONCURRENCY, TransformCache } from './transforms/transform-cache.js';
-import type { RenderTransformation } from './transforms/render-transformation.js';
+import { renderTransformation, type RenderTransformation } from './transforms/render-transformation.js';
+import { DocumentRenderer } from './previews/document-renderer.js';
 import { presetsRepo } from './transforms/presets-repo.js';
 import { cropAreasRepo, registerCropAreaRoutes } from './transforms/crop-area-routes.js';
 import { registerPresetRoutes } from './transforms/preset-routes.js';
@@ -182,11 +183,14 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     registerFieldOptionRoutes(app, ctx);
 
     const assets = assetsRepo(db, ids);
-    const transforms = new TransformCache(db, join(config.dataDir, 'transforms'), () => ctx.nowIso(), RENDER_CONCURRENCY, deps.renderTransformation);
+    // One document renderer (a worker running MuPDF) for previews and for renditions of PDF pages.
+    const documents = new DocumentRenderer();
+    const renderFile: RenderTransformation = deps.renderTransformation ?? ((source, operations, subtype, target) => renderTransformation(source, operations, subtype, target, (page, type, size) => documents.render(page, type, size)));
+    const transforms = new TransformCache(db, join(config.dataDir, 'transforms'), () => ctx.nowIso(), RENDER_CONCURRENCY, renderFile);
     // Previews and renditions are derived from a blob: they go with it.
     const derivedOf = (sha256: string): string[] => [previews.pathOf(sha256), ...transforms.forget(sha256)];
     const blobs = createBlobStore(join(config.dataDir, 'blobs'), derivedOf, undefined, inlineBlobs(db));
-    const previews = new PreviewMaker(join(config.dataDir, 'previews'), blobs, app.log);
+    const previews = new PreviewMaker(join(config.dataDir, 'previews'), blobs, app.log, documents);
     const render = assetRenderer(ctx, assets, (file) => previews.hasPreview(file));
     const cropAreas = cropAreasRepo(ctx);
     const presets = presetsRepo(db);

@@ -26,8 +26,6 @@ export class PreviewMaker {
   private readonly queue: PreviewSource[] = [];
   private readonly rendering = new Map<string, Promise<boolean>>();
   private readonly failed = new Set<string>();
-  /** Documents' pages render on its worker thread; images through sharp, which works off the loop already. */
-  private readonly documents = new DocumentRenderer();
   private draining: Promise<void> | undefined;
   private closed = false;
   private sequence = 0;
@@ -36,6 +34,8 @@ export class PreviewMaker {
     private readonly dir: string,
     private readonly blobs: BlobStore,
     private readonly log: FastifyBaseLogger,
+    /** Documents' pages render on its worker thread (closed with the previews); images through sharp, which works off the loop already. */
+    private readonly documents: DocumentRenderer = new DocumentRenderer(),
   ) {
     mkdirSync(dir, { recursive: true });
   }

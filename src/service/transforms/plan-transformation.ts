@@ -2,7 +2,8 @@
  * Which operations a download applies to one file (pure): the candidates whose criteria the file meets
  * and whose every operation can apply to it, in order, with saved crop areas resolved to boxes. The
  * caller tries them in that order (one may still fail on the actual bytes) and hands the original file
- * over when none is left: a transformation that does not apply (a resize of a PDF) is never an error.
+ * over when none is left: a transformation that does not apply (a resize of a video) is never an error.
+ * A PDF's first page counts as an image for RESIZE and CONVERT.
  */
 import type { CandidateTransformation, Criteria, Operation, OutputFormat } from './transformation-schema.js';
 
@@ -35,6 +36,11 @@ export function isTransformableImage(file: Pick<FileFacts, 'fileType' | 'mediaSu
   return file.fileType === 'IMAGE' && RASTER_INPUTS.has(file.mediaSubtype);
 }
 
+/** A PDF is transformed as the image of its first page (MuPDF renders it): resized and converted, never cropped. */
+export function isPdf(file: Pick<FileFacts, 'mediaSubtype'>): boolean {
+  return file.mediaSubtype === 'pdf';
+}
+
 export function meetsCriteria(file: FileFacts, criteria: Criteria | null | undefined): boolean {
   if (criteria === null || criteria === undefined) return true;
   switch (criteria.type) {
@@ -50,7 +56,10 @@ export function meetsCriteria(file: FileFacts, criteria: Criteria | null | undef
 /** The operations resolved for this file, or undefined when one of them cannot apply to it. */
 export function resolveOperations(file: FileFacts, operations: readonly Operation[], cropArea: (id: string) => CropBox | undefined): ResolvedOperation[] | undefined {
   if (operations.length === 0) return [];
-  if (!isTransformableImage(file)) return undefined;
+  const pdf = isPdf(file);
+  if (!isTransformableImage(file) && !pdf) return undefined;
+  // A crop's box is in an image's pixels; a page has none until it is rendered at some size.
+  if (pdf && operations.some((operation) => operation.type === 'CROP')) return undefined;
   const resolved: ResolvedOperation[] = [];
   for (const operation of operations) {
     switch (operation.type) {

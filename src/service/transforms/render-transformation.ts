@@ -100,11 +100,34 @@ function encode(image: Sharp, format: OutputFormat, quality: number | null): Sha
 
 export type RenderTransformation = (source: BlobSource, operations: readonly ResolvedOperation[], inputSubtype: string, target: string) => Promise<RenderedFile>;
 
-/** Renders the source through the operations into `target`; rejects when the bytes do not allow it. */
-export async function renderTransformation(source: BlobSource, operations: readonly ResolvedOperation[], inputSubtype: string, target: string): Promise<RenderedFile> {
+/** The longer side a PDF page is rendered at: what its largest resize asks (so a resize only shrinks), else print size. */
+export function pageSize(operations: readonly ResolvedOperation[]): number {
+  const asked = operations.flatMap((operation) => (operation.type === 'RESIZE' ? [operation.width ?? 0, operation.height ?? 0] : []));
+  return Math.min(PAGE_MAX, Math.max(PAGE_MIN, ...asked, asked.length === 0 ? PAGE_DEFAULT : 0));
+}
+
+const PAGE_MIN = 64;
+const PAGE_DEFAULT = 2000;
+const PAGE_MAX = 6000;
+
+/** Renders a PDF's first page to pixels (the service's DocumentRenderer, off the event loop). */
+export type RenderPage = (source: BlobSource, mediaType: string, size: number) => Promise<{ pixels: Buffer; width: number; height: number }>;
+
+/**
+ * Renders the source through the operations into `target`; rejects when the bytes do not allow it. A
+ * PDF goes in as its first page, rendered by `renderPage` at `pageSize`.
+ */
+export async function renderTransformation(source: BlobSource, operations: readonly ResolvedOperation[], inputSubtype: string, target: string, renderPage?: RenderPage): Promise<RenderedFile> {
   const output = outputOf(operations, inputSubtype);
   const stages = stagesOf(operations);
-  let image = sharp('bytes' in source ? source.bytes : source.path, { failOn: 'error', density: inputSubtype === 'svg+xml' ? 144 : undefined }).rotate();
+  let image: Sharp;
+  if (inputSubtype === 'pdf') {
+    if (renderPage === undefined) throw new Error('this service renders no document pages');
+    const page = await renderPage(source, 'application/pdf', pageSize(operations));
+    image = sharp(page.pixels, { raw: { width: page.width, height: page.height, channels: 3 } });
+  } else {
+    image = sharp('bytes' in source ? source.bytes : source.path, { failOn: 'error', density: inputSubtype === 'svg+xml' ? 144 : undefined }).rotate();
+  }
   for (const [index, stage] of stages.entries()) {
     image = applyStage(image, stage);
     if (index < stages.length - 1) {

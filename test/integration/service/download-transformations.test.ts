@@ -122,10 +122,25 @@ describe('download transformations', () => {
     expect(await sharp(bytes).metadata()).toMatchObject({ format: 'heif', compression: 'av1', height: 300 });
   });
 
-  it('hands over the original when no candidate applies (a resize of a PDF), never an error', async () => {
+  it('makes an image of a PDF\'s first page for a candidate that matches it: resized and converted', async () => {
+    const job = await runDownloadJob(service, {
+      items: items(pdfId),
+      transformationDescription: custom({ criteria: { type: 'MEDIA_SUBTYPE_IN', subTypes: ['pdf'] }, transformation: { operations: [{ type: 'RESIZE', width: 300 }, { type: 'CONVERT', format: 'JPG' }] } }),
+    });
+    expect(job.successes.i0).toMatchObject({ filename: 'brief.jpg', contentType: 'image/jpeg' });
+    const page = await fetchBytes(job.successes.i0.url);
+    expect(md5Hex(page.bytes)).toBe(job.successes.i0.checksum);
+    const { format, width, height } = await sharp(page.bytes).metadata();
+    // The page's own shape (400 × 300 points), its left half red as drawn.
+    expect({ format, width, height }).toEqual({ format: 'jpeg', width: 300, height: 225 });
+    const [red] = await pixelAt(page.bytes, 20, 100);
+    expect(red).toBeGreaterThan(200);
+  });
+
+  it('hands over the original when no candidate applies (a crop of a PDF page), never an error', async () => {
     const job = await runDownloadJob(service, {
       items: items(pdfId, jpegId),
-      transformationDescription: custom({ criteria: { type: 'MATCH_ALL' }, transformation: { operations: [{ type: 'RESIZE', width: 100 }] } }, { criteria: { type: 'FILE_TYPE_IN', fileTypes: ['VIDEO'] }, transformation: { operations: [] } }),
+      transformationDescription: custom({ criteria: { type: 'MATCH_ALL' }, transformation: { operations: [{ type: 'CROP', x: 0, y: 0, width: 100, height: 75 }] } }, { criteria: { type: 'FILE_TYPE_IN', fileTypes: ['VIDEO'] }, transformation: { operations: [] } }),
     });
     expect(job.failures).toEqual({});
     expect(job.successes.i0).toMatchObject({ filename: 'brief.pdf', size: pdf.length, checksum: md5Hex(pdf), contentType: 'application/pdf' });
