@@ -7,43 +7,18 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startHeadlessApp, type HeadlessApp } from '../../src/main/headless/headless-app.js';
+import type { HeadlessApp } from '../../src/main/headless/headless-app.js';
+import { appDirs, startTestApp, type AppDirs } from '../support/test-app.js';
 import { createApiClient, type ApiClient } from '../../src/main/api/index.js';
 import { staticTokenProvider } from '../../src/main/api/api-client.js';
-import { createFreedesktopTrash } from '../../src/main/local/index.js';
 import { LOCAL_SUBDOMAIN } from '../../src/service/bootstrap.js';
 import type { AppState } from '../../src/shared/bridge/app-state.js';
 import { until } from '../support/until.js';
 import { fakeBrowser } from '../support/fake-browser.js';
 import { ADMIN_PASSWORD, startTestService } from '../support/test-service.js';
-import { tempDir } from '../support/temp-dir.js';
 
-interface Setup {
-  base: string;
-  folder: string;
-  stateDir: string;
-  dataDir: string;
-}
-
-function setup(): Setup {
-  const base = tempDir('asset-sync-activity-');
-  return { base, folder: join(base, 'Asset Sync'), stateDir: join(base, 'state'), dataDir: join(base, 'data') };
-}
-
-function start(where: Setup, deps: { openExternal?: (url: string) => Promise<boolean> } = {}): Promise<HeadlessApp> {
-  return startHeadlessApp({
-    stateDir: where.stateDir,
-    dataDir: where.dataDir,
-    folder: where.folder,
-    servicePort: 0,
-    stableMs: 50,
-    publishMs: 20,
-    remote: { pollIntervalMs: 200, overlapMs: 1000 },
-    staticDir: join(where.base, 'no-ui'),
-    env: { ASSET_SYNC_ADMIN_PASSWORD: 'a long enough password' },
-    deps: { trash: createFreedesktopTrash({ dataHome: join(where.base, 'trash-home') }), ...deps },
-  });
-}
+const setup = (): AppDirs => appDirs('asset-sync-activity-');
+const start = (where: AppDirs, deps: { openExternal?: (url: string) => Promise<boolean> } = {}): Promise<HeadlessApp> => startTestApp(where, { deps });
 
 async function webApi(app: HeadlessApp): Promise<ApiClient> {
   const running = app.service();

@@ -5,31 +5,14 @@
  * Each busy port here is a plain TCP server on 127.0.0.1, closed by the test.
  */
 import { existsSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
 import { recordingIo } from '../support/fake-io.js';
 import { tempDir } from '../support/temp-dir.js';
+import { occupiedPort, releasePorts } from '../support/occupied-port.js';
 
-const servers: Server[] = [];
-
-/** A port held by another program (the given one, or any free one): a bare TCP server on 127.0.0.1. */
-async function occupiedPort(port = 0): Promise<number> {
-  const server = createServer();
-  servers.push(server);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', resolve);
-  });
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('the test server has no port');
-  return address.port;
-}
-
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
-});
+afterEach(releasePorts);
 
 function startArgs(base: string, extra: string[]): string[] {
   return ['start', '--headless', '--no-open', '--state', join(base, 'state'), '--data', join(base, 'data'), '--folder', join(base, 'Asset Sync'), ...extra];

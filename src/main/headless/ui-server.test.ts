@@ -6,22 +6,21 @@
  */
 import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ControlTarget } from '../control/control-server.js';
 import { createRecordingBridge } from '../../../test/support/recording-bridge.js';
 import { tempDir } from '../../../test/support/temp-dir.js';
+import { occupiedPort, releasePorts } from '../../../test/support/occupied-port.js';
 import { startUiServer, type UiServer } from './ui-server.js';
 import { PortInUseError } from './port-in-use.js';
 
 const target: ControlTarget = { ...createRecordingBridge(), copyInStream: async (request) => ({ relPath: request.relPath }) };
 const open: UiServer[] = [];
-const held: Server[] = [];
 
 afterEach(async () => {
   await Promise.all(open.splice(0).map((ui) => ui.server.close()));
-  await Promise.all(held.splice(0).map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+  await releasePorts();
 });
 
 async function start(stateDir: string, options: { port?: number } = {}): Promise<UiServer> {
@@ -35,18 +34,6 @@ async function stop(ui: UiServer): Promise<void> {
   await ui.server.close();
 }
 
-/** A port another program holds. */
-async function holdPort(port = 0): Promise<number> {
-  const server = createServer();
-  held.push(server);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', resolve);
-  });
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('the test server has no port');
-  return address.port;
-}
 
 /** The session cookie the printed URL hands out, as `name=value`. */
 function login(ui: UiServer): Promise<string> {
@@ -98,7 +85,7 @@ describe('the browser UI address', () => {
     const first = await start(stateDir);
     const home = first.server.port;
     await stop(first);
-    await holdPort(home);
+    await occupiedPort(home);
 
     const moved = await start(stateDir);
     expect(moved.homeTaken).toBe(home);
@@ -108,7 +95,7 @@ describe('the browser UI address', () => {
 
   it('refuses a named port that is taken (PORT_IN_USE), and makes a free named port the home', async () => {
     const stateDir = tempDir('ui-server-');
-    const busy = await holdPort();
+    const busy = await occupiedPort();
     const refusal = await start(stateDir, { port: busy }).catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(PortInUseError);
     expect(refusal).toMatchObject({ code: 'PORT_IN_USE', role: 'ui', port: busy });
