@@ -16,6 +16,7 @@ import { resolveEdges } from './app-edges.js';
 import { AppSession } from './app-session.js';
 import { AppStateProjection, type AppLifecycle } from './app-state-projection.js';
 import type { AppController, AppControllerConfig, AppControllerDeps } from './app-types.js';
+import { ConflictSides } from './conflict-sides.js';
 import { copyCommands } from './copy-commands.js';
 import { rootOf } from './engine-session.js';
 import { folderCommands } from './folder-commands.js';
@@ -61,6 +62,7 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
   });
   const transfers = new TransferTracker({ clock, activity, session: () => session.current, changed });
   const session: AppSession = new AppSession({ edges, settings, lifecycle, pauses, transfers, quick, publisher });
+  const conflictSides = new ConflictSides({ session: () => session.current, fs: edges.fs, clock, changed });
   const projection = new AppStateProjection({
     stateDir: config.stateDir,
     clock,
@@ -72,6 +74,7 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
     transfers,
     settings,
     quick,
+    conflictSides,
     emit: (event) => {
       publisher.emit(event);
     },
@@ -116,6 +119,7 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
     },
 
     ...folders,
+    conflictPreview: (request) => conflictSides.preview(request.conflictId, request.side),
     ...copyCommands({ session, activity, changed }),
 
     async pause(request) {

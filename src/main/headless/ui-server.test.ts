@@ -15,7 +15,7 @@ import { tempDir } from '../../../test/support/temp-dir.js';
 import { startUiServer, type UiServer } from './ui-server.js';
 import { PortInUseError } from './port-in-use.js';
 
-const target: ControlTarget = { ...createRecordingBridge(), copyInStream: async (request) => ({ relPath: request.relPath }) };
+const target: ControlTarget = { ...createRecordingBridge(), copyInStream: async (request) => ({ relPath: request.relPath }), conflictPreview: async () => undefined };
 const open: UiServer[] = [];
 const held: Server[] = [];
 
