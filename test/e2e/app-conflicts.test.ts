@@ -20,7 +20,9 @@ import { capture } from './support/capture.js';
 
 const names = ['mine', 'theirs', 'both'] as const;
 
-const suite = browserSuite({ harness: {} });
+/** What the app asked the system to open (nothing is really opened in a test). */
+const opened: string[] = [];
+const suite = browserSuite({ harness: { deps: { openPath: async (path) => void opened.push(path) } } });
 
 describe('conflicts resolved from the window', { timeout: 240_000 }, () => {
   it('lists a conflict per file with both versions, and resolves each of the three ways', async () => {
@@ -124,15 +126,23 @@ describe('both versions of a conflict, and a choice asked before it is made', { 
     await expect.poll(() => byLine(page, 'mia.png', 'Version in the service'), { timeout: 30_000 }).toContain('By Mia Chen');
     expect(await byLine(page, 'own.png', 'Your version')).toContain('By You, on this computer');
 
-    for (const colorScheme of ['light', 'dark'] as const) {
+    for (const [colorScheme, width, height] of [['light', 1280, 800], ['dark', 1280, 800], ['light', 800, 600], ['dark', 800, 600]] as const) {
       await page.emulateMedia({ colorScheme });
-      await capture(page, `app-conflicts-versions-${colorScheme}`, `conflicts with thumbnails, ${colorScheme}`);
+      await page.setViewportSize({ width, height });
+      await capture(page, `app-conflicts-versions-${colorScheme}-${width}`, `conflicts with thumbnails, ${colorScheme}, ${width}×${height}`);
     }
     await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     // "Keep theirs" asks first, saying where our version goes; Cancel changes nothing.
     const copies = (): string[] => readdirSync(shots).filter((entry) => entry.startsWith('own (conflict '));
     expect(copies()).toHaveLength(1);
+
+    // Either version opens with the system: ours is the copy beside the file, the service's has the file's name.
+    await page.getByRole('button', { name: 'Open your version of own.png' }).click();
+    await expect.poll(() => opened).toEqual([join(shots, copies()[0]!)]);
+    await page.getByRole('button', { name: 'Open version in the service of own.png' }).click();
+    await expect.poll(() => opened).toEqual([join(shots, copies()[0]!), join(shots, 'own.png')]);
     const choices = page.getByRole('group', { name: 'Resolve own.png' });
     await choices.getByRole('button', { name: 'Keep theirs' }).click();
     const question = page.getByRole('group', { name: 'Confirm: keep theirs for own.png' });
