@@ -6,18 +6,21 @@
  * the service's it fetches through the asset's preview URL, asked afresh (they are signed and expire).
  * The service's details are asked once per conflict and version, in the background, and the state is
  * published again when they arrive; until then, and when the service cannot say, nothing is claimed.
+ * Either version opens with the system: ours is the copy; the service's is the file under its name
+ * while it is still the version downloaded, else a fresh, verified download into the state directory.
  * Must never: read or serve a path a request names (only a conflict's own copy, inside its folder),
  * nor say "someone else" of the signed-in user's own change.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import sharp from 'sharp';
 import type { Conflict } from '../db/conflicts-repo.js';
-import { locateInsideRoot, type Clock, type FileSystem } from '../local/index.js';
+import { locateInsideRoot, sameSignature, type Clock, type FileSystem } from '../local/index.js';
 import type { ConflictAuthor, ConflictSide, ConflictSideName } from '../../shared/bridge/app-state.js';
 import { AppError } from './app-error.js';
 import type { EngineSession } from './engine-session.js';
+import { fetchVerifiedFile } from './fetch-verified-file.js';
 
 /** A thumbnail's bytes, as served. */
 export interface ConflictPreview {
@@ -30,13 +33,16 @@ interface ServiceSide {
   fileId: string | null;
   author: ConflictAuthor | null;
   hasPreview: boolean;
+  /** The file is of a kind the service makes a preview of, in the background: it is asked again later. */
+  previewPending: boolean;
+  askedAt: number;
 }
 
 /** Kinds of local file the app makes a thumbnail of (what sharp reads). */
-const IMAGE_EXTENSIONS: ReadonlySet<string> = new Set(['.jpg', '.jpeg', '.png', '.webp', '.gif', '.avif', '.tif', '.tiff', '.heic', '.heif', '.svg']);
+const IMAGE_EXTENSIONS: ReadonlySet<string> = new Set(['.jpg', '.jpeg', '.png', '.webp', '.gif', '.avif', '.tif', '.tiff']);
 /** A thumbnail's longer side: twice the view's box, for sharp screens. */
 const THUMBNAIL_PX = 256;
-/** After the service could not answer, it is asked again no sooner than this. */
+/** After the service could not answer, or had no preview yet, it is asked again no sooner than this. */
 const ASK_AGAIN_MS = 60_000;
 
 export function hasLocalThumbnail(relPath: string): boolean {
@@ -71,6 +77,10 @@ export interface ConflictSidesParts {
   clock: Clock;
   /** The service's details arrived: the state is built again. */
   changed: () => void;
+  /** Opens a file with the system; absent where nothing can. */
+  openPath: ((path: string, options: { reveal: boolean }) => Promise<void>) | undefined;
+  /** Where the service's versions are downloaded to be opened (private: inside the state directory). */
+  versionsDir: string;
 }
 
 export class ConflictSides {
@@ -103,11 +113,46 @@ export class ConflictSides {
 
   /** A conflict's thumbnail by its id; undefined when that version has none. */
   async preview(conflictId: number, side: ConflictSideName): Promise<ConflictPreview | undefined> {
+    const { current, conflict } = this.conflictOf(conflictId);
+    return side === 'mine' ? this.localThumbnail(current, conflict) : this.servicePreview(current, conflict);
+  }
+
+  /** Opens one version of a conflict with the system. */
+  async open(conflictId: number, side: ConflictSideName): Promise<void> {
+    const { current, conflict } = this.conflictOf(conflictId);
+    const open = this.parts.openPath;
+    if (open === undefined) throw new AppError('OPEN_FAILED', 'Opening files is not available here.');
+    const root = current.engine.store.root(conflict.rootId);
+    if (root === undefined) throw new AppError('NOT_FOUND', `Conflict ${conflictId} belongs to a folder that is no longer synced.`);
+    if (side === 'mine') {
+      const copy = await locateInsideRoot(this.parts.fs, root.path, conflict.copyPath);
+      if (copy.existing?.kind !== 'file') throw new AppError('NOT_FOUND', `Your version, ${conflict.copyPath}, is no longer in the folder.`);
+      await open(copy.absPath, { reveal: false });
+      return;
+    }
+    const original = await locateInsideRoot(this.parts.fs, root.path, conflict.relPath).catch(() => undefined);
+    const synced = current.engine.store.resolution.snapshots.syncedEntry(root.id, conflict.relPath);
+    // The file under its name is the service's version only while it is untouched since it was downloaded.
+    if (original?.existing?.kind === 'file' && synced !== undefined && synced.md5 === conflict.remote.md5 && sameSignature(original.existing, synced)) {
+      await open(original.absPath, { reveal: false });
+      return;
+    }
+    const outcome = await current.api.requestDownloads([{ batchItemId: '0', assetId: conflict.assetId, assetFileId: conflict.remote.fileId }]);
+    const failure = outcome.failures['0'];
+    if (failure !== undefined) throw failure;
+    const item = outcome.successes['0'];
+    if (item === undefined) throw new AppError('NOT_FOUND', `The service gave no file for ${conflict.relPath}.`);
+    const dir = join(this.parts.versionsDir, String(conflict.id));
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await open((await fetchVerifiedFile(current.api, dir, item)).path, { reveal: false });
+  }
+
+  private conflictOf(conflictId: number): { current: EngineSession; conflict: Conflict } {
     const current = this.parts.session();
     if (current === undefined) throw new AppError('NOT_SIGNED_IN', 'Sign in (or use the built-in local library) first.');
     const conflict = current.engine.store.conflicts().find((row) => row.id === conflictId);
     if (conflict === undefined) throw new AppError('NOT_FOUND', `There is no conflict ${conflictId}; it may be resolved already.`);
-    return side === 'mine' ? this.localThumbnail(current, conflict) : this.servicePreview(current, conflict);
+    return { current, conflict };
   }
 
   private async localThumbnail(current: EngineSession, conflict: Conflict): Promise<ConflictPreview | undefined> {
@@ -153,7 +198,8 @@ export class ConflictSides {
     if (current === undefined) return undefined;
     const key = `${conflict.id}:${conflict.remote.fileId}`;
     const known = this.known.get(key);
-    if (known !== undefined || this.asking.has(key)) return known;
+    const stale = known !== undefined && known.previewPending && this.parts.clock.now() - known.askedAt >= ASK_AGAIN_MS;
+    if ((known !== undefined && !stale) || this.asking.has(key)) return known;
     const failed = this.failedAt.get(key);
     if (failed !== undefined && this.parts.clock.now() - failed < ASK_AGAIN_MS) return undefined;
     this.asking.add(key);
@@ -174,12 +220,16 @@ export class ConflictSides {
   }
 
   private async ask(current: EngineSession, conflict: Conflict): Promise<ServiceSide> {
+    const askedAt = this.parts.clock.now();
     const file = (await current.api.getAsset(conflict.assetId)).currentAssetFile;
-    if (file === null) return { fileId: null, author: null, hasPreview: false };
+    if (file === null) return { fileId: null, author: null, hasPreview: false, previewPending: false, askedAt };
     const addedBy = file.addedBy;
     const mine = addedBy !== null && addedBy === current.userId;
     const name = addedBy === null || mine ? null : await this.nameOf(current, addedBy);
-    return { fileId: file.id, author: authorOf(addedBy, current.userId, name), hasPreview: file.previewUrl !== undefined && file.previewUrl !== null };
+    const hasPreview = file.previewUrl !== undefined && file.previewUrl !== null;
+    // Images and documents get a preview; while it is being made the service answers null.
+    const previewPending = !hasPreview && (file.fileType === 'IMAGE' || file.fileType === 'DOCUMENT');
+    return { fileId: file.id, author: authorOf(addedBy, current.userId, name), hasPreview, previewPending, askedAt };
   }
 
   /** A user's name (else e-mail), asked once per session; null when the service will not say. */

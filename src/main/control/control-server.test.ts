@@ -59,6 +59,7 @@ function fakeTarget() {
     signOut: record('signOut'),
     updateSettings: async () => stateOf(1).settings,
     openPath: record('openPath'),
+    openConflictVersion: record('openConflictVersion'),
     searchAssets: async () => [],
     listPresets: async () => [],
     quickDownload: async (request) => ({ id: 1, assetId: request.assetId, filename: 'a.jpg', presetId: request.presetId, presetName: 'Original', note: null, status: 'done', bytesDone: 1, bytesTotal: 1, path: '/tmp/a.jpg', error: null }),

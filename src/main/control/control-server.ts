@@ -162,6 +162,8 @@ async function dispatch(target: AppBridge, method: BridgeMethod, raw: unknown): 
       return target.syncNow(request);
     case 'resolveConflict':
       return target.resolveConflict(request);
+    case 'openConflictVersion':
+      return target.openConflictVersion(request);
     case 'retry':
       return target.retry(request);
     case 'confirmDeletions':

@@ -364,6 +364,10 @@ class DemoBridge implements AppBridge {
     this.folder(request.folderId);
   }
 
+  async openConflictVersion(request: { conflictId: number }): Promise<void> {
+    if (!this.state.conflicts.some((view) => view.id === request.conflictId)) throw new BridgeError('NOT_FOUND', 'That conflict is already resolved.');
+  }
+
   async searchAssets(request: { text: string; limit: number }): Promise<QuickSearchResult[]> {
     const text = request.text.trim().toLowerCase();
     return demoAssets.filter((asset) => asset.filename.toLowerCase().includes(text)).slice(0, request.limit);
