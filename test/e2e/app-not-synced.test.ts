@@ -35,7 +35,7 @@ describe('a file that cannot be read', { timeout: 180_000 }, () => {
     const page = await h.open(suite.browser(), 'not-synced');
     const item = page.getByRole('listitem').filter({ hasText: 'locked.psd' });
     await item.waitFor({ timeout: 45_000 });
-    await expect(item.innerText()).resolves.toMatch(/To fix:/);
+    await expect(item.innerText()).resolves.toMatch(/Check its sharing or permissions, then Retry\./);
     await capture(page, 'app-not-synced', 'not synced');
     await expect.poll(async () => (await remotePaths(h)), { timeout: 30_000 }).toEqual(['/fine.txt']);
 

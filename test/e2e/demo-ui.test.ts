@@ -106,10 +106,10 @@ describe('the UI against the demo bridge', { timeout: 120_000 }, () => {
     await page.getByRole('heading', { name: 'No conflicts' }).waitFor();
 
     await page.getByRole('link', { name: /Not synced/ }).click();
-    await page.getByText('Asset Sync is not allowed to read this file.').waitFor();
+    await page.getByText('You don’t have permission to read this file.').waitFor();
     await captureDemo(page, 'not-synced');
     await page.getByRole('button', { name: 'Retry Spring/hero-final.psd' }).click();
-    await page.getByText('Asset Sync is not allowed to read this file.').waitFor({ state: 'detached' });
+    await page.getByText('You don’t have permission to read this file.').waitFor({ state: 'detached' });
 
     await page.getByRole('link', { name: /Held deletions/ }).click();
     await page.getByText(/1,204 files were deleted on this computer\. Confirm to delete them in the service too/).waitFor();

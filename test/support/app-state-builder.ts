@@ -30,7 +30,7 @@ export function appState(overrides: Partial<AppState> = {}): AppState {
     heldDeletions: [],
     settings: { publishLive: false, uploadBytesPerSecond: null, downloadBytesPerSecond: null, launchAtLogin: false, startWithLocalLibrary: false, notifications: true, downloadFolder: null },
     quickDownload: { folder: '/home/dana/Downloads', recent: [], presets: [] },
-    host: { kind: 'electron', platform: 'linux', secureStorage: true, version: '0.1.0' },
+    host: { kind: 'electron', platform: 'linux', secureStorage: true, canOpenPaths: true, version: '0.1.0' },
     ...overrides,
   };
 }

@@ -40,7 +40,12 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
   const changed = (): void => {
     publisher.changed();
   };
-  const activity = new ActivityLog({ now: () => clock.now(), onChange: (entry) => publisher.emit({ type: 'activity', entry }) });
+  const activity = new ActivityLog({
+    now: () => clock.now(),
+    setTimer: (ms, callback) => clock.setTimer(ms, callback),
+    onKeepError: (error) => edges.deps.log?.({ level: 'warn', message: `the activity could not be kept: ${toBridgeError(error).message}` }),
+    onChange: (entry) => publisher.emit({ type: 'activity', entry }),
+  });
   const openPath = deps.openPath;
   const quick = new QuickDownloads({
     api: () => session.require().api,
@@ -62,7 +67,7 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
     changed,
   });
   const transfers = new TransferTracker({ clock, activity, session: () => session.current, changed });
-  const session: AppSession = new AppSession({ edges, settings, lifecycle, pauses, transfers, quick, publisher });
+  const session: AppSession = new AppSession({ edges, settings, lifecycle, pauses, transfers, activity, quick, publisher });
   const conflictSides = new ConflictSides({ session: () => session.current, fs: edges.fs, clock, changed, openPath, versionsDir: join(config.stateDir, 'versions') });
   const projection = new AppStateProjection({
     stateDir: config.stateDir,
@@ -80,7 +85,7 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
       publisher.emit(event);
     },
   });
-  const folders = folderCommands({ edges, session, pauses, changed });
+  const folders = folderCommands({ edges, session, pauses, activity, changed });
 
   const controller: AppController = {
     get settingsPath() {

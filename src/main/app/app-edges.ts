@@ -34,7 +34,7 @@ export function resolveEdges(config: AppControllerConfig, deps: AppControllerDep
     env,
     trash: deps.trash ?? createFreedesktopTrash({ env }),
     tokenStore: deps.tokenStore ?? fileTokenStore(config.stateDir),
-    host: { platform: platformOf(process.platform), ...config.host },
+    host: { platform: platformOf(process.platform), ...config.host, canOpenPaths: deps.openPath !== undefined },
     publishMs: config.publishMs ?? 250,
   };
 }

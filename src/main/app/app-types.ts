@@ -33,7 +33,8 @@ export interface AppControllerConfig {
   stateDir: string;
   /** Where `config.json` (the settings) lives. */
   configDir: string;
-  host: Omit<HostInfo, 'platform'> & { platform?: HostInfo['platform'] };
+  /** What the shell is; the platform is this process's, and `canOpenPaths` is whether `openPath` was given. */
+  host: Omit<HostInfo, 'platform' | 'canOpenPaths'> & { platform?: HostInfo['platform'] };
   /** The folder a new user of the local library syncs when they have none (headless: ~/Asset Sync). */
   defaultFolder?: string;
   /** Engine tuning (tests shorten these). */
@@ -52,7 +53,10 @@ export interface AppControllerDeps {
   fs?: FileSystem;
   /** Where local deletions go (Electron: shell.trashItem; default: the freedesktop trash). */
   trash?: Trash;
-  /** Opens a folder or file in the file manager (`reveal`: select it). */
+  /**
+   * Opens a folder or file in the file manager (`reveal`: select it). Absent where no file manager can
+   * open: the window then offers no "Show in folder" (HostInfo.canOpenPaths).
+   */
   openPath?: (path: string, options: { reveal: boolean }) => Promise<void>;
   /** Opens a URL in the system browser; resolves false when none could be opened. */
   openExternal?: (url: string) => Promise<boolean>;

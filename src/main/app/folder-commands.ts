@@ -14,6 +14,8 @@ import { isRemapChoice } from '../../shared/sync/remap-choice.js';
 import type { AppEdges } from './app-edges.js';
 import { AppError } from './app-error.js';
 import type { AppSession } from './app-session.js';
+import type { ActivityLog } from './activity-log.js';
+import { localChangeActivity } from './local-change-activity.js';
 import { targetDir } from './copy-in.js';
 import { rootOf } from './engine-session.js';
 import type { PauseState } from './pause-state.js';
@@ -24,10 +26,12 @@ export interface FolderCommandParts {
   edges: AppEdges;
   session: AppSession;
   pauses: PauseState;
+  /** Hears of every change a command makes to a synced folder on disk. */
+  activity: Pick<ActivityLog, 'add'>;
   changed: () => void;
 }
 
-export function folderCommands({ edges, session, pauses, changed }: FolderCommandParts): FolderCommands {
+export function folderCommands({ edges, session, pauses, activity, changed }: FolderCommandParts): FolderCommands {
   return {
     async addFolder(request) {
       const current = session.require();
@@ -85,7 +89,7 @@ export function folderCommands({ edges, session, pauses, changed }: FolderComman
       if (!['mine', 'theirs', 'both'].includes(request.keep)) throw new AppError('INVALID_REQUEST', 'keep is "mine", "theirs" or "both".');
       // Between passes: a pass in flight may still be landing the service's version of this file.
       await current.runner.exclusive(() =>
-        resolveConflictOnDisk({ fs: edges.fs, trash: edges.trash, ...store.resolution }, request.conflictId, request.keep),
+        resolveConflictOnDisk({ fs: edges.fs, trash: edges.trash, ...store.resolution, changed: (rootId, change) => activity.add(localChangeActivity(rootId, change)) }, request.conflictId, request.keep),
       );
       changed();
     },

@@ -24,7 +24,7 @@ const status = (notSynced: RootStatus['notSynced'] = []): RootStatus => ({
 
 type HeldDeleteRow = ReturnType<StoreQueries['heldDeletes']>[number];
 
-const issue = (relPath: string, reason: string) => ({ relPath, reason, detail: '', attempts: 1, retryAt: null });
+const issue = (relPath: string, reason: string) => ({ relPath, reason, detail: '', isFolder: false, attempts: 1, retryAt: null });
 const runtime: FolderRuntime = { paused: undefined, passedOnce: true, progress: undefined, lastSyncedAt: null };
 const signedIn = { kind: 'signed-in', server: 'http://127.0.0.1:7480', email: 'a@b', name: 'A', local: true } as const;
 
@@ -40,10 +40,16 @@ describe('folder views', () => {
     expect(overallState({ account: signedIn, folders: [view], connection: { kind: 'offline', server: 's', since: 'x', nextTryAt: null, error: { name: 'E', code: 'C', message: 'm' } }, paused: null }, false)).toBe('offline');
   });
 
-  it('says what is wrong and what to try in plain words', () => {
-    const [view] = notSyncedViews([status([{ relPath: 'x.psd', reason: 'UNREADABLE', detail: 'EACCES', attempts: 2, retryAt: null }])]);
-    expect(view).toMatchObject({ code: 'UNREADABLE', reason: 'Asset Sync is not allowed to read it. (EACCES)', attempts: 2 });
-    expect(view?.fix).toMatch(/permission/);
+  it('says what is wrong and what to try in plain words, and keeps the code and the technical message apart', () => {
+    const [file, folder] = notSyncedViews([
+      status([
+        { relPath: 'x.psd', reason: 'UNREADABLE', detail: 'cannot read the file: EACCES', isFolder: false, attempts: 2, retryAt: null },
+        { relPath: 'Old drafts', reason: 'UNREADABLE', detail: 'cannot list the folder: EACCES', isFolder: true, attempts: 1, retryAt: null },
+      ]),
+    ]);
+    expect(file).toMatchObject({ kind: 'file', code: 'UNREADABLE', reason: 'You don’t have permission to read this file.', detail: 'cannot read the file: EACCES', attempts: 2 });
+    expect(file?.fix).toBe('Check its sharing or permissions, then Retry.');
+    expect(folder).toMatchObject({ kind: 'folder', reason: 'You don’t have permission to open this folder, so nothing in it syncs.' });
   });
 
   it('puts a stopped folder, then attention, before offline, paused and syncing', () => {

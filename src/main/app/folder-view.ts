@@ -7,6 +7,7 @@
 import type { Conflict } from '../db/conflicts-repo.js';
 import type { RootStatus } from '../store/read-status.js';
 import type { StoreQueries } from '../store/state-store.js';
+import { notSyncedWords } from './not-synced-words.js';
 import type {
   AccountState,
   AppState,
@@ -126,26 +127,20 @@ export function folderViews(
   };
 }
 
-/** Plain words and a fix for the engine's not-synced reason codes. */
-const reasons: Record<string, { reason: string; fix: string }> = {
-  SYMLINK: { reason: 'It is a shortcut (symbolic link); links are not followed.', fix: 'Copy the file itself into the folder instead of a link to it.' },
-  UNREADABLE: { reason: 'Asset Sync is not allowed to read it.', fix: 'Give yourself read permission on the file (or close the app that locks it), then retry.' },
-  SPECIAL_FILE: { reason: 'It is not a regular file (a device, pipe or socket).', fix: 'Move it out of the synced folder.' },
-  INVALID_NAME: { reason: 'Its name has characters the service cannot store.', fix: 'Rename it without control characters or leading and trailing spaces, then retry.' },
-  TOO_LONG: { reason: 'Its name or folder path is too long for the service.', fix: 'Shorten the name or move it to a shallower folder.' },
-  NAME_CLASH: { reason: 'Another file in the same folder has the same name spelled differently.', fix: 'Rename one of the two files.' },
-};
-
+/** The not-synced items, each in plain words (not-synced-words.ts) with its code and technical message kept. */
 export function notSyncedViews(statuses: readonly RootStatus[]): NotSyncedView[] {
   return statuses.flatMap((status) =>
     status.notSynced.map((issue) => {
-      const words = reasons[issue.reason] ?? { reason: issue.detail === '' ? issue.reason : issue.detail, fix: 'Retry; if it keeps failing, check the file and the connection.' };
+      const kind = issue.isFolder ? 'folder' : 'file';
+      const words = notSyncedWords({ code: issue.reason, detail: issue.detail, relPath: issue.relPath, kind });
       return {
         folderId: status.id,
         relPath: issue.relPath,
+        kind,
         code: issue.reason,
-        reason: issue.detail === '' || reasons[issue.reason] === undefined ? words.reason : `${words.reason} (${issue.detail})`,
+        reason: words.reason,
         fix: words.fix,
+        detail: issue.detail,
         attempts: issue.attempts,
         retryAt: issue.retryAt,
       };

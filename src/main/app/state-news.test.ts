@@ -13,7 +13,7 @@ const conflict = (id: number): ConflictView => ({
   mine: { size: 1, modifiedAt: null, modifiedBy: null, previewUrl: null },
   theirs: { size: 1, modifiedAt: null, modifiedBy: null, previewUrl: null },
 });
-const notSynced = (relPath: string): NotSyncedView => ({ folderId: 'root-1', relPath, code: 'SYMLINK', reason: 'a link', fix: 'copy it', attempts: 1, retryAt: null });
+const notSynced = (relPath: string): NotSyncedView => ({ folderId: 'root-1', relPath, kind: 'file', code: 'SYMLINK', reason: 'a link', fix: 'copy it', detail: 'symbolic links are not followed', attempts: 1, retryAt: null });
 const held = (count: number) => ({ folderId: 'root-1', deletedOnComputer: count, deletedInService: 0, count, sample: [] });
 
 describe('the news of a state', () => {

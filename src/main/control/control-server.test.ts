@@ -23,7 +23,7 @@ function stateOf(revision: number): AppState {
     heldDeletions: [],
     settings: { publishLive: false, uploadBytesPerSecond: null, downloadBytesPerSecond: null, launchAtLogin: false, startWithLocalLibrary: false, notifications: true, downloadFolder: null },
     quickDownload: { folder: '/tmp', recent: [], presets: [] },
-    host: { kind: 'headless', platform: 'linux', secureStorage: false, version: 'test' },
+    host: { kind: 'headless', platform: 'linux', secureStorage: false, canOpenPaths: false, version: 'test' },
   };
 }
 

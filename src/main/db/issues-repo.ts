@@ -9,6 +9,8 @@ export interface NotSyncedRow {
   rel_path: string;
   reason: string;
   detail: string;
+  /** 1 when the path is a folder (nothing below it syncs while it is listed). */
+  is_folder: number;
   attempts: number;
   retry_at: number | null;
 }
@@ -26,8 +28,8 @@ export function issuesRepo(db: StateDb) {
   const notSynced = db.prepare<[string], NotSyncedRow>('SELECT * FROM not_synced WHERE root_id = ? ORDER BY rel_path');
   const notSyncedOne = db.prepare<[string, string], NotSyncedRow>('SELECT * FROM not_synced WHERE root_id = ? AND rel_path = ?');
   const putNotSynced = db.prepare(
-    `INSERT INTO not_synced (root_id, rel_path, reason, detail, attempts, retry_at) VALUES (@root_id, @rel_path, @reason, @detail, 1, @retry_at)
-     ON CONFLICT (root_id, rel_path) DO UPDATE SET reason = excluded.reason, detail = excluded.detail, attempts = attempts + 1, retry_at = excluded.retry_at`,
+    `INSERT INTO not_synced (root_id, rel_path, reason, detail, is_folder, attempts, retry_at) VALUES (@root_id, @rel_path, @reason, @detail, @is_folder, 1, @retry_at)
+     ON CONFLICT (root_id, rel_path) DO UPDATE SET reason = excluded.reason, detail = excluded.detail, is_folder = excluded.is_folder, attempts = attempts + 1, retry_at = excluded.retry_at`,
   );
   const clearNotSynced = db.prepare('DELETE FROM not_synced WHERE root_id = ? AND rel_path = ?');
   const clearReason = db.prepare('DELETE FROM not_synced WHERE root_id = ? AND reason = ?');
@@ -41,9 +43,9 @@ export function issuesRepo(db: StateDb) {
   return {
     notSynced: (rootId: string) => notSynced.all(rootId),
     notSyncedEntry: (rootId: string, relPath: string) => notSyncedOne.get(rootId, relPath),
-    /** Records (or re-records, counting attempts) why a path did not sync. */
-    failed: (rootId: string, relPath: string, reason: string, detail: string, retryAt: number | null) =>
-      void putNotSynced.run({ root_id: rootId, rel_path: relPath, reason, detail, retry_at: retryAt }),
+    /** Records (or re-records, counting attempts) why a path did not sync; `isFolder` when it is a folder. */
+    failed: (rootId: string, relPath: string, reason: string, detail: string, retryAt: number | null, isFolder = false) =>
+      void putNotSynced.run({ root_id: rootId, rel_path: relPath, reason, detail, is_folder: isFolder ? 1 : 0, retry_at: retryAt }),
     cleared: (rootId: string, relPath: string) => void clearNotSynced.run(rootId, relPath),
     clearedReason: (rootId: string, reason: string) => void clearReason.run(rootId, reason),
     /** The root's failed paths (or the one path) are due again now: the next pass tries them, whatever their back-off said. */

@@ -73,7 +73,7 @@ async function start(): Promise<void> {
   const env = process.env;
   const stateDir = stateDirOf(flag(flags.state), env);
   const tokens = createSafeTokenStore({ file: join(app.getPath('userData'), 'tokens.bin'), platform: process.platform, safeStorage });
-  const host: Omit<HostInfo, 'platform'> = { kind: 'electron', secureStorage: tokens.secureStorage, version: app.getVersion() };
+  const host: Omit<HostInfo, 'platform' | 'canOpenPaths'> = { kind: 'electron', secureStorage: tokens.secureStorage, version: app.getVersion() };
   const library = embeddedLibrary({ dataDir: resolve(flag(flags.data) ?? defaultDataDir(env)), port: Number(flag(flags.port) ?? 7480), env });
   const deps: AppControllerDeps = {
     trash: (path) => shell.trashItem(path),

@@ -9,7 +9,7 @@ function conflict(id: number, relPath: string): ConflictView {
 }
 
 function notSynced(relPath: string, reason = 'The file is open in another app.'): NotSyncedView {
-  return { folderId: 'root-1', relPath, code: 'PERMISSION_DENIED', reason, fix: 'Close it.', attempts: 1, retryAt: null };
+  return { folderId: 'root-1', relPath, kind: 'file', code: 'UNREADABLE', reason, fix: 'Close it.', detail: 'cannot read the file: EBUSY', attempts: 1, retryAt: null };
 }
 
 function setUp(enabled = true) {

@@ -65,13 +65,22 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
     disk,
     trash: deps.trash ?? createFreedesktopTrash({ now: () => deps.clock.now() }),
     nowIso,
-    moved: records.localMoved,
+    moved: (rootId, from, local, syncedFrom, synced) => {
+      records.localMoved(rootId, from, local, syncedFrom, synced);
+      deps.onTransfer?.({ kind: 'local-change', rootId, relPath: local.relPath, change: 'moved', from });
+    },
     landings,
-    removed: records.localRemoved,
+    removed: (rootId, relPath) => {
+      records.localRemoved(rootId, relPath);
+      deps.onTransfer?.({ kind: 'local-change', rootId, relPath, change: 'trashed' });
+    },
     atomically: records.atomically,
     addConflict: (rootId, conflict) => conflicts.add(rootId, conflict),
     dropConflict: (id) => conflicts.resolved(id),
-    copied: records.conflictCopied,
+    copied: (rootId, relPath, copy) => {
+      records.conflictCopied(rootId, relPath, copy);
+      deps.onTransfer?.({ kind: 'local-change', rootId, relPath: copy.relPath, change: 'conflict-copy', from: relPath });
+    },
     putSynced: (rootId, entry) => snapshots.putSynced(rootId, entry),
     deleteSynced: (rootId, relPath) => snapshots.deleteSynced(rootId, relPath),
     outlives: successors.outlives,
@@ -130,7 +139,10 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
           applyFolderChanges(target, changes, {
             fs: deps.fs,
             disk,
-            renameRows: store.repos.renameDir,
+            renameRows: (rootId, from, to) => {
+              store.repos.renameDir(rootId, from, to);
+              deps.onTransfer?.({ kind: 'local-change', rootId, relPath: to, change: 'folder-moved', from });
+            },
             remember: (rootId, relDir, optionId) => folderCache.remember(rootId, relDir, optionId),
             forget: (rootId, relDir) => folderCache.forget(rootId, relDir),
             log: rootLog,
@@ -193,7 +205,13 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
   const passAll = async (onReport?: (report: PassReport) => void): Promise<PassReport[]> => {
     const reports: PassReport[] = [];
     for (const row of roots.all()) {
-      if (deps.skipRoot?.(row.id) === true || held.has(row.id)) continue;
+      if (held.has(row.id)) continue;
+      // A paused root is looked at, not synced: its edits count as waiting while it is paused. Its
+      // report (nothing done) tells the listener to read the state again; a round's result leaves it out.
+      if (deps.skipRoot?.(row.id) === true) {
+        onReport?.(await syncFor(row).look());
+        continue;
+      }
       const running = passRoot(row);
       passing.set(row.id, running);
       const report = await running.finally(() => passing.delete(row.id));
@@ -329,7 +347,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
 
     startWatching: (onHints, options) => watchSessions.start(onHints, options),
 
-    watch: (signal, onReport) => watchSessions.watch(signal, onReport),
+    watch: (signal, onReport, options) => watchSessions.watch(signal, onReport, options),
 
     confirmDeletes() {
       return roots.all().reduce((count, row) => count + issues.confirmDeletes(row.id), 0);

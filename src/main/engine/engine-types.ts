@@ -101,8 +101,11 @@ export interface Engine {
   roots(): RootRow[];
   /** Passes until every root is at rest (or `maxPasses`); converged when nothing is left to do or fix. */
   syncOnce(options?: { maxPasses?: number; onReport?: (report: PassReport) => void }): Promise<OnceResult>;
-  /** Watches every root and syncs on changes until the signal aborts. */
-  watch(signal: AbortSignal, onReport?: (report: PassReport) => void): Promise<void>;
+  /**
+   * Watches every root and syncs on changes until the signal aborts; `followFeed: false` leaves the
+   * service's change feed alone (every root paused: only the disk is looked at).
+   */
+  watch(signal: AbortSignal, onReport?: (report: PassReport) => void, options?: WatchOptions): Promise<void>;
   /**
    * What `watch` runs on, for a caller that keeps its own time (the simulation): a watcher on every
    * root feeding its hints to the root (and `onHints` hears that some arrived), and passes that scan
@@ -125,7 +128,7 @@ export interface WatchOptions {
 }
 
 export interface WatchSession {
-  /** One pass over every root (the paused ones left out). */
+  /** One pass over every root (the paused ones only looked at: local-refresh, nothing sent or asked). */
   pass(onReport?: (report: PassReport) => void): Promise<PassReport[]>;
   /** When a pass is next wanted though no hint arrives (gate, remote poll, periodic scan), epoch ms. */
   nextWakeAt(): number;

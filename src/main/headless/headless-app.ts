@@ -18,9 +18,10 @@ import type { AppController, AppControllerDeps, LocalLibrary, LocalLibrarySessio
 import { removeAppFile, writeAppFile } from '../control/app-file.js';
 import type { RemoteFeedOptions } from '../remote/remote-feed.js';
 import { AppError } from '../app/app-error.js';
-import { openInBrowser } from './open-browser.js';
+import { canOpenHere, openInBrowser } from './open-browser.js';
 import { defaultFolder, defaultStaticDir } from './client-dirs.js';
 import { asPortInUse, PortInUseError } from './port-in-use.js';
+import { TerminalNews } from './terminal-news.js';
 import { startUiServer } from './ui-server.js';
 
 export interface HeadlessAppOptions {
@@ -155,12 +156,17 @@ export async function startHeadlessApp(options: HeadlessAppOptions): Promise<Hea
       ...(options.downloadsDir === undefined ? {} : { downloadsDir: options.downloadsDir }),
     },
     {
-      // Headless, the desktop is whatever xdg-open, open or start reach.
-      openPath: async (path, { reveal }) => {
-        // Without a desktop shell there is no "select this file": showing a file opens its folder.
-        const target = reveal ? dirname(path) : path;
-        if (!(await openInBrowser(target))) throw new AppError('OPEN_FAILED', `Could not open ${target} here; open it in your file manager.`);
-      },
+      // Headless, the desktop is whatever xdg-open, open or start reach; where none can run there is
+      // no opener at all, and the window shows paths to copy instead of buttons that would fail.
+      ...(canOpenHere({ env })
+        ? {
+            openPath: async (path: string, { reveal }: { reveal: boolean }) => {
+              // Without a desktop shell there is no "select this file": showing a file opens its folder.
+              const target = reveal ? dirname(path) : path;
+              if (!(await openInBrowser(target))) throw new AppError('OPEN_FAILED', `Could not open ${target} here; open it in your file manager.`);
+            },
+          }
+        : {}),
       openExternal: (url) => openInBrowser(url),
       ...options.deps,
       localLibrary: library,
@@ -196,6 +202,12 @@ export async function startHeadlessApp(options: HeadlessAppOptions): Promise<Hea
     throw error;
   }
   const control = server;
+  // The terminal hears what the window shows first: offline and back, conflicts, held deletions.
+  const news = new TerminalNews();
+  const notice = options.notice;
+  const unsubscribe = notice === undefined ? () => undefined : controller.subscribe((event) => {
+    for (const line of news.lines(event)) notice(line);
+  });
   let closing: Promise<void> | undefined;
   return {
     url: control.url,
@@ -209,6 +221,7 @@ export async function startHeadlessApp(options: HeadlessAppOptions): Promise<Hea
     },
     close() {
       closing ??= (async () => {
+        unsubscribe();
         await removeAppFile(options.stateDir, control.secret).catch(() => undefined);
         await control.close();
         await controller.close();

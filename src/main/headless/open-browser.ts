@@ -6,6 +6,8 @@
  * taken to have handed the URL over.
  */
 import { spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
 
 export interface OpenBrowserOptions {
   platform?: NodeJS.Platform;
@@ -23,6 +25,29 @@ function openerFor(platform: NodeJS.Platform, url: string): readonly [string, re
 }
 
 const set = (value: string | undefined): boolean => value !== undefined && value !== '';
+
+const executable = (path: string): boolean => {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Whether an opener can run here at all: macOS's `open` and Windows' `start` always can; elsewhere
+ * only with a display (DISPLAY or WAYLAND_DISPLAY) and `xdg-open` on the PATH. Asked once at start,
+ * so the window never offers to open what nothing here can open.
+ */
+export function canOpenHere(options: Pick<OpenBrowserOptions, 'platform' | 'env'> & { isExecutable?: (path: string) => boolean } = {}): boolean {
+  const platform = options.platform ?? process.platform;
+  const env = options.env ?? process.env;
+  if (platform === 'darwin' || platform === 'win32') return true;
+  if (!set(env.DISPLAY) && !set(env.WAYLAND_DISPLAY)) return false;
+  const isExecutable = options.isExecutable ?? executable;
+  return (env.PATH ?? '').split(delimiter).some((dir) => dir !== '' && isExecutable(join(dir, 'xdg-open')));
+}
 
 export function openInBrowser(url: string, options: OpenBrowserOptions = {}): Promise<boolean> {
   const platform = options.platform ?? process.platform;

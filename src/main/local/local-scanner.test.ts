@@ -98,6 +98,17 @@ describe('LocalScanner on a real directory', () => {
     expect(byPath.get(NFD_RESUME.normalize('NFC'))).toMatchObject({ md5: md5Hex('cv') });
   });
 
+  it('says which not-synced paths are folders, so the window can call them folders', async () => {
+    mkdirSync(join(root, 'Old drafts '));
+    writeFileSync(join(root, 'Old drafts ', 'draft.txt'), 'inside');
+    const { sink, byPath } = collector();
+    await new LocalScanner({ fs: new NodeFileSystem() }).scan(root, sink, { rules: new IgnoreRules() });
+    expect(byPath.get('Old drafts ')).toMatchObject({ kind: 'not-synced', reason: 'INVALID_NAME', isFolder: true });
+    expect(byPath.get('trailing space ')).toMatchObject({ kind: 'not-synced', reason: 'INVALID_NAME' });
+    expect(byPath.get('trailing space ')).not.toHaveProperty('isFolder');
+    expect(byPath.get('link-dir')).not.toHaveProperty('isFolder');
+  });
+
   it('reports an unreadable file and scans everything else', async (context) => {
     // As root, chmod 000 does not stop a read, so the real case only runs for other users; the
     // in-memory twin covers it everywhere (local-scanner-memory.test.ts).

@@ -71,6 +71,8 @@ export interface NotSynced {
   /** For people: what exactly is wrong (an errno code, the name rule broken, …). */
   detail: string;
   subtreeUnknown: boolean;
+  /** The path is a folder (as far as the scanner could tell; a path it could not stat is not). */
+  isFolder?: boolean;
   /**
    * A regular file listed but not readable (UNREADABLE): which file it is, so a synced file that
    * vanished and may be this one waits or moves instead of reading as deleted.

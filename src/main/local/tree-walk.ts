@@ -107,7 +107,7 @@ export class TreeWalk {
     const isDirectory = stat.kind === 'directory';
     const verdict = checkName(name, depth, isDirectory, this.settings.maxFolderDepth);
     if (verdict !== undefined) {
-      this.notSynced(relPath, verdict.reason, verdict.detail, isDirectory);
+      this.notSynced(relPath, verdict.reason, verdict.detail, isDirectory, undefined, isDirectory);
       return;
     }
     switch (stat.kind) {
@@ -130,8 +130,17 @@ export class TreeWalk {
     this.emit({ kind: 'gone', relPath });
   }
 
-  notSynced(relPath: string, reason: NotSyncedReason, detail: string, subtreeUnknown: boolean, file?: FileStat): void {
-    this.emit({ kind: 'not-synced', relPath, reason, detail, subtreeUnknown, ...(file === undefined ? {} : { file: { size: file.size, mtimeMs: file.mtimeMs, ino: file.ino, dev: file.dev } }) });
+  /** Reports a path that is there but does not sync; `isFolder` when it is a folder. */
+  notSynced(relPath: string, reason: NotSyncedReason, detail: string, subtreeUnknown: boolean, file?: FileStat, isFolder = false): void {
+    this.emit({
+      kind: 'not-synced',
+      relPath,
+      reason,
+      detail,
+      subtreeUnknown,
+      ...(isFolder ? { isFolder } : {}),
+      ...(file === undefined ? {} : { file: { size: file.size, mtimeMs: file.mtimeMs, ino: file.ino, dev: file.dev } }),
+    });
   }
 
   run(): Promise<WalkCounts> {
@@ -207,7 +216,7 @@ export class TreeWalk {
     if (dir.relPath === '') {
       this.fail(new LocalError('ROOT_UNREADABLE', `cannot list the root: ${code}`, dir.absPath, { cause: error }));
     } else if (code !== 'ENOENT') {
-      this.notSynced(dir.relPath, 'UNREADABLE', `cannot list the folder: ${code}`, true);
+      this.notSynced(dir.relPath, 'UNREADABLE', `cannot list the folder: ${code}`, true, undefined, true);
     } else if (this.settings.reportVanished) {
       this.reportGone(dir.relPath);
     }
@@ -248,10 +257,10 @@ export class TreeWalk {
    */
   reportClash(dirRel: string, name: string, spelling: string, clash: Clash, stat?: FileStat): void {
     if (clash.composed === undefined) {
-      if (clash.first === spelling) this.notSynced(joinRel(dirRel, name), 'NAME_CLASH', `${clash.count} names in this folder are the same once Unicode-normalised (none of them composed, NFC); rename all but one`, true);
+      if (clash.first === spelling) this.notSynced(joinRel(dirRel, name), 'NAME_CLASH', `${clash.count} names in this folder are the same once Unicode-normalised (none of them composed, NFC); rename all but one`, true, undefined, stat?.kind === 'directory');
       return;
     }
-    this.notSynced(joinRel(dirRel, spelling), 'NAME_CLASH', `the same name as "${name}" in this folder once Unicode-normalised, but spelled another way (decomposed, as files from a Mac are); the service holds one name for both, so only the composed one syncs: rename or remove this one`, true, stat?.kind === 'file' ? stat : undefined);
+    this.notSynced(joinRel(dirRel, spelling), 'NAME_CLASH', `the same name as "${name}" in this folder once Unicode-normalised, but spelled another way (decomposed, as files from a Mac are); the service holds one name for both, so only the composed one syncs: rename or remove this one`, true, stat?.kind === 'file' ? stat : undefined, stat?.kind === 'directory');
   }
 
   private file(item: Omit<PendingHash, 'unread'>): void {

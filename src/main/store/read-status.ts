@@ -37,7 +37,7 @@ export interface RootStatus {
   /** Whether the service was ever read in full for this root; until then nothing is known to be in step. */
   reachedService: boolean;
   uploadsInProgress: { relPath: string; partsDone: number }[];
-  notSynced: { relPath: string; reason: string; detail: string; attempts: number; retryAt: string | null }[];
+  notSynced: { relPath: string; reason: string; detail: string; isFolder: boolean; attempts: number; retryAt: string | null }[];
   /** `local`: how many would be deleted on this computer, that is, were deleted in the service. */
   heldDeletes: { count: number; confirmed: boolean; sample: string[]; local: number };
   /** Files both sides changed: the service's version at relPath, ours at copyPath (`asset-sync conflicts`). */
@@ -70,6 +70,7 @@ export function readStatus(db: StateDb): RootStatus[] {
       relPath: issue.rel_path,
       reason: issue.reason,
       detail: issue.detail,
+      isFolder: issue.is_folder === 1,
       attempts: issue.attempts,
       retryAt: issue.retry_at === null ? null : new Date(issue.retry_at).toISOString(),
     }));

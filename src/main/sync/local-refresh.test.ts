@@ -50,6 +50,24 @@ describe('LocalRefresh', () => {
     expect(files()).toEqual(['Logo.png/b.txt', 'other.txt']);
   });
 
+  it('records which not-synced paths are folders, and a file that became a folder of its name as a folder', async () => {
+    const { clock, fs, refresh, issues, rootId } = setUp();
+    fs.writeFile('/root/logo.png ', 'a file whose name ends with a space');
+    fs.writeFile('/root/Brief ', 'a file, for now');
+    clock.advance(10_000);
+    await refresh.refresh();
+    const kinds = (): [string, number][] => issues.notSynced(rootId).map((row) => [row.rel_path, row.is_folder]);
+    expect(kinds()).toEqual([['Brief ', 0], ['logo.png ', 0]]);
+
+    fs.remove('/root/Brief ');
+    fs.mkdirpSync('/root/Brief ');
+    fs.writeFile('/root/Brief /notes.txt', 'inside');
+    refresh.hint(['']);
+    clock.advance(10_000);
+    await refresh.refresh();
+    expect(kinds()).toEqual([['Brief ', 1], ['logo.png ', 0]]);
+  });
+
   it('scans the whole root again once the rescan interval passed, hinted or not', async () => {
     const { clock, fs, refresh, files } = setUp(60_000);
     await refresh.refresh();

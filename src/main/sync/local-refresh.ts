@@ -264,7 +264,10 @@ export class LocalRefresh {
         this.write(() => {
           // The same report again changes nothing (and writes nothing: a write would wake a resting root).
           const known = deps.issues.notSyncedEntry(root.id, relPath);
-          if (known?.reason !== observation.reason || known.detail !== observation.detail) deps.issues.failed(root.id, relPath, observation.reason, observation.detail, null);
+          const isFolder = observation.isFolder === true;
+          if (known?.reason !== observation.reason || known.detail !== observation.detail || (known.is_folder === 1) !== isFolder) {
+            deps.issues.failed(root.id, relPath, observation.reason, observation.detail, null, isFolder);
+          }
         });
         break;
       case 'gone':

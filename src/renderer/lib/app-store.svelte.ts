@@ -36,6 +36,8 @@ export class AppStore {
   private nextNotice = 1;
   /** Set when the link went down: the app may have restarted, its revisions counting from the start. */
   private resync = false;
+  /** The server and account the app was last signed in to: each has its own activity. */
+  private owner: string | undefined;
 
   constructor(
     readonly bridge: AppBridge,
@@ -110,6 +112,10 @@ export class AppStore {
     this.resync = false;
     this.state = state;
     this.loadError = null;
+    const owner = state.account.kind === 'signed-in' ? `${state.account.server}\u0000${state.account.email}` : undefined;
+    if (owner === undefined) return;
+    if (this.owner !== undefined && owner !== this.owner) this.activity.reset();
+    this.owner = owner;
   }
 
   /**

@@ -110,9 +110,9 @@ function busyState(): AppState {
     },
   ];
   const notSynced: NotSyncedView[] = [
-    { folderId: 'campaigns', relPath: 'Spring/hero-final.psd', code: 'PERMISSION_DENIED', reason: 'Asset Sync is not allowed to read this file.', fix: 'Give your user read access to the file (Get Info → Sharing & Permissions), then retry.', attempts: 3, retryAt: null },
-    { folderId: 'campaigns', relPath: 'Spring/notes:draft.txt', code: 'NAME_NOT_ALLOWED', reason: 'The service does not accept “:” in file names.', fix: 'Rename the file without “:”.', attempts: 1, retryAt: null },
-    { folderId: 'campaigns', relPath: 'Video/launch-master.mov', code: 'TOO_LARGE', reason: 'The file is larger than the service allows (50 GB).', fix: 'Export a smaller version, or ask your admin to raise the limit.', attempts: 1, retryAt: iso(300) },
+    { folderId: 'campaigns', relPath: 'Spring/hero-final.psd', kind: 'file', code: 'UNREADABLE', reason: 'You don’t have permission to read this file.', fix: 'Check its sharing or permissions, then Retry.', detail: 'cannot read the file: EACCES', attempts: 3, retryAt: null },
+    { folderId: 'campaigns', relPath: 'Spring/brief.pdf ', kind: 'file', code: 'INVALID_NAME', reason: 'The file name ends with a space, which the service can’t store.', fix: 'Remove the space at the end of the name.', detail: 'name starts or ends with white space', attempts: 1, retryAt: null },
+    { folderId: 'campaigns', relPath: 'Video/Old cuts', kind: 'folder', code: 'UNREADABLE', reason: 'You don’t have permission to open this folder, so nothing in it syncs.', fix: 'Check its sharing or permissions, then Retry.', detail: 'cannot list the folder: EACCES', attempts: 1, retryAt: iso(300) },
   ];
   const heldDeletions: HeldDeletionsView[] = [
     { folderId: 'archive', deletedOnComputer: 1204, deletedInService: 0, count: 1204, sample: Array.from({ length: 40 }, (_, index) => `2019/Shoot ${String(index + 1).padStart(2, '0')}/IMG_${4000 + index}.jpg`) },
@@ -130,7 +130,7 @@ function busyState(): AppState {
     heldDeletions,
     settings: { ...defaultSettings, uploadBytesPerSecond: 5_000_000 },
     quickDownload: { folder: '/Users/ana/Downloads', recent: [{ assetId: 'asset-1', filename: 'Harbour at dawn.jpg', presetId: 'web', presetName: 'Web (1000 px JPG)', at: iso(-3600) }], presets: demoPresets },
-    host: { kind: 'headless', platform: 'linux', secureStorage: false, version: '0.1.0' },
+    host: { kind: 'headless', platform: 'linux', secureStorage: false, canOpenPaths: true, version: '0.1.0' },
   };
 }
 
@@ -161,7 +161,7 @@ function firstRunState(): AppState {
   };
 }
 
-const kinds: ActivityKind[] = ['upload', 'upload', 'download', 'upload', 'move', 'delete', 'copy-in'];
+const kinds: ActivityKind[] = ['upload', 'upload', 'download', 'upload', 'move', 'trash', 'copy-in', 'conflict-copy'];
 const names = ['hero', 'wordmark', 'icon-set', 'banner', 'poster', 'storyboard', 'moodboard', 'mockup'];
 const exts = ['.png', '.psd', '.jpg', '.pdf', '.ai', '.mov'];
 
@@ -170,14 +170,19 @@ function historyEntry(id: number, total: number): ActivityEntry {
   const n = total - id;
   const size = ((id * 7919) % 50_000) * 1000 + 2000;
   const running = n < 3;
+  // Only transfers run and have a size; a move, a conflict copy or a file sent to the Trash has none.
+  const kind = running ? 'upload' : (kinds[id % kinds.length] ?? 'upload');
+  const sized = kind === 'upload' || kind === 'download' || kind === 'copy-in';
+  const name = `${names[id % names.length] ?? 'file'}-${id}${exts[id % exts.length] ?? '.png'}`;
   return {
     id,
     folderId: ['brand', 'campaigns', 'photos'][id % 3] ?? 'brand',
-    relPath: `Shoot ${Math.floor(id / 40)}/${names[id % names.length] ?? 'file'}-${id}${exts[id % exts.length] ?? '.png'}`,
-    kind: kinds[id % kinds.length] ?? 'upload',
+    relPath: `Shoot ${Math.floor(id / 40)}/${kind === 'conflict-copy' ? name.replace(/(\.\w+)$/, ' (conflict 2026-12-07 101500)$1') : name}`,
+    kind,
+    from: kind === 'move' ? `Inbox/${name}` : kind === 'conflict-copy' ? `Shoot ${Math.floor(id / 40)}/${name}` : null,
     status: running ? 'running' : id % 97 === 0 ? 'failed' : 'done',
-    bytesDone: running ? Math.round(size * (0.2 + 0.3 * n)) : size,
-    bytesTotal: size,
+    bytesDone: running ? Math.round(size * (0.2 + 0.3 * n)) : sized ? size : 0,
+    bytesTotal: sized ? size : null,
     at: new Date(Date.now() - n * 9000).toISOString(),
     error: id % 97 === 0 && !running ? { name: 'ApiError', code: 'SERVICE_UNREACHABLE', message: 'The service did not answer; it will be tried again.' } : null,
   };
@@ -324,6 +329,7 @@ class DemoBridge implements AppBridge {
         relPath: item.kind === 'bytes' ? item.relPath : item.path,
         kind: 'copy-in',
         status: 'done',
+        from: null,
         bytesDone: item.kind === 'bytes' ? item.body.size : 0,
         bytesTotal: item.kind === 'bytes' ? item.body.size : null,
         at: iso(0),

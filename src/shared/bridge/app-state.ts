@@ -161,16 +161,23 @@ export type ConflictAuthor = { kind: 'you' } | { kind: 'person'; name: string };
 /** The two versions of a conflict: `mine` the local copy, `theirs` the service's. */
 export type ConflictSideName = 'mine' | 'theirs';
 
-/** A file (or folder) that could not sync, with the reason in plain words and what to try. */
+/**
+ * A file (or folder) that could not sync: what happened and what to try in a designer's words, and the
+ * engine's code and technical message for whoever needs them.
+ */
 export interface NotSyncedView {
   folderId: string;
   relPath: string;
-  /** Stable code, e.g. `PERMISSION_DENIED`, `NAME_NOT_ALLOWED`, `TOO_LARGE`. */
+  /** A folder (nothing in it syncs while it is listed here) or anything else on disk. */
+  kind: 'file' | 'folder';
+  /** Stable code, e.g. `UNREADABLE`, `INVALID_NAME`, `NAME_CLASH`. */
   code: string;
-  /** What happened, in plain words. */
+  /** What happened, in plain words: no error codes, no jargon. */
   reason: string;
-  /** The fix to try. */
+  /** The fix to try, in plain words; never repeats `reason`. */
   fix: string;
+  /** The technical message as the engine recorded it (e.g. `cannot read the file: EACCES`), for "Details". */
+  detail: string;
   attempts: number;
   /** When the engine tries again by itself (ISO time), or null when it waits for the user. */
   retryAt: string | null;
@@ -225,4 +232,10 @@ export interface HostInfo {
   /** Whether tokens can be kept encrypted (Electron safeStorage); false means sign-in at each start. */
   secureStorage: boolean;
   version: string;
+  /**
+   * Whether a file manager can show a path here ("Show in folder", "Open folder"). Decided once at
+   * start: false for the headless app where no opener can run (no display, no xdg-open); the window
+   * then shows the path to copy instead of a button that would only fail.
+   */
+  canOpenPaths: boolean;
 }

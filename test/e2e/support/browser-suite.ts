@@ -6,14 +6,13 @@
  * the setup did not run. Must never share a browser or an app between test files.
  */
 import { afterAll, beforeAll } from 'vitest';
-import type { HeadlessAppOptions } from '../../../src/main/headless/headless-app.js';
-import { startHeadlessHarness, type HeadlessHarness } from './headless-harness.js';
+import { startHeadlessHarness, type HarnessOptions, type HeadlessHarness } from './headless-harness.js';
 import { launchBrowser, type LaunchedBrowser } from './launch-browser.js';
 import { serveRenderer, type ServedRenderer } from './serve-renderer.js';
 
 export interface BrowserSuiteOptions {
   /** Start the headless app harness with these options (omitted: no app). */
-  harness?: Partial<HeadlessAppOptions>;
+  harness?: HarnessOptions;
   /** Serve the built renderer as plain static files (the demo bridge, the IPC link). */
   renderer?: boolean;
   /** The bound on starting (and on closing) all of it. Default 60 s: the app, a service and Chromium on a loaded machine. */

@@ -19,6 +19,8 @@ export interface HeadlessHarness {
   stateDir: string;
   configDir: string;
   dataDir: string;
+  /** What the harness's file manager was asked to open, in order (empty with `fileManager: false`). */
+  opened: { path: string; reveal: boolean }[];
   /** Opens the UI (the secret URL sets the cookie, then the page redirects to `/`). */
   open(browser: LaunchedBrowser, view?: string): Promise<Page>;
   /** An API client on the embedded service, as its admin. */
@@ -37,13 +39,35 @@ export interface HeadlessHarness {
   dispose(): Promise<void>;
 }
 
-export async function startHeadlessHarness(options: Partial<HeadlessAppOptions> = {}): Promise<HeadlessHarness> {
+export interface HarnessOptions extends Partial<HeadlessAppOptions> {
+  /**
+   * Give the app a file manager that records what it is asked to open (default true). False leaves the
+   * app to find the system's, which the harness's environment (no display) does not have.
+   */
+  fileManager?: boolean;
+}
+
+export async function startHeadlessHarness({ fileManager = true, ...options }: HarnessOptions = {}): Promise<HeadlessHarness> {
   const root = tempDir('asset-sync-e2e-');
   const stateDir = join(root, 'state');
   const configDir = join(root, 'config');
   const dataDir = join(root, 'data');
   const folder = join(root, 'Asset Sync');
-  const appOptions: HeadlessAppOptions = { stateDir, configDir, dataDir, folder, servicePort: 0, firstUiPort: 0, stableMs: 300, env: { ASSET_SYNC_ADMIN_PASSWORD: 'e2e-password-123' }, ...options };
+  const opened: { path: string; reveal: boolean }[] = [];
+  const openPath = async (path: string, { reveal }: { reveal: boolean }): Promise<void> => void opened.push({ path, reveal });
+  const deps = fileManager ? { openPath, ...options.deps } : options.deps;
+  const appOptions: HeadlessAppOptions = {
+    stateDir,
+    configDir,
+    dataDir,
+    folder,
+    servicePort: 0,
+    firstUiPort: 0,
+    stableMs: 300,
+    env: { ASSET_SYNC_ADMIN_PASSWORD: 'e2e-password-123' },
+    ...options,
+    ...(deps === undefined ? {} : { deps }),
+  };
   let app = await startHeadlessApp(appOptions);
   const clients: ApiClient[] = [];
   const harness: HeadlessHarness = {
@@ -54,6 +78,7 @@ export async function startHeadlessHarness(options: Partial<HeadlessAppOptions> 
     stateDir,
     configDir,
     dataDir,
+    opened,
     async open(browser, view) {
       const page = await browser.newPage();
       await page.goto(app.url);

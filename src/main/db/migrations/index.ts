@@ -10,5 +10,7 @@ import successors from './0008-successors.js';
 import movesAhead from './0009-moves-ahead.js';
 import stateOwner from './0010-state-owner.js';
 import remapsAhead from './0011-remaps-ahead.js';
+import activity from './0012-activity.js';
+import notSyncedFolders from './0013-not-synced-folders.js';
 
-export const migrations: readonly string[] = [engine, remote, unreadFiles, landings, conflictCopyIdentity, uploadJobFolder, landingMoves, successors, movesAhead, stateOwner, remapsAhead];
+export const migrations: readonly string[] = [engine, remote, unreadFiles, landings, conflictCopyIdentity, uploadJobFolder, landingMoves, successors, movesAhead, stateOwner, remapsAhead, activity, notSyncedFolders];
