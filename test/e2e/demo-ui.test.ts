@@ -100,6 +100,7 @@ describe('the UI against the demo bridge', { timeout: 120_000 }, () => {
     await expect(page.getByRole('img', { name: /Preview of your version of wordmark\.png/ }).isVisible()).resolves.toBe(true);
     await captureDemo(page, 'conflicts');
     await page.getByRole('group', { name: 'Resolve wordmark.png' }).getByRole('button', { name: 'Keep theirs' }).click();
+    await page.getByRole('group', { name: 'Confirm: keep theirs for wordmark.png' }).getByRole('button', { name: 'Keep theirs' }).click();
     await page.getByRole('heading', { name: 'wordmark.png' }).waitFor({ state: 'detached' });
     await page.getByRole('group', { name: 'Resolve brand-book.pdf' }).getByRole('button', { name: 'Keep both' }).click();
     await page.getByRole('heading', { name: 'No conflicts' }).waitFor();

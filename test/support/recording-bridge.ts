@@ -51,6 +51,7 @@ export function createRecordingBridge(): RecordingBridge {
     signOut: () => record('signOut', [], undefined),
     updateSettings: (patch) => record('updateSettings', [patch], { ...appState().settings, ...patch }),
     openPath: (request) => record('openPath', [request], undefined),
+    openConflictVersion: (request) => record('openConflictVersion', [request], undefined),
     searchAssets: (request) => record('searchAssets', [request], []),
     listPresets: () => record('listPresets', [], []),
     quickDownload: (request) =>

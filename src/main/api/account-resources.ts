@@ -17,6 +17,12 @@ export function accountResources(requester: Requester) {
       return parseAnswer(envelopeSchema(userSchema), await requester.json({ method: 'GET', path: '/current-user' }), 'GET', '/current-user');
     },
 
+    /** A user of the account, by id (who added a file: `AssetFile.addedBy`). */
+    async getUser(id: string): Promise<User> {
+      const path = `/users/${encodeURIComponent(id)}`;
+      return parseAnswer(envelopeSchema(userSchema), await requester.json({ method: 'GET', path }), 'GET', path).result;
+    },
+
     async foldersFieldId(): Promise<string> {
       return parseAnswer(folderSettingsSchema, await requester.json({ method: 'GET', path: '/folder-settings' }), 'GET', '/folder-settings').fieldId;
     },

@@ -215,6 +215,8 @@ export interface AssetChange {
 export interface AssetApi {
   // Account
   currentUser(): Promise<Envelope<User>>;
+  /** A user of the account, by id (NOT_FOUND for one of another account). */
+  getUser(id: string): Promise<User>;
   /** The id of the Folders field. */
   foldersFieldId(): Promise<string>;
   listFields(): Promise<Field[]>;

@@ -10,12 +10,14 @@
  * Only wiring lives here. It never imports Electron nor the service: the composition root passes in
  * what differs (trash, opening paths and URLs, tokens, the embedded local library).
  */
+import { join } from 'node:path';
 import { AppError } from './app-error.js';
 import { ActivityLog } from './activity-log.js';
 import { resolveEdges } from './app-edges.js';
 import { AppSession } from './app-session.js';
 import { AppStateProjection, type AppLifecycle } from './app-state-projection.js';
 import type { AppController, AppControllerConfig, AppControllerDeps } from './app-types.js';
+import { ConflictSides } from './conflict-sides.js';
 import { copyCommands } from './copy-commands.js';
 import { rootOf } from './engine-session.js';
 import { folderCommands } from './folder-commands.js';
@@ -66,6 +68,7 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
   });
   const transfers = new TransferTracker({ clock, activity, session: () => session.current, changed });
   const session: AppSession = new AppSession({ edges, settings, lifecycle, pauses, transfers, activity, quick, publisher });
+  const conflictSides = new ConflictSides({ session: () => session.current, fs: edges.fs, clock, changed, openPath, versionsDir: join(config.stateDir, 'versions') });
   const projection = new AppStateProjection({
     stateDir: config.stateDir,
     clock,
@@ -77,6 +80,7 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
     transfers,
     settings,
     quick,
+    conflictSides,
     emit: (event) => {
       publisher.emit(event);
     },
@@ -121,6 +125,11 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
     },
 
     ...folders,
+    conflictPreview: (request) => conflictSides.preview(request.conflictId, request.side),
+    async openConflictVersion(request) {
+      if (!Number.isInteger(request.conflictId) || !['mine', 'theirs'].includes(request.side)) throw new AppError('INVALID_REQUEST', 'Name a conflict by its id, and side "mine" or "theirs".');
+      await conflictSides.open(request.conflictId, request.side);
+    },
     ...copyCommands({ session, activity, changed }),
 
     async pause(request) {

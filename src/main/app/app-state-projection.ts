@@ -10,6 +10,7 @@ import type { RootStatus } from '../store/read-status.js';
 import { readStateDir } from '../store/state-dir.js';
 import type { AppEvent } from '../../shared/bridge/app-events.js';
 import type { AccountState, AppState, BridgeErrorData, HostInfo } from '../../shared/bridge/app-state.js';
+import type { ConflictSides } from './conflict-sides.js';
 import type { EngineSession } from './engine-session.js';
 import { conflictViews, folderViews, heldDeletionViews, notSyncedViews, overallState } from './folder-view.js';
 import type { OpenedSettings } from './opened-settings.js';
@@ -35,6 +36,8 @@ export interface AppStateParts {
   transfers: TransferTracker;
   settings: OpenedSettings;
   quick: QuickDownloads;
+  /** Who changed each conflict's versions, and their thumbnails. */
+  conflictSides: ConflictSides;
   /** Where the news of a state goes (before the state itself). */
   emit: (event: AppEvent) => void;
 }
@@ -65,7 +68,7 @@ export class AppStateProjection {
       { online: connection.online, nextTryAt: connection.nextTryAt },
     );
     const notSynced = notSyncedViews(roots);
-    const conflicts = session === undefined ? [] : conflictViews(session.engine.store);
+    const conflicts = session === undefined ? [] : conflictViews(session.engine.store, (conflict) => parts.conflictSides.view(conflict));
     const heldDeletions = session === undefined ? [] : heldDeletionViews(session.engine.store, roots);
     const base = {
       account,

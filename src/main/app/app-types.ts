@@ -11,7 +11,8 @@ import type { EngineEvent } from '../engine/index.js';
 import type { Clock, FileSystem, IgnoreRules, Trash, Watcher } from '../local/index.js';
 import type { RemoteFeedOptions } from '../remote/remote-feed.js';
 import type { AppBridge } from '../../shared/bridge/app-bridge.js';
-import type { HostInfo } from '../../shared/bridge/app-state.js';
+import type { ConflictSideName, HostInfo } from '../../shared/bridge/app-state.js';
+import type { ConflictPreview } from './conflict-sides.js';
 
 /** The embedded local service, started on demand (the "built-in local library"). */
 export interface LocalLibrarySession {
@@ -89,6 +90,11 @@ export interface AppController extends AppBridge {
   close(): Promise<void>;
   /** One dropped file as a byte stream (the control server's PUT), never buffered whole. */
   copyInStream(request: StreamCopyRequest): Promise<{ relPath: string }>;
+  /**
+   * A conflict's thumbnail (`ConflictSide.previewUrl`), found by the conflict's id alone: a small image of
+   * the local copy, or the service's preview; undefined when that version has none.
+   */
+  conflictPreview(request: { conflictId: number; side: ConflictSideName }): Promise<ConflictPreview | undefined>;
   /** The problems the app itself has (a settings file kept aside, …), as shown in the state. */
   readonly settingsPath: string;
 }

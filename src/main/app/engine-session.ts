@@ -23,6 +23,8 @@ export interface EngineSession {
   server: string;
   local: boolean;
   user: { email: string; name: string };
+  /** The signed-in user's id on the service (null when it could not be asked), to tell their changes from others'. */
+  userId: string | null;
   api: ApiClient;
   engine: Engine;
   runner: SyncRunner;
@@ -150,7 +152,7 @@ export async function openEngineSession(edges: AppEdges, listeners: EngineSessio
     for (const row of engine.roots()) engine.store.retryNow(row.id);
     runner.requestFullPass();
   };
-  return { server, local: open.local, user: identity.user, api: rawApi, engine, runner, connectivity, currentRoot: undefined, uploading };
+  return { server, local: open.local, user: identity.user, userId: identity.owner.userId, api: rawApi, engine, runner, connectivity, currentRoot: undefined, uploading };
 }
 
 /** Fails fast what waits on the network, then lets the pass end (and its journal writes land) and closes the engine. */

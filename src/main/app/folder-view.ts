@@ -4,6 +4,7 @@
  * word). Whatever the engine's reports add goes in here, and nowhere else in the app derives a
  * folder's state.
  */
+import type { Conflict } from '../db/conflicts-repo.js';
 import type { RootStatus } from '../store/read-status.js';
 import type { StoreQueries } from '../store/state-store.js';
 import { notSyncedWords } from './not-synced-words.js';
@@ -147,18 +148,19 @@ export function notSyncedViews(statuses: readonly RootStatus[]): NotSyncedView[]
   );
 }
 
-export function conflictViews(store: Pick<StoreQueries, 'conflicts'>): ConflictView[] {
-  return store
-    .conflicts()
-    .map((conflict) => ({
-      id: conflict.id,
-      folderId: conflict.rootId,
-      relPath: conflict.relPath,
-      copyPath: conflict.copyPath,
-      detectedAt: conflict.dateCreated,
-      mine: { size: conflict.local.size, modifiedAt: new Date(conflict.local.mtimeMs).toISOString(), modifiedBy: null, previewUrl: null },
-      theirs: { size: conflict.remote.size, modifiedAt: conflict.remote.dateModified, modifiedBy: null, previewUrl: null },
-    }));
+/**
+ * The conflicts as the window lists them; `sides` adds to each what only the running app knows of its
+ * two versions (who changed the service's, the thumbnails: conflict-sides.ts).
+ */
+export function conflictViews(store: Pick<StoreQueries, 'conflicts'>, sides: (conflict: Conflict) => Pick<ConflictView, 'mine' | 'theirs'>): ConflictView[] {
+  return store.conflicts().map((conflict) => ({
+    id: conflict.id,
+    folderId: conflict.rootId,
+    relPath: conflict.relPath,
+    copyPath: conflict.copyPath,
+    detectedAt: conflict.dateCreated,
+    ...sides(conflict),
+  }));
 }
 
 export function heldDeletionViews(store: Pick<StoreQueries, 'heldDeletes'>, statuses: readonly RootStatus[]): HeldDeletionsView[] {

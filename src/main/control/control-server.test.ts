@@ -59,10 +59,17 @@ function fakeTarget() {
     signOut: record('signOut'),
     updateSettings: async () => stateOf(1).settings,
     openPath: record('openPath'),
+    openConflictVersion: record('openConflictVersion'),
     searchAssets: async () => [],
     listPresets: async () => [],
     quickDownload: async (request) => ({ id: 1, assetId: request.assetId, filename: 'a.jpg', presetId: request.presetId, presetName: 'Original', note: null, status: 'done', bytesDone: 1, bytesTotal: 1, path: '/tmp/a.jpg', error: null }),
     revealDownload: record('revealDownload'),
+    // Conflict 1 has a thumbnail of our version only; any other id is unknown.
+    conflictPreview: async (request) => {
+      calls.push({ method: 'conflictPreview', request });
+      if (request.conflictId !== 1) throw new BridgeError('NOT_FOUND', `There is no conflict ${request.conflictId}.`);
+      return request.side === 'mine' ? { contentType: 'image/webp', bytes: new TextEncoder().encode('RIFF-thumb') } : undefined;
+    },
     subscribe(listener) {
       listeners.add(listener);
       listener({ type: 'state', state: stateOf(7) });
@@ -153,6 +160,27 @@ describe('the control server', () => {
     const api = await send(server.port, { method: 'POST', path: '/api/getState', headers: { cookie, 'content-type': 'application/json' }, body: '{}' });
     expect(api.status).toBe(200);
     expect(JSON.parse(api.body).result.revision).toBe(7);
+  });
+
+  it('serves a conflict thumbnail by conflict id and version only, to a session', async () => {
+    await start();
+    const cookie = await login();
+    const thumb = await send(server.port, { path: '/conflict-preview/1/mine?v=abc', headers: { cookie, accept: 'image/*' } });
+    expect(thumb.status).toBe(200);
+    expect(thumb.headers['content-type']).toBe('image/webp');
+    expect(thumb.body).toBe('RIFF-thumb');
+    expect(fake.calls).toContainEqual({ method: 'conflictPreview', request: { conflictId: 1, side: 'mine' } });
+    // A version without a thumbnail, an unknown conflict: a status the image sees, never a page.
+    expect((await send(server.port, { path: '/conflict-preview/1/theirs', headers: { cookie, accept: 'image/*' } })).status).toBe(404);
+    expect((await send(server.port, { path: '/conflict-preview/9/mine', headers: { cookie, accept: 'image/*' } })).status).toBe(404);
+    // Nothing but an id and a version reaches the app: a path is not an address of a thumbnail.
+    for (const path of ['/conflict-preview/1/..%2F..%2Fetc%2Fpasswd', '/conflict-preview/1/mine/x', '/conflict-preview/..%2F1/mine', '/conflict-preview/-1/mine']) {
+      expect((await send(server.port, { path, headers: { cookie, accept: 'image/*' } })).status).toBe(404);
+    }
+    expect(fake.calls.filter((call) => call.method === 'conflictPreview')).toHaveLength(3);
+    // Without the session, nothing.
+    expect((await send(server.port, { path: '/conflict-preview/1/mine', headers: { accept: 'image/*' } })).status).not.toBe(200);
+    expect(fake.calls.filter((call) => call.method === 'conflictPreview')).toHaveLength(3);
   });
 
   it('refuses a missing or wrong secret, and a made-up cookie', async () => {

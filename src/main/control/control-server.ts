@@ -8,6 +8,7 @@
  *   POST /api/<method>        a bridge command: JSON body in, `{ result }` or `{ error: {name,code,message} }` out
  *   PUT  /api/copy-in?…       one dropped file's bytes, streamed to disk (folderId, relDir, relPath, lastModified)
  *   GET  /api/events          server-sent events: every AppEvent as `data: <json>`, the state first
+ *   GET  /conflict-preview/<id>/<mine|theirs>   a conflict's thumbnail, found by the app from the id alone
  * Bound to 127.0.0.1 only; request-guard.ts has the rules (Host, Origin, secret). Nothing is logged.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -15,12 +16,13 @@ import type { AddressInfo } from 'node:net';
 import { bridgeMethods, type AppBridge, type BridgeMethod } from '../../shared/bridge/app-bridge.js';
 import { BridgeError, toBridgeError } from '../../shared/bridge/bridge-error.js';
 import type { BridgeErrorData } from '../../shared/bridge/app-state.js';
-import type { StreamCopyRequest } from '../app/app-types.js';
+import type { AppController, StreamCopyRequest } from '../app/app-types.js';
+import { parseConflictPreviewPath } from '../app/conflict-sides.js';
 import { Sessions, checkSite, newSecret } from './request-guard.js';
 import { SECURITY_HEADERS, serveStatic } from './static-files.js';
 
-/** What the server needs of the app: the bridge, plus streamed copies for browser drops. */
-export interface ControlTarget extends AppBridge {
+/** What the server needs of the app: the bridge, plus streamed copies for browser drops and conflict thumbnails. */
+export interface ControlTarget extends AppBridge, Pick<AppController, 'conflictPreview'> {
   copyInStream(request: StreamCopyRequest): Promise<{ relPath: string }>;
 }
 
@@ -160,6 +162,8 @@ async function dispatch(target: AppBridge, method: BridgeMethod, raw: unknown): 
       return target.syncNow(request);
     case 'resolveConflict':
       return target.resolveConflict(request);
+    case 'openConflictVersion':
+      return target.openConflictVersion(request);
     case 'retry':
       return target.retry(request);
     case 'confirmDeletions':
@@ -281,6 +285,21 @@ export async function startControlServer(options: ControlServerOptions): Promise
 
     if (url.pathname === '/api/events' && method === 'GET') {
       events(request, response);
+      return;
+    }
+    const preview = parseConflictPreviewPath(url.pathname);
+    if (preview !== undefined && (method === 'GET' || method === 'HEAD')) {
+      request.resume();
+      // An image's failure is answered as such (a status the <img> sees), never as a page.
+      const image = await options.target.conflictPreview(preview).catch((error: unknown) => toBridgeError(error));
+      if (image === undefined || 'code' in image) {
+        const error = image ?? { name: 'BridgeError', code: 'PREVIEW_NOT_FOUND', message: 'This version has no preview.' };
+        sendError(response, statusOf(error.code), error);
+        return;
+      }
+      // The address carries the version shown (`?v=`), so a cached thumbnail is never of another version.
+      response.writeHead(200, { ...SECURITY_HEADERS, 'content-type': image.contentType, 'content-length': String(image.bytes.byteLength), 'cache-control': 'private, max-age=3600' });
+      response.end(method === 'HEAD' ? undefined : image.bytes);
       return;
     }
     if (url.pathname === '/api/copy-in' && method === 'PUT') {

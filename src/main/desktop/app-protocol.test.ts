@@ -98,6 +98,22 @@ describe('the app:// protocol', () => {
     expect((await get('app://bundle/index.html%00.png')).status).toBe(400);
   });
 
+  it('serves a conflict thumbnail the app finds by conflict id, and nothing for an address that names a path', async () => {
+    const asked: unknown[] = [];
+    const handler = createAppProtocolHandler(root, undefined, undefined, async (request) => {
+      asked.push(request);
+      return request.conflictId === 3 && request.side === 'mine' ? { contentType: 'image/webp', bytes: new Uint8Array([82, 73, 70, 70]) } : undefined;
+    });
+    const thumb = await handler({ url: 'app://bundle/conflict-preview/3/mine?v=abc', method: 'GET' });
+    expect(thumb.status).toBe(200);
+    expect(thumb.headers.get('content-type')).toBe('image/webp');
+    expect(new Uint8Array(await thumb.arrayBuffer())).toEqual(new Uint8Array([82, 73, 70, 70]));
+    expect((await handler({ url: 'app://bundle/conflict-preview/3/theirs', method: 'GET' })).status).toBe(404);
+    expect((await handler({ url: 'app://bundle/conflict-preview/3/..%2F..%2Fsecret.txt', method: 'GET' })).status).toBe(404);
+    expect((await handler({ url: 'app://other/conflict-preview/3/mine', method: 'GET' })).status).toBe(404);
+    expect(asked).toEqual([{ conflictId: 3, side: 'mine' }, { conflictId: 3, side: 'theirs' }]);
+  });
+
   it('refuses anything but GET and HEAD', async () => {
     expect((await get(APP_PAGE_URL, 'POST')).status).toBe(405);
   });

@@ -13,6 +13,8 @@
 import { readFile as fsReadFile, stat as fsStat } from 'node:fs/promises';
 import { extname, isAbsolute, relative, resolve, sep } from 'node:path';
 import mime from 'mime';
+import { parseConflictPreviewPath, type ConflictPreview } from '../app/conflict-sides.js';
+import type { ConflictSideName } from '../../shared/bridge/app-state.js';
 import { WINDOW_CONTENT_SECURITY_POLICY } from './window-options.js';
 
 export const APP_SCHEME = 'app';
@@ -109,18 +111,30 @@ export function resolveAppPath(rootDir: string, url: string): { file: string } |
   return { file };
 }
 
+/** Finds a conflict's thumbnail by its id (the app's rule, as the control server asks it). */
+export type ConflictPreviews = (request: { conflictId: number; side: ConflictSideName }) => Promise<ConflictPreview | undefined>;
+
 /**
  * The handler for protocol.handle('app', …): the built renderer in `rootDir`, read only, under the
- * window's policy as it is at each request (`policy`: it follows the account's service).
+ * window's policy as it is at each request (`policy`: it follows the account's service); and a
+ * conflict's thumbnail at `/conflict-preview/<id>/<mine|theirs>`, which the app finds by id alone.
  */
 export function createAppProtocolHandler(
   rootDir: string,
   files: AppProtocolFiles = systemFiles,
   policy: () => string = () => WINDOW_CONTENT_SECURITY_POLICY,
+  conflictPreviews?: ConflictPreviews,
 ): (request: AppRequestLike) => Promise<Response> {
   return async (request) => {
     const current = policy();
     if (request.method !== 'GET' && request.method !== 'HEAD') return refuse(405, 'Only GET and HEAD.', current);
+    const url = URL.parse(request.url);
+    const preview = url !== null && url.protocol === `${APP_SCHEME}:` && url.host === APP_HOST ? parseConflictPreviewPath(url.pathname) : undefined;
+    if (preview !== undefined && conflictPreviews !== undefined) {
+      const image = await conflictPreviews(preview).catch(() => undefined);
+      if (image === undefined) return refuse(404, 'No preview.', current);
+      return new Response(request.method === 'HEAD' ? null : new Blob([image.bytes]), { status: 200, headers: headers(image.contentType, current) });
+    }
     const target = resolveAppPath(rootDir, request.url);
     if ('status' in target) return refuse(target.status, target.status === 403 ? 'Outside the app.' : 'Not found.', current);
     if (!(await files.isFile(target.file))) return refuse(404, 'Not found.', current);

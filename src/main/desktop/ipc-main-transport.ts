@@ -69,6 +69,7 @@ export function serveBridgeOverIpc(options: IpcTransportOptions): IpcTransport {
     signOut: () => bridge.signOut(),
     updateSettings: ([patch]) => bridge.updateSettings(patch),
     openPath: ([request]) => bridge.openPath(request),
+    openConflictVersion: ([request]) => bridge.openConflictVersion(request),
     searchAssets: ([request]) => bridge.searchAssets(request),
     listPresets: () => bridge.listPresets(),
     quickDownload: ([request]) => bridge.quickDownload(request),

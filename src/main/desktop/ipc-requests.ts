@@ -55,6 +55,7 @@ export const argumentSchemas: ArgumentSchemas = {
       downloadFolder: text.nullable().optional(),
     }),
   ),
+  openConflictVersion: one(z.strictObject({ conflictId: z.number().int().nonnegative(), side: z.enum(['mine', 'theirs']) })),
   openPath: one(z.strictObject({ folderId, relPath: relPath.optional(), reveal: z.boolean().optional() })),
   searchAssets: one(z.strictObject({ text: z.string().min(1).max(200), limit: z.number().int().min(1).max(100) })),
   listPresets: none,

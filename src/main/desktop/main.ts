@@ -70,7 +70,6 @@ let windowPolicy = WINDOW_CONTENT_SECURITY_POLICY;
 
 async function start(): Promise<void> {
   secureSession(session.defaultSession, () => windowPolicy);
-  protocol.handle(APP_SCHEME, createAppProtocolHandler(defaultStaticDir(), undefined, () => windowPolicy));
   const env = process.env;
   const stateDir = stateDirOf(flag(flags.state), env);
   const tokens = createSafeTokenStore({ file: join(app.getPath('userData'), 'tokens.bin'), platform: process.platform, safeStorage });
@@ -92,6 +91,7 @@ async function start(): Promise<void> {
   };
   const homeFolder = resolve(flag(flags.folder) ?? defaultFolder());
   const controller = createAppController({ stateDir, configDir: stateDir, host, defaultFolder: homeFolder, env, downloadsDir: app.getPath('downloads') }, deps);
+  protocol.handle(APP_SCHEME, createAppProtocolHandler(defaultStaticDir(), undefined, () => windowPolicy, (request) => controller.conflictPreview(request)));
 
   const transport = serveBridgeOverIpc({
     ipcMain,

@@ -75,6 +75,7 @@ export function createExposedBridge(ipc: IpcRendererLike): ExposedBridge {
     signOut: () => invoke('signOut', []),
     updateSettings: (patch) => invoke('updateSettings', [patch]),
     openPath: (request) => invoke('openPath', [request]),
+    openConflictVersion: (request) => invoke('openConflictVersion', [request]),
     searchAssets: (request) => invoke('searchAssets', [request]),
     listPresets: () => invoke('listPresets', []),
     quickDownload: (request) => invoke('quickDownload', [request]),

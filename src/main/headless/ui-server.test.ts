@@ -15,7 +15,7 @@ import { occupiedPort, releasePorts } from '../../../test/support/occupied-port.
 import { startUiServer, type UiServer } from './ui-server.js';
 import { PortInUseError } from './port-in-use.js';
 
-const target: ControlTarget = { ...createRecordingBridge(), copyInStream: async (request) => ({ relPath: request.relPath }) };
+const target: ControlTarget = { ...createRecordingBridge(), copyInStream: async (request) => ({ relPath: request.relPath }), conflictPreview: async () => undefined };
 const open: UiServer[] = [];
 
 afterEach(async () => {

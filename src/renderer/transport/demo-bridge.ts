@@ -97,7 +97,7 @@ function busyState(): AppState {
       copyPath: 'Logos/wordmark (conflict 2026-03-03 094112).png',
       detectedAt: iso(-420),
       mine: { size: 482_113, modifiedAt: iso(-900), modifiedBy: null, previewUrl: previewUrl('#3867d6', 'M') },
-      theirs: { size: 501_877, modifiedAt: iso(-1300), modifiedBy: 'Jonas Weber', previewUrl: previewUrl('#20bf6b', 'T') },
+      theirs: { size: 501_877, modifiedAt: iso(-1300), modifiedBy: { kind: 'person', name: 'Jonas Weber' }, previewUrl: previewUrl('#20bf6b', 'T') },
     },
     {
       id: 8,
@@ -106,7 +106,7 @@ function busyState(): AppState {
       copyPath: 'Guidelines/brand-book (conflict 2026-03-03 094500).pdf',
       detectedAt: iso(-200),
       mine: { size: 12_400_000, modifiedAt: iso(-600), modifiedBy: null, previewUrl: null },
-      theirs: { size: 12_380_112, modifiedAt: iso(-640), modifiedBy: 'Mia Chen', previewUrl: null },
+      theirs: { size: 12_380_112, modifiedAt: iso(-640), modifiedBy: { kind: 'person', name: 'Mia Chen' }, previewUrl: null },
     },
   ];
   const notSynced: NotSyncedView[] = [
@@ -368,6 +368,10 @@ class DemoBridge implements AppBridge {
 
   async openPath(request: { folderId: string; relPath?: string; reveal?: boolean }): Promise<void> {
     this.folder(request.folderId);
+  }
+
+  async openConflictVersion(request: { conflictId: number }): Promise<void> {
+    if (!this.state.conflicts.some((view) => view.id === request.conflictId)) throw new BridgeError('NOT_FOUND', 'That conflict is already resolved.');
   }
 
   async searchAssets(request: { text: string; limit: number }): Promise<QuickSearchResult[]> {

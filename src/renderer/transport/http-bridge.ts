@@ -164,6 +164,7 @@ export function createHttpBridge(location: Pick<Location, 'origin'>, options: Ht
     signOut: () => command('signOut'),
     updateSettings: (patch) => call('updateSettings', patch) as ReturnType<AppBridge['updateSettings']>,
     openPath: (request) => command('openPath', request),
+    openConflictVersion: (request) => command('openConflictVersion', request),
     searchAssets: (request) => call('searchAssets', request) as ReturnType<AppBridge['searchAssets']>,
     listPresets: () => call('listPresets') as ReturnType<AppBridge['listPresets']>,
     quickDownload: (request) => call('quickDownload', request) as ReturnType<AppBridge['quickDownload']>,

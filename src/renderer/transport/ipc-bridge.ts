@@ -39,6 +39,7 @@ export function createIpcBridge(exposed: ExposedBridge): AppBridge {
     signOut: () => unwrap(exposed.signOut()),
     updateSettings: (patch) => unwrap(exposed.updateSettings(patch)),
     openPath: (request) => unwrap(exposed.openPath(request)),
+    openConflictVersion: (request) => unwrap(exposed.openConflictVersion(request)),
     searchAssets: (request) => unwrap(exposed.searchAssets(request)),
     listPresets: () => unwrap(exposed.listPresets()),
     quickDownload: (request) => unwrap(exposed.quickDownload(request)),

@@ -10,7 +10,7 @@
  */
 import type { CopyResult } from './copy-result.js';
 import type { ActivityEntry, AppEvent } from './app-events.js';
-import type { AppSettings, AppState } from './app-state.js';
+import type { AppSettings, AppState, ConflictSideName } from './app-state.js';
 import type { RemapChoice } from '../sync/remap-choice.js';
 import type { QuickDownloadRequest, QuickDownloadView, QuickPreset, QuickSearchResult } from './quick-download.js';
 
@@ -74,6 +74,12 @@ export interface AppBridge {
 
   // What needs attention
   resolveConflict(request: { conflictId: number; keep: ConflictChoice }): Promise<void>;
+  /**
+   * Opens one version of a conflict with the system: `mine` the copy beside the file; `theirs` the
+   * service's version (the file under its name while it still holds it as downloaded, else a fresh
+   * download into a temporary folder).
+   */
+  openConflictVersion(request: { conflictId: number; side: ConflictSideName }): Promise<void>;
   /** Tries the not-synced items again now: one path, or every item of the folder when relPath is absent. */
   retry(request: { folderId: string; relPath?: string }): Promise<void>;
   /** Lets the held deletions of a folder go ahead. */
@@ -125,6 +131,7 @@ export const bridgeMethods = [
   'resume',
   'syncNow',
   'resolveConflict',
+  'openConflictVersion',
   'retry',
   'confirmDeletions',
   'restoreDeletions',

@@ -146,11 +146,20 @@ export interface ConflictView {
 export interface ConflictSide {
   size: number | null;
   modifiedAt: string | null;
-  /** Who made the change, where the service says. */
-  modifiedBy: string | null;
-  /** An image preview (the service's preview URL for theirs, a local thumbnail URL for mine), if any. */
+  /** Who made the change, where the service says; null when it is not known (yet). */
+  modifiedBy: ConflictAuthor | null;
+  /**
+   * A thumbnail, if any: the app's `/conflict-preview/<id>/<mine|theirs>` address, which it answers by
+   * conflict id alone (a small image of the local copy; the service's preview of the asset's file).
+   */
   previewUrl: string | null;
 }
+
+/** Who changed a version: the signed-in user (elsewhere than on this computer), or another person. */
+export type ConflictAuthor = { kind: 'you' } | { kind: 'person'; name: string };
+
+/** The two versions of a conflict: `mine` the local copy, `theirs` the service's. */
+export type ConflictSideName = 'mine' | 'theirs';
 
 /**
  * A file (or folder) that could not sync: what happened and what to try in a designer's words, and the

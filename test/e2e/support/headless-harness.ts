@@ -25,8 +25,11 @@ export interface HeadlessHarness {
   open(browser: LaunchedBrowser, view?: string): Promise<Page>;
   /** An API client on the embedded service, as its admin. */
   api(): Promise<ApiClient>;
-  /** A colleague's edit in the web app: a new version of an asset, straight through the API. */
-  newVersion(assetId: string, content: string): Promise<void>;
+  /**
+   * A colleague's edit in the web app: a new version of an asset, straight through the API, made by the
+   * admin (the app's own user in the local library) or by `as`, a member of the library made for it.
+   */
+  newVersion(assetId: string, content: string | Buffer, as?: { email: string; name: string }): Promise<void>;
   /** Closes the app and starts it again on the same dirs (settings, tokens and state survive). */
   restart(): Promise<void>;
   /** Stops the app as Ctrl+C does (its UI server and its local service), keeping every dir. */
@@ -92,18 +95,26 @@ export async function startHeadlessHarness({ fileManager = true, ...options }: H
       clients.push(client);
       return client;
     },
-    async newVersion(assetId, content) {
+    async newVersion(assetId, content, as) {
       const service = app.service();
       if (service === undefined) throw new Error('The embedded service is not running.');
-      const admin = service.ctx.accounts.userByEmail(service.ctx.config.adminEmail);
+      const { accounts } = service.ctx;
+      const admin = accounts.userByEmail(service.ctx.config.adminEmail);
       if (admin === undefined) throw new Error('The embedded service has no admin.');
-      const token = await service.ctx.tokens.issue({ sub: admin.id, scope: `subdomain:${LOCAL_SUBDOMAIN}` }, 3600);
+      let author = admin;
+      if (as !== undefined) {
+        const account = accounts.bySubdomain(LOCAL_SUBDOMAIN);
+        if (account === undefined) throw new Error('The embedded service has no local account.');
+        author = accounts.userByEmail(as.email) ?? accounts.createUser(as.email, as.name, 'unused', service.ctx.nowIso());
+        if (accounts.membership(account.id, author.id) === undefined) accounts.addMembership(account.id, author.id, 'member');
+      }
+      const token = await service.ctx.tokens.issue({ sub: author.id, scope: `subdomain:${LOCAL_SUBDOMAIN}` }, 3600);
       const post = async (path: string, body: unknown): Promise<any> => {
         const response = await fetch(`${service.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
         if (response.status !== 200) throw new Error(`${path}: ${response.status} ${await response.text()}`);
         return response.json();
       };
-      const bytes = Buffer.from(content);
+      const bytes = typeof content === 'string' ? Buffer.from(content) : content;
       const created = await post('/asset-uploads', { assetId, assetFileId: null, size: bytes.length, partUrlsRequest: { urlRequests: [] } });
       const parts: { partNumber: number; eTag: string }[] = [];
       for (const part of created.result.parts as { url: string; partNumber: number; byteRange: { start: number; end: number } }[]) {
