@@ -50,6 +50,7 @@ const shots: Shot[] = [
   { view: 'first-run', scenario: 'first-run', show: (page) => page.getByRole('heading', { name: 'Welcome to Asset Sync' }).waitFor() },
 ];
 
+const pictureTime = new Date('2026-03-03T09:30:00Z');
 const sizes = [{ width: 1280, height: 800 }, { width: 800, height: 600 }] as const;
 const schemes = ['light', 'dark'] as const;
 
@@ -63,6 +64,8 @@ describe('screenshots of every view', { timeout: 300_000 }, () => {
           const page = await suite.browser().newPage({ colorScheme: scheme, width, height });
           const errors: string[] = [];
           page.on('pageerror', (error) => errors.push(error.message));
+          // One fixed moment, so a picture changes only when the view does ("7 min ago", dates).
+          await page.clock.setFixedTime(pictureTime);
           const hash = shot.view === 'first-run' || shot.view === 'menu' ? 'overview' : shot.view;
           await page.goto(`${suite.renderer().url}?demo=${shot.scenario}#/${hash}`);
           await shot.show(page);
