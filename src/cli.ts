@@ -13,7 +13,7 @@ import { SyncError } from './main/model/sync-error.js';
 import { AdminError } from './service/cli/admin-error.js';
 
 /** Codes that mean the command as typed cannot work: exit 2, like a usage error. */
-const USAGE_CODES: ReadonlySet<string> = new Set(['INVALID_INPUT', 'INVALID_SERVER', 'SIGNED_IN_ELSEWHERE', 'FOLDERS_OVERLAP']);
+const USAGE_CODES: ReadonlySet<string> = new Set(['INVALID_INPUT', 'INVALID_SERVER', 'SIGNED_IN_ELSEWHERE', 'FOLDERS_OVERLAP', 'REMAP_CHOICE_NEEDED']);
 
 /** The client's commands first, then the service's: the order `asset-sync help` lists them in. */
 const commands: Readonly<Record<string, Command>> = { ...CLIENT_COMMANDS, ...SERVICE_COMMANDS };

@@ -27,11 +27,29 @@ describe('everyday flows against the headless app', { timeout: 180_000 }, () => 
     await page.getByRole('button', { name: 'Pause Asset Sync' }).click();
     await folderState(page, /^Paused/);
     writeFileSync(join(h.folder, 'while-paused.txt'), 'written while paused');
+    // A paused folder is still looked at on disk: what waits for the resume is counted, not "Nothing waiting".
+    const row = page.locator('li[data-folder-id]');
+    await row.getByText('1 change waiting').waitFor({ timeout: 45_000 });
     await capture(page, 'app-paused', 'paused');
     expect(await remotePaths(h)).not.toContain('/while-paused.txt');
     await page.getByRole('button', { name: 'Resume Asset Sync' }).click();
     await folderState(page, 'Up to date');
     await expect.poll(() => remotePaths(h), { timeout: 30_000 }).toContain('/while-paused.txt');
+    await page.close();
+  });
+
+  it('counts what waits while everything is paused, and sends it on resume', async () => {
+    const h = suite.harness();
+    const page = await h.open(suite.browser());
+    await folderState(page, 'Up to date');
+    await page.getByRole('button', { name: 'Pause for 1 hour' }).click();
+    await page.getByRole('button', { name: 'Resume syncing' }).waitFor();
+    writeFileSync(join(h.folder, 'paused-everywhere.txt'), 'written while all is paused');
+    await page.locator('.overall').getByText('1 change waiting; nothing moves until you resume.').waitFor({ timeout: 45_000 });
+    expect(await remotePaths(h)).not.toContain('/paused-everywhere.txt');
+    await page.getByRole('button', { name: 'Resume syncing' }).click();
+    await expect.poll(() => remotePaths(h), { timeout: 30_000 }).toContain('/paused-everywhere.txt');
+    await folderState(page, 'Up to date');
     await page.close();
   });
 

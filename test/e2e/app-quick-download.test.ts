@@ -14,6 +14,8 @@ import { checkAccessibility } from './support/check-accessibility.js';
 import { buildTrayMenu, type TrayMenuItem } from '../../src/main/desktop/tray-menu.js';
 import { searchCriterion } from '../../src/main/app/fetch-verified-file.js';
 import { tempDir } from '../support/temp-dir.js';
+import { makePdf } from '../support/media-fixtures.js';
+import { capture } from './support/capture.js';
 import { browserSuite } from './support/browser-suite.js';
 import { remotePaths } from './support/headless-harness.js';
 
@@ -51,7 +53,7 @@ describe('quick download from the window', { timeout: 180_000 }, () => {
       .poll(async () => (await api.searchAssets({ criterion: searchCriterion('lighthouse'), sorts: [{ field: { type: 'FIXED', fieldName: 'FILENAME' }, order: 'ASC' }], pageSize: 10 })).results.filter((envelope) => typeof envelope.result.currentAssetFile?.previewUrl === 'string').length, { timeout: 30_000 })
       .toBe(2);
     // A different file already has the name the preset's output gets: it must be kept.
-    writeFileSync(join(downloads, 'lighthouse-quick.webp'), 'not the download');
+    writeFileSync(join(downloads, 'lighthouse-quick (Thumbnail 300 px WEBP).webp'), 'not the download');
 
     const page = await h.open(suite.browser(), 'quick-download');
     await page.getByRole('heading', { name: 'Quick download' }).waitFor();
@@ -73,18 +75,19 @@ describe('quick download from the window', { timeout: 180_000 }, () => {
     await checkAccessibility(page, 'quick download');
     await search.focus();
     await search.press('Enter');
-    await page.getByText('Downloaded lighthouse-quick (2).webp (Thumbnail (300 px WEBP)).').waitFor({ timeout: 30_000 });
-    await page.getByRole('button', { name: 'Show in folder lighthouse-quick (2).webp' }).waitFor();
+    // A rendition is named for its preset, so it never takes the name the original would have.
+    await page.getByText('Downloaded lighthouse-quick (Thumbnail 300 px WEBP) (2).webp.').waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Show in folder lighthouse-quick (Thumbnail 300 px WEBP) (2).webp' }).waitFor();
     await page.screenshot({ path: docsScreenshot, animations: 'disabled', caret: 'hide' });
 
-    expect(readFileSync(join(downloads, 'lighthouse-quick.webp'), 'utf8')).toBe('not the download');
-    expect(await sharp(join(downloads, 'lighthouse-quick (2).webp')).metadata()).toMatchObject({ format: 'webp', width: 300, height: 200 });
+    expect(readFileSync(join(downloads, 'lighthouse-quick (Thumbnail 300 px WEBP).webp'), 'utf8')).toBe('not the download');
+    expect(await sharp(join(downloads, 'lighthouse-quick (Thumbnail 300 px WEBP) (2).webp')).metadata()).toMatchObject({ format: 'webp', width: 300, height: 200 });
 
     await page.getByRole('radio', { name: /^Original/ }).check();
     await page.getByRole('button', { name: 'Download lighthouse-quick.jpg (Original)' }).click();
-    await page.getByText('Downloaded lighthouse-quick.jpg (Original).').waitFor({ timeout: 30_000 });
+    await page.getByText('Downloaded lighthouse-quick.jpg (original).').waitFor({ timeout: 30_000 });
     expect(readFileSync(join(downloads, 'lighthouse-quick.jpg')).equals(photo)).toBe(true);
-    expect(readdirSync(downloads).sort()).toEqual(['lighthouse-quick (2).webp', 'lighthouse-quick.jpg', 'lighthouse-quick.webp']);
+    expect(readdirSync(downloads).sort()).toEqual(['lighthouse-quick (Thumbnail 300 px WEBP) (2).webp', 'lighthouse-quick (Thumbnail 300 px WEBP).webp', 'lighthouse-quick.jpg']);
     await checkAccessibility(page, 'quick download, after two downloads');
 
     // The tray, from the app's real state: the asset once, with the preset used last.
@@ -119,9 +122,34 @@ describe('quick download from the window', { timeout: 180_000 }, () => {
     await page.getByRole('button', { name: 'Download lighthouse-sketch.png (Web (1000 px JPG))' }).click();
     await page.getByRole('button', { name: /^Show in folder lighthouse-sketch/ }).waitFor({ timeout: 30_000 });
     const [landed] = readdirSync(elsewhere);
-    expect(landed).toMatch(/^lighthouse-sketch\.jpg$/);
+    expect(landed).toBe('lighthouse-sketch (Web 1000 px JPG).jpg');
     // A 640 px wide PNG is not enlarged to 1000 px, only converted.
     expect(await sharp(join(elsewhere, landed ?? '')).metadata()).toMatchObject({ format: 'jpeg', width: 640, height: 480 });
+    await page.close();
+  });
+
+  it('offers a PDF only as it is, and says so, while an image keeps its presets', async () => {
+    const h = suite.harness();
+    writeFileSync(join(h.folder, 'harbour-brief.pdf'), await makePdf(1));
+    await expect.poll(async () => (await remotePaths(h)), { timeout: 45_000 }).toContain('/harbour-brief.pdf');
+    const page = await h.open(suite.browser(), 'quick-download');
+    const search = page.getByRole('combobox', { name: 'Search assets' });
+    await search.fill('harbour-brief');
+    await page.getByRole('option', { name: /harbour-brief\.pdf/ }).waitFor();
+    await page.getByRole('option', { name: /harbour-brief\.pdf/ }).click();
+    await page.getByTestId('only-original').waitFor();
+    await expect(page.getByTestId('only-original').innerText()).resolves.toBe('No preset applies to “harbour-brief.pdf”: it downloads as it is.');
+    await expect(page.getByRole('radio').count()).resolves.toBe(1);
+    await expect(page.getByRole('radio', { name: /^Original/ }).isChecked()).resolves.toBe(true);
+    await capture(page, 'app-quick-download-pdf', 'quick download of a PDF');
+    await page.getByRole('button', { name: 'Download harbour-brief.pdf (Original)' }).click();
+    await page.getByText('Downloaded harbour-brief.pdf (original).').waitFor({ timeout: 30_000 });
+
+    // An image, next: the presets are back.
+    await search.fill('lighthouse-quick');
+    await page.getByRole('option', { name: /lighthouse-quick\.jpg/ }).click();
+    await page.getByRole('radio', { name: 'Web (1000 px JPG)' }).waitFor();
+    await expect(page.getByTestId('only-original').count()).resolves.toBe(0);
     await page.close();
   });
 });

@@ -36,7 +36,7 @@ describe('keyboard focus after each action', { timeout: 60_000 }, () => {
     await expect(page.evaluate(() => document.activeElement?.closest('main') !== null)).resolves.toBe(true);
     // The next Tab stop is the view's first control, not the sidebar.
     await page.keyboard.press('Tab');
-    await expect(focused(page)).resolves.toBe('button: Sync now');
+    await expect(focused(page)).resolves.toBe('a: Add folder');
     await page.close();
   });
 

@@ -119,7 +119,7 @@ describe('the app controller with the local library', () => {
 
     const [library] = (await app.controller.getState()).folders;
     if (library === undefined) throw new Error('no default folder');
-    await app.controller.updateFolder({ folderId: library.id, remotePath: '/Library' });
+    await app.controller.updateFolder({ folderId: library.id, remotePath: '/Library', remap: 'leave' });
     await app.controller.addFolder({ path: design, remotePath: '/Design', publishLive: false });
     await expect(app.controller.updateFolder({ folderId: library.id, remotePath: '/Design/Old' })).rejects.toMatchObject({
       code: 'FOLDERS_OVERLAP',

@@ -54,7 +54,7 @@ export function createRecordingBridge(): RecordingBridge {
     searchAssets: (request) => record('searchAssets', [request], []),
     listPresets: () => record('listPresets', [], []),
     quickDownload: (request) =>
-      record('quickDownload', [request], { id: 1, assetId: request.assetId, filename: 'a.jpg', presetId: request.presetId, presetName: 'Original', status: 'done', bytesDone: 1, bytesTotal: 1, path: '/tmp/a.jpg', error: null }),
+      record('quickDownload', [request], { id: 1, assetId: request.assetId, filename: 'a.jpg', presetId: request.presetId, presetName: 'Original', note: null, status: 'done', bytesDone: 1, bytesTotal: 1, path: '/tmp/a.jpg', error: null }),
     revealDownload: (request) => record('revealDownload', [request], undefined),
     subscribe(listener) {
       listeners.add(listener);

@@ -79,9 +79,12 @@ export async function startSyncHarness(service: TestService, options: SyncHarnes
     once: () => engine.syncOnce(),
     assets: () => listAssets(api),
     async restart() {
+      // The folder keeps the place the state gives it now (a remap may have changed it since the start).
+      // (A harness restarted before has its engine closed: it keeps the place it was given.)
+      const remotePath = db.open ? (engine.roots().find((row) => row.path === folder)?.remote_path ?? options.remotePath) : options.remotePath;
       engine.close();
       api.close();
-      return startSyncHarness(service, { ...options, folder, stateDir });
+      return startSyncHarness(service, { ...options, folder, stateDir, ...(remotePath === undefined ? {} : { remotePath }) });
     },
     async dispose() {
       engine.close();

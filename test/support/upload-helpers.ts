@@ -21,7 +21,7 @@ export async function waitForJob(service: TestService, path: string, id: string,
 }
 
 export async function putPart(url: string, bytes: Uint8Array, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(url, { method: 'PUT', body: bytes, headers: { 'content-type': 'application/octet-stream', ...headers } });
+  return fetch(url, { method: 'PUT', body: new Uint8Array(bytes), headers: { 'content-type': 'application/octet-stream', ...headers } });
 }
 
 export interface UploadedAsset {

@@ -276,6 +276,8 @@ export interface AssetApi {
   requestDownloads(items: DownloadRequestItem[], options?: DownloadRequestOptions): Promise<DownloadOutcome>;
   /** Every preset transformation the account offers, grouped ones first. */
   listPresetTransformations(): Promise<PresetTransformation[]>;
+  /** Per asset (1–1000), the ids of the presets that would transform its current file (the others hand it over as it is). */
+  presetsForAssets(assetIds: readonly string[]): Promise<Map<string, string[]>>;
   /** Streams a signed URL into `tempPath` (resuming with Range); the caller verifies, fsyncs and renames. */
   downloadToFile(url: string, tempPath: string, options?: DownloadToFileOptions): Promise<DownloadResult>;
 }

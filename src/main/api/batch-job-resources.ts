@@ -10,7 +10,7 @@ import type { Job, LifecycleState, PresetTransformation } from '../../shared/api
 import type { Requester } from './api-client.js';
 import type { AssetSelector, BatchOutcome, DownloadOutcome, DownloadRequestItem, DownloadRequestOptions, MetadataValueUpdate } from './asset-api.js';
 import { runJob, type JobPollPolicy } from './jobs.js';
-import { downloadItemSchema, downloadZipSchema, parseAnswer, presetGroupsSchema, unwrapResult } from './wire-shapes.js';
+import { downloadItemSchema, downloadZipSchema, parseAnswer, presetGroupsSchema, presetsForAssetsSchema, unwrapResult } from './wire-shapes.js';
 
 export function batchJobResources(requester: Requester, jobPoll: JobPollPolicy) {
   return {
@@ -62,6 +62,12 @@ export function batchJobResources(requester: Requester, jobPoll: JobPollPolicy) 
       const path = '/grouped-preset-transformations';
       const grouped = parseAnswer(presetGroupsSchema, await requester.json({ method: 'GET', path }), 'GET', path);
       return [...grouped.itemGroupTypes.flatMap((type) => type.groups.flatMap((group) => group.items)), ...grouped.ungroupedItems];
+    },
+
+    async presetsForAssets(assetIds: readonly string[]): Promise<Map<string, string[]>> {
+      const path = '/preset-transformations-for-asset-searches';
+      const answer = parseAnswer(presetsForAssetsSchema, await requester.json({ method: 'POST', path, body: { assetIds } }), 'POST', path);
+      return new Map(answer.results.map((entry) => [entry.assetId, entry.presetTransformations.map((preset) => preset.id)]));
     },
   };
 }

@@ -181,6 +181,14 @@ export const presetGroupsSchema = z.preprocess(
   }),
 );
 
+/** `POST /preset-transformations-for-asset-searches`: per asset, the presets that would transform its file. */
+export const presetsForAssetsSchema = z.preprocess(
+  unwrapResult,
+  z.object({
+    results: z.array(z.object({ assetId: z.string(), presetTransformations: z.array(presetSchema).default([]) })).default([]),
+  }),
+);
+
 /** Envelope schemas already made, by item schema: making a zod schema costs far more than using it. */
 const envelopes = new WeakMap<z.ZodType, z.ZodType>();
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ActivityEntry } from '../../shared/bridge/app-events.js';
-import { ActivityLog } from './activity-log.js';
+import { ActivityLog, type ActivityKeeper } from './activity-log.js';
 
 function log(cap?: number) {
   let now = 1_000_000;
@@ -50,5 +50,113 @@ describe('the activity log', () => {
     expect(seen.at(-1)).toMatchObject({ status: 'done', bytesDone: 1000 });
     activity.progress(entry.id, 100);
     expect(seen.at(-1)).toMatchObject({ status: 'done', bytesDone: 1000 });
+  });
+
+  describe('kept in the state store of the session', () => {
+    /** A keeper as the state store is: entries by id, newest first, capped; each call one batch. */
+    function keeper(): ActivityKeeper & { rows: Map<number, ActivityEntry>; batches: number[]; failing: boolean } {
+      const rows = new Map<number, ActivityEntry>();
+      const batches: number[] = [];
+      const kept = {
+        rows,
+        batches,
+        failing: false,
+        recentActivity: (limit: number) => [...rows.values()].sort((a, b) => b.id - a.id).slice(0, limit).map((entry) => ({ ...entry })),
+        keepActivity(entries: readonly ActivityEntry[], cap: number) {
+          if (kept.failing) throw new Error('disk full');
+          batches.push(entries.length);
+          for (const entry of entries) rows.set(entry.id, { ...entry });
+          for (const id of [...rows.keys()].sort((a, b) => b - a).slice(cap)) rows.delete(id);
+        },
+      };
+      return kept;
+    }
+    function keptLog(keepCap = 10_000) {
+      const timers: (() => void)[] = [];
+      const errors: unknown[] = [];
+      const activity = new ActivityLog({
+        now: () => 1_000_000,
+        keepCap,
+        setTimer: (_ms, callback) => {
+          timers.push(callback);
+          return () => timers.splice(timers.indexOf(callback), 1);
+        },
+        onKeepError: (error) => errors.push(error),
+        onChange: () => undefined,
+      });
+      return { activity, timers, errors, fire: () => timers.splice(0).forEach((callback) => callback()) };
+    }
+
+    it('writes what changed a batch at a time, and a restart finds it', () => {
+      const store = keeper();
+      const { activity, timers, fire } = keptLog();
+      activity.attach(store);
+      const big = activity.add({ folderId: 'f', relPath: 'big.psd', kind: 'download', status: 'running', bytesTotal: 100 });
+      for (let i = 0; i < 50; i++) activity.add({ folderId: 'f', relPath: `${i}.png`, kind: 'upload', status: 'done' });
+      activity.progress(big.id, 60);
+      activity.add({ folderId: 'f', relPath: 'old brief.txt', kind: 'trash', status: 'done' });
+      // One timer for the lot, and nothing written until it fires: never a write per file.
+      expect(timers).toHaveLength(1);
+      expect(store.batches).toEqual([]);
+      fire();
+      expect(store.batches).toEqual([52]);
+      activity.finish(big.id, { status: 'done' });
+      activity.add({ folderId: 'f', relPath: 'Docs', kind: 'folder-move', status: 'done', from: 'Drafts' });
+      activity.detach();
+      expect(store.batches).toEqual([52, 2]);
+
+      const restarted = keptLog().activity;
+      restarted.attach(store);
+      expect(restarted.list({ limit: 100 })).toEqual(activity.list({ limit: 100 }));
+      expect(restarted.list({ limit: 1 })[0]).toMatchObject({ relPath: 'Docs', kind: 'folder-move', from: 'Drafts' });
+      // New entries follow the kept ones.
+      expect(restarted.add({ folderId: 'f', relPath: 'next.png', kind: 'upload', status: 'done' }).id).toBe(54);
+    });
+
+    it('shows an entry still running when the app stopped as failed', () => {
+      const store = keeper();
+      const first = keptLog();
+      first.activity.attach(store);
+      first.activity.add({ folderId: 'f', relPath: 'big.psd', kind: 'upload', status: 'running', bytesTotal: 100 });
+      first.fire();
+      const { activity } = keptLog();
+      activity.attach(store);
+      expect(activity.list({ limit: 1 })[0]).toMatchObject({ relPath: 'big.psd', status: 'failed', error: { code: 'TRANSFER_INTERRUPTED' } });
+      activity.detach();
+      expect(store.rows.get(1)?.status).toBe('failed');
+    });
+
+    it('keeps the newest entries only', () => {
+      const store = keeper();
+      const { activity } = keptLog(5);
+      activity.attach(store);
+      for (let i = 0; i < 12; i++) activity.add({ folderId: 'f', relPath: `${i}.png`, kind: 'upload', status: 'done' });
+      activity.detach();
+      const restarted = keptLog(5).activity;
+      restarted.attach(store);
+      expect(restarted.list({ limit: 100 }).map((entry) => entry.relPath)).toEqual(['11.png', '10.png', '9.png', '8.png', '7.png']);
+    });
+
+    it('tries a batch that could not be written again with the next, and never writes it to another session\'s store', () => {
+      const store = keeper();
+      const { activity, fire, errors } = keptLog();
+      activity.attach(store);
+      activity.add({ folderId: 'f', relPath: 'a.png', kind: 'upload', status: 'done' });
+      store.failing = true;
+      fire();
+      expect(errors).toHaveLength(1);
+      store.failing = false;
+      activity.add({ folderId: 'f', relPath: 'b.png', kind: 'upload', status: 'done' });
+      fire();
+      expect(store.batches).toEqual([2]);
+
+      activity.add({ folderId: 'f', relPath: 'c.png', kind: 'upload', status: 'done' });
+      store.failing = true;
+      const other = keeper();
+      activity.attach(other);
+      expect(other.rows.size).toBe(0);
+      activity.detach();
+      expect(other.batches).toEqual([]);
+    });
   });
 });

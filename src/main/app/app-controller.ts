@@ -38,7 +38,12 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
   const changed = (): void => {
     publisher.changed();
   };
-  const activity = new ActivityLog({ now: () => clock.now(), onChange: (entry) => publisher.emit({ type: 'activity', entry }) });
+  const activity = new ActivityLog({
+    now: () => clock.now(),
+    setTimer: (ms, callback) => clock.setTimer(ms, callback),
+    onKeepError: (error) => edges.deps.log?.({ level: 'warn', message: `the activity could not be kept: ${toBridgeError(error).message}` }),
+    onChange: (entry) => publisher.emit({ type: 'activity', entry }),
+  });
   const openPath = deps.openPath;
   const quick = new QuickDownloads({
     api: () => session.require().api,
@@ -60,7 +65,7 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
     changed,
   });
   const transfers = new TransferTracker({ clock, activity, session: () => session.current, changed });
-  const session: AppSession = new AppSession({ edges, settings, lifecycle, pauses, transfers, quick, publisher });
+  const session: AppSession = new AppSession({ edges, settings, lifecycle, pauses, transfers, activity, quick, publisher });
   const projection = new AppStateProjection({
     stateDir: config.stateDir,
     clock,
@@ -76,7 +81,7 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
       publisher.emit(event);
     },
   });
-  const folders = folderCommands({ edges, session, pauses, changed });
+  const folders = folderCommands({ edges, session, pauses, activity, changed });
 
   const controller: AppController = {
     get settingsPath() {

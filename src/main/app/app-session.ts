@@ -19,6 +19,7 @@ import type { PauseState } from './pause-state.js';
 import type { QuickDownloads } from './quick-downloads.js';
 import type { StoredSettings } from './settings-store.js';
 import type { StatePublisher } from './state-publisher.js';
+import type { ActivityLog } from './activity-log.js';
 import type { TransferTracker } from './transfer-tracker.js';
 
 export interface AppSessionParts {
@@ -27,6 +28,8 @@ export interface AppSessionParts {
   lifecycle: AppLifecycle;
   pauses: PauseState;
   transfers: TransferTracker;
+  /** The activity log, kept in the state database of the session now. */
+  activity: ActivityLog;
   quick: QuickDownloads;
   publisher: StatePublisher;
 }
@@ -138,7 +141,7 @@ export class AppSession {
     if (current === undefined) return;
     this.session = undefined;
     this.parts.quick.clearPresets();
-    await closeEngineSession(current);
+    await closeEngineSession(current, () => this.parts.activity.detach());
     this.parts.transfers.sessionEnded();
   }
 
@@ -154,6 +157,7 @@ export class AppSession {
 
   private begin(next: EngineSession): void {
     this.session = next;
+    this.parts.activity.attach(next.engine.store);
     this.parts.pauses.applyTo(next.runner);
     next.runner.start();
     // The presets once per session, for the tray's quick download menu; the window asks again itself.

@@ -154,11 +154,13 @@ export async function openEngineSession(edges: AppEdges, listeners: EngineSessio
 }
 
 /** Fails fast what waits on the network, then lets the pass end (and its journal writes land) and closes the engine. */
-export async function closeEngineSession(session: EngineSession): Promise<void> {
+export async function closeEngineSession(session: EngineSession, stopped?: () => void): Promise<void> {
   session.connectivity.close();
   const stopping = session.runner.stop();
   session.api.close();
   await stopping;
+  // The last writes to the state database, once the passes ended and before it closes.
+  stopped?.();
   session.engine.close();
 }
 

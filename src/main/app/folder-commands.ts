@@ -10,9 +10,12 @@ import { dirname, resolve as resolvePath } from 'node:path';
 import { markerPath } from '../local/index.js';
 import { resolveConflict as resolveConflictOnDisk } from '../sync/resolve-conflict.js';
 import type { AppBridge } from '../../shared/bridge/app-bridge.js';
+import { isRemapChoice } from '../../shared/sync/remap-choice.js';
 import type { AppEdges } from './app-edges.js';
 import { AppError } from './app-error.js';
 import type { AppSession } from './app-session.js';
+import type { ActivityLog } from './activity-log.js';
+import { localChangeActivity } from './local-change-activity.js';
 import { targetDir } from './copy-in.js';
 import { rootOf } from './engine-session.js';
 import type { PauseState } from './pause-state.js';
@@ -23,10 +26,12 @@ export interface FolderCommandParts {
   edges: AppEdges;
   session: AppSession;
   pauses: PauseState;
+  /** Hears of every change a command makes to a synced folder on disk. */
+  activity: Pick<ActivityLog, 'add'>;
   changed: () => void;
 }
 
-export function folderCommands({ edges, session, pauses, changed }: FolderCommandParts): FolderCommands {
+export function folderCommands({ edges, session, pauses, activity, changed }: FolderCommandParts): FolderCommands {
   return {
     async addFolder(request) {
       const current = session.require();
@@ -61,7 +66,11 @@ export function folderCommands({ edges, session, pauses, changed }: FolderComman
       const current = session.require();
       const root = current.engine.store.root(request.folderId);
       if (root === undefined) throw new AppError('NOT_FOUND', `There is no synced folder ${request.folderId}.`);
-      await current.engine.addRoot({ path: root.path, remotePath: request.remotePath ?? root.remote_path, publishLive: request.publishLive ?? root.publish_live === 1 });
+      if (request.remap !== undefined && !isRemapChoice(request.remap)) throw new AppError('INVALID_REQUEST', `remap is "move" or "leave", got ${JSON.stringify(request.remap)}.`);
+      const input = { path: root.path, remotePath: request.remotePath ?? root.remote_path, publishLive: request.publishLive ?? root.publish_live === 1, ...(request.remap === undefined ? {} : { remap: request.remap }) };
+      // A new place is taken between passes: the pass in flight ends first, on the old place.
+      if (input.remotePath !== root.remote_path) await current.runner.exclusive(() => current.engine.addRoot(input));
+      else await current.engine.addRoot(input);
       current.runner.rootsChanged();
       changed();
     },
@@ -80,7 +89,7 @@ export function folderCommands({ edges, session, pauses, changed }: FolderComman
       if (!['mine', 'theirs', 'both'].includes(request.keep)) throw new AppError('INVALID_REQUEST', 'keep is "mine", "theirs" or "both".');
       // Between passes: a pass in flight may still be landing the service's version of this file.
       await current.runner.exclusive(() =>
-        resolveConflictOnDisk({ fs: edges.fs, trash: edges.trash, ...store.resolution }, request.conflictId, request.keep),
+        resolveConflictOnDisk({ fs: edges.fs, trash: edges.trash, ...store.resolution, changed: (rootId, change) => activity.add(localChangeActivity(rootId, change)) }, request.conflictId, request.keep),
       );
       changed();
     },

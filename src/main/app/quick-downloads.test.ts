@@ -9,7 +9,7 @@ import { startTestService, type TestService } from '../../../test/support/test-s
 import { uploadNewAsset } from '../../../test/support/upload-helpers.js';
 import { makeImage, makePdf } from '../../../test/support/media-fixtures.js';
 import { AppError } from './app-error.js';
-import { QuickDownloads, RECENT_LIMIT } from './quick-downloads.js';
+import { QuickDownloads, RECENT_LIMIT, renditionName } from './quick-downloads.js';
 import { tempDir } from '../../../test/support/temp-dir.js';
 
 describe('quick downloads against the real service', () => {
@@ -64,26 +64,32 @@ describe('quick downloads against the real service', () => {
     const found = await quick.search({ text: 'QUAY', limit: 10 });
     expect(found.map((result) => result.filename)).toEqual(['quay brief.pdf', 'quay photo.jpg']);
     expect(found[1]).toMatchObject({ assetId: ids.photo, fileType: 'IMAGE', dimensions: { width: 2400, height: 1600 }, size: bytes.photo?.length });
+    // The service says which presets transform each file: all four make images of a photo, none of a PDF.
+    expect(found.map((result) => result.presetIds?.length)).toEqual([0, 4]);
     expect(await quick.search({ text: 'no such thing', limit: 10 })).toEqual([]);
   });
 
-  it('downloads through a preset: the image web-sized, the PDF as it is, with progress and a recent entry each', async () => {
+  it('downloads through a preset: the image web-sized and named for it, the PDF said to be the original, with progress and a recent entry each', async () => {
     const { quick, folder, events, recent } = setup();
     await quick.refreshPresets();
     const web = quick.presets().find((preset) => preset.name === 'Web (1000 px JPG)');
     expect(web).toBeDefined();
     const photo = await quick.download({ assetId: ids.photo ?? '', presetId: web?.id ?? null });
-    expect(photo).toMatchObject({ status: 'done', filename: 'quay photo.jpg', presetName: 'Web (1000 px JPG)', path: join(folder, 'quay photo.jpg'), error: null });
-    expect(await sharp(join(folder, 'quay photo.jpg')).metadata()).toMatchObject({ format: 'jpeg', width: 1000, height: 667 });
+    expect(photo).toMatchObject({ status: 'done', filename: 'quay photo (Web 1000 px JPG).jpg', presetName: 'Web (1000 px JPG)', note: null, path: join(folder, 'quay photo (Web 1000 px JPG).jpg'), error: null });
+    expect(await sharp(join(folder, 'quay photo (Web 1000 px JPG).jpg')).metadata()).toMatchObject({ format: 'jpeg', width: 1000, height: 667 });
     const brief = await quick.download({ assetId: ids.brief ?? '', presetId: web?.id ?? null });
     expect(readFileSync(brief.path ?? '').equals(bytes.brief ?? Buffer.alloc(0))).toBe(true);
+    expect(brief).toMatchObject({ filename: 'quay brief.pdf', presetId: null, presetName: 'Original', note: 'Web (1000 px JPG) does not apply to this file, so it arrived as it is.' });
+    // The original after a rendition takes its own name: the rendition never held it.
+    const original = await quick.download({ assetId: ids.photo ?? '', presetId: null });
+    expect(original.path).toBe(join(folder, 'quay photo.jpg'));
     // Running first, done last, and the bytes never go backwards.
     const ofPhoto = events.filter((event) => event.id === photo.id);
     expect(ofPhoto[0]?.status).toBe('running');
     expect(ofPhoto.at(-1)).toMatchObject({ status: 'done', bytesDone: ofPhoto.at(-1)?.bytesTotal });
     expect(ofPhoto.map((event) => event.bytesDone)).toEqual([...ofPhoto.map((event) => event.bytesDone)].sort((a, b) => a - b));
-    expect(recent().map((entry) => [entry.filename, entry.presetName])).toEqual([['quay brief.pdf', 'Web (1000 px JPG)'], ['quay photo.jpg', 'Web (1000 px JPG)']]);
-    expect(readdirSync(folder).sort()).toEqual(['quay brief.pdf', 'quay photo.jpg']);
+    expect(recent().map((entry) => [entry.filename, entry.presetName])).toEqual([['quay photo.jpg', 'Original'], ['quay brief.pdf', 'Original']]);
+    expect(readdirSync(folder).sort()).toEqual(['quay brief.pdf', 'quay photo (Web 1000 px JPG).jpg', 'quay photo.jpg']);
   });
 
   it('never writes over a file: the same bytes are kept as they are, a different file keeps its name', async () => {
@@ -135,5 +141,13 @@ describe('quick downloads against the real service', () => {
     await expect(setup({ signedIn: false }).quick.search({ text: 'quay', limit: 10 })).rejects.toMatchObject({ code: 'NOT_SIGNED_IN' });
     expect(recent()).toEqual([]);
     expect(readdirSync(join(folder, '..'))).toEqual([]);
+  });
+});
+
+describe('the name a rendition lands under', () => {
+  it('is the asset\'s name with the preset\'s, and the rendition\'s extension', () => {
+    expect(renditionName('photo-7.png', 'Web (1000 px JPG)', 'photo-7.jpg')).toBe('photo-7 (Web 1000 px JPG).jpg');
+    expect(renditionName('Logo.svg', 'Social: 1080×1080 / crop', 'Logo.jpg')).toBe('Logo (Social 1080×1080 crop).jpg');
+    expect(renditionName('.hidden', '***', 'x.png')).toBe('.hidden.png');
   });
 });

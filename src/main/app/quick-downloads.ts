@@ -4,12 +4,13 @@
  * the same resumable, verified machinery as `asset-sync download` (src/main/app/). Each download
  * is pushed as `quick-download` events (at most one progress event per `progressMs`) and, once in
  * place, remembered as a recent download for the tray. It never writes over an existing file: a name
- * that is taken gets `name (2).ext`.
+ * that is taken gets `name (2).ext`. It offers for a file only the presets the service says transform
+ * it, says "Original" when the original is what arrived, and names a rendition for its preset.
  *
  * Created by the app controller, which passes in the signed-in API and where things are kept.
  */
 import { mkdir } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { basename, extname } from 'node:path';
 import type { ApiClient } from '../api/index.js';
 import type { Asset } from '../../shared/api/resources.js';
 import { fetchVerifiedFile, searchCriterion } from './fetch-verified-file.js';
@@ -41,10 +42,24 @@ export interface QuickDownloadsDeps {
   progressMs?: number;
 }
 
-function resultOf(asset: Asset): QuickSearchResult[] {
+function resultOf(asset: Asset, presets: Map<string, string[]> | undefined): QuickSearchResult[] {
   const file = asset.currentAssetFile;
   if (file === null) return [];
-  return [{ assetId: asset.id, filename: file.filename, size: file.size, fileType: file.fileType, dimensions: file.dimensions, previewUrl: file.previewUrl ?? null }];
+  return [{ assetId: asset.id, filename: file.filename, size: file.size, fileType: file.fileType, dimensions: file.dimensions, previewUrl: file.previewUrl ?? null, presetIds: presets?.get(asset.id) ?? null }];
+}
+
+/** What of a preset's name stays out of a file name: what some disk refuses, control characters, brackets. */
+const NOT_IN_NAMES = /[/\\:*?"<>|()[\]\p{Cc}]+/gu;
+
+/**
+ * The name a rendition lands under: the asset's own name, the preset's in brackets, the rendition's
+ * extension — "photo-7 (Web 1000 px JPG).jpg" — so it never takes the name a later original would have.
+ */
+export function renditionName(assetName: string, presetName: string, renditionFilename: string): string {
+  const extension = extname(renditionFilename);
+  const stem = assetName.slice(0, assetName.length - extname(assetName).length) || assetName;
+  const label = presetName.replace(NOT_IN_NAMES, ' ').replace(/\s+/g, ' ').trim();
+  return label === '' ? `${stem}${extension}` : `${stem} (${label})${extension}`;
 }
 
 export class QuickDownloads {
@@ -64,8 +79,12 @@ export class QuickDownloads {
     const text = typeof request.text === 'string' ? request.text.trim() : '';
     if (text === '' || text.length > TEXT_MAX) throw new AppError('INVALID_REQUEST', `Search for 1 to ${TEXT_MAX} characters of a file name or keyword.`);
     if (!Number.isInteger(request.limit) || request.limit < 1 || request.limit > SEARCH_MAX) throw new AppError('INVALID_REQUEST', `limit must be a whole number from 1 to ${SEARCH_MAX}.`);
-    const page = await this.deps.api().searchAssets({ criterion: searchCriterion(text), sorts: [{ field: { type: 'FIXED', fieldName: 'FILENAME' }, order: 'ASC' }], from: 0, pageSize: request.limit });
-    return page.results.flatMap((envelope) => resultOf(envelope.result));
+    const api = this.deps.api();
+    const page = await api.searchAssets({ criterion: searchCriterion(text), sorts: [{ field: { type: 'FIXED', fieldName: 'FILENAME' }, order: 'ASC' }], from: 0, pageSize: request.limit });
+    const assetIds = page.results.map((envelope) => envelope.result.id);
+    // Which presets apply is the service's to say; one that cannot say leaves every preset offered.
+    const presets = assetIds.length === 0 ? undefined : await api.presetsForAssets(assetIds).catch(() => undefined);
+    return page.results.flatMap((envelope) => resultOf(envelope.result, presets));
   }
 
   async refreshPresets(): Promise<QuickPreset[]> {
@@ -85,8 +104,8 @@ export class QuickDownloads {
     const presetId = request.presetId ?? null;
     if (presetId !== null && (typeof presetId !== 'string' || presetId === '')) throw new AppError('INVALID_REQUEST', 'presetId is a preset\'s id, or null for the original.');
     const api = this.deps.api();
-    const presetName = presetId === null ? 'Original' : await this.presetNameOf(presetId);
-    const view: QuickDownloadView = { id: this.nextId++, assetId: request.assetId, filename: '', presetId, presetName, status: 'running', bytesDone: 0, bytesTotal: null, path: null, error: null };
+    const askedName = presetId === null ? 'Original' : await this.presetNameOf(presetId);
+    const view: QuickDownloadView = { id: this.nextId++, assetId: request.assetId, filename: '', presetId, presetName: askedName, note: null, status: 'running', bytesDone: 0, bytesTotal: null, path: null, error: null };
     this.downloads.set(view.id, view);
     const abort = new AbortController();
     this.aborts.add(abort);
@@ -102,11 +121,18 @@ export class QuickDownloads {
       if (failure !== undefined) throw failure;
       const item = outcome.successes['0'];
       if (item === undefined) throw new AppError('NOT_FOUND', `The service gave no file for asset ${request.assetId}.`);
+      // A preset that does not apply to the file hands the original over: the same bytes as the asset's file.
+      const asIs = presetId === null || item.checksum === asset.currentAssetFile?.checksum;
+      if (presetId !== null && asIs) {
+        view.presetId = null;
+        view.presetName = 'Original';
+        view.note = `${askedName} does not apply to this file, so it arrived as it is.`;
+      }
       view.bytesTotal = item.size;
       const folder = this.deps.folder();
       await mkdir(folder, { recursive: true });
       let lastEvent = this.deps.now();
-      const fetched = await fetchVerifiedFile(api, folder, item, {
+      const fetched = await fetchVerifiedFile(api, folder, asIs ? item : { ...item, filename: renditionName(assetName, askedName, item.filename) }, {
         signal: abort.signal,
         onProgress: (bytes) => {
           view.bytesDone += bytes;
@@ -120,7 +146,7 @@ export class QuickDownloads {
       // The name it landed as: the preset's format, and ` (2)` when the name was taken.
       view.filename = basename(fetched.path);
       view.bytesDone = item.size;
-      this.rememberRecent({ assetId: view.assetId, filename: assetName, presetId, presetName, at: new Date(this.deps.now()).toISOString() });
+      this.rememberRecent({ assetId: view.assetId, filename: assetName, presetId: view.presetId, presetName: view.presetName, at: new Date(this.deps.now()).toISOString() });
       return { ...view };
     } catch (error) {
       view.status = 'failed';

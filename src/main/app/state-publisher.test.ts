@@ -54,7 +54,7 @@ describe('the state publisher', () => {
     expect(publisher.closed).toBe(true);
     clock.advance(1000);
     publisher.changed();
-    publisher.emit({ type: 'activity', entry: { id: 1, at: '', folderId: 'root-1', relPath: 'a', kind: 'upload', status: 'done', bytesDone: 0, bytesTotal: null, error: null } });
+    publisher.emit({ type: 'activity', entry: { id: 1, at: '', folderId: 'root-1', relPath: 'a', kind: 'upload', status: 'done', from: null, bytesDone: 0, bytesTotal: null, error: null } });
     expect(events).toHaveLength(2);
   });
 

@@ -2,8 +2,9 @@
  * Runs one engine for as long as the app is signed in: `engine.watch` continuously, a full pass
  * (`syncOnce`) first whenever one was asked for (start, sync now, back online, a folder added), and the
  * pauses. A pause stops new transfers at once (the API calls that move bytes wait at a gate: a part
- * or download under way finishes, the next does not start) and no pass runs for a paused folder; a
- * global pause also stops the watch. Resuming opens the gates and restarts the watch with a full pass.
+ * or download under way finishes, the next does not start) and no pass runs for a paused folder: it is
+ * only looked at on disk, so edits made meanwhile count as waiting. A global pause also leaves the
+ * service's change feed alone. Resuming opens the gates and restarts the watch with a full pass.
  * `stop` aborts, fails what waits at the gates, and resolves once the engine's pass (and with it every
  * journal write it started) has ended.
  */
@@ -149,7 +150,7 @@ export class SyncRunner {
 
   private async loop(): Promise<void> {
     while (!this.stopped) {
-      if (this.globalPause || this.holds > 0 || this.options.engine.roots().length === 0) {
+      if (this.holds > 0 || this.options.engine.roots().length === 0) {
         await new Promise<void>((resolve) => (this.wake = resolve));
         this.wake = undefined;
         continue;
@@ -160,11 +161,13 @@ export class SyncRunner {
       this.passing = new Promise<void>((resolve) => (passed = resolve));
       try {
         this.options.onPassStart?.();
-        if (this.fullPassWanted) {
+        // Everything paused: the disk is watched and looked at, the service is not asked (nor followed).
+        const everythingPaused = this.globalPause;
+        if (this.fullPassWanted && !everythingPaused) {
           this.fullPassWanted = false;
           await this.options.engine.syncOnce({ maxPasses: 10, onReport: this.options.onReport });
         }
-        if (!abort.signal.aborted && !this.isStopped() && this.holds === 0) await this.options.engine.watch(abort.signal, this.options.onReport);
+        if (!abort.signal.aborted && !this.isStopped() && this.holds === 0) await this.options.engine.watch(abort.signal, this.options.onReport, { followFeed: !everythingPaused });
         passed();
       } catch (error) {
         passed();

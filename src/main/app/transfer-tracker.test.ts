@@ -36,6 +36,20 @@ function tracker() {
 const planned = { kind: 'planned' as const, rootId: 'root-1', send: { files: 1, bytes: 10 }, receive: { files: 1, bytes: 20 }, waiting: { files: 0, bytes: 0 } };
 
 describe('the transfer tracker', () => {
+  it('makes every change the engine made on disk an entry', () => {
+    const { transfers, entries } = tracker();
+    transfers.onTransfer({ kind: 'local-change', rootId: 'root-1', relPath: 'old brief.txt', change: 'trashed' });
+    transfers.onTransfer({ kind: 'local-change', rootId: 'root-1', relPath: 'Logos/logo.png', change: 'moved', from: 'Drafts/logo.png' });
+    transfers.onTransfer({ kind: 'local-change', rootId: 'root-1', relPath: 'Shoots/2026', change: 'folder-moved', from: 'Shoots/2025' });
+    transfers.onTransfer({ kind: 'local-change', rootId: 'root-1', relPath: 'notes (conflict 2026-12-07 111555).txt', change: 'conflict-copy', from: 'notes.txt' });
+    expect(entries().map(({ relPath, kind, from, status }) => ({ relPath, kind, from, status }))).toEqual([
+      { relPath: 'notes (conflict 2026-12-07 111555).txt', kind: 'conflict-copy', from: 'notes.txt', status: 'done' },
+      { relPath: 'Shoots/2026', kind: 'folder-move', from: 'Shoots/2025', status: 'done' },
+      { relPath: 'Logos/logo.png', kind: 'move', from: 'Drafts/logo.png', status: 'done' },
+      { relPath: 'old brief.txt', kind: 'trash', from: null, status: 'done' },
+    ]);
+  });
+
   it('drops bytes before a pass planned, and tells an upload from a download by the part being sent', () => {
     const { session, transfers, entries } = tracker();
     transfers.onBytes('a.png', 5);

@@ -2,7 +2,7 @@
  * What the running passes are doing, per folder: transfer progress and byte counts, the activity log's
  * running entries, whether a pass has finished since the session began, and when a folder last synced.
  * It listens to the engine of the session now (an event with no session is dropped) and never reads the
- * database: what it knows lives only as long as the app runs.
+ * database: what it knows lives only as long as the app runs (the activity log keeps its entries).
  */
 import { join } from 'node:path';
 import type { Clock } from '../local/index.js';
@@ -13,6 +13,7 @@ import type { ActivityLog } from './activity-log.js';
 import type { Engine } from '../engine/index.js';
 import type { EngineSession } from './engine-session.js';
 import { TransferProgress } from './transfer-progress.js';
+import { localChangeActivity } from './local-change-activity.js';
 
 /** What the tracker reads of a session: the root that planned last, the uploads under way, the roots. */
 export type TrackedSession = Pick<EngineSession, 'currentRoot' | 'uploading'> & { engine: Pick<Engine, 'roots'> };
@@ -51,6 +52,10 @@ export class TransferTracker {
         else this.options.activity.finish(id, { status: 'done' });
         break;
       }
+      case 'local-change':
+        // Every change the engine makes to the disk is an entry, not only its transfers.
+        this.options.activity.add(localChangeActivity(event.rootId, event));
+        break;
     }
     this.options.changed();
   };

@@ -19,11 +19,13 @@ import { heldSides } from './held-words.js';
 import { ConnectivityLine } from './connectivity-line.js';
 import { guardAdvice } from './folders-command.js';
 import { FileLog } from '../log/file-log.js';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { isRemapChoice } from '../../shared/sync/remap-choice.js';
+import { SyncError } from '../model/sync-error.js';
 import { readStateDir } from '../store/state-dir.js';
 
 export const syncHelp = `Usage: asset-sync sync [--server URL] [--folder DIR] [--remote /Path] [--state DIR]
-                       [--publish live] [--once] [--stable-ms N] [--max-upload-rate MB]
+                       [--remap move|leave] [--publish live] [--once] [--stable-ms N] [--max-upload-rate MB]
 
 Keeps local folders and the service in step, both ways: local changes upload, the service's changes
 download (deletions go to the trash; files both sides changed become conflicts, see \`asset-sync
@@ -34,6 +36,10 @@ syncs. Sign in first with \`asset-sync login\`, or set ASSET_SYNC_TOKEN.
                    when it is inside, around or the same as a synced folder, on disk or in the service
   --remote /Path   the service folder it maps to (default /, the top level); only that folder is
                    listed and downloaded
+  --remap move|leave   when --remote gives a synced folder another place in the service: move
+                   what is in the old place along to the new one, or leave it there and upload the
+                   folder's files to the new place; asked for (REMAP_CHOICE_NEEDED) when needed.
+                   Files on this computer stay either way
   --publish live   new assets go LIVE instead of staying STAGED
   --once           one full pass; exit 0 only when everything converged
   --stable-ms N    how long a file must stay unchanged before it uploads (default 1500)
@@ -45,6 +51,7 @@ export async function syncCommand(args: string[], io: CommandIo): Promise<number
     server: { type: 'string' },
     folder: { type: 'string' },
     remote: { type: 'string' },
+    remap: { type: 'string' },
     state: { type: 'string' },
     publish: { type: 'string' },
     once: { type: 'boolean' },
@@ -58,6 +65,8 @@ export async function syncCommand(args: string[], io: CommandIo): Promise<number
   }
   if (values.publish !== undefined && values.publish !== 'live') throw new CliError('USAGE', `--publish takes "live", got "${values.publish}".`);
   if (values.remote !== undefined && !values.remote.startsWith('/')) throw new CliError('USAGE', `--remote must start with "/", got "${values.remote}".`);
+  const remap = values.remap;
+  if (remap !== undefined && !isRemapChoice(remap)) throw new CliError('USAGE', `--remap takes "move" or "leave", got "${remap}".`);
   const stateDir = stateDirOf(values.state, io.env);
   const signedIn = await readTokens(stateDir).catch(() => undefined);
   const server = urlFlag('server', values.server) ?? signedIn?.server ?? knownServer(stateDir);
@@ -109,7 +118,14 @@ export async function syncCommand(args: string[], io: CommandIo): Promise<number
     },
   );
   try {
-    if (values.folder !== undefined) await engine.addRoot({ path: values.folder, remotePath: values.remote ?? '/', publishLive: values.publish === 'live' });
+    if (values.folder !== undefined) {
+      // A known folder keeps its place unless --remote names another.
+      const known = engine.roots().find((row) => row.path === resolve(values.folder ?? ''));
+      await engine.addRoot({ path: values.folder, remotePath: values.remote ?? known?.remote_path ?? '/', publishLive: values.publish === 'live', ...(remap === undefined ? {} : { remap }) }).catch((error: unknown) => {
+        if (error instanceof SyncError && error.code === 'REMAP_CHOICE_NEEDED') throw new SyncError(error.code, `${error.message} Run it again with --remap move or --remap leave.`);
+        throw error;
+      });
+    }
     if (engine.roots().length === 0) throw new CliError('USAGE', 'No folder to sync: add one with --folder DIR.');
     const advised = new Map<string, string>();
     const report = (pass: PassReport): void => {

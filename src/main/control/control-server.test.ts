@@ -61,7 +61,7 @@ function fakeTarget() {
     openPath: record('openPath'),
     searchAssets: async () => [],
     listPresets: async () => [],
-    quickDownload: async (request) => ({ id: 1, assetId: request.assetId, filename: 'a.jpg', presetId: request.presetId, presetName: 'Original', status: 'done', bytesDone: 1, bytesTotal: 1, path: '/tmp/a.jpg', error: null }),
+    quickDownload: async (request) => ({ id: 1, assetId: request.assetId, filename: 'a.jpg', presetId: request.presetId, presetName: 'Original', note: null, status: 'done', bytesDone: 1, bytesTotal: 1, path: '/tmp/a.jpg', error: null }),
     revealDownload: record('revealDownload'),
     subscribe(listener) {
       listeners.add(listener);

@@ -1,4 +1,4 @@
-/** The state's owner row (migration 0011): the service and user the state was built against. */
+/** The state's owner row (migration 0010): the service and user the state was built against. */
 import type { StateDb } from './open-state-db.js';
 
 export interface StateOwnerRow {

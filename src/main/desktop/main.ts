@@ -15,6 +15,7 @@ import { BrowserWindow, Menu, Notification, Tray, app, ipcMain, nativeImage, nat
 import type { ActivityEntry } from '../../shared/bridge/app-events.js';
 import type { AppState, HostInfo } from '../../shared/bridge/app-state.js';
 import { copyOutcome } from '../../shared/bridge/copy-result.js';
+import { downloadedWords } from '../../shared/bridge/quick-download-words.js';
 import { createAppController } from '../app/app-controller.js';
 import type { AppControllerDeps } from '../app/app-types.js';
 import { embeddedLibrary } from '../headless/headless-app.js';
@@ -210,7 +211,7 @@ async function start(): Promise<void> {
       const download = event.download;
       if (download.status === 'done' && download.path !== null && (state?.settings.notifications ?? true) && Notification.isSupported()) {
         // A finished quick download is announced, and clicking the notice shows the file in its folder.
-        const notification = new Notification({ title: 'Downloaded', body: `${download.filename} (${download.presetName}) is in your downloads.`, icon: join(resourcesDir, 'icon.png') });
+        const notification = new Notification({ title: 'Downloaded', body: downloadedWords(download), icon: join(resourcesDir, 'icon.png') });
         notification.on('click', () => {
           void controller.revealDownload({ downloadId: download.id }).catch(() => undefined);
         });

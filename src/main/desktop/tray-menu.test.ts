@@ -36,7 +36,7 @@ function actions(items: readonly TrayMenuItem[]): { label: string; action: TrayA
 }
 
 function entry(id: number, relPath: string, overrides: Partial<ActivityEntry> = {}): ActivityEntry {
-  return { id, folderId: 'root-1', relPath, kind: 'upload', status: 'done', bytesDone: 1, bytesTotal: 1, at: '', error: null, ...overrides };
+  return { id, folderId: 'root-1', relPath, kind: 'upload', status: 'done', from: null, bytesDone: 1, bytesTotal: 1, at: '', error: null, ...overrides };
 }
 
 describe('the tray', () => {
@@ -148,6 +148,9 @@ describe('the tray', () => {
   it('lists the five newest finished files once each, with open and show in folder', () => {
     const entries = [entry(1, 'old.png'), entry(2, 'Shots/a.png'), entry(3, 'b.png', { status: 'running' }), entry(4, 'gone.png', { kind: 'delete' }), entry(5, 'Shots/a.png'), entry(6, 'c.png'), entry(7, 'd.png'), entry(8, 'e.png'), entry(9, 'f.png')];
     expect(recentFiles(entries).map((e) => e.id)).toEqual([9, 8, 7, 6, 5]);
+    // Nothing to open: a file sent to the Trash, a folder that moved.
+    const gone = [entry(10, 'binned.png', { kind: 'trash' }), entry(11, 'Shots', { kind: 'folder-move', from: 'Shoots' })];
+    expect(recentFiles([...entries, ...gone]).map((e) => e.id)).toEqual([9, 8, 7, 6, 5]);
     const menu = buildTrayMenu(states['up-to-date'], entries);
     const recent = menu.find((item) => item.kind === 'submenu');
     expect(recent?.kind === 'submenu' ? labels(recent.items) : []).toEqual(['f.png', 'e.png', 'd.png', 'c.png', 'a.png']);

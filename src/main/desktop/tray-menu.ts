@@ -138,7 +138,8 @@ export function recentFiles(entries: readonly ActivityEntry[], limit = 5): Activ
   const seen = new Set<string>();
   const recent: ActivityEntry[] = [];
   for (const entry of [...entries].sort((a, b) => b.id - a.id)) {
-    if (entry.status !== 'done' || entry.kind === 'delete') continue;
+    // A file removed or sent to the Trash is no longer there to open, and a folder is no file.
+    if (entry.status !== 'done' || entry.kind === 'delete' || entry.kind === 'trash' || entry.kind === 'folder-move') continue;
     const key = `${entry.folderId}\u0000${entry.relPath}`;
     if (seen.has(key)) continue;
     seen.add(key);

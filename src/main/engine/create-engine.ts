@@ -25,6 +25,14 @@ import { SyncError } from '../model/sync-error.js';
 import { DEFAULT_RESCAN_INTERVAL_MS, type Engine, type EngineConfig, type EngineDeps, type EngineEvent } from './engine-types.js';
 import { WatchSessions } from './watch-session.js';
 import { refuseOverlap } from './refuse-overlap.js';
+import { moveServiceFolder, type FolderMove } from './move-service-folder.js';
+import type { RemapAhead } from '../db/remap-journal.js';
+import type { RemapChoice } from '../../shared/sync/remap-choice.js';
+
+/** What REMAP_CHOICE_NEEDED says: the two choices, and that the disk is left alone either way. */
+export function remapChoiceMessage(from: string, to: string): string {
+  return `Changing the folder in the service from ${from} to ${to}: say what happens to what is already in ${from}: move it along to ${to}, or leave it in ${from} and upload this folder's files to ${to}. Files on this computer stay either way.`;
+}
 
 export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
   const store = (deps.openStore ?? openStateStore)(deps.openDb?.() ?? openStateFile(config.stateDir, config.owner));
@@ -57,13 +65,22 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
     disk,
     trash: deps.trash ?? createFreedesktopTrash({ now: () => deps.clock.now() }),
     nowIso,
-    moved: records.localMoved,
+    moved: (rootId, from, local, syncedFrom, synced) => {
+      records.localMoved(rootId, from, local, syncedFrom, synced);
+      deps.onTransfer?.({ kind: 'local-change', rootId, relPath: local.relPath, change: 'moved', from });
+    },
     landings,
-    removed: records.localRemoved,
+    removed: (rootId, relPath) => {
+      records.localRemoved(rootId, relPath);
+      deps.onTransfer?.({ kind: 'local-change', rootId, relPath, change: 'trashed' });
+    },
     atomically: records.atomically,
     addConflict: (rootId, conflict) => conflicts.add(rootId, conflict),
     dropConflict: (id) => conflicts.resolved(id),
-    copied: records.conflictCopied,
+    copied: (rootId, relPath, copy) => {
+      records.conflictCopied(rootId, relPath, copy);
+      deps.onTransfer?.({ kind: 'local-change', rootId, relPath: copy.relPath, change: 'conflict-copy', from: relPath });
+    },
     putSynced: (rootId, entry) => snapshots.putSynced(rootId, entry),
     deleteSynced: (rootId, relPath) => snapshots.deleteSynced(rootId, relPath),
     outlives: successors.outlives,
@@ -102,9 +119,14 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
   const watching = new Map<string, Watcher>();
   // Whether watch() follows the service's change feed right now (every root's feed waits for it then).
   let feedFollowed = false;
-  const syncFor = (row: RootRow): RootSync => {
-    let sync = syncs.get(row.id);
+  /** Each root's pass while it runs, and the roots a remap holds (no pass starts for them meanwhile). */
+  const passing = new Map<string, Promise<PassReport | undefined>>();
+  const held = new Set<string>();
+  const syncFor = (given: RootRow): RootSync => {
+    let sync = syncs.get(given.id);
     if (sync === undefined) {
+      // Built from the root's row as it is now: a remap drops the pass, and its successor must see the new place.
+      const row = roots.byId(given.id) ?? given;
       const root: UploadRoot = { id: row.id, path: row.path, remotePath: row.remote_path, publishLive: row.publish_live === 1 };
       const gate = new StabilityGate(deps.clock, config.stableMs === undefined ? {} : { stableMs: config.stableMs });
       gates.set(row.id, gate);
@@ -117,7 +139,10 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
           applyFolderChanges(target, changes, {
             fs: deps.fs,
             disk,
-            renameRows: store.repos.renameDir,
+            renameRows: (rootId, from, to) => {
+              store.repos.renameDir(rootId, from, to);
+              deps.onTransfer?.({ kind: 'local-change', rootId, relPath: to, change: 'folder-moved', from });
+            },
             remember: (rootId, relDir, optionId) => folderCache.remember(rootId, relDir, optionId),
             forget: (rootId, relDir) => folderCache.forget(rootId, relDir),
             log: rootLog,
@@ -157,11 +182,40 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
     return sync;
   };
 
+  /**
+   * One pass over a root, after finishing a remap written ahead and left unfinished (its answer lost,
+   * a crash): until it is, the place the state names and the folder in the service disagree. No pass
+   * runs while it cannot be finished (undefined).
+   */
+  const passRoot = async (row: RootRow): Promise<PassReport | undefined> => {
+    const pending = store.repos.remapsAhead.pending(row.id);
+    if (pending !== undefined) {
+      const finished = await finishRemap(row, pending).then(
+        () => true,
+        (error: unknown) => {
+          log({ level: 'warn', rootId: row.id, message: `the move to ${pending.to} in the service is not finished yet: ${error instanceof Error ? error.message : String(error)}` });
+          return false;
+        },
+      );
+      if (!finished) return undefined;
+    }
+    return syncFor(row).pass();
+  };
+
   const passAll = async (onReport?: (report: PassReport) => void): Promise<PassReport[]> => {
     const reports: PassReport[] = [];
     for (const row of roots.all()) {
-      if (deps.skipRoot?.(row.id) === true) continue;
-      const report = await syncFor(row).pass();
+      if (held.has(row.id)) continue;
+      // A paused root is looked at, not synced: its edits count as waiting while it is paused. Its
+      // report (nothing done) tells the listener to read the state again; a round's result leaves it out.
+      if (deps.skipRoot?.(row.id) === true) {
+        onReport?.(await syncFor(row).look());
+        continue;
+      }
+      const running = passRoot(row);
+      passing.set(row.id, running);
+      const report = await running.finally(() => passing.delete(row.id));
+      if (report === undefined) continue;
       onReport?.(report);
       reports.push(report);
     }
@@ -196,6 +250,43 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
     watching,
   });
 
+  /**
+   * A root's place in the service changes (RemapChoice): asked of the user first (REMAP_CHOICE_NEEDED),
+   * carried out between the root's passes, and in effect at once: the root's pass, its listing of the
+   * service and its folder cache are built again for the new place. Never moves or deletes a local
+   * file: `move` carries the state along with the service's folder, `leave` forgets what the root held
+   * in the old place, so the next pass is a first sync that uploads the local files to the new place.
+   */
+  const remap = async (root: RootRow, remotePath: string, choice: RemapChoice | undefined): Promise<void> => {
+    if (choice === undefined) throw new SyncError('REMAP_CHOICE_NEEDED', remapChoiceMessage(root.remote_path, remotePath));
+    held.add(root.id);
+    try {
+      for (let running = passing.get(root.id); running !== undefined; running = passing.get(root.id)) await running.catch(() => undefined);
+      // A move is written ahead of its call to the service: a lost answer or a crash leaves it to finish.
+      if (choice === 'move') store.repos.remapsAhead.ahead(root.id, { to: remotePath, choice });
+      await finishRemap(root, { to: remotePath, choice });
+    } finally {
+      held.delete(root.id);
+    }
+  };
+
+  /** Carries out a remap (again, after a lost answer: moving a folder already moved changes nothing). */
+  const finishRemap = async (root: RootRow, { to, choice }: RemapAhead): Promise<void> => {
+    let moved: FolderMove | undefined;
+    try {
+      moved = choice === 'move' ? await moveServiceFolder(deps.api, folders, { id: root.id, remotePath: root.remote_path }, to) : undefined;
+    } catch (error) {
+      // Refused before anything changed in the service: there is nothing to finish.
+      if (error instanceof SyncError) store.repos.remapsAhead.dropped(root.id);
+      throw error;
+    }
+    // Nothing in the old place to move: the new place starts as `leave` starts it.
+    records.rootRemapped(root.id, to, moved === 'moved' ? 'move' : 'leave');
+    syncs.delete(root.id);
+    gates.delete(root.id);
+    log({ level: 'info', rootId: root.id, message: moved === 'moved' ? `moved from ${root.remote_path} to ${to} in the service, with its files` : `now syncs with ${to} in the service; ${root.remote_path} keeps what it holds` });
+  };
+
   return {
     store,
     roots: () => roots.all(),
@@ -213,6 +304,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
         const others = roots.all().filter((row) => row.id !== existing?.id);
         await refuseOverlap(deps.fs, { path, remotePath }, others, existing === undefined ? 'both' : 'service');
       }
+      if (existing !== undefined && existing.remote_path !== remotePath) await remap(existing, remotePath, input.remap);
       const row = roots.upsert({ path, server: config.server, remotePath, publishLive: input.publishLive }, nowIso());
       // A running root publishes as its row now says from its next new file on, without a restart.
       const running = syncs.get(row.id);
@@ -255,7 +347,7 @@ export function createEngine(config: EngineConfig, deps: EngineDeps): Engine {
 
     startWatching: (onHints, options) => watchSessions.start(onHints, options),
 
-    watch: (signal, onReport) => watchSessions.watch(signal, onReport),
+    watch: (signal, onReport, options) => watchSessions.watch(signal, onReport, options),
 
     confirmDeletes() {
       return roots.all().reduce((count, row) => count + issues.confirmDeletes(row.id), 0);

@@ -13,6 +13,7 @@ import type { StateOwner } from '../store/state-owner.js';
 import type { PassReport } from '../sync/root-sync.js';
 import type { Planner } from '../sync/plan-pass.js';
 import type { TransferEvent } from '../../shared/sync/transfer-event.js';
+import type { RemapChoice } from '../../shared/sync/remap-choice.js';
 
 export interface EngineConfig {
   /** Where state.db and logs live (never inside a synced folder). */
@@ -75,6 +76,8 @@ export interface RootInput {
   /** `/` or `/Brand/Logos`. */
   remotePath: string;
   publishLive: boolean;
+  /** When a known root's `remotePath` changes: what happens to what is in the old place (RemapChoice). */
+  remap?: RemapChoice;
 }
 
 export interface OnceResult {
@@ -90,14 +93,19 @@ export interface Engine {
   readonly store: EngineStore;
   /**
    * Adds (or updates) a root, writing its marker the first time. Refuses (FOLDERS_OVERLAP) a folder that
-   * would overlap another synced folder on disk or in the service (folder-overlap.ts).
+   * would overlap another synced folder on disk or in the service (folder-overlap.ts). A known root
+   * given another `remotePath` is remapped at once, as `remap` says (REMAP_CHOICE_NEEDED without it);
+   * no local file is moved or deleted either way.
    */
   addRoot(input: RootInput): Promise<RootRow>;
   roots(): RootRow[];
   /** Passes until every root is at rest (or `maxPasses`); converged when nothing is left to do or fix. */
   syncOnce(options?: { maxPasses?: number; onReport?: (report: PassReport) => void }): Promise<OnceResult>;
-  /** Watches every root and syncs on changes until the signal aborts. */
-  watch(signal: AbortSignal, onReport?: (report: PassReport) => void): Promise<void>;
+  /**
+   * Watches every root and syncs on changes until the signal aborts; `followFeed: false` leaves the
+   * service's change feed alone (every root paused: only the disk is looked at).
+   */
+  watch(signal: AbortSignal, onReport?: (report: PassReport) => void, options?: WatchOptions): Promise<void>;
   /**
    * What `watch` runs on, for a caller that keeps its own time (the simulation): a watcher on every
    * root feeding its hints to the root (and `onHints` hears that some arrived), and passes that scan
@@ -120,7 +128,7 @@ export interface WatchOptions {
 }
 
 export interface WatchSession {
-  /** One pass over every root (the paused ones left out). */
+  /** One pass over every root (the paused ones only looked at: local-refresh, nothing sent or asked). */
   pass(onReport?: (report: PassReport) => void): Promise<PassReport[]>;
   /** When a pass is next wanted though no hint arrives (gate, remote poll, periodic scan), epoch ms. */
   nextWakeAt(): number;

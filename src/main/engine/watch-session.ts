@@ -22,7 +22,7 @@ export interface WatchContext {
   syncFor: (row: RootRow) => RootSync;
   /** The passes built so far. */
   syncs: () => Iterable<RootSync>;
-  /** One pass over every root (the paused ones left out). */
+  /** One pass over every root (the paused ones only looked at). */
   passAll: (onReport?: (report: PassReport) => void) => Promise<PassReport[]>;
   /** Whether the change feed is followed right now (every root's feed, a new one too, waits for it then). */
   feedFollowed: (followed: boolean) => void;
@@ -79,7 +79,8 @@ export class WatchSessions {
         const watcher = deps.createWatcher(row.path, () => rules);
         await watcher.start((hints) => {
           if (hints.includes('.assetsyncignore')) void loadIgnoreRules(deps.fs, row.path).then((fresh) => (rules = fresh), () => undefined);
-          sync.hint(hints);
+          // The root's pass as it is now: a remap builds it again.
+          syncFor(row).hint(hints);
           onHints();
         });
         watchers.push(watcher);
@@ -121,7 +122,7 @@ export class WatchSessions {
   }
 
   /** Watches every root and syncs on changes until the signal aborts (`Engine.watch`). */
-  async watch(signal: AbortSignal, onReport?: (report: PassReport) => void): Promise<void> {
+  async watch(signal: AbortSignal, onReport?: (report: PassReport) => void, options: WatchOptions = {}): Promise<void> {
     const { clock } = this.context.deps;
     let wake: (() => void) | undefined;
     // A hint that arrives while a pass runs must not wait for the next timer.
@@ -136,7 +137,7 @@ export class WatchSessions {
       return was;
     };
     const stopped = (): boolean => signal.aborted;
-    const session = await this.start(nudge, { followFeed: true });
+    const session = await this.start(nudge, { followFeed: options.followFeed !== false });
     try {
       signal.addEventListener('abort', nudge, { once: true });
       while (!stopped()) {

@@ -21,6 +21,7 @@ import { AppError } from '../app/app-error.js';
 import { openInBrowser } from './open-browser.js';
 import { defaultFolder, defaultStaticDir } from './client-dirs.js';
 import { asPortInUse, PortInUseError } from './port-in-use.js';
+import { TerminalNews } from './terminal-news.js';
 import { startUiServer } from './ui-server.js';
 
 export interface HeadlessAppOptions {
@@ -196,6 +197,12 @@ export async function startHeadlessApp(options: HeadlessAppOptions): Promise<Hea
     throw error;
   }
   const control = server;
+  // The terminal hears what the window shows first: offline and back, conflicts, held deletions.
+  const news = new TerminalNews();
+  const notice = options.notice;
+  const unsubscribe = notice === undefined ? () => undefined : controller.subscribe((event) => {
+    for (const line of news.lines(event)) notice(line);
+  });
   let closing: Promise<void> | undefined;
   return {
     url: control.url,
@@ -209,6 +216,7 @@ export async function startHeadlessApp(options: HeadlessAppOptions): Promise<Hea
     },
     close() {
       closing ??= (async () => {
+        unsubscribe();
         await removeAppFile(options.stateDir, control.secret).catch(() => undefined);
         await control.close();
         await controller.close();

@@ -133,6 +133,26 @@ export class FolderMapper {
     this.folders.forget(root.id, relDir);
   }
 
+  /**
+   * The option a remote path names now (null: the top level), read by name; with `create`, each folder
+   * missing on the way is made, otherwise undefined when one is missing. The cache is neither read nor
+   * written: the path may belong to no root yet.
+   */
+  async optionAtPath(remotePath: string, create: boolean): Promise<string | null | undefined> {
+    const fieldId = await this.fieldId();
+    let option: string | null = null;
+    for (const value of remoteSegments(remotePath)) {
+      if (create) {
+        option = await this.child(fieldId, option, value);
+        continue;
+      }
+      const found: FieldOption | undefined = (await this.api.listFieldOptionChildren(fieldId, option)).find((candidate) => candidate.value.normalize('NFC') === value);
+      if (found === undefined) return undefined;
+      option = found.id;
+    }
+    return option;
+  }
+
   private async resolve(root: FolderRoot, relDir: string): Promise<string | null> {
     const fieldId = await this.fieldId();
     if (relDir === '') {

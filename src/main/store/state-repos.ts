@@ -12,6 +12,8 @@ import { landingJournal, type LandingJournal } from '../db/landing-journal.js';
 import { moveJournal, type MoveJournal } from '../db/move-journal.js';
 import { remoteRepo, type RemoteRepo } from '../db/remote-repo.js';
 import { renameDirRows } from '../db/rename-dir.js';
+import { rootPlaceRows } from '../db/root-place-rows.js';
+import { remapJournal, type RemapJournal } from '../db/remap-journal.js';
 import { rootsRepo, type RootsRepo } from '../db/roots-repo.js';
 import { snapshotsRepo, type SnapshotsRepo } from '../db/snapshots-repo.js';
 import { successorsRepo, type SuccessorsRepo } from '../db/successors-repo.js';
@@ -27,12 +29,16 @@ export interface StateRepos {
   issues: IssuesRepo;
   successors: SuccessorsRepo;
   movesAhead: MoveJournal;
+  /** Remaps that move the root's folder in the service, written ahead (migration 0011). */
+  remapsAhead: RemapJournal;
   /** The folder cache: local directory → Folders option. */
   folders: FoldersRepo;
   remote: RemoteRepo;
   conflicts: ConflictsRepo;
   /** Every row below a directory follows its rename, in one transaction. */
   renameDir: (rootId: string, from: string, to: string) => void;
+  /** A root's place in the service changes; `carry: false` forgets what it held there (db/root-place-rows.ts). */
+  rootPlace: (rootId: string, remotePath: string, carry: boolean) => void;
 }
 
 export function stateRepos(db: StateDb): StateRepos {
@@ -44,9 +50,11 @@ export function stateRepos(db: StateDb): StateRepos {
     issues: issuesRepo(db),
     successors: successorsRepo(db),
     movesAhead: moveJournal(db),
+    remapsAhead: remapJournal(db),
     folders: foldersRepo(db),
     remote: remoteRepo(db),
     conflicts: conflictsRepo(db),
     renameDir: renameDirRows(db),
+    rootPlace: rootPlaceRows(db),
   };
 }

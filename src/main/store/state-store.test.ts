@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/support/temp-dir.js';
 import { openStateDb } from '../db/open-state-db.js';
 import type { SyncedEntry } from '../model/file-entry.js';
+import type { ActivityEntry } from '../../shared/bridge/app-events.js';
 import { openStateStore, type StateStore } from './state-store.js';
 import { openStateFile, readStateDir, withStateDir } from './state-dir.js';
 
@@ -85,6 +86,26 @@ describe('the state store\'s queries and user requests', () => {
     store.retryNow(rootId());
     store.repos.issues.failed(rootId(), 'a.txt', 'NETWORK', 'down', null);
     expect(store.stateVersion()).not.toBe(before);
+  });
+
+  it('keeps the app\'s activity: by id, the newest only, and without waking a resting root', () => {
+    const entry = (id: number, overrides: Partial<ActivityEntry> = {}): ActivityEntry => ({
+      id, folderId: rootId(), relPath: `${id}.png`, kind: 'upload', status: 'done', from: null, bytesDone: 3, bytesTotal: 3, at: 'now', error: null, ...overrides,
+    });
+    const version = store.stateVersion();
+    store.keepActivity([entry(1, { status: 'running', bytesDone: 0 }), entry(2, { kind: 'trash', bytesDone: 0, bytesTotal: null })], 3);
+    // The plan reads nothing of it: a root resting on this version goes on resting.
+    expect(store.stateVersion()).toBe(version);
+    store.keepActivity([entry(1), entry(3, { kind: 'move', from: '0.png' }), entry(4, { status: 'failed', error: { name: 'ApiError', code: 'SERVICE_UNREACHABLE', message: 'down' } })], 3);
+    expect(store.recentActivity(10)).toEqual([
+      entry(4, { status: 'failed', error: { name: 'ApiError', code: 'SERVICE_UNREACHABLE', message: 'down' } }),
+      entry(3, { kind: 'move', from: '0.png' }),
+      entry(2, { kind: 'trash', bytesDone: 0, bytesTotal: null }),
+    ]);
+    expect(store.recentActivity(1).map((row) => row.id)).toEqual([4]);
+    // A batch is one transaction: all of it is kept, or none.
+    expect(() => store.keepActivity([entry(5), { ...entry(6), relPath: null as unknown as string }], 3)).toThrow(/NOT NULL/);
+    expect(store.recentActivity(10).map((row) => row.id)).toEqual([4, 3, 2]);
   });
 });
 

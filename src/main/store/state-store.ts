@@ -1,9 +1,10 @@
 /**
  * The state store: the one owner of the state database (state.db). Every write goes through it — the
  * sync layer's records (sync-records.ts) and single-table writes (its repos), and a user's requests
- * (retry, forget a folder, confirm or restore held deletions, resolve a conflict) — and the app, the
- * CLI and the simulation read status through its queries. It sits on the SQL edge (db/) and below the
- * sync layer.
+ * (retry, forget a folder, confirm or restore held deletions, resolve a conflict) and the app's
+ * activity (kept a batch at a time, capped; the engine is not handed its table) — and the app, the CLI
+ * and the simulation read status through its queries. It sits on the SQL edge (db/) and below the sync
+ * layer.
  * Must never: hand out the database connection, talk to the service or the disk, or know the planner.
  */
 import type { StateDb } from '../db/open-state-db.js';
@@ -13,6 +14,9 @@ import type { RootRow } from '../db/roots-repo.js';
 import type { SnapshotsRepo } from '../db/snapshots-repo.js';
 import type { SyncedEntry } from '../model/file-entry.js';
 import { readStatus, type RootStatus } from './read-status.js';
+import type { ActivityEntry } from '../../shared/bridge/app-events.js';
+import { activityRepo } from '../db/activity-repo.js';
+import { activityEntry, activityRow } from './activity-rows.js';
 import { stateRepos, type StateRepos } from './state-repos.js';
 import { syncRecords, type SyncRecords } from './sync-records.js';
 
@@ -29,6 +33,8 @@ export interface StoreQueries {
   heldDeletes: (rootId: string) => HeldDeleteRow[];
   /** The root's synced snapshot: path → the last state both sides agreed on. */
   synced: (rootId: string) => Map<string, SyncedEntry>;
+  /** The app's kept activity: the newest `limit` entries, newest first. */
+  recentActivity: (limit: number) => ActivityEntry[];
 }
 
 /** What resolving a conflict reads and writes (sync/resolve-conflict.ts works on these and the disk). */
@@ -53,6 +59,11 @@ export interface StoreCommands {
    * still has them is then the source, and the next pass copies them back instead of deleting them.
    */
   restoreHeldDeletions: (rootId: string) => void;
+  /**
+   * Keeps the app's activity entries (new ones, and ones that changed, by id) and drops all but the
+   * newest `cap`, in one transaction: the app writes a batch at a time, never one commit per file.
+   */
+  keepActivity: (entries: readonly ActivityEntry[], cap: number) => void;
   readonly resolution: ConflictResolution;
 }
 
@@ -77,6 +88,16 @@ export function openStateStore(db: StateDb): StateStore {
     for (const row of issues.heldDeletes(rootId)) snapshots.deleteSynced(rootId, row.rel_path);
     issues.clearHeld(rootId);
   });
+  // The plan reads nothing of the activity: its rows are left out of the state's version, so keeping
+  // them never wakes a resting root (sync/plan-rest.ts).
+  const activity = activityRepo(db);
+  let activityChanges = 0;
+  const keepActivity = db.transaction((entries: readonly ActivityEntry[], cap: number) => {
+    const before = totalChanges.get()?.n ?? 0;
+    for (const entry of entries) activity.put(activityRow(entry));
+    activity.trim(cap);
+    activityChanges += (totalChanges.get()?.n ?? 0) - before;
+  });
   return {
     repos,
     records,
@@ -95,8 +116,10 @@ export function openStateStore(db: StateDb): StateStore {
     },
     confirmDeletes: (rootId) => issues.confirmDeletes(rootId),
     restoreHeldDeletions: (rootId) => restoreHeld(rootId),
+    recentActivity: (limit) => activity.newest(limit).flatMap((row) => activityEntry(row) ?? []),
+    keepActivity: (rows, cap) => keepActivity(rows, cap),
     resolution: { conflicts, snapshots, root: (rootId) => roots.byId(rootId) },
-    stateVersion: () => `${totalChanges.get()?.n ?? 0}:${String(db.pragma('data_version', { simple: true }))}`,
+    stateVersion: () => `${(totalChanges.get()?.n ?? 0) - activityChanges}:${String(db.pragma('data_version', { simple: true }))}`,
     close: () => db.close(),
   };
 }

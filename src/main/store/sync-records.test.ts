@@ -123,4 +123,25 @@ describe('the state store\'s sync records', () => {
     ).toThrow('halfway');
     expect(store.synced('r').size).toBe(0);
   });
+
+  it('remaps a root: `leave` forgets what it held in the service and keeps the disk\'s rows; `move` keeps them all', () => {
+    const { repos, records } = store;
+    const fill = (): void => {
+      repos.snapshots.putLocal('r', file('a.txt'));
+      repos.snapshots.putSynced('r', synced('a.txt', 'a1'));
+      repos.folders.remember('r', '', 'opt-root');
+      repos.issues.holdDeletes('r', [{ relPath: 'a.txt', assetId: 'a1' }]);
+      repos.conflicts.add('r', conflict('a.txt', 'a1'));
+    };
+    fill();
+    records.rootRemapped('r', '/Moved', 'move');
+    expect(repos.roots.byId('r')?.remote_path).toBe('/Moved');
+    expect([repos.snapshots.syncedEntry('r', 'a.txt'), repos.folders.optionOf('r', ''), repos.issues.heldDeletes('r').length, repos.conflicts.ofRoot('r').length]).toEqual([synced('a.txt', 'a1'), 'opt-root', 1, 1]);
+
+    records.rootRemapped('r', '/Fresh', 'leave');
+    expect(repos.roots.byId('r')?.remote_path).toBe('/Fresh');
+    // Nothing synced is left, so the next pass uploads what is on disk and deletes nothing.
+    expect([repos.snapshots.syncedEntry('r', 'a.txt'), repos.folders.optionOf('r', ''), repos.issues.heldDeletes('r').length, repos.conflicts.ofRoot('r').length]).toEqual([undefined, undefined, 0, 0]);
+    expect(repos.snapshots.localEntry('r', 'a.txt')).toEqual(file('a.txt'));
+  });
 });

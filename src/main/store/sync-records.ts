@@ -12,6 +12,7 @@ import type { HashedEntry, LocalEntry, SyncedEntry } from '../model/file-entry.j
 import { landedRecord, type Landing } from '../model/landing.js';
 import { isScannerReason } from '../model/not-synced-reason.js';
 import type { StateRepos } from './state-repos.js';
+import type { RemapChoice } from '../../shared/sync/remap-choice.js';
 
 export interface SyncRecords {
   /** A download's landing, written ahead of its rename; resolves once committed (shared with the landings of this turn). */
@@ -42,6 +43,14 @@ export interface SyncRecords {
    * report cleared; resolves once committed (shared with the uploads finishing in this turn).
    */
   uploadCommitted: (rootId: string, synced: SyncedEntry) => Promise<void>;
+  /**
+   * The root's place in the service changed (a remap), in one transaction. `move`: its folder moved
+   * along in the service, so everything it knew stays true. `leave`: what it held in the old place is
+   * forgotten (synced rows, the service's listing, the folder cache, journals, held deletions,
+   * conflicts), so the next pass is a first sync into the new place: a local file with no synced row is
+   * uploaded, never deleted. The local snapshot stays either way.
+   */
+  rootRemapped: (rootId: string, remotePath: string, choice: RemapChoice) => void;
 }
 
 export function syncRecords(db: StateDb, repos: StateRepos): SyncRecords {
@@ -107,5 +116,6 @@ export function syncRecords(db: StateDb, repos: StateRepos): SyncRecords {
       movesAhead.ahead(rootId, move);
     }),
     uploadCommitted: (rootId, synced) => uploadCommits.commit({ rootId, synced }),
+    rootRemapped: db.transaction((rootId: string, remotePath: string, choice: RemapChoice) => repos.rootPlace(rootId, remotePath, choice === 'move')),
   };
 }

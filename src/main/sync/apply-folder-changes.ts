@@ -14,7 +14,7 @@ import type { UploadRoot } from './upload-executor.js';
 export interface FolderChangeDeps {
   fs: FileSystem;
   disk: LocalDisk;
-  /** Every state row below `from` now names `to` (snapshots, conflicts, folder cache). */
+  /** The folder `from` was renamed `to` on disk: every state row below it now names `to` (snapshots, conflicts, folder cache). */
   renameRows(rootId: string, from: string, to: string): void;
   /** The folder cache learns (or forgets, with null) which option a directory is. */
   remember(rootId: string, relDir: string, optionId: string): void;

@@ -14,6 +14,7 @@ import type { SnapshotsRepo } from '../db/snapshots-repo.js';
 import { resolveInsideRoot, sameSignature, type FileSystem, type Trash } from '../local/index.js';
 import { locateFile } from './locate-file.js';
 import { SyncError } from '../model/sync-error.js';
+import type { LocalChange } from '../../shared/sync/transfer-event.js';
 
 export type Keep = 'mine' | 'theirs' | 'both';
 
@@ -23,6 +24,8 @@ export interface ResolveDeps {
   conflicts: ConflictsRepo;
   snapshots: SnapshotsRepo;
   root(rootId: string): RootRow | undefined;
+  /** A change made to the root's folder on disk, once it is recorded (the app's activity hears of each). */
+  changed?(rootId: string, change: LocalChange): void;
 }
 
 /** Resolves conflict `id`; answers what was done, for people. */
@@ -40,6 +43,7 @@ export async function resolveConflict(deps: ResolveDeps, id: number, keep: Keep)
       if (copy !== undefined) await deps.trash(copy.absPath);
       deps.snapshots.deleteLocal(root.id, conflict.copyPath);
       deps.conflicts.resolved(id);
+      if (copy !== undefined) deps.changed?.(root.id, { relPath: conflict.copyPath, change: 'trashed' });
       return `${conflict.copyPath} went to the trash; ${conflict.relPath} keeps the service's version.`;
     case 'mine':
       if (copy === undefined) throw new SyncError('CONFLICT_NOT_FOUND', `The conflict copy ${conflict.copyPath} is gone; nothing to keep.`);
@@ -57,7 +61,10 @@ async function keepMine(deps: ResolveDeps, root: RootRow, conflict: Conflict, co
     // The service's version as downloaded can be overwritten (the service keeps it); anything else
     // at that path was written since, and goes to the trash first.
     const untouched = synced !== undefined && sameSignature(original.stat, synced);
-    if (!untouched) await deps.trash(original.absPath);
+    if (!untouched) {
+      await deps.trash(original.absPath);
+      deps.changed?.(root.id, { relPath: conflict.relPath, change: 'trashed' });
+    }
   }
   const target = original?.absPath ?? (await resolveInsideRoot(fs, root.path, conflict.relPath));
   await fs.mkdirp(dirname(target));
@@ -75,4 +82,5 @@ async function keepMine(deps: ResolveDeps, root: RootRow, conflict: Conflict, co
       snapshots.putSynced(root.id, { relPath: conflict.relPath, assetId: conflict.assetId, md5: conflict.remote.md5, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev });
     }
   });
+  deps.changed?.(root.id, { relPath: conflict.relPath, change: 'moved', from: conflict.copyPath });
 }

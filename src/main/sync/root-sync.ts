@@ -142,6 +142,20 @@ export class RootSync {
    * order of effects (and of the simulation's traces) is the order read here; the named steps between
    * them are synchronous. A step that finds the pass cannot go on returns the report there.
    */
+  /**
+   * The look of a paused root: its local snapshot brought up to date, and nothing else — the service
+   * is not asked, nothing moves, no issue is raised — so what waits for the resume is counted while
+   * it waits. A root that is missing, or not its marker's, is left for the pass after the resume.
+   */
+  async look(): Promise<PassReport> {
+    const { deps, root } = this;
+    const report = emptyReport(root.id);
+    if ((await checkRoot(deps.fs, root.path, root.id)).status !== 'OK') return report;
+    this.local.exactNames = (await this.names()) === caseFoldedNames;
+    report.scanned = await this.local.refresh();
+    return report;
+  }
+
   async pass(): Promise<PassReport> {
     const { deps, root } = this;
     const report = emptyReport(root.id);

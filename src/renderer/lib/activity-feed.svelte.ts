@@ -8,6 +8,7 @@ import type { AppBridge } from '../../shared/bridge/app-bridge.js';
 import type { ActivityEntry } from '../../shared/bridge/app-events.js';
 import { toBridgeError } from '../../shared/bridge/bridge-error.js';
 import type { BridgeErrorData } from '../../shared/bridge/app-state.js';
+import { foldActivity } from './fold-activity.js';
 
 const pageSize = 2000;
 
@@ -29,6 +30,8 @@ export class ActivityFeed {
   private frame: number | null = null;
   private loadingPage = false;
   private stopped = false;
+  /** Bumped by `reset`: a page asked for before it is dropped. */
+  private generation = 0;
 
   constructor(private readonly bridge: AppBridge) {}
 
@@ -49,12 +52,31 @@ export class ActivityFeed {
     await this.loadPage();
   }
 
+  /**
+   * The app lists another state's activity now (signed in to another server or account): the entries
+   * here are dropped, and an opened list loads the newest page again.
+   */
+  reset(): void {
+    const opened = this.status !== 'idle';
+    this.generation += 1;
+    this.entries = [];
+    this.indexById.clear();
+    this.pending = [];
+    this.more = true;
+    this.loadingPage = false;
+    this.status = 'idle';
+    this.length = 0;
+    this.version += 1;
+    if (opened) void this.open();
+  }
+
   private async loadPage(): Promise<void> {
     this.loadingPage = true;
     const last = this.entries.at(-1);
+    const generation = this.generation;
     try {
       const page = await this.bridge.listActivity(last === undefined ? { limit: pageSize } : { before: last.id, limit: pageSize });
-      if (this.stopped) return;
+      if (this.stopped || generation !== this.generation) return;
       for (const entry of page) {
         if (this.indexById.has(entry.id)) continue;
         this.indexById.set(entry.id, this.entries.length);
@@ -66,10 +88,11 @@ export class ActivityFeed {
       this.length = this.entries.length;
       this.version += 1;
     } catch (error) {
+      if (generation !== this.generation) return;
       this.error = toBridgeError(error);
       this.status = 'error';
     } finally {
-      this.loadingPage = false;
+      if (generation === this.generation) this.loadingPage = false;
     }
   }
 
@@ -83,17 +106,10 @@ export class ActivityFeed {
   }
 
   private flush(): void {
-    const fresh: ActivityEntry[] = [];
-    for (const entry of this.pending) {
-      const index = this.indexById.get(entry.id);
-      if (index !== undefined) this.entries[index] = entry;
-      else fresh.push(entry);
-    }
+    const folded = foldActivity(this.entries, (id) => this.indexById.get(id), this.pending);
     this.pending = [];
-    if (fresh.length > 0) {
-      fresh.sort((a, b) => b.id - a.id);
-      const unique = fresh.filter((entry, index) => index === 0 || fresh[index - 1]?.id !== entry.id);
-      this.entries = [...unique, ...this.entries];
+    if (folded !== undefined) {
+      this.entries = folded;
       this.indexById.clear();
       this.entries.forEach((entry, index) => this.indexById.set(entry.id, index));
     }

@@ -3,6 +3,7 @@
  * the outcome of the user's last command. Views read it and call `run` for commands; nothing here
  * decides anything about syncing.
  */
+import { downloadedWords } from '../../shared/bridge/quick-download-words.js';
 import type { AppBridge } from '../../shared/bridge/app-bridge.js';
 import type { AppEvent } from '../../shared/bridge/app-events.js';
 import type { AppState, BridgeErrorData } from '../../shared/bridge/app-state.js';
@@ -35,6 +36,8 @@ export class AppStore {
   private nextNotice = 1;
   /** Set when the link went down: the app may have restarted, its revisions counting from the start. */
   private resync = false;
+  /** The server and account the app was last signed in to: each has its own activity. */
+  private owner: string | undefined;
 
   constructor(
     readonly bridge: AppBridge,
@@ -101,7 +104,7 @@ export class AppStore {
     // Events may overtake each other across the transport: a finished download never goes back to running.
     if (known !== undefined && known.status !== 'running') return;
     this.downloads = [download, ...this.downloads.filter((entry) => entry.id !== download.id)].slice(0, 20);
-    if (download.status === 'done') this.notify('ok', `Downloaded ${download.filename} (${download.presetName}).`);
+    if (download.status === 'done') this.notify('ok', downloadedWords(download));
   }
 
   private acceptState(state: AppState): void {
@@ -109,6 +112,10 @@ export class AppStore {
     this.resync = false;
     this.state = state;
     this.loadError = null;
+    const owner = state.account.kind === 'signed-in' ? `${state.account.server}\u0000${state.account.email}` : undefined;
+    if (owner === undefined) return;
+    if (this.owner !== undefined && owner !== this.owner) this.activity.reset();
+    this.owner = owner;
   }
 
   /**

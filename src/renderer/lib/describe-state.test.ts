@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FolderActivity } from '../../shared/bridge/app-state.js';
 import { appState, folderView } from '../../../test/support/app-state-builder.js';
-import { attentionWords, describeFolder, describeOverall } from './describe-state.js';
+import { attentionWords, describeFolder, describeOverall, pausedLabel } from './describe-state.js';
 
 const now = Date.parse('2026-03-03T12:00:00Z');
 
@@ -36,6 +36,13 @@ describe('describeFolder', () => {
       { kind: 'error', error: { name: 'SyncError', code: 'X', message: 'Broken.' } },
     ];
     expect(all.map((activity) => describeFolder(activity, now).tone)).toEqual(['ok', 'busy', 'warn', 'busy', 'paused', 'warn', 'error', 'error']);
+  });
+
+  it('says when a pause ends in words that read: in minutes, or at a time', () => {
+    const at = (ms: number): string => new Date(now + ms).toISOString();
+    expect(pausedLabel(null, now)).toBe('Paused');
+    expect(pausedLabel(at(60 * 60_000 - 1), now)).toBe('Paused — resumes in 60 min');
+    expect(pausedLabel(at(3 * 3_600_000), now)).toMatch(/^Paused — resumes at \d\d:\d\d$/);
   });
 
   it('says what waits, paused or not, and never "Nothing waiting" when something does', () => {

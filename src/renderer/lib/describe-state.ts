@@ -17,6 +17,12 @@ export interface Described {
 }
 
 /** A bug: a value the types say cannot exist. */
+/** "Paused", or when it ends: "Paused — resumes in 60 min", "Paused — resumes at 14:05". */
+export function pausedLabel(until: string | null, now: number): string {
+  const when = until === null ? '' : formatUntil(until, now);
+  return when === '' ? 'Paused' : `Paused — resumes ${when}`;
+}
+
 export function assertNever(value: never): never {
   throw new Error(`Unexpected value: ${JSON.stringify(value)}`);
 }
@@ -35,7 +41,7 @@ export function describeFolder(activity: FolderActivity, now: number): Described
       return { label: 'Syncing', tone: 'busy', detail: describeProgress(activity.progress) };
     case 'paused':
       return {
-        label: activity.until === null ? 'Paused' : `Paused until ${formatUntil(activity.until, now).replace(/^at /, '')}`,
+        label: pausedLabel(activity.until, now),
         tone: 'paused',
         detail: activity.waiting > 0 ? `${plural(activity.waiting, 'change')} waiting` : 'Nothing waiting',
       };
@@ -106,7 +112,7 @@ export function describeOverall(state: AppState): Described {
       };
     case 'paused':
       return {
-        label: state.paused?.until != null ? `Paused until ${formatUntil(state.paused.until, Date.now()).replace(/^at /, '')}` : 'Paused',
+        label: pausedLabel(state.paused?.until ?? null, Date.now()),
         tone: 'paused',
         detail: waiting > 0 ? `${plural(waiting, 'change')} waiting; nothing moves until you resume.` : 'Nothing moves until you resume.',
       };

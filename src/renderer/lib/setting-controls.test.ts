@@ -6,12 +6,17 @@ const desktop = { kind: 'electron' } as const;
 const headless = { kind: 'headless' } as const;
 
 describe('the settings under "On this computer"', () => {
-  it('says the local library applies from the next start, on either host', () => {
+  it('says when starting with the local library applies, and shows it on while the local library is the account', () => {
     for (const host of [desktop, headless]) {
       expect(settingControl('startWithLocalLibrary', on, host)).toEqual({
         enabled: true,
         checked: true,
-        hint: 'Applies from the next start: with no account, use the built-in library on this computer instead of asking.',
+        hint: 'After you sign out: start with the built-in library on this computer instead of asking.',
+      });
+      expect(settingControl('startWithLocalLibrary', { ...on, startWithLocalLibrary: false }, host, true)).toEqual({
+        enabled: false,
+        checked: true,
+        hint: 'You use the local library now, so Asset Sync starts with it. This choice matters once you sign in to a server instead.',
       });
     }
     expect(settingControl('startWithLocalLibrary', { ...on, startWithLocalLibrary: false }, headless).checked).toBe(false);

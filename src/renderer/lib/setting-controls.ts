@@ -17,7 +17,8 @@ export interface SettingControl {
   hint: string | undefined;
 }
 
-export function settingControl(setting: HostSetting, settings: Pick<AppSettings, HostSetting>, host: Pick<HostInfo, 'kind'>): SettingControl {
+/** `usingLocalLibrary`: the account now is the local library, which the app starts with again whatever the setting says. */
+export function settingControl(setting: HostSetting, settings: Pick<AppSettings, HostSetting>, host: Pick<HostInfo, 'kind'>, usingLocalLibrary = false): SettingControl {
   const desktop = host.kind === 'electron';
   const value = settings[setting];
   switch (setting) {
@@ -26,7 +27,10 @@ export function settingControl(setting: HostSetting, settings: Pick<AppSettings,
         ? { enabled: true, checked: value, hint: undefined }
         : { enabled: false, checked: false, hint: 'Only in the desktop app: here, Asset Sync runs while the terminal that started it stays open.' };
     case 'startWithLocalLibrary':
-      return { enabled: true, checked: value, hint: 'Applies from the next start: with no account, use the built-in library on this computer instead of asking.' };
+      // Only a signed-out start reads it: while the local library is the account, every start uses it.
+      return usingLocalLibrary
+        ? { enabled: false, checked: true, hint: 'You use the local library now, so Asset Sync starts with it. This choice matters once you sign in to a server instead.' }
+        : { enabled: true, checked: value, hint: 'After you sign out: start with the built-in library on this computer instead of asking.' };
     case 'notifications':
       return desktop
         ? { enabled: true, checked: value, hint: 'For conflicts, files that can’t sync, held deletions and sign-in.' }

@@ -8,7 +8,7 @@
  * state and something in every view), `activity-100k`, `loading` (the state never comes), `broken`
  * (the app cannot be reached). connect-bridge.ts also shows `calm` as `stopped` (the app stopped).
  */
-import type { AddFolderRequest, AppBridge, ConflictChoice, CopyItem, PauseSpan } from '../../shared/bridge/app-bridge.js';
+import type { AddFolderRequest, AppBridge, ConflictChoice, CopyItem, PauseSpan, UpdateFolderRequest } from '../../shared/bridge/app-bridge.js';
 import type { ActivityEntry, ActivityKind, AppEvent } from '../../shared/bridge/app-events.js';
 import type { AppSettings, AppState, ConflictView, FolderActivity, FolderView, HeldDeletionsView, NotSyncedView } from '../../shared/bridge/app-state.js';
 import { BridgeError } from '../../shared/bridge/bridge-error.js';
@@ -41,6 +41,8 @@ const demoAssets: QuickSearchResult[] = ['Harbour at dawn.jpg', 'Harbour night.j
   fileType: filename.endsWith('.mov') ? 'VIDEO' : filename.endsWith('.pdf') ? 'DOCUMENT' : 'IMAGE',
   dimensions: filename.endsWith('.jpg') ? { width: 4000, height: 3000 } : null,
   previewUrl: null,
+  // The demo service's presets make raster images: a PDF, a movie or a Photoshop file arrives as it is.
+  presetIds: /\.(jpg|svg)$/.test(filename) ? demoPresets.map((preset) => preset.id) : [],
 }));
 
 function folder(id: string, path: string, remotePath: string, activity: FolderActivity, extra: Partial<FolderView> = {}): FolderView {
@@ -159,7 +161,7 @@ function firstRunState(): AppState {
   };
 }
 
-const kinds: ActivityKind[] = ['upload', 'upload', 'download', 'upload', 'move', 'delete', 'copy-in'];
+const kinds: ActivityKind[] = ['upload', 'upload', 'download', 'upload', 'move', 'trash', 'copy-in', 'conflict-copy'];
 const names = ['hero', 'wordmark', 'icon-set', 'banner', 'poster', 'storyboard', 'moodboard', 'mockup'];
 const exts = ['.png', '.psd', '.jpg', '.pdf', '.ai', '.mov'];
 
@@ -168,14 +170,19 @@ function historyEntry(id: number, total: number): ActivityEntry {
   const n = total - id;
   const size = ((id * 7919) % 50_000) * 1000 + 2000;
   const running = n < 3;
+  // Only transfers run and have a size; a move, a conflict copy or a file sent to the Trash has none.
+  const kind = running ? 'upload' : (kinds[id % kinds.length] ?? 'upload');
+  const sized = kind === 'upload' || kind === 'download' || kind === 'copy-in';
+  const name = `${names[id % names.length] ?? 'file'}-${id}${exts[id % exts.length] ?? '.png'}`;
   return {
     id,
     folderId: ['brand', 'campaigns', 'photos'][id % 3] ?? 'brand',
-    relPath: `Shoot ${Math.floor(id / 40)}/${names[id % names.length] ?? 'file'}-${id}${exts[id % exts.length] ?? '.png'}`,
-    kind: kinds[id % kinds.length] ?? 'upload',
+    relPath: `Shoot ${Math.floor(id / 40)}/${kind === 'conflict-copy' ? name.replace(/(\.\w+)$/, ' (conflict 2026-12-07 101500)$1') : name}`,
+    kind,
+    from: kind === 'move' ? `Inbox/${name}` : kind === 'conflict-copy' ? `Shoot ${Math.floor(id / 40)}/${name}` : null,
     status: running ? 'running' : id % 97 === 0 ? 'failed' : 'done',
-    bytesDone: running ? Math.round(size * (0.2 + 0.3 * n)) : size,
-    bytesTotal: size,
+    bytesDone: running ? Math.round(size * (0.2 + 0.3 * n)) : sized ? size : 0,
+    bytesTotal: sized ? size : null,
     at: new Date(Date.now() - n * 9000).toISOString(),
     error: id % 97 === 0 && !running ? { name: 'ApiError', code: 'SERVICE_UNREACHABLE', message: 'The service did not answer; it will be tried again.' } : null,
   };
@@ -253,7 +260,7 @@ class DemoBridge implements AppBridge {
     this.publish((state) => ({ ...state, folders: state.folders.filter((view) => view.id !== request.folderId) }));
   }
 
-  async updateFolder(request: { folderId: string; remotePath?: string; publishLive?: boolean }): Promise<void> {
+  async updateFolder(request: UpdateFolderRequest): Promise<void> {
     this.mapFolders(request.folderId, (view) => ({ ...view, remotePath: request.remotePath ?? view.remotePath, publishLive: request.publishLive ?? view.publishLive }));
   }
 
@@ -322,6 +329,7 @@ class DemoBridge implements AppBridge {
         relPath: item.kind === 'bytes' ? item.relPath : item.path,
         kind: 'copy-in',
         status: 'done',
+        from: null,
         bytesDone: item.kind === 'bytes' ? item.body.size : 0,
         bytesTotal: item.kind === 'bytes' ? item.body.size : null,
         at: iso(0),
@@ -376,10 +384,11 @@ class DemoBridge implements AppBridge {
   async quickDownload(request: QuickDownloadRequest): Promise<QuickDownloadView> {
     const asset = demoAssets.find((candidate) => candidate.assetId === request.assetId);
     if (asset === undefined) throw new BridgeError('NOT_FOUND', `There is no asset ${request.assetId}.`);
-    const presetName = request.presetId === null ? 'Original' : (demoPresets.find((preset) => preset.id === request.presetId)?.name ?? 'Original');
-    const view: QuickDownloadView = { id: this.nextDownload++, assetId: asset.assetId, filename: asset.filename, presetId: request.presetId, presetName, status: 'done', bytesDone: asset.size, bytesTotal: asset.size, path: `${this.state.quickDownload.folder}/${asset.filename}`, error: null };
+    const preset = demoPresets.find((candidate) => candidate.id === request.presetId && asset.presetIds?.includes(candidate.id) === true);
+    const presetName = preset?.name ?? 'Original';
+    const view: QuickDownloadView = { id: this.nextDownload++, assetId: asset.assetId, filename: asset.filename, presetId: preset?.id ?? null, presetName, note: null, status: 'done', bytesDone: asset.size, bytesTotal: asset.size, path: `${this.state.quickDownload.folder}/${asset.filename}`, error: null };
     for (const listener of this.listeners) listener({ type: 'quick-download', download: view });
-    const recent = { assetId: asset.assetId, filename: asset.filename, presetId: request.presetId, presetName, at: new Date().toISOString() };
+    const recent = { assetId: asset.assetId, filename: asset.filename, presetId: preset?.id ?? null, presetName, at: new Date().toISOString() };
     this.publish((state) => ({ ...state, quickDownload: { ...state.quickDownload, recent: [recent, ...state.quickDownload.recent.filter((entry) => entry.assetId !== asset.assetId)].slice(0, 8) } }));
     return view;
   }

@@ -16,7 +16,7 @@ export interface FileFacts {
 }
 
 export type ResolvedOperation =
-  | { type: 'RESIZE'; width: number | null; height: number | null; fit: 'INSIDE' | 'COVER' | 'FILL' }
+  | { type: 'RESIZE'; width: number | null; height: number | null; fit: 'INSIDE' | 'COVER' | 'FILL'; enlarge: boolean }
   | { type: 'CROP'; x: number; y: number; width: number; height: number }
   | { type: 'CONVERT'; format: OutputFormat; quality: number | null };
 
@@ -55,7 +55,7 @@ export function resolveOperations(file: FileFacts, operations: readonly Operatio
   for (const operation of operations) {
     switch (operation.type) {
       case 'RESIZE':
-        resolved.push({ type: 'RESIZE', width: operation.width ?? null, height: operation.height ?? null, fit: operation.fit ?? 'INSIDE' });
+        resolved.push({ type: 'RESIZE', width: operation.width ?? null, height: operation.height ?? null, fit: operation.fit ?? 'INSIDE', enlarge: operation.enlarge === true });
         break;
       case 'CONVERT':
         resolved.push({ type: 'CONVERT', format: operation.format, quality: operation.quality ?? null });

@@ -71,12 +71,12 @@ function applyStage(image: Sharp, stage: Stage): Sharp {
   const extract = (crop: Stage['before']) => (crop === undefined ? image : image.extract({ left: crop.x, top: crop.y, width: crop.width, height: crop.height }));
   image = extract(stage.before);
   if (stage.resize !== undefined) {
-    const { width, height, fit } = stage.resize;
+    const { width, height, fit, enlarge } = stage.resize;
     const both = width !== null && height !== null;
     image = image.resize(width ?? undefined, height ?? undefined, {
       fit: fit === 'COVER' ? 'cover' : fit === 'FILL' && both ? 'fill' : 'inside',
-      // A web-sized rendition never blows a small image up; an exact COVER or FILL box does.
-      withoutEnlargement: !(both && fit !== 'INSIDE'),
+      // A rendition never blows a small image up unless its operation says so (`enlarge`).
+      withoutEnlargement: !enlarge,
     });
   }
   return extract(stage.after);

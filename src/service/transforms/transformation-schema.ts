@@ -13,6 +13,8 @@ export const resizeOperation = z
     width: dimension.nullish(),
     height: dimension.nullish(),
     fit: z.enum(['INSIDE', 'COVER', 'FILL']).nullish(),
+    /** [ours] Whether a smaller image may be blown up to the size; never unless a preset says so. */
+    enlarge: z.boolean().nullish(),
   })
   .refine((operation) => operation.width != null || operation.height != null, { message: 'a RESIZE needs a width, a height or both' });
 

@@ -11,6 +11,7 @@
 import type { CopyResult } from './copy-result.js';
 import type { ActivityEntry, AppEvent } from './app-events.js';
 import type { AppSettings, AppState } from './app-state.js';
+import type { RemapChoice } from '../sync/remap-choice.js';
 import type { QuickDownloadRequest, QuickDownloadView, QuickPreset, QuickSearchResult } from './quick-download.js';
 
 /** How long a pause lasts. */
@@ -33,6 +34,15 @@ export interface AddFolderRequest {
   publishLive: boolean;
 }
 
+export interface UpdateFolderRequest {
+  folderId: string;
+  /** `/` or `/Brand/Logos`: the folder's new place in the service. */
+  remotePath?: string;
+  publishLive?: boolean;
+  /** With a new `remotePath`: move what is in the old place along to the new one, or leave it there. */
+  remap?: RemapChoice;
+}
+
 export interface SignInRequest {
   /** The service's base URL, e.g. `https://acme.example.com` or `http://127.0.0.1:7480`. */
   server: string;
@@ -49,8 +59,12 @@ export interface AppBridge {
   addFolder(request: AddFolderRequest): Promise<void>;
   /** Forgets a synced folder. Never touches files, on disk or in the service. */
   removeFolder(request: { folderId: string }): Promise<void>;
-  /** Changes a folder's remote path or publish-as-live. */
-  updateFolder(request: { folderId: string; remotePath?: string; publishLive?: boolean }): Promise<void>;
+  /**
+   * Changes a folder's place in the service (`remotePath`) or publish-as-live, in effect at once. A new
+   * place needs `remap`, what happens to what is already in the old place (REMAP_CHOICE_NEEDED without
+   * it); either way no file on this computer is moved or deleted.
+   */
+  updateFolder(request: UpdateFolderRequest): Promise<void>;
 
   // Flow control: without a folderId, every folder (the tray's pause/resume).
   pause(request: { folderId?: string; span: PauseSpan }): Promise<void>;

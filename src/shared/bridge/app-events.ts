@@ -18,6 +18,8 @@ export interface ActivityEntry {
   kind: ActivityKind;
   /** `running` entries get `transfer` events until they end as `done` or `failed`. */
   status: 'running' | 'done' | 'failed';
+  /** Where the file was before (a move, a conflict copy's original name); null otherwise. */
+  from: string | null;
   /** Bytes moved so far and the file's size (transfers); 0 and null otherwise. */
   bytesDone: number;
   bytesTotal: number | null;
@@ -32,8 +34,14 @@ export type ActivityKind =
   | 'download'
   /** A file moved or renamed on one side and followed on the other. */
   | 'move'
+  /** A folder moved or renamed in the service and followed on this computer (relPath the folder). */
+  | 'folder-move'
   /** A file removed on one side and removed (to the bin or trash) on the other. */
   | 'delete'
+  /** A file moved from the synced folder to this computer's Trash (removed in the service, or a conflict resolved). */
+  | 'trash'
+  /** Our version of a file both sides changed, set aside under a new name (relPath) so the service's version takes its own (`from`). */
+  | 'conflict-copy'
   /** Files copied into the folder from a drop on the window or the tray. */
   | 'copy-in';
 

@@ -15,6 +15,11 @@ export interface QuickSearchResult {
   dimensions: { width: number; height: number } | null;
   /** A signed, expiring image URL of the service, or null when the file has no preview. */
   previewUrl: string | null;
+  /**
+   * The presets that would transform this file (the service says; the others hand it over as it is),
+   * or null when the service could not say: then every preset is offered and the download tells.
+   */
+  presetIds: string[] | null;
 }
 
 /** A preset transformation of the service, as the user picks it. */
@@ -36,8 +41,10 @@ export interface QuickDownloadView {
   assetId: string;
   filename: string;
   presetId: string | null;
-  /** The preset's name, or "Original". */
+  /** The preset's name, or "Original" — also when a preset was asked and the original is what arrived. */
   presetName: string;
+  /** What the user should know beyond the name: why the original arrived for a preset; null when nothing. */
+  note: string | null;
   status: 'running' | 'done' | 'failed';
   bytesDone: number;
   /** The size the service announced, once the job answered; null before. */

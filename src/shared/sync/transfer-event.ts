@@ -29,4 +29,18 @@ export type TransferEvent =
   /** A root's pass planned these transfers and is about to start them (not sent when it has none). */
   | ({ kind: 'planned'; rootId: string } & PlannedTransfers)
   /** One planned file got there: an upload completed and recorded, a download at its final path. */
-  | { kind: 'file-done'; rootId: string; relPath: string; direction: 'send' | 'receive' };
+  | { kind: 'file-done'; rootId: string; relPath: string; direction: 'send' | 'receive' }
+  /** The engine changed the disk other than by a download, once the change is recorded. */
+  | ({ kind: 'local-change'; rootId: string } & LocalChange);
+
+/**
+ * A change the app made to a synced folder on disk, other than a download landing: a file went to the
+ * Trash (`trashed`, relPath where it was: the service removed it, or a conflict was resolved); a file
+ * moved (`moved`: the service moved it, or a conflict copy took the file's name back) or a folder
+ * the service moved followed it here (`folder-moved`), from `from` to relPath; our version of a file
+ * both sides changed was set aside as a conflict copy (`conflict-copy`: relPath the copy, `from` the
+ * file's own name, which the service's version then takes).
+ */
+export type LocalChange =
+  | { relPath: string; change: 'trashed' }
+  | { relPath: string; change: 'moved' | 'folder-moved' | 'conflict-copy'; from: string };

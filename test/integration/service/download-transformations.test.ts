@@ -97,6 +97,17 @@ describe('download transformations', () => {
     expect(await sharp((await fetchBytes(filled.successes.i0.url)).bytes).metadata()).toMatchObject({ width: 300, height: 100 });
   });
 
+  it('never blows a smaller image up, in any fit, unless the operation says enlarge', async () => {
+    for (const fit of ['INSIDE', 'COVER', 'FILL'] as const) {
+      const kept = await runDownloadJob(service, { items: items(jpegId), transformationDescription: custom(always({ type: 'RESIZE', width: 3000, height: 3000, fit })) });
+      const { width, height } = await sharp((await fetchBytes(kept.successes.i0.url)).bytes).metadata();
+      expect(width).toBeLessThanOrEqual(2000);
+      expect(height).toBeLessThanOrEqual(1500);
+    }
+    const enlarged = await runDownloadJob(service, { items: items(jpegId), transformationDescription: custom(always({ type: 'RESIZE', width: 3000, height: 3000, fit: 'COVER', enlarge: true })) });
+    expect(await sharp((await fetchBytes(enlarged.successes.i0.url)).bytes).metadata()).toMatchObject({ width: 3000, height: 3000 });
+  });
+
   it('falls through candidates that do not apply: criteria not met, a crop outside the image, then the first that works', async () => {
     const job = await runDownloadJob(service, {
       items: items(jpegId),

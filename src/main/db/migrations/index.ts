@@ -8,6 +8,8 @@ import uploadJobFolder from './0006-upload-job-folder.js';
 import landingMoves from './0007-landing-moves.js';
 import successors from './0008-successors.js';
 import movesAhead from './0009-moves-ahead.js';
-import stateOwner from './0011-state-owner.js';
+import stateOwner from './0010-state-owner.js';
+import remapsAhead from './0011-remaps-ahead.js';
+import activity from './0012-activity.js';
 
-export const migrations: readonly string[] = [engine, remote, unreadFiles, landings, conflictCopyIdentity, uploadJobFolder, landingMoves, successors, movesAhead, stateOwner];
+export const migrations: readonly string[] = [engine, remote, unreadFiles, landings, conflictCopyIdentity, uploadJobFolder, landingMoves, successors, movesAhead, stateOwner, remapsAhead, activity];
