@@ -67,7 +67,7 @@ describe('keyboard focus after each action', { timeout: 60_000 }, () => {
     await page.close();
   });
 
-  it('lands on the new folder after "Start syncing" and on the form again after "Add folder"', async () => {
+  it('lands on the new folder after "Start syncing" and on the add form again after "Add folder"', async () => {
     const page = await open('empty', 'overview');
     await page.getByLabel('Folder on this computer').fill('/Users/ana/Shots');
     await page.getByRole('button', { name: 'Start syncing' }).press('Enter');
@@ -79,8 +79,8 @@ describe('keyboard focus after each action', { timeout: 60_000 }, () => {
     await page.getByLabel('Folder on this computer').fill('/Users/ana/Reels');
     await page.getByRole('button', { name: 'Add folder' }).press('Enter');
     await page.getByRole('button', { name: 'Remove Reels' }).waitFor();
-    await expect(focused(page)).resolves.toBe('input: ');
-    await expect(page.evaluate(() => document.activeElement?.id.startsWith('path-'))).resolves.toBe(true);
+    // The emptied path field, ready for another folder, or the "Add a folder" that opens it where the form closed.
+    await expect(page.evaluate(() => document.activeElement?.closest('details.add') !== null)).resolves.toBe(true);
     await page.close();
   });
 

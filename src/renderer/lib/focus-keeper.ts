@@ -3,8 +3,9 @@
  * another ("Pause for 1 hour" → "Resume syncing"), a list item that is resolved or dismissed, a view
  * that is left. The focus never falls to <body>: it moves to what now stands where that element stood
  * (the control in its place, else the next item of the list, else the one before), and when nothing
- * stands there, up to the view's heading. An element that is only disabled while its command runs
- * gets the focus back when it is enabled again.
+ * stands there, up to the view's heading. An element folded away (its <details> closed) hands the
+ * focus to the first control around it that is shown. An element that is only disabled while its
+ * command runs, or inert while the app is away, gets the focus back when it can take it again.
  *
  * It moves the focus only when the focus was lost: never away from an element, and never when a
  * person put it on the page by clicking beside the controls. Views may still place the focus
@@ -21,18 +22,22 @@ interface Step {
 const tabbable = 'a[href], button:not(:disabled), input:not(:disabled):not([type="hidden"]), select:not(:disabled), textarea:not(:disabled), summary, [tabindex]:not([tabindex="-1"])';
 const focusableAtAll = `${tabbable}, [tabindex="-1"]`;
 
+/** Drawn and reachable: not inert, not in a closed <details> or a hidden part (which may still have boxes). */
 function shown(element: Element): boolean {
-  return element.closest('[inert]') === null && element.getClientRects().length > 0;
+  return element.closest('[inert]') === null && element.checkVisibility({ visibilityProperty: true });
 }
 
 function canFocus(element: Element): element is HTMLElement {
   return element instanceof HTMLElement && element.matches(focusableAtAll) && shown(element);
 }
 
-/** Whether the focus has gone from every element (it is on <body>, or on an element no longer in the page). */
+/**
+ * Whether the focus has gone from every element: it is on <body>, or still on an element that can no
+ * longer take it (removed, hidden, disabled, inert), which the browser moves to <body> only later.
+ */
 function focusLost(): boolean {
   const active = document.activeElement;
-  return active === null || active === document.body || !active.isConnected;
+  return active === null || active === document.body || !active.isConnected || !canFocus(active);
 }
 
 /** Focuses a heading or other element that takes focus only from code. */
@@ -87,14 +92,33 @@ export function keepFocus(heading: () => HTMLElement | null): () => void {
     return heading();
   }
 
+  /** For an element folded away (a closed <details>, a closed menu): the first shown place around it that takes the focus. */
+  function around(element: Element): HTMLElement | null {
+    for (let parent = element.parentElement; parent !== null; parent = parent.parentElement) {
+      if (!parent.checkVisibility()) continue;
+      const found = within(parent);
+      if (found !== null) return found;
+    }
+    return heading();
+  }
+
   function check(): void {
     if (last === null || !focusLost()) return;
-    if (last.isConnected) {
-      if (!canFocus(last)) waiting = true;
-      else if (waiting) focusOn(last);
+    if (!last.isConnected) {
+      const target = replacement();
+      if (target !== null) focusOn(target);
       return;
     }
-    const target = replacement();
+    if (canFocus(last)) {
+      if (waiting) focusOn(last);
+      return;
+    }
+    // Disabled while its command runs, or inert while the app is away: it takes the focus back later.
+    if (last.closest('[inert]') !== null || last.checkVisibility()) {
+      waiting = true;
+      return;
+    }
+    const target = around(last);
     if (target !== null) focusOn(target);
   }
 
