@@ -143,6 +143,8 @@ describe('the UI against the demo bridge', { timeout: 120_000 }, () => {
   it('is usable with the keyboard alone, with focus visible', async () => {
     const page = await open('busy', 'overview');
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    // The skip link, then the sidebar's views.
+    await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
