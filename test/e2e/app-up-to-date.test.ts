@@ -75,9 +75,10 @@ describe('"Up to date" only when it is', { timeout: 180_000 }, () => {
     await expect.poll(() => folderState(page), { timeout: 45_000 }).toBe('Needs your attention');
     await expect(page.locator('.overall').innerText()).resolves.toMatch(/Needs your attention/);
 
-    // A colleague deletes the batch in the service: the guard holds the 12 deletions on this computer.
+    // A colleague bins the batch in the web app, in one go: the guard holds the 12 deletions on this computer.
     const api = await h.api();
-    for (const file of await remoteFiles(api)) if (file.path.startsWith('/Batch/')) await api.deleteAsset(file.id);
+    const batch = (await remoteFiles(api)).filter((file) => file.path.startsWith('/Batch/')).map((file) => file.id);
+    await api.transitionLifecycle({ type: 'BY_IDS', assetIds: batch }, 'BINNED');
     await row.getByRole('button', { name: '12 deletions held for you to check' }).waitFor({ timeout: 45_000 });
     await expect.poll(() => folderState(page), { timeout: 45_000 }).toBe('Needs your attention');
     await capture(page, 'app-overview-attention', 'overview with a held deletion and a file not synced');
