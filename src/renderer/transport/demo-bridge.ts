@@ -81,7 +81,7 @@ function busyState(): AppState {
     publishLive: true,
   });
   const photos = folder('photos', '/Volumes/Studio/Photography', '/Photography', { kind: 'offline', waiting: 2431, nextTryAt: iso(28) }, { localFiles: 18_402, syncedFiles: 15_971 });
-  const archive = folder('archive', '/Users/ana/Asset Sync/Archive', '/Archive', { kind: 'paused', until: null, waiting: 14 }, { attention: { conflicts: 0, notSynced: 0, heldDeletions: 1204 } });
+  const archive = folder('archive', '/Users/ana/Asset Sync/Archive', '/Archive', { kind: 'paused', until: null, waiting: 14 }, { attention: { conflicts: 0, notSynced: 0, heldDeletions: 1204 }, syncedFiles: 1190 });
   const usb = folder('usb', '/Volumes/USB/Handoff', '/Handoff', {
     kind: 'stopped',
     reason: 'MISSING_FOLDER',
