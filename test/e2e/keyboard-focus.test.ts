@@ -58,10 +58,13 @@ describe('keyboard focus after each action', { timeout: 60_000 }, () => {
 
   it('moves to the next conflict once one is resolved, and to the empty state after the last', async () => {
     const page = await open('busy', 'conflicts');
+    // Each choice asks first; the keyboard answers the question, and the focus moves on from there.
     await page.getByRole('group', { name: 'Resolve wordmark.png' }).getByRole('button', { name: 'Keep theirs' }).press('Enter');
+    await page.getByRole('group', { name: 'Confirm: keep theirs for wordmark.png' }).getByRole('button', { name: 'Keep theirs' }).press('Enter');
     await page.getByRole('heading', { name: 'wordmark.png' }).waitFor({ state: 'detached' });
     await expect(focused(page)).resolves.toBe('h2: brand-book.pdf');
     await page.getByRole('group', { name: 'Resolve brand-book.pdf' }).getByRole('button', { name: 'Keep mine' }).press('Enter');
+    await page.getByRole('group', { name: 'Confirm: keep mine for brand-book.pdf' }).getByRole('button', { name: 'Keep mine' }).press('Enter');
     await page.getByRole('heading', { name: 'No conflicts' }).waitFor();
     await expect(focused(page)).resolves.toBe('h2: No conflicts');
     await page.close();

@@ -38,7 +38,7 @@ describe('a name spelled composed and decomposed side by side', () => {
     expect((await me.h.assets()).map((asset) => [asset.path, asset.checksum])).toEqual([[`/Spellings/${NFC}`, md5Hex('composed')]]);
     const [status] = me.h.engine.store.status();
     expect(status?.notSynced).toEqual([expect.objectContaining({ relPath: NFD, reason: 'NAME_CLASH', detail: expect.stringContaining('rename or remove this one') })]);
-    expect(notSyncedViews(me.h.engine.store.status())).toEqual([expect.objectContaining({ relPath: NFD, reason: expect.stringContaining('same name'), fix: 'Rename one of the two files.' })]);
+    expect(notSyncedViews(me.h.engine.store.status())).toEqual([expect.objectContaining({ relPath: NFD, reason: expect.stringContaining('same name'), fix: 'Rename one of them.' })]);
     // Nothing more to do while both are there, and the report stays as it was.
     const again = await me.once();
     expect(again.reports.every((report) => report.operations === 0)).toBe(true);
