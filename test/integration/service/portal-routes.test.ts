@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type ApiAnswer, type TestService } from '../../support/test-service.js';
 import { expectApiError } from '../../support/expect-api-error.js';
@@ -97,6 +98,31 @@ describe('portals', () => {
     expect((await visit(`/public/portals/${id}/assets`)).status).toBe(200);
     expect((await service.api('DELETE', `/portals/${id}`)).status).toBe(200);
     expectApiError(await visit(`/public/portals/${id}/assets`), 404, 'NOT_FOUND');
+  });
+
+  /** A visit from another loopback address (127.0.0.0/8 is all this machine), as another visitor's would be. */
+  const visitFrom = (address: string, path: string, passcode: string): Promise<number> =>
+    new Promise((resolve, reject) => {
+      const request = httpRequest(`${service.url}${path}`, { localAddress: address, headers: { authorization: `Passcode ${passcode}` } }, (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+      });
+      request.on('error', reject);
+      request.end();
+    });
+
+  it('never locks the right visitor out for others\' wrong passcodes, and backs each guesser off', async () => {
+    const id = await createPortal({ name: 'Crowded', folderIds: [folders['Portal/A']], passcode: 'the right one' });
+    const path = `/public/portals/${id}/assets`;
+    // Twenty addresses, five wrong passcodes each: a hundred failures, a spread-out guess.
+    for (let host = 2; host <= 21; host += 1) {
+      for (let attempt = 0; attempt < 5; attempt += 1) expect(await visitFrom(`127.0.0.${host}`, path, `guess ${attempt}`)).toBe(401);
+      expect(await visitFrom(`127.0.0.${host}`, path, 'guess again')).toBe(429);
+    }
+    expect(await visitFrom('127.0.0.50', path, 'the right one')).toBe(200);
+    // While the guess is spread out, a new address gets one wrong passcode before it waits.
+    expect(await visitFrom('127.0.0.51', path, 'one more guess')).toBe(401);
+    expect(await visitFrom('127.0.0.51', path, 'and another')).toBe(429);
   });
 
   it('limits wrong passcodes: after five, even the right one waits for the window to pass', async () => {
