@@ -11,6 +11,7 @@ import { makeImage, makePdf } from '../support/media-fixtures.js';
 import { sendJson, startFakeServer } from '../support/api-client-fakes.js';
 import { renderTransformation, type RenderTransformation } from '../../src/service/transforms/render-transformation.js';
 import { md5Hex } from '../support/checksums.js';
+import { partPathName } from '../../src/main/app/fetch-verified-file.js';
 import { tempDir } from '../support/temp-dir.js';
 
 function zipNames(path: string): Promise<string[]> {
@@ -81,7 +82,7 @@ describe('asset-sync download', () => {
   it('resumes a partial download, and never takes a file that does not match', async () => {
     const out = tempDir();
     const photo = bytes.photo ?? Buffer.alloc(0);
-    const part = join(out, `.harbour photo.jpg.${md5Hex(photo).slice(0, 12)}.part`);
+    const part = join(out, partPathName('harbour photo.jpg', md5Hex(photo)));
     writeFileSync(part, photo.subarray(0, 5000));
     const resumed = await download([ids.photo ?? '', '--out', out]);
     expect(resumed.code).toBe(0);
@@ -92,7 +93,7 @@ describe('asset-sync download', () => {
     const other = tempDir();
     const corrupt = Buffer.from(photo.subarray(0, 5000));
     corrupt.fill(7, 100, 200);
-    writeFileSync(join(other, `.harbour photo.jpg.${md5Hex(photo).slice(0, 12)}.part`), corrupt);
+    writeFileSync(join(other, partPathName('harbour photo.jpg', md5Hex(photo))), corrupt);
     const failed = await download([ids.photo ?? '', '--out', other]);
     expect(failed.code).toBe(1);
     expect(failed.err).toMatch(/expected \d+ bytes with MD5 [0-9a-f]{32}; run the command again\. \[FAILED\]/);
@@ -206,6 +207,53 @@ describe('asset-sync download', () => {
       releaseHeld();
       await gated.dispose();
     }
+  });
+
+  it('refuses a checksum that is not an MD5 and writes nothing outside --out', async () => {
+    // A hostile service whose job hands over a checksum made of path segments.
+    const file = Buffer.from('hostile bytes');
+    const fake = await startFakeServer((request, response) => {
+      if (request.url === '/files/x.jpg') {
+        response.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': String(file.length) });
+        response.end(file);
+      } else if (request.method === 'POST') {
+        sendJson(response, 200, { result: { id: 'j', type: 'AssetDownloadBatchJob', state: 'RUNNING', progress: 0, dateCreated: '' } });
+      } else {
+        const item = { url: `${fake.url}/files/x.jpg`, filename: 'x.jpg', size: file.length, checksum: '/../../evil/', contentType: 'image/jpeg' };
+        sendJson(response, 200, { result: { id: 'j', state: 'COMPLETED', progress: 1, successes: { '0': item } } });
+      }
+    });
+    try {
+      const parent = tempDir();
+      const out = join(parent, 'out');
+      // The folder the checksum points at exists, so a write through it would succeed.
+      mkdirSync(join(parent, 'evil'), { recursive: true });
+      const run = await cli(['download', 'a', '--server', fake.url, '--state', state, '--out', out], env);
+      expect(run.code).toBe(1);
+      expect(run.err).toMatch(/checksum: is not an MD5 \(32 hex digits\).*\[INVALID_RESPONSE\]/);
+      expect(readdirSync(parent).sort()).toEqual(['evil', 'out']);
+      expect(readdirSync(join(parent, 'evil'))).toEqual([]);
+      expect(readdirSync(out)).toEqual([]);
+      // Refused before any byte was asked for.
+      expect(fake.requests.some((seen) => seen.url === '/files/x.jpg')).toBe(false);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('downloads a file whose name takes all 255 bytes, and the files after it', async () => {
+    const longName = `${'n'.repeat(251)}.bin`;
+    expect(Buffer.byteLength(longName)).toBe(255);
+    const long = (await uploadNewAsset(service, `/dl/long/${longName}`, Buffer.from('long name'))).assetId;
+    const after = (await uploadNewAsset(service, '/dl/long/after.txt', Buffer.from('after it'))).assetId;
+    const out = tempDir();
+    const run = await download([long, after, '--out', out]);
+    expect(run.err).not.toContain('ENAMETOOLONG');
+    expect(run.code).toBe(0);
+    expect(run.out.split('\n')).toEqual([join(out, longName), join(out, 'after.txt')]);
+    expect(readFileSync(join(out, longName), 'utf8')).toBe('long name');
+    expect(readFileSync(join(out, 'after.txt'), 'utf8')).toBe('after it');
+    expect(readdirSync(out).sort()).toEqual(['after.txt', longName].sort());
   });
 
   it('explains what it needs', async () => {

@@ -31,7 +31,7 @@ describe('jobs and scrolls against a scripted server', () => {
   });
 
   it('keeps polling at most movingMaxMs apart while the job reports progress, and hands each item over once as it appears', async () => {
-    const item = (name: string) => ({ url: `http://127.0.0.1:1/${name}`, filename: name, size: 1, checksum: 'c', contentType: 'image/jpeg' });
+    const item = (name: string) => ({ url: `http://127.0.0.1:1/${name}`, filename: name, size: 1, checksum: 'c'.repeat(32), contentType: 'image/jpeg' });
     // Still for three polls, then one item per poll, then done.
     const answers = [
       { state: 'RUNNING', progress: 0 },
@@ -65,7 +65,7 @@ describe('jobs and scrolls against a scripted server', () => {
   });
 
   it('counts a held poll toward the wait and never backs off after one: a service that holds polls is asked again at once', async () => {
-    const item = (name: string) => ({ url: `http://127.0.0.1:1/${name}`, filename: name, size: 1, checksum: 'c', contentType: 'image/jpeg' });
+    const item = (name: string) => ({ url: `http://127.0.0.1:1/${name}`, filename: name, size: 1, checksum: 'c'.repeat(32), contentType: 'image/jpeg' });
     const clock = instantClock();
     const answers = [
       { state: 'RUNNING', progress: 0.5, successes: { '0': item('a.jpg') } },
@@ -97,7 +97,7 @@ describe('jobs and scrolls against a scripted server', () => {
   });
 
   it('asks again at once after an answer that shows the job moved when the service says it holds polls, and waits after one that does not', async () => {
-    const item = (name: string) => ({ url: `http://127.0.0.1:1/${name}`, filename: name, size: 1, checksum: 'c', contentType: 'image/jpeg' });
+    const item = (name: string) => ({ url: `http://127.0.0.1:1/${name}`, filename: name, size: 1, checksum: 'c'.repeat(32), contentType: 'image/jpeg' });
     const clock = instantClock();
     // Every answer comes at once (woken by a move, or a service that answers still jobs at once too).
     const answers = [

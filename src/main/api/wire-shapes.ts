@@ -147,11 +147,20 @@ export const assetUploadSchema: z.ZodType<AssetUpload> = z
 
 export const uploadJobSuccessSchema: z.ZodType<UploadJobSuccess> = z.preprocess(unwrapResult, z.object({ assetId: z.string(), upload: z.preprocess(unwrapResult, assetUploadSchema) }));
 
+/**
+ * An MD5 as 32 hex digits (lower case from here on). The client names and compares files by it, so
+ * anything else (a path, an empty string) is refused here, for every caller, before it reaches a disk.
+ */
+const md5Checksum = z
+  .string()
+  .regex(/^[0-9a-fA-F]{32}$/, 'is not an MD5 (32 hex digits)')
+  .transform((checksum) => checksum.toLowerCase());
+
 export const downloadItemSchema: z.ZodType<DownloadItem> = z.object({
   url: z.string().refine((url) => URL.canParse(url), 'is not an absolute URL'),
   filename: z.string().default(''),
   size: z.number().int().nonnegative(),
-  checksum: z.string(),
+  checksum: md5Checksum,
   contentType: z.string().default('application/octet-stream'),
 });
 
@@ -160,7 +169,7 @@ export const downloadZipSchema: z.ZodType<DownloadZip> = z.object({
   zipUrl: z.string().refine((url) => URL.canParse(url), 'is not an absolute URL'),
   filename: z.string().default('download.zip'),
   size: z.number().int().nonnegative(),
-  checksum: z.string(),
+  checksum: md5Checksum,
 });
 
 const presetSchema: z.ZodType<PresetTransformation> = z.object({

@@ -2,7 +2,8 @@
  * One file from a download job into a folder, resumable and verified: the machinery shared by
  * `asset-sync download` (src/main/cli/download-command.ts) and the app's quick download
  * (src/main/app/quick-downloads.ts). The bytes go to a hidden `.part` file named for the content
- * (name and checksum), so a second try after an interruption resumes with `Range`; the file takes its
+ * (a digest of name and checksum, src/main/local/part-file-name.ts: never the service's strings), so a
+ * second try after an interruption resumes with `Range`; the file takes its
  * name only once its size and MD5 match what the service announced, and it never replaces a different
  * file of the same name (it gets `name (2).ext`). It must never leave a half-written file under the
  * final name.
@@ -12,6 +13,8 @@ import { createReadStream, linkSync, rmSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import type { Criterion, AssetApi } from '../api/index.js';
 import { SyncError } from '../model/sync-error.js';
+import { partFileName } from '../local/index.js';
+import { MAX_NAME_BYTES } from '../../shared/api/remote-path.js';
 
 /** What to fetch: a URL with the name, size and MD5 it must have. */
 export interface WantedFile {
@@ -62,7 +65,22 @@ export async function md5OfFile(path: string): Promise<string> {
 /** A file name the service gave, made safe to use as one name in a folder. */
 export function safeName(name: string): string {
   const cleaned = name.replace(/[/\\\0]/g, '_').replace(/^\.+/, '_').trim();
-  return cleaned === '' ? 'download' : cleaned;
+  if (cleaned === '') return 'download';
+  const extension = extname(cleaned);
+  return fitName(cleaned.slice(0, cleaned.length - extension.length), extension);
+}
+
+/** The hidden name of the partial download of `filename` at `checksum` in the folder it goes to. */
+export function partPathName(filename: string, checksum: string): string {
+  return `.${partFileName(filename, checksum)}`;
+}
+
+/** `stem` cut (whole characters) so that `stem + tail` fits in one name of MAX_NAME_BYTES. */
+function fitName(stem: string, tail: string): string {
+  const room = MAX_NAME_BYTES - Buffer.byteLength(tail);
+  let cut = stem;
+  while (cut.length > 0 && Buffer.byteLength(cut) > room) cut = Array.from(cut).slice(0, -1).join('');
+  return `${cut}${tail}`;
 }
 
 /** The name the file gets: its own, unless a different file has it already. `present`: the same file is there. */
@@ -70,7 +88,7 @@ async function placeFor(dir: string, wanted: WantedFile): Promise<{ path: string
   const extension = extname(wanted.filename);
   const stem = wanted.filename.slice(0, wanted.filename.length - extension.length);
   for (let n = 1; ; n++) {
-    const path = join(dir, n === 1 ? wanted.filename : `${stem} (${n})${extension}`);
+    const path = join(dir, n === 1 ? wanted.filename : fitName(stem, ` (${n})${extension}`));
     const existing = statSync(path, { throwIfNoEntry: false });
     if (existing === undefined) return { path, present: false };
     if (existing.isFile() && existing.size === wanted.size && (await md5OfFile(path)) === wanted.checksum) return { path, present: true };
@@ -109,7 +127,7 @@ export async function fetchVerifiedFile(api: Pick<AssetApi, 'downloadToFile'>, d
     return { path: place.path, alreadyThere: true, resumedFrom: 0 };
   }
   // Named for the content, so a rerun resumes the same bytes even from a new job's URL.
-  const part = join(dir, `.${named.filename}.${named.checksum.slice(0, 12)}.part`);
+  const part = join(dir, partPathName(named.filename, named.checksum));
   const have = statSync(part, { throwIfNoEntry: false })?.size ?? 0;
   const resumeFrom = have <= named.size ? have : 0;
   if (resumeFrom > 0) options.onProgress?.(resumeFrom);

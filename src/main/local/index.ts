@@ -22,6 +22,7 @@ export { MemoryWatcher } from './memory-watcher.js';
 export { NativeWatcher, type NativeWatcherOptions } from './native-watcher.js';
 export { checkRoot, engineDir, markerPath, readRootMarker, writeRootMarker, type RootCheck, type RootMarker } from './root-marker.js';
 export { checkRelPath, locateInsideRoot, resolveInsideRoot } from './resolve-inside-root.js';
+export { partFileName } from './part-file-name.js';
 export { PathLocator, type Located } from './locate-path.js';
 export { foldsCase } from './case-probe.js';
 export { safeLocalName } from './safe-local-name.js';

@@ -14,12 +14,11 @@
  * goes through locateInsideRoot); overwrite a local file that changed since the plan (that is a
  * conflict for the next pass, not a download); remove a folder with anything in it.
  */
-import { createHash } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import type { DownloadItem } from '../../shared/api/resources.js';
 import type { AssetApi, BatchOutcome } from '../api/index.js';
 import type { Landing, LandingJournal } from '../db/landing-journal.js';
-import { ENGINE_DIR_NAME, HASH_READ_BYTES, LocalError, hashFile, locateInsideRoot, sameSignature, type FileStat, type FileSystem, type LocalDisk } from '../local/index.js';
+import { ENGINE_DIR_NAME, HASH_READ_BYTES, LocalError, hashFile, locateInsideRoot, partFileName, sameSignature, type FileStat, type FileSystem, type LocalDisk } from '../local/index.js';
 import { PathLocator } from '../local/locate-path.js';
 import { removeEmptyTree } from '../local/remove-empty-tree.js';
 import { ConcurrencyLimit } from '../../shared/concurrency-limit.js';
@@ -56,8 +55,7 @@ export interface DownloadExecutorDeps {
 
 /** Where the partial download of one file version lives: stable across restarts, unique per version. */
 export function downloadTempPath(rootPath: string, fileId: string, md5: string): string {
-  const key = createHash('sha256').update(`${fileId}\n${md5}`).digest('hex').slice(0, 40);
-  return join(rootPath, ENGINE_DIR_NAME, 'downloads', `${key}.part`);
+  return join(rootPath, ENGINE_DIR_NAME, 'downloads', partFileName(fileId, md5));
 }
 
 type Signed = { ok: true; outcome: BatchOutcome<DownloadItem> } | { ok: false; error: unknown };

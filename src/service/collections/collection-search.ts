@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { requiredByHandler } from '../http/null-as-absent.js';
+import { withinCriterionLimits } from '../search/criterion-limits.js';
 
 export type CollectionCriterion =
   | { type: 'MATCH_ALL' }
@@ -31,7 +32,7 @@ export const COLLECTION_SORT_FIELDS = ['NAME', 'DATE_CREATED', 'DATE_LAST_MODIFI
 export const collectionSearchBody = z.object({
   from: z.number().int().min(0).optional(),
   pageSize: z.number().int().min(0).max(1000).optional(),
-  criterion: requiredByHandler(collectionCriterion),
+  criterion: requiredByHandler(withinCriterionLimits(collectionCriterion)),
   sorts: requiredByHandler(z.array(z.object({ field: z.enum(COLLECTION_SORT_FIELDS), order: z.enum(['ASC', 'DESC']).optional() })).max(3)),
 });
 

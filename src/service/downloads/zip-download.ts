@@ -21,6 +21,7 @@ import { parseInput } from '../http/parse-input.js';
 import { timeOrderedUuid } from '../db/time-ordered-id.js';
 import type { TransformCache } from '../transforms/transform-cache.js';
 import { sendRanged } from './send-ranged.js';
+import { zipEntryName } from './zip-entry-name.js';
 
 const zipEntry = z.object({
   name: z.string(),
@@ -87,7 +88,7 @@ export class DownloadZips {
     const entries: ZipEntry[] = [];
     for (const item of items) {
       const entry = this.entryOf(item);
-      if (entry !== undefined) entries.push({ ...entry, name: uniqueName(entry.name, taken) });
+      if (entry !== undefined) entries.push({ ...entry, name: uniqueName(zipEntryName(entry.name), taken) });
     }
     const hash = createHash('md5');
     let size = 0;

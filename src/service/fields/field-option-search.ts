@@ -6,6 +6,7 @@
  * travel as bound parameters.
  */
 import { ServiceError } from '../errors/service-error.js';
+import { checkCriterionLimits } from '../search/criterion-limits.js';
 
 export const OPTION_FIELDS = ['FIELD_ID', 'PARENT_ID', 'VALUE', 'ID', 'POSITION'] as const;
 export type OptionField = (typeof OPTION_FIELDS)[number];
@@ -18,7 +19,6 @@ const columns: Record<OptionField, string> = {
   POSITION: 'o.position',
 };
 
-const MAX_DEPTH = 16;
 const MAX_LEAVES = 200;
 const MAX_VALUES = 1000;
 
@@ -66,9 +66,8 @@ function likePattern(wildcard: string): string {
   return wildcard.replace(/[\\%_]/g, (special) => `\\${special}`).replace(/\*/g, '%');
 }
 
-function compileNode(input: unknown, where: string, depth: number, walk: Walk): string {
+function compileNode(input: unknown, where: string, walk: Walk): string {
   if (!isRecord(input)) throw invalid(where, 'must be an object with a "type"');
-  if (depth > MAX_DEPTH) throw invalid(where, `nests deeper than ${MAX_DEPTH} levels`);
   const type = input.type;
   switch (type) {
     case 'MATCH_ALL':
@@ -77,11 +76,11 @@ function compileNode(input: unknown, where: string, depth: number, walk: Walk): 
     case 'OR': {
       const criteria = input.criteria;
       if (!Array.isArray(criteria) || criteria.length === 0) throw invalid(`${where}.criteria`, 'must be a non-empty array');
-      const parts = criteria.map((child: unknown, index) => compileNode(child, `${where}.criteria[${index}]`, depth + 1, walk));
+      const parts = criteria.map((child: unknown, index) => compileNode(child, `${where}.criteria[${index}]`, walk));
       return `(${parts.join(type === 'AND' ? ' AND ' : ' OR ')})`;
     }
     case 'NOT':
-      return `NOT (${compileNode(input.criterion, `${where}.criterion`, depth + 1, walk)})`;
+      return `NOT (${compileNode(input.criterion, `${where}.criterion`, walk)})`;
     case 'FIELD_EQUALS':
     case 'FIELD_IN':
     case 'FIELD_HAS_ANY_EQUAL':
@@ -127,8 +126,10 @@ function compileLeaf(type: string, input: Record<string, unknown>, where: string
 /** Compiles a criterion (required: an absent one is a 400, as on the hosted service). */
 export function compileOptionCriterion(criterion: unknown): CompiledQuery {
   if (criterion === undefined) throw new ServiceError('INVALID_CRITERION', 'A search needs a "criterion"; use {"type":"MATCH_ALL"} for everything.');
+  // The service's one bound on depth and size, before anything recursive touches the criterion.
+  checkCriterionLimits(criterion, 'criterion');
   const walk: Walk = { leaves: 0, params: [] };
-  const where = compileNode(criterion, 'criterion', 0, walk);
+  const where = compileNode(criterion, 'criterion', walk);
   return { where, params: walk.params };
 }
 

@@ -106,9 +106,10 @@ export function registerSavedSearchRoutes(app: FastifyInstance, ctx: ServiceCont
     const who = caller(request);
     const row = load(who, request.params);
     const body = parseBody(request, patchBody);
+    // Checked before it is stored or serialised: the check bounds its depth.
+    check(who, body.criterion === undefined ? (JSON.parse(row.criterion) as unknown) : body.criterion, body.sorts === undefined ? (JSON.parse(row.sorts) as unknown) : body.sorts);
     const criterion = body.criterion === undefined ? row.criterion : JSON.stringify(body.criterion);
     const sorts = body.sorts === undefined ? row.sorts : JSON.stringify(body.sorts);
-    check(who, JSON.parse(criterion) as unknown, JSON.parse(sorts) as unknown);
     checkEmail(body.emailUpdates);
     const now = ctx.nowIso();
     const turnedOn = body.emailUpdates === true && row.email_updates === 0;

@@ -3,7 +3,10 @@
  * depth, the number of nodes and the number of listed values, so a hostile body can neither blow the
  * stack of the validator nor produce SQL with more parameters than SQLite binds.
  * Walks iteratively and stops at the first excess; it never judges the shape (the schema does that).
+ * Every criterion language of the service (assets, field options, collections, shares, presets,
+ * download events) is bounded by these same limits, with the same INVALID_CRITERION answer.
  */
+import { z } from 'zod';
 import { invalidCriterion } from './search-errors.js';
 
 /** Deepest nesting of AND/OR/NOT (the top criterion is depth 1). */
@@ -35,4 +38,16 @@ export function checkCriterionLimits(input: unknown, root: string): void {
     }
     if (node.criterion !== undefined) stack.push({ node: node.criterion, depth: depth + 1 });
   }
+}
+
+/**
+ * `schema` behind the limits: they are checked on the raw JSON before the schema's own recursive
+ * parse, and an excess throws INVALID_CRITERION (naming `root`) rather than becoming a schema issue.
+ * An absent criterion is left to the schema or the route.
+ */
+export function withinCriterionLimits<T>(schema: z.ZodType<T>, root = 'criterion'): z.ZodType<T> {
+  return z.preprocess((input) => {
+    if (input !== undefined && input !== null) checkCriterionLimits(input, root);
+    return input;
+  }, schema);
 }

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { requiredByHandler } from '../http/null-as-absent.js';
+import { withinCriterionLimits } from '../search/criterion-limits.js';
 
 export const SHARE_SEARCH_FIELDS = ['ID', 'SLUG', 'ACCESS', 'CREATED_BY', 'ASSET_ID', 'COLLECTION_ID', 'STATUS'] as const;
 export type ShareSearchField = (typeof SHARE_SEARCH_FIELDS)[number];
@@ -31,7 +32,7 @@ export const SHARE_SORT_FIELDS = ['DATE_CREATED', 'EXPIRES_AT', 'SLUG'] as const
 export const shareSearchBody = z.object({
   from: z.number().int().min(0).optional(),
   pageSize: z.number().int().min(0).max(1000).optional(),
-  criterion: requiredByHandler(shareCriterion),
+  criterion: requiredByHandler(withinCriterionLimits(shareCriterion)),
   sorts: requiredByHandler(z.array(z.object({ field: z.enum(SHARE_SORT_FIELDS), order: z.enum(['ASC', 'DESC']).optional() })).max(3)),
 });
 

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { requiredByHandler } from '../http/null-as-absent.js';
+import { withinCriterionLimits } from '../search/criterion-limits.js';
 import { planTransformation, type CropBox, type FileFacts } from './plan-transformation.js';
 import { TRANSFORMATION_TYPES, type CandidateTransformation } from './transformation-schema.js';
 
@@ -33,7 +34,7 @@ export const presetCriterion: z.ZodType<PresetCriterion> = z.lazy(() =>
 export const presetSearchBody = z.object({
   from: z.number().int().min(0).optional(),
   pageSize: z.number().int().min(1).max(1000).optional(),
-  criterion: requiredByHandler(presetCriterion),
+  criterion: requiredByHandler(withinCriterionLimits(presetCriterion)),
   sorts: requiredByHandler(z.array(z.object({ field: z.enum(['NAME', 'POSITION']), order: z.enum(['ASC', 'DESC']).optional() })).max(2)),
 });
 

@@ -105,6 +105,31 @@ describe('zipped downloads', () => {
     expect([...entries.keys()]).toEqual(['notes.txt']);
   });
 
+  it('makes entry names safe: a name that is a path or a drive elsewhere still zips, inside the zip', async () => {
+    // Both are legal asset names; in a zip they would point outside the folder it unpacks to.
+    const hostile = ['..\\..\\evil.txt', 'C:'];
+    const ids = [];
+    for (const [index, name] of hostile.entries()) {
+      const { assetId } = await uploadNewAsset(service, `/z/hostile-${index}.txt`, Buffer.from(`hostile ${index}`));
+      expect((await service.api('PATCH', `/assets/${assetId}`, { filename: name })).status).toBe(200);
+      ids.push(assetId);
+    }
+    const job = await runDownloadJob(service, { items: [...ids, assets.text].map((assetId, index) => ({ batchItemId: String(index), assetId, assetFileId: null })), zip: true });
+    expect(job.error ?? null).toBeNull();
+    expect(job.state).toBe('COMPLETED');
+    const { bytes: zip } = await fetchBytes(job.result.zipUrl);
+    const entries = await unzip(zip);
+    const names = [...entries.keys()];
+    expect(names).toHaveLength(3);
+    // One plain name each: no separator, no drive, no parent reference.
+    for (const name of names) expect(name).toMatch(/^[^/\\:]+$/);
+    expect(names).not.toContain('..');
+    expect(names[2]).toBe('notes.txt');
+    expect(names[0]).toContain('evil.txt');
+    expect(entries.get(names[0] ?? '')?.toString()).toBe('hostile 0');
+    expect(entries.get(names[1] ?? '')?.toString()).toBe('hostile 1');
+  });
+
   it('refuses a zip URL that was not signed for it', async () => {
     const job = await runDownloadJob(service, { items: [{ batchItemId: 'a', assetId: assets.text, assetFileId: null }], zip: true });
     const tampered = new URL(job.result.zipUrl);
