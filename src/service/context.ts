@@ -15,6 +15,7 @@ import type { Settings } from './settings/settings-repo.js';
 import type { UrlSigner } from './http/signed-urls.js';
 import type { FolderScopes } from './groups/folder-scope.js';
 import type { SessionMembers } from './auth/session-members.js';
+import type { SigningKeys } from './auth/signing-keys.js';
 
 export interface ServiceContext {
   readonly config: ServiceConfig;
@@ -25,6 +26,8 @@ export interface ServiceContext {
   readonly log: FastifyBaseLogger;
   readonly settings: Settings;
   readonly tokens: AccessTokens;
+  /** The signing secrets, from the key file beside the database (auth/signing-keys.ts). */
+  readonly keys: SigningKeys;
   readonly signer: UrlSigner;
   readonly accounts: AccountsRepo;
   readonly fields: FieldsRepo;

@@ -3,9 +3,7 @@
  * constructor injection and registers the route groups. `asset-sync serve`, the tests and the
  * desktop app's embedded service all start it through here.
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { ServiceConfig } from './config.js';
 import type { ServiceContext } from './context.js';
@@ -55,6 +53,9 @@ import { cropAreasRepo, registerCropAreaRoutes } from './transforms/crop-area-ro
 import { registerPresetRoutes } from './transforms/preset-routes.js';
 import { PreviewMaker } from './previews/preview-maker.js';
 import { lockDataDir } from './cli/data-dir-lock.js';
+import { DATABASE_FILE, secureDataDir } from './data-dir/secure-data-dir.js';
+import { createPrivateFile } from './data-dir/private-files.js';
+import { openSigningKeys } from './auth/signing-keys.js';
 import { ChangeFeed } from './changes/change-feed.js';
 import { registerChangeRoutes } from './changes/change-routes.js';
 import { collectionsRepo } from './collections/collections-repo.js';
@@ -123,12 +124,16 @@ export interface ServiceDeps {
 export async function startService(config: ServiceConfig, deps: ServiceDeps = {}): Promise<RunningService> {
   const clock = deps.clock ?? systemClock;
   const ids = deps.ids ?? cryptoIds(() => clock.now());
-  mkdirSync(config.dataDir, { recursive: true });
+  // Before anything is written there: a directory other users can read is refused (or made private).
+  secureDataDir(config.dataDir);
   // Before anything reads or writes the directory: a second service on it is refused here.
   const lock = lockDataDir(config.dataDir);
   let db: Db;
   try {
-    db = openDatabase(join(config.dataDir, 'service.db'));
+    const databaseFile = join(config.dataDir, DATABASE_FILE);
+    // 0600 before SQLite opens it: its -wal and -shm files take the database file's mode.
+    createPrivateFile(databaseFile);
+    db = openDatabase(databaseFile);
   } catch (error) {
     lock.release();
     throw error;
@@ -150,8 +155,8 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
   try {
     const settings = settingsRepo(db);
     const sessions = sessionMembers(db);
-    const tokens = await loadAccessTokens(settings, config.audience, clock, sessions.generationOf);
-    const urlSecret = settings.getOrCreate('url_signing_secret', () => randomBytes(32).toString('base64url'));
+    const keys = await openSigningKeys(config.dataDir, db, () => new Date(clock.now()));
+    const tokens = await loadAccessTokens(settings, keys, config.audience, clock, sessions.generationOf);
     const ctx: ServiceContext = {
       config,
       db,
@@ -160,7 +165,8 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
       log: app.log,
       settings,
       tokens,
-      signer: createUrlSigner(urlSecret, clock, () => baseUrl),
+      keys,
+      signer: createUrlSigner(keys.urlSigning, clock, () => baseUrl),
       accounts: accountsRepo(db),
       fields: fieldsRepo(db),
       fieldOptions: fieldOptionsRepo(db, ids),

@@ -1,6 +1,6 @@
 /**
- * Access tokens: ES256 JWTs signed with the installation's key (kept in the settings table, created on
- * first start). Verification pins the algorithm and checks `iss`, `aud` and `exp`, so `alg: none`,
+ * Access tokens: ES256 JWTs signed with the installation's key (signing-keys.ts: the key file beside
+ * the database). A token whose key id a rotation retired is refused with TOKEN_KEY_RETIRED. Verification pins the algorithm and checks `iss`, `aud` and `exp`, so `alg: none`,
  * HS256-with-the-public-key and tampered tokens are all refused. A token that verified is remembered
  * (by its exact text, signature included) until it expires: every API request carries one, and an
  * ES256 verification costs more than the rest of a small request's work on the service.
@@ -9,11 +9,12 @@
  * (session-members.ts). A token without `gen` counts as generation 0 of both.
  */
 import { randomUUID } from 'node:crypto';
-import { SignJWT, exportJWK, generateKeyPair, importJWK, jwtVerify, errors as joseErrors, type JWK, type CryptoKey } from 'jose';
+import { SignJWT, decodeProtectedHeader, importJWK, jwtVerify, errors as joseErrors, type JWK, type CryptoKey } from 'jose';
 import { ServiceError } from '../errors/service-error.js';
 import type { Clock } from '../clock.js';
 import type { Settings } from '../settings/settings-repo.js';
 import type { TokenGeneration } from './session-members.js';
+import type { SigningKeys } from './signing-keys.js';
 
 const ALGORITHM = 'ES256';
 /** Verified tokens remembered at most; a client uses one at a time, so this is many clients' worth. */
@@ -40,18 +41,17 @@ export interface AccessTokens {
   publicJwks(): { keys: JWK[] };
 }
 
-export async function loadAccessTokens(settings: Settings, audience: string, clock: Clock, generationOf?: GenerationOf): Promise<AccessTokens> {
-  let stored = settings.get('jwt_private_jwk');
-  if (stored === undefined) {
-    const { privateKey } = await generateKeyPair(ALGORITHM, { extractable: true });
-    const jwk = { ...(await exportJWK(privateKey)), kid: randomUUID(), alg: ALGORITHM };
-    stored = JSON.stringify(jwk);
-    settings.setIfAbsent('jwt_private_jwk', stored);
-    stored = settings.get('jwt_private_jwk') ?? stored;
-  }
+export async function loadAccessTokens(
+  settings: Settings,
+  keys: Pick<SigningKeys, 'accessToken' | 'retiredKeyIds'>,
+  audience: string,
+  clock: Clock,
+  generationOf?: GenerationOf,
+): Promise<AccessTokens> {
   const issuer = settings.getOrCreate('issuer', () => `urn:asset-sync:${randomUUID()}`);
-  const privateJwk = JSON.parse(stored) as JWK;
-  const kid = privateJwk.kid ?? 'default';
+  const privateJwk: JWK = keys.accessToken;
+  const kid = keys.accessToken.kid;
+  const retired = new Set(keys.retiredKeyIds);
   const privateKey = (await importJWK(privateJwk, ALGORITHM)) as CryptoKey;
   const { d: _d, ...publicJwk } = privateJwk;
   const publicKey = (await importJWK(publicJwk, ALGORITHM)) as CryptoKey;
@@ -104,6 +104,7 @@ export async function loadAccessTokens(settings: Settings, audience: string, clo
       } catch (error) {
         if (error instanceof ServiceError) throw error;
         if (error instanceof joseErrors.JWTExpired) throw new ServiceError('TOKEN_EXPIRED', undefined, {}, { cause: error });
+        if (retired.has(keyIdOf(token))) throw new ServiceError('TOKEN_KEY_RETIRED', undefined, {}, { cause: error });
         throw new ServiceError('TOKEN_INVALID', `The access token is not valid for this service (${describe(error)}).`, {}, { cause: error });
       }
     },
@@ -117,6 +118,15 @@ export function generationIn(claim: unknown): TokenGeneration {
   const [account, user] = parts;
   if (parts.length === 2 && typeof account === 'number' && typeof user === 'number' && Number.isSafeInteger(account) && Number.isSafeInteger(user)) return { account, user };
   return { account: 0, user: 0 };
+}
+
+/** The `kid` of a token's header; '' when it has none or is not a JWT. */
+function keyIdOf(token: string): string {
+  try {
+    return decodeProtectedHeader(token).kid ?? '';
+  } catch {
+    return '';
+  }
 }
 
 function describe(error: unknown): string {

@@ -1,9 +1,10 @@
 /**
  * The admin's "token for testing": mints an access token for a user straight from the data directory's
- * signing key, like the hosted service's test tokens. Used by `asset-sync token`.
+ * signing key (the key file beside its database), like the hosted service's test tokens. Used by `asset-sync token`.
  */
 import { settingsRepo } from '../settings/settings-repo.js';
 import { loadAccessTokens } from './access-tokens.js';
+import { noKeys, readSigningKeys } from './signing-keys.js';
 import { sessionMembers } from './session-members.js';
 import { systemClock } from '../clock.js';
 import { DEFAULT_AUDIENCE } from '../config.js';
@@ -29,7 +30,9 @@ export async function mintToken(options: MintTokenOptions): Promise<string> {
     if (accounts.membership(account.id, userId) === undefined) {
       throw new AdminError('NOT_A_MEMBER', `${options.email ?? 'That user'} is not a member of account "${account.subdomain}".`);
     }
-    const tokens = await loadAccessTokens(settingsRepo(db), options.audience ?? DEFAULT_AUDIENCE, systemClock, sessionMembers(db).generationOf);
+    const keys = readSigningKeys(options.dataDir);
+    if (keys === undefined) throw noKeys(options.dataDir);
+    const tokens = await loadAccessTokens(settingsRepo(db), keys, options.audience ?? DEFAULT_AUDIENCE, systemClock, sessionMembers(db).generationOf);
     return tokens.issue({ sub: userId, scope: `subdomain:${account.subdomain}` }, options.ttlSeconds);
   });
 }

@@ -10,7 +10,6 @@ import { oauthClientsRepo } from './oauth-clients-repo.js';
 import { authCodesRepo } from './auth-codes-repo.js';
 import { refreshTokensRepo } from './refresh-tokens-repo.js';
 import { signInTransactions } from './sign-in-transaction.js';
-import { newOpaqueSecret } from './opaque-secrets.js';
 import { registerAuthorizeRoutes } from './authorize-routes.js';
 import { registerTokenEndpoint, SUPPORTED_GRANT_TYPES } from './token-endpoint.js';
 import { OFFLINE_ACCESS } from './authorize-request.js';
@@ -20,7 +19,7 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: ServiceContext): 
   const codes = authCodesRepo(ctx.db);
   const refreshTokens = refreshTokensRepo(ctx.db);
   // Its own key, so a sealed sign-in form can never pass for a signed URL or the reverse.
-  const transactions = signInTransactions(ctx.settings.getOrCreate('oauth_sign_in_secret', newOpaqueSecret), ctx.clock);
+  const transactions = signInTransactions(ctx.keys.signIn, ctx.clock);
 
   registerAuthorizeRoutes(app, { ctx, clients, codes, transactions });
   registerTokenEndpoint(app, { ctx, clients, codes, refreshTokens });

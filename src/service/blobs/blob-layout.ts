@@ -18,6 +18,7 @@
  */
 import { closeSync, fsyncSync, lstatSync, openSync, readFileSync, readdirSync, renameSync, rmdirSync, statSync, unlinkSync, writeSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
+import { PRIVATE_FILE_MODE } from '../data-dir/private-files.js';
 
 const MARKER = 'layout';
 const ONE_LEVEL = 'one-level';
@@ -134,7 +135,7 @@ function readMarker(marker: string): string | undefined {
 /** Writes the marker whole or not at all: a temporary file, synced, renamed into place, the root synced. */
 function writeMarker(root: string, marker: string, syncNow: (dir: string) => void): void {
   const temporary = `${marker}.tmp`;
-  const fd = openSync(temporary, 'w');
+  const fd = openSync(temporary, 'w', PRIVATE_FILE_MODE);
   try {
     writeSync(fd, `${ONE_LEVEL}\n`);
     fsyncSync(fd);

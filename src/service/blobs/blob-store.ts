@@ -14,9 +14,10 @@
  * (the same bytes again) gets its directory synced too, for the same reason. Syncs of one directory
  * are shared between concurrent adopts (directory-syncs.ts).
  */
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { existsSync, renameSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { makePrivateDir, makePrivateDirAsync } from '../data-dir/private-files.js';
 import { blobPath, settleBlobLayout } from './blob-layout.js';
 import { DirectorySyncs } from './directory-syncs.js';
 import type { InlineBlobs } from './inline-blobs.js';
@@ -47,7 +48,7 @@ export interface BlobStore {
  * blob (e.g. its preview), removed with it; `inline` holds the small blobs (without it, none can be kept).
  */
 export function createBlobStore(root: string, derivedOf: (sha256: string) => string[] = () => [], syncs = new DirectorySyncs(), inline?: InlineBlobs): BlobStore {
-  const created = mkdirSync(root, { recursive: true });
+  const created = makePrivateDir(root);
   if (created !== undefined) {
     // Once, at start: the directories made just now sit in their parents.
     for (let dir = root; dir !== dirname(created); dir = dirname(dir)) syncs.syncNow(dirname(dir));
@@ -67,7 +68,7 @@ export function createBlobStore(root: string, derivedOf: (sha256: string) => str
     if (pending === undefined) {
       pending = (async () => {
         // On the thread pool: allocating a directory's inode can take the kernel a good part of a millisecond.
-        await mkdir(dir, { recursive: true });
+        await makePrivateDirAsync(dir);
         await syncs.sync(root);
         durable.add(dir);
       })().finally(() => preparing.delete(dir));

@@ -67,7 +67,7 @@ export function lockDataDir(dataDir: string, options: { pid?: number; isAlive?: 
   };
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      writeFileSync(path, `${JSON.stringify({ pid, since: new Date().toISOString() })}\n`, { flag: 'wx', mode: 0o644 });
+      writeFileSync(path, `${JSON.stringify({ pid, since: new Date().toISOString() })}\n`, { flag: 'wx', mode: 0o600 });
       heldHere.add(path);
       return { release: () => release(path, pid) };
     } catch (error) {

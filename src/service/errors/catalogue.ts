@@ -40,6 +40,8 @@ export const errorCatalogue = {
   TOKEN_EXPIRED: { status: 401, message: 'The access token has expired.' },
   TOKEN_INVALID: { status: 401, message: 'The access token is not valid for this service.' },
   // A security change of the account or the user since the token was issued (token generations).
+  // The service's signing keys were rotated (`asset-sync keys rotate`) after the token was issued.
+  TOKEN_KEY_RETIRED: { status: 401, message: "The access token was signed with a key this service has retired (its signing keys were rotated); refresh it or sign in again." },
   TOKEN_REVOKED: { status: 401, message: 'The access token was revoked by a security change of the account or the user; refresh it or sign in again.' },
   FORBIDDEN: { status: 403, message: 'You are not permitted to do this.' },
   // groups (docs/api.md): a folder-limited member may not file an asset outside their folders.

@@ -6,9 +6,10 @@
  * are content-addressed (previews/<sha256>.webp) and go with their blob (blob-store's derivedOf). A
  * file that cannot be rendered is remembered until the process ends, so it is not tried again and again.
  */
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { makePrivateDir, renamePrivate } from '../data-dir/private-files.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { BlobStore } from '../blobs/blob-store.js';
 import { previewKind, renderPreview } from './render-preview.js';
@@ -37,7 +38,7 @@ export class PreviewMaker {
     /** Documents' pages render on its worker thread (closed with the previews); images through sharp, which works off the loop already. */
     private readonly documents: DocumentRenderer = new DocumentRenderer(),
   ) {
-    mkdirSync(dir, { recursive: true });
+    makePrivateDir(dir);
   }
 
   pathOf(sha256: string): string {
@@ -93,7 +94,7 @@ export class PreviewMaker {
       const temporary = `${target}.${process.pid}.${++this.sequence}.tmp`;
       pending = renderPreview(kind, this.blobs.source(file.sha256), `${file.media_type}/${file.media_subtype}`, temporary, this.documents)
         .then(() => {
-          renameSync(temporary, target);
+          renamePrivate(temporary, target);
           return true;
         })
         .catch((error: unknown) => {

@@ -7,8 +7,9 @@
  * a temporary name and renamed, so a half-written image never sits under its key.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { makePrivateDir, PRIVATE_FILE_MODE } from '../data-dir/private-files.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import sharp from 'sharp';
 import { z } from 'zod';
@@ -76,9 +77,9 @@ export function registerReferenceImageRoutes(app: FastifyInstance, ctx: ServiceC
           .catch((error: unknown) => {
             throw new ServiceError('NOT_AN_IMAGE', undefined, {}, { cause: error });
           });
-        mkdirSync(dir, { recursive: true });
+        makePrivateDir(dir);
         const temporary = join(dir, `${key}.partial`);
-        writeFileSync(temporary, bytes);
+        writeFileSync(temporary, bytes, { mode: PRIVATE_FILE_MODE });
         const result = stored.run({ key, size: bytes.length, media_type: `image/${meta.format}`, width: meta.width, height: meta.height, date_uploaded: ctx.nowIso() });
         if (result.changes === 0) {
           rmSync(temporary, { force: true });

@@ -6,7 +6,6 @@
  * the count alone (`results` is then empty, so clients that always read `results` keep working).
  * Validation, compiling and running live in their own modules; this file only wires a request to them.
  */
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Asset, Envelope } from '../../shared/api/resources.js';
@@ -61,7 +60,7 @@ export interface SearchRouteDeps {
 
 export function registerSearchRoutes(app: FastifyInstance, ctx: ServiceContext, deps: SearchRouteDeps): void {
   const runner = assetSearchRunner(ctx.db);
-  const scrolls = scrollStore(ctx.db, ctx.clock, ctx.settings.getOrCreate('scroll_signing_secret', () => randomBytes(32).toString('base64url')), ctx.ids);
+  const scrolls = scrollStore(ctx.db, ctx.clock, ctx.keys.scroll, ctx.ids);
   const results = (who: Caller, rows: AssetRow[]): Envelope<Asset>[] =>
     rows.map((row) => envelope(deps.render.asset(row), permittedActions(who.role, 'ASSET', row.id)));
   const searcher = (request: FastifyRequest): Caller => {

@@ -1,4 +1,4 @@
-/** Installation-wide key/value settings (signing keys, issuer). */
+/** Installation-wide key/value settings (the token issuer, the change feed's epoch). Never a secret: those live in the key file (auth/signing-keys.ts). */
 import type { Db } from '../db/open-database.js';
 
 export interface Settings {

@@ -9,8 +9,9 @@
 import { createHash } from 'node:crypto';
 import { channel } from 'node:diagnostics_channel';
 import { availableParallelism } from 'node:os';
-import { mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { makePrivateDir, renamePrivate } from '../data-dir/private-files.js';
 import type { BlobSource } from '../blobs/blob-store.js';
 import type { Db } from '../db/open-database.js';
 import type { ResolvedOperation } from './plan-transformation.js';
@@ -68,7 +69,7 @@ export class TransformCache {
     private readonly renderFile: RenderTransformation = renderTransformation,
   ) {
     this.slots = new ConcurrencyLimit(concurrency);
-    mkdirSync(dir, { recursive: true });
+    makePrivateDir(dir);
     this.byKey = db.prepare<[string], TransformRow>('SELECT * FROM transformed_files WHERE key = ?');
     this.bySource = db.prepare<[string], TransformRow>('SELECT * FROM transformed_files WHERE source_sha256 = ?');
     this.insert = db.prepare(
@@ -147,7 +148,7 @@ export class TransformCache {
         checksum,
         date_created: this.nowIso(),
       };
-      renameSync(temporary, this.pathOf(row));
+      renamePrivate(temporary, this.pathOf(row));
       this.insert.run(row);
       return row;
     } finally {

@@ -12,10 +12,11 @@
  * before its bytes are written, or let a half-written part count after a crash (the row is removed
  * before the bytes are touched and written after they are).
  */
-import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import { open, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { makePrivateDir } from '../data-dir/private-files.js';
 import type { Asset, AssetUpload, UploadJobSuccess } from '../../shared/api/resources.js';
 import { partRange, planLayout } from '../../shared/api/part-layout.js';
 import { parseRemotePath } from '../../shared/api/remote-path.js';
@@ -78,7 +79,7 @@ export class UploadService {
   private readonly writes: WriteBatches;
 
   constructor(private readonly deps: UploadServiceDeps) {
-    mkdirSync(deps.uploadsDir, { recursive: true });
+    makePrivateDir(deps.uploadsDir);
     this.writes = new WriteBatches(deps.ctx.db);
     this.digests = new UploadDigests(this.pool, (uploadId, partNumber) => deps.uploads.hasPart(uploadId, partNumber));
   }

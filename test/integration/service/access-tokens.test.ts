@@ -25,7 +25,7 @@ describe('bearer tokens the API refuses', () => {
   const b64 = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
   /** Signs with the installation's own private key (what only the service should be able to do). */
   const signWithServiceKey = async (payload: JWTPayload): Promise<string> => {
-    const jwk = JSON.parse(service.running.ctx.settings.get('jwt_private_jwk') ?? '{}') as JWK;
+    const jwk: JWK = service.running.ctx.keys.accessToken;
     return new SignJWT(payload).setProtectedHeader({ alg: 'ES256', kid, typ: 'JWT' }).sign(await importJWK(jwk, 'ES256'));
   };
   const expectRefused = async (token: string, code: 'TOKEN_EXPIRED' | 'TOKEN_INVALID'): Promise<void> => {
