@@ -12,6 +12,12 @@
  * GUEST_UPLOAD_TOO_LARGE); once `maxFiles` files have been started (and still exist), further ones are
  * refused (409 GUEST_UPLOAD_LIMIT_REACHED). The declared size binds the part URLs, so no more bytes than
  * declared can arrive. An unknown, deleted or expired link is 404.
+ *
+ * Deleting a link ends its unfinished uploads here, with the link: their bytes, records and empty assets
+ * go, so their part URLs answer UPLOAD_EXPIRED and write nothing. A guest is answered only what they
+ * need: the part URLs of their own upload, a part's ETag (its PUT never completes, upload-service.ts)
+ * and, for a completion, the file name, size and checksum they sent — never the account's ids, the
+ * asset, folder ids or signed URLs of what was stored.
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -148,7 +154,10 @@ export function registerGuestUploadRoutes(app: FastifyInstance, ctx: ServiceCont
   app.delete('/guest-uploads/:id', async (request) => {
     const row = load(caller(request), request.params);
     const before = render(row);
-    guestUploads.remove(row.id);
+    ctx.db.transaction(() => {
+      uploads.endGuestUploads(row.id);
+      guestUploads.remove(row.id);
+    })();
     return envelope(before);
   });
 
@@ -179,7 +188,7 @@ export function registerGuestUploadRoutes(app: FastifyInstance, ctx: ServiceCont
     // A fresh item, never a resume: a guest must not reach another upload of the link's creator.
     const item = { path: `/${[...folder, filename].join('/')}`, size: body.size, partSize: body.partSize, partUrlsRequest: { urlRequests: [] } };
     const created = ctx.db.transaction(() => {
-      const success = uploads.createAssetAndUpload(uploader, item);
+      const success = uploads.createAssetAndUpload(uploader, item, row.id);
       guestUploads.addAsset(row.id, success.assetId);
       return success;
     })();
@@ -191,6 +200,7 @@ export function registerGuestUploadRoutes(app: FastifyInstance, ctx: ServiceCont
     const body = parseBody(request, guestCompletionBody);
     if (!guestUploads.hasAsset(row.id, body.assetId)) throw new ServiceError('NOT_FOUND', `No upload of asset ${JSON.stringify(body.assetId)} through this link.`);
     const asset = await uploads.complete(uploader, body);
-    return { result: { assetId: asset.id, filename: asset.currentAssetFile?.filename ?? null, size: asset.currentAssetFile?.size ?? null, state: asset.lifecycleStatus.state }, permittedActions: [] };
+    const file = asset.currentAssetFile;
+    return { result: { filename: file?.filename ?? null, size: file?.size ?? null, checksum: file?.checksum ?? null }, permittedActions: [] };
   });
 }

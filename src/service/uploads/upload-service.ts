@@ -8,6 +8,10 @@
  * exception: its bytes are held in memory and kept in the database with the AssetFile that references
  * them (blobs/inline-blobs.ts), never written to a file.
  *
+ * A guest's upload (started through a guest link) is the guest's alone: its part PUT only receives the
+ * part, never completes it and never answers the asset (completion goes through the link, which answers
+ * the guest only what they sent), and deleting the link ends it.
+ *
  * Must never: accept a part that does not have exactly its range's size, report a part as received
  * before its bytes are written, or let a half-written part count after a crash (the row is removed
  * before the bytes are touched and written after they are).
@@ -84,9 +88,12 @@ export class UploadService {
     this.digests = new UploadDigests(this.pool, (uploadId, partNumber) => deps.uploads.hasPart(uploadId, partNumber));
   }
 
-  /** asset-and-upload: a new asset in the path's folder, with an upload for its first file. Call inside a transaction. */
-  createAssetAndUpload(caller: Caller, item: UploadItem): UploadJobSuccess {
-    const resumed = this.resume(caller, item);
+  /**
+   * asset-and-upload: a new asset in the path's folder, with an upload for its first file. Call inside a
+   * transaction. `guestUploadId`: the guest link the upload is started through (never resumed).
+   */
+  createAssetAndUpload(caller: Caller, item: UploadItem, guestUploadId: string | null = null): UploadJobSuccess {
+    const resumed = guestUploadId === null ? this.resume(caller, item) : undefined;
     if (resumed !== undefined) return { assetId: resumed.assetId, upload: resumed };
     const { ctx, assets } = this.deps;
     if (item.path === undefined) throw new ServiceError('INVALID_PATH', 'A new asset needs a "path" such as "/Folder/name.ext".');
@@ -105,7 +112,7 @@ export class UploadService {
       requireFolderWrites(ctx.folderScopes, caller, [{ fieldId: foldersFieldId, operation: 'ADD', values: [folderId] }]);
       assets.setValues(asset.id, foldersFieldId, [folderId]);
     }
-    const upload = this.insertUpload(caller, asset.id, null, parsed.path.filename, folderId, item.size, layout);
+    const upload = this.insertUpload(caller, asset.id, null, parsed.path.filename, folderId, item.size, layout, guestUploadId);
     return { assetId: asset.id, upload: this.sign(upload, item) };
   }
 
@@ -139,7 +146,8 @@ export class UploadService {
    * the part is then never recorded on its own, and one commit makes the file the asset's. Anything
    * that stands in the way of completing (the creator may no longer upload, a failed completion before
    * the bytes moved) records the part instead and answers it alone; the client then completes with
-   * POST /asset-upload-completions, which reports the reason.
+   * POST /asset-upload-completions, which reports the reason. A guest's upload is never completed here:
+   * its part is recorded and answered alone, and the guest completes through their link.
    */
   async receivePart(
     uploadId: string,
@@ -197,7 +205,8 @@ export class UploadService {
         throw error;
       });
       const digestMatches = boundMd5 === undefined || Buffer.from(md5, 'hex').toString('base64') === boundMd5;
-      const completer = options.complete === true && upload.part_count === 1 && digestMatches && md5 !== '' ? this.uploaderOf(upload) : undefined;
+      const completer =
+        options.complete === true && upload.part_count === 1 && upload.guest_upload_id === null && digestMatches && md5 !== '' ? this.uploaderOf(upload) : undefined;
       if (completer !== undefined) {
         // The part is whole and its digest is the file's: ended as recorded, so completion finds it.
         this.digests.partEnded(layout, partNumber, true);
@@ -415,6 +424,20 @@ export class UploadService {
     for (const uploadId of this.deps.uploads.openOfAsset(assetId)) this.discard(uploadId);
   }
 
+  /**
+   * Ends the open uploads started through a guest link that is being deleted: their bytes and rows go,
+   * and so does each asset made for one that has no file yet. Call inside the link deletion's
+   * transaction. A part PUT of one is then UPLOAD_EXPIRED and writes nothing.
+   */
+  endGuestUploads(guestUploadId: string): void {
+    const { uploads, assets } = this.deps;
+    for (const { upload_id: uploadId, asset_id: assetId } of uploads.openOfGuestUpload(guestUploadId)) {
+      this.discard(uploadId);
+      // An asset without any file frees no blob.
+      if (assets.files(assetId).length === 0) assets.deleteAsset(assetId);
+    }
+  }
+
   /** Abandons the open uploads of new bytes for an AssetFile that is being deleted. */
   discardOpenUploadsReplacing(fileId: string): void {
     for (const uploadId of this.deps.uploads.openReplacing(fileId)) this.discard(uploadId);
@@ -445,7 +468,16 @@ export class UploadService {
     return layout;
   }
 
-  private insertUpload(caller: Caller, assetId: string, replaceFileId: string | null, filename: string, folderId: string | null, size: number, layout: { partSize: number; partCount: number }): UploadRow {
+  private insertUpload(
+    caller: Caller,
+    assetId: string,
+    replaceFileId: string | null,
+    filename: string,
+    folderId: string | null,
+    size: number,
+    layout: { partSize: number; partCount: number },
+    guestUploadId: string | null = null,
+  ): UploadRow {
     const { ctx, uploads } = this.deps;
     const row = {
       upload_id: ctx.ids.token(),
@@ -461,6 +493,7 @@ export class UploadService {
       created_by: caller.userId,
       date_created: ctx.nowIso(),
       last_activity: ctx.clock.now(),
+      guest_upload_id: guestUploadId,
     };
     uploads.insert(row);
     return { ...row, asset_file_id: null, completed_parts: null };

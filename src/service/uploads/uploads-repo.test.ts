@@ -26,6 +26,7 @@ describe('uploadsRepo: what a part PUT reads and writes', () => {
       created_by: 'user',
       date_created: 'now',
       last_activity: 0,
+      guest_upload_id: null,
     });
   });
   afterEach(() => {

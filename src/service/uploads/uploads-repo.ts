@@ -17,6 +17,8 @@ export interface UploadRow {
   date_created: string;
   last_activity: number;
   completed_parts: string | null;
+  /** The guest link the upload was started through (null: the account's own upload). */
+  guest_upload_id: string | null;
 }
 
 export interface PartRow {
@@ -32,8 +34,8 @@ export function uploadsRepo(db: Db) {
     'SELECT u.*, EXISTS (SELECT 1 FROM upload_parts p WHERE p.upload_id = u.upload_id AND p.part_number = ?) AS has_part FROM uploads u WHERE u.upload_id = ?',
   );
   const insert = db.prepare(
-    `INSERT INTO uploads (upload_id, id, account_id, asset_id, replace_file_id, asset_file_id, filename, folder_option_id, size, part_size, part_count, created_by, date_created, last_activity)
-     VALUES (@upload_id, @id, @account_id, @asset_id, @replace_file_id, NULL, @filename, @folder_option_id, @size, @part_size, @part_count, @created_by, @date_created, @last_activity)`,
+    `INSERT INTO uploads (upload_id, id, account_id, asset_id, replace_file_id, asset_file_id, filename, folder_option_id, size, part_size, part_count, created_by, date_created, last_activity, guest_upload_id)
+     VALUES (@upload_id, @id, @account_id, @asset_id, @replace_file_id, NULL, @filename, @folder_option_id, @size, @part_size, @part_count, @created_by, @date_created, @last_activity, @guest_upload_id)`,
   );
   const parts = db.prepare<[string], PartRow>('SELECT part_number, size, etag FROM upload_parts WHERE upload_id = ? ORDER BY part_number');
   const hasPart = db.prepare<[string, number], { n: number }>('SELECT 1 AS n FROM upload_parts WHERE upload_id = ? AND part_number = ?');
@@ -50,6 +52,7 @@ export function uploadsRepo(db: Db) {
   const remove = db.prepare('DELETE FROM uploads WHERE upload_id = ?');
   const forgetCompleted = db.prepare('DELETE FROM uploads WHERE asset_file_id IS NOT NULL AND last_activity < ?');
   const openOfAsset = db.prepare<[string], { upload_id: string }>('SELECT upload_id FROM uploads WHERE asset_id = ? AND asset_file_id IS NULL');
+  const openOfGuestUpload = db.prepare<[string], { upload_id: string; asset_id: string }>('SELECT upload_id, asset_id FROM uploads WHERE guest_upload_id = ? AND asset_file_id IS NULL');
   const openReplacing = db.prepare<[string], { upload_id: string }>('SELECT upload_id FROM uploads WHERE replace_file_id = ? AND asset_file_id IS NULL');
 
   return {
@@ -81,6 +84,8 @@ export function uploadsRepo(db: Db) {
     /** Drops the records of uploads completed with no activity since `cutoff` (their bytes are blobs); answers how many. */
     forgetCompletedBefore: (cutoff: number): number => forgetCompleted.run(cutoff).changes,
     openOfAsset: (assetId: string) => openOfAsset.all(assetId).map((row) => row.upload_id),
+    /** Open uploads started through a guest link, with their assets. */
+    openOfGuestUpload: (guestUploadId: string) => openOfGuestUpload.all(guestUploadId),
     /** Open uploads carrying new bytes for this AssetFile. */
     openReplacing: (fileId: string) => openReplacing.all(fileId).map((row) => row.upload_id),
     remove: (uploadId: string) => void remove.run(uploadId),

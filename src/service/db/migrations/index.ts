@@ -16,6 +16,7 @@ import searchFiltersFieldViewsSuggestions from './0014-search-filters-field-view
 import administration from './0015-administration.js';
 import staffSessions from './0016-staff-sessions.js';
 import jobItemResults from './0017-job-item-results.js';
+import guestUploadOfUpload from './0018-guest-upload-of-upload.js';
 
 export const migrations: readonly string[] = [
   initial,
@@ -35,4 +36,5 @@ export const migrations: readonly string[] = [
   administration,
   staffSessions,
   jobItemResults,
+  guestUploadOfUpload,
 ];
