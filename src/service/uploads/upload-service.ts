@@ -1,6 +1,6 @@
 /**
- * The upload flows of API.md §4: create uploads (with their assets, for new files), sign part URLs,
- * receive parts, complete. Part bytes stream straight into their place in one file per upload (never
+ * The upload flows of API.md §4: create uploads (with their assets, for new files) and sign their part
+ * URLs (upload-starts.ts), receive parts, complete. Part bytes stream straight into their place in one file per upload (never
  * whole parts in memory, part-writer.ts). Every digest — the part's MD5 (its ETag), the whole file's
  * MD5 and SHA-256 — is computed while the bytes land (upload-digests.ts): a small part's on the event
  * loop from its chunks, a large part's by a digest worker, so completion only hashes what is left,
@@ -22,13 +22,11 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { makePrivateDir } from '../data-dir/private-files.js';
 import type { Asset, AssetUpload, UploadJobSuccess } from '../../shared/api/resources.js';
-import { partRange, planLayout } from '../../shared/api/part-layout.js';
-import { parseRemotePath } from '../../shared/api/remote-path.js';
+import { partRange } from '../../shared/api/part-layout.js';
 import { ServiceError, notFound } from '../errors/service-error.js';
 import { may } from '../auth/permissions.js';
 import { callerOf, type Caller } from '../http/request-auth.js';
 import type { ScopedAccount } from '../groups/folder-scope.js';
-import { requireFolderWrites } from '../groups/folder-writes.js';
 import type { AssetRow, AssetsRepo, FileRow } from '../assets/assets-repo.js';
 import type { ServiceContext } from '../context.js';
 import { describeFile } from '../media/describe-file.js';
@@ -40,6 +38,7 @@ import { DigestPool } from './digest-pool.js';
 import { receivePartInMemory, writePart } from './part-writer.js';
 import { UploadDigests, type DigestLayout } from './upload-digests.js';
 import type { UploadItem } from './upload-items.js';
+import { UploadStarts } from './upload-starts.js';
 import type { UploadRow, UploadsRepo } from './uploads-repo.js';
 
 export interface CompletionBody {
@@ -81,9 +80,11 @@ export class UploadService {
   private readonly inFlight = new Map<string, Set<number>>();
   private readonly completing = new Set<string>();
   private readonly writes: WriteBatches;
+  private readonly starts: UploadStarts;
 
   constructor(private readonly deps: UploadServiceDeps) {
     makePrivateDir(deps.uploadsDir);
+    this.starts = new UploadStarts(deps);
     this.writes = new WriteBatches(deps.ctx.db);
     this.digests = new UploadDigests(this.pool, (uploadId, partNumber) => deps.uploads.hasPart(uploadId, partNumber));
   }
@@ -93,51 +94,12 @@ export class UploadService {
    * transaction. `guestUploadId`: the guest link the upload is started through (never resumed).
    */
   createAssetAndUpload(caller: Caller, item: UploadItem, guestUploadId: string | null = null): UploadJobSuccess {
-    const resumed = guestUploadId === null ? this.resume(caller, item) : undefined;
-    if (resumed !== undefined) return { assetId: resumed.assetId, upload: resumed };
-    const { ctx, assets } = this.deps;
-    if (item.path === undefined) throw new ServiceError('INVALID_PATH', 'A new asset needs a "path" such as "/Folder/name.ext".');
-    const parsed = parseRemotePath(item.path);
-    if (!parsed.ok) throw new ServiceError('INVALID_PATH', `Invalid path: ${parsed.reason}.`);
-    const layout = this.layout(item);
-    if (parsed.path.folders.length === 0 && caller.folders !== null) {
-      throw new ServiceError('FOLDER_OUT_OF_SCOPE', 'Your groups limit you to some folders: upload into one of them, not to the top level.');
-    }
-    const asset = assets.create(caller.accountId, caller.userId, ctx.nowIso());
-    let folderId: string | null = null;
-    if (parsed.path.folders.length > 0) {
-      const foldersFieldId = this.foldersFieldId(caller.accountId);
-      folderId = ctx.fieldOptions.ensurePath(caller.accountId, foldersFieldId, parsed.path.folders);
-      // (Inside the caller's transaction: a refused folder that ensurePath just made is rolled back.)
-      requireFolderWrites(ctx.folderScopes, caller, [{ fieldId: foldersFieldId, operation: 'ADD', values: [folderId] }]);
-      assets.setValues(asset.id, foldersFieldId, [folderId]);
-    }
-    const upload = this.insertUpload(caller, asset.id, null, parsed.path.filename, folderId, item.size, layout, guestUploadId);
-    return { assetId: asset.id, upload: this.sign(upload, item) };
+    return this.starts.createAssetAndUpload(caller, item, guestUploadId);
   }
 
   /** A new version of an existing asset (or, with `assetFileId`, new bytes for one of its files). */
   createUpload(caller: Caller, item: UploadItem): AssetUpload {
-    const resumed = this.resume(caller, item);
-    if (resumed !== undefined) return resumed;
-    const { assets } = this.deps;
-    if (item.assetId === undefined || item.assetId === null) throw new ServiceError('INVALID_BODY', 'Invalid request: assetId: is required.');
-    const asset = assets.get(caller, item.assetId);
-    if (asset === undefined) throw notFound('asset', item.assetId);
-    let replace: FileRow | undefined;
-    if (item.assetFileId !== undefined && item.assetFileId !== null) {
-      replace = assets.file(caller, item.assetFileId);
-      if (replace?.asset_id !== asset.id) throw notFound('asset file of this asset', item.assetFileId);
-    }
-    let filename = replace?.filename;
-    if (item.path !== undefined) {
-      const parsed = parseRemotePath(item.path);
-      if (!parsed.ok) throw new ServiceError('INVALID_PATH', `Invalid path: ${parsed.reason}.`);
-      filename = parsed.path.filename;
-    }
-    filename ??= (asset.current_file_id === null ? undefined : assets.file(caller, asset.current_file_id)?.filename) ?? 'untitled';
-    const upload = this.insertUpload(caller, asset.id, replace?.id ?? null, filename, null, item.size, this.layout(item));
-    return this.sign(upload, item);
+    return this.starts.createUpload(caller, item);
   }
 
   /**
@@ -446,91 +408,6 @@ export class UploadService {
   close(): Promise<void> {
     this.digests.close();
     return this.pool.close();
-  }
-
-  private resume(caller: Caller, item: UploadItem): AssetUpload | undefined {
-    const uploadId = item.partUrlsRequest?.uploadId;
-    if (uploadId === undefined || uploadId === null) return undefined;
-    const upload = this.deps.uploads.get(uploadId);
-    if (upload?.account_id !== caller.accountId) throw new ServiceError('UPLOAD_EXPIRED', `Upload ${uploadId} does not exist any more; start a new one.`);
-    if (item.assetId !== undefined && item.assetId !== null && item.assetId !== upload.asset_id) throw new ServiceError('INVALID_BODY', `Upload ${uploadId} belongs to another asset.`);
-    if (upload.asset_file_id !== null) throw new ServiceError('UPLOAD_ALREADY_COMPLETED');
-    if (item.size !== upload.size || (item.partSize !== undefined && item.partSize !== upload.part_size)) {
-      throw new ServiceError('INVALID_PART_LAYOUT', `Upload ${uploadId} was created for ${upload.size} bytes in parts of ${upload.part_size}.`);
-    }
-    this.deps.uploads.touch(uploadId, this.deps.ctx.clock.now());
-    return this.sign(upload, item);
-  }
-
-  private layout(item: UploadItem): { partSize: number; partCount: number } {
-    const layout = planLayout(item.size, item.partSize);
-    if (!layout.ok) throw new ServiceError('INVALID_PART_LAYOUT', `The part layout does not add up: ${layout.reason}.`);
-    return layout;
-  }
-
-  private insertUpload(
-    caller: Caller,
-    assetId: string,
-    replaceFileId: string | null,
-    filename: string,
-    folderId: string | null,
-    size: number,
-    layout: { partSize: number; partCount: number },
-    guestUploadId: string | null = null,
-  ): UploadRow {
-    const { ctx, uploads } = this.deps;
-    const row = {
-      upload_id: ctx.ids.token(),
-      id: ctx.ids.uuid(),
-      account_id: caller.accountId,
-      asset_id: assetId,
-      replace_file_id: replaceFileId,
-      filename,
-      folder_option_id: folderId,
-      size,
-      part_size: layout.partSize,
-      part_count: layout.partCount,
-      created_by: caller.userId,
-      date_created: ctx.nowIso(),
-      last_activity: ctx.clock.now(),
-      guest_upload_id: guestUploadId,
-    };
-    uploads.insert(row);
-    return { ...row, asset_file_id: null, completed_parts: null };
-  }
-
-  /** The AssetUpload with fresh signed URLs for the requested parts (all parts when none are named). */
-  private sign(upload: UploadRow, item: UploadItem): AssetUpload {
-    const { ctx } = this.deps;
-    const requests = item.partUrlsRequest?.urlRequests ?? [];
-    const wanted = requests.length > 0 ? requests : Array.from({ length: upload.part_count }, (_, index) => ({ partNumber: index + 1, contentMd5: undefined }));
-    const seen = new Set<number>();
-    let expiresAt = ctx.clock.now() + ctx.config.signedUrlTtl * 1000;
-    const parts = wanted.map(({ partNumber, contentMd5 }) => {
-      if (partNumber > upload.part_count) throw new ServiceError('INVALID_PART_LAYOUT', `Part ${partNumber} is beyond the ${upload.part_count} parts of a ${upload.size}-byte file in ${upload.part_size}-byte parts.`);
-      if (seen.has(partNumber)) throw new ServiceError('INVALID_PART_LAYOUT', `Part ${partNumber} is requested twice.`);
-      seen.add(partNumber);
-      const signed = ctx.signer.sign(`/upload-parts/${upload.upload_id}/${partNumber}`, contentMd5 === undefined ? {} : { md5: contentMd5 }, ctx.config.signedUrlTtl);
-      expiresAt = Math.min(expiresAt, signed.expiresAt);
-      const { start, end } = partRange(upload.size, upload.part_size, partNumber);
-      return { partNumber, url: signed.url, byteRange: { start, end } };
-    });
-    return {
-      id: upload.id,
-      uploadId: upload.upload_id,
-      assetId: upload.asset_id,
-      assetFileId: upload.replace_file_id,
-      size: upload.size,
-      partSize: upload.part_size,
-      expiresAt: new Date(expiresAt).toISOString(),
-      parts,
-    };
-  }
-
-  private foldersFieldId(accountId: string): string {
-    const field = this.deps.ctx.fields.byRole(accountId, 'FOLDERS');
-    if (field === undefined) throw new Error('account has no Folders field');
-    return field.id;
   }
 
   private checkParts(upload: UploadRow, given: { partNumber: number; eTag: string }[]): void {
