@@ -141,11 +141,22 @@ describe('signing in against the real service', () => {
     expect(params.state).toMatch(/^[A-Za-z0-9_-]{32}$/);
   });
 
-  it('logs out by forgetting the tokens', async () => {
-    await signIn();
-    expect(await logout({ stateDir })).toEqual({ signedOut: true });
+  it('logs out by ending the sign-in on the service, then forgetting the tokens', async () => {
+    const { service: running, tokens } = await signIn();
+    expect(await logout({ stateDir, env: {} })).toEqual({ signedOut: true, revocation: { kind: 'revoked' } });
     expect(await readTokens(stateDir)).toBeUndefined();
-    expect(await logout({ stateDir })).toEqual({ signedOut: false });
+    const refused = await fetch(`${running.url}/current-user`, { headers: { authorization: `Bearer ${tokens.accessToken}` } });
+    expect(refused.status).toBe(401);
+    expect(await logout({ stateDir, env: {} })).toEqual({ signedOut: false, revocation: { kind: 'nothing' } });
+  });
+
+  it('forgets the tokens even when the service cannot be told, and says so', async () => {
+    const { service: running } = await signIn();
+    await running.dispose();
+    service = undefined;
+    const answer = await logout({ stateDir, env: {} });
+    expect(answer).toMatchObject({ signedOut: true, revocation: { kind: 'failed', reason: expect.stringContaining("Can't reach") } });
+    expect(await readTokens(stateDir)).toBeUndefined();
   });
 
   it('checks the server before opening anything, and opens nothing when it is not there', async () => {

@@ -11,7 +11,7 @@ import { startTestService, type TestService } from '../support/test-service.js';
 import { fakeBrowser } from '../support/fake-browser.js';
 import { cli, runCliChild, spawnCli, type CliChild } from '../support/cli-runner.js';
 import { closedPort } from '../support/closed-port.js';
-import { tokenFilePath } from '../../src/main/auth/token-store.js';
+import { readTokens, tokenFilePath } from '../../src/main/auth/token-store.js';
 import { until } from '../support/until.js';
 import { tempDir } from '../support/temp-dir.js';
 
@@ -65,7 +65,18 @@ describe('asset-sync login', () => {
     const names = service.running.ctx.db.prepare<[], { filename: string }>('SELECT filename FROM asset_files').all();
     expect(names.map((row) => row.filename)).toContain('signed-in.txt');
 
-    expect((await cli(['logout', '--state', stateDir])).out).toBe('signed out');
+    // Signing out ends the sign-in on the service: its tokens are refused at once, not when they expire.
+    const stored = await readTokens(stateDir);
+    expect((await cli(['logout', '--state', stateDir])).out).toBe('signed out: the service ended this sign-in');
+    const access = await fetch(`${service.url}/current-user`, { headers: { authorization: `Bearer ${stored?.accessToken ?? ''}` } });
+    expect(access.status).toBe(401);
+    expect(((await access.json()) as { code: string }).code).toBe('TOKEN_REVOKED');
+    const renewal = await fetch(`${service.url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'refresh_token', client_id: 'asset-sync-desktop', refresh_token: stored?.refreshToken ?? '' }).toString(),
+    });
+    expect(renewal.status).toBe(400);
     writeFileSync(join(folder, 'after-logout.txt'), 'not sent');
     const signedOut = await cli(['sync', '--server', service.url, '--state', stateDir, '--once', '--stable-ms', '50']);
     expect(signedOut.code).toBe(1);

@@ -145,6 +145,9 @@ interface Case {
 
 // Each sweep sends thousands of requests (the route table times the hostile inputs): ~30 s of CPU for
 // the file. The time limits are there to catch a hang, and leave room for a machine that is busy.
+/** The endpoints that answer in RFC 6749's error shape. */
+const isOAuthEndpoint = (path: string): boolean => path.startsWith('/oauth/token') || path.startsWith('/oauth/revoke');
+
 describe('malformed input never causes a 500', { timeout: 180_000 }, () => {
   let service: TestService;
   let token: string;
@@ -177,8 +180,8 @@ describe('malformed input never causes a 500', { timeout: 180_000 }, () => {
       message: expect.any(String),
       path: entry.path.split('?')[0],
       code: entry.code ?? expect.stringMatching(/^[A-Z][A-Z0-9_]+$/),
-      // The token endpoint adds RFC 6749's error_description (oauth-errors.ts).
-      ...(entry.path.startsWith('/oauth/token') ? { error_description: expect.any(String) } : {}),
+      // The token and revocation endpoints add RFC 6749's error_description (oauth-errors.ts).
+      ...(isOAuthEndpoint(entry.path) ? { error_description: expect.any(String) } : {}),
     };
     return matches(body, expected) ? undefined : 'not the error body of API.md §1';
   };
@@ -346,8 +349,8 @@ describe('malformed input never causes a 500', { timeout: 180_000 }, () => {
         path: fill(route.url),
         headers: json(),
         body: huge,
-        // RFC 6749 §5.2: the token endpoint answers every malformed request 400 invalid_request.
-        ...(route.url === '/oauth/token' ? { status: 400 } : { status: 413, code: 'PAYLOAD_TOO_LARGE' }),
+        // RFC 6749 §5.2 (and RFC 7009 §2.2.1): the token and revocation endpoints answer every malformed request 400 invalid_request.
+        ...(isOAuthEndpoint(route.url) ? { status: 400 } : { status: 413, code: 'PAYLOAD_TOO_LARGE' }),
       }));
     await sweep(cases);
   });

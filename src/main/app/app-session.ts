@@ -124,7 +124,7 @@ export class AppSession {
     const wasLocal = this.session?.local === true;
     await this.closeSession();
     if (wasLocal) await edges.deps.localLibrary?.stop();
-    else await logout({ stateDir: edges.config.stateDir, store: edges.tokenStore });
+    else await logout({ stateDir: edges.config.stateDir, store: edges.tokenStore, env: edges.env });
     this.parts.settings.store().update({ account: null });
     this.accountNow = { kind: 'none' };
     this.changed();

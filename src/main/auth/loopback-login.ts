@@ -1,7 +1,9 @@
 /**
  * Sign-in for a desktop or CLI client: the OAuth authorisation-code flow with PKCE (S256) and a random
  * `state`, through the system browser and a one-shot loopback listener (callback-listener.ts), then the
- * code exchanged at `/oauth/token` and the tokens stored (token-store.ts). `logout` forgets them.
+ * code exchanged at `/oauth/token` and the tokens stored (token-store.ts). `logout` asks the server to
+ * end the sign-in (RFC 7009, where its metadata names a revocation endpoint) and forgets the tokens
+ * whatever the server answers: signing out on this computer never waits on the network for long.
  * The server is checked first (server-metadata.ts), so a wrong address fails in seconds.
  * The browser is opened by an injected `openUrl`, so this module runs headless and in tests; it has no
  * CLI of its own. It must never print or log a token, a code or the PKCE verifier.
@@ -9,7 +11,7 @@
 import { ApiError, type ProxyEnv, type ClientClock, systemClock } from '../api/index.js';
 import { startCallbackListener } from './callback-listener.js';
 import { checkAuthServer } from './server-metadata.js';
-import { requestTokens, tokenEndpoint } from './oauth-token-client.js';
+import { requestTokens, revokeToken, tokenEndpoint } from './oauth-token-client.js';
 import { createPkcePair, randomState } from './pkce.js';
 import { fileTokenStore, type StoredTokens, type TokenStore } from './token-store.js';
 
@@ -117,7 +119,49 @@ export async function login(options: LoginOptions): Promise<StoredTokens> {
   }
 }
 
-/** Forgets the stored sign-in; answers whether there was one. (Tokens issued stay valid until they expire.) */
-export async function logout(options: { stateDir: string; store?: TokenStore }): Promise<{ signedOut: boolean }> {
-  return { signedOut: await (options.store ?? fileTokenStore(options.stateDir)).delete() };
+/** What the server did with a sign-out. */
+export type Revocation =
+  /** It ended the sign-in: its tokens are refused from now on. */
+  | { kind: 'revoked' }
+  /** It offers no revocation (no `revocation_endpoint`): the tokens stay valid until they expire. */
+  | { kind: 'not-offered' }
+  /** It could not be told; the tokens stay valid until they expire. */
+  | { kind: 'failed'; reason: string }
+  /** There was no sign-in to end. */
+  | { kind: 'nothing' };
+
+export interface LogoutOptions {
+  stateDir: string;
+  store?: TokenStore;
+  env?: ProxyEnv;
+  clock?: ClientClock;
+}
+
+/** Ends the stored sign-in on the server where it can, and forgets it here; answers whether there was one. */
+export async function logout(options: LogoutOptions): Promise<{ signedOut: boolean; revocation: Revocation }> {
+  const store = options.store ?? fileTokenStore(options.stateDir);
+  const tokens = await store.read().catch(() => undefined);
+  const revocation = tokens === undefined ? ({ kind: 'nothing' } as const) : await endSignIn(tokens, options);
+  return { signedOut: await store.delete(), revocation };
+}
+
+/** Revokes the refresh token (its whole family: RFC 7009 §2.1), or the access token when there is none. */
+async function endSignIn(tokens: StoredTokens, options: LogoutOptions): Promise<Revocation> {
+  const env = options.env ?? process.env;
+  try {
+    const metadata = await checkAuthServer(tokens.authServer, { env });
+    if (metadata.revocationEndpoint === undefined) return { kind: 'not-offered' };
+    await revokeToken(
+      new URL(metadata.revocationEndpoint),
+      {
+        ...(tokens.refreshToken === null ? { token: tokens.accessToken, tokenTypeHint: 'access_token' } : { token: tokens.refreshToken, tokenTypeHint: 'refresh_token' }),
+        clientId: tokens.clientId,
+        clientSecret: tokens.clientSecret,
+      },
+      { env, clock: options.clock ?? systemClock },
+    );
+    return { kind: 'revoked' };
+  } catch (error) {
+    return { kind: 'failed', reason: error instanceof Error ? error.message : String(error) };
+  }
 }

@@ -89,3 +89,45 @@ export async function requestTokens(endpoint: URL, params: Record<string, string
     agents.destroy();
   }
 }
+
+/**
+ * RFC 7009: asks the server to end a sign-in by revoking one of its tokens. Revocation is idempotent, so
+ * a request that may not have arrived is simply sent again; a server that answers 200 has done it.
+ */
+export async function revokeToken(endpoint: URL, params: { token: string; tokenTypeHint: 'refresh_token' | 'access_token'; clientId: string; clientSecret?: string | undefined }, deps: TokenClientDeps = {}): Promise<void> {
+  const clock = deps.clock ?? systemClock;
+  const agents = createAgentPool(deps.env ?? process.env);
+  const form: Record<string, string> = { token: params.token, token_type_hint: params.tokenTypeHint, client_id: params.clientId };
+  if (params.clientSecret !== undefined) form.client_secret = params.clientSecret;
+  try {
+    const retryContext = { clock, random: deps.random ?? Math.random, policy: { ...DEFAULT_RETRY, attempts: 2 } };
+    await withRetries(
+      retryContext,
+      async () => {
+        let response;
+        try {
+          response = await got(endpoint, {
+            method: 'POST',
+            form,
+            headers: { accept: 'application/json', 'user-agent': 'asset-sync' },
+            agent: agents.agentsFor(endpoint),
+            timeout: { connect: 5_000, secureConnect: 5_000, response: 10_000 },
+            retry: { limit: 0 },
+            throwHttpErrors: false,
+            followRedirect: false,
+            responseType: 'text',
+          });
+        } catch (error) {
+          throw transportError(error, 'POST', endpoint);
+        }
+        if (response.statusCode >= 300) {
+          throw apiErrorFromResponse({ method: 'POST', url: endpoint, status: response.statusCode, retryAfter: response.headers['retry-after'], bodyText: response.body, now: clock.now(), oauth: true });
+        }
+      },
+      // Idempotent: whatever may have arrived is safe to send again.
+      (error) => error.retryable,
+    );
+  } finally {
+    agents.destroy();
+  }
+}

@@ -12,6 +12,8 @@ import { ApiError, describeUrl, createAgentPool, type ProxyEnv } from '../api/in
 export interface ServerMetadata {
   authorizationEndpoint: string;
   tokenEndpoint: string;
+  /** RFC 7009's endpoint, where the server has one (ours does; a server without it cannot end a sign-in). */
+  revocationEndpoint?: string;
 }
 
 export interface MetadataCheckOptions {
@@ -59,7 +61,9 @@ function metadataOf(response: Response<string>): ServerMetadata | undefined {
     if (typeof body !== 'object' || body === null) return undefined;
     const authorization = 'authorization_endpoint' in body ? body.authorization_endpoint : undefined;
     const token = 'token_endpoint' in body ? body.token_endpoint : undefined;
-    return typeof authorization === 'string' && typeof token === 'string' ? { authorizationEndpoint: authorization, tokenEndpoint: token } : undefined;
+    const revocation = 'revocation_endpoint' in body ? body.revocation_endpoint : undefined;
+    if (typeof authorization !== 'string' || typeof token !== 'string') return undefined;
+    return { authorizationEndpoint: authorization, tokenEndpoint: token, ...(typeof revocation === 'string' && URL.canParse(revocation) ? { revocationEndpoint: revocation } : {}) };
   } catch {
     return undefined;
   }

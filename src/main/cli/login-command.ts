@@ -52,13 +52,25 @@ export async function loginCommand(args: string[], io: CommandIo): Promise<numbe
   return 0;
 }
 
+const signOutWords = {
+  revoked: 'signed out: the service ended this sign-in',
+  'not-offered': 'signed out on this computer; the service cannot end sign-ins, so the tokens it issued stay valid until they expire',
+  failed: 'signed out on this computer; the sign-in stays valid on the service until it expires',
+  nothing: 'signed out',
+} as const;
+
 export async function logoutCommand(args: string[], io: CommandIo): Promise<number> {
   const { values } = parseFlags('logout', args, { state: { type: 'string' } });
   if (values.help === true) {
-    io.out('Usage: asset-sync logout [--state DIR]\n\nForgets the stored tokens.');
+    io.out('Usage: asset-sync logout [--state DIR]\n\nEnds the sign-in on the service (where it can) and forgets the stored tokens.');
     return 0;
   }
-  const { signedOut } = await logout({ stateDir: stateDirOf(values.state, io.env) });
-  io.out(signedOut ? 'signed out' : 'was not signed in');
+  const { signedOut, revocation } = await logout({ stateDir: stateDirOf(values.state, io.env), env: io.env });
+  if (!signedOut) {
+    io.out('was not signed in');
+    return 0;
+  }
+  io.out(signOutWords[revocation.kind]);
+  if (revocation.kind === 'failed') io.err(`The service could not be told (${revocation.reason}).`);
   return 0;
 }

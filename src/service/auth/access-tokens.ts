@@ -7,6 +7,9 @@
  * Each token carries the token generation (`gen`: account, user) it was issued under, stamped from
  * `generationOf` unless the issuer gives it; request authentication refuses an older one
  * (session-members.ts). A token without `gen` counts as generation 0 of both.
+ * A token issued from a refresh-token family carries it (`fam`), and every token its `jti`: request
+ * authentication refuses a token whose family or jti was revoked (token-revocation.ts). A token issued
+ * to an OAuth client names it (`client_id`, RFC 9068), so only that client may revoke it.
  */
 import { randomUUID } from 'node:crypto';
 import { SignJWT, decodeProtectedHeader, importJWK, jwtVerify, errors as joseErrors, type JWK, type CryptoKey } from 'jose';
@@ -27,6 +30,19 @@ export interface AccessClaims {
   scope: string;
   /** The token generation it was issued under (issue: the current one when left out). */
   generation?: TokenGeneration;
+  /** The refresh-token family it was issued from, if any: revoking the family refuses it. */
+  family?: string | undefined;
+  /** The OAuth client it was issued to (tokens minted by the admin CLI have none). */
+  clientId?: string | undefined;
+}
+
+/** What a verified token says. */
+export interface VerifiedClaims extends AccessClaims {
+  generation: TokenGeneration;
+  /** The token's own id: revoking it alone refuses it (a token of no family). */
+  jti: string;
+  /** Epoch ms. */
+  expiresAtMs: number;
 }
 
 /** The current token generation of a user in the account with this subdomain, for stamping tokens. */
@@ -36,7 +52,7 @@ export interface AccessTokens {
   readonly issuer: string;
   readonly audience: string;
   issue(claims: AccessClaims, ttlSeconds: number, audience?: string): Promise<string>;
-  verify(token: string): Promise<AccessClaims & { generation: TokenGeneration }>;
+  verify(token: string): Promise<VerifiedClaims>;
   /** The public key set, for `/.well-known/jwks.json`. */
   publicJwks(): { keys: JWK[] };
 }
@@ -56,7 +72,7 @@ export async function loadAccessTokens(
   const { d: _d, ...publicJwk } = privateJwk;
   const publicKey = (await importJWK(publicJwk, ALGORITHM)) as CryptoKey;
   const seconds = (): number => Math.floor(clock.now() / 1000);
-  const verified = new Map<string, AccessClaims & { generation: TokenGeneration; expiresAtMs: number }>();
+  const verified = new Map<string, VerifiedClaims>();
 
   return {
     issuer,
@@ -65,7 +81,12 @@ export async function loadAccessTokens(
       const now = seconds();
       const subdomain = subdomainOf(claims.scope);
       const generation = claims.generation ?? (subdomain === undefined ? undefined : generationOf?.(subdomain, claims.sub));
-      return new SignJWT({ scope: claims.scope, ...(generation === undefined ? {} : { gen: [generation.account, generation.user] }) })
+      return new SignJWT({
+        scope: claims.scope,
+        ...(generation === undefined ? {} : { gen: [generation.account, generation.user] }),
+        ...(claims.family === undefined ? {} : { fam: claims.family }),
+        ...(claims.clientId === undefined ? {} : { client_id: claims.clientId }),
+      })
         .setProtectedHeader({ alg: ALGORITHM, kid, typ: 'JWT' })
         .setSubject(claims.sub)
         .setIssuer(issuer)
@@ -83,7 +104,7 @@ export async function loadAccessTokens(
           verified.delete(token);
           throw new ServiceError('TOKEN_EXPIRED');
         }
-        return { sub: known.sub, scope: known.scope, generation: known.generation };
+        return known;
       }
       try {
         const { payload } = await jwtVerify(token, publicKey, {
@@ -94,12 +115,19 @@ export async function loadAccessTokens(
           requiredClaims: ['sub', 'exp', 'iss', 'aud'],
         });
         if (typeof payload.sub !== 'string') throw new ServiceError('TOKEN_INVALID', 'The token has no subject.');
-        const claims = { sub: payload.sub, scope: typeof payload.scope === 'string' ? payload.scope : '', generation: generationIn(payload.gen) };
-        if (typeof payload.exp === 'number') {
-          // Oldest first out: a Map iterates in insertion order.
-          if (verified.size >= REMEMBERED_TOKENS) verified.delete(verified.keys().next().value ?? '');
-          verified.set(token, { ...claims, expiresAtMs: payload.exp * 1000 });
-        }
+        const claims: VerifiedClaims = {
+          sub: payload.sub,
+          scope: typeof payload.scope === 'string' ? payload.scope : '',
+          generation: generationIn(payload.gen),
+          family: typeof payload.fam === 'string' ? payload.fam : undefined,
+          clientId: typeof payload.client_id === 'string' ? payload.client_id : undefined,
+          // A token without a jti can only be refused by its family or generation: '' matches no revocation.
+          jti: typeof payload.jti === 'string' ? payload.jti : '',
+          expiresAtMs: (payload.exp as number) * 1000,
+        };
+        // Oldest first out: a Map iterates in insertion order.
+        if (verified.size >= REMEMBERED_TOKENS) verified.delete(verified.keys().next().value ?? '');
+        verified.set(token, claims);
         return claims;
       } catch (error) {
         if (error instanceof ServiceError) throw error;

@@ -15,6 +15,7 @@ export type OAuthErrorName =
   | 'invalid_request'
   | 'invalid_client'
   | 'invalid_grant'
+  | 'unauthorized_client'
   | 'unsupported_grant_type'
   | 'unsupported_response_type'
   | 'invalid_scope'
@@ -25,6 +26,7 @@ const standardNames: Partial<Record<ErrorCode, OAuthErrorName>> = {
   OAUTH_INVALID_CLIENT: 'invalid_client',
   OAUTH_INVALID_GRANT: 'invalid_grant',
   OAUTH_GRANT_REUSED: 'invalid_grant',
+  OAUTH_UNAUTHORIZED_CLIENT: 'unauthorized_client',
   OAUTH_UNSUPPORTED_GRANT_TYPE: 'unsupported_grant_type',
   OAUTH_UNSUPPORTED_RESPONSE_TYPE: 'unsupported_response_type',
   OAUTH_INVALID_SCOPE: 'invalid_scope',

@@ -1,6 +1,6 @@
 /**
  * The authorisation server on the API's origin (API.md §2): builds its stores and registers /authorize,
- * /oauth/token and the two public discovery documents (RFC 8414 metadata and the JWKS that verifies our
+ * /oauth/token, /oauth/revoke and the two public discovery documents (RFC 8414 metadata and the JWKS that verifies our
  * access tokens). Every address it hands out is built from `ctx.baseUrl()`, the public URL. It must
  * never publish private key material: the JWKS comes from `publicJwks()` only.
  */
@@ -12,17 +12,21 @@ import { refreshTokensRepo } from './refresh-tokens-repo.js';
 import { signInTransactions } from './sign-in-transaction.js';
 import { registerAuthorizeRoutes } from './authorize-routes.js';
 import { registerTokenEndpoint, SUPPORTED_GRANT_TYPES } from './token-endpoint.js';
+import { registerRevocationEndpoint } from './revocation-endpoint.js';
+import { tokenRevocation } from './token-revocation.js';
 import { OFFLINE_ACCESS } from './authorize-request.js';
 
 export function registerOAuthRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   const clients = oauthClientsRepo(ctx.db);
   const codes = authCodesRepo(ctx.db);
   const refreshTokens = refreshTokensRepo(ctx.db);
+  const revocation = tokenRevocation(ctx.db, refreshTokens, ctx.config.accessTokenTtl);
   // Its own key, so a sealed sign-in form can never pass for a signed URL or the reverse.
   const transactions = signInTransactions(ctx.keys.signIn, ctx.clock);
 
   registerAuthorizeRoutes(app, { ctx, clients, codes, transactions });
-  registerTokenEndpoint(app, { ctx, clients, codes, refreshTokens });
+  registerTokenEndpoint(app, { ctx, clients, codes, refreshTokens, revocation });
+  registerRevocationEndpoint(app, { ctx, clients, refreshTokens, revocation });
 
   app.get('/.well-known/jwks.json', { config: { public: true } }, async (_request, reply) =>
     reply.header('cache-control', 'public, max-age=300').send(ctx.tokens.publicJwks()),
@@ -34,6 +38,9 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: ServiceContext): 
       issuer: base,
       authorization_endpoint: `${base}/authorize`,
       token_endpoint: `${base}/oauth/token`,
+      // RFC 7009 [ours]: a client discovers it here, and signs out without it where a service has none.
+      revocation_endpoint: `${base}/oauth/revoke`,
+      revocation_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
       jwks_uri: `${base}/.well-known/jwks.json`,
       response_types_supported: ['code'],
       response_modes_supported: ['query'],

@@ -9,7 +9,8 @@
  * carries the pair it was issued under; `bumpAccount` / `bumpUser` retire every token issued before.
  * The request lookup returns both numbers with the caller, in the one statement that already runs on
  * every request, so checking them costs no extra read (and stays right when another process, the
- * admin CLI, makes the change).
+ * admin CLI, makes the change). The same statement says whether the token's family or jti was revoked
+ * (token-revocation.ts), for the same reasons.
  */
 import type { MemberRow } from '../accounts/accounts-repo.js';
 import type { Db } from '../db/open-database.js';
@@ -24,6 +25,12 @@ export interface SessionMember extends MemberRow {
   /** Staff of the installation, not a member of the account (their role there is admin). */
   staff: boolean;
   generation: TokenGeneration;
+}
+
+/** The grants a presented access token belongs to: its refresh-token family (if any) and its own jti. */
+export interface TokenGrants {
+  family?: string | undefined;
+  jti: string;
 }
 
 interface SessionRow extends MemberRow {
@@ -45,7 +52,9 @@ export function isRetired(token: TokenGeneration, current: TokenGeneration): boo
 
 export function sessionMembers(db: Db) {
   // Positional parameters: the request path runs this on every call, and binding an object costs more.
-  const bySubdomain = db.prepare<[string, string], SessionRow>(`${SELECT} WHERE a.subdomain = ? AND ${MEMBER_OR_STAFF}`);
+  const bySubdomain = db.prepare<[string, string, string, string], SessionRow & { revoked: number }>(
+    `${SELECT.replace(' FROM accounts a', ', EXISTS (SELECT 1 FROM revoked_grants r WHERE r.id IN (?, ?)) AS revoked FROM accounts a')} WHERE a.subdomain = ? AND ${MEMBER_OR_STAFF}`,
+  );
   const byAccount = db.prepare<[string, string], SessionRow>(`${SELECT} WHERE a.id = ? AND ${MEMBER_OR_STAFF}`);
   const generation = db.prepare<[string, string], { account_generation: number; user_generation: number }>(
     'SELECT a.token_generation AS account_generation, u.token_generation AS user_generation FROM accounts a JOIN users u ON u.id = ? WHERE a.subdomain = ?',
@@ -68,8 +77,15 @@ export function sessionMembers(db: Db) {
         };
 
   return {
-    /** The user in the account with this subdomain (undefined: no such account, or neither member nor staff). */
-    bySubdomain: (subdomain: string, userId: string) => toMember(bySubdomain.get(userId, subdomain)),
+    /**
+     * The user in the account with this subdomain (undefined: no such account, or neither member nor
+     * staff), and whether the presented token's grants were revoked.
+     */
+    forToken: (subdomain: string, userId: string, grants: TokenGrants): { member: SessionMember; revoked: boolean } | undefined => {
+      const row = bySubdomain.get(grants.family ?? '', grants.jti, userId, subdomain);
+      const member = toMember(row);
+      return row === undefined || member === undefined ? undefined : { member, revoked: row.revoked === 1 };
+    },
     byAccount: (accountId: string, userId: string) => toMember(byAccount.get(userId, accountId)),
     hasAccount: (subdomain: string): boolean => account.get(subdomain) !== undefined,
     /** The generation a token for this user in this account is issued under now (undefined: no such account or user). */

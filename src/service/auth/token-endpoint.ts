@@ -16,12 +16,14 @@ import { exchangeAuthorizationCode, refreshAccessToken, type TokenResponse } fro
 import type { OAuthClientsRepo } from './oauth-clients-repo.js';
 import type { AuthCodesRepo } from './auth-codes-repo.js';
 import type { RefreshTokensRepo } from './refresh-tokens-repo.js';
+import type { TokenRevocation } from './token-revocation.js';
 
 export interface TokenEndpointDeps {
   ctx: ServiceContext;
   clients: OAuthClientsRepo;
   codes: AuthCodesRepo;
   refreshTokens: RefreshTokensRepo;
+  revocation: TokenRevocation;
 }
 
 export const SUPPORTED_GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;

@@ -24,6 +24,7 @@ import { staffSignIns } from '../staff/staff-sign-ins.js';
 import { memberSignInRefusal } from './sign-in-policy.js';
 import type { SessionMember, TokenGeneration } from './session-members.js';
 import type { RefreshTokensRepo } from './refresh-tokens-repo.js';
+import type { TokenRevocation } from './token-revocation.js';
 import { OFFLINE_ACCESS } from './authorize-request.js';
 import { hashSecret, newOpaqueSecret } from './opaque-secrets.js';
 import { verifierMatches } from './pkce.js';
@@ -32,6 +33,7 @@ export interface GrantDeps {
   ctx: ServiceContext;
   codes: AuthCodesRepo;
   refreshTokens: RefreshTokensRepo;
+  revocation: TokenRevocation;
 }
 
 /** RFC 6749 §5.1. */
@@ -54,6 +56,9 @@ interface Granted {
   userId: string;
   scope: string;
   generation: TokenGeneration;
+  clientId: string;
+  /** The refresh-token family the access token belongs to (revoking it refuses the token). */
+  familyId: string | null;
   refreshToken: string | undefined;
 }
 
@@ -62,7 +67,7 @@ type Outcome = { granted: Granted } | { refused: ServiceError };
 const invalidGrant = (message: string): Outcome => ({ refused: new ServiceError('OAUTH_INVALID_GRANT', message) });
 
 export async function exchangeAuthorizationCode(deps: GrantDeps, client: OAuthClient, exchange: CodeExchange): Promise<TokenResponse> {
-  const { ctx, codes, refreshTokens } = deps;
+  const { ctx, codes, revocation } = deps;
   const now = ctx.clock.now();
   const codeHash = hashSecret(exchange.code);
 
@@ -70,7 +75,7 @@ export async function exchangeAuthorizationCode(deps: GrantDeps, client: OAuthCl
     const record = codes.find(codeHash);
     if (record?.clientId !== client.clientId) return invalidGrant('The authorisation code is unknown or was issued to another client.');
     if (record.usedAt !== null) {
-      if (record.familyId !== null) refreshTokens.revokeFamily(record.familyId, now);
+      if (record.familyId !== null) revocation.revokeFamily(record.familyId, now);
       return { refused: new ServiceError('OAUTH_GRANT_REUSED', 'The authorisation code was already used; the tokens issued from it have been revoked.') };
     }
     if (record.expiresAt <= now) return invalidGrant('The authorisation code has expired; sign in again.');
@@ -90,13 +95,13 @@ export async function exchangeAuthorizationCode(deps: GrantDeps, client: OAuthCl
     if (!codes.markUsed(codeHash, now, familyId)) return invalidGrant('The authorisation code was already used.');
     if (holder.staff) staffSignIns(ctx.db).record(record.accountId, { userId: holder.id, email: holder.email, clientId: client.clientId, dateSignedIn: ctx.nowIso() });
     const refreshToken = familyId === null ? undefined : startRefreshToken(deps, familyId, record, now);
-    return { granted: { userId: record.userId, scope: record.scope, generation: holder.generation, refreshToken } };
+    return { granted: { userId: record.userId, scope: record.scope, generation: holder.generation, clientId: client.clientId, familyId, refreshToken } };
   })();
   return respond(ctx, outcome);
 }
 
 export async function refreshAccessToken(deps: GrantDeps, client: OAuthClient, presented: string): Promise<TokenResponse> {
-  const { ctx, refreshTokens } = deps;
+  const { ctx, refreshTokens, revocation } = deps;
   const now = ctx.clock.now();
   const tokenHash = hashSecret(presented);
 
@@ -106,20 +111,20 @@ export async function refreshAccessToken(deps: GrantDeps, client: OAuthClient, p
     if (record.revokedAt !== null) return invalidGrant('The refresh token has been revoked; sign in again.');
     if (record.rotatedAt !== null) {
       // A rotated token in use again means two parties hold the family: end it for both.
-      refreshTokens.revokeFamily(record.familyId, now);
+      revocation.revokeFamily(record.familyId, now);
       return { refused: new ServiceError('OAUTH_GRANT_REUSED', 'The refresh token was already exchanged; every token of its family has been revoked.') };
     }
     if (record.expiresAt <= now) return invalidGrant('The refresh token has expired; sign in again.');
     const holder = grantStillHolds(ctx, record);
     if ('refused' in holder) {
-      refreshTokens.revokeFamily(record.familyId, now);
+      revocation.revokeFamily(record.familyId, now);
       return holder;
     }
-    const { generation } = holder;
-    if (!rotates(ctx, client)) return { granted: { userId: record.userId, scope: record.scope, generation, refreshToken: undefined } };
+    const granted = { userId: record.userId, scope: record.scope, generation: holder.generation, clientId: client.clientId, familyId: record.familyId };
+    if (!rotates(ctx, client)) return { granted: { ...granted, refreshToken: undefined } };
     if (!refreshTokens.markRotated(tokenHash, now)) return invalidGrant('The refresh token was already exchanged.');
     const successor = startRefreshToken(deps, record.familyId, record, now);
-    return { granted: { userId: record.userId, scope: record.scope, generation, refreshToken: successor } };
+    return { granted: { ...granted, refreshToken: successor } };
   })();
   return respond(ctx, outcome);
 }
@@ -168,8 +173,8 @@ function startRefreshToken(
 
 async function respond(ctx: ServiceContext, outcome: Outcome): Promise<TokenResponse> {
   if ('refused' in outcome) throw outcome.refused;
-  const { userId, scope, generation, refreshToken } = outcome.granted;
-  const accessToken = await ctx.tokens.issue({ sub: userId, scope, generation }, ctx.config.accessTokenTtl);
+  const { userId, scope, generation, clientId, familyId, refreshToken } = outcome.granted;
+  const accessToken = await ctx.tokens.issue({ sub: userId, scope, generation, clientId, family: familyId ?? undefined }, ctx.config.accessTokenTtl);
   return {
     access_token: accessToken,
     ...(refreshToken === undefined ? {} : { refresh_token: refreshToken }),

@@ -26,6 +26,7 @@ export const errorCatalogue = {
   OAUTH_INVALID_CLIENT: { status: 401, message: 'Client authentication failed: unknown client or wrong client secret.' },
   OAUTH_INVALID_GRANT: { status: 400, message: 'The authorisation code or refresh token is invalid, expired, revoked or was issued to another client.' },
   OAUTH_GRANT_REUSED: { status: 400, message: 'The authorisation code or refresh token was already used; every token issued from it has been revoked.' },
+  OAUTH_UNAUTHORIZED_CLIENT: { status: 400, message: 'The token was issued to another client.' },
   OAUTH_UNSUPPORTED_GRANT_TYPE: { status: 400, message: 'Only the authorization_code and refresh_token grants are supported.' },
   OAUTH_UNSUPPORTED_RESPONSE_TYPE: { status: 400, message: 'Only response_type=code is supported.' },
   OAUTH_INVALID_SCOPE: { status: 400, message: 'The scope must name an existing account with "subdomain:<subdomain>".' },

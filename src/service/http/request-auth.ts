@@ -2,7 +2,8 @@
  * Bearer authentication for API routes: verifies the JWT, selects the account named by its
  * `subdomain:` scope, and loads the caller's role there (a member's, or admin for staff: see
  * auth/session-members.ts). A token issued before the account's or the user's last security change
- * (an older token generation) is refused with TOKEN_REVOKED. Routes read the result with
+ * (an older token generation), or whose grant was revoked (signed out: auth/token-revocation.ts), is
+ * refused with TOKEN_REVOKED. Routes read the result with
  * `caller(request)`. Routes marked `config: { public: true }` (OAuth pages, signed URLs) skip it.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -57,13 +58,15 @@ async function authenticate(header: string | undefined, tokens: AccessTokens, se
   const claims = await tokens.verify(credential);
   const subdomain = subdomainOf(claims.scope);
   if (subdomain === undefined) throw new ServiceError('TOKEN_INVALID', 'The token has no "subdomain:" scope selecting an account.');
-  const member = sessions.bySubdomain(subdomain, claims.sub);
-  if (member === undefined) {
+  const found = sessions.forToken(subdomain, claims.sub, claims);
+  if (found === undefined) {
     // Rare (a removed user, a deleted account): the second lookup only runs to say which.
     const why = sessions.hasAccount(subdomain) ? "The token's user is not a member of that account." : `No account with subdomain "${subdomain}".`;
     throw new ServiceError('TOKEN_INVALID', why);
   }
+  const { member, revoked } = found;
   if (isRetired(claims.generation, member.generation)) throw new ServiceError('TOKEN_REVOKED');
+  if (revoked) throw new ServiceError('TOKEN_REVOKED', 'The access token was revoked (its sign-in was ended); sign in again.');
   return member;
 }
 
