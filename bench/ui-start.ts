@@ -49,7 +49,7 @@ export async function benchUiStart(rounds = 3): Promise<UiStartBenchResult> {
       });
       try {
         appStartMs = Math.min(appStartMs, performance.now() - start);
-        await page.goto(app.url);
+        await page.goto(app.newLink());
         await page.locator('li[data-folder-id]').getByText('Up to date').waitFor({ timeout: 60_000 });
         usableMs = Math.min(usableMs, performance.now() - start);
       } finally {

@@ -41,7 +41,7 @@ function row(page: Page, name: string, says: string): Locator {
 }
 
 async function openActivity(h: HeadlessHarness, page: Page): Promise<void> {
-  await page.goto(h.app.url);
+  await page.goto(h.app.newLink());
   // By its address: in a narrow window the sidebar's links are behind the menu.
   await page.evaluate(() => (location.hash = '#/activity'));
   await page.getByRole('heading', { name: 'Activity' }).waitFor();

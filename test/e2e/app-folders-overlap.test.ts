@@ -18,7 +18,7 @@ describe('overlapping folders, against the headless app', { timeout: 180_000 }, 
     const design = join(dirname(h.folder), 'Design');
     for (const colorScheme of ['light', 'dark'] as const) {
       const page = await suite.browser().newPage({ colorScheme });
-      await page.goto(h.app.url);
+      await page.goto(h.app.newLink());
       await page.locator('li[data-folder-id]').getByTestId('folder-state').getByText('Up to date').waitFor({ timeout: 45_000 });
       await page.getByRole('link', { name: 'Settings' }).click();
       await page.getByText('Add a folder').click();

@@ -39,7 +39,7 @@ describe('not synced, in a designer’s words', { timeout: 180_000 }, () => {
 
     for (const colorScheme of ['light', 'dark'] as const) {
       const page = await suite.browser().newPage({ colorScheme });
-      await page.goto(h.app.url);
+      await page.goto(h.app.newLink());
       await page.evaluate(() => (location.hash = '#/not-synced'));
       const items = page.getByRole('listitem');
       const locked = items.filter({ hasText: 'locked.psd' });
@@ -79,7 +79,7 @@ describe('not synced, in a designer’s words', { timeout: 180_000 }, () => {
     }
     // In a narrow window too, each item keeps its words and its buttons.
     await suite.browser().newPage({ width: 800, height: 600 }).then(async (page) => {
-      await page.goto(h.app.url);
+      await page.goto(h.app.newLink());
       await page.evaluate(() => (location.hash = '#/not-synced'));
       await page.getByRole('button', { name: /^Show in folder logo\.png/ }).waitFor({ timeout: 15_000 });
       await capture(page, 'app-not-synced-words-narrow', 'not synced in plain words (800 × 600)');

@@ -48,7 +48,7 @@ describe('changing a folder’s place in the service, against the headless app',
 
     for (const colorScheme of ['light', 'dark'] as const) {
       const page = await suite.browser().newPage({ colorScheme });
-      await page.goto(h.app.url);
+      await page.goto(h.app.newLink());
       await page.locator('li[data-folder-id]').getByTestId('folder-state').getByText('Up to date').waitFor({ timeout: 45_000 });
       await page.getByRole('link', { name: 'Settings' }).click();
       await typePlace(page, h.folder, '/ReproB');

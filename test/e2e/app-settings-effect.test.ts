@@ -52,7 +52,7 @@ describe('settings take effect in the running app, against the headless app', { 
     const h = suite.harness();
     for (const colorScheme of ['light', 'dark'] as const) {
       const page = await suite.browser().newPage({ colorScheme });
-      await page.goto(h.app.url);
+      await page.goto(h.app.newLink());
       await page.getByRole('link', { name: 'Settings' }).click();
       await page.getByRole('heading', { name: 'On this computer' }).waitFor();
 

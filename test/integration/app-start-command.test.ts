@@ -3,7 +3,7 @@
  * library, ~/Asset Sync (here --folder), the UI's address printed with one line on why there is no
  * window; while it runs `status` and `conflicts` ask it; Ctrl+C stops everything and removes app.json.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli.js';
@@ -31,9 +31,18 @@ describe('asset-sync start (headless)', () => {
     expect(existsSync(join(stateDir, 'app.json'))).toBe(true);
     // Issue 15: never a link to a sign-in page that cannot work on its own.
     expect([...io.outLines, ...io.errLines].join('\n')).not.toContain('/authorize');
-    // The UI: the secret for a cookie, then the page.
+    // The UI: the link's secret for a cookie, once; `asset-sync open` makes another link.
     const exchange = await fetch(url, { redirect: 'manual' });
     expect(exchange.status).toBe(303);
+    expect((await fetch(url, { redirect: 'manual' })).status).toBe(403);
+    expect(readFileSync(join(stateDir, 'app.json'), 'utf8')).not.toContain(new URL(url).searchParams.get('secret'));
+    const opened = await cli(['open', '--state', stateDir, '--print']);
+    expect(opened.code, opened.err).toBe(0);
+    const next = opened.out.trim();
+    expect(next).toMatch(new RegExp(`^${new URL(url).origin.replace(/\./g, '\\.')}/\\?secret=[A-Za-z0-9_-]{43}$`));
+    expect(next).not.toBe(url);
+    expect((await fetch(next, { redirect: 'manual' })).status).toBe(303);
+    expect((await fetch(next, { redirect: 'manual' })).status).toBe(403);
     writeFileSync(join(folder, 'a.txt'), 'a');
     const status = await vi.waitFor(
       async () => {
@@ -58,5 +67,8 @@ describe('asset-sync start (headless)', () => {
     const after = JSON.parse((await cli(['status', '--state', stateDir, '--json'])).out);
     expect(after.app).toBeUndefined();
     expect(after.roots[0]).toMatchObject({ path: folder, syncedFiles: 1 });
+    const notRunning = await cli(['open', '--state', stateDir]);
+    expect(notRunning.code).toBe(1);
+    expect(notRunning.err).toContain('Asset Sync is not running in a browser for');
   });
 });

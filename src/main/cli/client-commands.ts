@@ -8,6 +8,7 @@ import { confirmDeletesCommand } from './confirm-deletes-command.js';
 import { conflictsCommand, resolveCommand } from './conflicts-command.js';
 import { loginCommand, logoutCommand } from './login-command.js';
 import { foldersCommand } from './folders-command.js';
+import { openCommand } from './open-command.js';
 
 export const CLIENT_COMMANDS: Readonly<Record<string, Command>> = {
   sync: { run: syncCommand, summary: 'sync local folders with the service (--once for one pass)' },
@@ -19,5 +20,6 @@ export const CLIENT_COMMANDS: Readonly<Record<string, Command>> = {
   login: { run: loginCommand, summary: 'sign in to a service through your browser' },
   logout: { run: logoutCommand, summary: 'forget the stored sign-in' },
   start: { run: startCommand, summary: 'run Asset Sync: the desktop app, or the same app in your browser' },
+  open: { run: openCommand, summary: "open the running app's window in your browser (a new one-time link)" },
   download: { run: downloadCommand, summary: 'download assets by id or search, as they are, through a preset or zipped' },
 };

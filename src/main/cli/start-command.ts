@@ -25,7 +25,8 @@ browser. With no account yet it uses the built-in local library and syncs ~/Asse
   --port N       the local library's port on 127.0.0.1 (default 7480; 0 picks a free one)
   --ui-port N    the browser UI's port on 127.0.0.1, kept for later starts (default: the one it
                  had last time, first ${DEFAULT_UI_PORT}; when that is taken, a free one this time)
-  --no-open      print the UI's address instead of opening a browser
+  --no-open      print a link to the UI instead of opening a browser (each link opens it once;
+                 \`asset-sync open\` makes another)
   --headless     do not try the desktop window`;
 
 /** What the desktop launcher answers; it is loaded lazily, and a build without it runs headless. */
@@ -93,10 +94,16 @@ export async function startCommand(args: string[], io: CommandIo): Promise<numbe
     throw error instanceof PortInUseError ? portInUseCliError(error) : error;
   });
   try {
-    io.out(`Asset Sync is running. Its window is at ${app.url}`);
     io.err(`No desktop window: ${desktop.reason}; the same app runs in your browser instead.`);
+    // The link opens the window once: printed only when this run does not open it itself.
     const opened = values['no-open'] !== true && (await openInBrowser(app.url));
-    io.err(opened ? 'Opened it in your browser. Press Ctrl+C to stop.' : 'Open that address in a browser on this machine. Press Ctrl+C to stop.');
+    if (opened) {
+      io.out(`Asset Sync is running. Its window is at ${app.origin}`);
+      io.err('Opened it in your browser; `asset-sync open` opens it in another. Press Ctrl+C to stop.');
+    } else {
+      io.out(`Asset Sync is running. Its window opens from ${app.url}`);
+      io.err('Open that link in a browser on this machine (it works once; `asset-sync open` makes another). Press Ctrl+C to stop.');
+    }
     await io.untilInterrupted();
     io.err('Stopping: finishing what is being written…');
   } finally {

@@ -1,6 +1,6 @@
 /**
- * `app.json` in the state directory: how the CLI finds the running app (its control server's address
- * and secret, and its pid). Written 0600 from its first byte (the secret is a key to the app), removed
+ * `app.json` in the state directory: how the CLI finds the running app (its control server's address,
+ * the CLI's key, and its pid). Written 0600 from its first byte (the key is a key to the app), removed
  * on exit; a file left by a crash is told apart by its pid and by the server not answering.
  */
 import { readFile, rm } from 'node:fs/promises';
@@ -12,7 +12,8 @@ export const APP_FILE = 'app.json';
 export interface AppFile {
   /** The control server's origin, `http://127.0.0.1:PORT` (no secret). */
   origin: string;
-  secret: string;
+  /** The CLI's bearer key (never a window link). */
+  cliKey: string;
   pid: number;
   startedAt: string;
 }
@@ -25,10 +26,10 @@ export async function writeAppFile(stateDir: string, file: AppFile): Promise<voi
   await writePrivateFile(appFilePath(stateDir), `${JSON.stringify(file, null, 2)}\n`);
 }
 
-export async function removeAppFile(stateDir: string, secret: string): Promise<void> {
+export async function removeAppFile(stateDir: string, cliKey: string): Promise<void> {
   // Only our own: another app started since (on the same state dir) keeps its file.
   const current = await readAppFile(stateDir);
-  if (current?.secret === secret) await rm(appFilePath(stateDir), { force: true });
+  if (current?.cliKey === cliKey) await rm(appFilePath(stateDir), { force: true });
 }
 
 export async function readAppFile(stateDir: string): Promise<AppFile | undefined> {
@@ -42,10 +43,10 @@ export async function readAppFile(stateDir: string): Promise<AppFile | undefined
     const value: unknown = JSON.parse(text);
     if (typeof value !== 'object' || value === null) return undefined;
     const record = value as Record<string, unknown>;
-    const { origin, secret, pid, startedAt } = record;
-    if (typeof origin !== 'string' || typeof secret !== 'string' || typeof pid !== 'number' || typeof startedAt !== 'string') return undefined;
+    const { origin, cliKey, pid, startedAt } = record;
+    if (typeof origin !== 'string' || typeof cliKey !== 'string' || typeof pid !== 'number' || typeof startedAt !== 'string') return undefined;
     if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(origin)) return undefined;
-    return { origin, secret, pid, startedAt };
+    return { origin, cliKey, pid, startedAt };
   } catch {
     return undefined;
   }

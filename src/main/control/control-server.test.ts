@@ -127,15 +127,18 @@ describe('the control server', () => {
     await server.close();
   });
 
-  /** The cookie the secret URL hands out. */
-  const login = async (): Promise<string> => {
-    const answer = await send(server.port, { path: `/?secret=${server.secret}` });
+  /** The secret a window link carries. */
+  const secretOf = (link: string): string => new URL(link).searchParams.get('secret') ?? '';
+
+  /** The cookie a window link hands out. */
+  const login = async (link = server.newLink()): Promise<string> => {
+    const answer = await send(server.port, { path: `/?secret=${secretOf(link)}` });
     expect(answer.status).toBe(303);
     expect(answer.headers.location).toBe('/');
     const cookie = answer.headers['set-cookie']?.[0] ?? '';
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Strict/);
-    expect(cookie).not.toContain(server.secret);
+    expect(cookie).not.toContain(secretOf(link));
     return cookie.split(';')[0] ?? '';
   };
 
@@ -197,20 +200,48 @@ describe('the control server', () => {
     expect(fake.calls).toEqual([]);
   });
 
-  it('accepts the secret as a bearer token (the CLI)', async () => {
+  it('opens the window once per link; a spent link opens nothing, and a link is never a bearer token', async () => {
     await start();
-    const answer = await send(server.port, { method: 'POST', path: '/api/getState', headers: { authorization: `Bearer ${server.secret}`, 'content-type': 'application/json' }, body: '{}' });
-    expect(answer.status).toBe(200);
+    const link = server.url;
+    const cookie = await login(link);
+    const again = await send(server.port, { path: `/?secret=${secretOf(link)}`, headers: { accept: 'text/html' } });
+    expect(again.status).toBe(403);
+    expect(again.headers['set-cookie']).toBeUndefined();
+    expect(again.body).toContain('asset-sync open');
+    // The browser that used it is already in: its reload just shows the window.
+    const reload = await send(server.port, { path: `/?secret=${secretOf(link)}`, headers: { cookie } });
+    expect([reload.status, reload.headers.location, reload.headers['set-cookie']]).toEqual([303, '/', undefined]);
+    for (const secret of [secretOf(link), secretOf(server.newLink())]) {
+      const asBearer = await send(server.port, { method: 'POST', path: '/api/getState', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body: '{}' });
+      expect(asBearer.status).toBe(401);
+    }
+    expect(fake.calls).toEqual([]);
+  });
+
+  it('lets the CLI in by its own key, which hands out window links and opens no window itself', async () => {
+    await start();
+    const bearer = { authorization: `Bearer ${server.cliKey}`, 'content-type': 'application/json' };
+    expect((await send(server.port, { method: 'POST', path: '/api/getState', headers: bearer, body: '{}' })).status).toBe(200);
+    const asked = await send(server.port, { method: 'POST', path: '/cli/window-link', headers: bearer, body: '{}' });
+    expect(asked.status).toBe(200);
+    const link = JSON.parse(asked.body).result.url as string;
+    expect(link).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${server.port}/\\?secret=[A-Za-z0-9_-]{43}$`));
+    await login(link);
+    expect((await send(server.port, { path: `/?secret=${server.cliKey}` })).status).toBe(403);
+    // A browser's session opens the window; it cannot mint links.
+    const cookie = await login();
+    const fromBrowser = await send(server.port, { method: 'POST', path: '/cli/window-link', headers: { cookie, 'content-type': 'application/json' }, body: '{}' });
+    expect(fromBrowser.status).toBe(403);
   });
 
   it('refuses a wrong Host header even with the secret (DNS rebinding)', async () => {
     await start();
     const cookie = await login();
     for (const host of ['evil.example:80', `evil.example:${server.port}`, `127.0.0.1:${server.port + 1}`, '127.0.0.1']) {
-      const answer = await send(server.port, { method: 'POST', path: '/api/pause', headers: { host, authorization: `Bearer ${server.secret}`, cookie, 'content-type': 'application/json' }, body: '{"span":"until-resumed"}' });
+      const answer = await send(server.port, { method: 'POST', path: '/api/pause', headers: { host, authorization: `Bearer ${server.cliKey}`, cookie, 'content-type': 'application/json' }, body: '{"span":"until-resumed"}' });
       expect(answer.status, host).toBe(421);
     }
-    expect((await send(server.port, { path: `/?secret=${server.secret}`, headers: { host: 'evil.example' } })).status).toBe(421);
+    expect((await send(server.port, { path: `/?secret=${secretOf(server.newLink())}`, headers: { host: 'evil.example' } })).status).toBe(421);
     expect(fake.calls).toEqual([]);
     // localhost by name is this server too.
     const local = await send(server.port, { method: 'POST', path: '/api/getState', headers: { host: `localhost:${server.port}`, cookie, 'content-type': 'application/json' }, body: '{}' });
@@ -303,11 +334,12 @@ describe('the control server', () => {
     await start();
     const cookie = await login();
     const browser = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+    const spent = secretOf(server.newLink());
     const asked = [
       { path: '/nope', headers: browser },
       { path: '/nope', headers: { ...browser, cookie } },
       { path: '/settings/general', headers: { ...browser, cookie } },
-      { path: `/nope?secret=${server.secret}`, headers: browser },
+      { path: `/nope?secret=${spent}`, headers: browser },
       { path: '/nope?secret=wrong', headers: browser },
       { path: '/nope.txt', headers: { ...browser, cookie } },
       { path: '/<script>alert(1)</script>?q="><img/src=x/onerror=alert(1)>', headers: { ...browser, cookie } },
@@ -324,10 +356,10 @@ describe('the control server', () => {
       expect(answer.body, path).not.toContain('<script');
       expect(answer.body, path).not.toContain('<img');
       expect(answer.body, path).not.toContain('nope');
-      expect(answer.body, path).not.toContain(server.secret);
+      expect(answer.body, path).not.toContain(spent);
     }
-    // With the secret, the page's link opens the window: the answer carries a session cookie.
-    const withSecret = await send(server.port, { path: `/nope?secret=${server.secret}`, headers: browser });
+    // With a good link, the page's link opens the window: the answer carries a session cookie.
+    const withSecret = await send(server.port, { path: `/nope?secret=${secretOf(server.newLink())}`, headers: browser });
     const session = withSecret.headers['set-cookie']?.[0]?.split(';')[0] ?? '';
     expect(session).toMatch(new RegExp(`^asset_sync_session_${server.port}=`));
     expect((await send(server.port, { path: '/', headers: { ...browser, cookie: session } })).body).toContain('<title>Asset Sync</title>');

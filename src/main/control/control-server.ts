@@ -2,14 +2,15 @@
  * The loopback control server: the headless app's window. It carries the one bridge
  * contract over HTTP so the same UI runs in any browser, and lets `asset-sync status`/`conflicts` ask
  * the running app. Protocol:
- *   GET  /?secret=S           the secret, once, for an HttpOnly SameSite=Strict session cookie; 303 to /
+ *   GET  /?secret=S           a window link, spent on use, for an HttpOnly SameSite=Strict session cookie; 303 to /
  *   GET  /…                   the built renderer (dist/renderer/), strict CSP; any other path a browser
  *                             asks for gets an HTML page (404 with a link to the start page), never JSON
  *   POST /api/<method>        a bridge command: JSON body in, `{ result }` or `{ error: {name,code,message} }` out
  *   PUT  /api/copy-in?…       one dropped file's bytes, streamed to disk (folderId, relDir, relPath, lastModified)
  *   GET  /api/events          server-sent events: every AppEvent as `data: <json>`, the state first
  *   GET  /conflict-preview/<id>/<mine|theirs>   a conflict's thumbnail, found by the app from the id alone
- * Bound to 127.0.0.1 only; request-guard.ts has the rules (Host, Origin, secret). Nothing is logged.
+ *   POST /cli/window-link     (the CLI key only) a new window link, for `asset-sync open`
+ * Bound to 127.0.0.1 only; request-guard.ts has the rules (Host, Origin, links, CLI key). Nothing is logged.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -32,8 +33,8 @@ export interface ControlServerOptions {
   staticDir?: string;
   /** 0 (default) picks a free port. */
   port?: number;
-  /** The secret to use (default: 32 random bytes). */
-  secret?: string;
+  /** The CLI's bearer key (default: 32 random bytes). */
+  cliKey?: string;
   /** Signs the session cookies (default: 32 random bytes, so sessions end with the server). */
   cookieKey?: string;
   /** How soon a browser's event stream tries again after it dropped (default 1 s). */
@@ -43,20 +44,28 @@ export interface ControlServerOptions {
 }
 
 export interface ControlServer {
-  /** The address to open: carries the secret (`http://127.0.0.1:PORT/?secret=…`). Never log it. */
+  /** A window link made at start (`http://127.0.0.1:PORT/?secret=…`): it opens the window once. Never log it. */
   readonly url: string;
-  /** The address without the secret. */
+  /** The address without a secret. */
   readonly origin: string;
   readonly port: number;
-  readonly secret: string;
+  /** The CLI's bearer key (app.json). Never log it. */
+  readonly cliKey: string;
+  /** A new one-time window link. */
+  newLink(): string;
   close(): Promise<void>;
 }
 
 const MAX_JSON_BYTES = 1024 * 1024;
+/** Where the CLI asks for a new window link. */
+export const CLI_WINDOW_LINK = '/cli/window-link';
+const OPEN_WITH_LINK = 'Open a window link of Asset Sync: the one it printed when it started, or a new one from "asset-sync open".';
+const USED_LINK = 'A window link opens Asset Sync once, and this one was already used (or is not one). Run "asset-sync open" on this computer for a new one.';
 
 const statusOf = (code: string): number => {
   if (code === 'INVALID_REQUEST' || code.startsWith('INVALID')) return 400;
   if (code === 'NOT_FOUND' || code === 'UNKNOWN_METHOD' || code.endsWith('_NOT_FOUND')) return 404;
+  if (code === 'FORBIDDEN') return 403;
   if (code === 'INTERNAL') return 500;
   return 409;
 };
@@ -201,11 +210,12 @@ async function dispatch(target: AppBridge, method: BridgeMethod, raw: unknown): 
 const isMethod = (name: string): name is BridgeMethod => (bridgeMethods as readonly string[]).includes(name);
 
 export async function startControlServer(options: ControlServerOptions): Promise<ControlServer> {
-  const secret = options.secret ?? newSecret();
+  const cliKey = options.cliKey ?? newSecret();
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   const streams = new Set<ServerResponse>();
   let port = 0;
-  const sessions = new Sessions(secret, options.cookieKey ?? newSecret(), () => port);
+  const sessions = new Sessions(cliKey, options.cookieKey ?? newSecret(), () => port);
+  const newLink = (): string => `http://127.0.0.1:${port}/?secret=${sessions.newLink()}`;
 
   const events = (request: IncomingMessage, response: ServerResponse): void => {
     response.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
@@ -261,25 +271,37 @@ export async function startControlServer(options: ControlServerOptions): Promise
       return;
     }
 
-    // The one unauthenticated step: the secret from the printed URL, traded for a session cookie.
+    // The one unauthenticated step: a window link, spent as it is traded for a session cookie.
     const offered = url.searchParams.get('secret');
     if (method === 'GET' && url.pathname === '/' && offered !== null) {
-      if (!sessions.matchesSecret(offered)) {
-        sendPage(response, 403, 'Wrong link', 'This link is not valid (any more). Use the address Asset Sync printed when it started.');
+      if (sessions.redeem(offered)) {
+        response.writeHead(303, { ...SECURITY_HEADERS, 'set-cookie': sessions.cookieHeader(), location: '/', 'cache-control': 'no-store' });
+      } else if (sessions.authorised(request)) {
+        // A spent link in a browser that is already in (a reload, the back button): just the window.
+        response.writeHead(303, { ...SECURITY_HEADERS, location: '/', 'cache-control': 'no-store' });
+      } else {
+        sendPage(response, 403, 'This link was used', USED_LINK);
         return;
       }
-      response.writeHead(303, { ...SECURITY_HEADERS, 'set-cookie': sessions.cookieHeader(), location: '/', 'cache-control': 'no-store' });
       response.end();
       return;
     }
 
     if (!sessions.authorised(request)) {
       request.resume();
-      if (!page) sendError(response, 401, { name: 'BridgeError', code: 'NOT_AUTHORISED', message: 'Open the address Asset Sync printed when it started (it carries the key).' });
-      else if (url.pathname === '/') sendPage(response, 401, 'Asset Sync', 'Open the address Asset Sync printed when it started: it carries the key to this window.');
-      // A wrong path with the right secret: the page says so, and its link opens the window.
-      else if (offered !== null && sessions.matchesSecret(offered)) sendNoSuchPage(response, { 'set-cookie': sessions.cookieHeader() });
+      if (!page) sendError(response, 401, { name: 'BridgeError', code: 'NOT_AUTHORISED', message: 'Open a window link of Asset Sync (run "asset-sync open" for one); the CLI uses the key in app.json.' });
+      else if (url.pathname === '/') sendPage(response, 401, 'Asset Sync', OPEN_WITH_LINK);
+      // A wrong path with a good link: the page says so, and its link opens the window.
+      else if (offered !== null && sessions.redeem(offered)) sendNoSuchPage(response, { 'set-cookie': sessions.cookieHeader() });
       else sendNoSuchPage(response);
+      return;
+    }
+
+    if (url.pathname === CLI_WINDOW_LINK && method === 'POST') {
+      request.resume();
+      // Only the CLI may ask: a browser's cookie opens this window, it does not hand out new keys to it.
+      if (!sessions.fromCli(request)) throw new BridgeError('FORBIDDEN', 'Only the asset-sync command on this computer may ask for a window link.');
+      sendJson(response, 200, { result: { url: newLink() } });
       return;
     }
 
@@ -348,10 +370,11 @@ export async function startControlServer(options: ControlServerOptions): Promise
   port = (server.address() as AddressInfo).port;
   const origin = `http://127.0.0.1:${port}`;
   return {
-    url: `${origin}/?secret=${secret}`,
+    url: newLink(),
     origin,
     port,
-    secret,
+    cliKey,
+    newLink,
     async close() {
       for (const stream of streams) stream.end();
       server.closeAllConnections();

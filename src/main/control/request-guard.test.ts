@@ -15,7 +15,7 @@ describe('session cookies', () => {
   const port = 7470;
   const cookieOf = (sessions: Sessions): string => `${sessionCookieName(port)}=${sessions.open()}`;
 
-  it('let a browser back in after a restart that keeps the cookie key, though the secret is new', () => {
+  it('let a browser back in after a restart that keeps the cookie key, though the keys are new', () => {
     const before = new Sessions(newSecret(), cookieKey, () => port);
     const after = new Sessions(newSecret(), cookieKey, () => port);
     expect(after.authorised(withCookie(cookieOf(before)))).toBe(true);
@@ -47,5 +47,26 @@ describe('session cookies', () => {
   it('are HttpOnly, SameSite=Strict, named for the port and kept for the session lifetime', () => {
     const header = new Sessions(newSecret(), cookieKey, () => port).cookieHeader();
     expect(header).toMatch(new RegExp(`^asset_sync_session_${port}=\\d+\\.[A-Za-z0-9_-]{24}\\.[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${SESSION_DAYS * 24 * 3600}$`));
+  });
+});
+
+describe('window links', () => {
+  const sessions = (): Sessions => new Sessions(newSecret(), newSecret(), () => 7470);
+
+  it('each open the window once', () => {
+    const guard = sessions();
+    const [first, second] = [guard.newLink(), guard.newLink()];
+    expect(guard.redeem(second)).toBe(true);
+    expect(guard.redeem(second)).toBe(false);
+    expect(guard.redeem(first)).toBe(true);
+    expect(guard.redeem(first)).toBe(false);
+    expect(guard.redeem('made-up')).toBe(false);
+  });
+
+  it('are kept sixteen at most, the oldest forgotten first', () => {
+    const guard = sessions();
+    const links = Array.from({ length: 17 }, () => guard.newLink());
+    expect(guard.redeem(links[0] ?? '')).toBe(false);
+    expect(links.slice(1).every((link) => guard.redeem(link))).toBe(true);
   });
 });

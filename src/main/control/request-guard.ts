@@ -4,21 +4,26 @@
  * - the Host header must name this server (`127.0.0.1:PORT` or `localhost:PORT`): a rebound name fails;
  * - a request that carries an Origin (or `Sec-Fetch-Site: cross-site`) not of this server is refused,
  *   and no CORS header is ever sent, so other pages can neither read answers nor preflight writes;
- * - every API request proves it knows the secret: the session cookie the secret was exchanged for
- *   (HttpOnly, SameSite=Strict), or `Authorization: Bearer <secret>` (the CLI).
- * The secret is new at every start (the printed URL is a key for this run only); a session cookie is
- * signed with the cookie key, which the state dir keeps across starts (ui-address.ts), so an open tab
- * or a bookmark gets back in when the app starts again, for SESSION_DAYS after the secret was shown.
+ * - every API request proves who it is: a browser by the session cookie a window link was exchanged
+ *   for (HttpOnly, SameSite=Strict), the CLI by `Authorization: Bearer <CLI key>`.
+ * Two credentials, kept apart. A window link (`/?secret=…`) opens the window once: its secret is spent
+ * when exchanged for the cookie, and is never a bearer token, so a link left in a terminal, a history or
+ * a screenshot opens nothing afterwards. The CLI key never leaves app.json (0600 in the state dir) and
+ * never opens a window. New links are made on demand (`asset-sync open`). A session cookie is signed
+ * with the cookie key, which the state dir keeps across starts (ui-address.ts), so an open tab or a
+ * bookmark gets back in when the app starts again, for SESSION_DAYS after its link was used.
  * Secrets are compared in constant time and never logged or echoed.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
-/** How long a browser stays let in after it showed the secret, across restarts of the app. */
+/** How long a browser stays let in after it used a window link, across restarts of the app. */
 export const SESSION_DAYS = 30;
 const SESSION_SECONDS = SESSION_DAYS * 24 * 3600;
 /** A cookie dated this far ahead of the clock is not one this app made. */
 const CLOCK_SKEW_SECONDS = 300;
+/** Unused window links kept at most; making one more forgets the oldest. */
+const OPEN_LINKS = 16;
 
 /**
  * The session cookie's name carries the port: cookies are shared by every port of 127.0.0.1, and two
@@ -83,33 +88,54 @@ export function bearerToken(request: IncomingMessage): string | undefined {
 }
 
 /**
- * The server's sessions: the secret, and the cookies it was exchanged for. A cookie is
- * `<issued seconds>.<random>.<HMAC-SHA256 of both under the cookie key>`, checked without any list, so
- * it stays good across restarts that keep the cookie key, until it is SESSION_DAYS old.
+ * The server's sessions: the unused window links, the CLI key, and the cookies links were exchanged
+ * for. A cookie is `<issued seconds>.<random>.<HMAC-SHA256 of both under the cookie key>`, checked
+ * without any list, so it stays good across restarts that keep the cookie key, until it is SESSION_DAYS old.
  */
 export class Sessions {
+  /** Unused window-link secrets, oldest first. */
+  private readonly links: string[] = [];
+
   constructor(
-    private readonly secret: string,
+    private readonly cliKey: string,
     private readonly cookieKey: string,
     /** The server's port, known once it listens (the cookie's name carries it). */
     private readonly port: () => number,
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** A new session cookie for a browser that showed the secret. */
+  /** A new one-time window-link secret. */
+  newLink(): string {
+    const secret = newSecret();
+    this.links.push(secret);
+    if (this.links.length > OPEN_LINKS) this.links.shift();
+    return secret;
+  }
+
+  /** Spends a window link: true once for each secret `newLink` made, false ever after. */
+  redeem(given: string): boolean {
+    // Every link is compared, so the time taken says nothing about which (or whether one) matched.
+    const index = this.links.reduce((found, secret, at) => (sameSecret(given, secret) ? at : found), -1);
+    if (index < 0) return false;
+    this.links.splice(index, 1);
+    return true;
+  }
+
+  /** A new session cookie for a browser that used a window link. */
   open(): string {
     const claim = `${Math.floor(this.now() / 1000)}.${randomBytes(18).toString('base64url')}`;
     return `${claim}.${this.sign(claim)}`;
   }
 
-  matchesSecret(given: string): boolean {
-    return sameSecret(given, this.secret);
+  /** Whether the request carries the CLI key as its bearer token. */
+  fromCli(request: IncomingMessage): boolean {
+    const bearer = bearerToken(request);
+    return bearer !== undefined && sameSecret(bearer, this.cliKey);
   }
 
-  /** Whether the request carries a live session cookie or the secret as a bearer token. */
+  /** Whether the request carries a live session cookie or the CLI key. */
   authorised(request: IncomingMessage): boolean {
-    const bearer = bearerToken(request);
-    if (bearer !== undefined) return sameSecret(bearer, this.secret);
+    if (bearerToken(request) !== undefined) return this.fromCli(request);
     const cookie = cookieValue(request, sessionCookieName(this.port()));
     return cookie !== undefined && this.validCookie(cookie);
   }

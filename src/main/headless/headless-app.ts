@@ -57,9 +57,11 @@ export interface HeadlessAppOptions {
 }
 
 export interface HeadlessApp {
-  /** The UI's address, carrying the one secret (`http://127.0.0.1:PORT/?secret=…`): never log it. */
+  /** A window link made at start (`http://127.0.0.1:PORT/?secret=…`): it opens the UI once. Never log it. */
   url: string;
-  /** The address without the secret. */
+  /** A new one-time window link. */
+  newLink(): string;
+  /** The address without a secret. */
   origin: string;
   controller: AppController;
   /** The embedded service, once the local library is in use (tests stop and restart it). */
@@ -194,7 +196,7 @@ export async function startHeadlessApp(options: HeadlessAppOptions): Promise<Hea
     if (ui.homeTaken !== undefined) {
       options.notice?.(`The window's usual port ${ui.homeTaken} is in use (another Asset Sync, or another program), so this time it is at ${ui.server.origin}: tabs open at the usual address will not find it. Start with --ui-port N to choose the port.`);
     }
-    await writeAppFile(options.stateDir, { origin: server.origin, secret: server.secret, pid: process.pid, startedAt: new Date().toISOString() });
+    await writeAppFile(options.stateDir, { origin: server.origin, cliKey: server.cliKey, pid: process.pid, startedAt: new Date().toISOString() });
   } catch (error) {
     await server?.close();
     await controller.close();
@@ -211,6 +213,7 @@ export async function startHeadlessApp(options: HeadlessAppOptions): Promise<Hea
   let closing: Promise<void> | undefined;
   return {
     url: control.url,
+    newLink: () => control.newLink(),
     origin: control.origin,
     controller,
     service: () => library.running(),
@@ -222,7 +225,7 @@ export async function startHeadlessApp(options: HeadlessAppOptions): Promise<Hea
     close() {
       closing ??= (async () => {
         unsubscribe();
-        await removeAppFile(options.stateDir, control.secret).catch(() => undefined);
+        await removeAppFile(options.stateDir, control.cliKey).catch(() => undefined);
         await control.close();
         await controller.close();
       })();

@@ -35,10 +35,11 @@ async function stop(ui: UiServer): Promise<void> {
 }
 
 
-/** The session cookie the printed URL hands out, as `name=value`. */
+/** The session cookie the printed window link hands out, as `name=value`. */
 function login(ui: UiServer): Promise<string> {
+  const link = new URL(ui.server.url);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port: ui.server.port, path: `/?secret=${ui.server.secret}`, headers: { host: `127.0.0.1:${ui.server.port}` } }, (res) => {
+    const req = httpRequest({ host: '127.0.0.1', port: ui.server.port, path: `${link.pathname}${link.search}`, headers: { host: `127.0.0.1:${ui.server.port}` } }, (res) => {
       res.resume();
       resolve(res.headers['set-cookie']?.[0]?.split(';')[0] ?? '');
     });
@@ -69,14 +70,17 @@ describe('the browser UI address', () => {
     const cookie = await login(first);
     expect(await statusWith(first, cookie)).toBe(200);
     expect(statSync(join(stateDir, 'ui.json')).mode & 0o777).toBe(0o600);
-    expect(readFileSync(join(stateDir, 'ui.json'), 'utf8')).not.toContain(first.server.secret);
+    const kept = readFileSync(join(stateDir, 'ui.json'), 'utf8');
+    expect(kept).not.toContain(first.server.cliKey);
+    expect(kept).not.toContain(new URL(first.server.url).searchParams.get('secret'));
     await stop(first);
 
     const second = await start(stateDir);
     expect(second.server.origin).toBe(first.server.origin);
     expect(second.homeTaken).toBeUndefined();
-    // A new secret every start (the printed URL is for this run), the old tab's cookie still good.
-    expect(second.server.secret).not.toBe(first.server.secret);
+    // New keys every start (the printed link is for this run), the old tab's cookie still good.
+    expect(second.server.cliKey).not.toBe(first.server.cliKey);
+    expect(second.server.url).not.toBe(first.server.url);
     expect(await statusWith(second, cookie)).toBe(200);
   });
 

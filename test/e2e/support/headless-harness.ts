@@ -81,7 +81,7 @@ export async function startHeadlessHarness({ fileManager = true, ...options }: H
     opened,
     async open(browser, view) {
       const page = await browser.newPage();
-      await page.goto(app.url);
+      await page.goto(app.newLink());
       if (view !== undefined) await page.evaluate((name) => (location.hash = `#/${name}`), view);
       return page;
     },
