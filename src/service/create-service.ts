@@ -119,6 +119,8 @@ export interface ServiceDeps {
   renderTransformation?: RenderTransformation;
   /** Where row ids come from (default: the clock and crypto randomness); the simulation's are seeded. */
   ids?: IdSource;
+  /** Told every SQL statement run, as SQLite expands it (tests count the statements each file costs). */
+  onStatement?: (sql: string) => void;
 }
 
 export async function startService(config: ServiceConfig, deps: ServiceDeps = {}): Promise<RunningService> {
@@ -133,7 +135,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     const databaseFile = join(config.dataDir, DATABASE_FILE);
     // 0600 before SQLite opens it: its -wal and -shm files take the database file's mode.
     createPrivateFile(databaseFile);
-    db = openDatabase(databaseFile);
+    db = openDatabase(databaseFile, deps.onStatement === undefined ? {} : { onStatement: deps.onStatement });
   } catch (error) {
     lock.release();
     throw error;

@@ -22,6 +22,8 @@ export interface CountingProxy {
   partBytes: number;
   /** Requests of any kind forwarded since the proxy started (not reset): a client's sign of life. */
   requests: number;
+  /** Requests forwarded since the proxy started, by method and first path segment (`PUT /upload-parts`). */
+  routes: Map<string, number>;
   /** Part PUTs begun since the last reset that the service answered 200. */
   partsAnswered: number;
   /** Body bytes of those answered part PUTs (a part retried after a transport error counts once). */
@@ -40,6 +42,8 @@ export async function startCountingProxy(): Promise<CountingProxy> {
   let generation = 0;
   const forward = (incoming: IncomingMessage, outgoing: ServerResponse): void => {
     proxy.requests++;
+    const route = `${incoming.method ?? '?'} /${(incoming.url ?? '/').split(/[/?]/)[1] ?? ''}`;
+    proxy.routes.set(route, (proxy.routes.get(route) ?? 0) + 1);
     const mine = generation;
     const current = (): boolean => mine === generation;
     const target = new URL(incoming.url ?? '/', proxy.target);
@@ -88,6 +92,7 @@ export async function startCountingProxy(): Promise<CountingProxy> {
     target: '',
     partBytes: 0,
     requests: 0,
+    routes: new Map(),
     partsAnswered: 0,
     answeredPartBytes: 0,
     holdParts: undefined,

@@ -3,13 +3,14 @@
  * the same createEngine the CLI uses, with a short stability window so tests do not wait long.
  * `assets()` lists what the service holds (STAGED and LIVE) with their folder paths, to check by API.
  */
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createApiClient, staticTokenProvider, type ApiClient, type AssetApi } from '../../src/main/api/index.js';
 import { NodeFileSystem, createFreedesktopTrash, systemClock, type FileSystem } from '../../src/main/local/index.js';
 import { createEngine, type Engine, type EngineDeps, type OnceResult } from '../../src/main/engine/index.js';
 import type { StateDb } from '../../src/main/db/open-state-db.js';
-import { openStateFile } from '../../src/main/store/state-dir.js';
+import { openStateFile, stateFile } from '../../src/main/store/state-dir.js';
+import { openStateDb } from '../../src/main/db/open-state-db.js';
 import { afterAll, beforeAll } from 'vitest';
 import { startTestService, type TestService } from './test-service.js';
 import type { FieldOption } from '../../src/shared/api/resources.js';
@@ -56,6 +57,8 @@ export interface SyncHarnessOptions {
   stableMs?: number;
   /** The engine's file system (default: the real disk), e.g. one that injects errors. */
   fs?: FileSystem;
+  /** Told every statement the engine's state database runs (per-file cost budgets). */
+  onStatement?: (sql: string) => void;
 }
 
 export async function startSyncHarness(service: TestService, options: SyncHarnessOptions = {}): Promise<SyncHarness> {
@@ -63,7 +66,7 @@ export async function startSyncHarness(service: TestService, options: SyncHarnes
   const stateDir = options.stateDir ?? tempDir('asset-sync-state-');
   const api = createApiClient({ server: service.url, tokens: staticTokenProvider(await service.token()) });
   const trashHome = join(stateDir, 'trash-home');
-  const db = openStateFile(stateDir);
+  const db = options.onStatement === undefined ? openStateFile(stateDir) : openCountedStateFile(stateDir, options.onStatement);
   const engine = createEngine(
     { stateDir, server: service.url, stableMs: options.stableMs ?? 40, ...(options.remote === undefined ? {} : { remote: options.remote }) },
     { api: options.wrapApi?.(api) ?? api, fs: options.fs ?? new NodeFileSystem(), clock: systemClock, trash: createFreedesktopTrash({ dataHome: trashHome }), openDb: () => db, ...options.progress },
@@ -143,4 +146,9 @@ export function serviceForBlock(): { readonly service: TestService; readonly har
     },
     harnesses,
   };
+}
+
+function openCountedStateFile(stateDir: string, onStatement: (sql: string) => void): StateDb {
+  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  return openStateDb(stateFile(stateDir), { onStatement });
 }

@@ -9,10 +9,16 @@ import { sqliteOptions } from '../../platform/sqlite-binding.js';
 
 export type StateDb = Database.Database;
 
+export interface StateDbOptions {
+  /** Told every statement run, as SQLite expands it (tests count the statements each file costs). */
+  onStatement?: (sql: string) => void;
+}
+
 /** `file` is a path, or a serialized database to open in memory (the simulation's crash images). */
-export function openStateDb(file: string | Buffer): StateDb {
+export function openStateDb(file: string | Buffer, options: StateDbOptions = {}): StateDb {
+  const { onStatement } = options;
   // Node's build, or Electron's in the desktop app (sqlite-binding.ts).
-  const db = new Database(file, sqliteOptions());
+  const db = new Database(file, { ...sqliteOptions(), ...(onStatement === undefined ? {} : { verbose: (sql: unknown) => onStatement(String(sql)) }) });
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');

@@ -12,6 +12,7 @@
  */
 import { closeSync, fsyncSync, openSync } from 'node:fs';
 import { syncAll, withDescriptor } from '../io/descriptor-calls.js';
+import { ioMeter } from '../io/io-meter.js';
 
 export type SyncDirectory = (dir: string) => Promise<void>;
 export type SyncDirectoryNow = (dir: string) => void;
@@ -74,6 +75,7 @@ export function fsyncDirectory(dir: string): Promise<void> {
 
 /** open + fsync + close of a directory, blocking. */
 export function fsyncDirectorySync(dir: string): void {
+  ioMeter.syncs++;
   const fd = openSync(dir, 'r');
   try {
     fsyncSync(fd);

@@ -18,9 +18,15 @@ export type Db = Database.Database;
 /** Pages in the write-ahead log before a commit checkpoints it (SQLite's default is 1,000). */
 export const WAL_CHECKPOINT_PAGES = 4000;
 
-export function openDatabase(file: string): Db {
+export interface DatabaseOptions {
+  /** Told every statement run, as SQLite expands it (tests count the statements each file costs). */
+  onStatement?: (sql: string) => void;
+}
+
+export function openDatabase(file: string, options: DatabaseOptions = {}): Db {
+  const { onStatement } = options;
   // Node's build, or Electron's in the desktop app (sqlite-binding.ts).
-  const db = new Database(file, sqliteOptions());
+  const db = new Database(file, { ...sqliteOptions(), ...(onStatement === undefined ? {} : { verbose: (sql: unknown) => onStatement(String(sql)) }) });
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');

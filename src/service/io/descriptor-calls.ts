@@ -12,7 +12,8 @@
  *
  * Must never: leak a descriptor — `withDescriptor` closes it whatever happened.
  */
-import { close, closeSync, fdatasync, fsync, open, openSync, read, writev } from 'node:fs';
+import { close, closeSync, constants, fdatasync, fsync, open, openSync, read, writev } from 'node:fs';
+import { ioMeter } from './io-meter.js';
 
 /** Opens an existing `path`, runs `use` with the descriptor, and closes it whatever happened. */
 export async function withDescriptor<T>(path: string, flags: string | number, use: (fd: number) => Promise<T>): Promise<T> {
@@ -36,6 +37,8 @@ export async function withCreatedDescriptor<T>(path: string, flags: number, mode
       else reject(error);
     });
   });
+  // A descriptor opened with O_DSYNC makes its writes durable: its one write is counted as a sync.
+  if ((flags & constants.O_DSYNC) !== 0) ioMeter.syncs++;
   try {
     return await use(fd);
   } finally {
@@ -57,8 +60,12 @@ export async function withCreatedDescriptor<T>(path: string, flags: number, mode
 export function writevAt(fd: number, buffers: Buffer[], position: number): Promise<number> {
   return new Promise((resolve, reject) => {
     writev(fd, buffers, position, (error, written) => {
-      if (error === null) resolve(written);
-      else reject(error);
+      if (error === null) {
+        ioMeter.bytesWritten += written;
+        resolve(written);
+      } else {
+        reject(error);
+      }
     });
   });
 }
@@ -74,6 +81,7 @@ export function readAt(fd: number, buffer: Buffer, position: number): Promise<nu
 }
 
 export function syncData(fd: number): Promise<void> {
+  ioMeter.syncs++;
   return new Promise((resolve, reject) => {
     fdatasync(fd, (error) => {
       if (error === null) resolve();
@@ -83,6 +91,7 @@ export function syncData(fd: number): Promise<void> {
 }
 
 export function syncAll(fd: number): Promise<void> {
+  ioMeter.syncs++;
   return new Promise((resolve, reject) => {
     fsync(fd, (error) => {
       if (error === null) resolve();
