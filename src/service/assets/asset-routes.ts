@@ -4,7 +4,6 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { ScopedAccount } from '../groups/folder-scope.js';
-import { requireFolderWrites } from '../groups/folder-writes.js';
 import { z } from 'zod';
 import { nameProblem } from '../../shared/api/remote-path.js';
 import type { ServiceContext } from '../context.js';
@@ -55,7 +54,7 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ServiceContext, d
     requireAction(who.role, 'ASSET', 'EDIT');
     const body = parseBody(request, patchBody);
     const values = body.metadata === undefined ? {} : validateValues(ctx.db, ctx.fields, who.accountId, body.metadata.values);
-    requireFolderWrites(ctx.folderScopes, who, Object.entries(values).map(([fieldId, list]) => ({ fieldId, operation: 'REPLACE', values: list })));
+    ctx.folderPolicy.requireFolderValues(who, Object.entries(values).map(([fieldId, list]) => ({ fieldId, operation: 'REPLACE', values: list })));
     let filename: string | undefined;
     if (body.filename !== undefined) {
       filename = body.filename.normalize('NFC');

@@ -17,7 +17,6 @@ import type { AssetsRepo } from '../assets/assets-repo.js';
 import type { BlobStore } from '../blobs/blob-store.js';
 import type { UploadService } from '../uploads/upload-service.js';
 import { refuseV1Criterion, resolveSelector, selectedItems, selectorSchema, type SelectByCriterion, type SelectedInput } from './asset-selector.js';
-import { requireFolderWrites } from '../groups/folder-writes.js';
 import { applyUpdate, resolveUpdates, valueUpdateSchema, type ResolvedUpdate } from './metadata-edit.js';
 import { transition } from './lifecycle-transition.js';
 
@@ -104,7 +103,7 @@ export function registerBatchJobs(app: FastifyInstance, ctx: ServiceContext, run
     authorize: (caller) => requireAction(caller.role, 'ASSET', 'EDIT'),
     prepare: (caller, body) => {
       const action = resolveUpdates(ctx, caller.accountId, body.metadataFieldValueUpdates);
-      requireFolderWrites(ctx.folderScopes, caller, action);
+      ctx.folderPolicy.requireFolderValues(caller, action);
       return { assetIds: select(caller, body.selector), action };
     },
   });

@@ -201,7 +201,7 @@ export class UploadService {
   private uploaderOf(upload: UploadRow): Caller | undefined {
     const member = this.deps.ctx.sessions.byAccount(upload.account_id, upload.created_by);
     if (member === undefined || !may(member.role, 'ASSET', 'UPLOAD')) return undefined;
-    return callerOf(member, this.deps.ctx.folderScopes);
+    return callerOf(member, this.deps.ctx.folderPolicy);
   }
 
   /**
