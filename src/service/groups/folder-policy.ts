@@ -15,7 +15,7 @@
  *   where an admin put them), and a move's new parent must be inside it too: nothing enters or leaves
  *   a scope through a limited caller.
  * - They aim guest links, portals and shares only at folders and assets inside their scope; a share
- *   shows visitors only what its creator reaches.
+ *   shows visitors only what its creator reaches. Groups list only the folders they see.
  * - An asset in no folder is outside every limit.
  *
  * Something the caller cannot see answers 404 exactly like an id of another account; something they
@@ -60,6 +60,8 @@ export interface FolderPolicy {
   /** A rename, reorder or move of `row` to `nextParentId`. */
   requireChange(who: ScopedAccount, row: OptionRow, nextParentId: string | null): void;
   requireDelete(who: ScopedAccount, row: OptionRow): void;
+  /** The folders of a list (a group's) the caller may see, in their order. */
+  visibleFolderIds(who: ScopedAccount, folderIds: readonly string[]): string[];
   /** A guest link or portal aimed at a folder: 404 when the caller cannot see it, 403 outside their scope. */
   requireFolderTarget(who: ScopedAccount, folderId: string, what: string): void;
   /** Writes of Folders values on assets: only among folders inside the scope, never removing any. */
@@ -159,6 +161,10 @@ export function folderPolicy(db: Db, options: FieldOptionsRepo, sessions: Sessio
       if (scope === undefined) return;
       if (!sees(scope, row.id)) throw notFound('field option', row.id);
       if (!contains(scope, row.parent_id)) throw outOfScope(`Your groups give you ${nameOf(row)} itself: only an admin can delete it.`);
+    },
+    visibleFolderIds(who, folderIds) {
+      const scope = who.folders;
+      return scope === null ? [...folderIds] : folderIds.filter((id) => sees(scope, id));
     },
     requireFolderTarget(who, folderId, what) {
       const scope = who.folders;

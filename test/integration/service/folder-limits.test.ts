@@ -64,6 +64,7 @@ describe('folder limits on every route', () => {
   const area: Record<Where, string> = { in: '', out: '' };
   const comment: Record<Where, string> = { in: '', out: '' };
   let mixed: string;
+  let bothGroup: string;
   /** Everything out of the limited member's reach: their answers must name none of it. */
   const hidden = new Set<string>();
   let fresh = 0;
@@ -321,6 +322,10 @@ describe('folder limits on every route', () => {
     },
     'POST /guest-uploads': { kind: 'the folder a guest link uploads into', act: 'change', request: (where) => ({ path: '/guest-uploads', body: { name: unique('Drop'), folderId: folder[where] } }) },
 
+    // Groups name folders: shown to every member, a limited one sees only the folders they may see.
+    'GET /groups': { kind: "groups, one of them given /HRsecret", act: 'list', request: () => ({ path: '/groups' }) },
+    'GET /groups/:id': { kind: 'a group given /Team and /HRsecret', act: 'list', request: () => ({ path: `/groups/${bothGroup}` }), roles: { other: 404 } },
+
     // Admin-only reads that name assets.
     'POST /asset-download-event-searches': {
       kind: 'download events',
@@ -377,9 +382,7 @@ describe('folder limits on every route', () => {
     'GET /asset-metadata-suggestion-batch-jobs/:id': 'its creator only',
     'POST /asset-staging-workflow-transition-batch-jobs': 'the V1 path: 400 for every body, before anything is read',
     'GET /asset-staging-workflow-transition-batch-jobs/:id': 'the V1 path: 400 for every id',
-    'GET /groups': "the account's groups and their folder ids (not names or contents), shown to every member; admins change them",
     'POST /groups': 'admins only',
-    'GET /groups/:id': 'as GET /groups',
     'PATCH /groups/:id': 'admins only',
     'DELETE /groups/:id': 'admins only',
     'GET /users/:id': 'people, not folders or assets',
@@ -535,8 +538,9 @@ describe('folder limits on every route', () => {
       comment[where] = hide(where, (await asAdmin('POST', `/assets/${asset[where]}/comments`, { text: 'kept' })).result.id);
     }
     mixed = await freshCollection();
-    // The limited member's group gives them /Team.
+    // The limited member's group gives them /Team; another, without them, both folders.
     await asAdmin('POST', '/groups', { name: 'Team only', memberIds: [userIds.limited], folderIds: [folder.in] });
+    bothGroup = (await asAdmin('POST', '/groups', { name: 'Both', folderIds: [folder.in, folder.out] })).result.id;
   }, 60_000);
   afterAll(async () => {
     await service.dispose();
