@@ -63,7 +63,8 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ServiceContext, d
       if (row.current_file_id === null) throw new ServiceError('INVALID_BODY', 'The asset has no file to rename yet.');
     }
     ctx.db.transaction(() => {
-      for (const [fieldId, list] of Object.entries(values)) assets.setValues(row.id, fieldId, list);
+      const current = assets.values(row.id);
+      for (const [fieldId, list] of Object.entries(values)) assets.setValues(row.id, fieldId, ctx.folderPolicy.valuesAfter(who, fieldId, current[fieldId] ?? [], list));
       if (filename !== undefined && row.current_file_id !== null) assets.renameFile(row.current_file_id, filename);
       // An empty PATCH changes nothing, so it must not look like a change to clients polling dateLastModified.
       if (Object.keys(values).length > 0 || filename !== undefined) assets.touch(row.id, ctx.nowIso());

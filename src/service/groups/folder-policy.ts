@@ -16,7 +16,8 @@
  *   a scope through a limited caller.
  * - They aim guest links, portals and shares only at folders and assets inside their scope; a share
  *   shows visitors only what its creator reaches. Groups list only the folders they see.
- * - An asset in no folder is outside every limit.
+ * - An asset in no folder is outside every limit. An asset also filed in a folder out of their reach
+ *   stays filed there whatever they write; a folder they cannot see is unknown to them by name too.
  *
  * Something the caller cannot see answers 404 exactly like an id of another account; something they
  * see but may not change answers 403 FOLDER_OUT_OF_SCOPE with what to do instead.
@@ -66,6 +67,8 @@ export interface FolderPolicy {
   requireFolderTarget(who: ScopedAccount, folderId: string, what: string): void;
   /** Writes of Folders values on assets: only among folders inside the scope, never removing any. */
   requireFolderValues(who: ScopedAccount, writes: readonly FolderWrite[]): void;
+  /** An asset's values of a field once the caller writes `next` over `current`: folders out of their reach stay. */
+  valuesAfter(who: ScopedAccount, fieldId: string, current: readonly string[], next: readonly string[]): string[];
   /** The ids (in their order) of assets the caller reaches; ids of other accounts or gone assets are kept out only when limited. */
   visibleAssetIds(who: ScopedAccount, assetIds: readonly string[]): string[];
 }
@@ -189,6 +192,11 @@ export function folderPolicy(db: Db, options: FieldOptionsRepo, sessions: Sessio
         const shown = sees(scope, outside) ? options.get(who.accountId, outside) : undefined;
         throw outOfScope(`${shown === undefined ? 'A folder you chose' : `The folder ${nameOf(shown)}`} is outside the folders your groups give you; choose one of yours.`);
       }
+    },
+    valuesAfter(who, fieldId, current, next) {
+      const scope = limitOn(who, fieldId);
+      if (scope === undefined) return [...next];
+      return [...new Set([...next, ...current.filter((folderId) => !scopes.contains(scope, folderId))])];
     },
     visibleAssetIds(who, assetIds) {
       if (who.folders === null) return [...assetIds];

@@ -665,6 +665,23 @@ describe('folder limits on every route', () => {
       expect((await call('anonymous', 'GET', `/public/collection-shares/${share.body.result.id}/assets/${asset.out}/content`)).status).toBe(404);
     });
 
+    it('keeps an asset filed out of reach there, whatever a limited member writes, and does not confirm a hidden folder by name', async () => {
+      const both = await freshAsset('in');
+      await asAdmin('PATCH', `/assets/${both}`, { metadata: { values: { [foldersField]: [folder.in, folder.out] } } });
+      const elsewhere = freshFolder('in');
+      const patched = await call('limited', 'PATCH', `/assets/${both}`, { metadata: { values: { [foldersField]: [elsewhere] } } });
+      expect(patched.status, patched.text).toBe(200);
+      const edit = (values: string[], type = 'BY_IDS') => ({ selector: { type: 'BY_IDS', assetIds: [both] }, metadataFieldValueUpdates: [{ fieldId: foldersField, type, values, operation: 'REPLACE' }] });
+      const replaced = await call('limited', 'POST', '/asset-metadata-edit-batch-jobs', edit([folder.in]));
+      expect(Object.keys((await finishedJob(service, '/asset-metadata-edit-batch-jobs', replaced.body.result.id, tokens.limited)).successes)).toEqual([both]);
+      expect((await service.api('GET', `/assets/${both}`)).body.result.metadata.values[foldersField].sort()).toEqual([folder.in, folder.out].sort());
+      // A hidden folder's name answers as a name that is not there.
+      const hiddenName = await call('limited', 'POST', '/asset-metadata-edit-batch-jobs', edit([`/${MARK_OUT}`], 'BY_VALUES'));
+      const noName = await call('limited', 'POST', '/asset-metadata-edit-batch-jobs', edit(['/NoSuchFolder'], 'BY_VALUES'));
+      expect([hiddenName.status, hiddenName.body.code]).toEqual([noName.status, noName.body.code]);
+      expect(hiddenName.status).toBe(400);
+    });
+
     it('lets the other account aim nothing at these folders', async () => {
       expect((await call('other', 'POST', '/guest-uploads', { name: 'Drop', folderId: folder.in })).status).toBe(404);
       expect((await call('other', 'POST', '/field-option-batches', { items: [{ batchItemId: 'x', fieldId: otherFolders, value: 'x', parentId: folder.in }] })).body.failures.x.status).toBe(400);
