@@ -209,7 +209,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
       blobs,
       uploadsDir: join(config.dataDir, 'uploads'),
       renderAsset: (who, assetId) => render.byId(who, assetId),
-      renderRow: (row, currentFile) => render.asset(row, currentFile),
+      renderRow: (who, row, currentFile) => render.asset(who, row, currentFile),
       onFileStored: (file) => previews.enqueue(file),
     });
     const jobs = jobsRepo(db, ids);

@@ -45,7 +45,7 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ServiceContext, d
   app.get('/assets/:id', async (request) => {
     const who = caller(request);
     const row = load(who, request.params);
-    return envelope(render.asset(row), permittedActions(who.role, 'ASSET', row.id));
+    return envelope(render.asset(who, row), permittedActions(who.role, 'ASSET', row.id));
   });
 
   app.patch('/assets/:id', { config: { body: patchBody } }, async (request) => {
@@ -70,14 +70,14 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ServiceContext, d
       if (Object.keys(values).length > 0 || filename !== undefined) assets.touch(row.id, ctx.nowIso());
     })();
     const updated = assets.get(who, row.id) ?? row;
-    return envelope(render.asset(updated), permittedActions(who.role, 'ASSET', row.id));
+    return envelope(render.asset(who, updated), permittedActions(who.role, 'ASSET', row.id));
   });
 
   app.delete('/assets/:id', async (request) => {
     const who = caller(request);
     const row = load(who, request.params);
     requireAction(who.role, 'ASSET', 'DELETE');
-    const before = render.asset(row);
+    const before = render.asset(who, row);
     uploads.discardOpenUploadsOf(row.id);
     const freed = ctx.db.transaction(() => assets.deleteAsset(row.id))();
     for (const sha of freed) blobs.remove(sha);
@@ -92,7 +92,7 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ServiceContext, d
     const { count } = parseBody(request, creationBody);
     const now = ctx.nowIso();
     const rows = ctx.db.transaction(() => Array.from({ length: count }, () => assets.create(who.accountId, who.userId, now)))();
-    return { results: rows.map((row) => envelope(render.asset(row), permittedActions(who.role, 'ASSET', row.id))), totalResults: rows.length };
+    return { results: rows.map((row) => envelope(render.asset(who, row), permittedActions(who.role, 'ASSET', row.id))), totalResults: rows.length };
   });
 
   app.get('/assets/:id/files', async (request) => {

@@ -665,7 +665,7 @@ describe('folder limits on every route', () => {
       expect((await call('anonymous', 'GET', `/public/collection-shares/${share.body.result.id}/assets/${asset.out}/content`)).status).toBe(404);
     });
 
-    it('keeps an asset filed out of reach there, whatever a limited member writes, and does not confirm a hidden folder by name', async () => {
+    it('keeps an asset filed out of reach there, whatever a limited member writes, shows them only the folder they see, and does not confirm a hidden folder by name', async () => {
       const both = await freshAsset('in');
       await asAdmin('PATCH', `/assets/${both}`, { metadata: { values: { [foldersField]: [folder.in, folder.out] } } });
       const elsewhere = freshFolder('in');
@@ -675,6 +675,14 @@ describe('folder limits on every route', () => {
       const replaced = await call('limited', 'POST', '/asset-metadata-edit-batch-jobs', edit([folder.in]));
       expect(Object.keys((await finishedJob(service, '/asset-metadata-edit-batch-jobs', replaced.body.result.id, tokens.limited)).successes)).toEqual([both]);
       expect((await service.api('GET', `/assets/${both}`)).body.result.metadata.values[foldersField].sort()).toEqual([folder.in, folder.out].sort());
+      // The limited member is shown only the folder they see, wherever the asset is rendered.
+      expect((await call('limited', 'GET', `/assets/${both}`)).body.result.metadata.values[foldersField]).toEqual([folder.in]);
+      const found = await call('limited', 'POST', '/asset-searches', {
+        criterion: { type: 'AND', criteria: [{ type: 'FIELD_IN', field: { type: 'FIXED', fieldName: 'ASSET_ID' }, values: [both] }, { type: 'FIELD_EQUALS', field: { type: 'FIXED', fieldName: 'STAGED' }, value: true }] },
+        sorts: [],
+      });
+      expect(found.body.totalResults, found.text).toBe(1);
+      expect(found.text).not.toContain(folder.out);
       // A hidden folder's name answers as a name that is not there.
       const hiddenName = await call('limited', 'POST', '/asset-metadata-edit-batch-jobs', edit([`/${MARK_OUT}`], 'BY_VALUES'));
       const noName = await call('limited', 'POST', '/asset-metadata-edit-batch-jobs', edit(['/NoSuchFolder'], 'BY_VALUES'));
