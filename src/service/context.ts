@@ -13,7 +13,7 @@ import type { FieldsRepo } from './fields/fields-repo.js';
 import type { FieldOptionsRepo } from './fields/field-options-repo.js';
 import type { Settings } from './settings/settings-repo.js';
 import type { UrlSigner } from './http/signed-urls.js';
-import type { FolderScopes } from './groups/folder-scope.js';
+import type { FolderPolicy } from './groups/folder-policy.js';
 import type { SessionMembers } from './auth/session-members.js';
 import type { SigningKeys } from './auth/signing-keys.js';
 
@@ -32,8 +32,8 @@ export interface ServiceContext {
   readonly accounts: AccountsRepo;
   readonly fields: FieldsRepo;
   readonly fieldOptions: FieldOptionsRepo;
-  /** The folder limits of callers from their groups (groups/folder-scope.ts). */
-  readonly folderScopes: FolderScopes;
+  /** What folder limits let each caller see and change (groups/folder-policy.ts); every route asks it. */
+  readonly folderPolicy: FolderPolicy;
   /** Who a user is in an account (member or staff) and the token generations (auth/session-members.ts). */
   readonly sessions: SessionMembers;
   /** The public base URL (no trailing slash); known once the server listens. */

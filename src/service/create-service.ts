@@ -71,7 +71,7 @@ import { attemptLimiter } from './portals/attempt-limiter.js';
 import { verifiedPasscodes } from './portals/verified-passcodes.js';
 import { guestUploadsRepo } from './guest-uploads/guest-uploads-repo.js';
 import { registerGuestUploadRoutes } from './guest-uploads/guest-upload-routes.js';
-import { folderScopes } from './groups/folder-scope.js';
+import { folderPolicy } from './groups/folder-policy.js';
 import { registerGroupRoutes } from './groups/group-routes.js';
 import { registerUserRoutes } from './accounts/user-routes.js';
 import { registerCommentRoutes } from './comments/comment-routes.js';
@@ -159,6 +159,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     const sessions = sessionMembers(db);
     const keys = await openSigningKeys(config.dataDir, db, () => new Date(clock.now()));
     const tokens = await loadAccessTokens(settings, keys, config.audience, clock, sessions.generationOf);
+    const fieldOptions = fieldOptionsRepo(db, ids);
     const ctx: ServiceContext = {
       config,
       db,
@@ -171,8 +172,8 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
       signer: createUrlSigner(keys.urlSigning, clock, () => baseUrl),
       accounts: accountsRepo(db),
       fields: fieldsRepo(db),
-      fieldOptions: fieldOptionsRepo(db, ids),
-      folderScopes: folderScopes(db),
+      fieldOptions,
+      folderPolicy: folderPolicy(db, fieldOptions, sessions),
       sessions,
       baseUrl: () => baseUrl,
       nowIso: () => new Date(clock.now()).toISOString(),
@@ -182,7 +183,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     const routes = collectRoutes(app);
     installErrorHandling(app);
     installBodyParsers(app);
-    installRequestAuth(app, tokens, sessions, ctx.folderScopes);
+    installRequestAuth(app, tokens, sessions, ctx.folderPolicy);
     app.get('/health', { config: { public: true } }, async () => ({ status: 'ok' }));
     registerCurrentUserRoutes(app, ctx);
     registerFieldRoutes(app, ctx);
@@ -210,7 +211,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
       blobs,
       uploadsDir: join(config.dataDir, 'uploads'),
       renderAsset: (who, assetId) => render.byId(who, assetId),
-      renderRow: (row, currentFile) => render.asset(row, currentFile),
+      renderRow: (who, row, currentFile) => render.asset(who, row, currentFile),
       onFileStored: (file) => previews.enqueue(file),
     });
     const jobs = jobsRepo(db, ids);

@@ -4,7 +4,6 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { ScopedAccount } from '../groups/folder-scope.js';
-import { requireFolderWrites } from '../groups/folder-writes.js';
 import { z } from 'zod';
 import { nameProblem } from '../../shared/api/remote-path.js';
 import type { ServiceContext } from '../context.js';
@@ -46,7 +45,7 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ServiceContext, d
   app.get('/assets/:id', async (request) => {
     const who = caller(request);
     const row = load(who, request.params);
-    return envelope(render.asset(row), permittedActions(who.role, 'ASSET', row.id));
+    return envelope(render.asset(who, row), permittedActions(who.role, 'ASSET', row.id));
   });
 
   app.patch('/assets/:id', { config: { body: patchBody } }, async (request) => {
@@ -55,7 +54,7 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ServiceContext, d
     requireAction(who.role, 'ASSET', 'EDIT');
     const body = parseBody(request, patchBody);
     const values = body.metadata === undefined ? {} : validateValues(ctx.db, ctx.fields, who.accountId, body.metadata.values);
-    requireFolderWrites(ctx.folderScopes, who, Object.entries(values).map(([fieldId, list]) => ({ fieldId, operation: 'REPLACE', values: list })));
+    ctx.folderPolicy.requireFolderValues(who, Object.entries(values).map(([fieldId, list]) => ({ fieldId, operation: 'REPLACE', values: list })));
     let filename: string | undefined;
     if (body.filename !== undefined) {
       filename = body.filename.normalize('NFC');
@@ -64,20 +63,21 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ServiceContext, d
       if (row.current_file_id === null) throw new ServiceError('INVALID_BODY', 'The asset has no file to rename yet.');
     }
     ctx.db.transaction(() => {
-      for (const [fieldId, list] of Object.entries(values)) assets.setValues(row.id, fieldId, list);
+      const current = assets.values(row.id);
+      for (const [fieldId, list] of Object.entries(values)) assets.setValues(row.id, fieldId, ctx.folderPolicy.valuesAfter(who, fieldId, current[fieldId] ?? [], list));
       if (filename !== undefined && row.current_file_id !== null) assets.renameFile(row.current_file_id, filename);
       // An empty PATCH changes nothing, so it must not look like a change to clients polling dateLastModified.
       if (Object.keys(values).length > 0 || filename !== undefined) assets.touch(row.id, ctx.nowIso());
     })();
     const updated = assets.get(who, row.id) ?? row;
-    return envelope(render.asset(updated), permittedActions(who.role, 'ASSET', row.id));
+    return envelope(render.asset(who, updated), permittedActions(who.role, 'ASSET', row.id));
   });
 
   app.delete('/assets/:id', async (request) => {
     const who = caller(request);
     const row = load(who, request.params);
     requireAction(who.role, 'ASSET', 'DELETE');
-    const before = render.asset(row);
+    const before = render.asset(who, row);
     uploads.discardOpenUploadsOf(row.id);
     const freed = ctx.db.transaction(() => assets.deleteAsset(row.id))();
     for (const sha of freed) blobs.remove(sha);
@@ -92,7 +92,7 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ServiceContext, d
     const { count } = parseBody(request, creationBody);
     const now = ctx.nowIso();
     const rows = ctx.db.transaction(() => Array.from({ length: count }, () => assets.create(who.accountId, who.userId, now)))();
-    return { results: rows.map((row) => envelope(render.asset(row), permittedActions(who.role, 'ASSET', row.id))), totalResults: rows.length };
+    return { results: rows.map((row) => envelope(render.asset(who, row), permittedActions(who.role, 'ASSET', row.id))), totalResults: rows.length };
   });
 
   app.get('/assets/:id/files', async (request) => {

@@ -1,4 +1,8 @@
-/** Renders assets in wire form, with signed preview URLs for files that have a preview (images, documents). */
+/**
+ * Renders assets in wire form, with signed preview URLs for files that have a preview (images,
+ * documents), as the caller sees them: Folders values out of a limited caller's sight are left out
+ * (the folder policy, groups/folder-policy.ts).
+ */
 import type { Asset } from '../../shared/api/resources.js';
 import type { ServiceContext } from '../context.js';
 import { notFound } from '../errors/service-error.js';
@@ -8,7 +12,7 @@ import type { ScopedAccount } from '../groups/folder-scope.js';
 
 export interface AssetRenderer {
   /** `currentFile`: the row of the asset's current file, when the caller already has it. */
-  asset(row: AssetRow, currentFile?: FileRow): Asset;
+  asset(who: ScopedAccount, row: AssetRow, currentFile?: FileRow): Asset;
   byId(who: ScopedAccount, assetId: string): Asset;
   previewUrl(file: FileRow): string | null;
 }
@@ -16,14 +20,21 @@ export interface AssetRenderer {
 /** `hasPreview`: whether a file is of a kind that has a preview (previews/render-preview.ts). */
 export function assetRenderer(ctx: ServiceContext, assets: AssetsRepo, hasPreview: (file: FileRow) => boolean): AssetRenderer {
   const previewUrl = (file: FileRow): string | null => (hasPreview(file) ? ctx.signer.sign(previewUrlPath(file.sha256), {}, ctx.config.signedUrlTtl).url : null);
-  const asset = (row: AssetRow, currentFile?: FileRow): Asset => assets.render(row, previewUrl, currentFile);
+  const asset = (who: ScopedAccount, row: AssetRow, currentFile?: FileRow): Asset => {
+    const rendered = assets.render(row, previewUrl, currentFile);
+    if (who.folders === null) return rendered;
+    const { foldersFieldId } = who.folders;
+    const filed = rendered.metadata.values[foldersFieldId];
+    if (filed !== undefined) rendered.metadata.values[foldersFieldId] = ctx.folderPolicy.visibleFolderIds(who, filed);
+    return rendered;
+  };
   return {
     asset,
     previewUrl,
     byId(who, assetId) {
       const row = assets.get(who, assetId);
       if (row === undefined) throw notFound('asset', assetId);
-      return asset(row);
+      return asset(who, row);
     },
   };
 }

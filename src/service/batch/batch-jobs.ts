@@ -17,7 +17,6 @@ import type { AssetsRepo } from '../assets/assets-repo.js';
 import type { BlobStore } from '../blobs/blob-store.js';
 import type { UploadService } from '../uploads/upload-service.js';
 import { refuseV1Criterion, resolveSelector, selectedItems, selectorSchema, type SelectByCriterion, type SelectedInput } from './asset-selector.js';
-import { requireFolderWrites } from '../groups/folder-writes.js';
 import { applyUpdate, resolveUpdates, valueUpdateSchema, type ResolvedUpdate } from './metadata-edit.js';
 import { transition } from './lifecycle-transition.js';
 
@@ -53,7 +52,7 @@ export function registerBatchJobs(app: FastifyInstance, ctx: ServiceContext, run
       for (const update of input.action) {
         const field = ctx.fields.get(caller.accountId, update.fieldId);
         if (field === undefined) throw new ServiceError('INVALID_FIELD_VALUE', `The field ${update.fieldId} no longer exists.`);
-        const next = applyUpdate(current[update.fieldId] ?? [], update);
+        const next = ctx.folderPolicy.valuesAfter(caller, update.fieldId, current[update.fieldId] ?? [], applyUpdate(current[update.fieldId] ?? [], update));
         if (!field.multiValue && next.length > 1) throw new ServiceError('INVALID_FIELD_VALUE', `"${field.name}" takes one value; asset ${row.id} would have ${next.length}.`);
         current[update.fieldId] = next;
         assets.setValues(row.id, update.fieldId, next);
@@ -103,8 +102,9 @@ export function registerBatchJobs(app: FastifyInstance, ctx: ServiceContext, run
     precheck: refuseV1Criterion,
     authorize: (caller) => requireAction(caller.role, 'ASSET', 'EDIT'),
     prepare: (caller, body) => {
-      const action = resolveUpdates(ctx, caller.accountId, body.metadataFieldValueUpdates);
-      requireFolderWrites(ctx.folderScopes, caller, action);
+      // A folder the caller cannot see is not found by its name.
+      const action = resolveUpdates({ ...ctx, visible: (option) => ctx.folderPolicy.maySeeOption(caller, option) }, caller.accountId, body.metadataFieldValueUpdates);
+      ctx.folderPolicy.requireFolderValues(caller, action);
       return { assetIds: select(caller, body.selector), action };
     },
   });

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { Db } from '../db/open-database.js';
 import { ServiceError } from '../errors/service-error.js';
 import type { FieldRecord, FieldsRepo } from '../fields/fields-repo.js';
-import type { FieldOptionsRepo } from '../fields/field-options-repo.js';
+import type { FieldOptionsRepo, OptionRow } from '../fields/field-options-repo.js';
 import { MAX_TEXT_VALUE } from '../assets/asset-values.js';
 
 export const valueUpdateSchema = z.object({
@@ -32,6 +32,11 @@ export interface MetadataEditDeps {
   db: Db;
   fields: FieldsRepo;
   fieldOptions: FieldOptionsRepo;
+  /**
+   * Options the caller may see (the folder policy's): a name (BY_VALUES) finds no other, so a hidden
+   * folder's name answers as one that is not there. Ids are checked against the scope afterwards.
+   */
+  visible?: (option: OptionRow) => boolean;
 }
 
 export function resolveUpdates(deps: MetadataEditDeps, accountId: string, updates: readonly ValueUpdate[]): ResolvedUpdate[] {
@@ -48,6 +53,7 @@ export function resolveUpdates(deps: MetadataEditDeps, accountId: string, update
 }
 
 function optionId(deps: MetadataEditDeps, field: FieldRecord, type: ValueUpdate['type'], value: string, where: string): string {
+  const seen = (option: OptionRow | undefined): OptionRow | undefined => (option !== undefined && (deps.visible?.(option) ?? true) ? option : undefined);
   if (type === 'BY_IDS') {
     if (deps.fieldOptions.get(field.accountId, value)?.field_id !== field.id) {
       throw new ServiceError('INVALID_FIELD_VALUE', `${where}: "${value}" is not an option of "${field.name}".`);
@@ -57,7 +63,7 @@ function optionId(deps: MetadataEditDeps, field: FieldRecord, type: ValueUpdate[
   if (field.hierarchical && value.startsWith('/')) {
     let parentId: string | null = null;
     for (const segment of value.slice(1).split('/')) {
-      const option = deps.fieldOptions.childByValue(field.id, parentId, segment.normalize('NFC'));
+      const option = seen(deps.fieldOptions.childByValue(field.id, parentId, segment.normalize('NFC')));
       if (option === undefined) throw new ServiceError('INVALID_FIELD_VALUE', `${where}: "${field.name}" has no option at "${value}".`);
       parentId = option.id;
     }
@@ -65,8 +71,9 @@ function optionId(deps: MetadataEditDeps, field: FieldRecord, type: ValueUpdate[
     return parentId;
   }
   const matches = deps.db
-    .prepare<[string, string], { id: string }>('SELECT id FROM field_options WHERE field_id = ? AND value = ? LIMIT 2')
-    .all(field.id, value.normalize('NFC'));
+    .prepare<[string, string], OptionRow>('SELECT * FROM field_options WHERE field_id = ? AND value = ?')
+    .all(field.id, value.normalize('NFC'))
+    .filter((option) => seen(option) !== undefined);
   const [match] = matches;
   if (match === undefined) throw new ServiceError('INVALID_FIELD_VALUE', `${where}: "${field.name}" has no option "${value}".`);
   if (matches.length > 1) {

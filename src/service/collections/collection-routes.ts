@@ -2,6 +2,8 @@
  * Collections (SERVICE-SPEC §4.2): create, get, patch, delete; add and remove assets;
  * collaborators; `POST /collection-searches`. Bodies are ours (docs/api.md, "Collections"). Access rules
  * live in collection-access.ts; a collection the caller may not view answers 404 like an unknown id.
+ * Its contents as a caller sees them (ids, counts) are what the folder policy lets them reach
+ * (groups/folder-policy.ts): a folder-limited collaborator learns nothing of the assets outside.
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -33,6 +35,10 @@ const collaboratorBody = z.object({ role: z.enum(COLLABORATOR_ROLES) });
 
 export function registerCollectionRoutes(app: FastifyInstance, ctx: ServiceContext, deps: { collections: CollectionsRepo; assets: AssetsRepo }): void {
   const { collections, assets } = deps;
+  const policy = ctx.folderPolicy;
+  /** The collection's assets the caller reaches, in the collection's order. */
+  const contents = (who: Caller, id: string): string[] => policy.visibleAssetIds(who, collections.assetIds(id));
+  const show = (who: Caller, row: CollectionRow) => ({ ...collections.render(row), numberOfAssets: contents(who, row.id).length });
   const standing = (who: Caller, row: CollectionRow): Standing =>
     standingOf(who, row, collections.collaborators(row.id).find((collaborator) => collaborator.user_id === who.userId)?.role);
   const load = (who: Caller, params: unknown, action: CollectionAction): { row: CollectionRow; standing: Standing } => {
@@ -43,10 +49,10 @@ export function registerCollectionRoutes(app: FastifyInstance, ctx: ServiceConte
     requireCollectionAction(found, row, action);
     return { row, standing: found };
   };
-  const answer = (accountId: string, id: string, found: Standing) => {
-    const row = collections.get(accountId, id);
+  const answer = (who: Caller, id: string, found: Standing) => {
+    const row = collections.get(who.accountId, id);
     if (row === undefined) throw notFound('collection', id);
-    return envelope(collections.render(row), collectionActions(found, id));
+    return envelope(show(who, row), collectionActions(found, id));
   };
   /** Every id must name an asset of the account: nothing is added when one does not. */
   const checkAssets = (who: ScopedAccount, ids: readonly string[]): string[] => {
@@ -67,13 +73,13 @@ export function registerCollectionRoutes(app: FastifyInstance, ctx: ServiceConte
       collections.addAssets(created.id, ids, now);
       return created;
     })();
-    return answer(who.accountId, row.id, 'OWNER');
+    return answer(who, row.id, 'OWNER');
   });
 
   app.get('/collections/:id', async (request) => {
     const who = caller(request);
     const { row, standing: found } = load(who, request.params, 'VIEW');
-    return answer(who.accountId, row.id, found);
+    return answer(who, row.id, found);
   });
 
   app.patch('/collections/:id', { config: { body: patchBody } }, async (request) => {
@@ -83,13 +89,13 @@ export function registerCollectionRoutes(app: FastifyInstance, ctx: ServiceConte
     if (body.name !== undefined || body.description !== undefined) {
       collections.update(row.id, body.name ?? row.name, body.description === undefined ? row.description : body.description, ctx.nowIso());
     }
-    return answer(who.accountId, row.id, found);
+    return answer(who, row.id, found);
   });
 
   app.delete('/collections/:id', async (request) => {
     const who = caller(request);
     const { row, standing: found } = load(who, request.params, 'DELETE');
-    const before = envelope(collections.render(row), collectionActions(found, row.id));
+    const before = envelope(show(who, row), collectionActions(found, row.id));
     collections.remove(row.id);
     return before;
   });
@@ -97,8 +103,7 @@ export function registerCollectionRoutes(app: FastifyInstance, ctx: ServiceConte
   app.get('/collections/:id/assets', async (request) => {
     const who = caller(request);
     const { row } = load(who, request.params, 'VIEW');
-    const ids = collections.assetIds(row.id);
-    return { result: { collectionId: row.id, assetIds: ids }, permittedActions: [] };
+    return { result: { collectionId: row.id, assetIds: contents(who, row.id) }, permittedActions: [] };
   });
 
   app.post('/collections/:id/assets', { config: { body: assetsBody } }, async (request) => {
@@ -109,19 +114,20 @@ export function registerCollectionRoutes(app: FastifyInstance, ctx: ServiceConte
     ctx.db.transaction(() => {
       if (collections.addAssets(row.id, ids, now) > 0) collections.touch(row.id, now);
     })();
-    return answer(who.accountId, row.id, found);
+    return answer(who, row.id, found);
   });
 
   // A body on DELETE is unreliable through proxies and clients, so removal is a resource of its own.
   app.post('/collections/:id/asset-removals', { config: { body: assetsBody } }, async (request) => {
     const who = caller(request);
     const { row, standing: found } = load(who, request.params, 'EDIT');
-    const ids = [...new Set(parseBody(request, assetsBody).assetIds)];
+    // Only what the caller reaches: an asset they cannot see is not there for them to remove.
+    const ids = policy.visibleAssetIds(who, [...new Set(parseBody(request, assetsBody).assetIds)]);
     const now = ctx.nowIso();
     ctx.db.transaction(() => {
       if (collections.removeAssets(row.id, ids) > 0) collections.touch(row.id, now);
     })();
-    return answer(who.accountId, row.id, found);
+    return answer(who, row.id, found);
   });
 
   app.put('/collections/:id/collaborators/:userId', { config: { body: collaboratorBody } }, async (request) => {
@@ -132,7 +138,7 @@ export function registerCollectionRoutes(app: FastifyInstance, ctx: ServiceConte
     if (ctx.accounts.membership(who.accountId, userId) === undefined) throw notFound('user', userId);
     if (userId === row.owner_id) throw new ServiceError('INVALID_BODY', 'The owner of a collection cannot also be its collaborator.');
     collections.setCollaborator(row.id, userId, role);
-    return answer(who.accountId, row.id, found);
+    return answer(who, row.id, found);
   });
 
   app.delete('/collections/:id/collaborators/:userId', async (request) => {
@@ -140,7 +146,7 @@ export function registerCollectionRoutes(app: FastifyInstance, ctx: ServiceConte
     const { row, standing: found } = load(who, request.params, 'MANAGE_COLLABORATORS');
     const { userId } = parseInput(collaboratorParams, request.params, 'INVALID_PATH');
     if (!collections.removeCollaborator(row.id, userId)) throw notFound('collaborator', userId);
-    return answer(who.accountId, row.id, found);
+    return answer(who, row.id, found);
   });
 
   app.post('/collection-searches', { config: { body: collectionSearchBody } }, async (request) => {
@@ -156,6 +162,6 @@ export function registerCollectionRoutes(app: FastifyInstance, ctx: ServiceConte
     const keyOf = (entry: (typeof visible)[number], field: (typeof sorts)[number]['field']): string =>
       field === 'NAME' ? entry.row.name : field === 'DATE_CREATED' ? entry.row.date_created : entry.row.date_last_modified;
     const { page, total } = sortAndPage(visible, sorts, keyOf, from, pageSize);
-    return { results: page.map((entry) => envelope(collections.render(entry.row), collectionActions(entry.standing, entry.id))), totalResults: total };
+    return { results: page.map((entry) => envelope(show(who, entry.row), collectionActions(entry.standing, entry.id))), totalResults: total };
   });
 }

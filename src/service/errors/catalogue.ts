@@ -45,7 +45,7 @@ export const errorCatalogue = {
   TOKEN_KEY_RETIRED: { status: 401, message: "The access token was signed with a key this service has retired (its signing keys were rotated); refresh it or sign in again." },
   TOKEN_REVOKED: { status: 401, message: 'The access token was revoked by a security change of the account or the user; refresh it or sign in again.' },
   FORBIDDEN: { status: 403, message: 'You are not permitted to do this.' },
-  // groups (docs/api.md): a folder-limited member may not file an asset outside their folders.
+  // groups (docs/api.md): a folder-limited member may not file an asset, change a folder or aim a link outside their folders.
   FOLDER_OUT_OF_SCOPE: { status: 403, message: 'The folder is outside the folders your groups give you.' },
   // 404
   NOT_FOUND: { status: 404, message: 'No such resource.' },

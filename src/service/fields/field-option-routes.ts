@@ -1,7 +1,9 @@
 /**
  * Field options (API.md §6): get one with its parent chain, search, create in synchronous batches,
  * rename/move/reorder, delete when unused. The Folders field's options are the folders, so names there
- * follow the remote-path rules both sides share (no `/`, `.`, `..`, control characters, ≤ 255 bytes).
+ * follow the remote-path rules both sides share (no `/`, `.`, `..`, control characters, ≤ 255 bytes),
+ * and what a folder-limited caller may see and change of them is the folder policy's to say
+ * (groups/folder-policy.ts): every route here asks it.
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -40,12 +42,11 @@ const searchBody = z.object({
 
 export function registerFieldOptionRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   const options = ctx.fieldOptions;
-  const render = (who: Caller, row: OptionRow) => envelope(options.render(row), permittedActions(who.role, 'FIELD_OPTION', row.id));
+  const policy = ctx.folderPolicy;
+  const render = (who: Caller, row: OptionRow) => envelope(policy.renderOption(who, row), permittedActions(who.role, 'FIELD_OPTION', row.id));
   const load = (who: Caller, params: unknown): OptionRow => {
     const { id: optionId } = parseInput(idParams, params, 'INVALID_PATH');
-    const row = options.get(who.accountId, optionId);
-    if (row === undefined) throw notFound('field option', optionId);
-    return row;
+    return policy.requireVisibleOption(who, options.get(who.accountId, optionId), optionId);
   };
   const optionField = (who: Caller, fieldId: string): FieldRecord => {
     const field = ctx.fields.get(who.accountId, fieldId);
@@ -64,7 +65,8 @@ export function registerFieldOptionRoutes(app: FastifyInstance, ctx: ServiceCont
     if (parentId === undefined || parentId === null) return null;
     if (!field.hierarchical) throw new ServiceError('INVALID_BODY', `"${field.name}" is not hierarchical; its options have no parent.`);
     const parent = options.get(who.accountId, parentId);
-    if (parent?.field_id !== field.id) throw new ServiceError('INVALID_BODY', `No option ${JSON.stringify(parentId)} of "${field.name}" to be the parent.`);
+    // A folder the caller cannot see is answered as one that does not exist.
+    if (parent?.field_id !== field.id || !policy.maySeeOption(who, parent)) throw new ServiceError('INVALID_BODY', `No option ${JSON.stringify(parentId)} of "${field.name}" to be the parent.`);
     return parent.id;
   };
 
@@ -82,10 +84,11 @@ export function registerFieldOptionRoutes(app: FastifyInstance, ctx: ServiceCont
     if (body.from + body.pageSize > PAGING_LIMIT) throw new ServiceError('PAGING_LIMIT_EXCEEDED');
     const { where, params } = compileOptionCriterion(body.criterion);
     const orderBy = compileOptionSorts(body.sorts);
-    const filter = `FROM field_options o WHERE o.account_id = ? AND (${where})`;
-    const total = countStatement(`SELECT count(*) AS n ${filter}`).get(who.accountId, ...params)?.n ?? 0;
-    const rows =
-      body.pageSize === 0 ? [] : pageStatement(`SELECT o.* ${filter} ORDER BY ${orderBy} LIMIT ? OFFSET ?`).all(who.accountId, ...params, body.pageSize, body.from);
+    const seen = policy.optionFilter(who);
+    const filter = `FROM field_options o WHERE o.account_id = ? AND ${seen.sql} AND (${where})`;
+    const bound = [who.accountId, ...seen.params, ...params];
+    const total = countStatement(`SELECT count(*) AS n ${filter}`).get(...bound)?.n ?? 0;
+    const rows = body.pageSize === 0 ? [] : pageStatement(`SELECT o.* ${filter} ORDER BY ${orderBy} LIMIT ? OFFSET ?`).all(...bound, body.pageSize, body.from);
     return { results: rows.map((row) => render(who, row)), totalResults: total };
   });
 
@@ -103,6 +106,7 @@ export function registerFieldOptionRoutes(app: FastifyInstance, ctx: ServiceCont
           successes[key] = ctx.db.transaction(() => {
             const field = optionField(who, item.fieldId);
             const parentId = checkParent(who, field, item.parentId);
+            policy.requireCreate(who, field.id, parentId);
             const optionValue = checkValue(field, item.value);
             if (options.childByValue(field.id, parentId, optionValue) !== undefined) {
               throw new ServiceError('FIELD_OPTION_CONFLICT', `"${optionValue}" already exists at that level of "${field.name}".`);
@@ -129,6 +133,7 @@ export function registerFieldOptionRoutes(app: FastifyInstance, ctx: ServiceCont
       parentId: body.parentId === undefined ? row.parent_id : checkParent(who, field, body.parentId),
       position: body.position,
     };
+    policy.requireChange(who, row, next.parentId);
     const changed = ctx.db.transaction(() => options.change(row, next))();
     if (changed === 'CYCLE') throw new ServiceError('FIELD_OPTION_CONFLICT', 'An option cannot move under itself or one of its descendants.');
     if (changed === 'SIBLING_VALUE_TAKEN') {
@@ -141,7 +146,8 @@ export function registerFieldOptionRoutes(app: FastifyInstance, ctx: ServiceCont
     const who = caller(request);
     const row = load(who, request.params);
     requireAction(who.role, 'FIELD_OPTION', 'DELETE');
-    const before = options.render(row);
+    policy.requireDelete(who, row);
+    const before = policy.renderOption(who, row);
     const problem = ctx.db.transaction(() => options.remove(row))();
     if (problem !== undefined) throw new ServiceError('FIELD_OPTION_IN_USE', `"${row.value}" still has sub-options or is used by an asset.`);
     return envelope(before);

@@ -2,9 +2,10 @@
  * Which assets a caller may reach, from the folder limits of their groups (SERVICE-SPEC §1: the Folders
  * field "defines asset permissions for a user group"). Computed once per caller (request or job run) and
  * carried on the `Caller`; every path that reads assets applies it in one place: the search compiler
- * (searches, scrolls, batch selectors, saved searches), `assetsRepo.get`/`file` (every single-asset call,
- * downloads, uploads, batch items) and metadata writes (a limited member cannot file an asset outside
- * their folders). Rules: admins are never limited; a user in no group, or in any group without a folder
+ * (searches, scrolls, batch selectors, saved searches) and `assetsRepo.get`/`file` (every single-asset
+ * call, downloads, uploads, batch items). What the scope lets a caller see and change of folders,
+ * collections, shares, portals and guest links is the folder policy's (folder-policy.ts), which every
+ * route asks. Rules: admins are never limited; a user in no group, or in any group without a folder
  * limit, is not limited; otherwise the user reaches the assets filed in one of their groups' folders or a
  * subfolder of one. An asset in no folder is outside every limit.
  */

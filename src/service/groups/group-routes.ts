@@ -1,7 +1,8 @@
 /**
  * Groups (SERVICE-SPEC §4.2; bodies ours, docs/api.md "Groups"): list, create, get, patch, delete. Any
  * member of the account may look; only admins change groups, since a group's folders decide what its
- * members can reach (groups/folder-scope.ts). A change applies from the members' next request.
+ * members can reach (groups/folder-scope.ts). A change applies from the members' next request. A
+ * folder-limited member is shown only the folders of a group they may see (groups/folder-policy.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -10,7 +11,7 @@ import { permittedActions, requireAccountAction, requireAction } from '../auth/p
 import { notFound } from '../errors/service-error.js';
 import { envelope } from '../http/envelope.js';
 import { parseInput } from '../http/parse-input.js';
-import { caller } from '../http/request-auth.js';
+import { caller, type Caller } from '../http/request-auth.js';
 import { parseBody } from '../http/route-bodies.js';
 import { groupChanges, groupInputSchema, newGroupSchema } from './group-changes.js';
 import { groupsRepo, type GroupRecord } from './groups-repo.js';
@@ -20,6 +21,8 @@ const idParams = z.object({ id: z.string().min(1).max(200) });
 export function registerGroupRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   const groups = groupsRepo(ctx.db);
   const deps = { accounts: ctx.accounts, fields: ctx.fields, fieldOptions: ctx.fieldOptions, groups };
+  /** The group as the caller sees it. */
+  const shown = (who: Caller, group: GroupRecord): GroupRecord => ({ ...group, folderIds: ctx.folderPolicy.visibleFolderIds(who, group.folderIds) });
   const load = (accountId: string, params: unknown): GroupRecord => {
     const { id } = parseInput(idParams, params, 'INVALID_PATH');
     const group = groups.get(accountId, id);
@@ -30,7 +33,7 @@ export function registerGroupRoutes(app: FastifyInstance, ctx: ServiceContext): 
   app.get('/groups', async (request) => {
     const who = caller(request);
     const list = groups.list(who.accountId);
-    return { results: list.map((group) => envelope(group, permittedActions(who.role, 'GROUP', group.id))), totalResults: list.length };
+    return { results: list.map((group) => envelope(shown(who, group), permittedActions(who.role, 'GROUP', group.id))), totalResults: list.length };
   });
 
   app.post('/groups', { config: { body: newGroupSchema } }, async (request) => {
@@ -44,7 +47,7 @@ export function registerGroupRoutes(app: FastifyInstance, ctx: ServiceContext): 
   app.get('/groups/:id', async (request) => {
     const who = caller(request);
     const group = load(who.accountId, request.params);
-    return envelope(group, permittedActions(who.role, 'GROUP', group.id));
+    return envelope(shown(who, group), permittedActions(who.role, 'GROUP', group.id));
   });
 
   app.patch('/groups/:id', { config: { body: groupInputSchema } }, async (request) => {

@@ -8,6 +8,8 @@
  * someone in the account to approve; they are staged by the link's creator, on whose behalf the guest
  * uploads (a creator who left the account closes the link).
  *
+ * A folder-limited creator aims a link only at a folder inside their limit (groups/folder-policy.ts).
+ *
  * Limits: a file larger than the link's `maxFileSize` is refused before anything is made (413
  * GUEST_UPLOAD_TOO_LARGE); once `maxFiles` files have been started (and still exist), further ones are
  * refused (409 GUEST_UPLOAD_LIMIT_REACHED). The declared size binds the part URLs, so no more bytes than
@@ -104,7 +106,7 @@ export function registerGuestUploadRoutes(app: FastifyInstance, ctx: ServiceCont
     const row = guestUploads.byKey(key);
     const member = row === undefined ? undefined : ctx.sessions.byAccount(row.account_id, row.created_by);
     if (row === undefined || member === undefined || expired(row)) throw new ServiceError('NOT_FOUND', GONE_MESSAGE);
-    return { row, uploader: callerOf(member, ctx.folderScopes) };
+    return { row, uploader: callerOf(member, ctx.folderPolicy) };
   };
 
   app.get('/guest-uploads', async (request) => {
@@ -118,6 +120,7 @@ export function registerGuestUploadRoutes(app: FastifyInstance, ctx: ServiceCont
     if (who.role === 'viewer') throw new ServiceError('FORBIDDEN', 'Your role (viewer) may not make guest upload links.');
     const body = parseBody(request, createBody);
     if (folderPath(who.accountId, body.folderId) === undefined) throw new ServiceError('NOT_FOUND', `No folder with id ${JSON.stringify(body.folderId)}.`);
+    ctx.folderPolicy.requireFolderTarget(who, body.folderId, 'guest upload link');
     const { row, key } = guestUploads.create({
       account_id: who.accountId,
       name: body.name,

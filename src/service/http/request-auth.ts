@@ -10,7 +10,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Role } from '../accounts/accounts-repo.js';
 import type { MemberRow } from '../accounts/accounts-repo.js';
 import { isRetired, type SessionMember, type SessionMembers } from '../auth/session-members.js';
-import type { FolderScope, FolderScopes } from '../groups/folder-scope.js';
+import type { FolderScope } from '../groups/folder-scope.js';
+import type { FolderPolicy } from '../groups/folder-policy.js';
 import { subdomainOf, type AccessTokens } from '../auth/access-tokens.js';
 import { ServiceError } from '../errors/service-error.js';
 
@@ -38,7 +39,7 @@ declare module 'fastify' {
   }
 }
 
-export function installRequestAuth(app: FastifyInstance, tokens: AccessTokens, sessions: SessionMembers, scopes: FolderScopes): void {
+export function installRequestAuth(app: FastifyInstance, tokens: AccessTokens, sessions: SessionMembers, scopes: Pick<FolderPolicy, 'scopeOf'>): void {
   app.decorateRequest('caller', null);
   app.addHook('onRequest', async (request) => {
     if (request.routeOptions.config.public === true || request.routeOptions.url === undefined) return;
@@ -71,10 +72,10 @@ async function authenticate(header: string | undefined, tokens: AccessTokens, se
 }
 
 /** A member (or staff) acting in an account: requests, and the jobs and uploads that act for them later. */
-export function callerOf(member: MemberRow | SessionMember, scopes: FolderScopes): Caller {
+export function callerOf(member: MemberRow | SessionMember, scopes: Pick<FolderPolicy, 'scopeOf'>): Caller {
   const { id: userId, email, name, account_id: accountId, role } = member;
   const staff = 'staff' in member && member.staff;
-  return { userId, email, name, accountId, role, staff, folders: scopes.of(accountId, userId, role) };
+  return { userId, email, name, accountId, role, staff, folders: scopes.scopeOf(accountId, userId, role) };
 }
 
 /** The authenticated caller of an API route (a bug if called on a public route). */

@@ -127,7 +127,7 @@ export class JobRunner {
       this.moved(row.id);
       return;
     }
-    const caller = callerOf(member, ctx.folderScopes);
+    const caller = callerOf(member, ctx.folderPolicy);
     try {
       const input: unknown = JSON.parse(row.input);
       const items = handler.items(input);

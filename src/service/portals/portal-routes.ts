@@ -46,12 +46,13 @@ export function registerPortalRoutes(app: FastifyInstance, ctx: ServiceContext, 
     if (row === undefined) throw notFound('portal', id);
     return row;
   };
-  /** Every id must be a folder (an option of the Folders field) of the account. */
-  const checkFolders = (accountId: string, ids: readonly string[]): string[] => {
-    const folders = ctx.fields.byRole(accountId, 'FOLDERS');
+  /** Every id must be a folder (an option of the Folders field) of the account that the folder policy lets the caller publish. */
+  const checkFolders = (who: Caller, ids: readonly string[]): string[] => {
+    const folders = ctx.fields.byRole(who.accountId, 'FOLDERS');
     const unique = [...new Set(ids)];
-    const wrong = unique.find((id) => folders === undefined || ctx.fieldOptions.get(accountId, id)?.field_id !== folders.id);
+    const wrong = unique.find((id) => folders === undefined || ctx.fieldOptions.get(who.accountId, id)?.field_id !== folders.id);
     if (wrong !== undefined) throw new ServiceError('NOT_FOUND', `No folder with id ${JSON.stringify(wrong)}.`);
+    for (const id of unique) ctx.folderPolicy.requireFolderTarget(who, id, 'portal');
     return unique;
   };
 
@@ -66,7 +67,7 @@ export function registerPortalRoutes(app: FastifyInstance, ctx: ServiceContext, 
     const who = caller(request);
     admin(who);
     const body = parseBody(request, createBody);
-    const folders = checkFolders(who.accountId, body.folderIds);
+    const folders = checkFolders(who, body.folderIds);
     const secret = body.passcode === undefined ? undefined : await hashPasscode(body.passcode);
     const now = ctx.nowIso();
     const row: PortalRow = {
@@ -91,7 +92,7 @@ export function registerPortalRoutes(app: FastifyInstance, ctx: ServiceContext, 
     const who = caller(request);
     const row = load(who, request.params);
     const body = parseBody(request, patchBody);
-    const folders = body.folderIds === undefined ? undefined : checkFolders(who.accountId, body.folderIds);
+    const folders = body.folderIds === undefined ? undefined : checkFolders(who, body.folderIds);
     let secret = { hash: row.passcode_hash, salt: row.passcode_salt };
     if (body.passcode === null) secret = { hash: null, salt: null };
     else if (body.passcode !== undefined) secret = await hashPasscode(body.passcode);

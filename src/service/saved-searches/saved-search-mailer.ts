@@ -60,7 +60,7 @@ export class SavedSearchMailer {
     for (const search of this.savedSearches.withEmailUpdates()) {
       const member = ctx.accounts.membership(search.account_id, search.owner_id);
       if (member === undefined) continue;
-      const news = this.newMatches(search, member.email, callerOf(member, ctx.folderScopes));
+      const news = this.newMatches(search, member.email, callerOf(member, ctx.folderPolicy));
       if (news === undefined) {
         this.savedSearches.markNotified(search.id, [], nextFrom(search));
         continue;

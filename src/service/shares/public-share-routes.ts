@@ -3,7 +3,9 @@
  * and `GET /public/collection-shares/{key}` (key = the share's id or any slug it ever had), paged with
  * `?from=&pageSize=`, and `GET /public/…/{key}/assets/{assetId}/content`, which redirects to the file
  * when the share allows downloads. An unknown, revoked (deleted) or expired share answers 404, the same
- * for all three, so a visitor learns nothing about shares they do not hold. Assets in the bin are hidden.
+ * for all three, so a visitor learns nothing about shares they do not hold. Assets in the bin are hidden,
+ * and so are those outside the folders the share's creator reaches (groups/folder-policy.ts): a
+ * folder-limited member cannot publish, through a collection, what they cannot see themselves.
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -36,7 +38,7 @@ export function registerPublicShareRoutes(app: FastifyInstance, ctx: ServiceCont
       const { key } = parseInput(keyParams, request.params, 'INVALID_PATH');
       const { from, pageSize } = parseInput(publicPageQuery, request.query, 'INVALID_QUERY');
       const row = valid(key);
-      const { rows, total } = shares.visibleAssets(row, from, pageSize);
+      const { rows, total } = shares.visibleAssets(row, ctx.folderPolicy.creatorScope(row.account_id, row.created_by), from, pageSize);
       const collection = row.collection_id === null ? undefined : collections.get(row.account_id, row.collection_id);
       void reply.header('cache-control', 'no-store');
       return {
@@ -56,7 +58,7 @@ export function registerPublicShareRoutes(app: FastifyInstance, ctx: ServiceCont
       const { key, assetId } = parseInput(assetParams, request.params, 'INVALID_PATH');
       const row = valid(key);
       if (row.access !== 'VIEW_AND_DOWNLOAD') throw new ServiceError('FORBIDDEN', 'This share is view-only: its assets cannot be downloaded.');
-      const asset = shares.visibleAsset(row, assetId);
+      const asset = shares.visibleAsset(row, ctx.folderPolicy.creatorScope(row.account_id, row.created_by), assetId);
       if (asset === undefined) throw new ServiceError('NOT_FOUND', `No asset ${JSON.stringify(assetId)} in this share.`);
       return view.sendFile(reply, asset, { type: 'SHARE', assetShareId: row.id });
     });

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AssetRow } from '../assets/assets-repo.js';
 import type { Db } from '../db/open-database.js';
+import { scopePredicate, type FolderScope } from '../groups/folder-scope.js';
 
 export type ShareKind = 'ASSET' | 'COLLECTION';
 export type ShareAccess = 'VIEW' | 'VIEW_AND_DOWNLOAD';
@@ -51,26 +52,30 @@ export function sharesRepo(db: Db) {
   const update = db.prepare('UPDATE shares SET access = ?, slug = ?, date_expires = ? WHERE id = ?');
   const remove = db.prepare('DELETE FROM shares WHERE id = ?');
   const assetIds = db.prepare<[string], { asset_id: string }>('SELECT asset_id FROM share_assets WHERE share_id = ? ORDER BY position');
-  // What a visitor sees: the shared assets that still exist and are not in the bin, in the share's order.
-  const visibleOfShare = db.prepare<[string, number, number], AssetRow>(
+  // What a visitor sees: the shared assets that still exist, are not in the bin and that the share's
+  // creator reaches (@field NULL: an unlimited creator), in the share's order.
+  const reached = `(@field IS NULL OR ${scopePredicate('a', '@field', '@ids')})`;
+  type Scoped = { field: string | null; ids: string };
+  const visibleOfShare = db.prepare<[Scoped & { share: string; limit: number; offset: number }], AssetRow>(
     `SELECT a.* FROM share_assets s JOIN assets a ON a.id = s.asset_id
-      WHERE s.share_id = ? AND a.state != 'BINNED' ORDER BY s.position LIMIT ? OFFSET ?`,
+      WHERE s.share_id = @share AND a.state != 'BINNED' AND ${reached} ORDER BY s.position LIMIT @limit OFFSET @offset`,
   );
-  const countOfShare = db.prepare<[string], { n: number }>(
-    "SELECT count(*) AS n FROM share_assets s JOIN assets a ON a.id = s.asset_id WHERE s.share_id = ? AND a.state != 'BINNED'",
+  const countOfShare = db.prepare<[Scoped & { share: string }], { n: number }>(
+    `SELECT count(*) AS n FROM share_assets s JOIN assets a ON a.id = s.asset_id WHERE s.share_id = @share AND a.state != 'BINNED' AND ${reached}`,
   );
-  const visibleOfCollection = db.prepare<[string, number, number], AssetRow>(
+  const visibleOfCollection = db.prepare<[Scoped & { collection: string; limit: number; offset: number }], AssetRow>(
     `SELECT a.* FROM collection_assets c JOIN assets a ON a.id = c.asset_id
-      WHERE c.collection_id = ? AND a.state != 'BINNED' ORDER BY c.date_added, a.id LIMIT ? OFFSET ?`,
+      WHERE c.collection_id = @collection AND a.state != 'BINNED' AND ${reached} ORDER BY c.date_added, a.id LIMIT @limit OFFSET @offset`,
   );
-  const countOfCollection = db.prepare<[string], { n: number }>(
-    "SELECT count(*) AS n FROM collection_assets c JOIN assets a ON a.id = c.asset_id WHERE c.collection_id = ? AND a.state != 'BINNED'",
+  const countOfCollection = db.prepare<[Scoped & { collection: string }], { n: number }>(
+    `SELECT count(*) AS n FROM collection_assets c JOIN assets a ON a.id = c.asset_id WHERE c.collection_id = @collection AND a.state != 'BINNED' AND ${reached}`,
   );
-  const visibleOne = db.prepare<[string, string, string], AssetRow>(
-    `SELECT a.* FROM assets a WHERE a.id = ? AND a.state != 'BINNED' AND (
-       EXISTS (SELECT 1 FROM share_assets s WHERE s.share_id = ? AND s.asset_id = a.id)
-       OR EXISTS (SELECT 1 FROM collection_assets c WHERE c.collection_id = ? AND c.asset_id = a.id))`,
+  const visibleOne = db.prepare<[Scoped & { asset: string; share: string; collection: string }], AssetRow>(
+    `SELECT a.* FROM assets a WHERE a.id = @asset AND a.state != 'BINNED' AND ${reached} AND (
+       EXISTS (SELECT 1 FROM share_assets s WHERE s.share_id = @share AND s.asset_id = a.id)
+       OR EXISTS (SELECT 1 FROM collection_assets c WHERE c.collection_id = @collection AND c.asset_id = a.id))`,
   );
+  const scoped = (scope: FolderScope): Scoped => (scope === null ? { field: null, ids: '[]' } : { field: scope.foldersFieldId, ids: JSON.stringify(scope.folderIds) });
 
   return {
     get: (accountId: string, id: string, kind: ShareKind) => byId.get(accountId, id, kind),
@@ -103,14 +108,17 @@ export function sharesRepo(db: Db) {
       if (row.slug !== null) insertSlug.run(row.slug, row.id);
     },
     remove: (id: string) => void remove.run(id),
-    /** A page of what a visitor sees, and how many there are in all. */
-    visibleAssets(row: ShareRow, from: number, pageSize: number): { rows: AssetRow[]; total: number } {
+    /** A page of what a visitor sees (within `scope`, the creator's folder limit), and how many there are in all. */
+    visibleAssets(row: ShareRow, scope: FolderScope, from: number, pageSize: number): { rows: AssetRow[]; total: number } {
+      const within = scoped(scope);
       if (row.collection_id !== null) {
-        return { rows: pageSize === 0 ? [] : visibleOfCollection.all(row.collection_id, pageSize, from), total: countOfCollection.get(row.collection_id)?.n ?? 0 };
+        const collection = { ...within, collection: row.collection_id };
+        return { rows: pageSize === 0 ? [] : visibleOfCollection.all({ ...collection, limit: pageSize, offset: from }), total: countOfCollection.get(collection)?.n ?? 0 };
       }
-      return { rows: pageSize === 0 ? [] : visibleOfShare.all(row.id, pageSize, from), total: countOfShare.get(row.id)?.n ?? 0 };
+      const share = { ...within, share: row.id };
+      return { rows: pageSize === 0 ? [] : visibleOfShare.all({ ...share, limit: pageSize, offset: from }), total: countOfShare.get(share)?.n ?? 0 };
     },
-    visibleAsset: (row: ShareRow, assetId: string) => visibleOne.get(assetId, row.id, row.collection_id ?? ''),
+    visibleAsset: (row: ShareRow, scope: FolderScope, assetId: string) => visibleOne.get({ ...scoped(scope), asset: assetId, share: row.id, collection: row.collection_id ?? '' }),
   };
 }
 

@@ -68,7 +68,7 @@ export interface UploadServiceDeps {
   /** Renders an asset in wire form (with its preview URL). */
   renderAsset(who: ScopedAccount, assetId: string): Asset;
   /** Renders an asset row in wire form, given its current file's row. */
-  renderRow(row: AssetRow, currentFile: FileRow): Asset;
+  renderRow(who: Caller, row: AssetRow, currentFile: FileRow): Asset;
   /** Told of each file an upload stored, once it is committed (queues its preview); must return at once. */
   onFileStored?(file: FileRow): void;
 }
@@ -201,7 +201,7 @@ export class UploadService {
   private uploaderOf(upload: UploadRow): Caller | undefined {
     const member = this.deps.ctx.sessions.byAccount(upload.account_id, upload.created_by);
     if (member === undefined || !may(member.role, 'ASSET', 'UPLOAD')) return undefined;
-    return callerOf(member, this.deps.ctx.folderScopes);
+    return callerOf(member, this.deps.ctx.folderPolicy);
   }
 
   /**
@@ -333,7 +333,7 @@ export class UploadService {
         const put = assets.putFile(row, upload.replace_file_id !== null, caller.userId, now);
         if (put.asset === undefined) throw notFound('asset', upload.asset_id);
         uploads.markCompleted(upload.upload_id, row.id, JSON.stringify(given));
-        return { freed: put.freed, answer: this.deps.renderRow(put.asset, row) };
+        return { freed: put.freed, answer: this.deps.renderRow(caller, put.asset, row) };
       });
       if (freed !== undefined) blobs.remove(freed);
       this.deps.onFileStored?.(row);

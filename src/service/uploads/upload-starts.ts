@@ -10,7 +10,6 @@ import { partRange, planLayout } from '../../shared/api/part-layout.js';
 import { parseRemotePath } from '../../shared/api/remote-path.js';
 import { ServiceError, notFound } from '../errors/service-error.js';
 import type { Caller } from '../http/request-auth.js';
-import { requireFolderWrites } from '../groups/folder-writes.js';
 import type { AssetsRepo, FileRow } from '../assets/assets-repo.js';
 import type { ServiceContext } from '../context.js';
 import type { UploadItem } from './upload-items.js';
@@ -40,7 +39,7 @@ export class UploadStarts {
       const foldersFieldId = this.foldersFieldId(caller.accountId);
       folderId = ctx.fieldOptions.ensurePath(caller.accountId, foldersFieldId, parsed.path.folders);
       // (Inside the caller's transaction: a refused folder that ensurePath just made is rolled back.)
-      requireFolderWrites(ctx.folderScopes, caller, [{ fieldId: foldersFieldId, operation: 'ADD', values: [folderId] }]);
+      ctx.folderPolicy.requireFolderValues(caller, [{ fieldId: foldersFieldId, operation: 'ADD', values: [folderId] }]);
       assets.setValues(asset.id, foldersFieldId, [folderId]);
     }
     const upload = this.insertUpload(caller, asset.id, null, parsed.path.filename, folderId, item.size, layout, guestUploadId);
