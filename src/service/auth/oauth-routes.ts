@@ -13,6 +13,7 @@ import { signInTransactions } from './sign-in-transaction.js';
 import { registerAuthorizeRoutes } from './authorize-routes.js';
 import { registerTokenEndpoint, SUPPORTED_GRANT_TYPES } from './token-endpoint.js';
 import { OFFLINE_ACCESS } from './authorize-request.js';
+import { attemptLimiter, CLIENT_SECRET_LIMITS, SIGN_IN_LIMITS } from './attempt-limiter.js';
 
 export function registerOAuthRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   const clients = oauthClientsRepo(ctx.db);
@@ -21,8 +22,8 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: ServiceContext): 
   // Its own key, so a sealed sign-in form can never pass for a signed URL or the reverse.
   const transactions = signInTransactions(ctx.keys.signIn, ctx.clock);
 
-  registerAuthorizeRoutes(app, { ctx, clients, codes, transactions });
-  registerTokenEndpoint(app, { ctx, clients, codes, refreshTokens });
+  registerAuthorizeRoutes(app, { ctx, clients, codes, transactions, attempts: attemptLimiter(ctx.clock, SIGN_IN_LIMITS) });
+  registerTokenEndpoint(app, { ctx, clients, codes, refreshTokens, attempts: attemptLimiter(ctx.clock, CLIENT_SECRET_LIMITS) });
 
   app.get('/.well-known/jwks.json', { config: { public: true } }, async (_request, reply) =>
     reply.header('cache-control', 'public, max-age=300').send(ctx.tokens.publicJwks()),
