@@ -77,9 +77,9 @@ export function registerAccountSignupRoutes(app: FastifyInstance, ctx: ServiceCo
     const existing = ctx.accounts.userByEmail(body.email);
     if (existing === undefined) {
       const code = confirmations.seal({ subdomain: body.subdomain, name: body.name, email: body.email, passwordHash, userName: body.userName ?? null });
-      sendMail(mailer, body.email, `Confirm your new account "${body.name}"`, confirmationText(body.name, body.subdomain, code));
+      sendMail(mailer, body.email, `Confirm your new account ${body.subdomain}`, confirmationText(body.subdomain, code));
     } else {
-      sendMail(mailer, existing.email, 'Someone tried to sign up with your address', alreadySignedUpText(body.name, body.subdomain));
+      sendMail(mailer, existing.email, 'Someone tried to sign up with your address', alreadySignedUpText(body.subdomain));
     }
     return reply.code(202).send(envelope({ email: body.email, subdomain: body.subdomain, confirmationSent: true }));
   });
@@ -129,9 +129,10 @@ export function registerAccountSignupRoutes(app: FastifyInstance, ctx: ServiceCo
   });
 }
 
-function confirmationText(name: string, subdomain: string, code: string): string {
+// The mails name the subdomain (a checked DNS label), never the free-text name a stranger may have typed.
+function confirmationText(subdomain: string, code: string): string {
   return [
-    `Someone, we hope you, asked to create the account "${name}" (${subdomain}) with this e-mail address.`,
+    `Someone, we hope you, asked to create the account ${subdomain} with this e-mail address.`,
     '',
     'To create it, confirm within 24 hours with this code (the sign-up page asks for it; it is sent as',
     '`POST /account-confirmations {"code": "…"}`):',
@@ -142,9 +143,9 @@ function confirmationText(name: string, subdomain: string, code: string): string
   ].join('\n');
 }
 
-function alreadySignedUpText(name: string, subdomain: string): string {
+function alreadySignedUpText(subdomain: string): string {
   return [
-    `Someone asked to create the account "${name}" (${subdomain}) with this e-mail address, which already has a user here.`,
+    `Someone asked to create the account ${subdomain} with this e-mail address, which already has a user here.`,
     'Nothing was created.',
     '',
     'If it was you: sign in with the password you have. A user who needs another account asks the operator of this service.',
