@@ -24,7 +24,7 @@ export interface ServiceConfig {
   adminPassword?: string | undefined;
   /** Largest JSON body, bytes. */
   bodyLimit: number;
-  /** Where saved-search e-mail updates are sent through; none: saved searches send no e-mail. */
+  /** Where sign-up confirmations and saved-search e-mail updates are sent through; none: no e-mail is sent and sign-up is refused. */
   smtp?: SmtpConfig | undefined;
   /** How often new assets are checked against saved searches with e-mail updates (one e-mail per owner per check), seconds. */
   savedSearchEmailInterval: number;

@@ -16,6 +16,7 @@ import type { UrlSigner } from './http/signed-urls.js';
 import type { FolderPolicy } from './groups/folder-policy.js';
 import type { SessionMembers } from './auth/session-members.js';
 import type { SigningKeys } from './auth/signing-keys.js';
+import type { HashingPool } from './accounts/hashing-pool.js';
 
 export interface ServiceContext {
   readonly config: ServiceConfig;
@@ -36,6 +37,8 @@ export interface ServiceContext {
   readonly folderPolicy: FolderPolicy;
   /** Who a user is in an account (member or staff) and the token generations (auth/session-members.ts). */
   readonly sessions: SessionMembers;
+  /** The one gate every password and passcode hash a request starts goes through (accounts/hashing-pool.ts). */
+  readonly hashing: HashingPool;
   /** The public base URL (no trailing slash); known once the server listens. */
   baseUrl(): string;
   /** Current time as ISO-8601 with milliseconds. */

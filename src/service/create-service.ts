@@ -67,8 +67,10 @@ import { publicAssetView } from './public-access/public-assets.js';
 import { portalsRepo } from './portals/portals-repo.js';
 import { registerPortalRoutes } from './portals/portal-routes.js';
 import { registerPublicPortalRoutes } from './portals/public-portal-routes.js';
-import { attemptLimiter } from './portals/attempt-limiter.js';
+import { attemptLimiter, PASSCODE_LIMITS } from './auth/attempt-limiter.js';
 import { verifiedPasscodes } from './portals/verified-passcodes.js';
+import { passcodeMatches } from './portals/passcodes.js';
+import { hashingPool } from './accounts/hashing-pool.js';
 import { guestUploadsRepo } from './guest-uploads/guest-uploads-repo.js';
 import { registerGuestUploadRoutes } from './guest-uploads/guest-upload-routes.js';
 import { folderPolicy } from './groups/folder-policy.js';
@@ -175,6 +177,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
       fieldOptions,
       folderPolicy: folderPolicy(db, fieldOptions, sessions),
       sessions,
+      hashing: hashingPool(),
       baseUrl: () => baseUrl,
       nowIso: () => new Date(clock.now()).toISOString(),
     };
@@ -241,7 +244,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     registerPublicShareRoutes(app, ctx, { shares, collections, view: publicView });
     const portals = portalsRepo(db);
     registerPortalRoutes(app, ctx, portals);
-    registerPublicPortalRoutes(app, ctx, { portals, view: publicView, limiter: attemptLimiter(clock), passcodes: verifiedPasscodes(clock) });
+    registerPublicPortalRoutes(app, ctx, { portals, view: publicView, limiter: attemptLimiter(clock, PASSCODE_LIMITS), passcodes: verifiedPasscodes(clock, { hasher: (attempt, stored) => ctx.hashing.run(() => passcodeMatches(attempt, stored)) }) });
     registerGuestUploadRoutes(app, ctx, { guestUploads: guestUploadsRepo(db), uploads });
     registerGroupRoutes(app, ctx);
     registerUserRoutes(app, ctx);
@@ -268,7 +271,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     registerSuggestionRoutes(app, ctx, { runner, jobs, assets, blobs, selectByCriterion: assetIdSelector(ctx) });
     registerExternalAppRoutes(app, ctx);
     registerSubscriptionRoutes(app, ctx);
-    registerAccountSignupRoutes(app, ctx);
+    registerAccountSignupRoutes(app, ctx, { mailer });
     registerAccountAdminRoutes(app, ctx);
     registerTermsAcceptance(app, ctx);
     registerStaffSignInRoutes(app, ctx);

@@ -11,6 +11,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { finishedJob, seedAccount, type SeededAccount } from '../support/account-seed.js';
+import { smtpConfig, startSmtp, type TestSmtp } from '../support/smtp-server.js';
+import { signUpAccount } from '../support/sign-up-account.js';
 
 /** Every name A's entities get carries this, so one text search finds any of them in an answer. */
 const MARKER = 'alephzed';
@@ -25,6 +27,7 @@ const ACCOUNT_INDEPENDENT: Record<string, string> = {
   'POST /authorize': 'the sign-in form (oauth-flow tests cover which account a sign-in reaches)',
   'POST /oauth/token': 'token exchange by code or refresh token, bound to the client, not to a bearer token',
   'POST /accounts': 'sign-up makes a new account (unauthenticated, §4.3)',
+  'POST /account-confirmations': 'confirms a sign-up with the code mailed to its address, making a new account (unauthenticated)',
   'POST /subdomain-availability-checks': 'answers whether a subdomain is taken: public by design (§4.3)',
   'POST /account-invite-requests': 'unauthenticated request to join an account by its subdomain (§4.3)',
   'POST /publicly-available-account-data-searches': "an account's public data by subdomain, unauthenticated (§4.3)",
@@ -56,6 +59,7 @@ const SIGNED = /^\/(files|previews|download-zips|upload-parts|reference-images)\
 
 describe('no data crosses accounts', () => {
   let service: TestService;
+  let smtp: TestSmtp;
   let a: SeededAccount;
   let bToken: string;
   let bUserId: string;
@@ -66,15 +70,10 @@ describe('no data crosses accounts', () => {
   const mintB = (): Promise<string> => service.running.ctx.tokens.issue({ sub: bUserId, scope: 'subdomain:bravo' }, 3600);
 
   beforeAll(async () => {
-    service = await startTestService();
+    smtp = await startSmtp();
+    service = await startTestService({ smtp: smtpConfig(smtp) });
     a = await seedAccount(service, MARKER);
-    const signup = await fetch(`${service.url}/accounts`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ subdomain: 'bravo', name: 'Bravo', email: 'boss@bravo.test', password: 'a long enough password' }),
-    });
-    const created = (await signup.json()) as { result: { adminUserId: string } };
-    bUserId = created.result.adminUserId;
+    bUserId = (await signUpAccount(service, smtp, { subdomain: 'bravo', name: 'Bravo', email: 'boss@bravo.test', password: 'a long enough password' })).adminUserId;
     bToken = await mintB();
     const bFields = await service.api('GET', '/fields', undefined, bToken);
     bKeywords = bFields.body.find((field: { name: string }) => field.name === 'Keywords').id;
@@ -82,6 +81,7 @@ describe('no data crosses accounts', () => {
   }, 180_000);
   afterAll(async () => {
     await service.dispose();
+    await smtp.close();
   });
   // The sweep reaches B's own security settings, and a change there revokes B's tokens (as it should):
   // each test starts with a fresh one, as a client would refresh.

@@ -309,9 +309,9 @@ describe('malformed input never causes a 500', { timeout: 180_000 }, () => {
     const credentials = ['', 'Bearer', `Bearer ${forged}`, 'Bearer a.b.c', 'Basic YWRtaW46YWRtaW4=', `Bearer ${'a'.repeat(8000)}`, 'Passcode 1234', `Bearer ${tampered}`];
     // Signed URLs (file contents, renditions, previews, zips, upload parts) carry their credential in the query.
     // `/public/…` routes (shares, portals, guest uploads) are for visitors without an account.
-    // Unauthenticated by the spec (§4.3): sign-up, invite requests, public account data, and reading terms.
+    // Unauthenticated by the spec (§4.3): sign-up and its confirmation, invite requests, public account data, and reading terms.
     const unauthenticated = (route: { method: string; url: string }): boolean =>
-      /^\/(accounts$|account-invite-requests|publicly-available-account-data-searches|subdomain-availability-checks|reference-images)/.test(route.url) ||
+      /^\/(accounts$|account-confirmations$|account-invite-requests|publicly-available-account-data-searches|subdomain-availability-checks|reference-images)/.test(route.url) ||
       (route.method === 'GET' && route.url.startsWith('/account-terms-and-conditions/'));
     const privateRoutes = routes.filter((route) => !/^\/(authorize|oauth|health|\.well-known|files|upload-parts|previews|download-zips|public)/.test(route.url) && !unauthenticated(route));
     expect(privateRoutes.length).toBeGreaterThan(15);

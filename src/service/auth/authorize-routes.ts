@@ -2,8 +2,10 @@
  * `GET /authorize` shows the sign-in form for a checked authorisation request; `POST /authorize` checks
  * the user's email and password and sends the browser back to the client with a single-use code (or
  * with `access_denied` when the user cancels). Wrong credentials re-render the form (401) and never
- * redirect. This module must never redirect to a URI it has not matched against the client's
- * registration, nor store a code other than as its hash.
+ * redirect. Attempts are throttled per e-mail typed and address (attempt-limiter.ts: the form again with
+ * `429` and "Try again in N s", before any hashing), and every password check goes through the service's
+ * hashing gate (`503` when it is full). This module must never redirect to a URI it has not matched
+ * against the client's registration, nor store a code other than as its hash.
  */
 import { z } from 'zod';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -22,12 +24,15 @@ import type { AuthCodesRepo } from './auth-codes-repo.js';
 import { withoutAbsentNulls } from '../http/null-as-absent.js';
 import { accountSettings } from '../administration/account-settings.js';
 import { memberSignInRefusal } from './sign-in-policy.js';
+import { tooManyAttempts, type AttemptLimiter } from './attempt-limiter.js';
 
 export interface AuthorizeDeps {
   ctx: ServiceContext;
   clients: OAuthClientsRepo;
   codes: AuthCodesRepo;
   transactions: SignInTransactions;
+  /** Wrong passwords, per e-mail typed and client address. */
+  attempts: AttemptLimiter;
 }
 
 /** Used codes are kept a day past their expiry so that a late replay still revokes what they issued. */
@@ -47,9 +52,16 @@ interface FormContext {
 }
 
 export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDeps): void {
-  const { ctx, clients, codes, transactions } = deps;
-  // Unknown emails still cost one scrypt, so response time does not tell which addresses exist.
+  const { ctx, clients, codes, transactions, attempts } = deps;
+  // Unknown emails still cost one scrypt, in the same gate, so response time does not tell which addresses exist.
   let decoyHash: Promise<string> | undefined;
+  const decoy = (): Promise<string> => {
+    decoyHash ??= hashPassword(newOpaqueSecret()).catch((error: unknown) => {
+      decoyHash = undefined;
+      throw error;
+    });
+    return decoyHash;
+  };
   const settings = accountSettings(ctx.db);
 
   const renderForm = (reply: FastifyReply, form: FormContext, browserKey: string, status: number, email?: string, problem?: string): FastifyReply => {
@@ -112,13 +124,25 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
       const denied = new ServiceError('OAUTH_ACCESS_DENIED', 'The user cancelled the sign-in.');
       return redirect(reply, redirectTo(signIn.redirectUri, errorRedirectParams(denied, signIn.state)));
     }
+    // The e-mail as typed is the subject, known or not, so the throttle tells nothing about who exists.
+    const subject = email.trim().toLowerCase();
+    const refuse = (problem: ServiceError): FastifyReply => renderForm(reply.headers(problem.headers), form, boundKey, problem.status, email, problem.message);
+    const wait = attempts.retryAfter(subject, request.ip);
+    if (wait > 0) return refuse(tooManyAttempts('sign-in', wait));
     const user = ctx.accounts.userByEmail(email.trim());
-    decoyHash ??= hashPassword(newOpaqueSecret());
-    const passwordOk = await verifyPassword(password, user?.password_hash ?? (await decoyHash));
+    let passwordOk: boolean;
+    try {
+      passwordOk = await ctx.hashing.run(async () => verifyPassword(password, user?.password_hash ?? (await decoy())));
+    } catch (error) {
+      if (!(error instanceof ServiceError)) throw error;
+      return refuse(error);
+    }
     if (user === undefined || !passwordOk || password === '') {
+      attempts.failed(subject, request.ip);
       const problem = new ServiceError('OAUTH_WRONG_CREDENTIALS');
       return renderForm(reply, form, boundKey, problem.status, email, `${problem.message} Check both and try again.`);
     }
+    attempts.succeeded(subject, request.ip);
     // A member of the account, or staff of the installation (who may sign in to any account).
     const holder = ctx.sessions.byAccount(form.account.id, user.id);
     if (holder === undefined) {

@@ -1,12 +1,15 @@
 /**
  * Who is calling the token endpoint (RFC 6749 §2.3): a public client names itself with `client_id`; a
  * confidential client must also prove it with its secret, in the body (`client_secret_post`) or in an
- * HTTP Basic header (`client_secret_basic`), never both. Secrets are compared in constant time. This
+ * HTTP Basic header (`client_secret_basic`), never both. Secrets are compared in constant time, and
+ * failures (an unknown client, a missing or wrong secret) are throttled per client id and address
+ * (attempt-limiter.ts): within a wait, `429 TOO_MANY_ATTEMPTS` before anything is compared. This
  * module must never let a confidential client through without its secret.
  */
 import { ServiceError } from '../errors/service-error.js';
 import type { OAuthClient, OAuthClientsRepo } from './oauth-clients-repo.js';
 import { sameSecret } from './opaque-secrets.js';
+import { tooManyAttempts, type AttemptLimiter } from './attempt-limiter.js';
 
 /** RFC 6749 §5.2: a client that tried the Authorization header is told how to authenticate. */
 const BASIC_CHALLENGE: Readonly<Record<string, string>> = { 'www-authenticate': 'Basic realm="asset-sync", charset="UTF-8"' };
@@ -16,7 +19,13 @@ export interface PresentedCredentials {
   clientSecret?: string | undefined;
 }
 
-export function authenticateClient(clients: Pick<OAuthClientsRepo, 'byId'>, body: PresentedCredentials, authorization: string | undefined): OAuthClient {
+/** Who is trying, for the throttle: its failures and the caller's address. */
+export interface ClientAttempts {
+  limiter: AttemptLimiter;
+  address: string;
+}
+
+export function authenticateClient(clients: Pick<OAuthClientsRepo, 'byId'>, body: PresentedCredentials, authorization: string | undefined, attempts: ClientAttempts): OAuthClient {
   const basic = basicCredentials(authorization);
   const challenge = basic === undefined ? {} : { ...BASIC_CHALLENGE };
   if (basic !== undefined && body.clientSecret !== undefined) {
@@ -28,14 +37,19 @@ export function authenticateClient(clients: Pick<OAuthClientsRepo, 'byId'>, body
   const clientId = basic?.clientId ?? body.clientId;
   const secret = basic?.clientSecret ?? body.clientSecret;
   if (clientId === undefined || clientId === '') throw new ServiceError('OAUTH_INVALID_CLIENT', 'The request has no client_id.', challenge);
+  const wait = attempts.limiter.retryAfter(clientId, attempts.address);
+  if (wait > 0) throw tooManyAttempts('client authentication', wait);
+  const refuse = (message: string): ServiceError => {
+    attempts.limiter.failed(clientId, attempts.address);
+    return new ServiceError('OAUTH_INVALID_CLIENT', message, challenge);
+  };
   const client = clients.byId(clientId);
-  if (client === undefined) throw new ServiceError('OAUTH_INVALID_CLIENT', `No client is registered with client_id "${clientId}".`, challenge);
+  if (client === undefined) throw refuse(`No client is registered with client_id "${clientId}".`);
   // A public client has nothing to prove (PKCE binds its codes instead); a stray secret is ignored.
   if (client.clientSecret === null) return client;
-  if (secret === undefined || secret === '') {
-    throw new ServiceError('OAUTH_INVALID_CLIENT', 'This client is confidential: authenticate with its client_secret.', challenge);
-  }
-  if (!sameSecret(secret, client.clientSecret)) throw new ServiceError('OAUTH_INVALID_CLIENT', 'The client_secret is wrong.', challenge);
+  if (secret === undefined || secret === '') throw refuse('This client is confidential: authenticate with its client_secret.');
+  if (!sameSecret(secret, client.clientSecret)) throw refuse('The client_secret is wrong.');
+  attempts.limiter.succeeded(clientId, attempts.address);
   return client;
 }
 

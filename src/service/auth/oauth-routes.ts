@@ -15,6 +15,7 @@ import { registerTokenEndpoint, SUPPORTED_GRANT_TYPES } from './token-endpoint.j
 import { registerRevocationEndpoint } from './revocation-endpoint.js';
 import { tokenRevocation } from './token-revocation.js';
 import { OFFLINE_ACCESS } from './authorize-request.js';
+import { attemptLimiter, CLIENT_SECRET_LIMITS, SIGN_IN_LIMITS } from './attempt-limiter.js';
 
 export function registerOAuthRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   const clients = oauthClientsRepo(ctx.db);
@@ -24,9 +25,11 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: ServiceContext): 
   // Its own key, so a sealed sign-in form can never pass for a signed URL or the reverse.
   const transactions = signInTransactions(ctx.keys.signIn, ctx.clock);
 
-  registerAuthorizeRoutes(app, { ctx, clients, codes, transactions });
-  registerTokenEndpoint(app, { ctx, clients, codes, refreshTokens, revocation });
-  registerRevocationEndpoint(app, { ctx, clients, refreshTokens, revocation });
+  // One count of failed client authentications, wherever a client proves its secret.
+  const clientAttempts = attemptLimiter(ctx.clock, CLIENT_SECRET_LIMITS);
+  registerAuthorizeRoutes(app, { ctx, clients, codes, transactions, attempts: attemptLimiter(ctx.clock, SIGN_IN_LIMITS) });
+  registerTokenEndpoint(app, { ctx, clients, codes, refreshTokens, revocation, attempts: clientAttempts });
+  registerRevocationEndpoint(app, { ctx, clients, refreshTokens, revocation, attempts: clientAttempts });
 
   app.get('/.well-known/jwks.json', { config: { public: true } }, async (_request, reply) =>
     reply.header('cache-control', 'public, max-age=300').send(ctx.tokens.publicJwks()),

@@ -1,6 +1,6 @@
 /**
  * `POST /oauth/revoke` (RFC 7009) [ours]: a client ends a sign-in. The client authenticates as at the
- * token endpoint; the token may be a refresh token (its whole family ends: the refresh tokens and every
+ * token endpoint, and its failures count toward the same throttle; the token may be a refresh token (its whole family ends: the refresh tokens and every
  * access token issued from them) or an access token (its family, when it has one; otherwise that token
  * alone). Only the client a token was issued to may revoke it. A token that is unknown, expired or
  * already revoked is answered like a revoked one (200): the client's goal is reached either way, and the
@@ -17,12 +17,15 @@ import { hashSecret } from './opaque-secrets.js';
 import type { OAuthClient, OAuthClientsRepo } from './oauth-clients-repo.js';
 import type { RefreshTokensRepo } from './refresh-tokens-repo.js';
 import type { TokenRevocation } from './token-revocation.js';
+import type { AttemptLimiter } from './attempt-limiter.js';
 
 export interface RevocationEndpointDeps {
   ctx: ServiceContext;
   clients: OAuthClientsRepo;
   refreshTokens: RefreshTokensRepo;
   revocation: TokenRevocation;
+  /** Failed client authentications, per client id and address (shared with the token endpoint). */
+  attempts: AttemptLimiter;
 }
 
 const parameter = z.string().max(4096).optional();
@@ -39,7 +42,7 @@ const notYours = (): ServiceError =>
 export function registerRevocationEndpoint(app: FastifyInstance, deps: RevocationEndpointDeps): void {
   app.post('/oauth/revoke', { config: { public: true, body: revocationRequest }, errorHandler: sendTokenEndpointError }, async (request, reply) => {
     const body = parseBody(request, revocationRequest, 'OAUTH_INVALID_REQUEST');
-    const client = authenticateClient(deps.clients, { clientId: body.client_id, clientSecret: body.client_secret }, request.headers.authorization);
+    const client = authenticateClient(deps.clients, { clientId: body.client_id, clientSecret: body.client_secret }, request.headers.authorization, { limiter: deps.attempts, address: request.ip });
     const token = body.token;
     if (token === undefined || token === '') throw new ServiceError('OAUTH_INVALID_REQUEST', 'The request has no token to revoke.');
     // RFC 7009 §2.1: the hint only orders the search; both kinds are looked for.

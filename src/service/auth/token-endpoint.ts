@@ -17,6 +17,7 @@ import type { OAuthClientsRepo } from './oauth-clients-repo.js';
 import type { AuthCodesRepo } from './auth-codes-repo.js';
 import type { RefreshTokensRepo } from './refresh-tokens-repo.js';
 import type { TokenRevocation } from './token-revocation.js';
+import type { AttemptLimiter } from './attempt-limiter.js';
 
 export interface TokenEndpointDeps {
   ctx: ServiceContext;
@@ -24,6 +25,8 @@ export interface TokenEndpointDeps {
   codes: AuthCodesRepo;
   refreshTokens: RefreshTokensRepo;
   revocation: TokenRevocation;
+  /** Failed client authentications, per client id and address. */
+  attempts: AttemptLimiter;
 }
 
 export const SUPPORTED_GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
@@ -50,7 +53,7 @@ export function registerTokenEndpoint(app: FastifyInstance, deps: TokenEndpointD
         `grant_type=${grantType} is not supported; use ${SUPPORTED_GRANT_TYPES.join(' or ')}.`,
       );
     }
-    const client = authenticateClient(deps.clients, { clientId: body.client_id, clientSecret: body.client_secret }, request.headers.authorization);
+    const client = authenticateClient(deps.clients, { clientId: body.client_id, clientSecret: body.client_secret }, request.headers.authorization, { limiter: deps.attempts, address: request.ip });
 
     let answer: TokenResponse;
     if (grantType === 'authorization_code') {

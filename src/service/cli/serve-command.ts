@@ -21,8 +21,9 @@ Runs the asset service: the API and its OAuth authorisation server on one origin
   --admin-password P     its password (or ASSET_SYNC_ADMIN_PASSWORD); generated and printed once otherwise
   --audience A           the token audience (default ${DEFAULT_AUDIENCE})
   --no-refresh-rotation  keep refresh tokens valid after use instead of rotating them
-  --smtp-host H          the SMTP server saved-search e-mail updates go through (or ASSET_SYNC_SMTP_HOST);
-                         without one, saved searches send no e-mail
+  --smtp-host H          the SMTP server sign-up confirmations and saved-search e-mail updates go through
+                         (or ASSET_SYNC_SMTP_HOST); without one, saved searches send no e-mail and
+                         sign-up is refused
   --smtp-port N          its port (default 587, or 465 with --smtp-secure; or ASSET_SYNC_SMTP_PORT)
   --smtp-secure          TLS from the start (port 465); otherwise STARTTLS when the server offers it
   --smtp-user U          user name (or ASSET_SYNC_SMTP_USER); the password from --smtp-password or

@@ -83,7 +83,10 @@ export const errorCatalogue = {
   NO_SUBSCRIPTION: { status: 404, message: 'The account has no subscription.' },
   SUBSCRIPTION_INTENT_CLOSED: { status: 409, message: 'The subscription intent was already confirmed or cancelled.' },
   SUBDOMAIN_TAKEN: { status: 409, message: 'This subdomain is in use; choose another.' },
-  EMAIL_TAKEN: { status: 409, message: 'A user with this email address exists; sign in and ask to be invited instead.' },
+  // Only answered to the holder of a confirmation code (sign-up itself never says whether an address has a user).
+  EMAIL_TAKEN: { status: 409, message: 'A user with this email address exists (was this sign-up confirmed already?); sign in instead.' },
+  SIGN_UP_NEEDS_EMAIL: { status: 409, message: 'This service has no SMTP server configured, so it cannot confirm the e-mail address of a new account; ask its operator to configure one.' },
+  SIGN_UP_CONFIRMATION_INVALID: { status: 400, message: 'The confirmation code is not valid or has expired; sign up again.' },
   QUOTA_EXCEEDED: { status: 403, message: "The account's quota for this kind of resource is used up." },
   TERMS_NOT_ACCEPTED: { status: 403, message: "Accept the account's terms and conditions first." },
   LOGIN_METHOD_NOT_ALLOWED: { status: 403, message: 'This account does not allow signing in this way.' },
@@ -93,6 +96,9 @@ export const errorCatalogue = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be JSON (application/json).' },
   // 429 / 5xx
   RATE_LIMITED: { status: 429, message: 'Too many requests; retry after the given delay.' },
+  // Credential attempts (auth/attempt-limiter.ts) and the hashing gate (accounts/hashing-pool.ts).
+  TOO_MANY_ATTEMPTS: { status: 429, message: 'Too many attempts; try again after the given delay.' },
+  HASHING_BUSY: { status: 503, message: 'The service is busy checking other passwords; try again in a moment.' },
   INTERNAL: { status: 500, message: 'An unexpected error occurred in the service.' },
   UNAVAILABLE: { status: 503, message: 'The service is shutting down or overloaded; retry shortly.' },
 } as const satisfies Record<string, { status: number; message: string }>;

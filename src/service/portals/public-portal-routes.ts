@@ -6,7 +6,7 @@
  * the asset criterion compiler builds that query (a folder criterion with no state named keeps its default
  * LIVE filter), and a single asset is looked up through the same criterion, never by id alone.
  *
- * Passcodes: a wrong or missing one is 401; attempts are rate-limited (attempt-limiter.ts, 429 with
+ * Passcodes: a wrong or missing one is 401; attempts are rate-limited (auth/attempt-limiter.ts, 429 with
  * Retry-After, checked before the passcode is), and compared in constant time (passcodes.ts); a right one
  * is checked with scrypt once and then remembered for a while (verified-passcodes.ts).
  *
@@ -26,7 +26,7 @@ import type { Criterion } from '../search/criterion-schema.js';
 import { assetSearchRunner } from '../search/run-asset-search.js';
 import { searchAccount } from '../search/search-account.js';
 import { publicPageQuery, type PublicAssetView } from '../public-access/public-assets.js';
-import type { AttemptLimiter } from './attempt-limiter.js';
+import type { AttemptLimiter } from '../auth/attempt-limiter.js';
 import { passcodeFromHeader } from './passcodes.js';
 import type { PortalRow, PortalsRepo } from './portals-repo.js';
 import type { VerifiedPasscodes } from './verified-passcodes.js';

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../support/test-service.js';
 import { addUser } from '../../support/test-users.js';
+import { smtpConfig, startSmtp, type TestSmtp } from '../../support/smtp-server.js';
+import { signUpAccount } from '../../support/sign-up-account.js';
 
 const unauthenticated = async (service: TestService, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> => {
   const response = await fetch(`${service.url}${path}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? null : JSON.stringify(body) });
@@ -9,20 +11,21 @@ const unauthenticated = async (service: TestService, method: string, path: strin
 
 describe('accounts side by side', () => {
   let service: TestService;
+  let smtp: TestSmtp;
   let otherToken: string;
   let otherAccountId: string;
   beforeAll(async () => {
-    service = await startTestService();
+    smtp = await startSmtp();
+    service = await startTestService({ smtp: smtpConfig(smtp) });
   });
   afterAll(async () => {
     await service.dispose();
+    await smtp.close();
   });
 
   it('creates an account without a token, with its built-in fields and admin, refusing taken subdomains', async () => {
     expect((await unauthenticated(service, 'POST', '/subdomain-availability-checks', { subdomain: 'acme' })).body.result).toEqual({ subdomain: 'acme', available: true });
-    const created = await unauthenticated(service, 'POST', '/accounts', { subdomain: 'acme', name: 'Acme', email: 'boss@acme.test', password: 'a long enough password' });
-    expect(created.status).toBe(200);
-    otherAccountId = created.body.result.id;
+    otherAccountId = (await signUpAccount(service, smtp, { subdomain: 'acme', name: 'Acme', email: 'boss@acme.test', password: 'a long enough password' })).id;
     expect((await unauthenticated(service, 'POST', '/subdomain-availability-checks', { subdomain: 'ACME' })).body.result.available).toBe(false);
     expect((await unauthenticated(service, 'POST', '/accounts', { subdomain: 'acme', name: 'Again', email: 'x@acme.test', password: 'a long enough password' })).body.code).toBe('SUBDOMAIN_TAKEN');
     expect((await unauthenticated(service, 'POST', '/accounts', { subdomain: 'local', name: 'L', email: 'y@acme.test', password: 'a long enough password' })).body.code).toBe('SUBDOMAIN_TAKEN');

@@ -1,46 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SMTPServer } from 'smtp-server';
 import { startTestService, type TestService } from '../../support/test-service.js';
 import { addUser } from '../../support/test-users.js';
 import { uploadNewAsset } from '../../support/upload-helpers.js';
-
-interface Received {
-  to: string[];
-  raw: string;
-}
-
-/** A real SMTP server on 127.0.0.1 that keeps every message it is given. */
-async function startSmtp(): Promise<{ port: number; received: Received[]; close(): Promise<void> }> {
-  const received: Received[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        received.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), raw: Buffer.concat(chunks).toString('utf8') });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.server.address();
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return { port: address.port, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
+import { smtpConfig, startSmtp, type TestSmtp } from '../../support/smtp-server.js';
 
 const staged = { type: 'FIELD_EQUALS', field: { type: 'FIXED', fieldName: 'STAGED' }, value: true };
 
 describe('saved searches', () => {
-  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  let smtp: TestSmtp;
   let service: TestService;
   let owner: { userId: string; token: string };
   let foldersId: string;
   beforeAll(async () => {
     smtp = await startSmtp();
-    service = await startTestService({ smtp: { host: '127.0.0.1', port: smtp.port, secure: false, from: 'assets@example.test' } });
+    service = await startTestService({ smtp: smtpConfig(smtp) });
     owner = await addUser(service, 'owner@example.test', 'member');
     foldersId = (await service.api('GET', '/folder-settings')).body.result.fieldId;
   });

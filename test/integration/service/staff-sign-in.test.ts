@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../support/test-service.js';
 import { addUser } from '../../support/test-users.js';
 import { authorize, authorizeParams, currentUser, exchangeCode, openSignInForm, pkcePair, redirectLocation, refresh, submitSignIn, DESKTOP_CLIENT_ID } from '../../support/oauth-client.js';
+import { smtpConfig, startSmtp, type TestSmtp } from '../../support/smtp-server.js';
+import { signUpAccount } from '../../support/sign-up-account.js';
 
 const STAFF_EMAIL = 'support@provider.test';
 const STAFF_PASSWORD = 'the support password';
@@ -17,25 +19,23 @@ async function signIn(service: TestService, subdomain: string, email: string, pa
 
 describe('staff members sign in to any account', () => {
   let service: TestService;
+  let smtp: TestSmtp;
   let staffId: string;
   let acmeId: string;
   let acmeAdmin: string;
   let staffSession: { accessToken: string; refreshToken: string };
 
   beforeAll(async () => {
-    service = await startTestService();
+    smtp = await startSmtp();
+    service = await startTestService({ smtp: smtpConfig(smtp) });
     // The staff member is a user of the installation's own account; acme is a customer's account.
     staffId = (await addUser(service, STAFF_EMAIL, 'viewer', STAFF_PASSWORD)).userId;
-    const created = await fetch(`${service.url}/accounts`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ subdomain: 'acme', name: 'Acme', email: 'boss@acme.test', password: 'the boss password' }),
-    });
-    acmeId = ((await created.json()) as { result: { id: string } }).result.id;
+    acmeId = (await signUpAccount(service, smtp, { subdomain: 'acme', name: 'Acme', email: 'boss@acme.test', password: 'the boss password' })).id;
     acmeAdmin = (await signIn(service, 'acme', 'boss@acme.test', 'the boss password')).accessToken;
   });
   afterAll(async () => {
     await service.dispose();
+    await smtp.close();
   });
 
   it('refuses a non-member who is not staff, then lets the same user in once they are staff', async () => {

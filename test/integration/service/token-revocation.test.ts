@@ -4,18 +4,23 @@ import { addUser } from '../../support/test-users.js';
 import { authorize, authorizeParams, currentUser, exchangeCode, pkcePair, refresh } from '../../support/oauth-client.js';
 import { removeUser, setPassword, setRole } from '../../../src/service/cli/user-admin.js';
 import { mintToken } from '../../../src/service/auth/mint-token.js';
+import { smtpConfig, startSmtp, type TestSmtp } from '../../support/smtp-server.js';
+import { signUpAccount } from '../../support/sign-up-account.js';
 
 const EMAIL = 'worker@example.test';
 const PASSWORD = 'the worker password';
 
 describe('access tokens after a security change', () => {
   let service: TestService;
+  let smtp: TestSmtp;
   beforeAll(async () => {
-    service = await startTestService();
+    smtp = await startSmtp();
+    service = await startTestService({ smtp: smtpConfig(smtp) });
     await addUser(service, EMAIL, 'member', PASSWORD);
   });
   afterAll(async () => {
     await service.dispose();
+    await smtp.close();
   });
 
   const signIn = async (email = EMAIL, password = PASSWORD) => {
@@ -51,13 +56,7 @@ describe('access tokens after a security change', () => {
 
   it("revokes them when the account's e-mail domains change, while other accounts' tokens stay good", async () => {
     const session = await signIn();
-    const created = await fetch(`${service.url}/accounts`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ subdomain: 'other', name: 'Other', email: 'owner@other.test', password: 'the owner password' }),
-    });
-    expect(created.status).toBe(200);
-    const owner = service.running.ctx.accounts.userByEmail('owner@other.test')?.id ?? '';
+    const owner = (await signUpAccount(service, smtp, { subdomain: 'other', name: 'Other', email: 'owner@other.test', password: 'the owner password' })).adminUserId;
     const otherToken = await service.running.ctx.tokens.issue({ sub: owner, scope: 'subdomain:other' }, 600);
     expect((await service.api('PUT', '/account-security', { allowedEmailDomains: ['example.test'], sessionLifetimeHours: 24 })).status).toBe(200);
     expect((await currentUser(service, session.access)).body.code).toBe('TOKEN_REVOKED');

@@ -3,7 +3,7 @@ import { fakeClock } from '../../../test/support/test-users.js';
 import { attemptLimiter } from './attempt-limiter.js';
 
 describe('attemptLimiter', () => {
-  const limits = { freeFailures: 3, baseWaitMs: 10_000, maxWaitMs: 60_000, perPortal: 5, windowMs: 600_000 };
+  const limits = { freeFailures: 3, baseWaitMs: 10_000, maxWaitMs: 60_000, perSubject: 5, perClient: Number.POSITIVE_INFINITY, windowMs: 600_000 };
 
   it('lets an address fail a few times, then makes it wait, doubling with each further failure up to the cap', () => {
     const clock = fakeClock(0);
@@ -22,11 +22,11 @@ describe('attemptLimiter', () => {
       limiter.failed('p', 'a');
     }
     expect(limiter.retryAfter('p', 'a')).toBe(60);
-    // Another portal, or the same one from elsewhere, is not held up by it.
+    // Another subject, or the same one from elsewhere, is not held up by it.
     expect(limiter.retryAfter('q', 'a')).toBe(0);
   });
 
-  it('forgets an address when it gets the passcode right, or after a quiet window', () => {
+  it('forgets an address when it gets the credential right, or after a quiet window', () => {
     const clock = fakeClock(0);
     const limiter = attemptLimiter(clock, limits);
     for (let attempt = 0; attempt < 3; attempt += 1) limiter.failed('p', 'a');
@@ -44,5 +44,19 @@ describe('attemptLimiter', () => {
     limiter.failed('p', 'guesser');
     expect(limiter.retryAfter('p', 'guesser')).toBe(10);
     expect(limiter.retryAfter('other', 'guesser')).toBe(0);
+  });
+
+  it('makes an address that fails on many subjects wait, whatever it tries next, and nobody else', () => {
+    const clock = fakeClock(0);
+    const limiter = attemptLimiter(clock, { ...limits, perClient: 4 });
+    for (const subject of ['p', 'q', 'r', 's']) limiter.failed(subject, 'stuffer');
+    expect(limiter.retryAfter('t', 'stuffer')).toBe(10);
+    expect(limiter.retryAfter('t', 'someone else')).toBe(0);
+    clock.advance(10_000);
+    limiter.failed('t', 'stuffer');
+    expect(limiter.retryAfter('u', 'stuffer')).toBe(20);
+    // A success on one subject does not clear the address's failures on others.
+    limiter.succeeded('u', 'stuffer');
+    expect(limiter.retryAfter('u', 'stuffer')).toBe(20);
   });
 });
