@@ -1,10 +1,11 @@
 /**
  * `POST /oauth/revoke` (RFC 7009) [ours]: a client ends a sign-in. The client authenticates as at the
- * token endpoint, and its failures count toward the same throttle; the token may be a refresh token (its whole family ends: the refresh tokens and every
- * access token issued from them) or an access token (its family, when it has one; otherwise that token
- * alone). Only the client a token was issued to may revoke it. A token that is unknown, expired or
- * already revoked is answered like a revoked one (200): the client's goal is reached either way, and the
- * answer tells a stranger nothing. Answers are `Cache-Control: no-store`, failures in RFC 6749's shape.
+ * token endpoint, and its failures count toward the same throttle. The token may be a refresh token
+ * (its whole family ends: the refresh tokens and every access token issued from them) or an access
+ * token (its family, when it has one; otherwise that token alone). Only the client a token was issued
+ * to may revoke it. A token that is unknown, expired or already revoked is answered like a revoked one
+ * (200): the client's goal is reached either way, and the answer tells a stranger nothing. Answers are
+ * `Cache-Control: no-store`, failures in RFC 6749's shape.
  */
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
