@@ -26,6 +26,7 @@ const ACCOUNT_INDEPENDENT: Record<string, string> = {
   'GET /authorize': 'the sign-in page: the account is chosen by signing in, before there is a token',
   'POST /authorize': 'the sign-in form (oauth-flow tests cover which account a sign-in reaches)',
   'POST /oauth/token': 'token exchange by code or refresh token, bound to the client, not to a bearer token',
+  'POST /oauth/revoke': 'ends a sign-in by its token, bound to the client (oauth-revoke tests cover another client\'s token)',
   'POST /accounts': 'sign-up makes a new account (unauthenticated, §4.3)',
   'POST /account-confirmations': 'confirms a sign-up with the code mailed to its address, making a new account (unauthenticated)',
   'POST /subdomain-availability-checks': 'answers whether a subdomain is taken: public by design (§4.3)',

@@ -15,6 +15,8 @@ import { startTestService, type TestService } from '../../support/test-service.j
 import { addUser } from '../../support/test-users.js';
 import { sendParts, uploadNewAsset } from '../../support/upload-helpers.js';
 import { finishedJob } from '../../support/account-seed.js';
+import { smtpConfig, startSmtp, type TestSmtp } from '../../support/smtp-server.js';
+import { signUpAccount } from '../../support/sign-up-account.js';
 
 type Role = 'admin' | 'member' | 'limited' | 'viewer' | 'other' | 'anonymous';
 type Where = 'in' | 'out';
@@ -53,6 +55,7 @@ const MARK_OUT = 'HRsecret';
 
 describe('folder limits on every route', () => {
   let service: TestService;
+  let smtp: TestSmtp;
   const tokens: Partial<Record<Role, string>> = {};
   const userIds: Partial<Record<Role, string>> = {};
   let foldersField: string;
@@ -344,7 +347,9 @@ describe('folder limits on every route', () => {
     'GET /authorize': 'OAuth sign-in page, before there is a caller',
     'POST /authorize': 'OAuth sign-in form, before there is a caller',
     'POST /oauth/token': 'token exchange, before there is a caller',
+    'POST /oauth/revoke': 'ends a sign-in by its token, bound to the client, not to a caller',
     'POST /accounts': 'sign-up, before there is a caller',
+    'POST /account-confirmations': 'confirms a sign-up by its mailed code, before there is a caller',
     'POST /subdomain-availability-checks': 'public sign-up helper',
     'POST /account-invite-requests': 'public request to join an account',
     'POST /publicly-available-account-data-searches': "an account's public data",
@@ -457,7 +462,7 @@ describe('folder limits on every route', () => {
     'POST /public/guest-uploads/:key/completions': "a guest's: uploads as the link's creator, within their reach",
   };
   /** Routes without a bearer token, where an anonymous caller is not refused with 401. */
-  const PUBLIC = /^(GET|POST|PUT) \/(health|\.well-known|authorize|oauth|accounts$|subdomain-availability|account-invite|publicly-available|account-terms-and-conditions\/:id$|files|previews|download-zips|upload-parts|reference-images\/|public\/)/;
+  const PUBLIC = /^(GET|POST|PUT) \/(health|\.well-known|authorize|oauth|accounts$|account-confirmations$|subdomain-availability|account-invite|publicly-available|account-terms-and-conditions\/:id$|files|previews|download-zips|upload-parts|reference-images\/|public\/)/;
 
   const call = async (role: Role, method: string, path: string, body?: unknown): Promise<Answer> => {
     const headers: Record<string, string> = {};
@@ -506,7 +511,8 @@ describe('folder limits on every route', () => {
   };
 
   beforeAll(async () => {
-    service = await startTestService();
+    smtp = await startSmtp();
+    service = await startTestService({ smtp: smtpConfig(smtp) });
     tokens.admin = await service.token();
     userIds.admin = service.running.ctx.accounts.userByEmail(service.running.ctx.config.adminEmail)?.id ?? '';
     for (const [role, accountRole] of [['member', 'member'], ['limited', 'member'], ['viewer', 'viewer']] as const) {
@@ -514,12 +520,7 @@ describe('folder limits on every route', () => {
       tokens[role] = user.token;
       userIds[role] = user.userId;
     }
-    const signup = await fetch(`${service.url}/accounts`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ subdomain: 'other', name: 'Other', email: 'boss@other.test', password: 'a long enough password' }),
-    });
-    const otherAdmin = ((await signup.json()) as { result: { adminUserId: string } }).result.adminUserId;
+    const otherAdmin = (await signUpAccount(service, smtp, { subdomain: 'other', name: 'Other', email: 'boss@other.test', password: 'a long enough password' })).adminUserId;
     tokens.other = await service.running.ctx.tokens.issue({ sub: otherAdmin, scope: 'subdomain:other' }, 3600);
 
     foldersField = (await asAdmin('GET', '/folder-settings')).result.fieldId;
@@ -544,6 +545,7 @@ describe('folder limits on every route', () => {
   }, 60_000);
   afterAll(async () => {
     await service.dispose();
+    await smtp.close();
   });
 
   it('answers every route × role × scope as the policy says', async () => {
