@@ -1,8 +1,12 @@
-/** Renders assets in wire form, with signed preview URLs for files that have a preview (images, documents). */
+/**
+ * Renders assets in wire form, with signed preview URLs for files that have a preview (images,
+ * documents), and for a file whose preview could not be made, none and why (`previewState: "FAILED"`).
+ */
 import type { Asset } from '../../shared/api/resources.js';
 import type { ServiceContext } from '../context.js';
 import { notFound } from '../errors/service-error.js';
-import type { AssetRow, AssetsRepo, FileRow } from './assets-repo.js';
+import type { AssetRow, AssetsRepo, FileRow, PreviewFacts } from './assets-repo.js';
+import type { PreviewFailure } from '../previews/preview-maker.js';
 import { previewUrlPath } from '../downloads/file-content-routes.js';
 import type { ScopedAccount } from '../groups/folder-scope.js';
 
@@ -11,15 +15,25 @@ export interface AssetRenderer {
   asset(row: AssetRow, currentFile?: FileRow): Asset;
   byId(who: ScopedAccount, assetId: string): Asset;
   previewUrl(file: FileRow): string | null;
+  preview(file: FileRow): PreviewFacts;
 }
 
-/** `hasPreview`: whether a file is of a kind that has a preview (previews/render-preview.ts). */
-export function assetRenderer(ctx: ServiceContext, assets: AssetsRepo, hasPreview: (file: FileRow) => boolean): AssetRenderer {
-  const previewUrl = (file: FileRow): string | null => (hasPreview(file) ? ctx.signer.sign(previewUrlPath(file.sha256), {}, ctx.config.signedUrlTtl).url : null);
-  const asset = (row: AssetRow, currentFile?: FileRow): Asset => assets.render(row, previewUrl, currentFile);
+/**
+ * `hasPreview`: whether a file is of a kind that has a preview (previews/render-preview.ts);
+ * `failureOf`: why its preview could not be made, if it could not (one indexed read per file).
+ */
+export function assetRenderer(ctx: ServiceContext, assets: AssetsRepo, hasPreview: (file: FileRow) => boolean, failureOf: (sha256: string) => PreviewFailure | undefined): AssetRenderer {
+  const preview = (file: FileRow): PreviewFacts => {
+    if (!hasPreview(file)) return { previewUrl: null, previewState: 'NONE' };
+    const failure = failureOf(file.sha256);
+    if (failure !== undefined) return { previewUrl: null, previewState: 'FAILED', previewError: { code: 'PREVIEW_FAILED', reason: failure.reason, message: failure.message } };
+    return { previewUrl: ctx.signer.sign(previewUrlPath(file.sha256), {}, ctx.config.signedUrlTtl).url, previewState: 'AVAILABLE' };
+  };
+  const asset = (row: AssetRow, currentFile?: FileRow): Asset => assets.render(row, preview, currentFile);
   return {
     asset,
-    previewUrl,
+    preview,
+    previewUrl: (file) => preview(file).previewUrl ?? null,
     byId(who, assetId) {
       const row = assets.get(who, assetId);
       if (row === undefined) throw notFound('asset', assetId);

@@ -17,6 +17,7 @@ import administration from './0015-administration.js';
 import staffSessions from './0016-staff-sessions.js';
 import jobItemResults from './0017-job-item-results.js';
 import guestUploadOfUpload from './0018-guest-upload-of-upload.js';
+import previewFailures from './0021-preview-failures.js';
 
 export const migrations: readonly string[] = [
   initial,
@@ -37,4 +38,5 @@ export const migrations: readonly string[] = [
   staffSessions,
   jobItemResults,
   guestUploadOfUpload,
+  previewFailures,
 ];
