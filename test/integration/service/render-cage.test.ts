@@ -7,7 +7,7 @@ import { downloadAsset, sendParts, uploadNewAsset } from '../../support/upload-h
 import { authorize, authorizeParams, exchangeCode, pkcePair } from '../../support/oauth-client.js';
 import { expectApiError } from '../../support/expect-api-error.js';
 import { fetchBytes, makeImage } from '../../support/media-fixtures.js';
-import { heavySvg, nestedUseSvg } from '../../support/hostile-svg.js';
+import { heavySvg, nestedFormPdf, nestedUseSvg } from '../../support/hostile-svg.js';
 import { until } from '../../support/until.js';
 import { renderCageEvents, type RenderCageEvent } from '../../../src/service/render-cage/render-cage.js';
 
@@ -152,6 +152,13 @@ describe('the render cage: untrusted files are rendered with limits, apart from 
     const { response, bytes } = await fetchBytes(asset.currentAssetFile.previewUrl);
     expect(response.status).toBe(200);
     expect(await sharp(bytes).metadata()).toMatchObject({ format: 'webp', width: 300, height: 200 });
+  });
+
+  it('stops a PDF of nested forms (a million full-page fills) at the limit', async () => {
+    const assetId = await guestUpload('forms.pdf', nestedFormPdf(6, 10));
+    const answer = await previewAnswer((await currentFile(assetId)).previewUrl);
+    expectApiError(answer, 422, 'PREVIEW_FAILED', 'more than 1.5 s of processor time');
+    expect((await currentFile(assetId)).previewError).toMatchObject({ reason: 'TIME_LIMIT' });
   });
 
   it('still refuses an image bomb (a header claiming 10 gigapixels) before decoding it', async () => {
