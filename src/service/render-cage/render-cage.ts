@@ -21,8 +21,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { channel } from 'node:diagnostics_channel';
 import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { RENDER_CONCURRENCY } from '../transforms/transform-cache.js';
 import { FairQueue } from './fair-queue.js';
 import { RenderFailure, type FromRenderer, type OutputOf, type RenderJob, type RenderOutput, type ToRenderer } from './render-jobs.js';
 
@@ -38,7 +38,7 @@ export interface RenderLimits {
 }
 
 export const DEFAULT_RENDER_LIMITS: RenderLimits = {
-  processes: Math.max(1, Math.min(4, availableParallelism())),
+  processes: RENDER_CONCURRENCY,
   cpuMs: 20_000,
   wallMs: 60_000,
   memoryMb: 1024,
