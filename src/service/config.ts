@@ -1,3 +1,5 @@
+import type { RenderLimits } from './render-cage/render-cage.js';
+
 /** What `createService` needs to know; `asset-sync serve` builds it from flags and the environment. */
 export interface ServiceConfig {
   /** Directory holding `service.db` and `blobs/`. Created when missing. */
@@ -28,6 +30,12 @@ export interface ServiceConfig {
   smtp?: SmtpConfig | undefined;
   /** How often new assets are checked against saved searches with e-mail updates (one e-mail per owner per check), seconds. */
   savedSearchEmailInterval: number;
+  /**
+   * The render cage's limits (render-cage/render-cage.ts): how many render processes, and the processor
+   * time, wall time and memory one render may use before its process is killed. Unset ones keep
+   * DEFAULT_RENDER_LIMITS.
+   */
+  render?: Partial<RenderLimits> | undefined;
 }
 
 export interface SmtpConfig {

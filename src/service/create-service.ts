@@ -45,9 +45,9 @@ import { registerBatchJobs } from './batch/batch-jobs.js';
 import { authorizeDownload, downloadBatchBody, downloadJob, prepareDownload } from './downloads/download-job.js';
 import { registerFileContentRoutes } from './downloads/file-content-routes.js';
 import { DownloadZips } from './downloads/zip-download.js';
-import { RENDER_CONCURRENCY, TransformCache } from './transforms/transform-cache.js';
-import { renderTransformation, type RenderTransformation } from './transforms/render-transformation.js';
-import { DocumentRenderer } from './previews/document-renderer.js';
+import { RENDER_CONCURRENCY, TransformCache, type OwnedRenderTransformation } from './transforms/transform-cache.js';
+import type { RenderTransformation } from './transforms/render-transformation.js';
+import { DEFAULT_RENDER_LIMITS, RenderCage } from './render-cage/render-cage.js';
 import { presetsRepo } from './transforms/presets-repo.js';
 import { cropAreasRepo, registerCropAreaRoutes } from './transforms/crop-area-routes.js';
 import { registerPresetRoutes } from './transforms/preset-routes.js';
@@ -117,7 +117,7 @@ export interface ServiceDeps {
   clock?: Clock;
   /** What long-lived answers (change-feed streams) do later; the simulation's run on its virtual clock. */
   timers?: Timers;
-  /** Renders a download transformation (default: sharp's, render-transformation.ts); tests wrap it to hold one open. */
+  /** Renders download transformations in this process instead of the render cage; tests wrap sharp's (render-transformation.ts) to hold one open. */
   renderTransformation?: RenderTransformation;
   /** Where row ids come from (default: the clock and crypto randomness); the simulation's are seeded. */
   ids?: IdSource;
@@ -195,15 +195,33 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     registerFieldOptionRoutes(app, ctx);
 
     const assets = assetsRepo(db, ids);
-    // One document renderer (a worker running MuPDF) for previews and for renditions of PDF pages.
-    const documents = new DocumentRenderer();
-    const renderFile: RenderTransformation = deps.renderTransformation ?? ((source, operations, subtype, target) => renderTransformation(source, operations, subtype, target, (page, type, size) => documents.render(page, type, size)));
-    const transforms = new TransformCache(db, join(config.dataDir, 'transforms'), () => ctx.nowIso(), RENDER_CONCURRENCY, renderFile);
+    // Every preview and rendition of a user's file is rendered in the cage's processes, never here.
+    const cage = new RenderCage({ ...DEFAULT_RENDER_LIMITS, ...config.render }, (message, error) => app.log.warn({ err: error }, message));
+    const caged: OwnedRenderTransformation = (source, operations, inputSubtype, target, owner, label) => cage.run(owner, label, { kind: 'transform', source, operations, inputSubtype, target });
+    const injected = deps.renderTransformation;
+    const transforms =
+      injected === undefined
+        ? new TransformCache(db, join(config.dataDir, 'transforms'), () => ctx.nowIso(), null, caged)
+        : new TransformCache(db, join(config.dataDir, 'transforms'), () => ctx.nowIso(), RENDER_CONCURRENCY, (source, operations, subtype, target) => injected(source, operations, subtype, target));
     // Previews and renditions are derived from a blob: they go with it.
-    const derivedOf = (sha256: string): string[] => [previews.pathOf(sha256), ...transforms.forget(sha256)];
+    const derivedOf = (sha256: string): string[] => [previews.forget(sha256), ...transforms.forget(sha256)];
     const blobs = createBlobStore(join(config.dataDir, 'blobs'), derivedOf, undefined, inlineBlobs(db));
-    const previews = new PreviewMaker(join(config.dataDir, 'previews'), blobs, app.log, documents);
-    const render = assetRenderer(ctx, assets, (file) => previews.hasPreview(file));
+    const previews = new PreviewMaker(
+      join(config.dataDir, 'previews'),
+      blobs,
+      app.log,
+      db,
+      async (file, previewKind, source, mediaType, target) => {
+        await cage.run(file.account_id, file.sha256, { kind: 'preview', previewKind, source, mediaType, target });
+      },
+      () => ctx.nowIso(),
+    );
+    const render = assetRenderer(
+      ctx,
+      assets,
+      (file) => previews.hasPreview(file),
+      (sha256) => previews.failureOf(sha256),
+    );
     const cropAreas = cropAreasRepo(ctx);
     const presets = presetsRepo(db);
     const zips = new DownloadZips(ctx, blobs, transforms);
@@ -268,7 +286,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     registerSearchFilterRoutes(app, ctx);
     registerFieldViewRoutes(app, ctx);
     registerReferenceImageRoutes(app, ctx);
-    registerSuggestionRoutes(app, ctx, { runner, jobs, assets, blobs, selectByCriterion: assetIdSelector(ctx) });
+    registerSuggestionRoutes(app, ctx, { runner, jobs, assets, blobs, selectByCriterion: assetIdSelector(ctx), imageFacts: (owner, label, source) => cage.run(owner, label, { kind: 'facts', source }) });
     registerExternalAppRoutes(app, ctx);
     registerSubscriptionRoutes(app, ctx);
     registerAccountSignupRoutes(app, ctx, { mailer });
@@ -290,7 +308,10 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
       mailer?.close();
       changes.close();
       await runner.close();
-      await previews.close();
+      // The cage first: it ends renders under way, which the previews' queue would otherwise wait for.
+      const previewsClosed = previews.close();
+      await cage.close();
+      await previewsClosed;
       await uploads.close();
     });
 

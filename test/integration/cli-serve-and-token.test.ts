@@ -176,6 +176,9 @@ describe('asset-sync serve and token', () => {
     [['serve', '--data', 'DIR', '--bogus'], '--bogus'],
     [['serve', '--port', '0'], '--data'],
     [['serve', '--data', 'DIR', '--public-url', 'ftp://example.com'], '--public-url'],
+    [['serve', '--data', 'DIR', '--render-processes', '0'], '--render-processes'],
+    [['serve', '--data', 'DIR', '--render-cpu-seconds', '1.5'], '--render-cpu-seconds'],
+    [['serve', '--data', 'DIR', '--render-memory-mb', '64'], '--render-memory-mb'],
     [['token', '--data', 'DIR', '--bogus', 'x'], '--bogus'],
     [['token'], '--data'],
   ])('exits 2 for %j, naming %s', async (argv, flag) => {

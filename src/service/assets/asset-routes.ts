@@ -100,7 +100,7 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ServiceContext, d
     const row = load(who, request.params);
     const files = assets.files(row.id);
     return {
-      results: files.map((file) => envelope(toAssetFile(file, render.previewUrl(file)), permittedActions(who.role, 'ASSET_FILE', file.id))),
+      results: files.map((file) => envelope(toAssetFile(file, render.preview(file)), permittedActions(who.role, 'ASSET_FILE', file.id))),
       totalResults: files.length,
     };
   });

@@ -39,7 +39,10 @@ export interface FileRow {
   added_by: string | null;
 }
 
-export function toAssetFile(row: FileRow, previewUrl: string | null = null): AssetFile {
+/** What an AssetFile says of its preview (render-asset.ts decides it). */
+export type PreviewFacts = Pick<AssetFile, 'previewUrl' | 'previewState' | 'previewError'>;
+
+export function toAssetFile(row: FileRow, preview: PreviewFacts = { previewUrl: null }): AssetFile {
   return {
     id: row.id,
     assetId: row.asset_id,
@@ -52,7 +55,7 @@ export function toAssetFile(row: FileRow, previewUrl: string | null = null): Ass
     dimensions: row.width !== null && row.height !== null ? { width: row.width, height: row.height } : null,
     dateAdded: row.date_added,
     addedBy: row.added_by,
-    previewUrl,
+    ...preview,
   };
 }
 
@@ -173,7 +176,7 @@ export function assetsRepo(db: Db, ids: IdSource = cryptoIds()) {
       return [...new Set(files.map((file) => file.sha256))].filter((sha) => (blobUsers.get(sha)?.n ?? 0) === 0);
     },
     /** `known`: the asset's current file row when the caller has it at hand (saves reading it back). */
-    render(row: AssetRow, preview: (file: FileRow) => string | null, known?: FileRow): Asset {
+    render(row: AssetRow, preview: (file: FileRow) => PreviewFacts, known?: FileRow): Asset {
       const current =
         row.current_file_id === null ? undefined : known?.id === row.current_file_id ? known : fileById.get(row.account_id, row.current_file_id);
       return {

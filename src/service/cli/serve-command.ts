@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { startService } from '../create-service.js';
 import { DEFAULT_AUDIENCE, serviceConfig, type SmtpConfig } from '../config.js';
+import { DEFAULT_RENDER_LIMITS } from '../render-cage/render-cage.js';
 import { CliError } from '../../platform/cli/cli-error.js';
 import { envValue, integerFlag, nonEmptyFlag, parseFlags, portFlag, requiredFlag, urlFlag } from '../../platform/cli/parse-flags.js';
 import type { CommandIo } from '../../platform/cli/command-io.js';
@@ -10,6 +11,8 @@ export const serveHelp = `Usage: asset-sync serve --data DIR [--port N] [--host 
                          [--admin-email E] [--admin-password P] [--audience A] [--no-refresh-rotation]
                          [--smtp-host H [--smtp-port N] [--smtp-secure] [--smtp-user U] [--smtp-password P]
                           [--smtp-from ADDRESS]] [--saved-search-interval SECONDS]
+                         [--render-processes N] [--render-cpu-seconds S] [--render-wall-seconds S]
+                         [--render-memory-mb M]
 
 Runs the asset service: the API and its OAuth authorisation server on one origin.
   --data DIR             where the SQLite file and blobs live (created when missing)
@@ -29,7 +32,12 @@ Runs the asset service: the API and its OAuth authorisation server on one origin
   --smtp-user U          user name (or ASSET_SYNC_SMTP_USER); the password from --smtp-password or
                          ASSET_SYNC_SMTP_PASSWORD
   --smtp-from ADDRESS    the sender (or ASSET_SYNC_SMTP_FROM; default the admin e-mail)
-  --saved-search-interval SECONDS  how often new assets are checked for e-mail updates (default 300)`;
+  --saved-search-interval SECONDS  how often new assets are checked for e-mail updates (default 300)
+  --render-processes N   processes previews and renditions of users' files are made in (default: the
+                         cores, at most 4)
+  --render-cpu-seconds S, --render-wall-seconds S, --render-memory-mb M
+                         what one render may use before its process is killed and the file's preview
+                         reads "could not be made" (defaults 20 s of processor time, 60 s, 1024 MiB)`;
 
 type Env = Record<string, string | undefined>;
 
@@ -73,6 +81,10 @@ export async function serveCommand(args: string[], io: CommandIo): Promise<numbe
     'smtp-password': { type: 'string' },
     'smtp-from': { type: 'string' },
     'saved-search-interval': { type: 'string' },
+    'render-processes': { type: 'string' },
+    'render-cpu-seconds': { type: 'string' },
+    'render-wall-seconds': { type: 'string' },
+    'render-memory-mb': { type: 'string' },
   });
   if (values.help === true) {
     io.out(serveHelp);
@@ -90,6 +102,12 @@ export async function serveCommand(args: string[], io: CommandIo): Promise<numbe
     rotateRefreshTokens: values['no-refresh-rotation'] !== true,
     smtp: smtpFromFlags(values, io.env, values['admin-email'] ?? 'admin@localhost'),
     savedSearchEmailInterval: integerFlag('saved-search-interval', values['saved-search-interval'], 300, 1, 7 * 24 * 3600),
+    render: {
+      processes: integerFlag('render-processes', values['render-processes'], DEFAULT_RENDER_LIMITS.processes, 1, 64),
+      cpuMs: integerFlag('render-cpu-seconds', values['render-cpu-seconds'], DEFAULT_RENDER_LIMITS.cpuMs / 1000, 1, 3600) * 1000,
+      wallMs: integerFlag('render-wall-seconds', values['render-wall-seconds'], DEFAULT_RENDER_LIMITS.wallMs / 1000, 1, 3600) * 1000,
+      memoryMb: integerFlag('render-memory-mb', values['render-memory-mb'], DEFAULT_RENDER_LIMITS.memoryMb, 128, 65536),
+    },
   });
   const service = await startService(config).catch((error: unknown) => {
     if ((error as { code?: unknown } | null)?.code !== 'EADDRINUSE') throw error;

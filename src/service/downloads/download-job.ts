@@ -128,7 +128,7 @@ export function downloadJob(ctx: ServiceContext, deps: DownloadJobDeps): JobHand
     }
     const facts = { assetId: file.asset_id, fileType: file.file_type, mediaSubtype: file.media_subtype, width: file.width, height: file.height };
     const plans = planTransformation(facts, candidates, (id) => cropAreas.box(caller.accountId, id));
-    outcomes.set(item, await transforms.transform(file.sha256, () => blobs.source(file.sha256), plans, file.media_subtype));
+    outcomes.set(item, await transforms.transform(file.sha256, () => blobs.source(file.sha256), plans, file.media_subtype, file.account_id));
   };
 
   return {

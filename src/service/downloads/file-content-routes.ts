@@ -2,7 +2,8 @@
  * The targets of signed download and preview URLs. No bearer token: the signature authorises the
  * request, so these must never serve anything the URL was not signed for. Originals and renditions
  * honour `Range` (and `If-Range`) so interrupted downloads resume. Previews are content-addressed
- * (`/previews/<sha256>.webp`: the same URL is always the same bytes), so they are served immutable.
+ * (`/previews/<sha256>.webp`: the same URL is always the same bytes), so they are served immutable; one
+ * that could not be made answers `422 PREVIEW_FAILED` with why.
  */
 import { createReadStream, readFileSync, statSync, type ReadStream } from 'node:fs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -14,6 +15,7 @@ import type { BlobStore } from '../blobs/blob-store.js';
 import type { FileRow } from '../assets/assets-repo.js';
 import type { TransformCache, TransformRow } from '../transforms/transform-cache.js';
 import type { PreviewMaker } from '../previews/preview-maker.js';
+import { previewFailed } from '../previews/preview-failure.js';
 import { renditionName } from './download-job.js';
 import { sendRanged } from './send-ranged.js';
 import type { ResolvedOperation } from '../transforms/plan-transformation.js';
@@ -93,7 +95,7 @@ export function registerFileContentRoutes(app: FastifyInstance, ctx: ServiceCont
     if (small === undefined && statSync(path, { throwIfNoEntry: false })?.size !== row.size) {
       // Lost (a crash before it reached the disk, or removed by hand): render it again, the same way.
       const operations = JSON.parse(row.operations) as ResolvedOperation[];
-      row = await transforms.ensure(file.sha256, () => blobs.source(file.sha256), operations, file.media_subtype).catch((error: unknown) => {
+      row = await transforms.ensure(file.sha256, () => blobs.source(file.sha256), operations, file.media_subtype, file.account_id).catch((error: unknown) => {
         throw new ServiceError('NOT_FOUND', 'The rendition is gone and cannot be made again; ask for a new download.', {}, { cause: error });
       });
     }
@@ -114,7 +116,12 @@ export function registerFileContentRoutes(app: FastifyInstance, ctx: ServiceCont
     signed(request, previewUrlPath(sha256));
     const file = fileOfBlob.get(sha256);
     const path = file === undefined ? undefined : await previews.ensure(file);
-    if (path === undefined) throw new ServiceError('NOT_FOUND', 'This file has no preview.');
+    if (path === undefined) {
+      // A preview that could not be made says so, and why, for good: never a 404 that may yet change.
+      const failure = previews.failureOf(sha256);
+      if (failure !== undefined) throw previewFailed(failure);
+      throw new ServiceError('NOT_FOUND', 'This file has no preview.');
+    }
     const size = statSync(path).size;
     return sendRanged(request, reply, {
       size,

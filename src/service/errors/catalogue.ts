@@ -91,6 +91,8 @@ export const errorCatalogue = {
   TERMS_NOT_ACCEPTED: { status: 403, message: "Accept the account's terms and conditions first." },
   LOGIN_METHOD_NOT_ALLOWED: { status: 403, message: 'This account does not allow signing in this way.' },
   TERMS_VERSION_OUTDATED: { status: 409, message: 'The terms and conditions changed since they were read; read and accept the current version.' },
+  // The render cage (docs/security.md): a preview refused, stopped over a limit, or unreadable, for good.
+  PREVIEW_FAILED: { status: 422, message: 'The preview of this file could not be made.' },
   NOT_AN_IMAGE: { status: 415, message: 'The uploaded file is not an image the service can read.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than allowed.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be JSON (application/json).' },

@@ -6,6 +6,7 @@ import { fileTypeFromFile } from 'file-type';
 import mime from 'mime';
 import realSharp from 'sharp';
 import { tempDir } from '../../../test/support/temp-dir.js';
+import { nestedUseSvg } from '../../../test/support/hostile-svg.js';
 
 // Counts sharp calls (every call still goes to the real sharp).
 const sharpCalls = vi.hoisted(() => ({ count: 0 }));
@@ -97,6 +98,15 @@ describe('describeFile', () => {
     expect(sharpCalls.count).toBe(0);
     await describeFile(join(dir, 'a.png'), 'a.png', samples[0]?.bytes.length ?? 0);
     expect(sharpCalls.count).toBe(1);
+  });
+
+  it('does not ask sharp to size an SVG whose references blow up: it gets no dimensions', async () => {
+    const bomb = nestedUseSvg(5, 10);
+    writeFileSync(join(dir, 'nested.svg'), bomb);
+    sharpCalls.count = 0;
+    const described = await describeFile(join(dir, 'nested.svg'), 'nested.svg', bomb.length, bomb);
+    expect(described).toEqual({ mediaType: { type: 'image', subType: 'svg+xml' }, fileType: 'IMAGE', dimensions: null });
+    expect(sharpCalls.count).toBe(0);
   });
 
   it('tells which first bytes a loader of this sharp build might take', () => {

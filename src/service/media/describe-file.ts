@@ -8,12 +8,17 @@
  * every loader — is skipped when sniffing found nothing and the first bytes could start no format this
  * sharp build loads. Must never: describe a file differently from sniffing it on disk and
  * asking sharp (fromBuffer over the whole file is fromFile; the sharp gate only drops calls that fail).
+ * An SVG whose references would blow up (render-cage/svg-expansion.ts) is never handed to sharp here:
+ * sizing one walks every expanded element on the service's own thread pool. It gets no dimensions, and
+ * neither does an SVG over 4 MiB (too long to check on the event loop).
  */
 import { fileTypeFromBuffer, fileTypeFromFile, type FileTypeResult } from 'file-type';
 import mime from 'mime';
 import sharp from 'sharp';
 import type { FileType, MediaType } from '../../shared/api/resources.js';
+import { readFile } from 'node:fs/promises';
 import { readAt, withDescriptor } from '../io/descriptor-calls.js';
+import { checkSvgExpansion, mayBeSvg } from '../render-cage/svg-expansion.js';
 
 export interface FileDescription {
   mediaType: MediaType;
@@ -50,7 +55,7 @@ export async function describeFile(path: string, filename: string, size: number,
   const mediaType = splitMediaType(sniffed?.mime ?? mime.getType(filename) ?? 'application/octet-stream');
   const fileType = classify(mediaType);
   let dimensions: FileDescription['dimensions'] = null;
-  if (fileType === 'IMAGE' && size > 0 && (sniffed !== undefined || whole === undefined || mayBeLoadable(whole))) {
+  if (fileType === 'IMAGE' && size > 0 && (sniffed !== undefined || whole === undefined || mayBeLoadable(whole)) && (sniffed !== undefined || (await svgWithinBound(path, size, whole)))) {
     const metadata = await sharp(whole ?? path, { failOn: 'none' }).metadata().catch(() => undefined);
     if (metadata !== undefined) {
       // EXIF orientations 5–8 are rotated by 90°: report what a viewer shows.
@@ -59,6 +64,27 @@ export async function describeFile(path: string, filename: string, size: number,
     }
   }
   return { mediaType, fileType, dimensions };
+}
+
+/** An SVG larger than this is not checked on the service's thread (a linear scan, still ~10 ms a MiB): it gets no dimensions. */
+const MAX_SVG_CHECKED_BYTES = 4 * 1024 * 1024;
+
+/** Whether bytes file-type did not recognise are no SVG, or an SVG within the expansion bound. */
+async function svgWithinBound(path: string, size: number, whole: Buffer | undefined): Promise<boolean> {
+  try {
+    const head = whole ?? (await readHead(path));
+    if (!mayBeSvg(head)) return true;
+    if (size > MAX_SVG_CHECKED_BYTES) return false;
+    return checkSvgExpansion(whole ?? (await readFile(path))).ok;
+  } catch {
+    return false;
+  }
+}
+
+async function readHead(path: string): Promise<Buffer> {
+  const buffer = Buffer.alloc(64);
+  const bytesRead = await withDescriptor(path, 'r', (fd) => readAt(fd, buffer, 0));
+  return buffer.subarray(0, bytesRead);
 }
 
 function sniff(path: string, whole: Buffer | undefined): Promise<FileTypeResult | undefined> {

@@ -3,7 +3,8 @@
  * stored file: raster images and SVG through sharp (turned upright first), and the first page of the
  * documents MuPDF opens (PDF, XPS, EPUB, CBZ, FB2, MOBI) through the `mupdf` WASM build, on the
  * DocumentRenderer's worker thread (a large page must not block the event loop). Anything else has no
- * preview (`previewUrl: null`).
+ * preview (`previewUrl: null`). Runs in a render process of the cage (render-cage/), never in the
+ * service's own.
  */
 import sharp, { type Sharp } from 'sharp';
 import type { BlobSource } from '../blobs/blob-store.js';

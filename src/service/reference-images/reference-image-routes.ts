@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { makePrivateDir, PRIVATE_FILE_MODE } from '../data-dir/private-files.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import sharp from 'sharp';
+import { checkSvgExpansion } from '../render-cage/svg-expansion.js';
 import { z } from 'zod';
 import type { ServiceContext } from '../context.js';
 import { ServiceError, notFound } from '../errors/service-error.js';
@@ -72,6 +73,9 @@ export function registerReferenceImageRoutes(app: FastifyInstance, ctx: ServiceC
         if (row === undefined) throw notFound('reference image upload', key);
         if (row.size !== null) throw new ServiceError('REFERENCE_IMAGE_ALREADY_UPLOADED');
         const bytes = await readLimited(request, MAX_REFERENCE_IMAGE_BYTES);
+        // Sizing an SVG walks every element its references expand to, on this process's thread pool.
+        const svg = checkSvgExpansion(bytes);
+        if (!svg.ok) throw new ServiceError('NOT_AN_IMAGE', `${svg.message} Send it as a raster image instead.`);
         const meta = await sharp(bytes)
           .metadata()
           .catch((error: unknown) => {

@@ -3,14 +3,15 @@
  * the asset does not have yet — never applied, only answered, for a person to accept with a metadata
  * edit. Sources, for the account's Keywords field: keywords embedded in the file (XMP, IPTC, EXIF:
  * embedded-keywords.ts), words of the file name (filename-tokens.ts) and, for images, the dominant
- * colour's name (sharp `stats()`, colour-name.ts); for option fields (Folders excepted): every option
+ * colour's name (sharp `stats()`, colour-name.ts, read in the render cage like previews: it decodes the
+ * whole image); for option fields (Folders excepted): every option
  * whose value equals one of those words. A suggestion rejected for the asset
  * (`POST /rejected-asset-metadata-suggestion-batches`) is never made for it again.
  * Reading the file is async, so it happens before each chunk's transaction (like download renditions).
  */
-import sharp from 'sharp';
 import type { AssetsRepo } from '../assets/assets-repo.js';
-import type { BlobStore } from '../blobs/blob-store.js';
+import type { BlobSource, BlobStore } from '../blobs/blob-store.js';
+import type { ImageFacts } from '../render-cage/render-jobs.js';
 import type { ServiceContext } from '../context.js';
 import { notFound } from '../errors/service-error.js';
 import type { Caller } from '../http/request-auth.js';
@@ -45,8 +46,13 @@ interface OptionRow {
   value: string;
 }
 
-export function suggestionJob(ctx: ServiceContext, deps: { assets: AssetsRepo; blobs: BlobStore }): JobHandler<SelectedInput<null>, string> {
-  const { assets, blobs } = deps;
+/** An image's embedded metadata blocks and dominant colour, read in `owner`'s turn; `label` names the job. */
+export type ReadImageFacts = (owner: string, label: string, source: BlobSource) => Promise<ImageFacts>;
+
+const bufferOf = (block: Uint8Array | undefined): Buffer | undefined => (block === undefined ? undefined : Buffer.from(block.buffer, block.byteOffset, block.byteLength));
+
+export function suggestionJob(ctx: ServiceContext, deps: { assets: AssetsRepo; blobs: BlobStore; imageFacts: ReadImageFacts }): JobHandler<SelectedInput<null>, string> {
+  const { assets, blobs, imageFacts } = deps;
   const facts = new Map<string, FileFacts>();
   const rejected = ctx.db.prepare<[string], { field_id: string; value: string }>('SELECT field_id, value FROM rejected_suggestions WHERE asset_id = ?');
   const options = ctx.db.prepare<[string, string], OptionRow>(
@@ -70,12 +76,9 @@ export function suggestionJob(ctx: ServiceContext, deps: { assets: AssetsRepo; b
       return; // runItem reports it
     }
     if (file?.file_type !== 'IMAGE') return;
-    const source = blobs.source(file.sha256);
-    const input = 'bytes' in source ? source.bytes : source.path;
     try {
-      const meta = await sharp(input).metadata();
-      const { dominant } = await sharp(input).stats();
-      facts.set(assetId, { embedded: embeddedKeywords(meta), colour: colourName(dominant.r, dominant.g, dominant.b) });
+      const { xmp, iptc, exif, dominant } = await imageFacts(file.account_id, `facts ${file.sha256}`, blobs.source(file.sha256));
+      facts.set(assetId, { embedded: embeddedKeywords({ xmp: bufferOf(xmp), iptc: bufferOf(iptc), exif: bufferOf(exif) }), colour: colourName(dominant.r, dominant.g, dominant.b) });
     } catch (error) {
       ctx.log.warn({ err: error, assetId }, 'could not read the image for metadata suggestions');
     }

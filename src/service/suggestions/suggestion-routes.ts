@@ -20,7 +20,7 @@ import type { JobRunner } from '../jobs/job-runner.js';
 import { registerJobKind } from '../jobs/job-routes.js';
 import type { JobsRepo } from '../jobs/jobs-repo.js';
 import { batchOf } from '../uploads/upload-items.js';
-import { suggestionJob } from './suggestion-job.js';
+import { suggestionJob, type ReadImageFacts } from './suggestion-job.js';
 
 const jobBody = z.object({ selector: selectorSchema });
 const rejectionBody = batchOf(
@@ -38,6 +38,8 @@ export interface SuggestionDeps {
   assets: AssetsRepo;
   blobs: BlobStore;
   selectByCriterion: SelectByCriterion;
+  /** Reads an image's embedded metadata and dominant colour (in the service: a render-cage job). */
+  imageFacts: ReadImageFacts;
 }
 
 export function registerSuggestionRoutes(app: FastifyInstance, ctx: ServiceContext, deps: SuggestionDeps): void {

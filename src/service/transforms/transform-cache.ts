@@ -4,7 +4,8 @@
  * with the same transformation reads it back. Concurrent requests for one key share one rendering. The
  * cached files go with their source blob (blob-store's derivedOf calls `forget`). Never fsynced: a
  * cached file that is missing or short after a crash is rendered again, never served. Every rendering
- * of the service goes through one ConcurrencyLimit of render slots (a job's, and a GET's of a lost rendition alike).
+ * of the service goes through the render cage (render-cage/), which bounds how many run at once and
+ * takes accounts in turn (`owner`); an in-process renderer (tests) gets a ConcurrencyLimit of slots here.
  */
 import { createHash } from 'node:crypto';
 import { channel } from 'node:diagnostics_channel';
@@ -15,7 +16,7 @@ import { makePrivateDir, renamePrivate } from '../data-dir/private-files.js';
 import type { BlobSource } from '../blobs/blob-store.js';
 import type { Db } from '../db/open-database.js';
 import type { ResolvedOperation } from './plan-transformation.js';
-import { md5Of, renderTransformation, type RenderTransformation } from './render-transformation.js';
+import { md5Of, renderTransformation, type RenderedFile, type RenderTransformation } from './render-transformation.js';
 import { ConcurrencyLimit } from '../../shared/concurrency-limit.js';
 
 /** Sharp pipelines at once: libvips threads inside each, so no more than the cores (and at most 4). */
@@ -45,6 +46,9 @@ export interface RenderTimelineEvent {
   at: number;
 }
 
+/** A RenderTransformation told whose file it is (`owner`) and the rendition's key (`label`), as the render cage takes them. */
+export type OwnedRenderTransformation = (...args: [...Parameters<RenderTransformation>, owner: string, label: string]) => Promise<RenderedFile>;
+
 /** What a file comes out as after a download's transformation: itself, or a cached rendition. */
 export type TransformOutcome = { kind: 'original' } | { kind: 'transformed'; row: TransformRow };
 
@@ -59,16 +63,17 @@ export class TransformCache {
   private readonly removeSource;
   private readonly rendering = new Map<string, Promise<TransformRow>>();
   private sequence = 0;
-  private readonly slots: ConcurrencyLimit;
+  private readonly slots: ConcurrencyLimit | undefined;
 
   constructor(
     private readonly db: Db,
     private readonly dir: string,
     private readonly nowIso: () => string,
-    concurrency = RENDER_CONCURRENCY,
-    private readonly renderFile: RenderTransformation = renderTransformation,
+    /** Renders at once; null when `renderFile` bounds that itself (the render cage). */
+    concurrency: number | null = RENDER_CONCURRENCY,
+    private readonly renderFile: OwnedRenderTransformation = (source, operations, inputSubtype, target) => renderTransformation(source, operations, inputSubtype, target),
   ) {
-    this.slots = new ConcurrencyLimit(concurrency);
+    this.slots = concurrency === null ? undefined : new ConcurrencyLimit(concurrency);
     makePrivateDir(dir);
     this.byKey = db.prepare<[string], TransformRow>('SELECT * FROM transformed_files WHERE key = ?');
     this.bySource = db.prepare<[string], TransformRow>('SELECT * FROM transformed_files WHERE source_sha256 = ?');
@@ -87,14 +92,14 @@ export class TransformCache {
     return this.byKey.get(key);
   }
 
-  /** The cached rendition, rendered now when it is not there (or its file is missing or short). */
-  ensure(sourceSha256: string, source: () => BlobSource, operations: readonly ResolvedOperation[], inputSubtype: string): Promise<TransformRow> {
+  /** The cached rendition, rendered now (in `owner`'s turn) when it is not there (or its file is missing or short). */
+  ensure(sourceSha256: string, source: () => BlobSource, operations: readonly ResolvedOperation[], inputSubtype: string, owner: string): Promise<TransformRow> {
     const key = transformKey(sourceSha256, operations);
     const known = this.byKey.get(key);
     if (known !== undefined && statSync(this.pathOf(known), { throwIfNoEntry: false })?.size === known.size) return Promise.resolve(known);
     let pending = this.rendering.get(key);
     if (pending === undefined) {
-      pending = this.render(key, sourceSha256, source(), operations, inputSubtype).finally(() => this.rendering.delete(key));
+      pending = this.render(key, sourceSha256, source(), operations, inputSubtype, owner).finally(() => this.rendering.delete(key));
       this.rendering.set(key, pending);
     }
     return pending;
@@ -104,11 +109,11 @@ export class TransformCache {
    * Tries the plans in order and answers the first that renders; the original when a plan says so
    * (an empty list), when none is given, or when every one fails on these bytes.
    */
-  async transform(sourceSha256: string, source: () => BlobSource, plans: readonly ResolvedOperation[][], inputSubtype: string): Promise<TransformOutcome> {
+  async transform(sourceSha256: string, source: () => BlobSource, plans: readonly ResolvedOperation[][], inputSubtype: string, owner: string): Promise<TransformOutcome> {
     for (const operations of plans) {
       if (operations.length === 0) return { kind: 'original' };
       try {
-        return { kind: 'transformed', row: await this.ensure(sourceSha256, source, operations, inputSubtype) };
+        return { kind: 'transformed', row: await this.ensure(sourceSha256, source, operations, inputSubtype, owner) };
       } catch {
         // These bytes do not allow this candidate (a crop outside the image, a damaged file): next.
       }
@@ -123,19 +128,20 @@ export class TransformCache {
     return paths;
   }
 
-  private async render(key: string, sourceSha256: string, source: BlobSource, operations: readonly ResolvedOperation[], inputSubtype: string): Promise<TransformRow> {
+  private async render(key: string, sourceSha256: string, source: BlobSource, operations: readonly ResolvedOperation[], inputSubtype: string, owner: string): Promise<TransformRow> {
     const temporary = join(this.dir, `${key}.${process.pid}.${++this.sequence}.tmp`);
     try {
       // A slot covers the sharp pipeline alone (libvips threads inside it): the checksum, rename and row
       // follow outside, so the next pipeline starts the moment this one ends.
-      const rendered = await this.slots.run(async () => {
+      const renderOnce = async (): Promise<RenderedFile> => {
         if (renderTimeline.hasSubscribers) renderTimeline.publish({ phase: 'start', key, at: performance.now() } satisfies RenderTimelineEvent);
         try {
-          return await this.renderFile(source, operations, inputSubtype, temporary);
+          return await this.renderFile(source, operations, inputSubtype, temporary, owner, key);
         } finally {
           if (renderTimeline.hasSubscribers) renderTimeline.publish({ phase: 'end', key, at: performance.now() } satisfies RenderTimelineEvent);
         }
-      });
+      };
+      const rendered = this.slots === undefined ? await renderOnce() : await this.slots.run(renderOnce);
       // Read back outside the slot: the next pipeline is already running meanwhile.
       const checksum = await md5Of(temporary, rendered.size);
       const row: TransformRow = {

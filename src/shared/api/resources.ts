@@ -83,6 +83,22 @@ export interface AssetFile {
   dateAdded: string;
   addedBy: string | null;
   previewUrl?: string | null;
+  /**
+   * [ours] Whether the file has a preview: `AVAILABLE` (previewUrl is set; made now or when first
+   * asked), `FAILED` (it could not be made: previewUrl is null and previewError says why), `NONE` (no
+   * preview for this kind of file). Absent on the hosted service.
+   */
+  previewState?: 'AVAILABLE' | 'FAILED' | 'NONE';
+  /** [ours] Why the preview could not be made, when previewState is FAILED. */
+  previewError?: PreviewError;
+}
+
+/** [ours] A preview that could not be made: `code` is always PREVIEW_FAILED, `reason` says why. */
+export interface PreviewError {
+  code: 'PREVIEW_FAILED';
+  /** SVG_TOO_COMPLEX, TIME_LIMIT, MEMORY_LIMIT, CRASHED or UNREADABLE. */
+  reason: string;
+  message: string;
 }
 
 export interface Asset {

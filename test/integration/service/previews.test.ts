@@ -62,14 +62,18 @@ describe('previews', () => {
 
   it('gives video and other files no preview', async () => {
     const video = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypmp42'), Buffer.alloc(64)]);
-    expect((await uploadNewAsset(service, '/pv/clip.mp4', video)).asset.currentAssetFile.previewUrl).toBeNull();
+    expect((await uploadNewAsset(service, '/pv/clip.mp4', video)).asset.currentAssetFile).toMatchObject({ previewUrl: null, previewState: 'NONE' });
     expect((await uploadNewAsset(service, '/pv/data.bin', Buffer.from('plain bytes'))).asset.currentAssetFile.previewUrl).toBeNull();
   });
 
-  it('answers 404 for a document that cannot be rendered', async () => {
+  it('answers 422 PREVIEW_FAILED for a document that cannot be rendered, and the asset says why', async () => {
     const { asset } = await uploadNewAsset(service, '/pv/broken.pdf', Buffer.from('%PDF-1.7\nthis is not really a PDF\n'));
     const previewUrl: string | null = asset.currentAssetFile.previewUrl;
     expect(previewUrl).not.toBeNull();
-    expect((await fetch(previewUrl ?? '')).status).toBe(404);
+    const response = await fetch(previewUrl ?? '');
+    expect(response.status).toBe(422);
+    expect(await response.json()).toMatchObject({ code: 'PREVIEW_FAILED', message: expect.stringMatching(/^The preview of this file could not be made\. The file could not be read as a document: /) });
+    const file = (await service.api('GET', `/assets/${asset.id}`)).body.result.currentAssetFile;
+    expect(file).toMatchObject({ previewUrl: null, previewState: 'FAILED', previewError: { code: 'PREVIEW_FAILED', reason: 'UNREADABLE' } });
   });
 });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../support/test-service.js';
 import { makeImage } from '../../support/media-fixtures.js';
+import { nestedUseSvg } from '../../support/hostile-svg.js';
 import { MAX_REFERENCE_IMAGE_BYTES } from '../../../src/service/reference-images/reference-image-routes.js';
 
 describe('reference image uploads', () => {
@@ -45,6 +46,14 @@ describe('reference image uploads', () => {
     expect(existsSync(join(service.dataDir, 'reference-images', key))).toBe(false);
     // The key is still good for a real image.
     expect((await put(url, await makeImage(8, 8))).status).toBe(200);
+  });
+
+  it('refuses an SVG whose references would blow up, saying why, before sharp sizes it', async () => {
+    const { key, url } = await newUpload();
+    const response = await put(url, nestedUseSvg(5, 10));
+    expect(response.status).toBe(415);
+    expect(await json(response)).toMatchObject({ code: 'NOT_AN_IMAGE', message: expect.stringMatching(/would draw [\d,]+ elements .*Send it as a raster image instead\./) });
+    expect(existsSync(join(service.dataDir, 'reference-images', key))).toBe(false);
   });
 
   it('refuses an unsigned or tampered URL', async () => {

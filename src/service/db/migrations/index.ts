@@ -17,7 +17,8 @@ import administration from './0015-administration.js';
 import staffSessions from './0016-staff-sessions.js';
 import jobItemResults from './0017-job-item-results.js';
 import guestUploadOfUpload from './0018-guest-upload-of-upload.js';
-import revokedGrants from './0022-revoked-grants.js';
+import revokedGrants from './0019-revoked-grants.js';
+import previewFailures from './0020-preview-failures.js';
 
 export const migrations: readonly string[] = [
   initial,
@@ -39,4 +40,5 @@ export const migrations: readonly string[] = [
   jobItemResults,
   guestUploadOfUpload,
   revokedGrants,
+  previewFailures,
 ];
