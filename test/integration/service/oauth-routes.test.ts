@@ -26,6 +26,8 @@ describe('discovery documents behind a public URL', () => {
       issuer: PUBLIC_URL,
       authorization_endpoint: `${PUBLIC_URL}/authorize`,
       token_endpoint: `${PUBLIC_URL}/oauth/token`,
+      revocation_endpoint: `${PUBLIC_URL}/oauth/revoke`,
+      revocation_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
       jwks_uri: `${PUBLIC_URL}/.well-known/jwks.json`,
       response_types_supported: ['code'],
       response_modes_supported: ['query'],
