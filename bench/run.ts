@@ -2,7 +2,12 @@
  * `npm run bench`: runs every benchmark and prints its figures beside the baseline measured in the
  * same run. Timings live here, never in tests: these machines are shared and noisy.
  * `npm run bench -- upload` runs only the benchmarks whose name contains "upload".
+ * `--write-doc` also records each bench run (docs/benchmarks.json: output, date, commit, machine, load)
+ * and renders docs/benchmarks.md's figures from the records, so they are never typed by hand.
  */
+import { fileURLToPath } from 'node:url';
+import { machineFacts, oneMinuteLoad, readRecords, writeRecords, type BenchRecord } from './support/bench-record.js';
+import { renderFigures, writeFiguresInto } from './support/figures-doc.js';
 import { benchLargeUpload } from './upload-large.js';
 import { benchSearch } from './search.js';
 import { benchMetadataEdit, formatMetadataEditBench } from './metadata-edit.js';
@@ -18,7 +23,14 @@ import { benchUiStart, formatUiStartBench } from './ui-start.js';
 import { benchPortalPasscode, formatPortalPasscodeBench } from './portal-passcode.js';
 import { benchDropAbandoned, formatDropAbandonedBench } from './drop-abandoned.js';
 
-const filter = process.argv[2];
+const args = process.argv.slice(2);
+const writeDoc = args.includes('--write-doc');
+const unknown = args.find((arg) => arg.startsWith('--') && arg !== '--write-doc');
+if (unknown !== undefined) {
+  process.stderr.write(`Unknown flag ${unknown}. Usage: npm run bench [-- NAME] [-- --write-doc]\n`);
+  process.exit(2);
+}
+const filter = args.find((arg) => !arg.startsWith('--'));
 const benches: { name: string; run: () => Promise<string[]> }[] = [
   {
     name: 'upload-1gib',
@@ -89,8 +101,22 @@ const benches: { name: string; run: () => Promise<string[]> }[] = [
   },
 ];
 
+const recordsFile = fileURLToPath(new URL('../docs/benchmarks.json', import.meta.url));
+const docFile = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
+const records = readRecords(recordsFile);
+const facts = machineFacts();
+const names = benches.map((bench) => bench.name);
+
 for (const bench of benches) {
   if (filter !== undefined && !bench.name.includes(filter)) continue;
   process.stdout.write(`# ${bench.name}\n`);
-  for (const line of await bench.run()) process.stdout.write(`${line}\n`);
+  const started = { date: new Date().toISOString(), load: oneMinuteLoad() };
+  const lines = await bench.run();
+  for (const line of lines) process.stdout.write(`${line}\n`);
+  if (!writeDoc) continue;
+  const record: BenchRecord = { name: bench.name, date: started.date, ...facts, load: { before: started.load, after: oneMinuteLoad() }, lines };
+  records.set(bench.name, record);
+  // After each bench, so a long run that stops half-way keeps what it measured.
+  writeRecords(recordsFile, records, names);
+  writeFiguresInto(docFile, renderFigures([...records.values()], names));
 }
