@@ -16,6 +16,7 @@ import type { StoreQueries } from '../src/main/store/state-store.js';
 import { MemoryFileSystem, memoryLocalDisk, type NameMode } from '../src/main/local/index.js';
 import { startService, type RunningService } from '../src/service/create-service.js';
 import { serviceConfig } from '../src/service/config.js';
+import { inProcessRenderer } from './in-process-renderer.js';
 import { LOCAL_SUBDOMAIN } from '../src/service/bootstrap.js';
 import { Faults, NO_FAULTS, SimCrash, type FaultRates } from './faults.js';
 import { Prng } from './prng.js';
@@ -344,7 +345,7 @@ async function freshService(): Promise<SimService> {
     const ids = new SeededIds(clock);
     // The URLs it hands out (upload parts, downloads) name SIM_SERVER, not the port it drew: they reach
     // the trace in error messages, and a seed's trace must be the same in every process.
-    const service = await startService(serviceConfig({ dataDir: join(dir, 'service'), port: 0, host: '127.0.0.1', publicUrl: SIM_SERVER, adminPassword: SIM_PASSWORD }), { clock, timers: clock, ids });
+    const service = await startService(serviceConfig({ dataDir: join(dir, 'service'), port: 0, host: '127.0.0.1', publicUrl: SIM_SERVER, adminPassword: SIM_PASSWORD }), { clock, timers: clock, ids, renderer: inProcessRenderer() });
     clock.quiesce = () => service.jobsIdle();
     return { service, clock, ids, restore: storeCheckpoint(service.ctx.db), dir };
   })();

@@ -47,7 +47,7 @@ import { registerFileContentRoutes } from './downloads/file-content-routes.js';
 import { DownloadZips } from './downloads/zip-download.js';
 import { RENDER_CONCURRENCY, TransformCache, type OwnedRenderTransformation } from './transforms/transform-cache.js';
 import type { RenderTransformation } from './transforms/render-transformation.js';
-import { DEFAULT_RENDER_LIMITS, RenderCage } from './render-cage/render-cage.js';
+import { DEFAULT_RENDER_LIMITS, RenderCage, type Renderer } from './render-cage/render-cage.js';
 import { presetsRepo } from './transforms/presets-repo.js';
 import { cropAreasRepo, registerCropAreaRoutes } from './transforms/crop-area-routes.js';
 import { registerPresetRoutes } from './transforms/preset-routes.js';
@@ -123,6 +123,8 @@ export interface ServiceDeps {
   ids?: IdSource;
   /** Told every SQL statement run, as SQLite expands it (tests count the statements each file costs). */
   onStatement?: (sql: string) => void;
+  /** Renders users' files (default: the render cage's processes); the simulation's runs in its process, replayably. */
+  renderer?: Renderer;
 }
 
 export async function startService(config: ServiceConfig, deps: ServiceDeps = {}): Promise<RunningService> {
@@ -196,7 +198,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
 
     const assets = assetsRepo(db, ids);
     // Every preview and rendition of a user's file is rendered in the cage's processes, never here.
-    const cage = new RenderCage({ ...DEFAULT_RENDER_LIMITS, ...config.render }, (message, error) => app.log.warn({ err: error }, message));
+    const cage = deps.renderer ?? new RenderCage({ ...DEFAULT_RENDER_LIMITS, ...config.render }, (message, error) => app.log.warn({ err: error }, message));
     const caged: OwnedRenderTransformation = (source, operations, inputSubtype, target, owner, label) => cage.run(owner, label, { kind: 'transform', source, operations, inputSubtype, target });
     const injected = deps.renderTransformation;
     const transforms =

@@ -84,13 +84,19 @@ interface Slot {
 const here = fileURLToPath(import.meta.url);
 const compiled = here.replace(/\.ts$/, '.js').replace(/render-cage\.js$/, 'render-process.js');
 
+/** Renders users' files: the cage in the service; an in-process stand-in in the deterministic simulation. */
+export interface Renderer {
+  run<J extends RenderJob>(owner: string, label: string, job: J): Promise<OutputOf<J>>;
+  close(): Promise<void>;
+}
+
 /** The render process's entry and how Node runs it: the compiled file, else the source through tsx. */
 function entryOf(): { path: string; execArgv: string[] } {
   if (here.endsWith('.js') && existsSync(compiled)) return { path: compiled, execArgv: [] };
   return { path: here.replace(/render-cage\.ts$/, 'render-process.ts'), execArgv: ['--import', 'tsx'] };
 }
 
-export class RenderCage {
+export class RenderCage implements Renderer {
   private readonly queue = new FairQueue<Waiting>();
   private readonly slots: Slot[];
   private sequence = 0;
