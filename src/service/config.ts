@@ -9,6 +9,12 @@ export interface ServiceConfig {
   port: number;
   /** The address clients reach the service at; every URL the service hands out is built from it. Defaults to http://host:port. */
   publicUrl?: string | undefined;
+  /**
+   * The reverse proxies (addresses or CIDR ranges) whose `X-Forwarded-For` names the client. Throttles
+   * and download events key on the client's address: behind a proxy without this, every client would
+   * share the proxy's. Empty (the default): the header is ignored, so no client can claim another's address.
+   */
+  trustedProxies: readonly string[];
   /** The `aud` the service issues and accepts. */
   audience: string;
   /** Rotate public clients' refresh tokens on use and treat reuse as theft (default true); confidential clients' never rotate. */
@@ -57,6 +63,7 @@ export function serviceConfig(overrides: Partial<ServiceConfig> & Pick<ServiceCo
     port: 7480,
     audience: DEFAULT_AUDIENCE,
     rotateRefreshTokens: true,
+    trustedProxies: [],
     accessTokenTtl: 3600,
     refreshTokenTtl: 30 * 24 * 3600,
     authCodeTtl: 60,

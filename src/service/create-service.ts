@@ -155,6 +155,8 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     keepAliveTimeout: 65_000,
     forceCloseConnections: true,
     return503OnClosing: true,
+    // request.ip: the client's address, from X-Forwarded-For only when a trusted proxy sent it.
+    ...(config.trustedProxies.length === 0 ? {} : { trustProxy: [...config.trustedProxies] }),
   });
   let baseUrl = config.publicUrl?.replace(/\/+$/, '') ?? `http://${config.host}:${config.port}`;
 

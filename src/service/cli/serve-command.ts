@@ -1,4 +1,5 @@
 /** `asset-sync serve`: runs the asset service (API + authorisation server) until interrupted. */
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { startService } from '../create-service.js';
 import { DEFAULT_AUDIENCE, serviceConfig, type SmtpConfig } from '../config.js';
@@ -7,7 +8,7 @@ import { CliError } from '../../platform/cli/cli-error.js';
 import { envValue, integerFlag, nonEmptyFlag, parseFlags, portFlag, requiredFlag, urlFlag } from '../../platform/cli/parse-flags.js';
 import type { CommandIo } from '../../platform/cli/command-io.js';
 
-export const serveHelp = `Usage: asset-sync serve --data DIR [--port N] [--host 127.0.0.1] [--public-url URL]
+export const serveHelp = `Usage: asset-sync serve --data DIR [--port N] [--host 127.0.0.1] [--public-url URL] [--trust-proxy ADDRESSES]
                          [--admin-email E] [--admin-password P] [--audience A] [--no-refresh-rotation]
                          [--smtp-host H [--smtp-port N] [--smtp-secure] [--smtp-user U] [--smtp-password P]
                           [--smtp-from ADDRESS]] [--saved-search-interval SECONDS]
@@ -20,6 +21,9 @@ Runs the asset service: the API and its OAuth authorisation server on one origin
   --host H               address to bind (default 127.0.0.1)
   --public-url URL       the address clients reach the service at (e.g. behind a reverse proxy);
                          every URL the service hands out is built from it
+  --trust-proxy ADDRESSES  the reverse proxies in front of the service, comma-separated addresses or
+                         CIDR ranges (e.g. 127.0.0.1,10.0.0.0/8): their X-Forwarded-For names the client,
+                         whose address sign-in throttles key on. Without it the header is ignored
   --admin-email E        the admin user created on first start (default admin@localhost)
   --admin-password P     its password (or ASSET_SYNC_ADMIN_PASSWORD); generated and printed once otherwise
   --audience A           the token audience (default ${DEFAULT_AUDIENCE})
@@ -40,6 +44,23 @@ Runs the asset service: the API and its OAuth authorisation server on one origin
                          reads "could not be made" (defaults 20 s of processor time, 60 s, 1024 MiB)`;
 
 type Env = Record<string, string | undefined>;
+
+/** `--trust-proxy`: comma-separated IP addresses or CIDR ranges, each checked. */
+export function proxyAddresses(value: string | undefined): string[] {
+  if (value === undefined) return [];
+  const entries = value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  if (entries.length === 0) throw new CliError('USAGE', '--trust-proxy needs addresses or CIDR ranges, e.g. --trust-proxy 127.0.0.1,10.0.0.0/8.');
+  for (const entry of entries) {
+    const [address = '', prefix, ...rest] = entry.split('/');
+    const family = isIP(address);
+    const bits = family === 4 ? 32 : 128;
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits);
+    if (family === 0 || !prefixOk || rest.length > 0) {
+      throw new CliError('USAGE', `--trust-proxy: "${entry}" is not an IP address or CIDR range (such as 10.0.0.5 or 10.0.0.0/8).`);
+    }
+  }
+  return entries;
+}
 
 /** The SMTP settings from flags, then the environment; undefined when no host is given anywhere. */
 export function smtpFromFlags(values: Record<string, string | boolean | undefined>, env: Env, fallbackFrom: string): SmtpConfig | undefined {
@@ -70,6 +91,7 @@ export async function serveCommand(args: string[], io: CommandIo): Promise<numbe
     port: { type: 'string' },
     host: { type: 'string' },
     'public-url': { type: 'string' },
+    'trust-proxy': { type: 'string' },
     'admin-email': { type: 'string' },
     'admin-password': { type: 'string' },
     audience: { type: 'string' },
@@ -95,6 +117,7 @@ export async function serveCommand(args: string[], io: CommandIo): Promise<numbe
     port: portFlag('port', values.port, 7480),
     host: values.host ?? '127.0.0.1',
     publicUrl: urlFlag('public-url', values['public-url']),
+    trustedProxies: proxyAddresses(values['trust-proxy']),
     adminEmail: values['admin-email'] ?? 'admin@localhost',
     // Never an empty admin password: an empty variable means "generate one".
     adminPassword: nonEmptyFlag('admin-password', values['admin-password']) ?? envValue(io.env.ASSET_SYNC_ADMIN_PASSWORD),

@@ -80,6 +80,40 @@ describe('sign-in and client-secret throttles', () => {
   });
 });
 
+describe('the client address behind a reverse proxy', () => {
+  const services: TestService[] = [];
+  afterAll(async () => {
+    for (const service of services) await service.dispose();
+  });
+  const wrongTimes = async (service: TestService, form: SignInForm, from: string, forwardedFor: string, times: number): Promise<number[]> => {
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < times; attempt += 1) {
+      const answer = await postFormFrom(from, `${service.url}/authorize`, { transaction: form.transaction, email: service.running.ctx.config.adminEmail, password: `wrong ${attempt}`, decision: 'allow' }, { cookie: form.cookie, 'x-forwarded-for': forwardedFor });
+      statuses.push(answer.status);
+    }
+    return statuses;
+  };
+
+  it('is the one a trusted proxy forwards: clients behind it are throttled apart', async () => {
+    const service = await startTestService({ trustedProxies: ['127.0.0.0/8'] });
+    services.push(service);
+    const form = await openSignInForm(service, authorizeParams(service, pkcePair()));
+    expect((await wrongTimes(service, form, '127.0.0.1', '203.0.113.7', 6)).at(-1)).toBe(429);
+    // Another client behind the same proxy is not held up by the first one's failures.
+    const other = await postFormFrom('127.0.0.1', `${service.url}/authorize`, { transaction: form.transaction, email: service.running.ctx.config.adminEmail, password: ADMIN_PASSWORD, decision: 'allow' }, { cookie: form.cookie, 'x-forwarded-for': '203.0.113.8' });
+    expect(signedIn(other)).toBe(true);
+  });
+
+  it('is the connection\'s without a trusted proxy: a forged X-Forwarded-For escapes nothing', async () => {
+    const service = await startTestService();
+    services.push(service);
+    const form = await openSignInForm(service, authorizeParams(service, pkcePair()));
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 6; attempt += 1) statuses.push(...(await wrongTimes(service, form, '127.0.0.9', `198.51.100.${attempt}`, 1)));
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+  });
+});
+
 describe('password hashing under a flood of sign-ins', () => {
   let service: TestService;
   beforeAll(async () => {
