@@ -236,7 +236,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
       blobs,
       uploadsDir: join(config.dataDir, 'uploads'),
       renderAsset: (who, assetId) => render.byId(who, assetId),
-      renderRow: (who, row, currentFile) => render.asset(who, row, currentFile),
+      renderRow: (who, row, currentFile, values) => render.asset(who, row, currentFile, values),
       onFileStored: (file) => previews.enqueue(file),
     });
     const jobs = jobsRepo(db, ids);

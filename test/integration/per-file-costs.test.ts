@@ -37,12 +37,12 @@ interface PerFile {
 }
 
 const BUDGETS: Record<'up' | 'down', PerFile> = {
-  // Measured 2026-12-07: 1.033 requests (one part PUT each, the rest shared), 16.30 and 13.16
+  // Measured 2026-12-07: 1.033 requests (one part PUT each, the rest shared), 11.31 and 13.16
   // statements, 0.27–0.40 transactions (commits are batched by time), no fsync: small files are kept
   // inline in the service's database, and an upload writes nothing to the local disk.
   up: {
     requests: 1.05,
-    serviceStatements: 16.5,
+    serviceStatements: 11.5,
     serviceTransactions: 0.5,
     serviceSyncs: 0,
     serviceBytes: 0,
@@ -51,11 +51,11 @@ const BUDGETS: Record<'up' | 'down', PerFile> = {
     clientSyncs: 0,
     clientExtraBytes: 0,
   },
-  // Measured 2026-12-07: 1.014 requests (one GET of the signed file URL each), 8.11 and 7.11
+  // Measured 2026-12-07: 1.014 requests (one GET of the signed file URL each), 4.12 and 7.11
   // statements, 0.01 and 0.43–0.57 transactions, one fsync per file (before its rename into place).
   down: {
     requests: 1.05,
-    serviceStatements: 8.5,
+    serviceStatements: 4.4,
     serviceTransactions: 0.05,
     serviceSyncs: 0,
     serviceBytes: 0,

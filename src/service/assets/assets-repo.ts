@@ -65,6 +65,14 @@ export function assetsRepo(db: Db, ids: IdSource = cryptoIds()) {
   const byIdScoped = db.prepare<[{ account: string; id: string; field: string; ids: string }], AssetRow>(
     `SELECT a.* FROM assets a WHERE a.account_id = @account AND a.id = @id AND ${scopePredicate('a', '@field', '@ids')}`,
   );
+  // The asset with its values, in one read: [field id, value] pairs in the order `values` answers them.
+  const withValuesSql = (limit: string) =>
+    `SELECT a.*, (SELECT json_group_array(json_array(v.field_id, v.value) ORDER BY v.field_id, v.ord) FROM asset_values v WHERE v.asset_id = a.id) AS value_pairs
+       FROM assets a WHERE a.account_id = @account AND a.id = @id${limit}`;
+  const withValues = db.prepare<[{ account: string; id: string }], AssetRow & { value_pairs: string }>(withValuesSql(''));
+  const withValuesScoped = db.prepare<[{ account: string; id: string; field: string; ids: string }], AssetRow & { value_pairs: string }>(
+    withValuesSql(` AND ${scopePredicate('a', '@field', '@ids')}`),
+  );
   const insert = db.prepare(
     `INSERT INTO assets (id, account_id, current_file_id, state, date_staged, staged_by, date_created, date_last_modified)
      VALUES (?, ?, NULL, 'STAGED', ?, ?, ?, ?)`,
@@ -77,6 +85,17 @@ export function assetsRepo(db: Db, ids: IdSource = cryptoIds()) {
   const fileByIdScoped = db.prepare<[{ account: string; id: string; field: string; ids: string }], FileRow>(
     `SELECT f.* FROM asset_files f JOIN assets a ON a.id = f.asset_id
       WHERE f.account_id = @account AND f.id = @id AND ${scopePredicate('a', '@field', '@ids')}`,
+  );
+  // An asset's file (the named one, else its current one) with the asset, in one statement: f.id is null
+  // when the asset has no such file.
+  const assetFileSql = (limit: string) =>
+    `SELECT a.current_file_id AS asset_current_file_id, f.* FROM assets a
+       LEFT JOIN asset_files f ON f.id = coalesce(@file, a.current_file_id) AND f.asset_id = a.id
+      WHERE a.account_id = @account AND a.id = @id${limit}`;
+  type AssetFileRow = { asset_current_file_id: string | null } & (FileRow | { [K in keyof FileRow]: null });
+  const assetFile = db.prepare<[{ account: string; id: string; file: string | null }], AssetFileRow>(assetFileSql(''));
+  const assetFileScoped = db.prepare<[{ account: string; id: string; file: string | null; field: string; ids: string }], AssetFileRow>(
+    assetFileSql(` AND ${scopePredicate('a', '@field', '@ids')}`),
   );
   const scoped = (who: ScopedAccount, id: string) =>
     who.folders === null ? undefined : { account: who.accountId, id, field: who.folders.foldersFieldId, ids: JSON.stringify(who.folders.folderIds) };
@@ -104,6 +123,27 @@ export function assetsRepo(db: Db, ids: IdSource = cryptoIds()) {
   const deleteAsset = db.prepare('DELETE FROM assets WHERE id = ?');
   const blobUsers = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM asset_files WHERE sha256 = ?');
 
+  // A page of assets' values and current files, two reads for the page (not two per asset).
+  const valuesOfMany = db.prepare<[string], { asset_id: string; field_id: string; value: string }>(
+    'SELECT asset_id, field_id, value FROM asset_values WHERE asset_id IN (SELECT value FROM json_each(?)) ORDER BY asset_id, field_id, ord',
+  );
+  const filesById = db.prepare<[string], FileRow>('SELECT * FROM asset_files WHERE id IN (SELECT value FROM json_each(?))');
+
+  const toAsset = (row: AssetRow, values: Record<string, string[]>, current: FileRow | undefined, preview: (file: FileRow) => PreviewFacts): Asset => ({
+    id: row.id,
+    accountId: row.account_id,
+    metadata: { values },
+    currentAssetFile: current === undefined ? null : toAssetFile(current, preview(current)),
+    lifecycleStatus: {
+      state: row.state,
+      dateStaged: row.date_staged,
+      datePendingApproval: row.date_pending_approval,
+      dateLive: row.date_live,
+      stagedBy: row.staged_by,
+    },
+    dateLastModified: row.date_last_modified,
+  });
+
   const values = (assetId: string): Record<string, string[]> => {
     const result: Record<string, string[]> = {};
     for (const { field_id, value } of valuesOf.all(assetId)) (result[field_id] ??= []).push(value);
@@ -117,6 +157,16 @@ export function assetsRepo(db: Db, ids: IdSource = cryptoIds()) {
       return limited === undefined ? byId.get(who.accountId, id) : byIdScoped.get(limited);
     },
     values,
+    /** `get` and `values` in one read. */
+    getWithValues(who: ScopedAccount, id: string): { row: AssetRow; values: Record<string, string[]> } | undefined {
+      const limited = scoped(who, id);
+      const found = limited === undefined ? withValues.get({ account: who.accountId, id }) : withValuesScoped.get(limited);
+      if (found === undefined) return undefined;
+      const { value_pairs: pairs, ...row } = found;
+      const values: Record<string, string[]> = {};
+      for (const [fieldId, value] of JSON.parse(pairs) as [string, string][]) (values[fieldId] ??= []).push(value);
+      return { row, values };
+    },
     create(accountId: string, userId: string, now: string): AssetRow {
       const id = ids.uuid();
       insert.run(id, accountId, now, userId, now, now);
@@ -141,11 +191,28 @@ export function assetsRepo(db: Db, ids: IdSource = cryptoIds()) {
       deleteValues.run(assetId, fieldId);
       list.forEach((value, ord) => insertValue.run(assetId, fieldId, ord, value));
     },
+    /** Adds values of a field the asset has none of yet (it was just created): nothing to replace. */
+    addValues(assetId: string, fieldId: string, list: readonly string[]): void {
+      list.forEach((value, ord) => insertValue.run(assetId, fieldId, ord, value));
+    },
     touch: (assetId: string, now: string) => void touch.run(now, assetId),
     /** The asset file, when it exists and the caller reaches its asset. */
     file(who: ScopedAccount, id: string): FileRow | undefined {
       const limited = scoped(who, id);
       return limited === undefined ? fileById.get(who.accountId, id) : fileByIdScoped.get(limited);
+    },
+    /**
+     * An asset's file as `file(who, fileId ?? current)` would find it, with `get(who, assetId)`'s check
+     * of the asset, in one read: `asset` false when the caller does not reach the asset; `fileId` the
+     * file looked for (null: none named and no current file); `file` undefined when it is not one of
+     * the asset's files.
+     */
+    fileOfAsset(who: ScopedAccount, assetId: string, fileId: string | null): { asset: false } | { asset: true; fileId: string | null; file: FileRow | undefined } {
+      const limited = scoped(who, assetId);
+      const row = limited === undefined ? assetFile.get({ account: who.accountId, id: assetId, file: fileId }) : assetFileScoped.get({ ...limited, file: fileId });
+      if (row === undefined) return { asset: false };
+      const { asset_current_file_id: current, ...file } = row;
+      return { asset: true, fileId: fileId ?? current, file: file.id === null ? undefined : file };
     },
     files: (assetId: string) => filesOf.all(assetId),
     /**
@@ -175,24 +242,32 @@ export function assetsRepo(db: Db, ids: IdSource = cryptoIds()) {
       deleteAsset.run(assetId);
       return [...new Set(files.map((file) => file.sha256))].filter((sha) => (blobUsers.get(sha)?.n ?? 0) === 0);
     },
-    /** `known`: the asset's current file row when the caller has it at hand (saves reading it back). */
-    render(row: AssetRow, preview: (file: FileRow) => PreviewFacts, known?: FileRow): Asset {
+    /**
+     * `known`: the asset's current file row when the caller has it at hand, `knownValues` its values as
+     * read in the same transaction (each saves reading it back).
+     */
+    render(row: AssetRow, preview: (file: FileRow) => PreviewFacts, known?: FileRow, knownValues?: Record<string, string[]>): Asset {
       const current =
         row.current_file_id === null ? undefined : known?.id === row.current_file_id ? known : fileById.get(row.account_id, row.current_file_id);
-      return {
-        id: row.id,
-        accountId: row.account_id,
-        metadata: { values: values(row.id) },
-        currentAssetFile: current === undefined ? null : toAssetFile(current, preview(current)),
-        lifecycleStatus: {
-          state: row.state,
-          dateStaged: row.date_staged,
-          datePendingApproval: row.date_pending_approval,
-          dateLive: row.date_live,
-          stagedBy: row.staged_by,
-        },
-        dateLastModified: row.date_last_modified,
-      };
+      return toAsset(row, knownValues ?? values(row.id), current, preview);
+    },
+    /** Renders a page of asset rows (of one account) as `render` does each, with two reads for the whole page. */
+    renderAll(rows: readonly AssetRow[], preview: (file: FileRow) => PreviewFacts): Asset[] {
+      if (rows.length === 0) return [];
+      if (rows.length === 1 && rows[0] !== undefined) return [this.render(rows[0], preview)];
+      const valuesByAsset = new Map<string, Record<string, string[]>>();
+      for (const { asset_id, field_id, value } of valuesOfMany.all(JSON.stringify(rows.map((row) => row.id)))) {
+        let values = valuesByAsset.get(asset_id);
+        if (values === undefined) valuesByAsset.set(asset_id, (values = {}));
+        (values[field_id] ??= []).push(value);
+      }
+      const currentIds = rows.flatMap((row) => (row.current_file_id === null ? [] : [row.current_file_id]));
+      const files = new Map(currentIds.length === 0 ? [] : filesById.all(JSON.stringify(currentIds)).map((file) => [file.id, file]));
+      return rows.map((row) => {
+        const current = row.current_file_id === null ? undefined : files.get(row.current_file_id);
+        // A current file is of the asset's own account, as `render` reads it.
+        return toAsset(row, valuesByAsset.get(row.id) ?? {}, current?.account_id === row.account_id ? current : undefined, preview);
+      });
     },
     newFileId: () => ids.uuid(),
   };

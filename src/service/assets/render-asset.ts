@@ -13,8 +13,10 @@ import { previewUrlPath } from '../downloads/file-content-routes.js';
 import type { ScopedAccount } from '../groups/folder-scope.js';
 
 export interface AssetRenderer {
-  /** `currentFile`: the row of the asset's current file, when the caller already has it. */
-  asset(who: ScopedAccount, row: AssetRow, currentFile?: FileRow): Asset;
+  /** `currentFile`, `values`: the asset's current file row and its values, when the caller already has them. */
+  asset(who: ScopedAccount, row: AssetRow, currentFile?: FileRow, values?: Record<string, string[]>): Asset;
+  /** A page of assets, as `asset` renders each, reading their values and current files once for the page. */
+  all(who: ScopedAccount, rows: readonly AssetRow[]): Asset[];
   byId(who: ScopedAccount, assetId: string): Asset;
   previewUrl(file: FileRow): string | null;
   preview(file: FileRow): PreviewFacts;
@@ -31,16 +33,18 @@ export function assetRenderer(ctx: ServiceContext, assets: AssetsRepo, hasPrevie
     if (failure !== undefined) return { previewUrl: null, previewState: 'FAILED', previewError: { code: 'PREVIEW_FAILED', reason: failure.reason, message: failure.message } };
     return { previewUrl: ctx.signer.sign(previewUrlPath(file.sha256), {}, ctx.config.signedUrlTtl).url, previewState: 'AVAILABLE' };
   };
-  const asset = (who: ScopedAccount, row: AssetRow, currentFile?: FileRow): Asset => {
-    const rendered = assets.render(row, preview, currentFile);
+  const limited = (who: ScopedAccount, rendered: Asset): Asset => {
     if (who.folders === null) return rendered;
     const { foldersFieldId } = who.folders;
     const filed = rendered.metadata.values[foldersFieldId];
     if (filed !== undefined) rendered.metadata.values[foldersFieldId] = ctx.folderPolicy.visibleFolderIds(who, filed);
     return rendered;
   };
+  const asset = (who: ScopedAccount, row: AssetRow, currentFile?: FileRow, values?: Record<string, string[]>): Asset =>
+    limited(who, assets.render(row, preview, currentFile, values));
   return {
     asset,
+    all: (who, rows) => assets.renderAll(rows, preview).map((rendered) => limited(who, rendered)),
     preview,
     previewUrl: (file) => preview(file).previewUrl ?? null,
     byId(who, assetId) {

@@ -30,6 +30,11 @@ export interface BlobStore {
   pathOf(sha256: string): string;
   /** The blob's bytes when kept inline, else the path of its file (missing if the blob is). */
   source(sha256: string): BlobSource;
+  /**
+   * As `source`, for a caller that read the blob's inline bytes already (`inlineBytes`, null when the
+   * blob has none: its file then), joined to the row that references them.
+   */
+  sourceRead(sha256: string, inlineBytes: Buffer | null): BlobSource;
   has(sha256: string): boolean;
   /** Moves a finished (synced) file into the store under its hash; drops it when the blob already exists. */
   adopt(file: string, sha256: string): Promise<void>;
@@ -83,6 +88,7 @@ export function createBlobStore(root: string, derivedOf: (sha256: string) => str
       const bytes = inline?.get(sha256);
       return bytes === undefined ? { path: pathOf(sha256) } : { bytes };
     },
+    sourceRead: (sha256, inlineBytes) => (inlineBytes === null ? { path: pathOf(sha256) } : { bytes: inlineBytes }),
     has: (sha256) => inline?.has(sha256) === true || existsSync(pathOf(sha256)),
     keepInline(sha256, bytes) {
       if (inline === undefined) throw new Error('this blob store keeps no blobs inline');

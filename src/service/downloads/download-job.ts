@@ -110,13 +110,12 @@ export function downloadJob(ctx: ServiceContext, deps: DownloadJobDeps): JobHand
   const settled = new WeakSet<Item>();
 
   const fileOf = (caller: Caller, item: Item): FileRow => {
-    const asset = assets.get(caller, item.assetId);
-    if (asset === undefined) throw notFound('asset', item.assetId);
-    const fileId = item.assetFileId ?? asset.current_file_id;
-    if (fileId === null) throw new ServiceError('NOT_FOUND', `Asset ${asset.id} has no file yet.`);
-    const file = assets.file(caller, fileId);
-    if (file?.asset_id !== asset.id) throw notFound('asset file of this asset', fileId);
-    return file;
+    // The asset and its file in one read (the asset reached by the caller, the file one of its own).
+    const found = assets.fileOfAsset(caller, item.assetId, item.assetFileId ?? null);
+    if (!found.asset) throw notFound('asset', item.assetId);
+    if (found.file !== undefined) return found.file;
+    if (found.fileId === null) throw new ServiceError('NOT_FOUND', `Asset ${item.assetId} has no file yet.`);
+    throw notFound('asset file of this asset', found.fileId);
   };
 
   const render = async (caller: Caller, item: Item, candidates: CandidateTransformation[]): Promise<void> => {

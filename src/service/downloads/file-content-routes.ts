@@ -54,6 +54,10 @@ export function previewUrlPath(sha256: string): string {
 export function registerFileContentRoutes(app: FastifyInstance, ctx: ServiceContext, deps: { blobs: BlobStore; transforms: TransformCache; previews: PreviewMaker }): void {
   const { blobs, transforms, previews } = deps;
   const fileById = ctx.db.prepare<[string], FileRow>('SELECT * FROM asset_files WHERE id = ?');
+  // A file's row with its bytes when they are kept inline (blobs/inline-blobs.ts): one read for a small file's GET.
+  const fileWithInline = ctx.db.prepare<[string], FileRow & { inline_bytes: Buffer | null }>(
+    'SELECT f.*, b.bytes AS inline_bytes FROM asset_files f LEFT JOIN inline_blobs b ON b.sha256 = f.sha256 WHERE f.id = ?',
+  );
   const fileOfBlob = ctx.db.prepare<[string], FileRow>('SELECT * FROM asset_files WHERE sha256 = ? LIMIT 1');
   const signed = (request: FastifyRequest, path: string): void => {
     ctx.signer.verify(path, request.query as Record<string, string | undefined>, []);
@@ -67,8 +71,10 @@ export function registerFileContentRoutes(app: FastifyInstance, ctx: ServiceCont
   app.get('/files/:fileId/content', { config: { public: true } }, async (request, reply) => {
     const { fileId } = parseInput(fileParams, request.params, 'INVALID_PATH');
     signed(request, `/files/${fileId}/content`);
-    const file = loadFile(fileId);
-    // Read lazily, for the bytes asked: a HEAD or a 416 never opens the blob.
+    const found = fileWithInline.get(fileId);
+    if (found === undefined) throw notFound('file', fileId);
+    const { inline_bytes: inlineBytes, ...file } = found;
+    // A blob's file is opened lazily, for the bytes asked: a HEAD or a 416 never opens it.
     return sendRanged(request, reply, {
       size: file.size,
       etag: `"${file.checksum}"`,
@@ -76,7 +82,7 @@ export function registerFileContentRoutes(app: FastifyInstance, ctx: ServiceCont
       filename: file.filename,
       cacheControl: 'private, max-age=3600',
       open(start, end) {
-        const source = blobs.source(file.sha256);
+        const source = blobs.sourceRead(file.sha256, inlineBytes);
         // `end` bounds each read buffer by what is left: without it every GET of a small file allocates
         // the whole 1 MiB highWaterMark, and thousands of small downloads spend their time in GC.
         return 'bytes' in source ? source.bytes.subarray(start, end + 1) : (createReadStream(source.path, { start, end, highWaterMark: 1 << 20 }) satisfies ReadStream);

@@ -19,6 +19,13 @@ export interface OptionRow {
 /** Why an option cannot be moved or renamed, for the routes to turn into a 409. */
 export type OptionChangeProblem = 'CYCLE' | 'SIBLING_VALUE_TAKEN';
 
+/**
+ * Options `ensurePath` found by value, for the rest of one transaction in which no option is renamed,
+ * moved or deleted (a batch job's chunk of new assets, which only adds options). Drop it when the
+ * transaction ends: its rollback can take options created in it along.
+ */
+export type FoundOptions = Map<string, string>;
+
 /** The deepest parent chain the service renders (a folder tree deeper than this is refused on creation). */
 export const MAX_OPTION_DEPTH = 64;
 
@@ -104,12 +111,21 @@ export function fieldOptionsRepo(db: Db, ids: IdSource = cryptoIds()) {
     /**
      * The option at the end of a folder chain (`['Brand', 'Logos']`), creating the missing ones on the
      * way. Looks each level up first, so a retried request never creates a duplicate. Call inside a transaction.
+     * `found`: the options looked up so far in this same transaction (see FoundOptions), asked first.
      */
-    ensurePath(accountId: string, fieldId: string, values: readonly string[]): string {
+    ensurePath(accountId: string, fieldId: string, values: readonly string[], found?: FoundOptions): string {
       let parentId: string | null = null;
       for (const value of values) {
-        const existing: OptionRow | undefined = child.get(fieldId, parentId, value);
-        parentId = existing?.id ?? create({ account_id: accountId, field_id: fieldId, parent_id: parentId, value }).id;
+        const key: string = JSON.stringify([fieldId, parentId, value]);
+        let id: string | undefined = found?.get(key);
+        if (id === undefined) {
+          const existing: OptionRow | undefined = child.get(fieldId, parentId, value);
+          // Only options that were there before this call are remembered: one it creates goes if its
+          // caller's savepoint rolls back.
+          if (existing !== undefined) found?.set(key, existing.id);
+          id = existing?.id ?? create({ account_id: accountId, field_id: fieldId, parent_id: parentId, value }).id;
+        }
+        parentId = id;
       }
       if (parentId === null) throw new Error('ensurePath needs at least one value');
       return parentId;

@@ -63,6 +63,14 @@ export function fieldsRepo(db: Db) {
   const remove = db.prepare('DELETE FROM fields WHERE account_id = ? AND id = ?');
   const removeValues = db.prepare('DELETE FROM asset_values WHERE field_id = ?');
   const removeOptions = db.prepare('DELETE FROM field_options WHERE field_id = ?');
+  /**
+   * The Folders field's id by account. It cannot change: a field's id never changes and the Folders
+   * field is indestructable (it is created with its account and never deleted), so a committed entry
+   * holds for good. An entry read inside a transaction that then rolls back (the account's sign-up)
+   * names an account that rolled back with it; should that account id ever be created again, its new
+   * Folders field goes through `create`, the one writer, which drops the entry first.
+   */
+  const foldersFieldIds = new Map<string, string>();
 
   return {
     list: (accountId: string) => list.all(accountId).map(toRecord),
@@ -74,8 +82,17 @@ export function fieldsRepo(db: Db) {
       const row = byRole.get(accountId, role);
       return row === undefined ? undefined : toRecord(row);
     },
+    /** The id of the account's Folders field (undefined: the account has none), read once per account. */
+    foldersFieldId(accountId: string): string | undefined {
+      const known = foldersFieldIds.get(accountId);
+      if (known !== undefined) return known;
+      const id = byRole.get(accountId, 'FOLDERS')?.id;
+      if (id !== undefined) foldersFieldIds.set(accountId, id);
+      return id;
+    },
     nameTaken: (accountId: string, name: string) => byName.get(accountId, name) !== undefined,
     create(accountId: string, field: NewField, now: string): FieldRecord {
+      if (field.role === 'FOLDERS') foldersFieldIds.delete(accountId);
       const row: FieldRow & { date_created: string } = {
         id: randomUUID(),
         account_id: accountId,

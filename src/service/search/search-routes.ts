@@ -62,7 +62,7 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: ServiceContext, 
   const runner = assetSearchRunner(ctx.db);
   const scrolls = scrollStore(ctx.db, ctx.clock, ctx.keys.scroll, ctx.ids);
   const results = (who: Caller, rows: AssetRow[]): Envelope<Asset>[] =>
-    rows.map((row) => envelope(deps.render.asset(who, row), permittedActions(who.role, 'ASSET', row.id)));
+    deps.render.all(who, rows).map((asset) => envelope(asset, permittedActions(who.role, 'ASSET', asset.id)));
   const searcher = (request: FastifyRequest): Caller => {
     const who = caller(request);
     requireAccountAction(who.role, 'ASSETS', 'SEARCH_ASSETS');

@@ -37,6 +37,7 @@ import { WriteBatches } from '../db/write-batches.js';
 import { DigestPool } from './digest-pool.js';
 import { receivePartInMemory, writePart } from './part-writer.js';
 import { UploadDigests, type DigestLayout } from './upload-digests.js';
+import type { FoundOptions } from '../fields/field-options-repo.js';
 import type { UploadItem } from './upload-items.js';
 import { UploadStarts } from './upload-starts.js';
 import type { UploadRow, UploadsRepo } from './uploads-repo.js';
@@ -67,8 +68,8 @@ export interface UploadServiceDeps {
   uploadsDir: string;
   /** Renders an asset in wire form (with its preview URL). */
   renderAsset(who: ScopedAccount, assetId: string): Asset;
-  /** Renders an asset row in wire form, given its current file's row. */
-  renderRow(who: Caller, row: AssetRow, currentFile: FileRow): Asset;
+  /** Renders an asset row in wire form, given its current file's row and its values. */
+  renderRow(who: Caller, row: AssetRow, currentFile: FileRow, values: Record<string, string[]>): Asset;
   /** Told of each file an upload stored, once it is committed (queues its preview); must return at once. */
   onFileStored?(file: FileRow): void;
 }
@@ -92,9 +93,10 @@ export class UploadService {
   /**
    * asset-and-upload: a new asset in the path's folder, with an upload for its first file. Call inside a
    * transaction. `guestUploadId`: the guest link the upload is started through (never resumed).
+   * `found`: the folder options found so far in this transaction, when it is a batch's (FoundOptions).
    */
-  createAssetAndUpload(caller: Caller, item: UploadItem, guestUploadId: string | null = null): UploadJobSuccess {
-    return this.starts.createAssetAndUpload(caller, item, guestUploadId);
+  createAssetAndUpload(caller: Caller, item: UploadItem, guestUploadId: string | null = null, found?: FoundOptions): UploadJobSuccess {
+    return this.starts.createAssetAndUpload(caller, item, guestUploadId, found);
   }
 
   /** A new version of an existing asset (or, with `assetFileId`, new bytes for one of its files). */
@@ -211,7 +213,8 @@ export class UploadService {
    */
   private async completeOnePart(caller: Caller, upload: UploadRow, md5: string, held: Buffer | undefined): Promise<{ answer?: CompletedByPart; recorded: boolean }> {
     try {
-      const asset = await this.finishUpload(caller, upload, [{ partNumber: 1, eTag: md5 }], held);
+      // Its one part was forgotten before its bytes were written (receivePart) and is not recorded: no part rows.
+      const asset = await this.finishUpload(caller, upload, [{ partNumber: 1, eTag: md5 }], { held, partsRecorded: false });
       return { answer: { asset, caller }, recorded: true };
     } catch (error) {
       // Bytes held in memory were not kept (nothing committed): written now, they serve a later
@@ -266,7 +269,7 @@ export class UploadService {
     }
     this.completing.add(upload.upload_id);
     try {
-      return await this.finishUpload(caller, upload, given);
+      return await this.finishUpload(caller, upload, given, { partsRecorded: true });
     } finally {
       this.completing.delete(upload.upload_id);
     }
@@ -276,10 +279,15 @@ export class UploadService {
    * Makes an upload's file the asset's: checks the bytes are all there, takes the file's digest and
    * type, moves the bytes into the blob store and commits the AssetFile. `held`: the whole file's bytes,
    * received into memory by the completing PUT and never written; they are kept inline, committed with
-   * the AssetFile. The caller has checked the parts and keeps any other writer or completion of the
-   * upload away.
+   * the AssetFile. `partsRecorded`: whether the upload may have part rows, removed on completion. The
+   * caller has checked the parts and keeps any other writer or completion of the upload away.
    */
-  private async finishUpload(caller: Caller, upload: UploadRow, given: { partNumber: number; eTag: string }[], held?: Buffer): Promise<Asset> {
+  private async finishUpload(
+    caller: Caller,
+    upload: UploadRow,
+    given: { partNumber: number; eTag: string }[],
+    { held, partsRecorded }: { held?: Buffer | undefined; partsRecorded: boolean },
+  ): Promise<Asset> {
     const { uploads, assets, blobs, ctx } = this.deps;
     try {
       const file = this.fileOf(upload.upload_id);
@@ -302,8 +310,9 @@ export class UploadService {
         describeFile(file, upload.filename, upload.size, kept),
         resized || (held === undefined && upload.size === 0) ? syncFile(file) : undefined,
       ]);
-      const asset = assets.get(caller, upload.asset_id);
-      if (asset === undefined) throw notFound('asset', upload.asset_id);
+      // Bytes to move into the blob store are only moved for an asset that is there (checked again,
+      // with its values read, in the transaction that commits the file); held bytes move in that transaction.
+      if (held === undefined && assets.get(caller, upload.asset_id) === undefined) throw notFound('asset', upload.asset_id);
       // Replacing the bytes of a file that no longer exists would leave the asset's current file dangling.
       if (upload.replace_file_id !== null && assets.file(caller, upload.replace_file_id) === undefined) {
         throw notFound('asset file', upload.replace_file_id);
@@ -329,11 +338,14 @@ export class UploadService {
       // Committed together with the completions that get here in the same turn (write-batches.ts). The
       // answer is rendered from the rows just written, inside the transaction: no read-back.
       const { freed, answer } = await this.writes.run(() => {
+        // The asset as the caller reaches it now, with its values (adding a file changes none of them).
+        const found = assets.getWithValues(caller, upload.asset_id);
+        if (found === undefined) throw notFound('asset', upload.asset_id);
         if (held !== undefined) blobs.keepInline(digest.sha256, held);
         const put = assets.putFile(row, upload.replace_file_id !== null, caller.userId, now);
         if (put.asset === undefined) throw notFound('asset', upload.asset_id);
-        uploads.markCompleted(upload.upload_id, row.id, JSON.stringify(given));
-        return { freed: put.freed, answer: this.deps.renderRow(caller, put.asset, row) };
+        uploads.markCompleted(upload.upload_id, row.id, JSON.stringify(given), partsRecorded);
+        return { freed: put.freed, answer: this.deps.renderRow(caller, put.asset, row, found.values) };
       });
       if (freed !== undefined) blobs.remove(freed);
       this.deps.onFileStored?.(row);

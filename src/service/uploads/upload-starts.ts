@@ -12,6 +12,7 @@ import { ServiceError, notFound } from '../errors/service-error.js';
 import type { Caller } from '../http/request-auth.js';
 import type { AssetsRepo, FileRow } from '../assets/assets-repo.js';
 import type { ServiceContext } from '../context.js';
+import type { FoundOptions } from '../fields/field-options-repo.js';
 import type { UploadItem } from './upload-items.js';
 import type { UploadRow, UploadsRepo } from './uploads-repo.js';
 
@@ -21,8 +22,9 @@ export class UploadStarts {
   /**
    * asset-and-upload: a new asset in the path's folder, with an upload for its first file. Call inside a
    * transaction. `guestUploadId`: the guest link the upload is started through (never resumed).
+   * `found`: the folder options found so far in this transaction (FoundOptions), when it is a batch's.
    */
-  createAssetAndUpload(caller: Caller, item: UploadItem, guestUploadId: string | null = null): UploadJobSuccess {
+  createAssetAndUpload(caller: Caller, item: UploadItem, guestUploadId: string | null = null, found?: FoundOptions): UploadJobSuccess {
     const resumed = guestUploadId === null ? this.resume(caller, item) : undefined;
     if (resumed !== undefined) return { assetId: resumed.assetId, upload: resumed };
     const { ctx, assets } = this.deps;
@@ -37,10 +39,10 @@ export class UploadStarts {
     let folderId: string | null = null;
     if (parsed.path.folders.length > 0) {
       const foldersFieldId = this.foldersFieldId(caller.accountId);
-      folderId = ctx.fieldOptions.ensurePath(caller.accountId, foldersFieldId, parsed.path.folders);
+      folderId = ctx.fieldOptions.ensurePath(caller.accountId, foldersFieldId, parsed.path.folders, found);
       // (Inside the caller's transaction: a refused folder that ensurePath just made is rolled back.)
       ctx.folderPolicy.requireFolderValues(caller, [{ fieldId: foldersFieldId, operation: 'ADD', values: [folderId] }]);
-      assets.setValues(asset.id, foldersFieldId, [folderId]);
+      assets.addValues(asset.id, foldersFieldId, [folderId]);
     }
     const upload = this.insertUpload(caller, asset.id, null, parsed.path.filename, folderId, item.size, layout, guestUploadId);
     return { assetId: asset.id, upload: this.sign(upload, item) };
@@ -150,8 +152,8 @@ export class UploadStarts {
   }
 
   private foldersFieldId(accountId: string): string {
-    const field = this.deps.ctx.fields.byRole(accountId, 'FOLDERS');
-    if (field === undefined) throw new Error('account has no Folders field');
-    return field.id;
+    const id = this.deps.ctx.fields.foldersFieldId(accountId);
+    if (id === undefined) throw new Error('account has no Folders field');
+    return id;
   }
 }

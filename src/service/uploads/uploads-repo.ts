@@ -76,9 +76,10 @@ export function uploadsRepo(db: Db) {
      */
     putPart: (uploadId: string, partNumber: number, size: number, etag: string): boolean => putPart.run({ uploadId, partNumber, size, etag }).changes > 0,
     touch: (uploadId: string, now: number) => void touch.run(now, uploadId),
-    markCompleted(uploadId: string, fileId: string, partsJson: string): void {
+    /** `partsRecorded`: whether part rows may exist (a one-part upload its PUT completed recorded none). */
+    markCompleted(uploadId: string, fileId: string, partsJson: string, partsRecorded: boolean): void {
       complete.run(fileId, partsJson, uploadId);
-      deleteParts.run(uploadId);
+      if (partsRecorded) deleteParts.run(uploadId);
     },
     abandonedBefore: (cutoff: number) => abandoned.all(cutoff).map((row) => row.upload_id),
     /** Drops the records of uploads completed with no activity since `cutoff` (their bytes are blobs); answers how many. */
