@@ -37,20 +37,20 @@ interface PerFile {
 }
 
 const BUDGETS: Record<'up' | 'down', PerFile> = {
-  // Measured 2026-12-07: 1.033 requests (one part PUT each, the rest shared), 16.30 and 8.17
+  // Measured 2026-12-07: 1.033 requests (one part PUT each, the rest shared), 16.30 and 7.18
   // statements, 0.27–0.40 transactions (commits are batched by time), no fsync: small files are kept
-  // inline in the service's database, and an upload writes nothing to the local disk. The client's 8:
-  // its local row, the upload journal's intent, job, upload and end (new-file-uploads.ts says why each),
-  // its synced row, its MD5 filled in, the service's listing learning the asset. The scan's and the
-  // journal's reads are a folder or a batch at a time, and a path with no "not synced" report is never
-  // looked up or cleared.
+  // inline in the service's database, and an upload writes nothing to the local disk. The client's 7:
+  // its local row, the upload journal's intent, upload and end (its job's id is one statement for the
+  // batch; new-file-uploads.ts says why each write is kept), its synced row, its MD5 filled in, the
+  // service's listing learning the asset. The scan's and the journal's reads are a folder or a batch
+  // at a time, and a path with no "not synced" report is never looked up or cleared.
   up: {
     requests: 1.05,
     serviceStatements: 16.5,
     serviceTransactions: 0.5,
     serviceSyncs: 0,
     serviceBytes: 0,
-    clientStatements: 8.4,
+    clientStatements: 7.4,
     clientTransactions: 0.5,
     clientSyncs: 0,
     clientExtraBytes: 0,
@@ -74,9 +74,9 @@ const BUDGETS: Record<'up' | 'down', PerFile> = {
 // Files written in the last seconds before the pass: each is seen settling at first sight and looked
 // at again once the stability wait is over, in the same pass (a designer's drop, a folder just copied
 // in). Its files go to /Fresh/Folder N: the service looks up one folder level more per file than "up".
-// Measured 2026-12-07: 17.44 and 8.24 statements; the second look reads its paths' rows in one
+// Measured 2026-12-07: 17.43 and 7.25 statements; the second look reads its paths' rows in one
 // statement each (local, synced, below), not three per file.
-const FRESH_BUDGET: PerFile = { ...BUDGETS.up, serviceStatements: 17.7, clientStatements: 8.5 };
+const FRESH_BUDGET: PerFile = { ...BUDGETS.up, serviceStatements: 17.7, clientStatements: 7.5 };
 
 /** Statements seen on one database: counted, and grouped by shape to say which grew. */
 class StatementLog {

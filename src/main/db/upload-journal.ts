@@ -73,7 +73,8 @@ export function uploadJournal(db: StateDb) {
   // Many paths in one statement (a JSON array of them), each found on the primary key (the list is the outer loop).
   const among = db.prepare<[string, string], UploadRow>('SELECT u.* FROM json_each(?) AS p CROSS JOIN uploads AS u WHERE u.root_id = ? AND u.rel_path = p.value');
   // By path: batch item ids (f0, f1…) repeat from one batch to the next.
-  const setJob = db.prepare('UPDATE uploads SET job_id = ? WHERE root_id = ? AND rel_path = ? AND asset_id IS NULL');
+  // The batch's paths as a JSON array, one statement for all of them (each row found on the primary key).
+  const setJob = db.prepare('UPDATE uploads SET job_id = ? WHERE root_id = ? AND rel_path IN (SELECT value FROM json_each(?)) AND asset_id IS NULL');
   const setUpload = db.prepare("UPDATE uploads SET asset_id = ?, upload_id = ?, part_size = ?, parts = '{}' WHERE root_id = ? AND rel_path = ?");
   const forgetUpload = db.prepare("UPDATE uploads SET asset_id = ?, upload_id = NULL, part_size = NULL, parts = '{}' WHERE root_id = ? AND rel_path = ?");
   const setParts = db.prepare('UPDATE uploads SET parts = ? WHERE root_id = ? AND rel_path = ?');
@@ -108,11 +109,7 @@ export function uploadJournal(db: StateDb) {
       insert.run({ root_id: rootId, rel_path: local.relPath, kind, batch_item_id: batchItemId, asset_id: assetId, size: local.size, mtime_ms: local.mtimeMs, ino: local.ino, dev: local.dev, md5: local.md5, date_created: now, folder_option: folderOption });
     },
     /** The job that creates these paths' assets, heard before its outcome (a crash in between adopts by it). */
-    jobCreated: (rootId: string, relPaths: readonly string[], jobId: string) => {
-      db.transaction(() => {
-        for (const relPath of relPaths) setJob.run(jobId, rootId, relPath);
-      })();
-    },
+    jobCreated: (rootId: string, relPaths: readonly string[], jobId: string) => void setJob.run(jobId, rootId, JSON.stringify(relPaths)),
     uploadCreated: (rootId: string, relPath: string, assetId: string, uploadId: string, partSize: number) => void setUpload.run(assetId, uploadId, partSize, rootId, relPath),
     /** Drops the upload (its file changed, or the service forgot it) but keeps the asset for the next one. */
     forgetUpload: (rootId: string, relPath: string, assetId: string) => void forgetUpload.run(assetId, rootId, relPath),

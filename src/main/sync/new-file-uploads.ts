@@ -139,11 +139,11 @@ export class NewFileUploads {
     }
     // The journal's writes for a new file, each one a crash needs: the intent, before the job is asked
     // for (a crash after it finds the job's assets instead of making them again); the job's id, in a
-    // commit of its own as soon as the POST answers, even with the job already finished (should the
-    // commit of its assets below fail, the next pass adopts exactly the job's assets, where a search
-    // could take another's: folded into that commit, simulation seed 100742 made a second asset); the
-    // asset and upload, before the first byte (a restart sends only the missing parts to that
-    // upload); the entry's end, with the synced row (store/sync-records.ts).
+    // commit of its own as soon as the POST answers (one statement for the batch), even with the job
+    // already finished (should the commit of its assets below fail, the next pass adopts exactly the
+    // job's assets, where a search could take another's: folded into that commit, simulation seed
+    // 100742 made a second asset); the asset and upload, before the first byte (a restart sends only
+    // the missing parts to that upload); the entry's end, with the synced row (store/sync-records.ts).
     // One transaction per batch, not one per file: with thousands of small files the state database's
     // commits are a measurable share of the engine's time (bench/sync-engine.ts).
     journal.inTransaction(() => batch.forEach((local, index) => journal.begin(root.id, 'NEW', `f${index}`, local, null, now, folderOptions[index] ?? null)));
