@@ -40,14 +40,51 @@ export function issuesRepo(db: StateDb) {
   const retryRoot = db.prepare('UPDATE not_synced SET retry_at = NULL WHERE root_id = ?');
   const retryPath = db.prepare('UPDATE not_synced SET retry_at = NULL WHERE root_id = ? AND rel_path = ?');
 
+  const rootPaths = db.prepare<[string], string>('SELECT rel_path FROM not_synced WHERE root_id = ?').pluck();
+  /**
+   * Per root, every path that may have a report: a superset of the rows, never missing one, so a path
+   * outside it has none and is neither looked up nor cleared (most paths of a pass never failed). This
+   * repo writes every row (the store is the one writer of the database): a report adds its path, and a
+   * clear drops it once committed (inside a transaction it stays: a rollback would bring the row back).
+   * A path left over (a root's rows gone with it, a clear inside a transaction) only costs a statement
+   * that finds nothing. Each full listing of the root, outside a transaction, is the set again exactly:
+   * the pass lists the reports every time (local-refresh.ts), so another process's report (a second
+   * engine on the same state) is seen by the next pass. Every delete here reads the set first, so a
+   * set read inside a transaction holds every row a rollback could bring back.
+   */
+  const mayHave = new Map<string, Set<string>>();
+  const pathsOf = (rootId: string): Set<string> => {
+    let paths = mayHave.get(rootId);
+    if (paths === undefined) {
+      paths = new Set(rootPaths.all(rootId));
+      mayHave.set(rootId, paths);
+    }
+    return paths;
+  };
+
   return {
-    notSynced: (rootId: string) => notSynced.all(rootId),
-    notSyncedEntry: (rootId: string, relPath: string) => notSyncedOne.get(rootId, relPath),
+    notSynced(rootId: string): NotSyncedRow[] {
+      const rows = notSynced.all(rootId);
+      if (!db.inTransaction) mayHave.set(rootId, new Set(rows.map((row) => row.rel_path)));
+      return rows;
+    },
+    notSyncedEntry: (rootId: string, relPath: string) => (pathsOf(rootId).has(relPath) ? notSyncedOne.get(rootId, relPath) : undefined),
     /** Records (or re-records, counting attempts) why a path did not sync; `isFolder` when it is a folder. */
-    failed: (rootId: string, relPath: string, reason: string, detail: string, retryAt: number | null, isFolder = false) =>
-      void putNotSynced.run({ root_id: rootId, rel_path: relPath, reason, detail, is_folder: isFolder ? 1 : 0, retry_at: retryAt }),
-    cleared: (rootId: string, relPath: string) => void clearNotSynced.run(rootId, relPath),
-    clearedReason: (rootId: string, reason: string) => void clearReason.run(rootId, reason),
+    failed(rootId: string, relPath: string, reason: string, detail: string, retryAt: number | null, isFolder = false): void {
+      putNotSynced.run({ root_id: rootId, rel_path: relPath, reason, detail, is_folder: isFolder ? 1 : 0, retry_at: retryAt });
+      pathsOf(rootId).add(relPath);
+    },
+    cleared(rootId: string, relPath: string): void {
+      const paths = pathsOf(rootId);
+      if (!paths.has(relPath)) return;
+      clearNotSynced.run(rootId, relPath);
+      if (!db.inTransaction) paths.delete(relPath);
+    },
+    clearedReason(rootId: string, reason: string): void {
+      // The set is read before the rows go, so a rollback cannot leave a row it lacks; the paths stay.
+      pathsOf(rootId);
+      clearReason.run(rootId, reason);
+    },
     /** The root's failed paths (or the one path) are due again now: the next pass tries them, whatever their back-off said. */
     retryNow(rootId: string, relPath?: string): void {
       if (relPath === undefined) retryRoot.run(rootId);

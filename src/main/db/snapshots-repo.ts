@@ -32,9 +32,7 @@ export function snapshotsRepo(db: StateDb) {
     'UPDATE local_files SET md5 = @md5 WHERE root_id = @root_id AND rel_path = @relPath AND md5 IS NULL AND size = @size AND mtime_ms = @mtimeMs AND ino = @ino AND dev = @dev',
   );
   const localDelete = db.prepare('DELETE FROM local_files WHERE root_id = ? AND rel_path = ?');
-  // Everything below a folder: the paths from `dir/` up to `dir0` ('0' follows '/'), on the primary key.
-  const localBelow = db.prepare<[string, string, string], { rel_path: string }>('SELECT rel_path FROM local_files WHERE root_id = ? AND rel_path > ? AND rel_path < ?');
-  // Byte for byte, as localBelow: LIKE folds ASCII case, and forgetting `B` must not take `b`'s rows along.
+  // Byte for byte, as localBelowAny: LIKE folds ASCII case, and forgetting `B` must not take `b`'s rows along.
   const localDeleteTree = db.prepare('DELETE FROM local_files WHERE root_id = @root AND (rel_path = @dir OR (rel_path > @below AND rel_path < @above))');
   const syncedAll = db.prepare<[string], SyncedColumns>('SELECT * FROM synced WHERE root_id = ?');
   const syncedOne = db.prepare<[string, string], SyncedColumns>('SELECT * FROM synced WHERE root_id = ? AND rel_path = ?');
@@ -42,6 +40,25 @@ export function snapshotsRepo(db: StateDb) {
     'INSERT OR REPLACE INTO synced (root_id, rel_path, asset_id, md5, size, mtime_ms, ino, dev) VALUES (@root_id, @relPath, @assetId, @md5, @size, @mtimeMs, @ino, @dev)',
   );
   const syncedDelete = db.prepare('DELETE FROM synced WHERE root_id = ? AND rel_path = ?');
+  // A folder's own rows, not those further down: its range on the primary key, no '/' past the folder's.
+  const localIn = db.prepare<[string, string, string, string], FileColumns>(
+    "SELECT rel_path, size, mtime_ms, ino, dev, md5 FROM local_files WHERE root_id = ? AND rel_path > ? AND rel_path < ? AND instr(substr(rel_path, length(?) + 2), '/') = 0",
+  );
+  const syncedIn = db.prepare<[string, string, string, string], string>(
+    "SELECT rel_path FROM synced WHERE root_id = ? AND rel_path > ? AND rel_path < ? AND instr(substr(rel_path, length(?) + 2), '/') = 0",
+  ).pluck();
+  // Many paths in one statement (a JSON array of them), each looked up on the primary key: CROSS JOIN
+  // keeps the list the outer loop, so the cost is the list's length, never the table's.
+  const localAmong = db.prepare<[string, string], FileColumns>(
+    'SELECT l.rel_path, l.size, l.mtime_ms, l.ino, l.dev, l.md5 FROM json_each(?) AS p CROSS JOIN local_files AS l WHERE l.root_id = ? AND l.rel_path = p.value',
+  );
+  const localAtTop = db.prepare<[string], FileColumns>("SELECT rel_path, size, mtime_ms, ino, dev, md5 FROM local_files WHERE root_id = ? AND instr(rel_path, '/') = 0");
+  const syncedAtTop = db.prepare<[string], string>("SELECT rel_path FROM synced WHERE root_id = ? AND instr(rel_path, '/') = 0").pluck();
+  const syncedAmong = db.prepare<[string, string], string>('SELECT s.rel_path FROM json_each(?) AS p CROSS JOIN synced AS s WHERE s.root_id = ? AND s.rel_path = p.value').pluck();
+  // Everything below a folder: the paths from `dir/` up to `dir0` ('0' follows '/'), on the primary key.
+  const localBelowAny = db.prepare<[string, string], string>(
+    "SELECT l.rel_path FROM json_each(?) AS p CROSS JOIN local_files AS l WHERE l.root_id = ? AND l.rel_path > p.value || '/' AND l.rel_path < p.value || '0'",
+  ).pluck();
   const placements = db.prepare<[string, string], { n: number }>('SELECT count(*) AS n FROM synced WHERE root_id = ? AND asset_id = ?');
 
   return {
@@ -62,8 +79,17 @@ export function snapshotsRepo(db: StateDb) {
     fillUnread: (rootId: string, synced: SyncedEntry) =>
       void localFill.run({ root_id: rootId, relPath: synced.relPath, md5: synced.md5, size: synced.size, mtimeMs: synced.mtimeMs, ino: synced.ino, dev: synced.dev }),
     deleteLocal: (rootId: string, relPath: string) => void localDelete.run(rootId, relPath),
-    /** The local paths below a folder (not the folder's own path). */
-    localBelow: (rootId: string, relDir: string): string[] => localBelow.all(rootId, `${relDir}/`, `${relDir}0`).map((row) => row.rel_path),
+    /** The local paths below any of these folders (not the folders' own paths), in one statement. */
+    localBelowAny: (rootId: string, relDirs: readonly string[]): string[] => (relDirs.length === 0 ? [] : localBelowAny.all(JSON.stringify(relDirs), rootId)),
+    /** The local rows of one folder's own files ('' for the root's), not those of its subfolders. */
+    localIn: (rootId: string, relDir: string): LocalEntry[] =>
+      (relDir === '' ? localAtTop.all(rootId) : localIn.all(rootId, `${relDir}/`, `${relDir}0`, relDir)).map(toLocal),
+    /** The synced paths of one folder's own files ('' for the root's), not those of its subfolders. */
+    syncedIn: (rootId: string, relDir: string): string[] => (relDir === '' ? syncedAtTop.all(rootId) : syncedIn.all(rootId, `${relDir}/`, `${relDir}0`, relDir)),
+    /** The local rows of these paths (those that have one), in one statement. */
+    localAmong: (rootId: string, relPaths: readonly string[]): LocalEntry[] => (relPaths.length === 0 ? [] : localAmong.all(JSON.stringify(relPaths), rootId).map(toLocal)),
+    /** Which of these paths have a synced row, in one statement. */
+    syncedAmong: (rootId: string, relPaths: readonly string[]): string[] => (relPaths.length === 0 ? [] : syncedAmong.all(JSON.stringify(relPaths), rootId)),
     /** Forgets a path and everything below it. */
     deleteLocalTree: (rootId: string, relPath: string) => void localDeleteTree.run({ root: rootId, dir: relPath, ...belowDir(relPath) }),
     synced(rootId: string): Map<string, SyncedEntry> {

@@ -70,8 +70,11 @@ export function uploadJournal(db: StateDb) {
     `INSERT OR REPLACE INTO uploads (root_id, rel_path, kind, batch_item_id, job_id, asset_id, upload_id, size, mtime_ms, ino, dev, md5, part_size, parts, date_created, folder_option)
      VALUES (@root_id, @rel_path, @kind, @batch_item_id, NULL, @asset_id, NULL, @size, @mtime_ms, @ino, @dev, @md5, NULL, '{}', @date_created, @folder_option)`,
   );
+  // Many paths in one statement (a JSON array of them), each found on the primary key (the list is the outer loop).
+  const among = db.prepare<[string, string], UploadRow>('SELECT u.* FROM json_each(?) AS p CROSS JOIN uploads AS u WHERE u.root_id = ? AND u.rel_path = p.value');
   // By path: batch item ids (f0, f1…) repeat from one batch to the next.
-  const setJob = db.prepare('UPDATE uploads SET job_id = ? WHERE root_id = ? AND rel_path = ? AND asset_id IS NULL');
+  // The batch's paths as a JSON array, one statement for all of them (each row found on the primary key).
+  const setJob = db.prepare('UPDATE uploads SET job_id = ? WHERE root_id = ? AND rel_path IN (SELECT value FROM json_each(?)) AND asset_id IS NULL');
   const setUpload = db.prepare("UPDATE uploads SET asset_id = ?, upload_id = ?, part_size = ?, parts = '{}' WHERE root_id = ? AND rel_path = ?");
   const forgetUpload = db.prepare("UPDATE uploads SET asset_id = ?, upload_id = NULL, part_size = NULL, parts = '{}' WHERE root_id = ? AND rel_path = ?");
   const setParts = db.prepare('UPDATE uploads SET parts = ? WHERE root_id = ? AND rel_path = ?');
@@ -98,16 +101,15 @@ export function uploadJournal(db: StateDb) {
       const row = one.get(rootId, relPath);
       return row === undefined ? undefined : toEntry(row);
     },
+    /** The entries of these paths (those that have one), in one statement: path → entry. */
+    among: (rootId: string, relPaths: readonly string[]): Map<string, JournalEntry> =>
+      new Map((relPaths.length === 0 ? [] : among.all(JSON.stringify(relPaths), rootId)).map((row) => [row.rel_path, toEntry(row)])),
     /** `folderOption`: the option a new file's job files its asset under (null: the top level). */
     begin(rootId: string, kind: 'NEW' | 'VERSION', batchItemId: string, local: LocalEntry, assetId: string | null, now: string, folderOption: string | null = null): void {
       insert.run({ root_id: rootId, rel_path: local.relPath, kind, batch_item_id: batchItemId, asset_id: assetId, size: local.size, mtime_ms: local.mtimeMs, ino: local.ino, dev: local.dev, md5: local.md5, date_created: now, folder_option: folderOption });
     },
     /** The job that creates these paths' assets, heard before its outcome (a crash in between adopts by it). */
-    jobCreated: (rootId: string, relPaths: readonly string[], jobId: string) => {
-      db.transaction(() => {
-        for (const relPath of relPaths) setJob.run(jobId, rootId, relPath);
-      })();
-    },
+    jobCreated: (rootId: string, relPaths: readonly string[], jobId: string) => void setJob.run(jobId, rootId, JSON.stringify(relPaths)),
     uploadCreated: (rootId: string, relPath: string, assetId: string, uploadId: string, partSize: number) => void setUpload.run(assetId, uploadId, partSize, rootId, relPath),
     /** Drops the upload (its file changed, or the service forgot it) but keeps the asset for the next one. */
     forgetUpload: (rootId: string, relPath: string, assetId: string) => void forgetUpload.run(assetId, rootId, relPath),

@@ -16,6 +16,7 @@ import type { SnapshotsRepo } from '../db/snapshots-repo.js';
 import { isScannerReason } from '../model/not-synced-reason.js';
 export { isScannerReason } from '../model/not-synced-reason.js';
 import type { FolderRoot } from '../remote/folder-mapper.js';
+import { folderRows, pathRows, type ScanRows } from './scan-rows.js';
 import type { LocalEntry, PendingSignature } from './sync-types.js';
 
 export interface LocalRefreshDeps {
@@ -83,31 +84,32 @@ export class LocalRefresh {
   /** Scans what needs scanning and folds the observations into the local snapshot; true when it scanned. */
   async refresh(): Promise<boolean> {
     const { deps, root } = this;
-    const options = {
-      rules: await this.rules(),
-      previous: (relPath: string) => deps.snapshots.localEntry(root.id, relPath),
+    const rules = await this.rules();
+    const options = (rows: ScanRows) => ({
+      rules,
+      previous: rows.previous,
       isSettled: deps.gate.isSettled,
       // Small files too (there was a 1 MiB floor): hashing one at scan time reads it twice, once more
       // for its PUT; its scan took 85 µs of CPU hashed, 55 µs checked (4 KiB files). The price: where
       // the service already has a file at the path (a folder synced again with a fresh state), it is
       // opened twice, checked here and read before the plan (content-needed.ts).
-      mayLeaveUnread: (relPath: string) => deps.snapshots.syncedEntry(root.id, relPath) === undefined,
+      mayLeaveUnread: (relPath: string) => !rows.hasSynced(relPath),
       exactNames: this.exactNames,
-    };
+    });
     if (this.fullScanNeeded || (this.nextFullScanAt() ?? Infinity) <= deps.now()) {
       this.fullScanNeeded = false;
       this.sawWholeRoot = true;
       this.lastFullScanAt = deps.now();
       this.hints.clear();
-      const rules = await loadIgnoreRules(deps.fs, root.path);
-      this.ignoreRules = rules;
+      const fresh = await loadIgnoreRules(deps.fs, root.path);
+      this.ignoreRules = fresh;
       const seen = new Set<string>();
       const unknown: string[] = [];
       this.unstable.clear();
       this.pending.clear();
-      await this.committing(() => deps.scanner.scan(root.path, (observation) => this.observe(observation, seen, unknown), { ...options, rules }));
+      await this.committing(() => deps.scanner.scan(root.path, (observation) => this.observe(observation, seen, unknown), { ...options(folderRows(deps.snapshots, root.id)), rules: fresh }));
       const known = (relPath: string): boolean => seen.has(relPath) || unknown.some((prefix) => relPath === prefix || relPath.startsWith(`${prefix}/`));
-      for (const relPath of deps.snapshots.local(root.id).keys()) {
+      for (const relPath of deps.snapshots.localPaths(root.id)) {
         if (!known(relPath)) deps.snapshots.deleteLocal(root.id, relPath);
       }
       this.forgetIssues((relPath) => !known(relPath));
@@ -125,7 +127,8 @@ export class LocalRefresh {
     const seen = new Set<string>();
     const unknown: string[] = [];
     const rescanned = [...paths, ...reports.keys()];
-    await this.committing(() => deps.scanner.rescan(root.path, rescanned, (observation) => this.observe(observation, seen, unknown), options));
+    const rows = pathRows(deps.snapshots, root.id, rescanned);
+    await this.committing(() => deps.scanner.rescan(root.path, rescanned, (observation) => this.observe(observation, seen, unknown), options(rows)));
     this.forgetUnseenBelow(rescanned, seen, unknown);
     // A report found as it was is no news: the root may go on resting (plan-rest.ts).
     return paths.size > 0 || [...this.scannerReports()].join('\n') !== before;
@@ -155,7 +158,7 @@ export class LocalRefresh {
         this.pending.delete(relPath);
       }
     }
-    const gone = dirs.flatMap((relDir) => deps.snapshots.localBelow(root.id, relDir)).filter(unseen);
+    const gone = deps.snapshots.localBelowAny(root.id, dirs).filter(unseen);
     if (gone.length === 0) return;
     deps.snapshots.inTransaction(() => gone.forEach((relPath) => deps.snapshots.deleteLocal(root.id, relPath)));
     const forgotten = new Set(gone);

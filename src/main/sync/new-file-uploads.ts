@@ -63,8 +63,9 @@ export class NewFileUploads {
     const intents: { local: LocalEntry; entry: JournalEntry }[] = [];
     /** Files whose journal names their asset already (or adopts it below). */
     const reused: { local: LocalEntry; entry: JournalEntry; assetId: string }[] = [];
+    const journalled = this.deps.journal.among(root.id, entries.map((local) => local.relPath));
     for (const local of entries) {
-      const known = this.deps.journal.get(root.id, local.relPath);
+      const known = journalled.get(local.relPath);
       // A version's entry names the asset that was synced at this path, not an asset made for this
       // file: a new file here means the path syncs no asset now (moved away, forgotten), so the entry
       // is void and the file goes up as its own asset. Reused, a file written where a folder had been
@@ -136,6 +137,13 @@ export class NewFileUploads {
     } catch (error) {
       return batch.map((local) => Promise.resolve(failed(local.relPath, error)));
     }
+    // The journal's writes for a new file, each one a crash needs: the intent, before the job is asked
+    // for (a crash after it finds the job's assets instead of making them again); the job's id, in a
+    // commit of its own as soon as the POST answers (one statement for the batch), even with the job
+    // already finished (should the commit of its assets below fail, the next pass adopts exactly the
+    // job's assets, where a search could take another's: folded into that commit, simulation seed
+    // 100742 made a second asset); the asset and upload, before the first byte (a restart sends only
+    // the missing parts to that upload); the entry's end, with the synced row (store/sync-records.ts).
     // One transaction per batch, not one per file: with thousands of small files the state database's
     // commits are a measurable share of the engine's time (bench/sync-engine.ts).
     journal.inTransaction(() => batch.forEach((local, index) => journal.begin(root.id, 'NEW', `f${index}`, local, null, now, folderOptions[index] ?? null)));

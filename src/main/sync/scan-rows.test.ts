@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { openStateDb } from '../db/open-state-db.js';
+import { snapshotsRepo } from '../db/snapshots-repo.js';
+import { folderRows, pathRows } from './scan-rows.js';
+
+const file = (relPath: string, md5: string | null = 'm') => ({ relPath, size: 1, mtimeMs: 1, ino: 1, dev: 1, md5 });
+
+/** Root r with local rows at `local` and synced rows at `synced`. */
+function snapshotsWith(local: string[], synced: string[]) {
+  const db = openStateDb(':memory:');
+  db.prepare("INSERT INTO roots (id, path, server, remote_path, date_created) VALUES ('r', '/sync', 'http://127.0.0.1:1', '/', 'now')").run();
+  const snapshots = snapshotsRepo(db);
+  for (const relPath of local) snapshots.putLocal('r', file(relPath));
+  for (const relPath of synced) snapshots.putSynced('r', { ...file(relPath), md5: 'm', assetId: 'x' });
+  return { db, snapshots };
+}
+
+describe('the rows a scan asks about, read many at a time', () => {
+  it('answers as a lookup per path would, a folder or a list at a time', () => {
+    const local = ['top.txt', 'A/a.txt', 'A/b.txt', 'A/B/c.txt'];
+    const { db, snapshots } = snapshotsWith(local, ['A/a.txt', 'A/B/c.txt']);
+    try {
+      const asked = ['top.txt', 'A/a.txt', 'A/b.txt', 'A/B/c.txt', 'A/new.txt', 'new.txt', 'C/new.txt'];
+      for (const rows of [folderRows(snapshots, 'r'), pathRows(snapshots, 'r', ['A/a.txt', 'new.txt'])]) {
+        for (const relPath of asked) {
+          expect(rows.previous(relPath), relPath).toEqual(snapshots.localEntry('r', relPath));
+          expect(rows.hasSynced(relPath), relPath).toBe(snapshots.syncedEntry('r', relPath) !== undefined);
+        }
+      }
+    } finally {
+      db.close();
+    }
+  });
+
+  it('reads each folder once while the walk is in it, and again only after it was let go', () => {
+    const local = Array.from({ length: 40 }, (_, index) => `F${index}/a.txt`);
+    const { db, snapshots } = snapshotsWith(local, []);
+    try {
+      const reads: string[] = [];
+      const counted = { ...snapshots, localIn: (rootId: string, relDir: string) => (reads.push(relDir), snapshots.localIn(rootId, relDir)) };
+      const rows = folderRows(counted, 'r');
+      for (const relPath of local) {
+        rows.previous(relPath);
+        rows.hasSynced(relPath);
+        rows.previous(relPath.replace('a.txt', 'b.txt'));
+      }
+      expect(reads).toEqual(local.map((relPath) => relPath.split('/')[0]));
+      // F0 was let go (more folders than are kept): asked again, it is read again, still right.
+      expect(rows.previous('F0/a.txt')).toEqual(file('F0/a.txt'));
+      expect(reads).toHaveLength(41);
+    } finally {
+      db.close();
+    }
+  });
+});

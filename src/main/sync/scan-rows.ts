@@ -1,0 +1,66 @@
+/**
+ * The rows a scan asks about for each file it finds — its local row (`previous`: an unchanged file is
+ * not read again) and whether a synced row is at its path (`mayLeaveUnread`) — read many at a time
+ * instead of one statement each. A full scan reads them a folder at a time, as it walks; a rescan reads
+ * those of the paths it was given in one statement, and anything else it finds (inside a rescanned
+ * folder) one by one, as before.
+ *
+ * What these answer may be older than the row: read when the folder (or the list) is first asked about,
+ * they miss a write made since (the scan's own come after it observed the path, and each path is
+ * observed once a scan). That is safe, because the answers only decide what to read: `previous` is
+ * used only for a file whose signature it still matches (its MD5 is then the file's; a file rewritten
+ * since has another signature and is read), and a file left unread is read when a decision needs its
+ * content (content-needed.ts).
+ */
+import { parentRel } from '../local/rel-path.js';
+import type { SnapshotsRepo } from '../db/snapshots-repo.js';
+import type { LocalEntry } from './sync-types.js';
+
+type Rows = Pick<SnapshotsRepo, 'localEntry' | 'syncedEntry' | 'localIn' | 'syncedIn' | 'localAmong' | 'syncedAmong'>;
+
+export interface ScanRows {
+  previous: (relPath: string) => LocalEntry | undefined;
+  hasSynced: (relPath: string) => boolean;
+}
+
+/** Folders a full scan keeps read at once: more than it lists at a time (local-scanner.ts dirConcurrency). */
+const FOLDERS_KEPT = 32;
+/** And rows: a few huge folders are not all held at once (the oldest go first, as below). */
+const ROWS_KEPT = 100_000;
+
+/** A full scan's rows, read a folder at a time (two statements per folder). */
+export function folderRows(rows: Rows, rootId: string): ScanRows {
+  const folders = new Map<string, { local: Map<string, LocalEntry>; synced: Set<string> }>();
+  let held = 0;
+  const folder = (relPath: string): { local: Map<string, LocalEntry>; synced: Set<string> } => {
+    const relDir = parentRel(relPath);
+    let read = folders.get(relDir);
+    if (read === undefined) {
+      read = { local: new Map(rows.localIn(rootId, relDir).map((entry) => [entry.relPath, entry])), synced: new Set(rows.syncedIn(rootId, relDir)) };
+      // The oldest go first: a folder the walk has left is not asked about again (and if it is, it is read again).
+      for (const [oldest, rowsOf] of folders) {
+        if (folders.size < FOLDERS_KEPT && held + read.local.size + read.synced.size <= ROWS_KEPT) break;
+        folders.delete(oldest);
+        held -= rowsOf.local.size + rowsOf.synced.size;
+      }
+      folders.set(relDir, read);
+      held += read.local.size + read.synced.size;
+    }
+    return read;
+  };
+  return {
+    previous: (relPath) => folder(relPath).local.get(relPath),
+    hasSynced: (relPath) => folder(relPath).synced.has(relPath),
+  };
+}
+
+/** A rescan's rows: those of the given paths in one statement each, any other path's on its own. */
+export function pathRows(rows: Rows, rootId: string, relPaths: readonly string[]): ScanRows {
+  const asked = new Set(relPaths);
+  const local = new Map(rows.localAmong(rootId, relPaths).map((entry) => [entry.relPath, entry]));
+  const synced = new Set(rows.syncedAmong(rootId, relPaths));
+  return {
+    previous: (relPath) => (asked.has(relPath) ? local.get(relPath) : rows.localEntry(rootId, relPath)),
+    hasSynced: (relPath) => (asked.has(relPath) ? synced.has(relPath) : rows.syncedEntry(rootId, relPath) !== undefined),
+  };
+}
