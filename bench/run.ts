@@ -22,6 +22,7 @@ import { benchUiActivity, formatUiActivityBench } from './ui-activity.js';
 import { benchUiStart, formatUiStartBench } from './ui-start.js';
 import { benchPortalPasscode, formatPortalPasscodeBench } from './portal-passcode.js';
 import { benchDropAbandoned, formatDropAbandonedBench } from './drop-abandoned.js';
+import { benchPeers, formatPeersBench } from './peers.js';
 
 const args = process.argv.slice(2);
 const writeDoc = args.includes('--write-doc');
@@ -92,6 +93,8 @@ const benches: { name: string; run: () => Promise<string[]> }[] = [
   { name: 'ui-activity-100k', run: async () => formatUiActivityBench(await benchUiActivity()) },
   { name: 'portal-passcode', run: async () => formatPortalPasscodeBench(await benchPortalPasscode()) },
   { name: 'drop-abandoned-10k', run: async () => formatDropAbandonedBench(await benchDropAbandoned()) },
+  // Syncthing and rclone beside the engine; each skipped with a line when it is not installed.
+  { name: 'peers-10k-small', run: async () => formatPeersBench(await benchPeers()) },
   // Last: it deletes 100,000 files at its end, and for a minute or more after that every file created
   // on this file system (ext4 without a journal skips recently freed inodes, scanning past each one)
   // costs far more, which the file-heavy benches above would pay on one side or the other.

@@ -102,8 +102,11 @@ async function putFiles(base: string, paths: string[]): Promise<void> {
   }
 }
 
-/** One initial sync of `folder` on a fresh state dir; throws unless it converged with `files` synced. */
-async function engineSync(service: Child, token: string, folder: string, files: number, passes: SyncBenchResult['passes']): Promise<SyncRun> {
+/**
+ * One initial sync of `folder` on a fresh state dir into a new remote folder; throws unless it
+ * converged with `files` synced. `passes` gets what each pass did and when it ended.
+ */
+export async function engineSync(service: Child, token: string, folder: string, files: number, passes: SyncBenchResult['passes']): Promise<SyncRun> {
   const stateDir = mkdtempSync(join(tmpdir(), 'asset-sync-bench-state-'));
   // Wired as `asset-sync sync` wires it: one budget of event-loop time for the scan's and the uploads' file calls.
   const inline = new InlineCalls();
@@ -188,31 +191,41 @@ async function compare(options: CompareOptions): Promise<SyncBenchResult> {
   }
 }
 
+/** Writes `count` files of `size` random bytes into 100 subfolders of `folder` (image-N.png in folder-(N mod 100)); returns their paths. */
+export function writeSmallFiles(folder: string, count: number, size: number): string[] {
+  const paths: string[] = [];
+  const bytes = Buffer.alloc(size);
+  for (let index = 0; index < count; index++) {
+    const sub = join(folder, `folder-${index % 100}`);
+    if (index < 100) mkdirSync(sub);
+    randomFillSync(bytes);
+    const path = join(sub, `image-${index}.png`);
+    writeFileSync(path, bytes);
+    paths.push(path);
+  }
+  return paths;
+}
+
+/** New random bytes in the same files: no inode freed or made (see SMALL FILES above). */
+export function renewSmallFiles(paths: readonly string[], size: number): void {
+  const bytes = Buffer.alloc(size);
+  for (const path of paths) writeFileSync(path, randomFillSync(bytes));
+}
+
 /** (a) 10,000 files of 4 KiB in 100 folders. */
 export async function benchSyncSmallFiles(count = Number(process.env.BENCH_SYNC_FILES ?? 10_000), size = 4096, rounds = Number(process.env.BENCH_ROUNDS ?? 4)): Promise<SyncBenchResult> {
   const folder = mkdtempSync(join(tmpdir(), 'asset-sync-bench-small-'));
   const sink = mkdtempSync(join(tmpdir(), 'asset-sync-bench-sink-'));
   try {
-    const paths: string[] = [];
-    const bytes = Buffer.alloc(size);
-    for (let index = 0; index < count; index++) {
-      const sub = join(folder, `folder-${index % 100}`);
-      if (index < 100) mkdirSync(sub);
-      randomFillSync(bytes);
-      const path = join(sub, `image-${index}.png`);
-      writeFileSync(path, bytes);
-      paths.push(path);
-    }
+    const paths = writeSmallFiles(folder, count, size);
     return await compare({
       files: count,
       bytes: count * size,
       rounds,
       folder,
       baselineServer: ['bench/support/raw-put-server.ts', [`${sink}/`]],
-      // New bytes in the same files (no inode freed or made: see SMALL FILES above).
       beforeRound: (round) => {
-        if (round === 0) return;
-        for (const path of paths) writeFileSync(path, randomFillSync(bytes));
+        if (round > 0) renewSmallFiles(paths, size);
       },
       // New file names each round (the server counts), kept until the end (see SMALL FILES above).
       baseline: (raw) => putFiles(raw.url, paths),

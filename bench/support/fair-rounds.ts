@@ -10,6 +10,9 @@
  *
  * SETTLE: each run starts after a pause, so memory freed by the run before (the VM hands it back to
  * its host after about 2 s) is in the same state whichever side comes next.
+ *
+ * MORE THAN TWO SIDES: the order rotates by one each round (round r starts with side r mod n), so in
+ * n rounds each side runs once in each place; with two sides that is the alternation above.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 
@@ -25,10 +28,22 @@ export interface RoundSides {
 
 /** Runs `rounds` rounds of both sides, alternating which goes first and settling before each run. */
 export async function alternatingRounds(rounds: number, sides: RoundSides): Promise<void> {
+  await rotatingRounds(rounds, { ...(sides.beforeRound === undefined ? {} : { beforeRound: sides.beforeRound }), sides: [sides.baseline, sides.ours] });
+}
+
+export interface RotatingSides {
+  /** Prepares a round before any side runs. */
+  beforeRound?: (round: number) => void;
+  sides: readonly ((round: number) => Promise<void>)[];
+}
+
+/** Runs `rounds` rounds of every side, rotating which goes first (MORE THAN TWO SIDES) and settling before each run. */
+export async function rotatingRounds(rounds: number, { beforeRound, sides }: RotatingSides): Promise<void> {
   for (let round = 0; round < rounds; round++) {
-    sides.beforeRound?.(round);
-    const order = round % 2 === 0 ? [sides.baseline, sides.ours] : [sides.ours, sides.baseline];
-    for (const run of order) {
+    beforeRound?.(round);
+    for (let place = 0; place < sides.length; place++) {
+      const run = sides[(round + place) % sides.length];
+      if (run === undefined) continue;
       await delay(SETTLE_MS);
       await run(round);
     }

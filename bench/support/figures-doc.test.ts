@@ -20,6 +20,7 @@ describe('the figures of docs/benchmarks.md', () => {
     expect(headline(['bundle', '  baseline (hello):  9.5 KB', '  Asset Sync UI:     49.1 KB'])).toBe('Asset Sync UI: 49.1 KB; baseline (hello): 9.5 KB');
     expect(targetVerdict(['  ratio 0.5 (target ≥ 0.8)  BELOW TARGET'])).toBe('**below target**');
     expect(targetVerdict(['  ratio 0.9 (target ≥ 0.8)'])).toBe('met');
+    expect(targetVerdict(["  ratio engine files/s ÷ peer's (target > 1.00): Syncthing 0.83 BEHIND, rclone 20.07"])).toBe('**below target**');
     expect(targetVerdict(['  49 KB'])).toBe('—');
   });
 

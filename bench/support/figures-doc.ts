@@ -25,8 +25,9 @@ export function headline(lines: readonly string[]): string {
   return baseline === undefined ? tidy(own) : `${tidy(own)}; ${tidy(baseline)}`;
 }
 
+/** Below target when a line says so: BELOW TARGET, or BEHIND for a bench that must be ahead of others. */
 export function targetVerdict(lines: readonly string[]): string {
-  if (lines.some((line) => line.includes('BELOW TARGET'))) return '**below target**';
+  if (lines.some((line) => line.includes('BELOW TARGET') || /\bBEHIND\b/.test(line))) return '**below target**';
   return lines.some((line) => /target/i.test(line)) ? 'met' : '—';
 }
 

@@ -60,3 +60,97 @@ export async function cpuMs(pid: number | undefined): Promise<number | undefined
   const ticks = Number(fields[11]) + Number(fields[12]);
   return Number.isFinite(ticks) ? ticks * 10 : undefined;
 }
+
+/** CPU time (user + system) of this process's children that have exited and been reaped so far, in ms (Linux), or undefined elsewhere. */
+export async function reapedChildrenCpuMs(): Promise<number | undefined> {
+  const { readFile } = await import('node:fs/promises');
+  const stat = await readFile('/proc/self/stat', 'utf8').catch(() => '');
+  // cutime and cstime are the 14th and 15th fields after the command name.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[13]) + Number(fields[14]);
+  return Number.isFinite(ticks) ? ticks * 10 : undefined;
+}
+
+/** A loopback TCP port nothing listens on now (for programs that must be told their port). */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+export interface Program {
+  process: ChildProcess;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves once it has exited. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/** Starts a program other than Node (a peer tool), its output appended to `logFile`. */
+export async function startProgram(command: string, args: string[], logFile: string, env: NodeJS.ProcessEnv = process.env): Promise<Program> {
+  const { openSync, closeSync } = await import('node:fs');
+  const log = openSync(logFile, 'a');
+  const child = spawn(command, args, { stdio: ['ignore', log, log], env });
+  closeSync(log);
+  const exited = new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once('spawn', resolve);
+    child.once('error', reject);
+  });
+  return {
+    process: child,
+    stop: async (graceMs = 10_000) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** The first line `command …args` prints, or undefined when it is not installed (or fails). */
+export async function programVersion(command: string, args: string[]): Promise<string | undefined> {
+  const { spawnSync } = await import('node:child_process');
+  const result = spawnSync(command, args, { encoding: 'utf8', timeout: 30_000 });
+  if (result.error !== undefined || result.status !== 0) return undefined;
+  return result.stdout.split('\n')[0]?.trim();
+}
+
+/**
+ * CPU time (user + system) a process and every live descendant have used so far, in ms (Linux), or
+ * undefined elsewhere: for programs that run their work in a child of the process started (Syncthing's
+ * monitor process does).
+ */
+export async function treeCpuMs(pid: number | undefined): Promise<number | undefined> {
+  if (pid === undefined) return undefined;
+  const { readFile, readdir } = await import('node:fs/promises');
+  const parents = new Map<number, number>();
+  for (const name of await readdir('/proc').catch(() => [])) {
+    if (!/^\d+$/.test(name)) continue;
+    const stat = await readFile(`/proc/${name}/stat`, 'utf8').catch(() => '');
+    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (Number.isFinite(parent)) parents.set(Number(name), parent);
+  }
+  const tree = new Set([pid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [child, parent] of parents) {
+      if (tree.has(parent) && !tree.has(child)) {
+        tree.add(child);
+        grew = true;
+      }
+    }
+  }
+  let total = 0;
+  for (const member of tree) total += (await cpuMs(member)) ?? 0;
+  return total;
+}
