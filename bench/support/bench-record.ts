@@ -12,7 +12,7 @@ export interface BenchRecord {
   name: string;
   /** ISO time the bench started. */
   date: string;
-  /** `git describe --always --dirty` of the tree it ran on. */
+  /** The commit it ran on, `-dirty` when the tree had changes beyond the bench records themselves. */
   commit: string;
   host: { cpus: number; model: string; memoryGiB: number; node: string };
   /** One-minute load average before and after the bench. */
@@ -29,7 +29,10 @@ export interface MachineFacts {
 export function machineFacts(): MachineFacts {
   let commit = 'unknown';
   try {
-    commit = execFileSync('git', ['describe', '--always', '--dirty'], { encoding: 'utf8' }).trim();
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+    // The records a run writes are not a change of the code it measured.
+    const changed = execFileSync('git', ['status', '--porcelain', '--', '.', ':!docs/benchmarks.json', ':!docs/benchmarks.md'], { encoding: 'utf8' }).trim();
+    commit = changed === '' ? head : `${head}-dirty`;
   } catch {
     // Not a git checkout: the record says so.
   }
