@@ -300,8 +300,8 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
 
     // Jobs interrupted by a stop resume now; abandoned uploads are swept now and then.
     runner.kick();
-    uploads.sweepAbandoned();
-    const sweeper = setInterval(() => uploads.sweepAbandoned(), Math.min(3600, config.uploadAbandonAfter) * 1000);
+    uploads.endings.sweepAbandoned();
+    const sweeper = setInterval(() => uploads.endings.sweepAbandoned(), Math.min(3600, config.uploadAbandonAfter) * 1000);
     sweeper.unref();
     const mailTimer = savedSearchMailer === undefined ? undefined : setInterval(() => void savedSearchMailer.check(), config.savedSearchEmailInterval * 1000);
     mailTimer?.unref();

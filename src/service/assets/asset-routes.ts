@@ -78,7 +78,7 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ServiceContext, d
     const row = load(who, request.params);
     requireAction(who.role, 'ASSET', 'DELETE');
     const before = render.asset(who, row);
-    uploads.discardOpenUploadsOf(row.id);
+    uploads.endings.discardOpenUploadsOf(row.id);
     const freed = ctx.db.transaction(() => assets.deleteAsset(row.id))();
     for (const sha of freed) blobs.remove(sha);
     return envelope(before);
@@ -113,7 +113,7 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ServiceContext, d
     requireAction(who.role, 'ASSET_FILE', 'DELETE');
     const asset = assets.get(who, file.asset_id);
     if (asset?.current_file_id === file.id) throw new ServiceError('CURRENT_FILE_NOT_DELETABLE');
-    uploads.discardOpenUploadsReplacing(file.id);
+    uploads.endings.discardOpenUploadsReplacing(file.id);
     const freed = ctx.db.transaction(() => {
       const sha = assets.deleteFile(file);
       assets.touch(file.asset_id, ctx.nowIso());

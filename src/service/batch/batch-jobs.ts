@@ -83,7 +83,7 @@ export function registerBatchJobs(app: FastifyInstance, ctx: ServiceContext, run
     items: selectedItems,
     runItem(assetId, caller) {
       const row = load(caller, assetId);
-      deps.uploads.discardOpenUploadsOf(row.id);
+      deps.uploads.endings.discardOpenUploadsOf(row.id);
       freed.push(...assets.deleteAsset(row.id));
       return { assetId: row.id };
     },

@@ -158,7 +158,7 @@ export function registerGuestUploadRoutes(app: FastifyInstance, ctx: ServiceCont
     const row = load(caller(request), request.params);
     const before = render(row);
     ctx.db.transaction(() => {
-      uploads.endGuestUploads(row.id);
+      uploads.endings.endGuestUploads(row.id);
       guestUploads.remove(row.id);
     })();
     return envelope(before);

@@ -1,6 +1,6 @@
 /**
  * The upload flows of API.md §4: create uploads (with their assets, for new files) and sign their part
- * URLs (upload-starts.ts), receive parts, complete. Part bytes stream straight into their place in one file per upload (never
+ * URLs (upload-starts.ts), receive parts, complete; uploads that end otherwise: upload-endings.ts. Part bytes stream straight into their place in one file per upload (never
  * whole parts in memory, part-writer.ts). Every digest — the part's MD5 (its ETag), the whole file's
  * MD5 and SHA-256 — is computed while the bytes land (upload-digests.ts): a small part's on the event
  * loop from its chunks, a large part's by a digest worker, so completion only hashes what is left,
@@ -40,6 +40,7 @@ import { UploadDigests, type DigestLayout } from './upload-digests.js';
 import type { FoundOptions } from '../fields/field-options-repo.js';
 import type { UploadItem } from './upload-items.js';
 import { UploadStarts } from './upload-starts.js';
+import { UploadEndings } from './upload-endings.js';
 import type { UploadRow, UploadsRepo } from './uploads-repo.js';
 
 export interface CompletionBody {
@@ -82,12 +83,20 @@ export class UploadService {
   private readonly completing = new Set<string>();
   private readonly writes: WriteBatches;
   private readonly starts: UploadStarts;
+  /** How open uploads end without completing (abandoned, their asset, file or guest link deleted). */
+  readonly endings: UploadEndings;
 
   constructor(private readonly deps: UploadServiceDeps) {
     makePrivateDir(deps.uploadsDir);
     this.starts = new UploadStarts(deps);
     this.writes = new WriteBatches(deps.ctx.db);
     this.digests = new UploadDigests(this.pool, (uploadId, partNumber) => deps.uploads.hasPart(uploadId, partNumber));
+    this.endings = new UploadEndings({
+      ...deps,
+      fileOf: (uploadId) => this.fileOf(uploadId),
+      dropDigests: (uploadId) => this.digests.drop(uploadId),
+      busy: (uploadId) => this.inFlight.has(uploadId) || this.completing.has(uploadId),
+    });
   }
 
   /**
@@ -295,7 +304,7 @@ export class UploadService {
       // file that is gone or short has lost bytes (a crash took it, or someone removed it). Never pad
       // it with zeros into a file: the upload is over, and the client starts a new one.
       if (held === undefined && (statSync(file, { throwIfNoEntry: false })?.size ?? 0) < upload.size) {
-        this.discard(upload.upload_id);
+        this.endings.discard(upload.upload_id);
         throw new ServiceError('UPLOAD_EXPIRED', 'The bytes received for this upload were lost; start a new upload.');
       }
       const resized = held === undefined && (await this.ensureSize(file, upload.size));
@@ -369,52 +378,6 @@ export class UploadService {
    */
   private activityGranularity(): number {
     return Math.min(60_000, this.deps.ctx.config.uploadAbandonAfter * 10);
-  }
-
-  /**
-   * Deletes open uploads with no activity for `uploadAbandonAfter`, with their bytes, and forgets
-   * completed ones as old: a completed upload's record only answers a repeated completion the same way
-   * (a client whose answer was lost), which no client still needs that long after. Answers how many
-   * open uploads went.
-   */
-  sweepAbandoned(): number {
-    const { uploads, ctx } = this.deps;
-    const cutoff = ctx.clock.now() - ctx.config.uploadAbandonAfter * 1000;
-    const stale = uploads.abandonedBefore(cutoff).filter((id) => !this.inFlight.has(id) && !this.completing.has(id));
-    for (const uploadId of stale) this.discard(uploadId);
-    uploads.forgetCompletedBefore(cutoff);
-    return stale.length;
-  }
-
-  /** Removes an open upload and its bytes (asset deleted, upload abandoned). */
-  discard(uploadId: string): void {
-    this.digests.drop(uploadId);
-    rmSync(this.fileOf(uploadId), { force: true });
-    this.deps.uploads.remove(uploadId);
-  }
-
-  /** Abandons the open uploads of an asset that is being deleted. */
-  discardOpenUploadsOf(assetId: string): void {
-    for (const uploadId of this.deps.uploads.openOfAsset(assetId)) this.discard(uploadId);
-  }
-
-  /**
-   * Ends the open uploads started through a guest link that is being deleted: their bytes and rows go,
-   * and so does each asset made for one that has no file yet. Call inside the link deletion's
-   * transaction. A part PUT of one is then UPLOAD_EXPIRED and writes nothing.
-   */
-  endGuestUploads(guestUploadId: string): void {
-    const { uploads, assets } = this.deps;
-    for (const { upload_id: uploadId, asset_id: assetId } of uploads.openOfGuestUpload(guestUploadId)) {
-      this.discard(uploadId);
-      // An asset without any file frees no blob.
-      if (assets.files(assetId).length === 0) assets.deleteAsset(assetId);
-    }
-  }
-
-  /** Abandons the open uploads of new bytes for an AssetFile that is being deleted. */
-  discardOpenUploadsReplacing(fileId: string): void {
-    for (const uploadId of this.deps.uploads.openReplacing(fileId)) this.discard(uploadId);
   }
 
   close(): Promise<void> {
