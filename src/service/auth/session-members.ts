@@ -39,10 +39,13 @@ interface SessionRow extends MemberRow {
   user_generation: number;
 }
 
-const SELECT = `SELECT u.id, u.email, u.name, u.password_hash, a.id AS account_id, COALESCE(m.role, 'admin') AS role, m.role IS NULL AS staff,
-                       a.token_generation AS account_generation, u.token_generation AS user_generation
-                  FROM accounts a JOIN users u ON u.id = ?
-                  LEFT JOIN memberships m ON m.account_id = a.id AND m.user_id = u.id`;
+const COLUMNS = `u.id, u.email, u.name, u.password_hash, a.id AS account_id, COALESCE(m.role, 'admin') AS role, m.role IS NULL AS staff,
+                 a.token_generation AS account_generation, u.token_generation AS user_generation`;
+const FROM = `FROM accounts a JOIN users u ON u.id = ?
+              LEFT JOIN memberships m ON m.account_id = a.id AND m.user_id = u.id`;
+const SELECT = `SELECT ${COLUMNS} ${FROM}`;
+/** The request's lookup also says whether the token's family or jti was revoked (its two parameters come first). */
+const SELECT_WITH_REVOCATION = `SELECT ${COLUMNS}, EXISTS (SELECT 1 FROM revoked_grants r WHERE r.id IN (?, ?)) AS revoked ${FROM}`;
 const MEMBER_OR_STAFF = '(m.user_id IS NOT NULL OR EXISTS (SELECT 1 FROM staff_members s WHERE s.user_id = u.id))';
 
 /** Whether a token of generation `token` was issued before the last security change (`current`). */
@@ -53,7 +56,7 @@ export function isRetired(token: TokenGeneration, current: TokenGeneration): boo
 export function sessionMembers(db: Db) {
   // Positional parameters: the request path runs this on every call, and binding an object costs more.
   const bySubdomain = db.prepare<[string, string, string, string], SessionRow & { revoked: number }>(
-    `${SELECT.replace(' FROM accounts a', ', EXISTS (SELECT 1 FROM revoked_grants r WHERE r.id IN (?, ?)) AS revoked FROM accounts a')} WHERE a.subdomain = ? AND ${MEMBER_OR_STAFF}`,
+    `${SELECT_WITH_REVOCATION} WHERE a.subdomain = ? AND ${MEMBER_OR_STAFF}`,
   );
   const byAccount = db.prepare<[string, string], SessionRow>(`${SELECT} WHERE a.id = ? AND ${MEMBER_OR_STAFF}`);
   const generation = db.prepare<[string, string], { account_generation: number; user_generation: number }>(
