@@ -82,11 +82,11 @@ const benches: { name: string; run: () => Promise<string[]> }[] = [
   { name: 'job-results-1k', run: async () => formatJobResultsBench(await benchJobResults()) },
   {
     name: 'sync-10k-small',
-    run: async () => formatSyncBench('10,000 files of 4 KiB in 100 folders, initial sync', await benchSyncSmallFiles(), 0.5),
+    run: async () => formatSyncBench('10,000 files of 4 KiB in 100 folders, initial sync', await benchSyncSmallFiles(), 0.8),
   },
   {
     name: 'sync-1gib',
-    run: async () => formatSyncBench('one 1 GiB file, initial sync', await benchSyncLargeFile(), 0.8),
+    run: async () => formatSyncBench('one 1 GiB file, initial sync', await benchSyncLargeFile(), 0.95),
   },
   { name: 'ui-bundle', run: async () => formatUiBundleBench(await benchUiBundle()) },
   { name: 'ui-start', run: async () => formatUiStartBench(await benchUiStart()) },

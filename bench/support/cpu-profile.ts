@@ -104,3 +104,21 @@ export function summarise(profiles: readonly CpuProfile[]): ProfileSummary {
   }
   return summary;
 }
+
+/**
+ * Runs `run`, under a main-thread CPU profile written to `$BENCH_CPU_PROFILE/NN-name.cpuprofile` when
+ * that variable names a directory (the engine's rounds of the sync and download benches), so a bench
+ * shows where its client's time went without a profiler of its own.
+ */
+export async function profiledWhenAsked<T>(name: string, run: () => Promise<T>): Promise<T> {
+  const dir = process.env.BENCH_CPU_PROFILE;
+  if (dir === undefined || dir === '') return run();
+  const profiler = new MainThreadProfiler(dir);
+  await profiler.start();
+  try {
+    return await run();
+  } finally {
+    await profiler.stop(name);
+    profiler.close();
+  }
+}

@@ -1,7 +1,9 @@
 /**
  * Puts many small files into a local service's data directory directly (database rows + blobs), far
  * faster than uploading them: for the download benchmarks. Rows look like the upload flow's (a STAGED
- * asset with a current file in a folder); the service may be running (SQLite WAL serialises writers).
+ * asset with a current file in a folder), and so do the bytes: up to INLINE_BLOB_BYTES in the database,
+ * as a one-part upload keeps them, larger ones as blob files. The service may be running (SQLite WAL
+ * serialises writers).
  * Also writes each file's bytes under `rawDir/<n>` for the baseline server.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -9,6 +11,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { withDataDir } from '../../src/service/cli/data-dir.js';
 import { blobPath } from '../../src/service/blobs/blob-layout.js';
+import { INLINE_BLOB_BYTES, inlineBlobs } from '../../src/service/blobs/inline-blobs.js';
 import { md5Hex, sha256Hex } from '../../test/support/checksums.js';
 
 export interface SeededFiles {
@@ -33,6 +36,7 @@ export async function seedServiceFiles(dataDir: string, rawDir: string, count: n
        VALUES (?, ?, ?, ?, ?, ?, ?, 'application', 'octet-stream', 'OTHER', NULL, NULL, ?, NULL)`,
     );
     const insertValue = db.prepare('INSERT INTO asset_values (asset_id, field_id, ord, value) VALUES (?, ?, 0, ?)');
+    const inline = inlineBlobs(db);
     let bytes = 0;
     db.transaction(() => {
       const options = Array.from({ length: folders }, (_, index) => {
@@ -44,9 +48,13 @@ export async function seedServiceFiles(dataDir: string, rawDir: string, count: n
         const content = randomBytes(1024 + ((index * 7919) % (31 * 1024)));
         bytes += content.length;
         const sha256 = sha256Hex(content);
-        const blob = blobPath(join(dataDir, 'blobs'), sha256);
-        mkdirSync(dirname(blob), { recursive: true });
-        writeFileSync(blob, content);
+        if (content.length <= INLINE_BLOB_BYTES) {
+          inline.put(sha256, content);
+        } else {
+          const blob = blobPath(join(dataDir, 'blobs'), sha256);
+          mkdirSync(dirname(blob), { recursive: true });
+          writeFileSync(blob, content);
+        }
         writeFileSync(join(rawDir, String(index)), content);
         const assetId = randomUUID();
         const fileId = randomUUID();
