@@ -2,7 +2,8 @@
  * What each small file costs, counted rather than timed: 1,000 small files synced up from one folder,
  * then down into another, against the real service through a counting proxy. Per file, over the whole
  * pass (its fixed costs spread over the thousand files): HTTP requests, SQL statements and write
- * transactions on each side, fsyncs and bytes written on each side. Each budget is today's count with a
+ * transactions on each side, fsyncs and bytes written on each side, and the client's file-system calls
+ * that name a path. Each budget is today's count with a
  * little room; work added per file goes past it and fails here, with the counts and the statements that
  * grew, when it is made — not a bench run later. Lower a budget when the count comes down.
  */
@@ -32,6 +33,8 @@ interface PerFile {
   clientStatements: number;
   clientTransactions: number;
   clientSyncs: number;
+  /** Calls naming a path on the client (its FileSystem's, and the download's open of its temp file). */
+  clientFileCalls: number;
   /** Bytes the engine writes to files beyond the files' own bytes (temporary names, markers). */
   clientExtraBytes: number;
 }
@@ -53,6 +56,8 @@ const BUDGETS: Record<'up' | 'down', PerFile> = {
     clientStatements: 7.4,
     clientTransactions: 0.5,
     clientSyncs: 0,
+    // 1.06: each file opened once to be read (hashed and sent); the folders' listings are shared.
+    clientFileCalls: 1.1,
     clientExtraBytes: 0,
   },
   // Measured 2026-12-07: 1.014 requests (one GET of the signed file URL each), 4.12 and 5.11
@@ -67,6 +72,9 @@ const BUDGETS: Record<'up' | 'down', PerFile> = {
     clientStatements: 5.4,
     clientTransactions: 0.75,
     clientSyncs: 1,
+    // 3.10: the temp file opened, its target looked at, the rename. The date is set and the file
+    // looked at through the handle that wrote it (was 5.10, with a utimes and an lstat by path).
+    clientFileCalls: 3.2,
     clientExtraBytes: 0,
   },
 };
@@ -76,7 +84,8 @@ const BUDGETS: Record<'up' | 'down', PerFile> = {
 // in). Its files go to /Fresh/Folder N, one folder level deeper than "up" (looked up once per job chunk).
 // Measured 2026-12-07: 11.47 and 7.25 statements; the second look reads its paths' rows in one
 // statement each (local, synced, below), not three per file.
-const FRESH_BUDGET: PerFile = { ...BUDGETS.up, serviceStatements: 11.7, clientStatements: 7.5 };
+// 2.27 file calls: the first look's lstat and the read.
+const FRESH_BUDGET: PerFile = { ...BUDGETS.up, serviceStatements: 11.7, clientStatements: 7.5, clientFileCalls: 2.4 };
 
 /** Statements seen on one database: counted, and grouped by shape to say which grew. */
 class StatementLog {
@@ -116,6 +125,7 @@ function countingDownloads(counts: WriteCounts): (api: AssetApi) => AssetApi {
     const wrapped: AssetApi = Object.create(api) as AssetApi;
     wrapped.downloadToFile = async (url, tempPath, options) => {
       counts.filesOpened++;
+      counts.pathCalls++;
       const result = await api.downloadToFile(url, tempPath, options);
       counts.bytesWritten += result.size - (options?.resumeFrom ?? 0);
       if (options?.fsync === true) counts.syncs++;
@@ -194,6 +204,7 @@ describe('per-file costs of 1,000 small files, up and down', () => {
       clientStatements: perFile(clientSql.count),
       clientTransactions: perFile(clientSql.transactions),
       clientSyncs: perFile(writes.syncs - before.syncs),
+      clientFileCalls: perFile(writes.pathCalls - before.pathCalls),
       clientExtraBytes: perFile(writes.bytesWritten - before.bytesWritten - ownBytes),
     };
     const routes = [...proxy.routes].map(([route, total]) => [route, total - (routesBefore.get(route) ?? 0)] as const).filter(([, n]) => n > 0);

@@ -170,8 +170,22 @@ export interface DownloadToFileOptions {
   md5?: boolean;
   /** fsync the file before resolving (the caller renames it into place next). */
   fsync?: boolean;
+  /**
+   * Gives the file this modification time (ms) before its fsync, through the handle that wrote it, and
+   * answers what it then is (`written`): the caller records the file as it lands without a utimes and an
+   * lstat by path.
+   */
+  mtimeMs?: number;
   signal?: AbortSignal;
   onProgress?: ProgressListener;
+}
+
+/** A written file as its handle saw it after the last write (and `mtimeMs`). */
+export interface WrittenFile {
+  size: number;
+  mtimeMs: number;
+  ino: number;
+  dev: number;
 }
 
 export interface DownloadResult {
@@ -182,6 +196,8 @@ export interface DownloadResult {
   etag: string | undefined;
   /** MD5 hex of the whole file, when asked for and the download did not resume (else hash the file). */
   md5?: string;
+  /** The file after `mtimeMs` was set, when asked for and written through one handle (not under a bandwidth cap). */
+  written?: WrittenFile;
 }
 
 export interface MetadataValueUpdate {

@@ -104,7 +104,7 @@ async function attempt(context: ClientContext, url: URL, tempPath: string, wante
   if (expected !== undefined && size !== expected) {
     throw new ApiError({ code: 'NETWORK', retryable: true, message: `GET ${opened.url.origin}${opened.url.pathname} ended after ${size} of ${expected} bytes.`, method: 'GET', path: `${opened.url.origin}${opened.url.pathname}` });
   }
-  return { size, resumed, etag, ...(written.md5 === undefined ? {} : { md5: written.md5 }) };
+  return { size, resumed, etag, ...(written.md5 === undefined ? {} : { md5: written.md5 }), ...(written.written === undefined ? {} : { written: written.written }) };
 }
 
 export async function downloadToFile(context: ClientContext, url: string, tempPath: string, options: DownloadToFileOptions = {}): Promise<DownloadResult> {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { lstatSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from './create-api-client.js';
@@ -59,6 +59,17 @@ describe('part uploads and downloads against a fake storage server', () => {
     expect(readFileSync(target).equals(bytes)).toBe(true);
     expect(fake.requests.map((request) => request.url)).toEqual(['/signed?expires=1&signature=secret', '/file?sig=abc']);
     expect(fake.requests.every((request) => request.headers.authorization === undefined)).toBe(true);
+  });
+
+  it('dates the file through the handle that wrote it and answers the file as it then is', async () => {
+    const { fake, client } = await setUp((request, response) => serveFile(request, response));
+    const target = join(dir, 'dated.part');
+    const versionDate = Date.parse('2026-01-02T03:04:05.678Z');
+    const result = await client.downloadToFile(`${fake.url}/file`, target, { mtimeMs: versionDate, fsync: true, md5: true });
+    const onDisk = lstatSync(target);
+    expect(Math.abs(onDisk.mtimeMs - versionDate)).toBeLessThan(1);
+    // What the caller records must be what a later scan finds, or the file reads as changed locally.
+    expect(result.written).toEqual({ size: bytes.length, mtimeMs: onDisk.mtimeMs, ino: onDisk.ino, dev: onDisk.dev });
   });
 
   it('resumes by itself from what reached the disk when the connection drops mid-body', async () => {

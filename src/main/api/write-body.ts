@@ -13,7 +13,7 @@ import type { IncomingMessage } from 'node:http';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ClientContext } from './api-client.js';
-import type { DownloadToFileOptions } from './asset-api.js';
+import type { DownloadToFileOptions, WrittenFile } from './asset-api.js';
 import { byteCounter, localFileError } from './transfer-streams.js';
 import { transportError } from './transport-error.js';
 
@@ -22,6 +22,8 @@ export interface WrittenBody {
   bytes: number;
   /** MD5 hex of the whole file, when asked for and written from 0. */
   md5?: string;
+  /** The file as its handle saw it after `options.mtimeMs` was set (only when asked, and not throttled). */
+  written?: WrittenFile;
 }
 
 function closed(file: WriteStream): Promise<void> {
@@ -63,12 +65,19 @@ export async function writeBody(context: ClientContext, body: IncomingMessage, u
     throw fail(error);
   }
   let bytes = 0;
+  let written: WrittenFile | undefined;
   try {
     for await (const chunk of body as AsyncIterable<Buffer>) {
       hash?.update(chunk);
       for (let done = 0; done < chunk.length; ) done += (await handle.write(chunk, done, chunk.length - done, offset + bytes + done)).bytesWritten;
       bytes += chunk.length;
       options.onProgress?.(bytes);
+    }
+    // Through the handle, before the fsync: the date is durable with the bytes, and no path is looked up again.
+    if (options.mtimeMs !== undefined) {
+      await handle.utimes(options.mtimeMs / 1000, options.mtimeMs / 1000);
+      const stat = await handle.stat();
+      written = { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev };
     }
     if (options.fsync === true) await handle.sync();
   } catch (error) {
@@ -77,5 +86,5 @@ export async function writeBody(context: ClientContext, body: IncomingMessage, u
   } finally {
     await handle.close().catch(() => undefined);
   }
-  return { bytes, ...digest() };
+  return { bytes, ...digest(), ...(written === undefined ? {} : { written }) };
 }

@@ -16,7 +16,7 @@
  */
 import { basename, dirname, join } from 'node:path';
 import type { DownloadItem } from '../../shared/api/resources.js';
-import type { AssetApi, BatchOutcome } from '../api/index.js';
+import type { AssetApi, BatchOutcome, WrittenFile } from '../api/index.js';
 import type { Landing, LandingJournal } from '../db/landing-journal.js';
 import { ENGINE_DIR_NAME, HASH_READ_BYTES, LocalError, hashFile, locateInsideRoot, partFileName, sameSignature, type FileStat, type FileSystem, type LocalDisk } from '../local/index.js';
 import { PathLocator } from '../local/locate-path.js';
@@ -59,6 +59,15 @@ export function downloadTempPath(rootPath: string, fileId: string, md5: string):
 }
 
 type Signed = { ok: true; outcome: BatchOutcome<DownloadItem> } | { ok: false; error: unknown };
+
+/** A file version fetched into its temp file, verified; `written`: as its handle saw it, dated. */
+interface Fetched {
+  temp: string;
+  md5: string;
+  bytes: number;
+  resumedFrom: number;
+  written?: WrittenFile;
+}
 
 /**
  * What one batch learned of the disk: the directories on the way checked once (no symlink), and the
@@ -151,7 +160,8 @@ export class DownloadExecutor {
           await this.deps.disk.copyFile(fetched.temp, source);
           await this.deps.disk.syncFile(source);
         }
-        state.landed.push({ local: await this.place(root, op, source, fetched.md5, state), assetId: op.remote.assetId });
+        // The fetched file itself was dated and looked at through its handle (fetch); a copy is dated here.
+        state.landed.push({ local: await this.place(root, op, source, fetched.md5, state, last ? fetched.written : undefined), assetId: op.remote.assetId });
         this.deps.placed?.(root.id, op.relPath);
         outcomes.push({ relPath: op.relPath, assetId: op.remote.assetId, result: { ok: true, bytes: index === 0 ? fetched.bytes : 0, resumedFrom: index === 0 ? fetched.resumedFrom : 0 } });
       } catch (error) {
@@ -163,14 +173,21 @@ export class DownloadExecutor {
   }
 
   /** Streams the version into its temp file (resuming what an earlier try left), verified and fsynced. */
-  private async fetch(root: UploadRoot, op: DownloadOp, item: DownloadItem, partials: ReadonlySet<string>): Promise<{ temp: string; md5: string; bytes: number; resumedFrom: number }> {
+  private async fetch(root: UploadRoot, op: DownloadOp, item: DownloadItem, partials: ReadonlySet<string>): Promise<Fetched> {
     const { api, fs, disk } = this.deps;
     const { remote } = op;
     const temp = downloadTempPath(root.path, remote.fileId, remote.md5);
     const kept = partials.has(basename(temp)) ? ((await disk.fileSize(temp)) ?? 0) : 0;
     const resumeFrom = kept > 0 && kept <= remote.size ? kept : 0;
-    // Hashed on the way and fsynced before it resolves; a resumed file is hashed whole afterwards.
-    const result = await api.downloadToFile(item.url, temp, { resumeFrom, md5: true, fsync: true, onProgress: (bytes) => this.deps.onBytes?.(op.relPath, bytes) });
+    // Hashed on the way, dated and fsynced before it resolves; a resumed file is hashed whole afterwards.
+    const versionDate = Date.parse(remote.dateAdded);
+    const result = await api.downloadToFile(item.url, temp, {
+      resumeFrom,
+      md5: true,
+      fsync: true,
+      ...(Number.isFinite(versionDate) ? { mtimeMs: versionDate } : {}),
+      onProgress: (bytes) => this.deps.onBytes?.(op.relPath, bytes),
+    });
     if (result.size !== remote.size) {
       await disk.removeFile(temp);
       throw new SyncError('CHECKSUM_MISMATCH', `The download of ${op.relPath} has ${result.size} bytes, the service said ${remote.size}; it starts again.`);
@@ -182,14 +199,17 @@ export class DownloadExecutor {
     }
     if (result.md5 === undefined) await disk.syncFile(temp);
     const resumedFrom = result.resumed ? resumeFrom : 0;
-    return { temp, md5, bytes: result.size - resumedFrom, resumedFrom };
+    return { temp, md5, bytes: result.size - resumedFrom, resumedFrom, ...(result.written === undefined ? {} : { written: result.written }) };
   }
 
-  /** Gives the verified temp file the version's date and renames it into place; answers its entry. */
-  private async place(root: UploadRoot, op: DownloadOp, temp: string, md5: string, state: BatchState): Promise<HashedEntry> {
+  /**
+   * Gives the verified temp file the version's date (unless `written` says it has it) and renames it
+   * into place; answers its entry.
+   */
+  private async place(root: UploadRoot, op: DownloadOp, temp: string, md5: string, state: BatchState, written: WrittenFile | undefined): Promise<HashedEntry> {
     const { fs } = this.deps;
     const versionDate = Date.parse(op.remote.dateAdded);
-    if (Number.isFinite(versionDate)) await fs.utimes(temp, versionDate, versionDate);
+    if (written === undefined && Number.isFinite(versionDate)) await fs.utimes(temp, versionDate, versionDate);
     const target = await this.clearEmptyFolder(root, op, await locateInsideRoot(fs, root.path, op.relPath, state.locator));
     // What the plan expected there must still be there: the unchanged file to replace, or nothing.
     const expected = op.replace === undefined ? target.existing === undefined : target.existing?.kind === 'file' && sameSignature(target.existing, op.replace);
@@ -200,7 +220,7 @@ export class DownloadExecutor {
       await fs.mkdirp(parent);
       state.created.add(parent);
     }
-    const stat = await fs.lstat(temp);
+    const stat = written ?? (await fs.lstat(temp));
     const local = { relPath: op.relPath, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev, md5 };
     // Written ahead: a crash after the rename leaves this to say what landed (recover-landings.ts).
     await this.deps.landings.landing(root.id, { local, assetId: op.remote.assetId, tempPath: temp });
