@@ -20,7 +20,7 @@ import { NodeFileSystem, systemClock } from '../src/main/local/index.js';
 import { mintToken } from '../src/service/auth/mint-token.js';
 import { profiledWhenAsked } from './support/cpu-profile.js';
 import { alternatingRounds } from './support/fair-rounds.js';
-import { startChild } from './support/processes.js';
+import { measuredRun, startChild, type MeasuredRun } from './support/processes.js';
 import { seedServiceFiles } from './support/seed-service-files.js';
 
 const IN_FLIGHT = 8;
@@ -28,8 +28,9 @@ const IN_FLIGHT = 8;
 export interface InitialDownloadResult {
   files: number;
   bytes: number;
-  baselineMs: number;
-  engineMs: number;
+  /** Each side's best round, with the CPU of this process (the client) and of its server in it. */
+  baseline: MeasuredRun;
+  engine: MeasuredRun;
   ratio: number;
 }
 
@@ -85,8 +86,8 @@ export async function benchInitialDownload(count = Number(process.env.BENCH_FILE
     const rawServer = await startChild('bench/support/raw-get-server.ts', [join(dir, 'raw')]);
     raw = rawServer;
     const token = await mintToken({ dataDir, ttlSeconds: 3600 });
-    let baselineMs = Infinity;
-    let engineMs = Infinity;
+    let baseline: MeasuredRun | undefined;
+    let engine: MeasuredRun | undefined;
     // Each round's files stay until the end, on both sides: deleting 10,000 files just before the
     // other side creates its own would make it pay for them (ext4 without a journal skips inodes freed
     // in the last minute or more, scanning past each one on every create). Each run starts with
@@ -94,20 +95,19 @@ export async function benchInitialDownload(count = Number(process.env.BENCH_FILE
     await alternatingRounds(rounds, {
       baseline: async (round) => {
         execFileSync('sync');
-        const started = performance.now();
-        await baselineRound(rawServer.url, count, join(dir, `baseline-${round}`));
-        baselineMs = Math.min(baselineMs, performance.now() - started);
+        const run = await measuredRun(rawServer, () => baselineRound(rawServer.url, count, join(dir, `baseline-${round}`)));
+        if (baseline === undefined || run.ms < baseline.ms) baseline = run;
       },
       ours: async (round) => {
         const folder = join(dir, `engine-${round}`);
         mkdirSync(folder);
         execFileSync('sync');
-        const started = performance.now();
-        await profiledWhenAsked(`download-engine-${round}`, () => engineRound(service.url, token, folder, join(dir, `state-${round}`), count));
-        engineMs = Math.min(engineMs, performance.now() - started);
+        const run = await profiledWhenAsked(`download-engine-${round}`, () => measuredRun(service, () => engineRound(service.url, token, folder, join(dir, `state-${round}`), count)));
+        if (engine === undefined || run.ms < engine.ms) engine = run;
       },
     });
-    return { files: seeded.count, bytes: seeded.bytes, baselineMs, engineMs, ratio: baselineMs / engineMs };
+    if (baseline === undefined || engine === undefined) throw new Error('no rounds');
+    return { files: seeded.count, bytes: seeded.bytes, baseline, engine, ratio: baseline.ms / engine.ms };
   } finally {
     await Promise.all([service.stop(), raw?.stop()]);
     rmSync(dir, { recursive: true, force: true });
@@ -116,10 +116,11 @@ export async function benchInitialDownload(count = Number(process.env.BENCH_FILE
 
 export function formatInitialDownloadBench(r: InitialDownloadResult): string[] {
   const rate = (ms: number): string => `${(r.files / (ms / 1000)).toFixed(0)} files/s, ${(r.bytes / 1024 / 1024 / (ms / 1000)).toFixed(1)} MB/s`;
+  const cpu = (run: MeasuredRun): string => `CPU ${(run.clientCpuMs / 1000).toFixed(1)} s client + ${(run.serverCpuMs / 1000).toFixed(1)} s server`;
   return [
     `${r.files} files (${(r.bytes / 1024 / 1024).toFixed(0)} MB, 1–32 KiB, 100 folders), ${IN_FLIGHT} in flight, initial download into an empty folder`,
-    `  baseline (bare GET server; temp file, fsync, rename): ${(r.baselineMs / 1000).toFixed(1)} s (${rate(r.baselineMs)})`,
-    `  sync engine (listing, jobs, GET, MD5, fsync, rename, state): ${(r.engineMs / 1000).toFixed(1)} s (${rate(r.engineMs)})`,
+    `  baseline (bare GET server; temp file, fsync, rename): ${(r.baseline.ms / 1000).toFixed(1)} s (${rate(r.baseline.ms)}); ${cpu(r.baseline)}`,
+    `  sync engine (listing, jobs, GET, MD5, fsync, rename, state): ${(r.engine.ms / 1000).toFixed(1)} s (${rate(r.engine.ms)}); ${cpu(r.engine)}`,
     `  ratio ${r.ratio.toFixed(2)} (target ≥ 0.90)${r.ratio >= 0.9 ? '' : '  BELOW TARGET'}`,
   ];
 }

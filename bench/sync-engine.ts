@@ -35,7 +35,7 @@ import { createApiClient, staticTokenProvider } from '../src/main/api/index.js';
 import { createEngine } from '../src/main/engine/index.js';
 import { NodeFileSystem, systemClock } from '../src/main/local/index.js';
 import { defaultPartSize, partRange } from '../src/shared/api/part-layout.js';
-import { cpuMs, startChild, type Child } from './support/processes.js';
+import { measuredRun as measured, startChild, type Child, type MeasuredRun } from './support/processes.js';
 import { alternatingRounds } from './support/fair-rounds.js';
 import { profiledWhenAsked } from './support/cpu-profile.js';
 import { putParts } from './support/put-parts.js';
@@ -46,12 +46,8 @@ const MiB = 1024 * 1024;
 /** The engine's default part and file concurrency; the baselines use the same. */
 const IN_FLIGHT = 8;
 
-export interface SyncRun {
-  ms: number;
-  /** CPU (user + system) of this process and of the server process during the run, ms. */
-  clientCpuMs: number;
-  serverCpuMs: number;
-}
+/** Wall time, and CPU (user + system) of this process and of the server process during the run, ms. */
+export type SyncRun = MeasuredRun;
 
 export interface SyncBenchResult {
   files: number;
@@ -62,20 +58,6 @@ export interface SyncBenchResult {
   ratio: number;
   /** The engine's passes in its best round: what each did and when it ended (ms from the start). */
   passes: { atMs: number; uploaded: number; settling: number }[];
-}
-
-const processCpuMs = (): number => {
-  const usage = process.cpuUsage();
-  return (usage.user + usage.system) / 1000;
-};
-
-async function measured(server: Child, run: () => Promise<void>): Promise<SyncRun> {
-  const clientBefore = processCpuMs();
-  const serverBefore = (await cpuMs(server.process.pid)) ?? 0;
-  const started = performance.now();
-  await run();
-  const ms = performance.now() - started;
-  return { ms, clientCpuMs: processCpuMs() - clientBefore, serverCpuMs: ((await cpuMs(server.process.pid)) ?? 0) - serverBefore };
 }
 
 /** PUTs each file whole over one keep-alive agent, `IN_FLIGHT` at a time. */

@@ -154,3 +154,25 @@ export async function treeCpuMs(pid: number | undefined): Promise<number | undef
   for (const member of tree) total += (await cpuMs(member)) ?? 0;
   return total;
 }
+
+/** CPU time (user + system, all threads) this process has used so far, in ms. */
+export function processCpuMs(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+}
+
+/** One timed run: its wall time, and the CPU this process (the client) and `server` spent in it. */
+export interface MeasuredRun {
+  ms: number;
+  clientCpuMs: number;
+  serverCpuMs: number;
+}
+
+export async function measuredRun(server: Child, run: () => Promise<void>): Promise<MeasuredRun> {
+  const clientBefore = processCpuMs();
+  const serverBefore = (await cpuMs(server.process.pid)) ?? 0;
+  const started = performance.now();
+  await run();
+  const ms = performance.now() - started;
+  return { ms, clientCpuMs: processCpuMs() - clientBefore, serverCpuMs: ((await cpuMs(server.process.pid)) ?? 0) - serverBefore };
+}

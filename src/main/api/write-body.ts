@@ -1,18 +1,19 @@
 /**
  * Writes a download's body into its temp file at `offset`, counting bytes for progress, hashing them
  * (MD5) when asked and the file starts at 0, and fsyncing before it resolves when asked. Without a
- * bandwidth cap it writes each chunk as it arrives through one file handle, with no stream pipeline:
- * a sync of thousands of small files spends most of its client CPU in per-file stream machinery
- * otherwise. With a cap the throttle is a stream, so the pipeline stays. Errors of the local file
+ * bandwidth cap it writes each chunk as it arrives through one descriptor (disk/descriptor.ts: its
+ * small calls inline on a local disk, node:fs's callback API otherwise), with no stream pipeline and
+ * no FileHandle: a sync of thousands of small files spends most of its client CPU in per-file stream
+ * machinery and promise-API calls otherwise. With a cap the throttle is a stream, so the pipeline stays. Errors of the local file
  * become LOCAL_FILE_ERROR, anything else on the way in a transport error.
  */
 import { createHash, type Hash } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { open } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ClientContext } from './api-client.js';
+import { Descriptor } from '../disk/descriptor.js';
 import type { DownloadToFileOptions, WrittenFile } from './asset-api.js';
 import { byteCounter, localFileError } from './transfer-streams.js';
 import { transportError } from './transport-error.js';
@@ -57,9 +58,9 @@ export async function writeBody(context: ClientContext, body: IncomingMessage, u
     return { bytes: counter.bytes, ...digest() };
   }
 
-  let handle;
+  let file: Descriptor;
   try {
-    handle = await open(tempPath, offset > 0 ? 'r+' : 'w');
+    file = await Descriptor.open(context.inline, tempPath, offset > 0 ? 'r+' : 'w');
   } catch (error) {
     body.destroy();
     throw fail(error);
@@ -69,22 +70,22 @@ export async function writeBody(context: ClientContext, body: IncomingMessage, u
   try {
     for await (const chunk of body as AsyncIterable<Buffer>) {
       hash?.update(chunk);
-      for (let done = 0; done < chunk.length; ) done += (await handle.write(chunk, done, chunk.length - done, offset + bytes + done)).bytesWritten;
+      for (let done = 0; done < chunk.length; ) done += await file.write(chunk, done, chunk.length - done, offset + bytes + done);
       bytes += chunk.length;
       options.onProgress?.(bytes);
     }
-    // Through the handle, before the fsync: the date is durable with the bytes, and no path is looked up again.
+    // Through the descriptor, before the fsync: the date is durable with the bytes, and no path is looked up again.
     if (options.mtimeMs !== undefined) {
-      await handle.utimes(options.mtimeMs / 1000, options.mtimeMs / 1000);
-      const stat = await handle.stat();
+      await file.futimes(options.mtimeMs / 1000, options.mtimeMs / 1000);
+      const stat = await file.fstat();
       written = { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev };
     }
-    if (options.fsync === true) await handle.sync();
+    if (options.fsync === true) await file.sync();
   } catch (error) {
     body.destroy();
     throw fail(error);
   } finally {
-    await handle.close().catch(() => undefined);
+    await file.close().catch(() => undefined);
   }
   return { bytes, ...digest(), ...(written === undefined ? {} : { written }) };
 }

@@ -1,14 +1,15 @@
 /**
- * A file opened for reading, whose small calls (fstat, reads of up to 64 KiB, close) run inline when
- * the open ran inline (its directory is on a local disk: inline-calls.ts) and through node:fs's
- * callback API otherwise. The one way the engine's file system (local/node-file-system.ts) and a
- * part PUT (api/part-upload.ts) read a file.
+ * An open file whose small calls (fstat, reads and writes of up to 64 KiB, futimes, close) run inline
+ * when the open ran inline (its directory is on a local disk: inline-calls.ts) and through node:fs's
+ * callback API otherwise; an fsync always waits on the pool (it takes as long as the disk does). The
+ * one way the engine's file system (local/node-file-system.ts) and a part PUT (api/part-upload.ts) read
+ * a file, and a download (api/write-body.ts) writes one.
  */
-import { close, closeSync, fstat, fstatSync, open, openSync, read, readSync, type Stats } from 'node:fs';
+import { close, closeSync, fstat, fstatSync, fsync, futimes, futimesSync, open, openSync, read, readSync, write, writeSync, type Stats } from 'node:fs';
 import type { InlineCalls } from './inline-calls.js';
 
-/** Reads up to this many bytes may run inline; longer ones (a hash reads 1 MiB) stay on the pool. */
-export const INLINE_READ_BYTES = 64 * 1024;
+/** Reads and writes up to this many bytes may run inline; longer ones (a hash reads 1 MiB) stay on the pool. */
+export const INLINE_IO_BYTES = 64 * 1024;
 
 /**
  * `fn(...args, callback)` as a promise. The callback API is used for every call made per file: the
@@ -49,7 +50,26 @@ export class Descriptor {
 
   read(buffer: Uint8Array, offset: number, length: number, position: number): Promise<number> {
     const pooled = (): Promise<number> => promised<number>((done) => read(this.fd, buffer, offset, length, position, done));
-    return length > INLINE_READ_BYTES ? pooled() : this.call(() => readSync(this.fd, buffer, offset, length, position), pooled);
+    return length > INLINE_IO_BYTES ? pooled() : this.call(() => readSync(this.fd, buffer, offset, length, position), pooled);
+  }
+
+  /** Writes `length` bytes of `buffer` from `offset` at `position`; answers how many were written. */
+  write(buffer: Uint8Array, offset: number, length: number, position: number): Promise<number> {
+    const pooled = (): Promise<number> => promised<number>((done) => write(this.fd, buffer, offset, length, position, done));
+    return length > INLINE_IO_BYTES ? pooled() : this.call(() => writeSync(this.fd, buffer, offset, length, position), pooled);
+  }
+
+  /** Sets the file's access and modification times, in seconds. */
+  futimes(atime: number, mtime: number): Promise<void> {
+    return this.call(
+      () => futimesSync(this.fd, atime, mtime),
+      () => promised<undefined>((done) => futimes(this.fd, atime, mtime, (error) => done(error, undefined))),
+    );
+  }
+
+  /** fsync: on the pool, never inline (it lasts as long as the disk takes to confirm). */
+  sync(): Promise<void> {
+    return promised<undefined>((done) => fsync(this.fd, (error) => done(error, undefined)));
   }
 
   close(): Promise<void> {
