@@ -107,20 +107,23 @@ export class DownloadExecutor {
     // Partial downloads left by an earlier run: only these are worth a stat.
     const partials = new Set((await this.deps.fs.readdir(tempDir)).map((entry) => entry.name));
 
-    const outcomes: DownloadOutcome[] = [];
+    const outcomes: DownloadOutcome[][] = [];
     const created = new Set<string>();
-    // The next batch's URLs are signed while this batch downloads.
+    // The next batch's URLs are signed while this batch downloads, and its files start while this
+    // batch's last ones finish: the transfers never wait for a batch's slowest file. One batch behind
+    // at most, so a batch's directory checks stay fresh; outcomes keep the batches' order.
     let next = this.sign(batches[0] ?? []);
+    let finishing: Promise<void> = Promise.resolve();
     for (const [index, batch] of batches.entries()) {
       const signed = await next;
       const following = batches[index + 1];
       if (following !== undefined) next = this.sign(following);
       if (!signed.ok) {
-        outcomes.push(...batch.flat().map((op) => failed(op, signed.error)));
+        outcomes[index] = batch.flat().map((op) => failed(op, signed.error));
         continue;
       }
       const state: BatchState = { locator: new PathLocator(this.deps.fs, root.path), created, landed: [] };
-      const done = await Promise.all(
+      const done = Promise.all(
         batch.map(async (group, item) => {
           const key = `d${item}`;
           const signedItem = signed.outcome.successes[key];
@@ -128,11 +131,15 @@ export class DownloadExecutor {
           return this.files.run(() => this.group(root, group, signedItem, state, partials)).catch((error: unknown) => group.map((op) => failed(op, error)));
         }),
       );
-      this.deps.commit(root.id, state.landed);
-      for (const { local } of state.landed) this.deps.landed(root.id, local.relPath);
-      outcomes.push(...done.flat());
+      await finishing;
+      finishing = done.then((groups) => {
+        this.deps.commit(root.id, state.landed);
+        for (const { local } of state.landed) this.deps.landed(root.id, local.relPath);
+        outcomes[index] = groups.flat();
+      });
     }
-    return outcomes;
+    await finishing;
+    return outcomes.flat();
   }
 
   private async sign(batch: readonly DownloadOp[][]): Promise<Signed> {
