@@ -42,7 +42,13 @@ function headOf(source: BlobSource): Uint8Array {
   if ('bytes' in source) return source.bytes.subarray(0, WEB_IMAGE_HEAD_BYTES);
   // Synchronous: 16 bytes from the page cache cost microseconds, a thread-pool trip waits behind every upload.
   const head = Buffer.alloc(WEB_IMAGE_HEAD_BYTES);
-  const fd = openSync(source.path, 'r');
+  let fd: number;
+  try {
+    fd = openSync(source.path, 'r');
+  } catch {
+    // The blob's file is missing: no original to serve (the rendition path says what can be said).
+    return head.subarray(0, 0);
+  }
   try {
     return head.subarray(0, readSync(fd, head, 0, head.length, 0));
   } finally {
