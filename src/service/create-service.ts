@@ -52,6 +52,7 @@ import { presetsRepo } from './transforms/presets-repo.js';
 import { cropAreasRepo, registerCropAreaRoutes } from './transforms/crop-area-routes.js';
 import { registerPresetRoutes } from './transforms/preset-routes.js';
 import { PreviewMaker } from './previews/preview-maker.js';
+import { registerPreviewRoute } from './previews/preview-route.js';
 import { lockDataDir } from './cli/data-dir-lock.js';
 import { DATABASE_FILE, secureDataDir } from './data-dir/secure-data-dir.js';
 import { createPrivateFile } from './data-dir/private-files.js';
@@ -208,24 +209,19 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
         ? new TransformCache(db, join(config.dataDir, 'transforms'), () => ctx.nowIso(), null, caged)
         : new TransformCache(db, join(config.dataDir, 'transforms'), () => ctx.nowIso(), RENDER_CONCURRENCY, (source, operations, subtype, target) => injected(source, operations, subtype, target));
     // Previews and renditions are derived from a blob: they go with it.
-    const derivedOf = (sha256: string): string[] => [previews.forget(sha256), ...transforms.forget(sha256)];
+    const derivedOf = (sha256: string): string[] => [...previews.forget(sha256), ...transforms.forget(sha256)];
     const blobs = createBlobStore(join(config.dataDir, 'blobs'), derivedOf, undefined, inlineBlobs(db));
     const previews = new PreviewMaker(
       join(config.dataDir, 'previews'),
       blobs,
       app.log,
       db,
-      async (file, previewKind, source, mediaType, target) => {
-        await cage.run(file.account_id, file.sha256, { kind: 'preview', previewKind, source, mediaType, target });
+      async (file, { kind, source, mediaType, target, size }) => {
+        await cage.run(file.account_id, file.sha256, { kind: 'preview', previewKind: kind, source, mediaType, target, size });
       },
       () => ctx.nowIso(),
     );
-    const render = assetRenderer(
-      ctx,
-      assets,
-      (file) => previews.hasPreview(file),
-      (sha256) => previews.failureOf(sha256),
-    );
+    const render = assetRenderer(ctx, assets, (sha256) => previews.failureOf(sha256));
     const cropAreas = cropAreasRepo(ctx);
     const presets = presetsRepo(db);
     const zips = new DownloadZips(ctx, blobs, transforms);
@@ -251,7 +247,8 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     registerJobKind(app, ctx, runner, jobs, { path: '/asset-and-upload-batch-jobs', type: 'AssetAndUploadBatchJob', body: uploadBatchBody, authorize: authorizeNewAssets });
     registerJobKind(app, ctx, runner, jobs, { path: '/asset-upload-batch-jobs', type: 'AssetUploadBatchJob', body: uploadBatchBody, authorize: authorizeNewVersions });
     registerJobKind(app, ctx, runner, jobs, { path: '/asset-download-batch-jobs', type: 'AssetDownloadBatchJob', body: downloadBatchBody, authorize: authorizeDownload, prepare: prepareDownload(presets) });
-    registerFileContentRoutes(app, ctx, { blobs, transforms, previews });
+    registerFileContentRoutes(app, ctx, { blobs, transforms });
+    registerPreviewRoute(app, ctx, { blobs, previews });
     zips.register(app);
     registerPresetRoutes(app, { assets, presets, cropAreas });
     registerCropAreaRoutes(app, ctx, assets, cropAreas);

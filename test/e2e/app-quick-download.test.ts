@@ -3,7 +3,8 @@
  * on 127.0.0.1: a JPEG made with sharp is synced up, found by typing in the search box, and downloaded
  * through a preset (checked on disk with sharp's metadata, next to a file of the same name it must not
  * replace) and as the original (the same bytes). The tray's menu, built from the app's real state, then
- * offers it again. The view passes axe and leaves docs/screenshot-quick-download.png.
+ * offers it again. The results' thumbnails are the service's small variants of the previews (`?size=`).
+ * The view passes axe and leaves docs/screenshot-quick-download.png.
  */
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -47,7 +48,7 @@ describe('quick download from the window', { timeout: 180_000 }, () => {
     writeFileSync(join(h.folder, 'lighthouse-quick.jpg'), photo);
     writeFileSync(join(h.folder, 'lighthouse-sketch.png'), await makeImage(640, 480, 'png'));
     await expect.poll(async () => (await remotePaths(h)), { timeout: 45_000 }).toEqual(expect.arrayContaining(['/lighthouse-quick.jpg', '/lighthouse-sketch.png']));
-    // Previews are made in the background after upload; wait for them so the results show thumbnails.
+    // A JPEG's and a PNG's previews are their own bytes, there at once; wait for the search to find both.
     const api = await h.api();
     await expect
       .poll(async () => (await api.searchAssets({ criterion: searchCriterion('lighthouse'), sorts: [{ field: { type: 'FIXED', fieldName: 'FILENAME' }, order: 'ASC' }], pageSize: 10 })).results.filter((envelope) => typeof envelope.result.currentAssetFile?.previewUrl === 'string').length, { timeout: 30_000 })
@@ -62,7 +63,16 @@ describe('quick download from the window', { timeout: 180_000 }, () => {
     const options = page.getByRole('listbox', { name: 'Search results' }).getByRole('option');
     await options.filter({ hasText: 'lighthouse-sketch.png' }).waitFor();
     expect(await options.allTextContents()).toEqual([expect.stringContaining('lighthouse-quick.jpg'), expect.stringContaining('lighthouse-sketch.png')]);
-    await page.locator('#qd-results img').first().evaluate((image: HTMLImageElement) => (image.complete && image.naturalWidth > 0 ? undefined : new Promise((resolve) => image.addEventListener('load', resolve, { once: true }))));
+    // Both thumbnails load: small images the service made for the size asked (not the 2400 px original).
+    const thumbnails = page.locator('#qd-results img');
+    await expect.poll(() => thumbnails.count()).toBe(2);
+    await expect
+      .poll(() => thumbnails.evaluateAll((images: HTMLImageElement[]) => images.map((image) => ({ loaded: image.complete && image.naturalWidth > 0, width: image.naturalWidth, sized: new URL(image.src).searchParams.get('size') }))), { timeout: 30_000 })
+      .toEqual([
+        { loaded: true, width: 128, sized: '128' },
+        { loaded: true, width: 128, sized: '128' },
+      ]);
+    await capture(page, 'app-quick-download-thumbnails', 'quick download results with thumbnails');
 
     // The first result is highlighted; Down and Up move the highlight while focus stays in the box.
     await search.press('ArrowDown');

@@ -6,11 +6,11 @@ import sharp from 'sharp';
 import type { TestService } from './test-service.js';
 import { waitForJob } from './upload-helpers.js';
 
-/** A JPEG (or PNG) of one colour, with a different-coloured box at (x, y) when `box` is given. */
+/** A JPEG (or another format) of one colour, with a different-coloured box at (x, y) when `box` is given. */
 export async function makeImage(
   width: number,
   height: number,
-  options: { format?: 'jpeg' | 'png'; box?: { x: number; y: number; width: number; height: number } } = {},
+  options: { format?: 'jpeg' | 'png' | 'gif' | 'webp' | 'tiff'; box?: { x: number; y: number; width: number; height: number } } = {},
 ): Promise<Buffer> {
   const base = sharp({ create: { width, height, channels: 3, background: { r: 255, g: 0, b: 0 } } });
   const { box } = options;
@@ -18,7 +18,7 @@ export async function makeImage(
     box === undefined
       ? base
       : base.composite([{ input: { create: { width: box.width, height: box.height, channels: 3, background: { r: 0, g: 0, b: 255 } } }, left: box.x, top: box.y }]);
-  return options.format === 'png' ? composed.png().toBuffer() : composed.jpeg({ quality: 95 }).toBuffer();
+  return options.format === undefined || options.format === 'jpeg' ? composed.jpeg({ quality: 95 }).toBuffer() : composed.toFormat(options.format).toBuffer();
 }
 
 /**

@@ -95,6 +95,8 @@ export const assetFileSchema: z.ZodType<AssetFile> = z.object({
   dateAdded: z.string().default(''),
   addedBy: nullableText,
   previewUrl: z.string().nullish(),
+  // [ours]: its presence says the service honours `?size=` on previewUrl (app/thumbnail-url.ts).
+  previewState: z.enum(['AVAILABLE', 'FAILED', 'NONE']).optional().catch(undefined),
 });
 
 export const assetSchema: z.ZodType<Asset> = z

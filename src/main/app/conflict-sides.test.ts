@@ -21,21 +21,30 @@ const conflict: Conflict = {
 };
 
 /** A session whose service answers the asset's current file as added by `addedBy`, and knows Mia. */
-function sessionOf(userId: string | null, addedBy: string | null, previewUrl: string | null = 'http://127.0.0.1:1/previews/x.webp?signature=s'): { session: EngineSession; asked: string[]; file: { previewUrl: string | null } } {
+function sessionOf(
+  userId: string | null,
+  addedBy: string | null,
+  previewUrl: string | null = 'http://127.0.0.1:1/previews/x.png?signature=s',
+  served: Uint8Array = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52),
+): { session: EngineSession; asked: string[]; file: { previewUrl: string | null; previewState?: string } } {
   const asked: string[] = [];
-  const file = { id: 'file-2', addedBy, previewUrl, fileType: 'IMAGE' };
+  const file: { previewUrl: string | null; previewState?: string } & Record<string, unknown> = { id: 'file-2', addedBy, previewUrl, fileType: 'IMAGE', mediaType: { type: 'image', subType: 'png' }, size: 11 };
   const asset = { id: 'asset-1', currentAssetFile: file } as unknown as Asset;
   const api = {
     getAsset: async (id: string) => {
       asked.push(`asset ${id}`);
       return asset;
     },
+    downloadToFile: async (url: string, path: string) => {
+      asked.push(`download ${url}`);
+      writeFileSync(path, served);
+    },
     getUser: async (id: string): Promise<User> => {
       asked.push(`user ${id}`);
       return { id, email: 'mia@example.com', name: 'Mia Chen', accountId: 'a' };
     },
   };
-  return { session: { userId, api } as unknown as EngineSession, asked, file };
+  return { session: { userId, api, engine: { store: { conflicts: () => [conflict] } } } as unknown as EngineSession, asked, file };
 }
 
 async function settled(sides: ConflictSides, published: { count: number }, count = 1): Promise<ReturnType<ConflictSides['view']>> {
@@ -105,6 +114,21 @@ describe('ConflictSides', () => {
     file.previewUrl = 'http://127.0.0.1:1/previews/x.webp?signature=s';
     clock.advance(1);
     expect((await settled(sides, published, 2)).theirs.previewUrl).toBe('/conflict-preview/4/theirs?v=file-2');
+  });
+
+  it("serves the service's thumbnail as the image its bytes are, asking our service for its size", async () => {
+    const { session, asked, file } = sessionOf('user-1', 'user-1');
+    file.previewState = 'AVAILABLE';
+    const sides = new ConflictSides({ session: () => session, fs: new MemoryFileSystem(), clock: new ManualClock(), changed: () => undefined, openPath: undefined, versionsDir: '/state/versions' });
+    const preview = await sides.preview(conflict.id, 'theirs');
+    expect(preview?.contentType).toBe('image/png');
+    expect(asked).toContain('download http://127.0.0.1:1/previews/x.png?signature=s&size=256');
+  });
+
+  it("serves no thumbnail of bytes that are no raster image (an SVG original of the hosted service's)", async () => {
+    const { session } = sessionOf('user-1', 'user-1', 'https://hosted.example.test/previews/x.svg?s=1', new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'));
+    const sides = new ConflictSides({ session: () => session, fs: new MemoryFileSystem(), clock: new ManualClock(), changed: () => undefined, openPath: undefined, versionsDir: '/state/versions' });
+    expect(await sides.preview(conflict.id, 'theirs')).toBeUndefined();
   });
 });
 

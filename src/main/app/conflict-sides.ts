@@ -21,6 +21,8 @@ import type { ConflictAuthor, ConflictSide, ConflictSideName } from '../../share
 import { AppError } from './app-error.js';
 import type { EngineSession } from './engine-session.js';
 import { fetchVerifiedFile } from './fetch-verified-file.js';
+import { thumbnailUrl } from './thumbnail-url.js';
+import { WEB_IMAGE_HEAD_BYTES, webImageTypeOf } from '../../shared/api/web-image-type.js';
 
 /** A thumbnail's bytes, as served. */
 export interface ConflictPreview {
@@ -173,13 +175,19 @@ export class ConflictSides {
 
   private async servicePreview(current: EngineSession, conflict: Conflict): Promise<ConflictPreview | undefined> {
     const asset = await current.api.getAsset(conflict.assetId);
-    const url = asset.currentAssetFile?.previewUrl ?? null;
+    const file = asset.currentAssetFile;
+    const url = file === null ? null : thumbnailUrl(file, THUMBNAIL_PX);
     if (url === null) return undefined;
     const dir = await mkdtemp(join(tmpdir(), 'asset-sync-preview-'));
     try {
-      const file = join(dir, 'preview');
-      await current.api.downloadToFile(url, file);
-      return { contentType: 'image/webp', bytes: await readFile(file) };
+      const path = join(dir, 'preview');
+      await current.api.downloadToFile(url, path);
+      const bytes = await readFile(path);
+      // A WEBP of ours, or the hosted service's preview as it is (the original of a web image): named
+      // by its bytes, and only when they are a raster image (the window decodes it, not the app; an SVG
+      // is markup the app will not serve from its own origin).
+      const contentType = webImageTypeOf(bytes.subarray(0, WEB_IMAGE_HEAD_BYTES));
+      return contentType === undefined || contentType === 'image/svg+xml' ? undefined : { contentType, bytes };
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -226,9 +234,10 @@ export class ConflictSides {
     const addedBy = file.addedBy;
     const mine = addedBy !== null && addedBy === current.userId;
     const name = addedBy === null || mine ? null : await this.nameOf(current, addedBy);
-    const hasPreview = file.previewUrl !== undefined && file.previewUrl !== null;
-    // Images and documents get a preview; while it is being made the service answers null.
-    const previewPending = !hasPreview && (file.fileType === 'IMAGE' || file.fileType === 'DOCUMENT');
+    const hasPreview = thumbnailUrl(file, THUMBNAIL_PX) !== null;
+    // Images and documents get a preview; while it is being made the service answers null (ours says
+    // when it never will).
+    const previewPending = (file.previewUrl ?? null) === null && file.previewState !== 'FAILED' && file.previewState !== 'NONE' && (file.fileType === 'IMAGE' || file.fileType === 'DOCUMENT');
     return { fileId: file.id, author: authorOf(addedBy, current.userId, name), hasPreview, previewPending, askedAt };
   }
 

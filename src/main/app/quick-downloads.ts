@@ -17,6 +17,7 @@ import { fetchVerifiedFile, searchCriterion } from './fetch-verified-file.js';
 import type { QuickDownloadRequest, QuickDownloadView, QuickPreset, QuickSearchResult, RecentQuickDownload } from '../../shared/bridge/quick-download.js';
 import { toBridgeError } from '../../shared/bridge/bridge-error.js';
 import { AppError } from './app-error.js';
+import { thumbnailUrl } from './thumbnail-url.js';
 
 /** How many recent downloads are remembered (the tray shows them all). */
 export const RECENT_LIMIT = 8;
@@ -42,10 +43,14 @@ export interface QuickDownloadsDeps {
   progressMs?: number;
 }
 
+/** A result's thumbnail box is 48 CSS px: 128 device px covers it on a 2× screen. */
+const RESULT_THUMBNAIL_PX = 128;
+
 function resultOf(asset: Asset, presets: Map<string, string[]> | undefined): QuickSearchResult[] {
   const file = asset.currentAssetFile;
   if (file === null) return [];
-  return [{ assetId: asset.id, filename: file.filename, size: file.size, fileType: file.fileType, dimensions: file.dimensions, previewUrl: file.previewUrl ?? null, presetIds: presets?.get(asset.id) ?? null }];
+  const previewUrl = thumbnailUrl(file, RESULT_THUMBNAIL_PX);
+  return [{ assetId: asset.id, filename: file.filename, size: file.size, fileType: file.fileType, dimensions: file.dimensions, previewUrl, presetIds: presets?.get(asset.id) ?? null }];
 }
 
 /** What of a preset's name stays out of a file name: what some disk refuses, control characters, brackets. */

@@ -1,15 +1,16 @@
 /**
  * Renders assets in wire form, with signed preview URLs for files that have a preview (images,
- * documents), as the caller sees them: Folders values out of a limited caller's sight are left out
- * (the folder policy, groups/folder-policy.ts); for a file whose preview could not be made, none and
- * why (`previewState: "FAILED"`).
+ * documents; previews/preview-form.ts says which), as the caller sees them: Folders values out of a
+ * limited caller's sight are left out (the folder policy, groups/folder-policy.ts); for a file whose
+ * rendered preview could not be made, none and why (`previewState: "FAILED"`). A file whose preview is
+ * its own bytes always has one, so its failures are never read here.
  */
 import type { Asset } from '../../shared/api/resources.js';
 import type { ServiceContext } from '../context.js';
 import { notFound } from '../errors/service-error.js';
 import type { AssetRow, AssetsRepo, FileRow, PreviewFacts } from './assets-repo.js';
 import type { PreviewFailure } from '../previews/preview-maker.js';
-import { previewUrlPath } from '../downloads/file-content-routes.js';
+import { previewFormOf, previewName } from '../previews/preview-form.js';
 import type { ScopedAccount } from '../groups/folder-scope.js';
 
 export interface AssetRenderer {
@@ -22,16 +23,14 @@ export interface AssetRenderer {
   preview(file: FileRow): PreviewFacts;
 }
 
-/**
- * `hasPreview`: whether a file is of a kind that has a preview (previews/render-preview.ts);
- * `failureOf`: why its preview could not be made, if it could not (one indexed read per file).
- */
-export function assetRenderer(ctx: ServiceContext, assets: AssetsRepo, hasPreview: (file: FileRow) => boolean, failureOf: (sha256: string) => PreviewFailure | undefined): AssetRenderer {
+/** `failureOf`: why a file's rendered preview could not be made, if it could not (one indexed read per such file). */
+export function assetRenderer(ctx: ServiceContext, assets: AssetsRepo, failureOf: (sha256: string) => PreviewFailure | undefined): AssetRenderer {
   const preview = (file: FileRow): PreviewFacts => {
-    if (!hasPreview(file)) return { previewUrl: null, previewState: 'NONE' };
-    const failure = failureOf(file.sha256);
+    const form = previewFormOf(file);
+    if (form === undefined) return { previewUrl: null, previewState: 'NONE' };
+    const failure = form.form === 'rendered' ? failureOf(file.sha256) : undefined;
     if (failure !== undefined) return { previewUrl: null, previewState: 'FAILED', previewError: { code: 'PREVIEW_FAILED', reason: failure.reason, message: failure.message } };
-    return { previewUrl: ctx.signer.sign(previewUrlPath(file.sha256), {}, ctx.config.signedUrlTtl).url, previewState: 'AVAILABLE' };
+    return { previewUrl: ctx.signer.sign(`/previews/${previewName(file.sha256, form)}`, {}, ctx.config.signedUrlTtl).url, previewState: 'AVAILABLE' };
   };
   const limited = (who: ScopedAccount, rendered: Asset): Asset => {
     if (who.folders === null) return rendered;

@@ -1,9 +1,7 @@
 /**
- * The targets of signed download and preview URLs. No bearer token: the signature authorises the
- * request, so these must never serve anything the URL was not signed for. Originals and renditions
- * honour `Range` (and `If-Range`) so interrupted downloads resume. Previews are content-addressed
- * (`/previews/<sha256>.webp`: the same URL is always the same bytes), so they are served immutable; one
- * that could not be made answers `422 PREVIEW_FAILED` with why.
+ * The targets of signed download URLs (previews have their own: previews/preview-route.ts). No bearer
+ * token: the signature authorises the request, so these must never serve anything the URL was not
+ * signed for. Originals and renditions honour `Range` (and `If-Range`) so interrupted downloads resume.
  */
 import { createReadStream, readFileSync, statSync, type ReadStream } from 'node:fs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -14,15 +12,12 @@ import { parseInput } from '../http/parse-input.js';
 import type { BlobStore } from '../blobs/blob-store.js';
 import type { FileRow } from '../assets/assets-repo.js';
 import type { TransformCache, TransformRow } from '../transforms/transform-cache.js';
-import type { PreviewMaker } from '../previews/preview-maker.js';
-import { previewFailed } from '../previews/preview-failure.js';
 import { renditionName } from './download-job.js';
 import { sendRanged } from './send-ranged.js';
 import type { ResolvedOperation } from '../transforms/plan-transformation.js';
 
 const fileParams = z.object({ fileId: z.uuid('is not a file id') });
 const renditionParams = fileParams.extend({ key: z.string().regex(/^[0-9a-f]{64}$/, 'is not a rendition key') });
-const previewParams = z.object({ name: z.string().regex(/^[0-9a-f]{64}\.webp$/, 'is not a preview name') });
 
 /**
  * Renditions up to this size are read whole, synchronously, in the request: a web-sized JPEG (~100–200
@@ -43,22 +38,13 @@ function readSmall(path: string, size: number): Buffer | undefined {
   }
 }
 
-/** A year: previews never change under their URL. */
-const IMMUTABLE = 'private, max-age=31536000, immutable';
-
-/** The signed URL of a blob's preview. */
-export function previewUrlPath(sha256: string): string {
-  return `/previews/${sha256}.webp`;
-}
-
-export function registerFileContentRoutes(app: FastifyInstance, ctx: ServiceContext, deps: { blobs: BlobStore; transforms: TransformCache; previews: PreviewMaker }): void {
-  const { blobs, transforms, previews } = deps;
+export function registerFileContentRoutes(app: FastifyInstance, ctx: ServiceContext, deps: { blobs: BlobStore; transforms: TransformCache }): void {
+  const { blobs, transforms } = deps;
   const fileById = ctx.db.prepare<[string], FileRow>('SELECT * FROM asset_files WHERE id = ?');
   // A file's row with its bytes when they are kept inline (blobs/inline-blobs.ts): one read for a small file's GET.
   const fileWithInline = ctx.db.prepare<[string], FileRow & { inline_bytes: Buffer | null }>(
     'SELECT f.*, b.bytes AS inline_bytes FROM asset_files f LEFT JOIN inline_blobs b ON b.sha256 = f.sha256 WHERE f.id = ?',
   );
-  const fileOfBlob = ctx.db.prepare<[string], FileRow>('SELECT * FROM asset_files WHERE sha256 = ? LIMIT 1');
   const signed = (request: FastifyRequest, path: string): void => {
     ctx.signer.verify(path, request.query as Record<string, string | undefined>, []);
   };
@@ -114,27 +100,6 @@ export function registerFileContentRoutes(app: FastifyInstance, ctx: ServiceCont
       cacheControl: 'private, max-age=3600',
       // `small` is only set when the file was whole, so it is this rendition's bytes (never made again above).
       open: (start, end) => (small !== undefined ? small.subarray(start, end + 1) : createReadStream(transforms.pathOf(rendition), { start, end, highWaterMark: 1 << 20 })),
-    });
-  });
-
-  app.get('/previews/:name', { config: { public: true } }, async (request, reply) => {
-    const sha256 = parseInput(previewParams, request.params, 'INVALID_PATH').name.slice(0, 64);
-    signed(request, previewUrlPath(sha256));
-    const file = fileOfBlob.get(sha256);
-    const path = file === undefined ? undefined : await previews.ensure(file);
-    if (path === undefined) {
-      // A preview that could not be made says so, and why, for good: never a 404 that may yet change.
-      const failure = previews.failureOf(sha256);
-      if (failure !== undefined) throw previewFailed(failure);
-      throw new ServiceError('NOT_FOUND', 'This file has no preview.');
-    }
-    const size = statSync(path).size;
-    return sendRanged(request, reply, {
-      size,
-      etag: `"${sha256}-preview"`,
-      contentType: 'image/webp',
-      cacheControl: IMMUTABLE,
-      open: (start, end) => createReadStream(path, { start, end }),
     });
   });
 }

@@ -11,13 +11,15 @@ import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import sharp from 'sharp';
 import type { BlobSource } from '../blobs/blob-store.js';
 import type { DocumentRenderer } from '../previews/document-renderer.js';
-import { renderPreview, type PreviewKind } from '../previews/render-preview.js';
+import type { PreviewKind } from '../previews/preview-form.js';
+import { renderPreview } from '../previews/render-preview.js';
 import type { ResolvedOperation } from '../transforms/plan-transformation.js';
 import { renderTransformation, type RenderedFile } from '../transforms/render-transformation.js';
 import { checkSvgExpansion, mayBeSvg } from './svg-expansion.js';
 
 export type RenderJob =
-  | { kind: 'preview'; previewKind: PreviewKind; source: BlobSource; mediaType: string; target: string }
+  /** `size`: the longer side, px (a sized variant's, else PREVIEW_SIZE). */
+  | { kind: 'preview'; previewKind: PreviewKind; source: BlobSource; mediaType: string; target: string; size?: number }
   | { kind: 'transform'; source: BlobSource; operations: readonly ResolvedOperation[]; inputSubtype: string; target: string }
   | { kind: 'facts'; source: BlobSource };
 
@@ -96,7 +98,7 @@ export async function runRenderJob(job: RenderJob, documents: DocumentRenderer):
       return { xmp, iptc, exif, dominant };
     }
     if (job.kind === 'preview') {
-      await renderPreview(job.previewKind, job.source, job.mediaType, job.target, documents);
+      await renderPreview(job.previewKind, job.source, job.mediaType, job.target, documents, job.size);
       return null;
     }
     return await renderTransformation(job.source, job.operations, job.inputSubtype, job.target, (page, type, size) => documents.render(page, type, size));

@@ -13,7 +13,10 @@ export interface QuickSearchResult {
   /** The service's kind of file: IMAGE, VIDEO, DOCUMENT, … */
   fileType: string;
   dimensions: { width: number; height: number } | null;
-  /** A signed, expiring image URL of the service, or null when the file has no preview. */
+  /**
+   * A signed, expiring thumbnail URL of the service (a small image of our service's, or the hosted
+   * service's preview, which may be the whole original: the view scales it), or null when there is none.
+   */
   previewUrl: string | null;
   /**
    * The presets that would transform this file (the service says; the others hand it over as it is),

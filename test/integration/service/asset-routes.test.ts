@@ -218,9 +218,9 @@ describe('asset routes', () => {
     });
 
     it('removes every version\'s blob and the cached preview of an image', async () => {
-      const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 200, g: 30, b: 30 } } }).png().toBuffer();
+      const png = await sharp({ create: { width: 200, height: 150, channels: 3, background: { r: 200, g: 30, b: 30 } } }).png().toBuffer();
       const { assetId, asset } = await uploadNewAsset(service, '/Delete/red.png', png);
-      const preview = await fetch(asset.currentAssetFile.previewUrl);
+      const preview = await fetch(`${asset.currentAssetFile.previewUrl}&size=64`);
       expect(preview.status).toBe(200);
       const v2 = randomFile(500);
       const upload = await service.api('POST', '/asset-uploads', { assetId, assetFileId: null, size: v2.length });
@@ -228,11 +228,11 @@ describe('asset routes', () => {
       const completed = await service.api('POST', '/asset-upload-completions', { assetId, uploadId: upload.body.result.uploadId, parts });
       const shas = [asset.currentAssetFile.sha256, completed.body.result.currentAssetFile.sha256];
       expect(shas.every((sha) => existsSync(blobPath(sha)))).toBe(true);
-      expect(readdirSync(join(service.dataDir, 'previews'))).toContain(`${shas[0]}.webp`);
+      expect(readdirSync(join(service.dataDir, 'previews'))).toContain(`${shas[0]}-64.webp`);
 
       expect((await service.api('DELETE', `/assets/${assetId}`)).status).toBe(200);
       expect(shas.map((sha) => existsSync(blobPath(sha)))).toEqual([false, false]);
-      expect(readdirSync(join(service.dataDir, 'previews'))).not.toContain(`${shas[0]}.webp`);
+      expect(readdirSync(join(service.dataDir, 'previews'))).not.toContain(`${shas[0]}-64.webp`);
     });
 
     it('discards the open uploads of the deleted asset', async () => {

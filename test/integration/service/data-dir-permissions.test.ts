@@ -67,7 +67,9 @@ describe('the data directory at rest', () => {
     try {
       // A blob (too large to keep inline), its preview, a rendition, an upload left half-sent and a reference image.
       const image = await noisyPng();
-      const { assetId } = await uploadNewAsset(service, '/Shots/photo.png', image);
+      const { assetId, asset } = await uploadNewAsset(service, '/Shots/photo.png', image);
+      // A PNG's preview is its own bytes: its thumbnail is the preview file kept.
+      expect((await fetch(`${asset.currentAssetFile.previewUrl}&size=64`)).status).toBe(200);
       await runDownloadJob(service, {
         items: [{ batchItemId: 'i0', assetId, assetFileId: null }],
         transformationDescription: { type: 'CUSTOM', candidateTransformations: [{ criteria: { type: 'MATCH_ALL' }, transformation: { operations: [{ type: 'RESIZE', width: 50 }] } }] },

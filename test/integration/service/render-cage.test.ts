@@ -11,7 +11,9 @@ import { heavySvg, nestedFormPdf, nestedUseSvg } from '../../support/hostile-svg
 import { until } from '../../support/until.js';
 import { renderCageEvents, type RenderCageEvent } from '../../../src/service/render-cage/render-cage.js';
 
-const shaOf = (previewUrl: string): string => /\/previews\/([0-9a-f]{64})\.webp/.exec(previewUrl)?.[1] ?? '';
+const shaOf = (previewUrl: string): string => /\/previews\/([0-9a-f]{64})\./.exec(previewUrl)?.[1] ?? '';
+/** A sized variant's URL, rendered in the cage (an SVG's or a PNG's own preview is its bytes). */
+const variantOf = (previewUrl: string, size: number): string => `${previewUrl}&size=${size}`;
 
 /** A PNG whose header claims 100,000 × 100,000 pixels: an image bomb, refused before it is decoded. */
 function pngBomb(): Buffer {
@@ -41,8 +43,8 @@ describe('the render cage: untrusted files are rendered with limits, apart from 
   };
 
   beforeAll(async () => {
-    // Two render processes; a render may use 1.5 s of processor time (the heavy SVG below needs ~10 s).
-    service = await startTestService({ render: { processes: 2, cpuMs: 1500 } });
+    // Two render processes; a render may use 0.6 s of processor time (the heavy SVGs' thumbnails below need ~1.1 s).
+    service = await startTestService({ render: { processes: 2, cpuMs: 600 } });
     subscribe(renderCageEvents.name, onCage);
     const foldersId: string = (await service.api('GET', '/folder-settings')).body.result.fieldId;
     const made = await service.api('POST', '/field-option-batches', { items: [{ batchItemId: 'i', fieldId: foldersId, value: 'Inbox' }] });
@@ -101,10 +103,10 @@ describe('the render cage: untrusted files are rendered with limits, apart from 
 
   it('kills a render over its processor-time limit while searches, uploads, downloads and sign-in are answered; the preview then reads PREVIEW_FAILED', async () => {
     const { assetId: photoId } = await uploadNewAsset(service, '/cage/photo.jpg', await makeImage(1200, 800));
-    // Two files within the expansion bound that each need ~10 s of processor time, sent anonymously,
+    // Two files within the expansion bound whose 256 px thumbnails each need ~1.1 s of processor time, sent anonymously,
     // and their previews asked for at once, as an attacker would.
     const hostile = await Promise.all([guestUpload('heavy-1.svg', heavySvg(15_000, 1)), guestUpload('heavy-2.svg', heavySvg(15_000, 2))]);
-    const urls: string[] = await Promise.all(hostile.map(async (id) => (await currentFile(id)).previewUrl as string));
+    const urls: string[] = await Promise.all(hostile.map(async (id) => variantOf((await currentFile(id)).previewUrl as string, 256)));
     const labels = urls.map(shaOf);
     const previews = urls.map((url) => previewAnswer(url));
     await until('both hostile renders to start in the cage', () => labels.every((label) => events.includes(`start ${label}`)), { timeoutMs: 20_000 });
@@ -134,7 +136,7 @@ describe('the render cage: untrusted files are rendered with limits, apart from 
     ]);
 
     const answers = await Promise.all(previews);
-    for (const answer of answers) expectApiError(answer, 422, 'PREVIEW_FAILED', 'more than 1.5 s of processor time, so it was stopped');
+    for (const answer of answers) expectApiError(answer, 422, 'PREVIEW_FAILED', 'more than 0.6 s of processor time, so it was stopped');
     // Every answer came while both renders ran: after they started, before either was killed.
     for (const label of labels) {
       const started = events.indexOf(`start ${label}`);
@@ -145,24 +147,27 @@ describe('the render cage: untrusted files are rendered with limits, apart from 
         expect(events.indexOf(`answered ${what}`), `${what} in\n${events.join('\n')}`).toBeLessThan(killed);
       }
     }
-    for (const id of hostile) expect((await currentFile(id)).previewError).toMatchObject({ code: 'PREVIEW_FAILED', reason: 'TIME_LIMIT' });
+    // Their thumbnails keep saying so, without another render; the SVGs themselves are still their previews.
+    for (const url of urls) expectApiError(await previewAnswer(url), 422, 'PREVIEW_FAILED', 'processor time');
+    for (const id of hostile) expect((await currentFile(id)).previewState).toBe('AVAILABLE');
 
     // The killed processes were replaced: the next preview is made.
     const { asset } = await uploadNewAsset(service, '/cage/after.jpg', await makeImage(300, 200));
-    const { response, bytes } = await fetchBytes(asset.currentAssetFile.previewUrl);
+    const { response, bytes } = await fetchBytes(variantOf(asset.currentAssetFile.previewUrl, 256));
     expect(response.status).toBe(200);
-    expect(await sharp(bytes).metadata()).toMatchObject({ format: 'webp', width: 300, height: 200 });
+    expect(await sharp(bytes).metadata()).toMatchObject({ format: 'webp', width: 256, height: 171 });
   });
 
   it('stops a PDF of nested forms (a million full-page fills) at the limit', async () => {
     const assetId = await guestUpload('forms.pdf', nestedFormPdf(6, 10));
     const answer = await previewAnswer((await currentFile(assetId)).previewUrl);
-    expectApiError(answer, 422, 'PREVIEW_FAILED', 'more than 1.5 s of processor time');
+    expectApiError(answer, 422, 'PREVIEW_FAILED', 'more than 0.6 s of processor time');
     expect((await currentFile(assetId)).previewError).toMatchObject({ reason: 'TIME_LIMIT' });
   });
 
   it('still refuses an image bomb (a header claiming 10 gigapixels) before decoding it', async () => {
     const { asset } = await uploadNewAsset(service, '/cage/bomb.png', pngBomb());
+    // Its header could not be read at upload (no dimensions): a preview is rendered, not its bytes served.
     expectApiError(await previewAnswer(asset.currentAssetFile.previewUrl), 422, 'PREVIEW_FAILED', 'pixel limit');
     expect((await currentFile(asset.id)).previewError).toMatchObject({ reason: 'UNREADABLE' });
   });
