@@ -82,7 +82,7 @@ const benches: { name: string; run: () => Promise<string[]> }[] = [
   { name: 'job-results-1k', run: async () => formatJobResultsBench(await benchJobResults()) },
   {
     name: 'sync-10k-small',
-    run: async () => formatSyncBench('10,000 files of 4 KiB in 100 folders, initial sync', await benchSyncSmallFiles(), 0.8),
+    run: async () => formatSyncBench('10,000 PNGs of 4 KiB (noise pixels) in 100 folders, initial sync', await benchSyncSmallFiles(), 0.8),
   },
   {
     name: 'sync-1gib',

@@ -37,6 +37,7 @@ import { NodeFileSystem, systemClock } from '../src/main/local/index.js';
 import { defaultPartSize, partRange } from '../src/shared/api/part-layout.js';
 import { measuredRun as measured, startChild, type Child, type MeasuredRun } from './support/processes.js';
 import { alternatingRounds } from './support/fair-rounds.js';
+import { noisePng } from './support/noise-png.js';
 import { profiledWhenAsked } from './support/cpu-profile.js';
 import { putParts } from './support/put-parts.js';
 import { startServiceChild, type ServiceChild } from './support/service-child.js';
@@ -175,25 +176,27 @@ async function compare(options: CompareOptions): Promise<SyncBenchResult> {
   }
 }
 
-/** Writes `count` files of `size` random bytes into 100 subfolders of `folder` (image-N.png in folder-(N mod 100)); returns their paths. */
+/**
+ * Writes `count` PNGs of `size` bytes, their pixels noise, into 100 subfolders of `folder`
+ * (image-N.png in folder-(N mod 100)); returns their paths. Real images, as a designer's folder holds:
+ * the service reads each one's header (its dimensions) and serves it as its own preview, where random
+ * bytes under a .png name would cost a failed render each.
+ */
 export function writeSmallFiles(folder: string, count: number, size: number): string[] {
   const paths: string[] = [];
-  const bytes = Buffer.alloc(size);
   for (let index = 0; index < count; index++) {
     const sub = join(folder, `folder-${index % 100}`);
     if (index < 100) mkdirSync(sub);
-    randomFillSync(bytes);
     const path = join(sub, `image-${index}.png`);
-    writeFileSync(path, bytes);
+    writeFileSync(path, noisePng(size));
     paths.push(path);
   }
   return paths;
 }
 
-/** New random bytes in the same files: no inode freed or made (see SMALL FILES above). */
+/** New pixels in the same files: no inode freed or made (see SMALL FILES above). */
 export function renewSmallFiles(paths: readonly string[], size: number): void {
-  const bytes = Buffer.alloc(size);
-  for (const path of paths) writeFileSync(path, randomFillSync(bytes));
+  for (const path of paths) writeFileSync(path, noisePng(size));
 }
 
 /** (a) 10,000 files of 4 KiB in 100 folders. */
