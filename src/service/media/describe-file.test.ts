@@ -46,6 +46,16 @@ describe('describeFile', () => {
       { name: 'sideways.jpg', bytes: await image().jpeg().withMetadata({ orientation: 6 }).toBuffer() },
       { name: 'named-wrong.bin', bytes: await image().webp().toBuffer() },
       { name: 'a.gif', bytes: await image().gif().toBuffer() },
+      // Two frames of 40×30: the size is one frame's, as libvips reads the screen.
+      { name: 'animated.gif', bytes: await realSharp(Buffer.concat([await image().raw().toBuffer(), await image().raw().toBuffer()]), { raw: { width: 40, height: 60, channels: 3, pageHeight: 30 } }).gif().toBuffer() },
+      { name: 'lossless.webp', bytes: await image().webp({ lossless: true }).toBuffer() },
+      { name: 'alpha.webp', bytes: await image().ensureAlpha(0.5).webp().toBuffer() },
+      { name: 'progressive.jpg', bytes: await image().jpeg({ progressive: true }).toBuffer() },
+      // The header whole, the pixels cut off: both readers size it from the header.
+      { name: 'cut.png', bytes: (await image().png().toBuffer()).subarray(0, 40) },
+      { name: 'cut.jpg', bytes: (await image().jpeg().toBuffer()).subarray(0, 300) },
+      { name: 'cut.webp', bytes: (await image().webp().toBuffer()).subarray(0, 30) },
+      { name: 'cut.gif', bytes: (await image().gif().toBuffer()).subarray(0, 30) },
       { name: 'a.tiff', bytes: await image().tiff().toBuffer() },
       { name: 'a.avif', bytes: await image().avif().toBuffer() },
       { name: 'large.png', bytes: await realSharp({ create: { width: 300, height: 300, channels: 3, background: { r: 0, g: 0, b: 0 }, noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).png().toBuffer() },
@@ -96,8 +106,17 @@ describe('describeFile', () => {
     const described = await describeFile(join(dir, 'random.png'), 'random.png', 4096);
     expect(described).toEqual({ mediaType: { type: 'image', subType: 'png' }, fileType: 'IMAGE', dimensions: null });
     expect(sharpCalls.count).toBe(0);
-    await describeFile(join(dir, 'a.png'), 'a.png', samples[0]?.bytes.length ?? 0);
+    await describeFile(join(dir, 'a.tiff'), 'a.tiff', samples.find((sample) => sample.name === 'a.tiff')?.bytes.length ?? 0);
     expect(sharpCalls.count).toBe(1);
+  });
+
+  it('sizes a small JPEG, PNG, GIF or WebP from its header, without sharp', async () => {
+    sharpCalls.count = 0;
+    for (const name of ['a.png', 'sideways.jpg', 'a.gif', 'animated.gif', 'lossless.webp', 'alpha.webp', 'progressive.jpg', 'named-wrong.bin']) {
+      const bytes = samples.find((sample) => sample.name === name)?.bytes ?? Buffer.alloc(0);
+      expect((await describeFile(join(dir, name), name, bytes.length, bytes)).dimensions, name).not.toBeNull();
+    }
+    expect(sharpCalls.count).toBe(0);
   });
 
   it('does not ask sharp to size an SVG whose references blow up: it gets no dimensions', async () => {

@@ -6,8 +6,13 @@
  * (a small upload kept inline has no file at all). file-type then sniffs the bytes in memory instead of
  * issuing a read per probe, sharp reads them from memory too, and sharp — a thread-pool trip that tries
  * every loader — is skipped when sniffing found nothing and the first bytes could start no format this
- * sharp build loads. Must never: describe a file differently from sniffing it on disk and
- * asking sharp (fromBuffer over the whole file is fromFile; the sharp gate only drops calls that fail).
+ * sharp build loads. A small JPEG, PNG, GIF or WebP in memory is measured by image-size, which reads
+ * the same header fields libvips does (PNG's IHDR, JPEG's SOF and EXIF orientation, GIF's screen,
+ * WebP's canvas) in about 2 µs where sharp's metadata costs about 0.2 ms of CPU (measured on 4 KiB
+ * PNGs): an upload of 10,000 small images spent more on that than on anything else; sharp still
+ * answers whatever image-size cannot read. Must never: describe a file differently from sniffing it on
+ * disk and asking sharp (fromBuffer over the whole file is fromFile; the sharp gate only drops calls
+ * that fail).
  * An SVG whose references would blow up (render-cage/svg-expansion.ts) is never handed to sharp here:
  * sizing one walks every expanded element on the service's own thread pool. It gets no dimensions, and
  * neither does an SVG over 4 MiB (too long to check on the event loop).
@@ -15,6 +20,7 @@
 import { fileTypeFromBuffer, fileTypeFromFile, type FileTypeResult } from 'file-type';
 import mime from 'mime';
 import sharp from 'sharp';
+import { imageSize } from 'image-size';
 import type { FileType, MediaType } from '../../shared/api/resources.js';
 import { readFile } from 'node:fs/promises';
 import { readAt, withDescriptor } from '../io/descriptor-calls.js';
@@ -56,7 +62,7 @@ export async function describeFile(path: string, filename: string, size: number,
   const fileType = classify(mediaType);
   let dimensions: FileDescription['dimensions'] = null;
   if (fileType === 'IMAGE' && size > 0 && (sniffed !== undefined || whole === undefined || mayBeLoadable(whole)) && (sniffed !== undefined || (await svgWithinBound(path, size, whole)))) {
-    const metadata = await sharp(whole ?? path, { failOn: 'none' }).metadata().catch(() => undefined);
+    const metadata = (whole !== undefined && sniffed !== undefined ? headerSize(whole, sniffed.mime) : undefined) ?? (await sharp(whole ?? path, { failOn: 'none' }).metadata().catch(() => undefined));
     if (metadata !== undefined) {
       // EXIF orientations 5–8 are rotated by 90°: report what a viewer shows.
       const rotated = (metadata.orientation ?? 1) >= 5;
@@ -64,6 +70,32 @@ export async function describeFile(path: string, filename: string, size: number,
     }
   }
   return { mediaType, fileType, dimensions };
+}
+
+/** PNG's IEND chunk, which ends every whole PNG. */
+const PNG_END = Buffer.from([0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
+
+/**
+ * Whether a web raster image in memory is whole, by its end (PNG's IEND, JPEG's EOI, GIF's trailer,
+ * the RIFF length of a WebP). libvips refuses some cut-off files that still have their header, so only
+ * a whole one is sized from its header; sharp answers for the rest.
+ */
+const ENDS_WHOLE: Readonly<Record<string, (bytes: Buffer) => boolean>> = {
+  'image/png': (bytes) => bytes.subarray(-PNG_END.length).equals(PNG_END),
+  'image/jpeg': (bytes) => bytes.at(-2) === 0xff && bytes.at(-1) === 0xd9,
+  'image/gif': (bytes) => bytes.at(-1) === 0x3b,
+  'image/webp': (bytes) => bytes.length >= 12 && ((bytes.readUInt32LE(4) + 9) & ~1) === bytes.length,
+};
+
+/** Width, height and EXIF orientation from the header of a whole web raster image in memory; undefined when it cannot say. */
+function headerSize(bytes: Buffer, mime: string): { width: number; height: number; orientation?: number } | undefined {
+  if (ENDS_WHOLE[mime]?.(bytes) !== true) return undefined;
+  try {
+    const { width, height, orientation } = imageSize(bytes);
+    return width > 0 && height > 0 ? { width, height, ...(orientation === undefined ? {} : { orientation }) } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** An SVG larger than this is not checked on the service's thread (a linear scan, still ~10 ms a MiB): it gets no dimensions. */
