@@ -52,4 +52,39 @@ describe('the rows a scan asks about, read many at a time', () => {
       db.close();
     }
   });
+
+  it("names the rows a full scan did not see: in the folders it reported in, and all of those it reported nothing in", () => {
+    const local = ['top.txt', 'keep.txt', 'A/a.txt', 'A/b.txt', 'A/B/c.txt', 'Gone/x.txt', 'Gone/Deeper/y.txt', 'Empty/z.txt'];
+    const { db, snapshots } = snapshotsWith(local, []);
+    try {
+      const rows = folderRows(snapshots, 'r');
+      for (const relPath of ['keep.txt', 'A/a.txt', 'A/B', 'A/B/c.txt', 'A/new.txt', 'Empty']) rows.seen(relPath);
+      expect(rows.previous('A/b.txt')).toEqual(file('A/b.txt'));
+      expect(rows.unseen().sort()).toEqual(['A/b.txt', 'Empty/z.txt', 'Gone/Deeper/y.txt', 'Gone/x.txt', 'top.txt']);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('reads no path one by one when every row is in a folder the scan reported in', () => {
+    const local = ['A/a.txt', 'B/b.txt'];
+    const { db, snapshots } = snapshotsWith(local, []);
+    try {
+      let iterated = 0;
+      const counted = {
+        ...snapshots,
+        eachLocalPath: (rootId: string) => {
+          iterated++;
+          return snapshots.eachLocalPath(rootId);
+        },
+      };
+      const rows = folderRows(counted, 'r');
+      rows.seen('A/a.txt');
+      rows.seen('B/other.txt');
+      expect(rows.unseen()).toEqual(['B/b.txt']);
+      expect(iterated).toBe(0);
+    } finally {
+      db.close();
+    }
+  });
 });
