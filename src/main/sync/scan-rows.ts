@@ -54,6 +54,11 @@ export function folderRows(rows: Rows, rootId: string): FolderScanRows {
   /** Per folder read so far, its rows not seen yet (a folder leaves the map when all were seen). */
   const unseenIn = new Map<string, Set<string>>();
   const readOnce = new Set<string>();
+  /**
+   * Paths seen in folders not read (yet): a folder is read for the files it holds, never for a
+   * subfolder's or a report's sake (reading the root's own rows scans every row of the root).
+   */
+  const seenUnread = new Set<string>();
   let rowsRead = 0;
   const total = rows.localCount(rootId);
   const folder = (relPath: string): { local: Map<string, LocalEntry>; synced: Set<string> } => {
@@ -66,7 +71,8 @@ export function folderRows(rows: Rows, rootId: string): FolderScanRows {
       if (!readOnce.has(relDir)) {
         readOnce.add(relDir);
         rowsRead += read.local.size;
-        if (read.local.size > 0) unseenIn.set(relDir, new Set(read.local.keys()));
+        const unseen = new Set([...read.local.keys()].filter((relPath) => !seenUnread.has(relPath)));
+        if (unseen.size > 0) unseenIn.set(relDir, unseen);
       }
       // The oldest go first: a folder the walk has left is not asked about again (and if it is, it is read again).
       for (const [oldest, rowsOf] of folders) {
@@ -84,14 +90,17 @@ export function folderRows(rows: Rows, rootId: string): FolderScanRows {
     hasSynced: (relPath) => folder(relPath).synced.has(relPath),
     seen(relPath) {
       const relDir = parentRel(relPath);
-      if (!readOnce.has(relDir)) folder(relPath);
+      if (!readOnce.has(relDir)) {
+        seenUnread.add(relPath);
+        return;
+      }
       const unseen = unseenIn.get(relDir);
       if (unseen?.delete(relPath) === true && unseen.size === 0) unseenIn.delete(relDir);
     },
     unseen() {
       const unseen = [...unseenIn.values()].flatMap((paths) => [...paths]);
       // Rows in folders the scan never reported in: only read path by path when there are some.
-      if (rowsRead < total) for (const relPath of rows.eachLocalPath(rootId)) if (!readOnce.has(parentRel(relPath))) unseen.push(relPath);
+      if (rowsRead < total) for (const relPath of rows.eachLocalPath(rootId)) if (!readOnce.has(parentRel(relPath)) && !seenUnread.has(relPath)) unseen.push(relPath);
       return unseen;
     },
   };
