@@ -45,12 +45,13 @@ interface WatchFigures {
   hintMs: number;
 }
 
-const FOLDERS_TOP = 10;
+export const FOLDERS_TOP = 10;
 const FOLDERS_EACH = 100;
 
-function makeTree(root: string, filesPerFolder: number): void {
+/** `FOLDERS_TOP` folders of `foldersEach` folders of `filesPerFolder` small files each. */
+export function makeTree(root: string, filesPerFolder: number, foldersEach = FOLDERS_EACH): void {
   for (let top = 0; top < FOLDERS_TOP; top++) {
-    for (let folder = 0; folder < FOLDERS_EACH; folder++) {
+    for (let folder = 0; folder < foldersEach; folder++) {
       const dir = join(root, `top-${top}`, `folder-${folder}`);
       mkdirSync(dir, { recursive: true });
       for (let file = 0; file < filesPerFolder; file++) writeFileSync(join(dir, `image-${file}.png`), `file ${top}/${folder}/${file}`);
@@ -59,7 +60,7 @@ function makeTree(root: string, filesPerFolder: number): void {
 }
 
 /** (a) The baseline: what a straightforward async walk costs. */
-async function plainWalk(dir: string): Promise<number> {
+export async function plainWalk(dir: string): Promise<number> {
   const names = await readdir(dir);
   const stats = await Promise.all(names.map((name) => lstat(join(dir, name))));
   let count = names.length;
@@ -67,7 +68,7 @@ async function plainWalk(dir: string): Promise<number> {
   return count;
 }
 
-function syncWalk(dir: string): number {
+export function syncWalk(dir: string): number {
   let count = 0;
   for (const name of readdirSync(dir)) {
     count++;
@@ -76,7 +77,7 @@ function syncWalk(dir: string): number {
   return count;
 }
 
-async function timed<T>(run: () => Promise<T> | T): Promise<{ ms: number; value: T }> {
+export async function timed<T>(run: () => Promise<T> | T): Promise<{ ms: number; value: T }> {
   const started = performance.now();
   const value = await run();
   return { ms: performance.now() - started, value };

@@ -14,6 +14,7 @@ import { benchMetadataEdit, formatMetadataEditBench } from './metadata-edit.js';
 import { benchRemoteLatency, formatRemoteLatencyBench } from './remote-latency.js';
 import { benchInitialDownload, formatInitialDownloadBench } from './download-initial.js';
 import { benchLocalScan, formatLocalScanBench } from './local-scan.js';
+import { benchEngineScan, formatEngineScanBench } from './local-scan-engine.js';
 import { benchSyncLargeFile, benchSyncSmallFiles, formatSyncBench } from './sync-engine.js';
 import { benchTransform, formatTransformBench } from './transform.js';
 import { benchJobResults, formatJobResultsBench } from './job-results.js';
@@ -102,6 +103,8 @@ const benches: { name: string; run: () => Promise<string[]> }[] = [
     name: 'local-scan-100k',
     run: async () => formatLocalScanBench(await benchLocalScan()),
   },
+  // Last of all: it writes and deletes 1,000,000 files (about a minute), see above.
+  { name: 'local-scan-1m', run: async () => formatEngineScanBench(await benchEngineScan()) },
 ];
 
 const recordsFile = fileURLToPath(new URL('../docs/benchmarks.json', import.meta.url));

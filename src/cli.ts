@@ -8,7 +8,6 @@ import { processIo, type CommandIo } from './platform/cli/command-io.js';
 import type { Command } from './platform/cli/command.js';
 import { CLIENT_COMMANDS } from './main/cli/client-commands.js';
 import { SERVICE_COMMANDS } from './service/cli/service-commands.js';
-import { isApiError } from './main/api/index.js';
 import { SyncError } from './main/model/sync-error.js';
 import { AdminError } from './service/cli/admin-error.js';
 
@@ -42,6 +41,8 @@ export async function main(argv: string[], io: CommandIo = processIo()): Promise
       io.err(`asset-sync: ${error.message} [${error.code}]`);
       return error.exitCode;
     }
+    // The API client's module is loaded only to tell its errors apart: `asset-sync --help` never needs it.
+    const { isApiError } = await import('./main/api/index.js');
     if (isApiError(error, 'NOT_SIGNED_IN')) {
       io.err(`asset-sync: ${error.message} Sign in with \`asset-sync login --server URL\`, or set ASSET_SYNC_TOKEN. [NOT_SIGNED_IN]`);
       return 1;

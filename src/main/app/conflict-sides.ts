@@ -14,7 +14,6 @@
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
-import sharp from 'sharp';
 import type { Conflict } from '../db/conflicts-repo.js';
 import { locateInsideRoot, sameSignature, type Clock, type FileSystem } from '../local/index.js';
 import type { ConflictAuthor, ConflictSide, ConflictSideName } from '../../shared/bridge/app-state.js';
@@ -164,6 +163,8 @@ export class ConflictSides {
     // Only the conflict's own copy, found inside its folder (no symbolic link on the way).
     const located = await locateInsideRoot(this.parts.fs, root.path, conflict.copyPath).catch(() => undefined);
     if (located?.existing?.kind !== 'file') return undefined;
+    // sharp is loaded with the first thumbnail: most starts show none.
+    const { default: sharp } = await import('sharp');
     const bytes = await sharp(located.absPath, { animated: false })
       .rotate()
       .resize({ width: THUMBNAIL_PX, height: THUMBNAIL_PX, fit: 'inside', withoutEnlargement: true })

@@ -1,12 +1,16 @@
 /**
- * The app's settings on disk, through `conf` (electron-store's core, so the headless app and the Electron
- * shell read the same file): one JSON schema with defaults, migrations between project versions, and
- * the account the app signs in as. A hand-edited file that no longer parses (or no longer fits the
- * schema) is never silently reset: it is renamed aside to `config.json.broken-<time>`, the app starts
- * from the defaults, and `problem` says so in words the state shows the user.
+ * The app's settings on disk: `config.json` in the config directory, in the layout `conf` (electron-store's
+ * core) wrote before it, so a file from an earlier version opens as it was: the settings at the top
+ * level and the migrated version at `__internal__.migrations.version`. Checked against one zod schema
+ * (the client loads zod anyway; conf compiled a JSON schema with ajv at every start, a fifth of a warm
+ * start's CPU), migrated between versions, written whole to a temporary file and renamed (0600). A
+ * hand-edited file that no longer parses (or no longer fits the schema) is never silently reset: it is
+ * renamed aside to `config.json.broken-<time>`, the app starts from the defaults, and `problem` says
+ * so in words the state shows the user.
  */
-import { renameSync } from 'node:fs';
-import Conf, { type Schema } from 'conf';
+import { readFileSync, renameSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
 import type { AppSettings, BridgeErrorData } from '../../shared/bridge/app-state.js';
 import type { RecentQuickDownload } from '../../shared/bridge/quick-download.js';
 import { AppError } from './app-error.js';
@@ -36,42 +40,40 @@ export const DEFAULT_SETTINGS: StoredSettings = {
   recentQuickDownloads: [],
 };
 
-const rate = { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'null' }] } as const;
+const rate = z.number().int().min(1).nullable();
 
-const schema: Schema<StoredSettings> = {
-  publishLive: { type: 'boolean', default: false },
-  uploadBytesPerSecond: { ...rate, default: null },
-  downloadBytesPerSecond: { ...rate, default: null },
-  launchAtLogin: { type: 'boolean', default: false },
-  startWithLocalLibrary: { type: 'boolean', default: false },
-  notifications: { type: 'boolean', default: true },
-  downloadFolder: { anyOf: [{ type: 'string', minLength: 1 }, { type: 'null' }], default: null },
-  recentQuickDownloads: {
-    type: 'array',
-    maxItems: 50,
-    items: {
-      type: 'object',
-      properties: {
-        assetId: { type: 'string', minLength: 1 },
-        filename: { type: 'string' },
-        presetId: { anyOf: [{ type: 'string' }, { type: 'null' }] },
-        presetName: { type: 'string' },
-        at: { type: 'string' },
-      },
-      required: ['assetId', 'filename', 'presetId', 'presetName', 'at'],
-      additionalProperties: false,
+const schema = z.object({
+  publishLive: z.boolean(),
+  uploadBytesPerSecond: rate,
+  downloadBytesPerSecond: rate,
+  launchAtLogin: z.boolean(),
+  startWithLocalLibrary: z.boolean(),
+  notifications: z.boolean(),
+  downloadFolder: z.string().min(1).nullable(),
+  recentQuickDownloads: z
+    .array(z.strictObject({ assetId: z.string().min(1), filename: z.string(), presetId: z.string().nullable(), presetName: z.string(), at: z.string() }))
+    .max(50),
+  account: z.union([z.null(), z.strictObject({ kind: z.literal('local') }), z.strictObject({ kind: z.literal('remote'), server: z.string().min(1), userId: z.string().min(1).optional() })]),
+});
+
+/** What the file holds besides the settings: conf's bookkeeping, and keys this version does not know. */
+type FileContent = Record<string, unknown>;
+
+/** Each version's step, run on a file migrated to an older one (in order of version). */
+const migrations: [version: string, migrate: (content: FileContent) => void][] = [
+  [
+    '2.0.0',
+    // 1.x kept one cap for both directions as `bandwidthBytesPerSecond`.
+    (content) => {
+      const legacy = content.bandwidthBytesPerSecond;
+      if (typeof legacy === 'number' && Number.isInteger(legacy) && legacy > 0) {
+        content.uploadBytesPerSecond = legacy;
+        content.downloadBytesPerSecond = legacy;
+      }
+      delete content.bandwidthBytesPerSecond;
     },
-    default: [],
-  },
-  account: {
-    anyOf: [
-      { type: 'null' },
-      { type: 'object', properties: { kind: { const: 'local' } }, required: ['kind'], additionalProperties: false },
-      { type: 'object', properties: { kind: { const: 'remote' }, server: { type: 'string', minLength: 1 }, userId: { type: 'string', minLength: 1 } }, required: ['kind', 'server'], additionalProperties: false },
-    ],
-    default: null,
-  },
-};
+  ],
+];
 
 export interface SettingsStore {
   /** The file (for messages and tests). */
@@ -92,39 +94,37 @@ export interface SettingsStoreOptions {
   projectVersion?: string;
 }
 
-function openConf(configDir: string, projectVersion: string): Conf<StoredSettings> {
-  return new Conf<StoredSettings>({
-    cwd: configDir,
-    configName: 'config',
-    projectName: 'asset-sync',
-    projectVersion,
-    schema,
-    defaults: DEFAULT_SETTINGS,
-    clearInvalidConfig: false,
-    configFileMode: 0o600,
-    migrations: {
-      // 1.x kept one cap for both directions as `bandwidthBytesPerSecond`.
-      '2.0.0': (store) => {
-        const legacy: unknown = store.get('bandwidthBytesPerSecond' as keyof StoredSettings);
-        if (typeof legacy === 'number' && Number.isInteger(legacy) && legacy > 0) {
-          store.set('uploadBytesPerSecond', legacy);
-          store.set('downloadBytesPerSecond', legacy);
-        }
-        store.delete('bandwidthBytesPerSecond' as keyof StoredSettings);
-      },
-    },
-  });
+/** Reads, migrates and checks the file (created with the defaults when there is none); throws when it cannot be used. */
+function openFile(path: string, projectVersion: string): FileContent {
+  let text: string | undefined;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if (!isMissing(error)) throw error;
+  }
+  const parsed: unknown = text === undefined ? {} : JSON.parse(text);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('the file does not hold a JSON object');
+  const content: FileContent = { ...parsed };
+  const from = migratedVersion(content);
+  const due = migrations.filter(([version]) => compareVersions(version, from) > 0 && compareVersions(version, projectVersion) <= 0);
+  for (const [, migrate] of due) migrate(content);
+  const settings = check(known(content));
+  const migrated = due.length > 0 || from !== projectVersion;
+  const next = { ...content, ...settings, __internal__: { ...internalOf(content), migrations: { version: projectVersion } } };
+  if (text === undefined || migrated) writeWhole(path, next);
+  return next;
 }
 
 export function openSettingsStore(options: SettingsStoreOptions): SettingsStore {
   const version = options.projectVersion ?? SETTINGS_VERSION;
   const now = options.now ?? Date.now;
-  let conf: Conf<StoredSettings>;
+  const path = join(options.configDir, 'config.json');
+  mkdirSync(options.configDir, { recursive: true });
+  let content: FileContent;
   let problem: BridgeErrorData | null = null;
   try {
-    conf = openConf(options.configDir, version);
+    content = openFile(path, version);
   } catch (error) {
-    const path = `${options.configDir}/config.json`;
     const aside = `${path}.broken-${new Date(now()).toISOString().replace(/[:.]/g, '-')}`;
     try {
       renameSync(path, aside);
@@ -136,29 +136,72 @@ export function openSettingsStore(options: SettingsStoreOptions): SettingsStore 
       code: 'SETTINGS_UNREADABLE',
       message: `The settings file could not be read (${describe(error)}); it was kept as ${aside} and the app started with default settings. Set them again, or fix that file and put it back.`,
     };
-    conf = openConf(options.configDir, version);
+    content = openFile(path, version);
   }
   return {
-    path: conf.path,
+    path,
     problem,
-    read: () => known(conf.store),
+    read: () => known(content),
     update(patch) {
-      const next: StoredSettings = { ...known(conf.store), ...definedOnly(patch) };
+      let next: StoredSettings;
       try {
-        conf.store = next;
+        next = check({ ...known(content), ...definedOnly(patch) });
       } catch (error) {
         throw new AppError('INVALID_REQUEST', `Those settings are not valid: ${describe(error)}.`);
       }
+      const written = { ...content, ...next };
+      writeWhole(path, written);
+      content = written;
       return next;
     },
   };
 }
 
-/** The settings alone, without conf's own bookkeeping (`__internal__`: the migrated version). */
-function known(store: Partial<StoredSettings>): StoredSettings {
+/** The settings as the schema has them (`account.userId` absent rather than undefined); throws when they do not fit. */
+function check(settings: StoredSettings): StoredSettings {
+  const result = schema.safeParse(settings);
+  if (!result.success) throw new Error(result.error.issues.map((issue) => `${issue.path.join('.') || 'settings'}: ${issue.message}`).join('; '));
+  return { ...settings, ...result.data };
+}
+
+/** Whole or not at all: a crash mid-write leaves the previous file. */
+function writeWhole(path: string, content: FileContent): void {
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(content, undefined, '\t')}\n`, { mode: 0o600 });
+  renameSync(temporary, path);
+}
+
+function internalOf(content: FileContent): Record<string, unknown> {
+  const internal = content.__internal__;
+  return typeof internal === 'object' && internal !== null ? { ...internal } : {};
+}
+
+function migratedVersion(content: FileContent): string {
+  const migrations = internalOf(content).migrations;
+  const version = typeof migrations === 'object' && migrations !== null && 'version' in migrations ? migrations.version : undefined;
+  return typeof version === 'string' ? version : '0.0.0';
+}
+
+/** Versions as `major.minor.patch` numbers (no pre-releases: this file's own versions). */
+function compareVersions(left: string, right: string): number {
+  const a = left.split('.').map(Number);
+  const b = right.split('.').map(Number);
+  for (let index = 0; index < 3; index++) {
+    const difference = (a[index] ?? 0) - (b[index] ?? 0);
+    if (difference !== 0) return difference;
+  }
+  return 0;
+}
+
+function isMissing(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && 'code' in error && error.code === 'ENOENT';
+}
+
+/** The settings alone, without the file's bookkeeping (`__internal__`: the migrated version), defaults for the missing. */
+function known(content: FileContent): StoredSettings {
   const result: StoredSettings = { ...DEFAULT_SETTINGS };
   for (const key of Object.keys(DEFAULT_SETTINGS) as (keyof StoredSettings)[]) {
-    if (store[key] !== undefined) Object.assign(result, { [key]: store[key] });
+    if (content[key] !== undefined) Object.assign(result, { [key]: content[key] });
   }
   return result;
 }

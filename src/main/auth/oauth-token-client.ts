@@ -7,7 +7,6 @@
  * revokes a token at the server's revocation endpoint (RFC 7009), which is safe to repeat.
  * It must never log a token, a code or a verifier, nor put one in an error.
  */
-import got from 'got';
 import { z } from 'zod';
 import { apiErrorFromResponse, invalidResponse, safeToRepeat, systemClock, type ApiError, type ClientClock, createAgentPool, type ProxyEnv, transportError, DEFAULT_RETRY, withRetries } from '../api/index.js';
 
@@ -59,6 +58,8 @@ async function postForm(endpoint: URL, form: Record<string, string>, deps: Token
       async () => {
         let response;
         try {
+          // got is loaded on the first exchange: the app's start (the local library) makes none.
+          const { default: got } = await import('got');
           response = await got(endpoint, {
             method: 'POST',
             form,

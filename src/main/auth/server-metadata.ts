@@ -6,7 +6,7 @@
  * than print a sign-in URL and wait five minutes for a sign-in that cannot come.
  * It sends no credentials: the metadata is public.
  */
-import got, { type Response } from 'got';
+import type { Response } from 'got';
 import { ApiError, describeUrl, createAgentPool, type ProxyEnv } from '../api/index.js';
 
 export interface ServerMetadata {
@@ -75,6 +75,8 @@ export async function checkAuthServer(authServer: string, options: MetadataCheck
   const timeout = options.timeoutMs ?? 5_000;
   const agents = createAgentPool(options.env ?? process.env);
   const answers: string[] = [];
+  // got is loaded on the first look: the app's start (the local library) makes none.
+  const { default: got } = await import('got');
   try {
     for (const path of METADATA_PATHS) {
       const url = new URL(`${base}${path}`);

@@ -23,6 +23,10 @@ export function openStateDb(file: string | Buffer, options: StateDbOptions = {})
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  // SQLite's own default page cache (2 MB), not better-sqlite3's 16 MB: a scan of a big root reads the
+  // whole table once a pass, which would fill any cache and hold it, for nothing (the OS caches the
+  // file), and its statements look rows up by key.
+  db.pragma('cache_size = -2000');
   const current = Number(db.pragma('user_version', { simple: true }));
   if (current > migrations.length) {
     db.close();

@@ -24,6 +24,7 @@ const toSynced = (row: SyncedColumns): SyncedEntry => ({ relPath: row.rel_path, 
 export function snapshotsRepo(db: StateDb) {
   const localAll = db.prepare<[string], FileColumns>('SELECT rel_path, size, mtime_ms, ino, dev, md5 FROM local_files WHERE root_id = ?');
   const localPaths = db.prepare<[string], string>('SELECT rel_path FROM local_files WHERE root_id = ?').pluck();
+  const localCount = db.prepare<[string], number>('SELECT count(*) FROM local_files WHERE root_id = ?').pluck();
   const localOne = db.prepare<[string, string], FileColumns>('SELECT rel_path, size, mtime_ms, ino, dev, md5 FROM local_files WHERE root_id = ? AND rel_path = ?');
   const localPut = db.prepare(
     'INSERT OR REPLACE INTO local_files (root_id, rel_path, size, mtime_ms, ino, dev, md5) VALUES (@root_id, @relPath, @size, @mtimeMs, @ino, @dev, @md5)',
@@ -67,6 +68,13 @@ export function snapshotsRepo(db: StateDb) {
     },
     /** Only the paths of `local`: cheaper where nothing else of a file is wanted. */
     localPaths: (rootId: string): string[] => localPaths.all(rootId),
+    /**
+     * The same, one at a time, for a root too big to hold its paths at once. Nothing may be written
+     * through this connection until the iteration ends.
+     */
+    eachLocalPath: (rootId: string): IterableIterator<string> => localPaths.iterate(rootId),
+    /** How many local rows the root has. */
+    localCount: (rootId: string): number => localCount.get(rootId) ?? 0,
     localEntry(rootId: string, relPath: string): LocalEntry | undefined {
       const row = localOne.get(rootId, relPath);
       return row === undefined ? undefined : toLocal(row);

@@ -41,6 +41,25 @@ export interface LocalRefreshDeps {
  */
 const WRITES_PER_COMMIT = 512;
 
+/** How a refresh takes in what its scan reports (`observe`). */
+interface Look {
+  /** Every path reported, whatever the observation. */
+  seen: (relPath: string) => void;
+  /** Paths below which the scan could not see (subtree unknown): nothing there is gone. */
+  unknown: string[];
+  /** The path's row as the scan began (scan-rows.ts): an unchanged file is not written again. */
+  previous?: (relPath: string) => LocalEntry | undefined;
+  /**
+   * Whether the path had a report as the scan began (any reason, a superset of the scanner's); without
+   * it, each file's report is looked up and every file is written.
+   */
+  scannerReported?: (relPath: string) => boolean;
+}
+
+function sameRow(row: LocalEntry | undefined, entry: LocalEntry): boolean {
+  return row !== undefined && row.size === entry.size && row.mtimeMs === entry.mtimeMs && row.ino === entry.ino && row.dev === entry.dev && row.md5 === entry.md5;
+}
+
 export class LocalRefresh {
   private ignoreRules: IgnoreRules | undefined;
   private writes: (() => void)[] = [];
@@ -103,16 +122,28 @@ export class LocalRefresh {
       this.hints.clear();
       const fresh = await loadIgnoreRules(deps.fs, root.path);
       this.ignoreRules = fresh;
-      const seen = new Set<string>();
       const unknown: string[] = [];
       this.unstable.clear();
       this.pending.clear();
-      await this.committing(() => deps.scanner.scan(root.path, (observation) => this.observe(observation, seen, unknown), { ...options(folderRows(deps.snapshots, root.id)), rules: fresh }));
-      const known = (relPath: string): boolean => seen.has(relPath) || unknown.some((prefix) => relPath === prefix || relPath.startsWith(`${prefix}/`));
-      for (const relPath of deps.snapshots.localPaths(root.id)) {
-        if (!known(relPath)) deps.snapshots.deleteLocal(root.id, relPath);
-      }
-      this.forgetIssues((relPath) => !known(relPath));
+      const rows = folderRows(deps.snapshots, root.id);
+      // Every path reported counts as seen; the paths with a report are few, and kept apart.
+      const reported = new Set(deps.issues.notSynced(root.id).map((issue) => issue.rel_path));
+      const reportSeen = new Set<string>();
+      const look: Look = {
+        seen: (relPath) => {
+          rows.seen(relPath);
+          if (reported.has(relPath)) reportSeen.add(relPath);
+        },
+        unknown,
+        previous: rows.previous,
+        scannerReported: (relPath) => reported.has(relPath),
+      };
+      await this.committing(() => deps.scanner.scan(root.path, (observation) => this.observe(observation, look), { ...options(rows), rules: fresh }));
+      const covered = (relPath: string): boolean => unknown.some((prefix) => relPath === prefix || relPath.startsWith(`${prefix}/`));
+      const gone = rows.unseen().filter((relPath) => !covered(relPath));
+      if (gone.length > 0) deps.snapshots.inTransaction(() => gone.forEach((relPath) => deps.snapshots.deleteLocal(root.id, relPath)));
+      // A report this scan wrote is of a path it saw; only those it began with can be of gone paths.
+      this.forgetIssues((relPath) => reported.has(relPath) && !reportSeen.has(relPath) && !covered(relPath));
       return true;
     }
     const paths = new Set([...this.hints, ...deps.gate.due()]);
@@ -128,7 +159,8 @@ export class LocalRefresh {
     const unknown: string[] = [];
     const rescanned = [...paths, ...reports.keys()];
     const rows = pathRows(deps.snapshots, root.id, rescanned);
-    await this.committing(() => deps.scanner.rescan(root.path, rescanned, (observation) => this.observe(observation, seen, unknown), options(rows)));
+    const look: Look = { seen: (relPath) => seen.add(relPath), unknown, previous: rows.previous };
+    await this.committing(() => deps.scanner.rescan(root.path, rescanned, (observation) => this.observe(observation, look), options(rows)));
     this.forgetUnseenBelow(rescanned, seen, unknown);
     // A report found as it was is no news: the root may go on resting (plan-rest.ts).
     return paths.size > 0 || [...this.scannerReports()].join('\n') !== before;
@@ -185,7 +217,7 @@ export class LocalRefresh {
       return (known !== undefined && sameSignature(known, signature)) || deps.gate.isSettled(relPath, signature);
     };
     const options = { rules: await this.rules(), previous, isSettled };
-    await this.committing(() => deps.scanner.rescan(root.path, relPaths, (observation) => this.observe(observation, new Set(), []), options));
+    await this.committing(() => deps.scanner.rescan(root.path, relPaths, (observation) => this.observe(observation, { seen: () => undefined, unknown: [] }), options));
   }
 
   /** Runs a scan whose observations write through `write`, and commits what is left however it ends. */
@@ -221,15 +253,19 @@ export class LocalRefresh {
     }
   }
 
-  private observe(observation: LocalObservation, seen: Set<string>, unknown: string[]): void {
+  private observe(observation: LocalObservation, look: Look): void {
     const { deps, root } = this;
     const relPath = observation.relPath;
-    seen.add(relPath);
+    const { unknown } = look;
+    look.seen(relPath);
     switch (observation.kind) {
       case 'file': {
         this.unstable.delete(relPath);
         this.pending.delete(relPath);
         const { kind: _kind, ...entry } = observation;
+        // A file as its row already says, with no report to clear, writes nothing: an unchanged
+        // rescan of a big root is then a walk, not a write per file.
+        if (look.scannerReported?.(relPath) === false && sameRow(look.previous?.(relPath), entry)) break;
         this.write(() => {
           deps.snapshots.putLocal(root.id, entry);
           const issue = deps.issues.notSyncedEntry(root.id, relPath);

@@ -183,7 +183,8 @@ export class RootSync {
       return this.waitsFor("finish moving a file's asset on the service", 'it', error, report);
     }
     // 6. The service's side brought up to date (remote-side.ts); folders it renamed on disk are looked at again.
-    const remote = await deps.remote.prepare(root, await this.local.rules(), await this.names(), directoriesOf(deps.snapshots.localPaths(root.id)));
+    //    The folders are gathered as the paths stream by: a big root's paths are never held at once.
+    const remote = await deps.remote.prepare(root, await this.local.rules(), await this.names(), directoriesOf(deps.snapshots.eachLocalPath(root.id)));
     if (this.remoteRead(remote, report)) await this.local.refresh();
     // 7. The root rests when nothing the plan reads changed since it found nothing to do (plan-rest.ts).
     const due = this.dueForPlan(report, { lookedAt, remote, resumed });

@@ -52,4 +52,45 @@ describe('the rows a scan asks about, read many at a time', () => {
       db.close();
     }
   });
+
+  it("names the rows a full scan did not see: in the folders it reported in, and all of those it reported nothing in", () => {
+    const local = ['top.txt', 'keep.txt', 'A/a.txt', 'A/b.txt', 'A/B/c.txt', 'Gone/x.txt', 'Gone/Deeper/y.txt', 'Empty/z.txt'];
+    const { db, snapshots } = snapshotsWith(local, []);
+    try {
+      const rows = folderRows(snapshots, 'r');
+      // As the walk reports them: a file is looked up before it is reported, a folder or a report is not.
+      for (const relPath of ['keep.txt', 'A/a.txt', 'A/B/c.txt', 'A/new.txt']) {
+        rows.previous(relPath);
+        rows.seen(relPath);
+      }
+      for (const relPath of ['A/B', 'Empty', 'Gone/Deeper/y.txt']) rows.seen(relPath);
+      expect(rows.unseen().sort()).toEqual(['A/b.txt', 'Empty/z.txt', 'Gone/x.txt', 'top.txt']);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('reads no path one by one when every row is in a folder the scan reported in', () => {
+    const local = ['A/a.txt', 'B/b.txt'];
+    const { db, snapshots } = snapshotsWith(local, []);
+    try {
+      let iterated = 0;
+      const counted = {
+        ...snapshots,
+        eachLocalPath: (rootId: string) => {
+          iterated++;
+          return snapshots.eachLocalPath(rootId);
+        },
+      };
+      const rows = folderRows(counted, 'r');
+      for (const relPath of ['A/a.txt', 'B/other.txt']) {
+        rows.previous(relPath);
+        rows.seen(relPath);
+      }
+      expect(rows.unseen()).toEqual(['B/b.txt']);
+      expect(iterated).toBe(0);
+    } finally {
+      db.close();
+    }
+  });
 });

@@ -16,11 +16,27 @@ import { parentRel } from '../local/rel-path.js';
 import type { SnapshotsRepo } from '../db/snapshots-repo.js';
 import type { LocalEntry } from './sync-types.js';
 
-type Rows = Pick<SnapshotsRepo, 'localEntry' | 'syncedEntry' | 'localIn' | 'syncedIn' | 'localAmong' | 'syncedAmong'>;
+type Rows = Pick<SnapshotsRepo, 'localEntry' | 'syncedEntry' | 'localIn' | 'syncedIn' | 'localAmong' | 'syncedAmong' | 'localCount' | 'eachLocalPath'>;
 
 export interface ScanRows {
   previous: (relPath: string) => LocalEntry | undefined;
   hasSynced: (relPath: string) => boolean;
+}
+
+/**
+ * A full scan's rows, which also keep count of the local rows the scan has not seen: a root of a
+ * million files is never held as a set of seen paths (tens of MB), only each folder's rows not seen
+ * yet, while the walk is in it.
+ */
+export interface FolderScanRows extends ScanRows {
+  /** The scan reported this path (any observation of it). */
+  seen: (relPath: string) => void;
+  /**
+   * The local rows the scan did not report, once it is over: those left in the folders it reported
+   * something in, and every row of the folders it reported nothing in (gone, emptied, or not listed).
+   * Call before the scan's last writes are committed or after: it reads, never writes.
+   */
+  unseen: () => string[];
 }
 
 /** Folders a full scan keeps read at once: more than it lists at a time (local-scanner.ts dirConcurrency). */
@@ -28,15 +44,36 @@ const FOLDERS_KEPT = 32;
 /** And rows: a few huge folders are not all held at once (the oldest go first, as below). */
 const ROWS_KEPT = 100_000;
 
-/** A full scan's rows, read a folder at a time (two statements per folder). */
-export function folderRows(rows: Rows, rootId: string): ScanRows {
+/**
+ * A full scan's rows, read a folder at a time (two statements per folder). Made before the scan's
+ * first write: the rows it counts are those the scan began with.
+ */
+export function folderRows(rows: Rows, rootId: string): FolderScanRows {
   const folders = new Map<string, { local: Map<string, LocalEntry>; synced: Set<string> }>();
   let held = 0;
+  /** Per folder read so far, its rows not seen yet (a folder leaves the map when all were seen). */
+  const unseenIn = new Map<string, Set<string>>();
+  const readOnce = new Set<string>();
+  /**
+   * Paths seen in folders not read (yet): a folder is read for the files it holds, never for a
+   * subfolder's or a report's sake (reading the root's own rows scans every row of the root).
+   */
+  const seenUnread = new Set<string>();
+  let rowsRead = 0;
+  const total = rows.localCount(rootId);
   const folder = (relPath: string): { local: Map<string, LocalEntry>; synced: Set<string> } => {
     const relDir = parentRel(relPath);
     let read = folders.get(relDir);
     if (read === undefined) {
       read = { local: new Map(rows.localIn(rootId, relDir).map((entry) => [entry.relPath, entry])), synced: new Set(rows.syncedIn(rootId, relDir)) };
+      // Counted on its first read only, which comes before any write of the scan in the folder (a
+      // path is looked up, or seen, before its observation's writes are queued).
+      if (!readOnce.has(relDir)) {
+        readOnce.add(relDir);
+        rowsRead += read.local.size;
+        const unseen = new Set([...read.local.keys()].filter((relPath) => !seenUnread.has(relPath)));
+        if (unseen.size > 0) unseenIn.set(relDir, unseen);
+      }
       // The oldest go first: a folder the walk has left is not asked about again (and if it is, it is read again).
       for (const [oldest, rowsOf] of folders) {
         if (folders.size < FOLDERS_KEPT && held + read.local.size + read.synced.size <= ROWS_KEPT) break;
@@ -51,6 +88,21 @@ export function folderRows(rows: Rows, rootId: string): ScanRows {
   return {
     previous: (relPath) => folder(relPath).local.get(relPath),
     hasSynced: (relPath) => folder(relPath).synced.has(relPath),
+    seen(relPath) {
+      const relDir = parentRel(relPath);
+      if (!readOnce.has(relDir)) {
+        seenUnread.add(relPath);
+        return;
+      }
+      const unseen = unseenIn.get(relDir);
+      if (unseen?.delete(relPath) === true && unseen.size === 0) unseenIn.delete(relDir);
+    },
+    unseen() {
+      const unseen = [...unseenIn.values()].flatMap((paths) => [...paths]);
+      // Rows in folders the scan never reported in: only read path by path when there are some.
+      if (rowsRead < total) for (const relPath of rows.eachLocalPath(rootId)) if (!readOnce.has(parentRel(relPath)) && !seenUnread.has(relPath)) unseen.push(relPath);
+      return unseen;
+    },
   };
 }
 

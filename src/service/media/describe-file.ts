@@ -17,10 +17,10 @@
  * sizing one walks every expanded element on the service's own thread pool. It gets no dimensions, and
  * neither does an SVG over 4 MiB (too long to check on the event loop).
  */
-import { fileTypeFromBuffer, fileTypeFromFile, type FileTypeResult } from 'file-type';
+import type { FileTypeResult } from 'file-type';
 import mime from 'mime';
-import sharp from 'sharp';
 import { imageSize } from 'image-size';
+import { loadSharp } from './load-sharp.js';
 import type { FileType, MediaType } from '../../shared/api/resources.js';
 import { readFile } from 'node:fs/promises';
 import { readAt, withDescriptor } from '../io/descriptor-calls.js';
@@ -62,7 +62,9 @@ export async function describeFile(path: string, filename: string, size: number,
   const fileType = classify(mediaType);
   let dimensions: FileDescription['dimensions'] = null;
   if (fileType === 'IMAGE' && size > 0 && (sniffed !== undefined || whole === undefined || mayBeLoadable(whole)) && (sniffed !== undefined || (await svgWithinBound(path, size, whole)))) {
-    const metadata = (whole !== undefined && sniffed !== undefined ? headerSize(whole, sniffed.mime) : undefined) ?? (await sharp(whole ?? path, { failOn: 'none' }).metadata().catch(() => undefined));
+    const metadata =
+      (whole !== undefined && sniffed !== undefined ? headerSize(whole, sniffed.mime) : undefined) ??
+      (await (await loadSharp())(whole ?? path, { failOn: 'none' }).metadata().catch(() => undefined));
     if (metadata !== undefined) {
       // EXIF orientations 5–8 are rotated by 90°: report what a viewer shows.
       const rotated = (metadata.orientation ?? 1) >= 5;
@@ -119,7 +121,9 @@ async function readHead(path: string): Promise<Buffer> {
   return buffer.subarray(0, bytesRead);
 }
 
-function sniff(path: string, whole: Buffer | undefined): Promise<FileTypeResult | undefined> {
+/** file-type is loaded on first use, as sharp is (load-sharp.ts): a start that describes no file skips it. */
+async function sniff(path: string, whole: Buffer | undefined): Promise<FileTypeResult | undefined> {
+  const { fileTypeFromBuffer, fileTypeFromFile } = await import('file-type');
   return whole === undefined ? fileTypeFromFile(path) : fileTypeFromBuffer(whole);
 }
 

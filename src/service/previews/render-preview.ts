@@ -6,7 +6,8 @@
  * Which files get which preview is preview-form.ts's call. Runs in a render process of the cage
  * (render-cage/), never in the service's own.
  */
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp } from 'sharp';
+import { loadSharp } from '../media/load-sharp.js';
 import type { BlobSource } from '../blobs/blob-store.js';
 import type { DocumentRenderer } from './document-renderer.js';
 import { PREVIEW_SIZE, type PreviewKind } from './preview-form.js';
@@ -15,6 +16,7 @@ const webp = (image: Sharp, size: number): Sharp => image.resize(size, size, { f
 
 /** Renders the preview into `target`; rejects when the bytes cannot be rendered. */
 export async function renderPreview(kind: PreviewKind, source: BlobSource, mediaType: string, target: string, documents: DocumentRenderer, size = PREVIEW_SIZE): Promise<void> {
+  const sharp = await loadSharp();
   if (kind === 'image') {
     const input = 'bytes' in source ? source.bytes : source.path;
     await webp(sharp(input, { failOn: 'none', density: mediaType === 'image/svg+xml' ? 144 : undefined }).rotate(), size).toFile(target);

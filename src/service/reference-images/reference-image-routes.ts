@@ -11,7 +11,7 @@ import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makePrivateDir, PRIVATE_FILE_MODE } from '../data-dir/private-files.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import sharp from 'sharp';
+import { loadSharp } from '../media/load-sharp.js';
 import { checkSvgExpansion } from '../render-cage/svg-expansion.js';
 import { z } from 'zod';
 import type { ServiceContext } from '../context.js';
@@ -76,6 +76,7 @@ export function registerReferenceImageRoutes(app: FastifyInstance, ctx: ServiceC
         // Sizing an SVG walks every element its references expand to, on this process's thread pool.
         const svg = checkSvgExpansion(bytes);
         if (!svg.ok) throw new ServiceError('NOT_AN_IMAGE', `${svg.message} Send it as a raster image instead.`);
+        const sharp = await loadSharp();
         const meta = await sharp(bytes)
           .metadata()
           .catch((error: unknown) => {

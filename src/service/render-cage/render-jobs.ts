@@ -8,7 +8,7 @@
  * expansion bound (svg-expansion.ts).
  */
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
-import sharp from 'sharp';
+import { loadSharp } from '../media/load-sharp.js';
 import type { BlobSource } from '../blobs/blob-store.js';
 import type { DocumentRenderer } from '../previews/document-renderer.js';
 import type { PreviewKind } from '../previews/preview-form.js';
@@ -93,6 +93,7 @@ export async function runRenderJob(job: RenderJob, documents: DocumentRenderer):
   try {
     if (job.kind === 'facts') {
       const input = 'bytes' in job.source ? job.source.bytes : job.source.path;
+      const sharp = await loadSharp();
       const { xmp, iptc, exif } = await sharp(input).metadata();
       const { dominant } = await sharp(input).stats();
       return { xmp, iptc, exif, dominant };

@@ -1,5 +1,5 @@
 /** The service's one way out to e-mail: a message sent through the configured SMTP server with nodemailer. */
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { SmtpConfig } from '../config.js';
 
 export interface MailMessage {
@@ -13,17 +13,28 @@ export interface Mailer {
   close(): void;
 }
 
+/** nodemailer is loaded with the first message: a service that sends none never pays for it. */
 export function smtpMailer(config: SmtpConfig): Mailer {
-  const transport = nodemailer.createTransport({
-    host: config.host,
-    port: config.port,
-    secure: config.secure,
-    ...(config.user === undefined ? {} : { auth: { user: config.user, pass: config.password ?? '' } }),
-  });
+  let transport: Promise<Transporter> | undefined;
+  let closed = false;
+  const open = async (): Promise<Transporter> => {
+    const { default: nodemailer } = await import('nodemailer');
+    return nodemailer.createTransport({
+      host: config.host,
+      port: config.port,
+      secure: config.secure,
+      ...(config.user === undefined ? {} : { auth: { user: config.user, pass: config.password ?? '' } }),
+    });
+  };
   return {
     async send(message) {
-      await transport.sendMail({ from: config.from, ...message });
+      if (closed) throw new Error('the mailer is closed');
+      transport ??= open();
+      await (await transport).sendMail({ from: config.from, ...message });
     },
-    close: () => transport.close(),
+    close: () => {
+      closed = true;
+      void transport?.then((opened) => opened.close());
+    },
   };
 }

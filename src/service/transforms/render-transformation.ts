@@ -7,7 +7,8 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp } from 'sharp';
+import { loadSharp } from '../media/load-sharp.js';
 import type { BlobSource } from '../blobs/blob-store.js';
 import type { ResolvedOperation } from './plan-transformation.js';
 import type { OutputFormat } from './transformation-schema.js';
@@ -120,6 +121,7 @@ export type RenderPage = (source: BlobSource, mediaType: string, size: number) =
 export async function renderTransformation(source: BlobSource, operations: readonly ResolvedOperation[], inputSubtype: string, target: string, renderPage?: RenderPage): Promise<RenderedFile> {
   const output = outputOf(operations, inputSubtype);
   const stages = stagesOf(operations);
+  const sharp = await loadSharp();
   let image: Sharp;
   if (inputSubtype === 'pdf') {
     if (renderPage === undefined) throw new Error('this service renders no document pages');

@@ -113,7 +113,7 @@ export type AccountState =
  */
 export type OverallState = 'starting' | 'no-account' | 'signed-out' | 'no-folders' | 'attention' | 'offline' | 'paused' | 'syncing' | 'waiting' | 'up-to-date';
 
-/** Settings as the user sees them; persisted by the main process (electron-store / conf). */
+/** Settings as the user sees them; persisted by the main process (its settings store, `config.json`). */
 export interface AppSettings {
   /** New folders' default for "publish as live". */
   publishLive: boolean;
