@@ -22,6 +22,10 @@ import type { EngineSession } from './engine-session.js';
 import { fetchVerifiedFile } from './fetch-verified-file.js';
 import { thumbnailUrl } from './thumbnail-url.js';
 import { WEB_IMAGE_HEAD_BYTES, webImageTypeOf } from '../../shared/api/web-image-type.js';
+import { loadOnce } from '../../shared/load-once.js';
+
+/** sharp, loaded with the first thumbnail: most starts show none. */
+const loadSharp = loadOnce(() => import('sharp').then((module) => module.default));
 
 /** A thumbnail's bytes, as served. */
 export interface ConflictPreview {
@@ -163,8 +167,7 @@ export class ConflictSides {
     // Only the conflict's own copy, found inside its folder (no symbolic link on the way).
     const located = await locateInsideRoot(this.parts.fs, root.path, conflict.copyPath).catch(() => undefined);
     if (located?.existing?.kind !== 'file') return undefined;
-    // sharp is loaded with the first thumbnail: most starts show none.
-    const { default: sharp } = await import('sharp');
+    const sharp = await loadSharp();
     const bytes = await sharp(located.absPath, { animated: false })
       .rotate()
       .resize({ width: THUMBNAIL_PX, height: THUMBNAIL_PX, fit: 'inside', withoutEnlargement: true })

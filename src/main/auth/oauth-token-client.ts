@@ -7,6 +7,7 @@
  * revokes a token at the server's revocation endpoint (RFC 7009), which is safe to repeat.
  * It must never log a token, a code or a verifier, nor put one in an error.
  */
+import { loadGot } from './load-got.js';
 import { z } from 'zod';
 import { apiErrorFromResponse, invalidResponse, safeToRepeat, systemClock, type ApiError, type ClientClock, createAgentPool, type ProxyEnv, transportError, DEFAULT_RETRY, withRetries } from '../api/index.js';
 
@@ -59,7 +60,7 @@ async function postForm(endpoint: URL, form: Record<string, string>, deps: Token
         let response;
         try {
           // got is loaded on the first exchange: the app's start (the local library) makes none.
-          const { default: got } = await import('got');
+          const got = await loadGot();
           response = await got(endpoint, {
             method: 'POST',
             form,

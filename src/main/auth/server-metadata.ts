@@ -6,6 +6,7 @@
  * than print a sign-in URL and wait five minutes for a sign-in that cannot come.
  * It sends no credentials: the metadata is public.
  */
+import { loadGot } from './load-got.js';
 import type { Response } from 'got';
 import { ApiError, describeUrl, createAgentPool, type ProxyEnv } from '../api/index.js';
 
@@ -76,7 +77,7 @@ export async function checkAuthServer(authServer: string, options: MetadataCheck
   const agents = createAgentPool(options.env ?? process.env);
   const answers: string[] = [];
   // got is loaded on the first look: the app's start (the local library) makes none.
-  const { default: got } = await import('got');
+  const got = await loadGot();
   try {
     for (const path of METADATA_PATHS) {
       const url = new URL(`${base}${path}`);

@@ -21,6 +21,7 @@ import type { FileTypeResult } from 'file-type';
 import mime from 'mime';
 import { imageSize } from 'image-size';
 import { loadSharp } from './load-sharp.js';
+import { loadOnce } from '../../shared/load-once.js';
 import type { FileType, MediaType } from '../../shared/api/resources.js';
 import { readFile } from 'node:fs/promises';
 import { readAt, withDescriptor } from '../io/descriptor-calls.js';
@@ -122,8 +123,10 @@ async function readHead(path: string): Promise<Buffer> {
 }
 
 /** file-type is loaded on first use, as sharp is (load-sharp.ts): a start that describes no file skips it. */
+const loadFileType = loadOnce(() => import('file-type'));
+
 async function sniff(path: string, whole: Buffer | undefined): Promise<FileTypeResult | undefined> {
-  const { fileTypeFromBuffer, fileTypeFromFile } = await import('file-type');
+  const { fileTypeFromBuffer, fileTypeFromFile } = await loadFileType();
   return whole === undefined ? fileTypeFromFile(path) : fileTypeFromBuffer(whole);
 }
 

@@ -3,10 +3,6 @@
  * no image at all (the app's built-in library starting). Every process of the service loads it here.
  */
 import type sharpModule from 'sharp';
+import { loadOnce } from '../../shared/load-once.js';
 
-let loading: Promise<typeof sharpModule> | undefined;
-
-export function loadSharp(): Promise<typeof sharpModule> {
-  loading ??= import('sharp').then((module) => module.default);
-  return loading;
-}
+export const loadSharp: () => Promise<typeof sharpModule> = loadOnce(() => import('sharp').then((module) => module.default));
