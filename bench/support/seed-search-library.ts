@@ -1,0 +1,95 @@
+/**
+ * A library of a million assets written straight into the service's database through its own schema,
+ * for the search bench: rows as the upload flow leaves them (an asset, its current file, its Folders
+ * value) plus two keywords each, inserted in transactions of 50,000 rows with prepared statements and
+ * positional parameters. Uploading them would measure uploads, not search.
+ *
+ * Shape: 100 top folders of 20 sub-folders each (2,000 leaves, 500 assets each: libraries grow by
+ * folders, not by folder size); assets made over a year, oldest first, with time-ordered ids as the
+ * service makes them; every 11th STAGED, every 97th BINNED, the rest LIVE; file names
+ * `NOUN-ADJECTIVE-N.jpg` from 500 nouns and 20 adjectives (a noun names ~2,000 files, a noun with its
+ * adjective ~100); keywords from 1,000 words (~2,000 assets each).
+ */
+import type { ServiceContext } from '../../src/service/context.js';
+import { IdStamps, timeOrderedUuid } from '../../src/service/db/time-ordered-id.js';
+
+export interface SearchLibrary {
+  assets: number;
+  foldersId: string;
+  keywordsId: string;
+  /** Top folders, each with its sub-folders (ids). */
+  tops: { id: string; subs: string[] }[];
+  nouns: readonly string[];
+  adjectives: readonly string[];
+  keywords: readonly string[];
+  /** The newest asset's date_last_modified (epoch ms). */
+  newestMs: number;
+  seedMs: number;
+}
+
+const TOPS = 100;
+const SUBS = 20;
+const CHUNK = 50_000;
+const YEAR_MS = 365 * 24 * 3600 * 1000;
+
+const syllables = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'ti', 'vo', 'ze', 'pa', 'do', 'gu', 'ba', 'fe', 'hi', 'jo', 'ly', 'wu', 'xe', 'co'];
+/** `count` distinct pronounceable words, `parts` syllables long. */
+function words(count: number, parts: number, salt: number): string[] {
+  return Array.from({ length: count }, (_, index) => {
+    let word = '';
+    let rest = index * 7 + salt;
+    for (let part = 0; part < parts; part++) {
+      word += syllables[rest % syllables.length] ?? '';
+      rest = Math.floor(rest / syllables.length);
+    }
+    return word;
+  });
+}
+
+export function seedSearchLibrary(ctx: ServiceContext, accountId: string, assetCount: number): SearchLibrary {
+  const started = performance.now();
+  const foldersId = ctx.fields.byRole(accountId, 'FOLDERS')?.id ?? '';
+  const keywordsId = ctx.fields.byRole(accountId, 'KEYWORDS')?.id ?? '';
+  const tops = ctx.db.transaction(() =>
+    Array.from({ length: TOPS }, (_, top) => ({
+      id: ctx.fieldOptions.ensurePath(accountId, foldersId, [`Top ${top}`]),
+      subs: Array.from({ length: SUBS }, (_, sub) => ctx.fieldOptions.ensurePath(accountId, foldersId, [`Top ${top}`, `Sub ${sub}`])),
+    })),
+  )();
+  const leaves = tops.flatMap((top) => top.subs);
+  const nouns = words(500, 3, 1);
+  const adjectives = words(20, 2, 3).map((word) => `${word}x`);
+  const keywords = words(1000, 3, 5).map((word) => `k${word}`);
+
+  const insertAsset = ctx.db.prepare(
+    `INSERT INTO assets (id, account_id, current_file_id, state, date_staged, date_pending_approval, date_live, staged_by, date_created, date_last_modified, date_last_file_added)
+     VALUES (?, ?, ?, ?, ?, NULL, ?, 'seed-user', ?, ?, ?)`,
+  );
+  const insertFile = ctx.db.prepare(
+    `INSERT INTO asset_files (id, account_id, asset_id, filename, size, checksum, sha256, media_type, media_subtype, file_type, width, height, date_added, added_by)
+     VALUES (?, ?, ?, ?, 1, ?, ?, 'image', 'jpeg', 'IMAGE', NULL, NULL, ?, NULL)`,
+  );
+  const insertValue = ctx.db.prepare('INSERT INTO asset_values (asset_id, field_id, ord, value) VALUES (?, ?, ?, ?)');
+  const stamps = new IdStamps();
+  const startMs = Date.UTC(2026, 0, 1);
+  const step = YEAR_MS / assetCount;
+  const insertChunk = ctx.db.transaction((from: number, to: number) => {
+    for (let index = from; index < to; index++) {
+      const ms = startMs + Math.floor(index * step);
+      const iso = new Date(ms).toISOString();
+      const id = timeOrderedUuid(ms, stamps);
+      const fileId = timeOrderedUuid(ms, stamps);
+      const state = index % 97 === 0 ? 'BINNED' : index % 11 === 0 ? 'STAGED' : 'LIVE';
+      const checksum = id.replaceAll('-', '');
+      insertAsset.run(id, accountId, fileId, state, iso, state === 'LIVE' ? iso : null, iso, iso, iso);
+      const name = `${nouns[(index * 31) % nouns.length] ?? ''}-${adjectives[(index * 7) % adjectives.length] ?? ''}-${index % 1000}.jpg`;
+      insertFile.run(fileId, accountId, id, name, checksum, checksum, iso);
+      insertValue.run(id, foldersId, 0, leaves[(index * 13) % leaves.length] ?? '');
+      insertValue.run(id, keywordsId, 0, keywords[(index * 17) % keywords.length] ?? '');
+      insertValue.run(id, keywordsId, 1, keywords[(index * 29 + 500) % keywords.length] ?? '');
+    }
+  });
+  for (let from = 0; from < assetCount; from += CHUNK) insertChunk(from, Math.min(assetCount, from + CHUNK));
+  ctx.db.pragma('wal_checkpoint(TRUNCATE)');
+  return { assets: assetCount, foldersId, keywordsId, tops, nouns, adjectives, keywords, newestMs: startMs + Math.floor((assetCount - 1) * step), seedMs: performance.now() - started };
+}
