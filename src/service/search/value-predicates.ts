@@ -8,11 +8,13 @@
  * Folders field) also matches assets filed under any descendant of the given options, found with a
  * recursive CTE over field_options.parent_id (UNION, so even a corrupt cycle terminates).
  */
-import { likeSql, numberRangeSql, textRangeSql } from './compare-sql.js';
+import { escapedLikeSql, likeSql, numberRangeSql, textRangeSql } from './compare-sql.js';
 import { asMatch, asText, textOrNumberBounds } from './criterion-values.js';
 import type { LeafOp } from './leaf-op.js';
 import { invalidCriterion } from './search-errors.js';
 import type { SqlParams } from './sql-params.js';
+import { valueMatchSql } from './text-prefilter.js';
+import { wildcardToLike } from './wildcard-pattern.js';
 
 export interface ValuesTarget {
   kind: 'values';
@@ -55,7 +57,10 @@ export function valuesPredicate(target: ValuesTarget, leaf: LeafOp, params: SqlP
         const field = params.bind(target.fieldId);
         return hasValue(target, params, `v.value IN (SELECT o.id FROM field_options o WHERE o.field_id = ${field} AND ${likeSql('o.value', match.text, params)})`);
       }
-      if (match.kind === 'pattern') return hasValue(target, params, likeSql('v.value', match.text, params));
+      if (match.kind === 'pattern') {
+        const like = wildcardToLike(match.text).pattern;
+        return hasValue(target, params, valueMatchSql(like, escapedLikeSql('v.value', like, params), params));
+      }
       const bounds = textOrNumberBounds(match.lower, match.upper);
       return hasValue(target, params, bounds.numeric ? numberRangeSql('v.value', bounds.lower, bounds.upper, params) : textRangeSql('v.value', bounds.lower, bounds.upper, params));
     }
