@@ -24,9 +24,13 @@ export interface ValuesTarget {
   hierarchical: boolean;
 }
 
-function hasValue(target: ValuesTarget, params: SqlParams, condition?: string): string {
+/**
+ * `byRowid`: the condition names the rows (from a text index), so the field is only checked on them
+ * (`+v.field_id`: not an index key, else SQLite reads every value of the field instead).
+ */
+function hasValue(target: ValuesTarget, params: SqlParams, condition?: string, byRowid = false): string {
   const field = params.bind(target.fieldId);
-  return `a.id IN (SELECT v.asset_id FROM asset_values v WHERE v.field_id = ${field}${condition === undefined ? '' : ` AND ${condition}`})`;
+  return `a.id IN (SELECT v.asset_id FROM asset_values v WHERE ${byRowid ? '+' : ''}v.field_id = ${field}${condition === undefined ? '' : ` AND ${condition}`})`;
 }
 
 function withDescendants(target: ValuesTarget, ids: string, params: SqlParams): string {
@@ -59,7 +63,9 @@ export function valuesPredicate(target: ValuesTarget, leaf: LeafOp, params: SqlP
       }
       if (match.kind === 'pattern') {
         const like = wildcardToLike(match.text).pattern;
-        return hasValue(target, params, valueMatchSql(like, escapedLikeSql('v.value', like, params), params));
+        const exact = escapedLikeSql('v.value', like, params);
+        const narrowed = valueMatchSql(like, exact, params);
+        return hasValue(target, params, narrowed, narrowed !== exact);
       }
       const bounds = textOrNumberBounds(match.lower, match.upper);
       return hasValue(target, params, bounds.numeric ? numberRangeSql('v.value', bounds.lower, bounds.upper, params) : textRangeSql('v.value', bounds.lower, bounds.upper, params));
