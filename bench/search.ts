@@ -18,8 +18,9 @@
  *   adjective of the file names (~100 hits).
  */
 import type { Statement } from 'better-sqlite3';
+import { MainThreadProfiler } from './support/cpu-profile.js';
 import { startBenchService } from './support/in-process-service.js';
-import { seedSearchLibrary, type SearchLibrary } from './support/seed-search-library.js';
+import { fileNameText, seedSearchLibrary, type SearchLibrary } from './support/seed-search-library.js';
 import { compileAssetQuery } from '../src/service/search/asset-query.js';
 import { assetSearchRunner } from '../src/service/search/run-asset-search.js';
 import { searchAccount } from '../src/service/search/search-account.js';
@@ -86,7 +87,7 @@ const placeholders = (count: number): string => Array.from({ length: count }, ()
 
 function shapes(ctx: { db: import('better-sqlite3').Database }, accountId: string, library: SearchLibrary, cursors: Map<number, Cursor>): Shape[] {
   const { db } = ctx;
-  const { foldersId, keywordsId, tops, nouns, adjectives, keywords } = library;
+  const { foldersId, keywordsId, tops, keywords } = library;
   const leaves = tops.flatMap((top) => top.subs);
   const leaf = (index: number): string => leaves[(index * 37) % leaves.length] ?? '';
   const top = (index: number): { id: string; subs: string[] } => tops[(index * 7) % tops.length] ?? { id: '', subs: [] };
@@ -94,7 +95,7 @@ function shapes(ctx: { db: import('better-sqlite3').Database }, accountId: strin
   const byModified = [{ field: { type: 'FIXED', fieldName: 'DATE_LAST_MODIFIED' }, order: 'DESC' }];
   const byId = [{ field: { type: 'FIXED', fieldName: 'ASSET_ID' }, order: 'ASC' }];
   const since = new Date(library.newestMs - 10 * 60_000).toISOString();
-  const text = (index: number): string => `${nouns[(index * 13) % nouns.length] ?? ''}-${adjectives[(index * 3) % adjectives.length] ?? ''}`;
+  const text = (index: number): string => fileNameText(library, (index * 7919) % library.assets);
   const folderCount = rootFolders(0).length;
 
   const byValue = (states: string): string =>
@@ -110,9 +111,12 @@ function shapes(ctx: { db: import('better-sqlite3').Database }, accountId: strin
   const pollWhere = `FROM assets a WHERE ${inRoot} AND a.account_id = ? AND (a.date_last_modified >= ? OR a.date_last_file_added >= ?)`;
   const pollCount = db.prepare(`SELECT count(*) ${pollWhere}`);
   const pollPage = db.prepare(`SELECT a.* ${pollWhere} ORDER BY a.date_last_modified, a.id LIMIT 1000`);
+  // Candidates from the trigram indexes (migration 0021), then the exact test on the current file's name.
   const quickWhere = `FROM assets a JOIN asset_files f ON f.id = a.current_file_id
-    WHERE a.account_id = ? AND a.state IN (${synced})
-      AND (f.filename LIKE ? OR a.id IN (SELECT asset_id FROM asset_values WHERE field_id = ? AND value LIKE ?))`;
+    WHERE a.id IN (SELECT g.asset_id FROM file_name_trigrams t JOIN asset_files g ON g.rowid = t.rowid WHERE t.filename LIKE @like
+                   UNION SELECT v.asset_id FROM value_trigrams t JOIN asset_values v ON v.rowid = t.rowid WHERE t.value LIKE @like AND v.field_id = @keywords)
+      AND a.account_id = @account AND a.state IN (${synced})
+      AND (f.filename LIKE @like OR a.id IN (SELECT asset_id FROM asset_values WHERE field_id = @keywords AND value LIKE @like))`;
   const quickCount = db.prepare(`SELECT count(*) ${quickWhere}`);
   const quickPage = db.prepare(`SELECT a.* ${quickWhere} ORDER BY f.filename COLLATE NOCASE, a.id LIMIT 40`);
 
@@ -157,7 +161,7 @@ function shapes(ctx: { db: import('better-sqlite3').Database }, accountId: strin
       name: 'quick search (FILENAME or KEYWORDS contain, 40)',
       body: (index) => ({ from: 0, pageSize: 40, criterion: searchCriterion(text(index)), sorts: [{ field: { type: 'FIXED', fieldName: 'FILENAME' }, order: 'ASC' }] }),
       hand: (index) => {
-        const params = [accountId, `%${text(index)}%`, keywordsId, `%${text(index)}%`];
+        const params = [{ account: accountId, like: `%${text(index)}%`, keywords: keywordsId }];
         return { count: [quickCount, params], page: [quickPage, params] };
       },
     },
@@ -184,6 +188,9 @@ export async function benchSearch(assetCount = Number(process.env.BENCH_SEARCH_A
     };
 
     // The scroll ids and cursors of page 5 of each root's listing, made before timing "next".
+    // BENCH_CPU_PROFILE=dir: a main-thread CPU profile of each shape's service requests (summarise-profiles.ts reads them).
+    const profileDir = process.env.BENCH_CPU_PROFILE;
+    const profiler = profileDir === undefined ? undefined : new MainThreadProfiler(profileDir);
     const cursors = new Map<number, Cursor>();
     const scrollIds = new Map<number, string>();
     const result: ShapeResult[] = [];
@@ -232,11 +239,14 @@ export async function benchSearch(assetCount = Number(process.env.BENCH_SEARCH_A
         2000,
       );
       let hits = 0;
+      await profiler?.start();
       const service = await time(requests, async (index) => {
         hits += await request(index);
       });
+      await profiler?.stop(shape.name.split(' (')[0]?.replace(/\W+/g, '-') ?? 'shape');
       result.push({ name: shape.name, averageHits: hits / service.length, handSql: percentiles(handSql), compiledSql: percentiles(compiledSql), service: percentiles(service) });
     }
+    profiler?.close();
     return { assets: assetCount, seedMs: library.seedMs, requests, shapes: result };
   } finally {
     await bench.close();

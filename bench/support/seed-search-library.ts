@@ -8,7 +8,8 @@
  * folders, not by folder size); assets made over a year, oldest first, with time-ordered ids as the
  * service makes them; every 11th STAGED, every 97th BINNED, the rest LIVE; file names
  * `NOUN-ADJECTIVE-N.jpg` from 500 nouns and 20 adjectives (a noun names ~2,000 files, a noun with its
- * adjective ~100); keywords from 1,000 words (~2,000 assets each).
+ * adjective ~100); keywords from 1,000 words (~2,000 assets each). Words are 5–7 random letters, so
+ * their trigrams spread as a real vocabulary's do, not as a few syllables' would.
  */
 import type { ServiceContext } from '../../src/service/context.js';
 import { IdStamps, timeOrderedUuid } from '../../src/service/db/time-ordered-id.js';
@@ -32,18 +33,29 @@ const SUBS = 20;
 const CHUNK = 50_000;
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 
-const syllables = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'ti', 'vo', 'ze', 'pa', 'do', 'gu', 'ba', 'fe', 'hi', 'jo', 'ly', 'wu', 'xe', 'co'];
-/** `count` distinct pronounceable words, `parts` syllables long. */
-function words(count: number, parts: number, salt: number): string[] {
-  return Array.from({ length: count }, (_, index) => {
+/** `count` distinct words of 5–7 random letters (a fixed seed: the same library every run). */
+function words(count: number, seed: number): string[] {
+  let state = seed >>> 0;
+  const next = (): number => {
+    state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
+    return state >>> 8;
+  };
+  const found = new Set<string>();
+  while (found.size < count) {
+    const length = 5 + (next() % 3);
     let word = '';
-    let rest = index * 7 + salt;
-    for (let part = 0; part < parts; part++) {
-      word += syllables[rest % syllables.length] ?? '';
-      rest = Math.floor(rest / syllables.length);
-    }
-    return word;
-  });
+    for (let letter = 0; letter < length; letter++) word += String.fromCharCode(97 + (next() % 26));
+    found.add(word);
+  }
+  return [...found];
+}
+
+/** The adjective of asset `index`'s file name: every noun meets every adjective (~100 files each per million). */
+const fileAdjective = (index: number): number => (index * 7 + Math.floor(index / 500)) % 20;
+
+/** A text that names ~1 in 10,000 files (`NOUN-ADJECTIVE`), from asset `index`'s file name. */
+export function fileNameText(library: SearchLibrary, index: number): string {
+  return `${library.nouns[(index * 31) % library.nouns.length] ?? ''}-${library.adjectives[fileAdjective(index)] ?? ''}`;
 }
 
 export function seedSearchLibrary(ctx: ServiceContext, accountId: string, assetCount: number): SearchLibrary {
@@ -57,9 +69,7 @@ export function seedSearchLibrary(ctx: ServiceContext, accountId: string, assetC
     })),
   )();
   const leaves = tops.flatMap((top) => top.subs);
-  const nouns = words(500, 3, 1);
-  const adjectives = words(20, 2, 3).map((word) => `${word}x`);
-  const keywords = words(1000, 3, 5).map((word) => `k${word}`);
+  const [nouns, adjectives, keywords] = [words(500, 1), words(20, 2), words(1000, 3)];
 
   const insertAsset = ctx.db.prepare(
     `INSERT INTO assets (id, account_id, current_file_id, state, date_staged, date_pending_approval, date_live, staged_by, date_created, date_last_modified, date_last_file_added)
@@ -82,7 +92,7 @@ export function seedSearchLibrary(ctx: ServiceContext, accountId: string, assetC
       const state = index % 97 === 0 ? 'BINNED' : index % 11 === 0 ? 'STAGED' : 'LIVE';
       const checksum = id.replaceAll('-', '');
       insertAsset.run(id, accountId, fileId, state, iso, state === 'LIVE' ? iso : null, iso, iso, iso);
-      const name = `${nouns[(index * 31) % nouns.length] ?? ''}-${adjectives[(index * 7) % adjectives.length] ?? ''}-${index % 1000}.jpg`;
+      const name = `${nouns[(index * 31) % nouns.length] ?? ''}-${adjectives[fileAdjective(index)] ?? ''}-${index % 1000}.jpg`;
       insertFile.run(fileId, accountId, id, name, checksum, checksum, iso);
       insertValue.run(id, foldersId, 0, leaves[(index * 13) % leaves.length] ?? '');
       insertValue.run(id, keywordsId, 0, keywords[(index * 17) % keywords.length] ?? '');
