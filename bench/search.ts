@@ -111,12 +111,13 @@ function shapes(ctx: { db: import('better-sqlite3').Database }, accountId: strin
   const pollWhere = `FROM assets a WHERE ${inRoot} AND a.account_id = ? AND (a.date_last_modified >= ? OR a.date_last_file_added >= ?)`;
   const pollCount = db.prepare(`SELECT count(*) ${pollWhere}`);
   const pollPage = db.prepare(`SELECT a.* ${pollWhere} ORDER BY a.date_last_modified, a.id LIMIT 1000`);
-  // Candidates from the trigram indexes (migration 0021), then the exact test on the current file's name.
+  // Candidates from the trigram indexes (migration 0021), then the exact tests; `+` keeps SQLite from
+  // starting at the account's or the field's every row instead.
   const quickWhere = `FROM assets a JOIN asset_files f ON f.id = a.current_file_id
-    WHERE a.id IN (SELECT g.asset_id FROM file_name_trigrams t JOIN asset_files g ON g.rowid = t.rowid WHERE t.filename LIKE @like
-                   UNION SELECT v.asset_id FROM value_trigrams t JOIN asset_values v ON v.rowid = t.rowid WHERE t.value LIKE @like AND v.field_id = @keywords)
-      AND a.account_id = @account AND a.state IN (${synced})
-      AND (f.filename LIKE @like OR a.id IN (SELECT asset_id FROM asset_values WHERE field_id = @keywords AND value LIKE @like))`;
+    WHERE a.id IN (SELECT g.asset_id FROM asset_files g WHERE g.rowid IN (SELECT rowid FROM file_name_trigrams WHERE filename LIKE @like)
+                   UNION SELECT v.asset_id FROM asset_values v WHERE v.rowid IN (SELECT rowid FROM value_trigrams WHERE value LIKE @like) AND +v.field_id = @keywords)
+      AND +a.account_id = @account AND +a.state IN (${synced})
+      AND (f.filename LIKE @like OR EXISTS (SELECT 1 FROM asset_values k WHERE k.asset_id = a.id AND +k.field_id = @keywords AND k.value LIKE @like))`;
   const quickCount = db.prepare(`SELECT count(*) ${quickWhere}`);
   const quickPage = db.prepare(`SELECT a.* ${quickWhere} ORDER BY f.filename COLLATE NOCASE, a.id LIMIT 40`);
 
