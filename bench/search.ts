@@ -104,11 +104,13 @@ function shapes(ctx: { db: import('better-sqlite3').Database }, accountId: strin
   const folderCount_ = db.prepare(`SELECT count(*) ${byValue("'LIVE'")}`);
   const inRoot = `a.id IN (SELECT asset_id FROM asset_values WHERE field_id = ? AND value IN (${placeholders(folderCount)}))`;
   const synced = "'STAGED', 'PENDING_APPROVAL', 'LIVE'";
-  const listingWhere = `FROM assets a WHERE ${inRoot} AND a.account_id = ? AND a.state IN (${synced})`;
+  // `+`: the scope is checked on the root's assets, not used as an index key (else SQLite walks the
+  // account's every asset by state).
+  const listingWhere = `FROM assets a WHERE ${inRoot} AND +a.account_id = ? AND +a.state IN (${synced})`;
   const listingCount = db.prepare(`SELECT count(*) ${listingWhere}`);
   const listingFirst = db.prepare(`SELECT a.* ${listingWhere} ORDER BY a.id LIMIT 1000`);
   const listingNext = db.prepare(`SELECT a.* ${listingWhere} AND a.id > ? ORDER BY a.id LIMIT 1000`);
-  const pollWhere = `FROM assets a WHERE ${inRoot} AND a.account_id = ? AND (a.date_last_modified >= ? OR a.date_last_file_added >= ?)`;
+  const pollWhere = `FROM assets a WHERE ${inRoot} AND +a.account_id = ? AND (a.date_last_modified >= ? OR a.date_last_file_added >= ?)`;
   const pollCount = db.prepare(`SELECT count(*) ${pollWhere}`);
   const pollPage = db.prepare(`SELECT a.* ${pollWhere} ORDER BY a.date_last_modified, a.id LIMIT 1000`);
   // Candidates from the trigram indexes (migration 0021), then the exact tests; `+` keeps SQLite from
