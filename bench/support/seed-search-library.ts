@@ -99,7 +99,15 @@ export function seedSearchLibrary(ctx: ServiceContext, accountId: string, assetC
       insertValue.run(id, keywordsId, 1, keywords[(index * 29 + 500) % keywords.length] ?? '');
     }
   });
-  for (let from = 0; from < assetCount; from += CHUNK) insertChunk(from, Math.min(assetCount, from + CHUNK));
+  // A page cache that holds the indexes while they are written (measured at 200,000 assets: 62 → 26 s),
+  // then the service's own again, so the searches are timed as the service runs them.
+  const cacheSize = Number(ctx.db.pragma('cache_size', { simple: true }));
+  ctx.db.pragma('cache_size = -1048576');
+  try {
+    for (let from = 0; from < assetCount; from += CHUNK) insertChunk(from, Math.min(assetCount, from + CHUNK));
+  } finally {
+    ctx.db.pragma(`cache_size = ${cacheSize}`);
+  }
   ctx.db.pragma('wal_checkpoint(TRUNCATE)');
   return { assets: assetCount, foldersId, keywordsId, tops, nouns, adjectives, keywords, newestMs: startMs + Math.floor((assetCount - 1) * step), seedMs: performance.now() - started };
 }
