@@ -113,8 +113,7 @@ export function registerPublicPortalRoutes(app: FastifyInstance, ctx: ServiceCon
     const { from, pageSize } = parseInput(publicPageQuery, request.query, 'INVALID_QUERY');
     const row = await enter(request, id);
     const query = queryOf(row);
-    const totalResults = runner.count(query);
-    const rows = pageSize === 0 || from >= totalResults ? [] : runner.page(query, from, pageSize);
+    const { rows, total: totalResults } = runner.pageWithTotal(query, from, pageSize);
     void reply.header('cache-control', 'no-store');
     return { results: rows.map((asset) => view.render(asset, contentUrl(row, asset.id))), totalResults };
   });

@@ -138,8 +138,7 @@ export function registerSavedSearchRoutes(app: FastifyInstance, ctx: ServiceCont
     const row = load(who, request.params);
     const body = parseBody(request, runBody);
     const query = compileAssetQuery(searchAccount(ctx.fields, who), JSON.parse(row.criterion) as unknown, JSON.parse(row.sorts) as unknown);
-    const totalResults = runner.count(query);
-    const rows = body.pageSize === 0 ? [] : runner.page(query, body.from, body.pageSize);
+    const { rows, total: totalResults } = runner.pageWithTotal(query, body.from, body.pageSize);
     const results = rows.map((asset): { result: Asset; permittedActions: PermittedAction[] } => envelope(render.asset(who, asset), permittedActions(who.role, 'ASSET', asset.id)));
     return { results, totalResults };
   });

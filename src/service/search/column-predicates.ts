@@ -3,12 +3,14 @@
  * equality and lists, emptiness, wildcard text and ranges, per column type. Every value is converted for
  * its type and bound as a parameter; every predicate is two-valued (see `definitely`).
  */
-import { dateRangeSql, definitely, likeSql, numberRangeSql, textRangeSql } from './compare-sql.js';
+import { dateRangeSql, definitely, escapedLikeSql, numberRangeSql, textRangeSql } from './compare-sql.js';
 import { asBoolean, asDate, asEnum, asMatch, asText, dateBound, textOrNumberBounds } from './criterion-values.js';
 import type { ColumnField } from './fixed-fields.js';
 import type { LeafOp, PathedValue } from './leaf-op.js';
 import { invalidCriterion } from './search-errors.js';
 import type { SqlParams } from './sql-params.js';
+import { fileNameMatchSql } from './text-prefilter.js';
+import { wildcardToLike } from './wildcard-pattern.js';
 
 export type ColumnTarget = ColumnField & { label: string };
 
@@ -37,7 +39,11 @@ function matchesSql(target: ColumnTarget, { value, path }: PathedValue, params: 
   const { expr, label } = target;
   if (target.type === 'boolean') throw invalidCriterion(path, `${label} is true or false; use FIELD_EQUALS`);
   const match = asMatch(value, path, label);
-  if (match.kind === 'pattern') return definitely(likeSql(expr, match.text, params), target.nullable);
+  if (match.kind === 'pattern') {
+    const like = wildcardToLike(match.text).pattern;
+    const exact = definitely(escapedLikeSql(expr, like, params), target.nullable);
+    return target.fileNameTrigrams === true ? fileNameMatchSql(like, exact, params) : exact;
+  }
   if (target.type === 'enum') throw invalidCriterion(path, `${label} takes no range; use FIELD_IN`);
   if (target.type === 'date') {
     return definitely(dateRangeSql(expr, dateBound(match.lower, path, label), dateBound(match.upper, path, label), params), target.nullable);

@@ -46,5 +46,10 @@ export function textRangeSql(expr: string, lower: Bound<string> | undefined, upp
 
 /** Whole-value, case-insensitive (ASCII, SQLite's LIKE) match with `*` wildcards. */
 export function likeSql(expr: string, pattern: string, params: SqlParams): string {
-  return `${expr} LIKE ${params.bind(wildcardToLike(pattern).pattern)} ESCAPE '\\'`;
+  return escapedLikeSql(expr, wildcardToLike(pattern).pattern, params);
+}
+
+/** `expr LIKE pattern ESCAPE '\'` for a pattern already in LIKE's escaped form (wildcard-pattern.ts). */
+export function escapedLikeSql(expr: string, likePattern: string, params: SqlParams): string {
+  return `${expr} LIKE ${params.bind(likePattern)} ESCAPE '\\'`;
 }

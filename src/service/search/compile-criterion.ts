@@ -3,10 +3,12 @@
  * every request value bound as a parameter. Combinators map onto AND / OR / NOT; leaves go to the
  * compiler of their target (column-predicates.ts, value-predicates.ts, collection-predicates.ts). Also reports whether the criterion names the lifecycle state anywhere, for
  * the default LIVE filter (asset-query.ts), and whether it is selective: true when every asset it matches
- * must pass a leaf the indexes answer directly (equality on a field's values or on the asset id, reached
- * through AND, or through OR where every branch is selective). Never concatenates a request value into SQL.
+ * must pass a leaf the indexes answer directly (equality on a field's values or on the asset id, or a
+ * wildcard match with a literal run the trigram indexes narrow: text-prefilter.ts), reached through AND,
+ * or through OR where every branch is selective). Never concatenates a request value into SQL.
  */
 import { collectionsPredicate } from './collection-predicates.js';
+import { asMatch } from './criterion-values.js';
 import { columnPredicate } from './column-predicates.js';
 import type { Criterion, LeafCriterion } from './criterion-schema.js';
 import { STATE_FIELD_NAMES } from './fixed-fields.js';
@@ -15,6 +17,7 @@ import { resolveField, type FieldTarget } from './resolve-field.js';
 import type { SearchAccount } from './search-account.js';
 import { invalidCriterion } from './search-errors.js';
 import type { SqlParams } from './sql-params.js';
+import { hasTrigrams } from './text-prefilter.js';
 import { valuesPredicate } from './value-predicates.js';
 
 export interface CompiledCriterion {
@@ -47,8 +50,18 @@ function compileLeaf(account: SearchAccount, leaf: LeafCriterion, path: string, 
     throw invalidCriterion(`${path}.includeSubfolders`, `${target.label} has no sub-options; includeSubfolders applies to hierarchical option fields such as Folders`);
   }
   const mentionsState = leaf.field.type === 'FIXED' && STATE_FIELD_NAMES.includes(leaf.field.fieldName);
-  const selective = op.op === 'equals' && op.values.length > 0 && (target.kind === 'values' || target.kind === 'collections' || (target.kind === 'column' && target.selective === true));
-  return { sql: leafSql(target, op)(params), mentionsState, selective };
+  const sql = leafSql(target, op)(params);
+  return { sql, mentionsState, selective: isSelective(target, op) };
+}
+
+/** Whether an index lookup of this leaf alone finds every asset it matches (see the header). */
+function isSelective(target: FieldTarget, op: LeafOp): boolean {
+  if (op.op === 'equals') return op.values.length > 0 && (target.kind === 'values' || target.kind === 'collections' || (target.kind === 'column' && target.selective === true));
+  if (op.op !== 'matches') return false;
+  const textIndexed = (target.kind === 'values' && !target.options) || (target.kind === 'column' && target.fileNameTrigrams === true);
+  if (!textIndexed) return false;
+  const match = asMatch(op.value.value, op.value.path, target.label);
+  return match.kind === 'pattern' && hasTrigrams(match.text);
 }
 
 export function compileCriterion(account: SearchAccount, criterion: Criterion, params: SqlParams, path = 'criterion'): CompiledCriterion {

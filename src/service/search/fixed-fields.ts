@@ -46,6 +46,8 @@ export interface ColumnField {
   sortNoCase?: boolean;
   /** Equality on it is an index lookup selective enough to drive a search (the asset id). */
   selective?: boolean;
+  /** Wildcard matches find their candidates in the file-name trigram index (text-prefilter.ts). */
+  fileNameTrigrams?: boolean;
 }
 
 export type FixedField = ColumnField | { kind: 'keywords' } | { kind: 'collections' };
@@ -59,7 +61,7 @@ const date = (column: string, nullable = true): ColumnField => ({ kind: 'column'
 
 export const FIXED_FIELDS: Record<FixedFieldName, FixedField> = {
   ASSET_ID: { kind: 'column', expr: 'a.id', type: 'text', nullable: false, selective: true },
-  FILENAME: { kind: 'column', expr: currentFile('filename'), type: 'text', nullable: true, sortNoCase: true },
+  FILENAME: { kind: 'column', expr: currentFile('filename'), type: 'text', nullable: true, sortNoCase: true, fileNameTrigrams: true },
   KEYWORDS: { kind: 'keywords' },
   FILE_TYPE: { kind: 'column', expr: currentFile('file_type'), type: 'enum', nullable: true, enumValues: FILE_TYPES },
   LIFECYCLE_STATE: { kind: 'column', expr: 'a.state', type: 'enum', nullable: false, enumValues: LIFECYCLE_STATES },

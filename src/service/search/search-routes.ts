@@ -80,16 +80,16 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: ServiceContext, 
         `from + pageSize is ${body.from + body.pageSize}; paged search reaches at most ${PAGING_LIMIT} results. Use POST /asset-scroll-searches to go further.`,
       );
     }
-    const totalResults = runner.count(query);
-    const rows = body.pageSize === 0 || body.from >= totalResults ? [] : runner.page(query, body.from, body.pageSize);
-    return { results: results(who, rows), totalResults };
+    const { rows, total } = runner.pageWithTotal(query, body.from, body.pageSize);
+    return { results: results(who, rows), totalResults: total };
   });
 
   app.post('/asset-scroll-searches', { config: { body: scrollBody } }, async (request) => {
     const who = searcher(request);
     const body = parseBody(request, scrollBody);
     const query = compileAssetQuery(searchAccount(ctx.fields, who), body.criterion, body.sorts);
-    const totalResults = runner.count(query);
+    const page = runner.firstPageWithTotal(query, body.pageSize);
+    const totalResults = page.total;
     const scroll = scrolls.create({
       account_id: who.accountId,
       user_id: who.userId,
@@ -98,7 +98,6 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: ServiceContext, 
       page_size: body.pageSize,
       total_results: totalResults,
     });
-    const page = runner.pageAfter(query, undefined, body.pageSize);
     return { results: results(who, page.rows), totalResults, scrollId: scrolls.scrollId(scroll, page.last) };
   });
 

@@ -8,11 +8,13 @@
  * Folders field) also matches assets filed under any descendant of the given options, found with a
  * recursive CTE over field_options.parent_id (UNION, so even a corrupt cycle terminates).
  */
-import { likeSql, numberRangeSql, textRangeSql } from './compare-sql.js';
+import { escapedLikeSql, likeSql, numberRangeSql, textRangeSql } from './compare-sql.js';
 import { asMatch, asText, textOrNumberBounds } from './criterion-values.js';
 import type { LeafOp } from './leaf-op.js';
 import { invalidCriterion } from './search-errors.js';
 import type { SqlParams } from './sql-params.js';
+import { valueMatchSql } from './text-prefilter.js';
+import { wildcardToLike } from './wildcard-pattern.js';
 
 export interface ValuesTarget {
   kind: 'values';
@@ -22,9 +24,13 @@ export interface ValuesTarget {
   hierarchical: boolean;
 }
 
-function hasValue(target: ValuesTarget, params: SqlParams, condition?: string): string {
+/**
+ * `byRowid`: the condition names the rows (from a text index), so the field is only checked on them
+ * (`+v.field_id`: not an index key, else SQLite reads every value of the field instead).
+ */
+function hasValue(target: ValuesTarget, params: SqlParams, condition?: string, byRowid = false): string {
   const field = params.bind(target.fieldId);
-  return `a.id IN (SELECT v.asset_id FROM asset_values v WHERE v.field_id = ${field}${condition === undefined ? '' : ` AND ${condition}`})`;
+  return `a.id IN (SELECT v.asset_id FROM asset_values v WHERE ${byRowid ? '+' : ''}v.field_id = ${field}${condition === undefined ? '' : ` AND ${condition}`})`;
 }
 
 function withDescendants(target: ValuesTarget, ids: string, params: SqlParams): string {
@@ -55,7 +61,12 @@ export function valuesPredicate(target: ValuesTarget, leaf: LeafOp, params: SqlP
         const field = params.bind(target.fieldId);
         return hasValue(target, params, `v.value IN (SELECT o.id FROM field_options o WHERE o.field_id = ${field} AND ${likeSql('o.value', match.text, params)})`);
       }
-      if (match.kind === 'pattern') return hasValue(target, params, likeSql('v.value', match.text, params));
+      if (match.kind === 'pattern') {
+        const like = wildcardToLike(match.text).pattern;
+        const exact = escapedLikeSql('v.value', like, params);
+        const narrowed = valueMatchSql(like, exact, params);
+        return hasValue(target, params, narrowed, narrowed !== exact);
+      }
       const bounds = textOrNumberBounds(match.lower, match.upper);
       return hasValue(target, params, bounds.numeric ? numberRangeSql('v.value', bounds.lower, bounds.upper, params) : textRangeSql('v.value', bounds.lower, bounds.upper, params));
     }

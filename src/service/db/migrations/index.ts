@@ -19,6 +19,7 @@ import jobItemResults from './0017-job-item-results.js';
 import guestUploadOfUpload from './0018-guest-upload-of-upload.js';
 import revokedGrants from './0019-revoked-grants.js';
 import previewFailures from './0020-preview-failures.js';
+import textTrigrams from './0021-text-trigrams.js';
 
 export const migrations: readonly string[] = [
   initial,
@@ -41,4 +42,5 @@ export const migrations: readonly string[] = [
   guestUploadOfUpload,
   revokedGrants,
   previewFailures,
+  textTrigrams,
 ];
