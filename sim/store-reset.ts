@@ -6,6 +6,24 @@
  * that (0.3–0.6 ms each): about a tenth of a seed's CPU. Here the schema never changes.
  */
 import type { Db } from '../src/service/db/open-database.js';
+import { rebuildTextTrigrams } from '../src/service/search/text-trigrams.js';
+
+/**
+ * The tables that hold the store's data, by name: not the virtual tables (the full-text indexes) nor
+ * their shadow tables, which are derived from the others (and which SQLite's defensive mode, on in
+ * better-sqlite3, refuses to write directly).
+ */
+function dataTables(db: Db): string[] {
+  const virtual = db
+    .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'")
+    .all()
+    .map((row) => row.name);
+  return db
+    .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND (name NOT LIKE 'sqlite_%' OR name = 'sqlite_sequence') ORDER BY name")
+    .all()
+    .map((row) => row.name)
+    .filter((name) => !virtual.some((table) => name === table || name.startsWith(`${table}_`)));
+}
 
 interface TableRows {
   name: string;
@@ -15,10 +33,7 @@ interface TableRows {
 
 /** Keeps the store's rows as they are now; answers what puts them back. */
 export function storeSnapshot(db: Db): () => void {
-  const names = db
-    .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND (name NOT LIKE 'sqlite_%' OR name = 'sqlite_sequence') ORDER BY name")
-    .all()
-    .map((row) => row.name);
+  const names = dataTables(db);
   const tables: TableRows[] = names.map((name) => {
     // Generated columns (hidden ≠ 0) are computed, never inserted.
     const columns = db
@@ -37,6 +52,8 @@ export function storeSnapshot(db: Db): () => void {
     // Twice: a delete trigger (the change log) may write to a table emptied before it.
     for (let round = 0; round < 2; round++) for (const statement of empty) statement.run();
     for (const table of tables) for (const row of table.rows) table.insert(row);
+    // The triggers that keep the full-text indexes ran while tables were half empty: made afresh.
+    rebuildTextTrigrams(db);
   });
 }
 
@@ -69,10 +86,7 @@ export function storeCheckpoint(db: Db): () => void {
 
 /** Every row of every table, in a fixed order: two stores with the same dump hold the same data. */
 export function storeDump(db: Db): string {
-  const names = db
-    .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND (name NOT LIKE 'sqlite_%' OR name = 'sqlite_sequence') ORDER BY name")
-    .all()
-    .map((row) => row.name);
+  const names = dataTables(db);
   return JSON.stringify(names.map((name) => [name, db.prepare<[], Record<string, unknown>>(`SELECT * FROM ${quote(name)}`).all().map((row) => JSON.stringify(row)).sort()]));
 }
 

@@ -75,6 +75,9 @@ export async function describeFile(path: string, filename: string, size: number,
   return { mediaType, fileType, dimensions };
 }
 
+/** sharp's default limitInputPixels (0x3FFF²): an image claiming more is refused, not sized. */
+const SHARP_PIXEL_LIMIT = 0x3fff * 0x3fff;
+
 /** PNG's IEND chunk, which ends every whole PNG. */
 const PNG_END = Buffer.from([0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
 
@@ -95,7 +98,9 @@ function headerSize(bytes: Buffer, mime: string): { width: number; height: numbe
   if (ENDS_WHOLE[mime]?.(bytes) !== true) return undefined;
   try {
     const { width, height, orientation } = imageSize(bytes);
-    return width > 0 && height > 0 ? { width, height, ...(orientation === undefined ? {} : { orientation }) } : undefined;
+    // Past sharp's pixel limit sharp refuses the image (an image bomb): so is its description, by sharp.
+    if (!(width > 0 && height > 0) || width * height > SHARP_PIXEL_LIMIT) return undefined;
+    return { width, height, ...(orientation === undefined ? {} : { orientation }) };
   } catch {
     return undefined;
   }

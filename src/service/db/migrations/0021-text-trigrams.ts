@@ -8,7 +8,7 @@
  * value_trigrams holds only the rows of fields without fixed options (option fields store option ids,
  * matched by label elsewhere); a field's has_fixed_options never changes, so a row is indexed for its
  * whole life or never. The rowids of asset_files and asset_values must stay stable: a VACUUM (which may
- * renumber them) must be followed by rebuilding both indexes.
+ * renumber them) must be followed by rebuilding both indexes (search/text-trigrams.ts).
  */
 export default /* sql */ `
 CREATE VIRTUAL TABLE file_name_trigrams USING fts5(filename, content = 'asset_files', content_rowid = 'rowid', tokenize = 'trigram');
