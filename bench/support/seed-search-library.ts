@@ -13,6 +13,7 @@
  */
 import type { ServiceContext } from '../../src/service/context.js';
 import { IdStamps, timeOrderedUuid } from '../../src/service/db/time-ordered-id.js';
+import { fileNameIndex } from '../../src/service/search/file-name-index.js';
 
 export interface SearchLibrary {
   assets: number;
@@ -105,6 +106,8 @@ export function seedSearchLibrary(ctx: ServiceContext, accountId: string, assetC
   ctx.db.pragma('cache_size = -1048576');
   try {
     for (let from = 0; from < assetCount; from += CHUNK) insertChunk(from, Math.min(assetCount, from + CHUNK));
+    // The file names join their index as the service's indexer would take them, before any search.
+    fileNameIndex(ctx.db).catchUpAll();
   } finally {
     ctx.db.pragma(`cache_size = ${cacheSize}`);
   }

@@ -94,6 +94,7 @@ import { registerAccountSignupRoutes } from './administration/account-signup-rou
 import { registerAccountAdminRoutes } from './administration/account-admin-routes.js';
 import { registerTermsAcceptance } from './administration/terms-acceptance.js';
 import { registerStaffSignInRoutes } from './staff/staff-sign-in-routes.js';
+import { FileNameIndexing, fileNameIndex } from './search/file-name-index.js';
 
 export interface RunningService {
   /** The base URL clients use (the public URL when one was configured). */
@@ -300,10 +301,14 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     uploads.endings.sweepAbandoned();
     const sweeper = setInterval(() => uploads.endings.sweepAbandoned(), Math.min(3600, config.uploadAbandonAfter) * 1000);
     sweeper.unref();
+    // New files' names join the search index in batches (the files in between are searched directly).
+    const nameIndexing = new FileNameIndexing(fileNameIndex(ctx.db), (error) => app.log.error({ err: error }, 'indexing file names failed'));
+    nameIndexing.start();
     const mailTimer = savedSearchMailer === undefined ? undefined : setInterval(() => void savedSearchMailer.check(), config.savedSearchEmailInterval * 1000);
     mailTimer?.unref();
     app.addHook('onClose', async () => {
       clearInterval(sweeper);
+      nameIndexing.close();
       clearInterval(mailTimer);
       await savedSearchMailer?.idle();
       mailer?.close();

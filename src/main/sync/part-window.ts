@@ -55,6 +55,8 @@ export class PartWindow {
   private busySince: number | undefined;
   /** Confirmed parts: busy time at confirmation and bytes, oldest first, the last `rateWindowMs` of busy time. */
   private readonly confirmed: { busyAt: number; bytes: number }[] = [];
+  /** The bytes of `confirmed`, kept as they come and go: the rate is asked before every part, and thousands of small parts confirm within the window. */
+  private confirmedBytes = 0;
   private measured = false;
 
   constructor(
@@ -92,8 +94,7 @@ export class PartWindow {
     this.dropOld(busy);
     if (!this.measured) return undefined;
     if (this.confirmed.length === 0 || busy <= 0) return 0;
-    const bytes = this.confirmed.reduce((sum, sample) => sum + sample.bytes, 0);
-    return (bytes * 1000) / Math.min(busy, this.rateWindowMs);
+    return (this.confirmedBytes * 1000) / Math.min(busy, this.rateWindowMs);
   }
 
   /** The bytes the parts in flight may hold now. */
@@ -124,6 +125,7 @@ export class PartWindow {
     this.inFlightBytes -= bytes;
     if (sent) {
       this.confirmed.push({ busyAt: this.busyMs, bytes });
+      this.confirmedBytes += bytes;
       this.measured = true;
     }
     // Start waiters in order while the head fits; the first one always does once nothing is in flight.
@@ -147,6 +149,6 @@ export class PartWindow {
   }
 
   private dropOld(busy: number): void {
-    while (this.confirmed.length > 0 && (this.confirmed[0]?.busyAt ?? busy) < busy - this.rateWindowMs) this.confirmed.shift();
+    while (this.confirmed.length > 0 && (this.confirmed[0]?.busyAt ?? busy) < busy - this.rateWindowMs) this.confirmedBytes -= this.confirmed.shift()?.bytes ?? 0;
   }
 }

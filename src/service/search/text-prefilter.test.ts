@@ -6,6 +6,7 @@ import { assetSeeder } from '../../../test/support/seed-assets.js';
 import { compileAssetQuery } from './asset-query.js';
 import { assetSearchRunner } from './run-asset-search.js';
 import { searchAccount } from './search-account.js';
+import { fileNameIndex } from './file-name-index.js';
 import { trigramPattern } from './text-prefilter.js';
 import { wildcardToLike } from './wildcard-pattern.js';
 
@@ -26,7 +27,8 @@ describe('trigramPattern', () => {
 });
 
 // Every match through the indexes must find exactly what LIKE on the rows finds, whatever was renamed,
-// re-filed or deleted since the rows were written.
+// re-filed or deleted since the rows were written, and however far the file-name index has caught up
+// (here: the first four files are in it, the rest in its tail, until a test catches up).
 describe('wildcard matches on FILENAME and text fields through the trigram indexes', () => {
   const db = openDatabase(':memory:');
   const now = '2026-01-01T00:00:00.000Z';
@@ -38,7 +40,19 @@ describe('wildcard matches on FILENAME and text fields through the trigram index
   const seed = assetSeeder(db);
   const names = ['logo.png', 'Logo_Final 100%.PNG', 'LOGO-old.jpg', 'catalogue.pdf', 'draft*.psd', 'Été.jpg', 'été-2.jpg', 'back\\slash.txt', 'lo.go'];
   names.forEach((filename, index) => seed.insert({ accountId: account.id, id: `a${index}`, filename, values: { [keywords]: [`key ${filename}`], [caption]: [`Caption of ${filename}`] } }));
+  const nameIndex = fileNameIndex(db);
+  nameIndex.catchUp(4);
   afterAll(() => db.close());
+  const indexedThrough = (): number => db.prepare<[], number>(`SELECT indexed_through FROM text_index_progress WHERE name = 'file_names'`).pluck().get() ?? 0;
+  /** FTS5's own check that the index holds exactly the content table's rows: true only with no tail. */
+  const indexMatchesRows = (): void => void db.prepare(`INSERT INTO file_name_trigrams (file_name_trigrams) VALUES ('integrity-check')`).run();
+  const allMatch = (): void => {
+    for (const pattern of patterns) {
+      expect([pattern, matches('FILENAME', pattern)]).toEqual([pattern, expected('filename', pattern)]);
+      expect([pattern, matches('KEYWORDS', pattern)]).toEqual([pattern, expected('keyword', pattern)]);
+      expect([pattern, matches({ fieldId: caption }, pattern)]).toEqual([pattern, expected('caption', pattern)]);
+    }
+  };
 
   const searcher = searchAccount(fields, { accountId: account.id, folders: null });
   const runner = assetSearchRunner(db);
@@ -91,6 +105,38 @@ describe('wildcard matches on FILENAME and text fields through the trigram index
     }
     expect(matches('FILENAME', '*logo*')).toEqual(['a1', 'a2', 'a3']);
     expect(matches('KEYWORDS', '*logo*')).toEqual(['a0', 'a2', 'a4']);
+  });
+
+  it('finds the same once the file-name index has caught up, and then holds exactly the rows', () => {
+    const tailBefore = db.prepare<[number], number>('SELECT count(*) FROM asset_files WHERE rowid > ?').pluck().get(indexedThrough());
+    expect(tailBefore).toBeGreaterThan(0);
+    nameIndex.catchUpAll();
+    expect(db.prepare<[number], number>('SELECT count(*) FROM asset_files WHERE rowid > ?').pluck().get(indexedThrough())).toBe(0);
+    indexMatchesRows();
+    allMatch();
+  });
+
+  it('indexes at once a file whose rowid comes back at or below the mark, and renames and deletes on both sides of it', () => {
+    nameIndex.catchUpAll();
+    const last = db.prepare<[], { rowid: number; asset_id: string }>('SELECT rowid, asset_id FROM asset_files ORDER BY rowid DESC LIMIT 1').get();
+    if (last === undefined) throw new Error('no files');
+    db.prepare('DELETE FROM assets WHERE id = ?').run(last.asset_id);
+    seed.insert({ accountId: account.id, id: 'reused', filename: 'reused-rowid-logo.png' });
+    const reused = db.prepare<[], number>(`SELECT rowid FROM asset_files WHERE filename = 'reused-rowid-logo.png'`).pluck().get();
+    expect(reused).toBe(last.rowid);
+    expect(reused).toBeLessThanOrEqual(indexedThrough());
+    indexMatchesRows();
+    // Now a tail above the mark: renamed and deleted there, then caught up.
+    seed.insert({ accountId: account.id, id: 't1', filename: 'tail-logo.png' });
+    seed.insert({ accountId: account.id, id: 't2', filename: 'tail-two.png' });
+    db.prepare(`UPDATE asset_files SET filename = 'tail-renamed-logo.png' WHERE asset_id = 't1'`).run();
+    db.prepare(`DELETE FROM assets WHERE id = 't2'`).run();
+    allMatch();
+    expect(matches('FILENAME', '*tail*')).toEqual(['t1']);
+    nameIndex.catchUpAll();
+    indexMatchesRows();
+    allMatch();
+    expect(matches('FILENAME', '*tail*')).toEqual(['t1']);
   });
 
   it('indexes text-field values only, never option ids', () => {

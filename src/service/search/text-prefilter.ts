@@ -49,13 +49,18 @@ export function hasTrigrams(wildcardText: string): boolean {
 
 /**
  * `exact` (the match on the current file's name), narrowed first to assets with a file whose name may
- * match; `exact` alone when the index cannot narrow it. Older files' names are candidates too: `exact`
- * decides.
+ * match or that the index has not taken in yet; `exact` alone when the index cannot narrow it. Older
+ * files' names are candidates too: `exact` decides.
  */
 export function fileNameMatchSql(likePattern: string, exact: string, params: SqlParams): string {
   const loose = trigramPattern(likePattern);
   if (loose === undefined) return exact;
-  return `(a.id IN (SELECT f.asset_id FROM asset_files f WHERE f.rowid IN (SELECT rowid FROM file_name_trigrams WHERE filename LIKE ${params.bind(loose)})) AND ${exact})`;
+  // The files added since the index last caught up (its tail, file-name-index.ts) are candidates too.
+  return (
+    `(a.id IN (SELECT f.asset_id FROM asset_files f WHERE f.rowid IN (SELECT rowid FROM file_name_trigrams WHERE filename LIKE ${params.bind(loose)})` +
+    ` UNION ALL SELECT f.asset_id FROM asset_files f WHERE f.rowid > (SELECT indexed_through FROM text_index_progress WHERE name = 'file_names'))` +
+    ` AND ${exact})`
+  );
 }
 
 /**
