@@ -94,7 +94,14 @@ const loadService = loadOnce(async () => {
 const LIBRARY_HOST = '127.0.0.1';
 
 /** The embedded service as the controller's LocalLibrary: started on first use, tokens minted from its key. */
-export function embeddedLibrary(options: { dataDir: string; port: number; notice?: (line: string) => void; env?: Record<string, string | undefined> }): LocalLibrary & {
+export function embeddedLibrary(options: {
+  dataDir: string;
+  port: number;
+  notice?: (line: string) => void;
+  env?: Record<string, string | undefined>;
+  /** The service loads once this settles (the window first); its port is checked before. */
+  loadAfter?: Promise<unknown>;
+}): LocalLibrary & {
   running(): RunningService | undefined;
   /** The port it could not listen on at its last start, if that is why it is not running. */
   portInUse(): PortInUseError | undefined;
@@ -119,6 +126,7 @@ export function embeddedLibrary(options: { dataDir: string; port: number; notice
     } finally {
       checked();
     }
+    await options.loadAfter;
     const { startService, serviceConfig, LOCAL_SUBDOMAIN } = await loadService();
     const adminPassword = options.env?.ASSET_SYNC_ADMIN_PASSWORD;
     const config = serviceConfig({ dataDir: options.dataDir, host: LIBRARY_HOST, port, ...(adminPassword === undefined || adminPassword === '' ? {} : { adminPassword }) });
@@ -179,7 +187,10 @@ export async function startHeadlessApp(options: HeadlessAppOptions): Promise<Hea
   const env = options.env ?? process.env;
   mkdirSync(options.stateDir, { recursive: true, mode: 0o700 });
   const configDir = options.configDir ?? options.stateDir;
-  const library = embeddedLibrary({ dataDir: options.dataDir, port: options.servicePort ?? 7480, env, ...(options.notice === undefined ? {} : { notice: options.notice }) });
+  // The window is served before the service loads: loading it would hold up every step of the window's.
+  let windowServed: () => void = () => undefined;
+  const loadAfter = new Promise<void>((resolve) => (windowServed = resolve));
+  const library = embeddedLibrary({ dataDir: options.dataDir, port: options.servicePort ?? 7480, env, loadAfter, ...(options.notice === undefined ? {} : { notice: options.notice }) });
   const controller = createAppController(
     {
       stateDir: options.stateDir,
@@ -238,11 +249,13 @@ export async function startHeadlessApp(options: HeadlessAppOptions): Promise<Hea
     }
     await writeAppFile(options.stateDir, { origin: server.origin, cliKey: server.cliKey, pid: process.pid, startedAt: new Date().toISOString() });
     options.onWindow?.({ url: server.url, origin: server.origin });
+    windowServed();
     await starting;
     const libraryPort = library.portInUse();
     if (libraryPort !== undefined) throw libraryPort;
   } catch (error) {
     // Whatever failed, the start under way has settled before anything it uses is closed.
+    windowServed();
     await starting.catch(() => undefined);
     if (server !== undefined) await removeAppFile(options.stateDir, server.cliKey).catch(() => undefined);
     await server?.close();
