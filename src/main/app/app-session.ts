@@ -24,8 +24,15 @@ import type { StatePublisher } from './state-publisher.js';
 import type { ActivityLog } from './activity-log.js';
 import type { TransferTracker } from './transfer-tracker.js';
 
-/** The engine and its API client: loaded when a session opens, so the window can show before they load. */
-const loadEngineSession = loadOnce(() => import('./engine-session.js'));
+/**
+ * The engine and its API client: loaded when a session opens, so the window can show before they load;
+ * what came in while they loaded (the window's requests) is answered before the session opens.
+ */
+const loadEngineSession = loadOnce(async () => {
+  const module = await import('./engine-session.js');
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  return module;
+});
 
 export interface AppSessionParts {
   edges: AppEdges;

@@ -80,13 +80,18 @@ export interface HeadlessApp {
   close(): Promise<void>;
 }
 
-/** The service's modules: loaded on the library's first start, so the window never waits for them. */
+/**
+ * The service's modules: loaded on the library's first start, so the window never waits for them. Their
+ * loading holds the thread for a while: the requests that came in meanwhile (the window's) are answered
+ * before the service starts (setImmediate runs after the event loop has taken in what waits).
+ */
 const loadService = loadOnce(async () => {
   const [{ startService }, { serviceConfig }, { LOCAL_SUBDOMAIN }] = await Promise.all([
     import('../../service/create-service.js'),
     import('../../service/config.js'),
     import('../../service/bootstrap.js'),
   ]);
+  await new Promise<void>((resolve) => setImmediate(resolve));
   return { startService, serviceConfig, LOCAL_SUBDOMAIN };
 });
 
