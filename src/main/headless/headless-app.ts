@@ -241,6 +241,12 @@ export async function startHeadlessApp(options: HeadlessAppOptions): Promise<Hea
     await Promise.race([starting, library.portChecked()]);
     const libraryPortBefore = library.portInUse();
     if (libraryPortBefore !== undefined) throw libraryPortBefore;
+    // With no account to restore (a first start), the window would offer the first-run choice the start
+    // is making itself: it waits for the local library to be in use (the service loads at once then).
+    if ((await controller.getState()).account.kind === 'none') {
+      windowServed();
+      await starting;
+    }
     const ui = await startUiServer({
       stateDir: options.stateDir,
       target: controller,
