@@ -43,6 +43,8 @@ describe('asset-sync start (headless)', () => {
     expect(next).not.toBe(url);
     expect((await fetch(next, { redirect: 'manual' })).status).toBe(303);
     expect((await fetch(next, { redirect: 'manual' })).status).toBe(403);
+    // The link goes out before the app has finished starting: the folder exists once the library is in use.
+    await vi.waitFor(() => expect(existsSync(folder)).toBe(true), { timeout: 30_000, interval: 50 });
     writeFileSync(join(folder, 'a.txt'), 'a');
     const status = await vi.waitFor(
       async () => {

@@ -1,8 +1,13 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AppEvent } from '../../shared/bridge/app-events.js';
+import { rootsRepo } from '../db/roots-repo.js';
 import { ManualClock } from '../local/index.js';
+import { openStateFile } from '../store/state-dir.js';
+import { LOCAL_SERVICE } from '../store/state-owner.js';
 import { createAppController } from './app-controller.js';
+import type { LocalLibrarySession } from './app-types.js';
+import { openSettingsStore } from './settings-store.js';
 import { tempDir } from '../../../test/support/temp-dir.js';
 
 function controllerWithClock() {
@@ -50,6 +55,53 @@ describe('the app controller without an account', () => {
     expect((await controller.getState()).paused).toEqual({ until: expect.any(String) });
     await controller.resume({});
     expect((await controller.getState()).paused).toBeNull();
+    await controller.close();
+  });
+});
+
+describe('the app controller while the account of the last run signs in again', () => {
+  /** A state directory whose state.db is `service`'s and holds one folder, and settings naming the local library. */
+  function lastRun(service: string) {
+    const base = tempDir('app-controller-restore-');
+    const stateDir = join(base, 'state');
+    const configDir = join(base, 'config');
+    const folder = join(base, 'Asset Sync');
+    const db = openStateFile(stateDir, { service, userId: 'user-1', server: 'http://127.0.0.1:7480' });
+    rootsRepo(db).insertAs({ id: 'root-1', path: folder, server: 'http://127.0.0.1:7480', remote_path: '/', publish_live: 0, stopped: null, date_created: '2026-12-07T00:00:00.000Z' });
+    db.close();
+    openSettingsStore({ configDir }).update({ account: { kind: 'local' } });
+    let fail: (error: Error) => void = () => undefined;
+    // The local library still starting (its service loading): the session is not open yet.
+    const starting = new Promise<LocalLibrarySession>((_resolve, reject) => (fail = reject));
+    const controller = createAppController(
+      { stateDir, configDir, host: { kind: 'headless', secureStorage: false, version: 'test' } },
+      { clock: new ManualClock(), localLibrary: { start: () => starting, stop: async () => undefined } },
+    );
+    return { controller, folder, fail };
+  }
+
+  it("shows the account's folders at once with their last known state, as being checked, never up to date", async () => {
+    const { controller, folder, fail } = lastRun(LOCAL_SERVICE);
+    const started = controller.start();
+    const state = await controller.getState();
+    expect(state.overall).toBe('starting');
+    expect(state.account).toMatchObject({ kind: 'signed-in', local: true });
+    expect(state.folders).toEqual([expect.objectContaining({ id: 'root-1', path: folder, activity: { kind: 'scanning' } })]);
+    // The library did not start: no account after all, and the reason is in the state.
+    fail(Object.assign(new Error('the local library could not start'), { code: 'NO_LOCAL_LIBRARY' }));
+    await started;
+    const after = await controller.getState();
+    expect(after.account).toEqual({ kind: 'none' });
+    expect(after.problems).toEqual([expect.objectContaining({ message: 'the local library could not start' })]);
+    await controller.close();
+  });
+
+  it("shows no folders of a state that is another service's", async () => {
+    const { controller, fail } = lastRun('https://assets.example.com');
+    const started = controller.start();
+    expect((await controller.getState()).folders).toEqual([]);
+    fail(new Error('stopped'));
+    await started;
     await controller.close();
   });
 });

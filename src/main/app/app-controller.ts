@@ -19,7 +19,7 @@ import { AppStateProjection, type AppLifecycle } from './app-state-projection.js
 import type { AppController, AppControllerConfig, AppControllerDeps } from './app-types.js';
 import { ConflictSides } from './conflict-sides.js';
 import { copyCommands } from './copy-commands.js';
-import { rootOf } from './engine-session.js';
+import { rootOf } from './session-root.js';
 import { folderCommands } from './folder-commands.js';
 import { OpenedSettings } from './opened-settings.js';
 import { PauseState } from './pause-state.js';
@@ -76,6 +76,7 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
     lifecycle,
     session: () => session.current,
     account: () => session.account,
+    restoringService: () => session.restoringService,
     pauses,
     transfers,
     settings,

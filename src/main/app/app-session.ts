@@ -13,7 +13,9 @@ import { toBridgeError } from '../../shared/bridge/bridge-error.js';
 import type { AppEdges } from './app-edges.js';
 import { AppError } from './app-error.js';
 import type { AppLifecycle } from './app-state-projection.js';
-import { closeEngineSession, openEngineSession, type EngineSession, type EngineSessionListeners, type SessionIdentity } from './engine-session.js';
+import type { EngineSession, EngineSessionListeners, SessionIdentity } from './engine-session.js';
+import { loadOnce } from '../../shared/load-once.js';
+import { LOCAL_SERVICE } from '../store/state-owner.js';
 import type { OpenedSettings } from './opened-settings.js';
 import type { PauseState } from './pause-state.js';
 import type { QuickDownloads } from './quick-downloads.js';
@@ -21,6 +23,16 @@ import type { StoredSettings } from './settings-store.js';
 import type { StatePublisher } from './state-publisher.js';
 import type { ActivityLog } from './activity-log.js';
 import type { TransferTracker } from './transfer-tracker.js';
+
+/**
+ * The engine and its API client: loaded when a session opens, so the window can show before they load;
+ * what came in while they loaded (the window's requests) is answered before the session opens.
+ */
+const loadEngineSession = loadOnce(async () => {
+  const module = await import('./engine-session.js');
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  return module;
+});
 
 export interface AppSessionParts {
   edges: AppEdges;
@@ -56,10 +68,28 @@ export class AppSession {
     return this.session;
   }
 
-  /** At start: signs in again as the stored account (or the local library, when the settings say so). */
+  /**
+   * At start: signs in again as the stored account (or the local library, when the settings say so).
+   * Until the session is open, the account is the one the settings name, with no user yet (as when its
+   * server cannot be reached), so the window shows that account's folders from the start.
+   */
   async restore(stored: StoredSettings): Promise<void> {
-    if (stored.account?.kind === 'local' || (stored.account === null && stored.startWithLocalLibrary && this.parts.edges.deps.localLibrary !== undefined)) await this.startLocal();
-    else if (stored.account?.kind === 'remote') await this.startRemote(stored.account.server);
+    const local = stored.account?.kind === 'local' || (stored.account === null && stored.startWithLocalLibrary && this.parts.edges.deps.localLibrary !== undefined);
+    const server = stored.account?.kind === 'remote' ? stored.account.server : undefined;
+    if (!local && server === undefined) return;
+    this.accountNow = { kind: 'signed-in', server: server ?? '', email: '', name: '', local };
+    try {
+      await (server === undefined ? this.startLocal() : this.startRemote(server));
+    } catch (error) {
+      if (this.session === undefined) this.accountNow = { kind: 'none' };
+      throw error;
+    }
+  }
+
+  /** The service whose state the account of the session to come owns (state-owner.ts), until it is open. */
+  get restoringService(): string | undefined {
+    if (this.session !== undefined || this.accountNow.kind !== 'signed-in') return undefined;
+    return this.accountNow.local ? LOCAL_SERVICE : this.accountNow.server;
   }
 
   async signIn(request: SignInRequest): Promise<{ authorizeUrl: string }> {
@@ -141,6 +171,7 @@ export class AppSession {
     if (current === undefined) return;
     this.session = undefined;
     this.parts.quick.clearPresets();
+    const { closeEngineSession } = await loadEngineSession();
     await closeEngineSession(current, () => this.parts.activity.detach());
     this.parts.transfers.sessionEnded();
   }
@@ -149,8 +180,9 @@ export class AppSession {
     this.parts.publisher.changed();
   }
 
-  private open(server: string, local: boolean, tokens: TokenProvider, identify: (api: ApiClient) => Promise<SessionIdentity>): Promise<EngineSession> {
+  private async open(server: string, local: boolean, tokens: TokenProvider, identify: (api: ApiClient) => Promise<SessionIdentity>): Promise<EngineSession> {
     const { transfers } = this.parts;
+    const { openEngineSession } = await loadEngineSession();
     const listeners: EngineSessionListeners = { onBytes: transfers.onBytes, onTransfer: transfers.onTransfer, onReport: transfers.onReport, changed: () => this.changed() };
     return openEngineSession(this.parts.edges, listeners, { server, local, tokens: this.watchSignIn(tokens, server), identify, settings: this.parts.settings.read() });
   }
@@ -172,7 +204,7 @@ export class AppSession {
     await this.closeSession();
     const { id, email, name } = local.user;
     // The local library is known by name, not by its port: its state is found again whatever port it has.
-    const next = await this.open(local.server, true, local.tokens, async () => ({ user: { email, name }, owner: { service: 'local', userId: id, server: local.server } }));
+    const next = await this.open(local.server, true, local.tokens, async () => ({ user: { email, name }, owner: { service: LOCAL_SERVICE, userId: id, server: local.server } }));
     this.accountNow = { kind: 'signed-in', server: local.server, email, name, local: true };
     this.begin(next);
   }

@@ -32,6 +32,8 @@ export interface AppStateParts {
   lifecycle: AppLifecycle;
   session: () => EngineSession | undefined;
   account: () => AccountState;
+  /** The service of the account whose session is opening (app-session.ts), until it is open. */
+  restoringService: () => string | undefined;
   pauses: PauseState;
   transfers: TransferTracker;
   settings: OpenedSettings;
@@ -102,9 +104,13 @@ export class AppStateProjection {
     return state;
   }
 
-  /** The engine's status of every folder: the session's store, else the state directory's, if it has one yet. */
+  /**
+   * The engine's status of every folder: the session's store, else the state directory's, if it has one
+   * yet; while a session opens, only when that state is its account's (the last known state of its
+   * folders, shown as still being checked until the engine has passed over them).
+   */
   private statuses(session: EngineSession | undefined): RootStatus[] {
     if (session !== undefined) return session.engine.store.status();
-    return readStateDir(this.parts.stateDir, (store) => store.status()) ?? [];
+    return readStateDir(this.parts.stateDir, (store) => store.status(), this.parts.restoringService()) ?? [];
   }
 }

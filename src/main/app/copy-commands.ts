@@ -13,7 +13,7 @@ import type { ActivityLog } from './activity-log.js';
 import type { AppSession } from './app-session.js';
 import type { AppController } from './app-types.js';
 import { copyPathInto, copyStreamInto, targetDir, type CopyProgress } from './copy-in.js';
-import { rootOf } from './engine-session.js';
+import { rootOf } from './session-root.js';
 
 export type CopyCommands = Pick<AppBridge, 'copyIn'> & Pick<AppController, 'copyInStream'>;
 

@@ -14,7 +14,6 @@ import type { TransferEvent } from '../../shared/sync/transfer-event.js';
 import { toBridgeError } from '../../shared/bridge/bridge-error.js';
 import type { StateOwner } from '../store/state-owner.js';
 import type { AppEdges } from './app-edges.js';
-import { AppError } from './app-error.js';
 import { ServiceReachability } from './service-reachability.js';
 import type { StoredSettings } from './settings-store.js';
 import { SyncRunner } from './sync-runner.js';
@@ -164,11 +163,4 @@ export async function closeEngineSession(session: EngineSession, stopped?: () =>
   // The last writes to the state database, once the passes ended and before it closes.
   stopped?.();
   session.engine.close();
-}
-
-/** The session's synced folder `folderId`; NOT_FOUND when it has none. */
-export function rootOf(session: EngineSession, folderId: string): { id: string; path: string } {
-  const row = session.engine.store.root(folderId);
-  if (row === undefined) throw new AppError('NOT_FOUND', `There is no synced folder ${folderId}.`);
-  return row;
 }

@@ -17,7 +17,7 @@ import type { AppSession } from './app-session.js';
 import type { ActivityLog } from './activity-log.js';
 import { localChangeActivity } from './local-change-activity.js';
 import { targetDir } from './copy-in.js';
-import { rootOf } from './engine-session.js';
+import { rootOf } from './session-root.js';
 import type { PauseState } from './pause-state.js';
 
 export type FolderCommands = Pick<AppBridge, 'addFolder' | 'removeFolder' | 'updateFolder' | 'syncNow' | 'resolveConflict' | 'retry' | 'confirmDeletions' | 'restoreDeletions' | 'openPath'>;

@@ -82,6 +82,22 @@ export async function startCommand(args: string[], io: CommandIo): Promise<numbe
 
   const stateDir = stateDirOf(values.state, io.env);
   if (values.folder?.trim() === '') throw new CliError('USAGE', '--folder needs a directory.');
+  // The window's link goes out as soon as the window can open; the app keeps starting behind it.
+  let interrupted: Promise<void> | undefined;
+  const announce = async (window: { url: string; origin: string }): Promise<void> => {
+    interrupted = io.untilInterrupted();
+    io.err(`No desktop window: ${desktop.reason}; the same app runs in your browser instead.`);
+    // The link opens the window once: printed only when this run does not open it itself.
+    const opened = values['no-open'] !== true && (await openInBrowser(window.url));
+    if (opened) {
+      io.out(`Asset Sync is running. Its window is at ${window.origin}`);
+      io.err('Opened it in your browser; `asset-sync open` opens it in another. Press Ctrl+C to stop.');
+    } else {
+      io.out(`Asset Sync is running. Its window opens from ${window.url}`);
+      io.err('Open that link in a browser on this machine (it works once; `asset-sync open` makes another). Press Ctrl+C to stop.');
+    }
+  };
+  let announced: Promise<void> = Promise.resolve();
   const app = await startHeadlessApp({
     stateDir,
     dataDir: resolve(values.data ?? defaultDataDir(io.env)),
@@ -90,21 +106,15 @@ export async function startCommand(args: string[], io: CommandIo): Promise<numbe
     ...(values.folder === undefined ? {} : { folder: resolve(values.folder) }),
     env: io.env,
     notice: (line) => io.err(line),
+    onWindow: (window) => {
+      announced = announce(window);
+    },
   }).catch((error: unknown) => {
     throw error instanceof PortInUseError ? portInUseCliError(error) : error;
   });
   try {
-    io.err(`No desktop window: ${desktop.reason}; the same app runs in your browser instead.`);
-    // The link opens the window once: printed only when this run does not open it itself.
-    const opened = values['no-open'] !== true && (await openInBrowser(app.url));
-    if (opened) {
-      io.out(`Asset Sync is running. Its window is at ${app.origin}`);
-      io.err('Opened it in your browser; `asset-sync open` opens it in another. Press Ctrl+C to stop.');
-    } else {
-      io.out(`Asset Sync is running. Its window opens from ${app.url}`);
-      io.err('Open that link in a browser on this machine (it works once; `asset-sync open` makes another). Press Ctrl+C to stop.');
-    }
-    await io.untilInterrupted();
+    await announced;
+    await (interrupted ?? io.untilInterrupted());
     io.err('Stopping: finishing what is being written…');
   } finally {
     await app.close();

@@ -165,6 +165,20 @@ describe('the control server', () => {
     expect(JSON.parse(api.body).result.revision).toBe(7);
   });
 
+  it('serves the build as it was when the server started, from memory: one write per answer', async () => {
+    const ownDir = tempDir('control-static-own-');
+    writeFileSync(join(ownDir, 'index.html'), '<!doctype html><title>Asset Sync</title>');
+    fake = fakeTarget();
+    server = await startControlServer({ target: fake.target, staticDir: ownDir });
+    const cookie = await login();
+    writeFileSync(join(ownDir, 'index.html'), 'changed on disk');
+    writeFileSync(join(ownDir, 'later.js'), 'console.log("later")');
+    const page = await send(server.port, { path: '/', headers: { cookie } });
+    expect(page.body).toBe('<!doctype html><title>Asset Sync</title>');
+    expect(page.headers['content-length']).toBe(String(page.body.length));
+    expect((await send(server.port, { path: '/later.js', headers: { cookie } })).status).toBe(404);
+  });
+
   it('serves a conflict thumbnail by conflict id and version only, to a session', async () => {
     await start();
     const cookie = await login();

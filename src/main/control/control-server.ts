@@ -20,7 +20,7 @@ import type { BridgeErrorData } from '../../shared/bridge/app-state.js';
 import type { AppController, StreamCopyRequest } from '../app/app-types.js';
 import { parseConflictPreviewPath } from '../app/conflict-sides.js';
 import { Sessions, checkSite, newSecret } from './request-guard.js';
-import { SECURITY_HEADERS, serveStatic } from './static-files.js';
+import { SECURITY_HEADERS, loadStaticFiles, serveStatic, type StaticFiles } from './static-files.js';
 
 /** What the server needs of the app: the bridge, plus streamed copies for browser drops and conflict thumbnails. */
 export interface ControlTarget extends AppBridge, Pick<AppController, 'conflictPreview'> {
@@ -211,6 +211,7 @@ const isMethod = (name: string): name is BridgeMethod => (bridgeMethods as reado
 
 export async function startControlServer(options: ControlServerOptions): Promise<ControlServer> {
   const cliKey = options.cliKey ?? newSecret();
+  const staticFiles: StaticFiles | undefined = options.staticDir === undefined ? undefined : await loadStaticFiles(options.staticDir);
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   const streams = new Set<ServerResponse>();
   let port = 0;
@@ -342,7 +343,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
       sendJson(response, 200, { result: result ?? null });
       return;
     }
-    if ((method === 'GET' || method === 'HEAD') && options.staticDir !== undefined && (await serveStatic(options.staticDir, url.pathname, response, method === 'HEAD'))) return;
+    if ((method === 'GET' || method === 'HEAD') && staticFiles !== undefined && serveStatic(staticFiles, url.pathname, response, method === 'HEAD')) return;
     request.resume();
     if (page) sendNoSuchPage(response);
     else sendError(response, 404, { name: 'BridgeError', code: 'NOT_FOUND', message: `There is nothing at ${url.pathname}.` });

@@ -1,13 +1,15 @@
 /**
- * Serves the built renderer (dist/renderer/) to the browser: only files below that directory, streamed,
- * with a strict Content-Security-Policy on every answer (scripts and styles from this server only, no
- * inline code, no framing, connections to this server only). The UI routes by hash, so its one page is
- * `/` (or `/index.html`); any other path is a file of the build or nothing.
+ * Serves the built renderer (dist/renderer/) to the browser: only files of that directory, with a strict
+ * Content-Security-Policy on every answer (scripts and styles from this server only, no inline code, no
+ * framing, connections to this server only). The UI routes by hash, so its one page is `/` (or
+ * `/index.html`); any other path is a file of the build or nothing. The build is a few small files that
+ * do not change while the app runs: they are read once, when the server starts, and each answer is one
+ * write from memory, with no file-system round trip for a busy start (the service and the engine
+ * loading beside it) to hold up.
  */
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
-import { extname, join, normalize, relative, sep } from 'node:path';
+import { extname, join, posix } from 'node:path';
 
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
@@ -45,8 +47,26 @@ const types: Record<string, string> = {
   '.webmanifest': 'application/manifest+json',
 };
 
+/** The build's files by their path below its directory (`index.html`, `assets/index-….js`). */
+export type StaticFiles = ReadonlyMap<string, { body: Buffer; type: string }>;
+
+/** Reads every file below `root` (none when it does not exist: the API still works). */
+export async function loadStaticFiles(root: string): Promise<StaticFiles> {
+  const files = new Map<string, { body: Buffer; type: string }>();
+  const walk = async (dir: string, prefix: string): Promise<void> => {
+    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      const name = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
+      if (entry.isDirectory()) await walk(join(dir, entry.name), name);
+      else if (entry.isFile()) files.set(name, { body: await readFile(join(dir, entry.name)), type: types[extname(entry.name).toLowerCase()] ?? 'application/octet-stream' });
+    }
+  };
+  await walk(root, '');
+  return files;
+}
+
 /** Answers GET/HEAD of a renderer file; false when the path is not one (the caller answers 404). */
-export async function serveStatic(root: string, urlPath: string, response: ServerResponse, head: boolean): Promise<boolean> {
+export function serveStatic(files: StaticFiles, urlPath: string, response: ServerResponse, head: boolean): boolean {
   let decoded: string;
   try {
     decoded = decodeURIComponent(urlPath);
@@ -55,29 +75,15 @@ export async function serveStatic(root: string, urlPath: string, response: Serve
   }
   if (decoded.includes('\0')) return false;
   const wanted = decoded === '/' ? '/index.html' : decoded;
-  const path = normalize(join(root, wanted));
-  const inside = relative(root, path);
-  if (inside.startsWith('..') || inside.startsWith(sep) || inside === '') return false;
-  const info = await stat(path).catch(() => undefined);
-  if (info?.isFile() !== true) return false;
+  // Only a file of the build answers: a path that climbs out of it names none.
+  const file = files.get(posix.normalize(wanted).replace(/^\/+/, ''));
+  if (file === undefined) return false;
   response.writeHead(200, {
     ...SECURITY_HEADERS,
-    'content-type': types[extname(path).toLowerCase()] ?? 'application/octet-stream',
-    'content-length': String(info.size),
+    'content-type': file.type,
+    'content-length': String(file.body.length),
     'cache-control': wanted === '/index.html' ? 'no-store' : 'private, max-age=3600',
   });
-  if (head) {
-    response.end();
-    return true;
-  }
-  await new Promise<void>((resolve) => {
-    const stream = createReadStream(path);
-    stream.once('error', () => {
-      response.destroy();
-      resolve();
-    });
-    stream.once('end', resolve);
-    stream.pipe(response);
-  });
+  response.end(head ? undefined : file.body);
   return true;
 }

@@ -3,15 +3,17 @@
  * the loopback control server serving the browser UI, and — when no account is configured — the
  * embedded local service as the "built-in local library", signed in as its admin with a token minted
  * from the service's own key (no browser round trip). One of the three composition roots allowed to
- * import src/service/. The browser UI keeps its address across starts (ui-server.ts). `close()` stops
+ * import src/service/. The browser UI keeps its address across starts (ui-server.ts). The window is
+ * served as soon as the controller exists, before the service and the engine have loaded and started:
+ * it shows the account's folders with their last known state, as still being checked, and the engine's
+ * state once it has one (`onWindow` hears when it can open). `close()` stops
  * the control server first (an open tab then says the app is not running), then the controller
  * (waiting for journal writes) and the service, and removes app.json.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { startService, type RunningService } from '../../service/create-service.js';
-import { serviceConfig } from '../../service/config.js';
-import { LOCAL_SUBDOMAIN } from '../../service/bootstrap.js';
+import type { RunningService } from '../../service/create-service.js';
+import { loadOnce } from '../../shared/load-once.js';
 import { readTokens } from '../auth/index.js';
 import { createAppController } from '../app/app-controller.js';
 import type { AppController, AppControllerDeps, LocalLibrary, LocalLibrarySession } from '../app/app-types.js';
@@ -20,7 +22,7 @@ import type { RemoteFeedOptions } from '../remote/remote-feed.js';
 import { AppError } from '../app/app-error.js';
 import { canOpenHere, openInBrowser } from './open-browser.js';
 import { defaultFolder, defaultStaticDir } from './client-dirs.js';
-import { asPortInUse, PortInUseError } from './port-in-use.js';
+import { asPortInUse, PortInUseError, probePort } from './port-in-use.js';
 import { TerminalNews } from './terminal-news.js';
 import { startUiServer } from './ui-server.js';
 
@@ -53,6 +55,11 @@ export interface HeadlessAppOptions {
   deps?: Omit<AppControllerDeps, 'localLibrary'>;
   /** Told once, e.g. the embedded service's generated admin password. */
   notice?: (line: string) => void;
+  /**
+   * Told once, as soon as the window can open: before the account's session (and the local library) has
+   * started, which the returned promise waits for. A start that fails after it still rejects.
+   */
+  onWindow?: (window: { url: string; origin: string }) => void;
   version?: string;
 }
 
@@ -73,21 +80,61 @@ export interface HeadlessApp {
   close(): Promise<void>;
 }
 
+/**
+ * The service's modules: loaded on the library's first start, so the window never waits for them. Their
+ * loading holds the thread for a while: the requests that came in meanwhile (the window's) are answered
+ * before the service starts (setImmediate runs after the event loop has taken in what waits).
+ */
+const loadService = loadOnce(async () => {
+  const [{ startService }, { serviceConfig }, { LOCAL_SUBDOMAIN }] = await Promise.all([
+    import('../../service/create-service.js'),
+    import('../../service/config.js'),
+    import('../../service/bootstrap.js'),
+  ]);
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  return { startService, serviceConfig, LOCAL_SUBDOMAIN };
+});
+
+/** Where the local library listens unless told otherwise (ServiceConfig's host). */
+const LIBRARY_HOST = '127.0.0.1';
+
 /** The embedded service as the controller's LocalLibrary: started on first use, tokens minted from its key. */
-export function embeddedLibrary(options: { dataDir: string; port: number; notice?: (line: string) => void; env?: Record<string, string | undefined> }): LocalLibrary & {
+export function embeddedLibrary(options: {
+  dataDir: string;
+  port: number;
+  notice?: (line: string) => void;
+  env?: Record<string, string | undefined>;
+  /** The service loads once this settles (the window first); its port is checked before. */
+  loadAfter?: Promise<unknown>;
+}): LocalLibrary & {
   running(): RunningService | undefined;
   /** The port it could not listen on at its last start, if that is why it is not running. */
   portInUse(): PortInUseError | undefined;
+  /** Settles once a start has found out whether its port is free (before the service has loaded). */
+  portChecked(): Promise<void>;
 } {
   let service: RunningService | undefined;
   let starting: Promise<LocalLibrarySession> | undefined;
   let portInUse: PortInUseError | undefined;
   // Once started, the same port again: the engine knows the service by its URL.
   let port = options.port;
+  let checked: () => void = () => undefined;
+  const portChecked = new Promise<void>((resolve) => (checked = resolve));
   const open = async (): Promise<LocalLibrarySession> => {
     mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+    // A port another program holds is told before the service's modules load, not after.
+    try {
+      await probePort('library', LIBRARY_HOST, port);
+    } catch (error) {
+      portInUse = error instanceof PortInUseError ? error : undefined;
+      throw error;
+    } finally {
+      checked();
+    }
+    await options.loadAfter;
+    const { startService, serviceConfig, LOCAL_SUBDOMAIN } = await loadService();
     const adminPassword = options.env?.ASSET_SYNC_ADMIN_PASSWORD;
-    const config = serviceConfig({ dataDir: options.dataDir, port, ...(adminPassword === undefined || adminPassword === '' ? {} : { adminPassword }) });
+    const config = serviceConfig({ dataDir: options.dataDir, host: LIBRARY_HOST, port, ...(adminPassword === undefined || adminPassword === '' ? {} : { adminPassword }) });
     let running: RunningService;
     try {
       running = await startService(config);
@@ -124,6 +171,7 @@ export function embeddedLibrary(options: { dataDir: string; port: number; notice
   return {
     running: () => service,
     portInUse: () => portInUse,
+    portChecked: () => portChecked,
     start() {
       starting ??= open().catch((error: unknown) => {
         starting = undefined;
@@ -144,7 +192,10 @@ export async function startHeadlessApp(options: HeadlessAppOptions): Promise<Hea
   const env = options.env ?? process.env;
   mkdirSync(options.stateDir, { recursive: true, mode: 0o700 });
   const configDir = options.configDir ?? options.stateDir;
-  const library = embeddedLibrary({ dataDir: options.dataDir, port: options.servicePort ?? 7480, env, ...(options.notice === undefined ? {} : { notice: options.notice }) });
+  // The window is served before the service loads: loading it would hold up every step of the window's.
+  let windowServed: () => void = () => undefined;
+  const loadAfter = new Promise<void>((resolve) => (windowServed = resolve));
+  const library = embeddedLibrary({ dataDir: options.dataDir, port: options.servicePort ?? 7480, env, loadAfter, ...(options.notice === undefined ? {} : { notice: options.notice }) });
   const controller = createAppController(
     {
       stateDir: options.stateDir,
@@ -175,16 +226,27 @@ export async function startHeadlessApp(options: HeadlessAppOptions): Promise<Hea
     },
   );
   let server;
-  try {
+  // The account's session opens meanwhile: the local library's service and the engine load and start.
+  const starting = (async () => {
     await controller.start();
     const state = await controller.getState();
     const signedInBefore = await readTokens(options.stateDir).catch(() => undefined);
     if (state.account.kind === 'none' && signedInBefore === undefined && options.autoLocalLibrary !== false) {
       await controller.useLocalLibrary();
     }
-    // A local library that cannot listen is a reason not to start: the app would run without its service.
-    const libraryPort = library.portInUse();
-    if (libraryPort !== undefined) throw libraryPort;
+  })();
+  try {
+    // A local library that cannot listen is a reason not to start (the app would run without its
+    // service): when this start uses it, the window waits until its port is known to be free.
+    await Promise.race([starting, library.portChecked()]);
+    const libraryPortBefore = library.portInUse();
+    if (libraryPortBefore !== undefined) throw libraryPortBefore;
+    // With no account to restore (a first start), the window would offer the first-run choice the start
+    // is making itself: it waits for the local library to be in use (the service loads at once then).
+    if ((await controller.getState()).account.kind === 'none') {
+      windowServed();
+      await starting;
+    }
     const ui = await startUiServer({
       stateDir: options.stateDir,
       target: controller,
@@ -197,7 +259,16 @@ export async function startHeadlessApp(options: HeadlessAppOptions): Promise<Hea
       options.notice?.(`The window's usual port ${ui.homeTaken} is in use (another Asset Sync, or another program), so this time it is at ${ui.server.origin}: tabs open at the usual address will not find it. Start with --ui-port N to choose the port.`);
     }
     await writeAppFile(options.stateDir, { origin: server.origin, cliKey: server.cliKey, pid: process.pid, startedAt: new Date().toISOString() });
+    options.onWindow?.({ url: server.url, origin: server.origin });
+    windowServed();
+    await starting;
+    const libraryPort = library.portInUse();
+    if (libraryPort !== undefined) throw libraryPort;
   } catch (error) {
+    // Whatever failed, the start under way has settled before anything it uses is closed.
+    windowServed();
+    await starting.catch(() => undefined);
+    if (server !== undefined) await removeAppFile(options.stateDir, server.cliKey).catch(() => undefined);
     await server?.close();
     await controller.close();
     await library.stop();

@@ -3,6 +3,8 @@
  * which port and which of its servers wanted it; the command that started it adds how to pick another.
  */
 
+import { createServer } from 'node:net';
+
 /** Which of the headless app's servers could not listen: the local library, or the browser UI. */
 export type PortRole = 'library' | 'ui';
 
@@ -25,4 +27,21 @@ export function asPortInUse(error: unknown, role: PortRole, fallback: { host: st
   if (typeof error !== 'object' || error === null || (error as { code?: unknown }).code !== 'EADDRINUSE') return error;
   const { address, port } = error as { address?: unknown; port?: unknown };
   return new PortInUseError(role, typeof address === 'string' ? address : fallback.host, typeof port === 'number' ? port : fallback.port, { cause: error });
+}
+
+/**
+ * Resolves when `port` on `host` could be listened on now (it is let go at once), else rejects as
+ * `asPortInUse` says: a server that takes long to load learns early that it will not get its port.
+ * Port 0 is always free.
+ */
+export function probePort(role: PortRole, host: string, port: number): Promise<void> {
+  if (port === 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', (error) => {
+      const failure = asPortInUse(error, role, { host, port });
+      reject(failure instanceof Error ? failure : error);
+    });
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve()));
+  });
 }

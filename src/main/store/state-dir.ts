@@ -8,7 +8,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStateDb, type StateDb } from '../db/open-state-db.js';
 import { openStateStore, type StateStore } from './state-store.js';
-import { openOwnedState, type StateOwner } from './state-owner.js';
+import { openOwnedState, ownedByService, type StateOwner } from './state-owner.js';
 
 /** The state database's file in a state directory. */
 export const stateFile = (stateDir: string): string => join(stateDir, 'state.db');
@@ -22,11 +22,19 @@ export function openStateFile(stateDir: string, owner?: StateOwner): StateDb {
   return owner === undefined ? openStateDb(stateFile(stateDir)) : openOwnedState(stateDir, stateFile(stateDir), owner);
 }
 
-/** Runs `read` on the state directory's store and closes it; undefined when the directory holds no state yet. */
-export function readStateDir<T>(stateDir: string, read: (store: StateStore) => T): T | undefined {
+/**
+ * Runs `read` on the state directory's store and closes it; undefined when the directory holds no state
+ * yet, or, with `service`, when the state there is another service's (state-owner.ts).
+ */
+export function readStateDir<T>(stateDir: string, read: (store: StateStore) => T, service?: string): T | undefined {
   const file = stateFile(stateDir);
   if (!existsSync(file)) return undefined;
-  const store = openStateStore(openStateDb(file));
+  const db = openStateDb(file);
+  if (service !== undefined && !ownedByService(db, service)) {
+    db.close();
+    return undefined;
+  }
+  const store = openStateStore(db);
   try {
     return read(store);
   } finally {

@@ -15,9 +15,12 @@ import { openStateDb, type StateDb } from '../db/open-state-db.js';
 import { rootsRepo, type RootRow } from '../db/roots-repo.js';
 import { stateOwnerRepo, type StateOwnerRow } from '../db/state-owner-repo.js';
 
+/** The service of a state built against the built-in local library (its URL follows its port). */
+export const LOCAL_SERVICE = 'local';
+
 /** Who a state is for. */
 export interface StateOwner {
-  /** `local` for the built-in local library, else the server's base URL. */
+  /** LOCAL_SERVICE for the built-in local library, else the server's base URL. */
   service: string;
   /** The user's id on that service; null when it is not known (offline at start): whoever synced there last. */
   userId: string | null;
@@ -119,6 +122,15 @@ function claimed(db: StateDb, owner: StateOwner): StateDb {
   const row = owners.get();
   owners.set({ service: row?.service ?? owner.service, server: owner.server, user_id: owner.userId ?? row?.user_id ?? null });
   return db;
+}
+
+/**
+ * Whether the state in `db` is `service`'s, as far as it can be told without its user: its owner row
+ * names the service, or it has none yet (a state from before owners were recorded).
+ */
+export function ownedByService(db: StateDb, service: string): boolean {
+  const row = stateOwnerRepo(db).get();
+  return row === undefined || row.service === service;
 }
 
 /**

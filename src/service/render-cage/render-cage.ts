@@ -21,6 +21,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { channel } from 'node:diagnostics_channel';
 import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RENDER_CONCURRENCY } from '../transforms/transform-cache.js';
 import { FairQueue } from './fair-queue.js';
@@ -82,7 +83,9 @@ interface Slot {
 }
 
 const here = fileURLToPath(import.meta.url);
-const compiled = here.replace(/\.ts$/, '.js').replace(/render-cage\.js$/, 'render-process.js');
+// Beside this file when it is tsc's output; from the CLI's bundle (dist/bundle/, resources/build-cli.js),
+// where this code sits in a chunk, tsc's output of it in dist/service/render-cage/.
+const compiled = here.endsWith('render-cage.js') || here.endsWith('render-cage.ts') ? here.replace(/\.ts$/, '.js').replace(/render-cage\.js$/, 'render-process.js') : join(dirname(here), '..', 'service', 'render-cage', 'render-process.js');
 
 /** Renders users' files: the cage in the service; an in-process stand-in in the deterministic simulation. */
 export interface Renderer {
