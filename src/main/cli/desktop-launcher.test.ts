@@ -1,7 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { desktopDecision, findElectronBinary, probeDesktop, type DesktopFacts, type ProbeDeps } from './desktop-launcher.js';
+import { desktopDecision, findElectronBinary, probeDesktop, shellFiles, type DesktopFacts, type ProbeDeps } from './desktop-launcher.js';
 import { tempDir } from '../../../test/support/temp-dir.js';
 
 const ready: DesktopFacts = { platform: 'linux', env: { DISPLAY: ':0' }, shellBuilt: true, electronBinary: '/e/electron', electronPackage: true, fetchTried: false, sqliteProblem: undefined, rebuildTried: false };
@@ -111,5 +112,15 @@ describe('findElectronBinary', () => {
     writeFileSync(join(dir, 'dist', 'electron'), '');
     expect(findElectronBinary({}, dir)).toBe(join(dir, 'dist', 'electron'));
     expect(findElectronBinary({ ELECTRON_OVERRIDE_DIST_PATH: '/nowhere' }, dir)).toBeUndefined();
+  });
+});
+
+describe('shellFiles', () => {
+  it('names the main entry electron-builder packages, with the preload beside it', () => {
+    const root = fileURLToPath(new URL('../../..', import.meta.url));
+    const packaged = /^\s*main:\s*(\S+)/m.exec(readFileSync(join(root, 'electron-builder.yml'), 'utf8'))?.[1];
+    const files = shellFiles();
+    expect(relative(root, files.main)).toBe(packaged);
+    expect(relative(root, files.preload)).toBe(join('dist', 'main', 'desktop', 'preload.cjs'));
   });
 });

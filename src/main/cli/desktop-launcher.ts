@@ -56,10 +56,14 @@ export function desktopDecision(facts: DesktopFacts): DesktopDecision {
   return { kind: 'headless', reason: 'the Electron binary is not installed and could not be downloaded on this machine' };
 }
 
-/** Where the desktop shell's built files are (dist/main/desktop/, beside this file's dist/main/cli/). */
+/**
+ * Where the desktop shell's built files are: dist/main/desktop/ of the project, the main entry
+ * electron-builder.yml packages. Found from the project root, since this file runs from dist/main/cli/
+ * or from a chunk of the CLI's bundle (dist/bundle/).
+ */
 export function shellFiles(): { main: string; preload: string } {
-  const appDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'app');
-  return { main: join(appDir, 'main.js'), preload: join(appDir, 'preload.cjs') };
+  const desktopDir = join(projectRootOf(dirname(fileURLToPath(import.meta.url))), 'dist', 'main', 'desktop');
+  return { main: join(desktopDir, 'main.js'), preload: join(desktopDir, 'preload.cjs') };
 }
 
 /** The electron package's directory, without loading it (its index.js would download the binary). */
