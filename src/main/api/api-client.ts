@@ -9,6 +9,7 @@
 import { ApiError, apiErrorFromResponse, describeUrl, invalidResponse } from './api-error.js';
 import type { AgentPool } from './proxy-agents.js';
 import type { BandwidthLimiter } from './bandwidth-limiter.js';
+import type { ChunkBuffers } from './chunk-buffers.js';
 import type { ClientClock } from './client-clock.js';
 import { transportError } from './transport-error.js';
 import { abortedError, withRetries, type RetryPolicy } from './with-retries.js';
@@ -56,6 +57,8 @@ export interface ClientContext {
   userAgent: string;
   uploadLimiter: BandwidthLimiter;
   downloadLimiter: BandwidthLimiter;
+  /** The read buffers of large part PUTs, reused from part to part (chunk-buffers.ts; none: fresh ones per part). */
+  chunkBuffers?: ChunkBuffers | undefined;
   /** Runs a part's small file calls on the event loop where that is safe (part-upload.ts). */
   inline: InlineCalls;
   /** Whether the service is reachable; requests wait for its next try while it is not. */

@@ -12,6 +12,7 @@ import { assetResources } from './asset-resources.js';
 import { batchJobResources } from './batch-job-resources.js';
 import { followChanges, serviceFeatures } from './change-events.js';
 import { createBandwidthLimiter } from './bandwidth-limiter.js';
+import { ChunkBuffers } from './chunk-buffers.js';
 import { systemClock, type ClientClock } from './client-clock.js';
 import { downloadToFile } from './download-file.js';
 import { fieldOptionResources } from './field-option-resources.js';
@@ -87,6 +88,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     userAgent: options.userAgent ?? 'asset-sync',
     uploadLimiter: createBandwidthLimiter(clock, options.bandwidth?.uploadBytesPerSecond ?? null),
     downloadLimiter: createBandwidthLimiter(clock, options.bandwidth?.downloadBytesPerSecond ?? null),
+    chunkBuffers: new ChunkBuffers(),
     inline: options.inline ?? new InlineCalls(),
     connectivity: new ConnectivityMonitor(server, clock),
     stop: options.stop,

@@ -60,7 +60,7 @@ async function checkRange(request: PutPartRequest): Promise<void> {
 /** Writes the part's bytes to the request as the limiter grants them, reporting the running total. */
 function partBody(context: ClientContext, request: PutPartRequest): BodyWriter {
   const limiter = context.uploadLimiter;
-  const options = { grant: (bytes: number, signal: AbortSignal) => limiter.grant(bytes, signal), onProgress: request.onProgress };
+  const options = { grant: (bytes: number, signal: AbortSignal) => limiter.grant(bytes, signal), onProgress: request.onProgress, buffers: context.chunkBuffers };
   return (outgoing) => sendFileRange(outgoing, request, options);
 }
 

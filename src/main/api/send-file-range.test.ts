@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { sendFileRange } from './send-file-range.js';
+import { ChunkBuffers } from './chunk-buffers.js';
 import { openHandlesOn } from '../../../test/support/open-handles.js';
 import { tempDir } from '../../../test/support/temp-dir.js';
 
@@ -70,6 +71,39 @@ describe('sendFileRange', () => {
     await sendFileRange(stream, { filePath: path, start: 10, end: 5010 }, uncapped);
     expect(received().equals(bytes.subarray(10, 5010))).toBe(true);
     expect([...sink.backing].map((backing) => backing.byteLength)).toEqual([5000]);
+  });
+
+  it('takes its whole buffers from the client ChunkBuffers and gives them back once sent, so the next range allocates none', async () => {
+    const buffers = new ChunkBuffers();
+    const first = recordingSink((_index, done) => setTimeout(done, 2));
+    await sendFileRange(first.stream, { filePath: path, start: 0, end: 3 * MIB + 7 }, { ...uncapped, buffers });
+    expect(first.received().equals(bytes.subarray(0, 3 * MIB + 7))).toBe(true);
+    expect(buffers.waiting).toBe(2);
+    const second = recordingSink();
+    await sendFileRange(second.stream, { filePath: path, start: 5, end: 2 * MIB + 5 }, { ...uncapped, buffers });
+    expect(second.received().equals(bytes.subarray(5, 2 * MIB + 5))).toBe(true);
+    // The same two backing buffers, reused, and back again.
+    expect([...second.sink.backing].every((backing) => first.sink.backing.has(backing))).toBe(true);
+    expect(buffers.waiting).toBe(2);
+  });
+
+  it('gives nothing back when the range fails: a write of its buffers may still be queued', async () => {
+    const buffers = new ChunkBuffers();
+    const { stream } = recordingSink((index, done) => {
+      if (index === 0) truncateSync(path, MIB + 10);
+      setImmediate(done);
+    });
+    await expect(sendFileRange(stream, { filePath: path, start: 0, end: 4 * MIB }, { ...uncapped, buffers })).rejects.toMatchObject({ code: 'LOCAL_FILE_CHANGED' });
+    expect(buffers.waiting).toBe(0);
+  });
+
+  it('keeps at most as many buffers as it was told, and only whole ones', () => {
+    const buffers = new ChunkBuffers(2);
+    buffers.give([Buffer.allocUnsafeSlow(MIB), Buffer.allocUnsafeSlow(5000), Buffer.allocUnsafeSlow(MIB), Buffer.allocUnsafeSlow(MIB)]);
+    expect(buffers.waiting).toBe(2);
+    const taken = buffers.take();
+    buffers.give([taken, taken]);
+    expect(buffers.waiting).toBe(2);
   });
 
   it('sends each buffer in the pieces the limiter grants, asking again for the rest', async () => {

@@ -6,6 +6,8 @@
  * memory to the two buffers. A read stream gets a fresh buffer for every read instead, 4,096 of
  * 256 KiB per GiB, and the page faults and garbage collection cost ~0.5 s of client CPU per GiB
  * (`bench/sync-engine.ts large`); reads of 64 KiB halve throughput, hence 1 MiB.
+ * Whole 1 MiB buffers come from the client's ChunkBuffers and go back there once the range is sent, so
+ * parts after the first allocate none (chunk-buffers.ts).
  *
  * Every piece waits for the bandwidth limiter's grant (uncapped, it is granted at once), so a cap set
  * while a part is on its way applies to it, and capped or not the bytes take the same path.
@@ -18,10 +20,8 @@ import { open, type FileHandle } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { ApiError } from './api-error.js';
 import type { FileIdentity, ProgressListener } from './asset-api.js';
+import { CHUNK_BYTES as CHUNK, type ChunkBuffers } from './chunk-buffers.js';
 import { checkOpened, partOpenFlags } from './part-source.js';
-
-/** Bytes per read and per write. */
-const CHUNK = 1024 * 1024;
 
 export interface FileRange {
   filePath: string;
@@ -37,6 +37,8 @@ export interface SendRangeOptions {
   grant: (bytes: number, signal: AbortSignal) => Promise<number>;
   /** Told the running total of bytes flushed to the request, from 0 on every call. */
   onProgress?: ProgressListener | undefined;
+  /** Where whole 1 MiB buffers come from and go back to once the range is sent (none: fresh ones). */
+  buffers?: ChunkBuffers | undefined;
 }
 
 function fileChanged(range: FileRange, position: number): ApiError {
@@ -89,7 +91,7 @@ export async function sendFileRange(outgoing: Writable, range: FileRange, option
     for (let position = range.start, turn = 0; position < range.end; turn ^= 1) {
       // Free to fill: its last send was awaited before the other buffer's began. Sized for what is
       // left when first needed, so a part under 1 MiB does not take 2 MiB.
-      const buffer = (buffers[turn] ??= Buffer.allocUnsafe(Math.min(CHUNK, range.end - position)));
+      const buffer = (buffers[turn] ??= range.end - position >= CHUNK && options.buffers !== undefined ? options.buffers.take() : Buffer.allocUnsafe(Math.min(CHUNK, range.end - position)));
       const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, range.end - position), position);
       stop.signal.throwIfAborted();
       if (bytesRead === 0) throw fileChanged(range, position);
@@ -100,6 +102,8 @@ export async function sendFileRange(outgoing: Writable, range: FileRange, option
       void sending.catch(() => undefined);
     }
     await sending;
+    // Every write of them has been flushed: nothing sends from them any more.
+    options.buffers?.give(buffers);
     outgoing.end();
   } finally {
     outgoing.off('close', onClose);
