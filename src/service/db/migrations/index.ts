@@ -20,6 +20,7 @@ import guestUploadOfUpload from './0018-guest-upload-of-upload.js';
 import revokedGrants from './0019-revoked-grants.js';
 import previewFailures from './0020-preview-failures.js';
 import textTrigrams from './0021-text-trigrams.js';
+import changeDateIndexes from './0022-change-date-indexes.js';
 
 export const migrations: readonly string[] = [
   initial,
@@ -43,4 +44,5 @@ export const migrations: readonly string[] = [
   revokedGrants,
   previewFailures,
   textTrigrams,
+  changeDateIndexes,
 ];
