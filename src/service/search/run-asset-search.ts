@@ -8,12 +8,14 @@
  * before it plus its own. Counting reads every match; most searches (a poll for changes, a text search,
  * a small folder) fit in one page.
  *
- * A selective query (its matches found from an index lookup: a folder, a keyword) is ranked instead:
- * the row ids of its first RANKED_MATCHES matches in order, then the page's rows by row id. Fewer than
- * that are all the matches, so their number is the total, read in the same pass that ordered them; a
- * full page and its count each read every match (at a million assets, a keyword's 1,800: 8 + 6 ms).
- * At RANKED_MATCHES or more it counts as well. Both statements run back to back on this connection, so
- * no write comes between them.
+ * A paged search with a selective query (its matches found from an index lookup: a folder, a keyword)
+ * is ranked instead: the row ids of its first RANKED_MATCHES matches in order, then the page's rows by
+ * row id. Fewer than that are all the matches, so their number is the total, read in the same pass that
+ * ordered them; a full page and its count each read every match (at a million assets, a keyword's
+ * 1,800: 8 + 6 ms). At RANKED_MATCHES or more it counts as well, having ranked in vain (measured: a
+ * text search matching 50,000, 675 → 816 ms). A scroll's first page is not ranked: it is read in id
+ * order and stops at its page, and sync roots often pass RANKED_MATCHES. Both statements run back to
+ * back on this connection, so no write comes between them.
  */
 import type { Statement } from 'better-sqlite3';
 import type { AssetRow } from '../assets/assets-repo.js';
@@ -76,19 +78,14 @@ export function assetSearchRunner(db: Db, options: RunnerOptions = {}): AssetSea
   /** The row ids of the first `rankedMatches` matches, in order. */
   const ranked = (query: AssetQuery): number[] =>
     prepare(`SELECT a.rowid FROM ${ASSETS_FROM} WHERE ${query.where} ORDER BY ${query.orderBy} LIMIT ${rankedMatches}`).pluck().all(query.params) as number[];
-  /** The rows of these row ids, in their order (with their sort keys when `keyed`). */
-  const rowsOf = (query: AssetQuery, rowids: readonly number[], keyed: boolean): KeyedRow[] =>
-    rowids.length === 0
-      ? []
-      : (prepare(`SELECT a.*${keyed ? keyColumns(query) : ''} FROM json_each(@rowids) r JOIN ${ASSETS_FROM} ON a.rowid = r.value ORDER BY r.key`).all({
-          ...query.params,
-          rowids: JSON.stringify(rowids),
-        }) as KeyedRow[]);
+  /** The rows of these row ids, in their order. */
+  const rowsOf = (rowids: readonly number[]): AssetRow[] =>
+    rowids.length === 0 ? [] : (prepare(`SELECT a.* FROM json_each(@rowids) r JOIN ${ASSETS_FROM} ON a.rowid = r.value ORDER BY r.key`).all({ rowids: JSON.stringify(rowids) }) as AssetRow[]);
   /** A page of a selective query with its total, from its ranked matches (see the header); undefined when it is not ranked. */
-  const rankedPage = (query: AssetQuery, offset: number, limit: number, keyed = false): { rows: KeyedRow[]; total: number } | undefined => {
+  const rankedPage = (query: AssetQuery, offset: number, limit: number): { rows: AssetRow[]; total: number } | undefined => {
     if (!query.selective || limit === 0 || offset + limit > rankedMatches) return undefined;
     const rowids = ranked(query);
-    const rows = rowsOf(query, rowids.slice(offset, offset + limit), keyed);
+    const rows = rowsOf(rowids.slice(offset, offset + limit));
     return { rows, total: rowids.length < rankedMatches ? rowids.length : runner.count(query) };
   };
 
@@ -115,8 +112,6 @@ export function assetSearchRunner(db: Db, options: RunnerOptions = {}): AssetSea
       return { rows, total: totalFromPage(offset, limit, rows.length) ?? runner.count(query) };
     },
     firstPageWithTotal(query, limit) {
-      const ranked = rankedPage(query, 0, limit, true);
-      if (ranked !== undefined) return { ...ranked, last: cursorOf(query, ranked.rows) };
       const page = runner.pageAfter(query, undefined, limit);
       return { ...page, total: totalFromPage(0, limit, page.rows.length) ?? runner.count(query) };
     },
