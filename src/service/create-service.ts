@@ -222,7 +222,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
       },
       () => ctx.nowIso(),
     );
-    const render = assetRenderer(ctx, assets, (sha256) => previews.failureOf(sha256));
+    const render = assetRenderer(ctx, assets, { of: (sha256) => previews.failureOf(sha256), ofMany: (sha256s) => previews.failuresOf(sha256s) });
     const cropAreas = cropAreasRepo(ctx);
     const presets = presetsRepo(db);
     const zips = new DownloadZips(ctx, blobs, transforms);

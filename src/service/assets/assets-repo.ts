@@ -251,10 +251,17 @@ export function assetsRepo(db: Db, ids: IdSource = cryptoIds()) {
         row.current_file_id === null ? undefined : known?.id === row.current_file_id ? known : fileById.get(row.account_id, row.current_file_id);
       return toAsset(row, knownValues ?? values(row.id), current, preview);
     },
-    /** Renders a page of asset rows (of one account) as `render` does each, with two reads for the whole page. */
-    renderAll(rows: readonly AssetRow[], preview: (file: FileRow) => PreviewFacts): Asset[] {
+    /**
+     * Renders a page of asset rows (of one account) as `render` does each, with two reads for the whole
+     * page; `previews` is told the page's current files once, and answers the preview of each.
+     */
+    renderAll(rows: readonly AssetRow[], previews: (files: readonly FileRow[]) => (file: FileRow) => PreviewFacts): Asset[] {
       if (rows.length === 0) return [];
-      if (rows.length === 1 && rows[0] !== undefined) return [this.render(rows[0], preview)];
+      if (rows.length === 1 && rows[0] !== undefined) {
+        const row = rows[0];
+        const current = row.current_file_id === null ? undefined : fileById.get(row.account_id, row.current_file_id);
+        return [this.render(row, previews(current === undefined ? [] : [current]), current)];
+      }
       const valuesByAsset = new Map<string, Record<string, string[]>>();
       for (const { asset_id, field_id, value } of valuesOfMany.all(JSON.stringify(rows.map((row) => row.id)))) {
         let values = valuesByAsset.get(asset_id);
@@ -263,6 +270,7 @@ export function assetsRepo(db: Db, ids: IdSource = cryptoIds()) {
       }
       const currentIds = rows.flatMap((row) => (row.current_file_id === null ? [] : [row.current_file_id]));
       const files = new Map(currentIds.length === 0 ? [] : filesById.all(JSON.stringify(currentIds)).map((file) => [file.id, file]));
+      const preview = previews([...files.values()]);
       return rows.map((row) => {
         const current = row.current_file_id === null ? undefined : files.get(row.current_file_id);
         // A current file is of the asset's own account, as `render` reads it.

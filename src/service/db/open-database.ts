@@ -18,6 +18,9 @@ export type Db = Database.Database;
 /** Pages in the write-ahead log before a commit checkpoints it (SQLite's default is 1,000). */
 export const WAL_CHECKPOINT_PAGES = 4000;
 
+/** How much of the database file reads map into memory (`PRAGMA mmap_size`). */
+export const MMAP_BYTES = 2 ** 31;
+
 export interface DatabaseOptions {
   /** Told every statement run, as SQLite expands it (tests count the statements each file costs). */
   onStatement?: (sql: string) => void;
@@ -36,6 +39,11 @@ export function openDatabase(file: string, options: DatabaseOptions = {}): Db {
   // journal of a transaction's savepoints passes 64 KiB SQLite spills it to a temp file, then writes the
   // old copy of every page an item changes there (measured: about 40 µs of pwrite per item).
   db.pragma('temp_store = MEMORY');
+  // Reads map the file instead of copying each page through a read call into a 2 MB page cache: a
+  // search at a million assets touches tens of thousands of index and row pages (measured, a keyword
+  // search's count: 13 → 11 ms of CPU). SQLite caps it at its compile-time maximum (2 GB by default);
+  // past the mapped size it reads as before.
+  db.pragma(`mmap_size = ${MMAP_BYTES}`);
   migrate(db);
   return db;
 }

@@ -60,6 +60,7 @@ export class PreviewMaker {
   private sequence = 0;
 
   private readonly failureBySha;
+  private readonly failuresBySha;
   private readonly recordFailure;
   private readonly forgetFailure;
 
@@ -73,6 +74,9 @@ export class PreviewMaker {
   ) {
     makePrivateDir(dir);
     this.failureBySha = db.prepare<[string], PreviewFailure>('SELECT reason, message FROM preview_failures WHERE sha256 = ?');
+    this.failuresBySha = db.prepare<[string], PreviewFailure & { sha256: string }>(
+      'SELECT sha256, reason, message FROM preview_failures WHERE sha256 IN (SELECT value FROM json_each(?))',
+    );
     this.recordFailure = db.prepare('INSERT OR REPLACE INTO preview_failures (sha256, reason, message, date_failed) VALUES (?, ?, ?, ?)');
     this.forgetFailure = db.prepare('DELETE FROM preview_failures WHERE sha256 = ?');
   }
@@ -80,6 +84,12 @@ export class PreviewMaker {
   /** Why the file's rendered preview (or its variants) could not be made; undefined while they can be. */
   failureOf(sha256: string): PreviewFailure | undefined {
     return this.failureBySha.get(sha256);
+  }
+
+  /** `failureOf` for many blobs in one read (a page of search results): those whose previews could not be made. */
+  failuresOf(sha256s: readonly string[]): Map<string, PreviewFailure> {
+    if (sha256s.length === 0) return new Map();
+    return new Map(this.failuresBySha.all(JSON.stringify(sha256s)).map(({ sha256, reason, message }) => [sha256, { reason, message }]));
   }
 
   /** The blob is gone: so is what was recorded about its previews. Answers their paths, for the caller to remove. */

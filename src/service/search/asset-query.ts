@@ -31,6 +31,8 @@ export interface AssetQuery {
   tieBreaker: SortOrder;
   /** Named parameters of `where` and of the sort keys (better-sqlite3 binds them from this object). */
   params: Record<string, SqlValue>;
+  /** The matches are found from an index lookup of a leaf (compile-criterion.ts): usually few. */
+  selective: boolean;
 }
 
 /** Where the criterion sits in the request, for messages (`criterion`, `selector.criterion`). */
@@ -61,6 +63,7 @@ export function compileParsedAssetQuery(account: SearchAccount, criterion: Crite
     keys,
     tieBreaker: tieBreakerDirection(keys),
     params: params.values,
+    selective: compiled.selective,
   };
 }
 

@@ -46,7 +46,8 @@ function matchesSql(target: ColumnTarget, { value, path }: PathedValue, params: 
   }
   if (target.type === 'enum') throw invalidCriterion(path, `${label} takes no range; use FIELD_IN`);
   if (target.type === 'date') {
-    return definitely(dateRangeSql(expr, dateBound(match.lower, path, label), dateBound(match.upper, path, label), params), target.nullable);
+    // Not wrapped in `definitely`: a date range is two-valued already, and bare it can use an index.
+    return dateRangeSql(expr, dateBound(match.lower, path, label), dateBound(match.upper, path, label), params, target.sinceIndexed === true);
   }
   const bounds = textOrNumberBounds(match.lower, match.upper);
   const sql = bounds.numeric ? numberRangeSql(expr, bounds.lower, bounds.upper, params) : textRangeSql(expr, bounds.lower, bounds.upper, params);

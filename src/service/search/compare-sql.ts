@@ -20,10 +20,25 @@ export function definitely(sql: string, nullable: boolean): string {
   return nullable ? `ifnull(${sql}, 0)` : sql;
 }
 
-/** `expr` within a range of dates: each end is a span (a day or a millisecond), see date-value.ts. */
-export function dateRangeSql(expr: string, lower: Bound<DateSpan> | undefined, upper: Bound<DateSpan> | undefined, params: SqlParams): string {
+/**
+ * SQLite's belief that "changed since T" holds for an asset: about one in a million. Without table
+ * statistics it guesses a quarter of the rows, and so drives a poll of a root from the root's every
+ * asset rather than from the few changed since the last poll (below 1e-4 it takes the date index).
+ */
+const SINCE_LIKELIHOOD = '0.000001';
+
+/**
+ * `expr` within a range of dates: each end is a span (a day or a millisecond), see date-value.ts.
+ * Two-valued by itself (NULL is out of every range). `since`: a lower bound with no upper one ("changed
+ * since T", what sync polls ask) is told to SQLite as matching few assets, so it starts from an index on
+ * `expr` (migration 0023); the answer is the same either way.
+ */
+export function dateRangeSql(expr: string, lower: Bound<DateSpan> | undefined, upper: Bound<DateSpan> | undefined, params: SqlParams, since = false): string {
   const parts = [`${expr} IS NOT NULL`];
-  if (lower !== undefined) parts.push(`${expr} >= ${params.bind(lower.inclusive ? lower.value.start : lower.value.end)}`);
+  if (lower !== undefined) {
+    const bound = `${expr} >= ${params.bind(lower.inclusive ? lower.value.start : lower.value.end)}`;
+    parts.push(since && upper === undefined ? `likelihood(${bound}, ${SINCE_LIKELIHOOD})` : bound);
+  }
   if (upper !== undefined) parts.push(`${expr} < ${params.bind(upper.inclusive ? upper.value.end : upper.value.start)}`);
   return `(${parts.join(' AND ')})`;
 }

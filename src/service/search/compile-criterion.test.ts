@@ -292,6 +292,17 @@ describe('compileAssetQuery: query plans', () => {
     expect(plan(eq(fixed('COLLECTIONS'), c1))).toMatch(/SEARCH a USING INDEX sqlite_autoindex_assets_1 \(id=\?\)[\s\S]*SEARCH ca USING PRIMARY KEY \(collection_id=\?\)/);
   });
 
+  it('drives a poll (folders, changed since T) from the date indexes, not from every asset in the folders', () => {
+    const since = (fieldName: string) => matches(fixed(fieldName), '[2026-03-01T00:00:00.000Z TO *]');
+    const poll = and(eq(custom(folders), brand, { includeSubfolders: true }), { type: 'OR', criteria: [since('DATE_LAST_MODIFIED'), since('DATE_LAST_ASSET_FILE_ADDED')] });
+    const detail = plan(poll);
+    expect(detail).toContain('MULTI-INDEX OR');
+    expect(detail).toMatch(/SEARCH a USING INDEX assets_modified \(date_last_modified>\?\)[\s\S]*SEARCH a USING INDEX assets_file_added \(date_last_file_added>\?\)/);
+    expect(detail).not.toContain('sqlite_autoindex_assets_1');
+    // A bounded range is no poll: the folders still drive it.
+    expect(plan(and(eq(custom(folders), brand, { includeSubfolders: true }), matches(fixed('DATE_LAST_MODIFIED'), '[2026-03-01 TO 2026-03-31]')))).toContain('sqlite_autoindex_assets_1');
+  });
+
   it('serves an unselective search sorted by DATE_LAST_MODIFIED from the scope index without sorting', () => {
     const detail = plan({ type: 'MATCH_ALL' });
     expect(detail).toContain('assets_account_state_modified');

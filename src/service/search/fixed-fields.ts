@@ -48,6 +48,8 @@ export interface ColumnField {
   selective?: boolean;
   /** Wildcard matches find their candidates in the file-name trigram index (text-prefilter.ts). */
   fileNameTrigrams?: boolean;
+  /** A date with an index of its own: "since T" ranges start from it (compare-sql.ts, dateRangeSql). */
+  sinceIndexed?: boolean;
 }
 
 export type FixedField = ColumnField | { kind: 'keywords' } | { kind: 'collections' };
@@ -57,7 +59,7 @@ const currentFile = (column: string): string => `(SELECT f.${column} FROM asset_
 export const FILE_TYPES: readonly FileType[] = ['IMAGE', 'VIDEO', 'AUDIO', 'DOCUMENT', 'FONT', 'OTHER'];
 export const LIFECYCLE_STATES: readonly LifecycleState[] = ['STAGED', 'PENDING_APPROVAL', 'LIVE', 'BINNED'];
 
-const date = (column: string, nullable = true): ColumnField => ({ kind: 'column', expr: `a.${column}`, type: 'date', nullable });
+const date = (column: string, nullable = true, sinceIndexed = false): ColumnField => ({ kind: 'column', expr: `a.${column}`, type: 'date', nullable, sinceIndexed });
 
 export const FIXED_FIELDS: Record<FixedFieldName, FixedField> = {
   ASSET_ID: { kind: 'column', expr: 'a.id', type: 'text', nullable: false, selective: true },
@@ -70,8 +72,9 @@ export const FIXED_FIELDS: Record<FixedFieldName, FixedField> = {
   DATE_STAGED: date('date_staged'),
   DATE_PENDING_APPROVAL: date('date_pending_approval'),
   DATE_LIVE: date('date_live'),
-  DATE_LAST_ASSET_FILE_ADDED: date('date_last_file_added'),
-  DATE_LAST_MODIFIED: date('date_last_modified', false),
+  // What a sync poll asks for (changed since T): each has an index of its own (migration 0023).
+  DATE_LAST_ASSET_FILE_ADDED: date('date_last_file_added', true, true),
+  DATE_LAST_MODIFIED: date('date_last_modified', false, true),
   COLLECTIONS: { kind: 'collections' },
   CHECKSUM: { kind: 'column', expr: currentFile('checksum'), type: 'text', nullable: true, lowerCase: true },
 };

@@ -38,3 +38,52 @@ describe('a page with its total', () => {
     expect(counted(() => runner.firstPageWithTotal(query, 25))).toEqual({ total: 25, rows: 25, counts: 1 });
   });
 });
+
+describe('a selective query ranked for its page and total', () => {
+  const statements: string[] = [];
+  const db = openDatabase(':memory:', { onStatement: (sql) => statements.push(sql) });
+  const now = '2026-01-01T00:00:00.000Z';
+  const account = accountsRepo(db).createAccount('a', 'A', now);
+  const fields = fieldsRepo(db);
+  const seed = assetSeeder(db);
+  const ids = Array.from({ length: 25 }, (_, index) => `a${String(index).padStart(2, '0')}`);
+  // Inserted out of order, so row ids are not the sort order.
+  for (const id of [...ids].reverse()) seed.insert({ accountId: account.id, id, dateLastModified: `2026-01-${String(1 + (Number(id.slice(1)) % 5)).padStart(2, '0')}T00:00:00.000Z` });
+  afterAll(() => db.close());
+  const selective = compileAssetQuery(
+    searchAccount(fields, { accountId: account.id, folders: null }),
+    { type: 'FIELD_IN', field: { type: 'FIXED', fieldName: 'ASSET_ID' }, values: ids },
+    [{ field: { type: 'FIXED', fieldName: 'DATE_LAST_MODIFIED' }, order: 'DESC' }],
+  );
+  const plain = assetSearchRunner(db, { rankedMatches: 0 });
+  const counted = (run: () => { total: number; rows: { id: string }[] }): { total: number; ids: string[]; counts: number } => {
+    statements.length = 0;
+    const { total, rows } = run();
+    return { total, ids: rows.map((row) => row.id), counts: statements.filter((sql) => sql.startsWith('SELECT count(*)')).length };
+  };
+
+  it('takes the total from the ranked matches, without counting, and pages them as the plain query does', () => {
+    const runner = assetSearchRunner(db);
+    expect(selective.selective).toBe(true);
+    for (const [offset, limit] of [[0, 10], [10, 10], [20, 10], [30, 10]] as const) {
+      const ranked = counted(() => runner.pageWithTotal(selective, offset, limit));
+      expect(ranked.counts).toBe(0);
+      expect(ranked).toEqual({ ...counted(() => plain.pageWithTotal(selective, offset, limit)), counts: 0 });
+      expect(ranked.total).toBe(25);
+    }
+  });
+
+  it('does not rank a scroll\'s first page: it reads in order and stops at its page', () => {
+    const runner = assetSearchRunner(db);
+    statements.length = 0;
+    expect(runner.firstPageWithTotal(selective, 10).total).toBe(25);
+    expect(statements.some((sql) => sql.startsWith('SELECT a.rowid'))).toBe(false);
+  });
+
+  it('counts when the matches reach the ranked number, and pages past it as before', () => {
+    const runner = assetSearchRunner(db, { rankedMatches: 20 });
+    expect(counted(() => runner.pageWithTotal(selective, 0, 10))).toEqual({ ...counted(() => plain.pageWithTotal(selective, 0, 10)), counts: 1 });
+    expect(counted(() => runner.pageWithTotal(selective, 15, 10))).toEqual(counted(() => plain.pageWithTotal(selective, 15, 10)));
+    expect(counted(() => runner.pageWithTotal(selective, 0, 0))).toEqual({ total: 25, ids: [], counts: 1 });
+  });
+});

@@ -7,6 +7,15 @@
  * shorter than asked for, and not empty past the start, ends the matches, so the total is the rows
  * before it plus its own. Counting reads every match; most searches (a poll for changes, a text search,
  * a small folder) fit in one page.
+ *
+ * A paged search with a selective query (its matches found from an index lookup: a folder, a keyword)
+ * is ranked instead: the row ids of its first RANKED_MATCHES matches in order, then the page's rows by
+ * row id. Fewer than that are all the matches, so their number is the total, read in the same pass that
+ * ordered them; a full page and its count each read every match (at a million assets, a keyword's
+ * 1,800: 8 + 6 ms). At RANKED_MATCHES or more it counts as well, having ranked in vain (measured: a
+ * text search matching 50,000, 675 → 816 ms). A scroll's first page is not ranked: it is read in id
+ * order and stops at its page, and sync roots often pass RANKED_MATCHES. Both statements run back to
+ * back on this connection, so no write comes between them.
  */
 import type { Statement } from 'better-sqlite3';
 import type { AssetRow } from '../assets/assets-repo.js';
@@ -19,6 +28,14 @@ type KeyedRow = AssetRow & Record<`sort_${number}`, SqlValue>;
 type Params = Record<string, SqlValue>;
 
 const CACHE_SIZE = 100;
+
+/** How many matches a selective query ranks before it counts instead (the paged search's reach, 10,000). */
+export const RANKED_MATCHES = 10_000;
+
+export interface RunnerOptions {
+  /** RANKED_MATCHES unless a test sets it. */
+  rankedMatches?: number;
+}
 
 export interface AssetSearchRunner {
   count(query: AssetQuery): number;
@@ -37,7 +54,8 @@ function totalFromPage(offset: number, limit: number, rows: number): number | un
   return rows < limit && (rows > 0 || offset === 0) ? offset + rows : undefined;
 }
 
-export function assetSearchRunner(db: Db): AssetSearchRunner {
+export function assetSearchRunner(db: Db, options: RunnerOptions = {}): AssetSearchRunner {
+  const rankedMatches = options.rankedMatches ?? RANKED_MATCHES;
   const cache = new Map<string, Statement<[Params]>>();
   const prepare = (sql: string): Statement<[Params]> => {
     const cached = cache.get(sql);
@@ -53,6 +71,23 @@ export function assetSearchRunner(db: Db): AssetSearchRunner {
     return statement;
   };
   const keyColumns = (query: AssetQuery): string => query.keys.map((key, index) => `, ${key.sql} AS sort_${index}`).join('');
+  const cursorOf = (query: AssetQuery, rows: readonly KeyedRow[]): Cursor | undefined => {
+    const lastRow = rows[rows.length - 1];
+    return lastRow === undefined ? undefined : { values: query.keys.map((_, index) => lastRow[`sort_${index}`] ?? null), id: lastRow.id };
+  };
+  /** The row ids of the first `rankedMatches` matches, in order. */
+  const ranked = (query: AssetQuery): number[] =>
+    prepare(`SELECT a.rowid FROM ${ASSETS_FROM} WHERE ${query.where} ORDER BY ${query.orderBy} LIMIT ${rankedMatches}`).pluck().all(query.params) as number[];
+  /** The rows of these row ids, in their order. */
+  const rowsOf = (rowids: readonly number[]): AssetRow[] =>
+    rowids.length === 0 ? [] : (prepare(`SELECT a.* FROM json_each(@rowids) r JOIN ${ASSETS_FROM} ON a.rowid = r.value ORDER BY r.key`).all({ rowids: JSON.stringify(rowids) }) as AssetRow[]);
+  /** A page of a selective query with its total, from its ranked matches (see the header); undefined when it is not ranked. */
+  const rankedPage = (query: AssetQuery, offset: number, limit: number): { rows: AssetRow[]; total: number } | undefined => {
+    if (!query.selective || limit === 0 || offset + limit > rankedMatches) return undefined;
+    const rowids = ranked(query);
+    const rows = rowsOf(rowids.slice(offset, offset + limit));
+    return { rows, total: rowids.length < rankedMatches ? rowids.length : runner.count(query) };
+  };
 
   const runner: AssetSearchRunner = {
     count(query) {
@@ -68,11 +103,11 @@ export function assetSearchRunner(db: Db): AssetSearchRunner {
       const where = after === undefined ? query.where : `${query.where} AND ${after.sql}`;
       const sql = `SELECT a.*${keyColumns(query)} FROM ${ASSETS_FROM} WHERE ${where} ORDER BY ${query.orderBy} LIMIT @limit`;
       const rows = prepare(sql).all({ ...query.params, ...after?.params, limit }) as KeyedRow[];
-      const lastRow = rows[rows.length - 1];
-      const last = lastRow === undefined ? undefined : { values: query.keys.map((_, index) => lastRow[`sort_${index}`] ?? null), id: lastRow.id };
-      return { rows, last };
+      return { rows, last: cursorOf(query, rows) };
     },
     pageWithTotal(query, offset, limit) {
+      const page = rankedPage(query, offset, limit);
+      if (page !== undefined) return page;
       const rows = limit === 0 ? [] : runner.page(query, offset, limit);
       return { rows, total: totalFromPage(offset, limit, rows.length) ?? runner.count(query) };
     },

@@ -162,6 +162,30 @@ describe('previews', () => {
     expect((await service.api('GET', `/assets/${asset.id}`)).body.result.currentAssetFile).toMatchObject({ previewUrl: null, previewState: 'FAILED', previewError: { reason: 'UNREADABLE' } });
   });
 
+  it('says which files of a page of search results have previews that could not be made (read once for the page)', async () => {
+    const failedA = (await uploadNewAsset(service, '/pv/page-noise-a.png', randomFile(3001))).asset;
+    const failedB = (await uploadNewAsset(service, '/pv/page-noise-b.png', randomFile(3002))).asset;
+    const fine = (await uploadNewAsset(service, '/pv/page-fine.png', await makeImage(300, 200, { format: 'png' }))).asset;
+    await service.running.previewsIdle();
+    const ids = [failedA.id, failedB.id, fine.id];
+    const found = await service.api('POST', '/asset-searches', {
+      pageSize: 10,
+      criterion: {
+        type: 'AND',
+        criteria: [
+          { type: 'FIELD_IN', field: { type: 'FIXED', fieldName: 'ASSET_ID' }, values: ids },
+          { type: 'FIELD_IN', field: { type: 'FIXED', fieldName: 'LIFECYCLE_STATE' }, values: ['STAGED', 'PENDING_APPROVAL', 'LIVE'] },
+        ],
+      },
+      sorts: [],
+    });
+    expect(found.status, found.text).toBe(200);
+    const byId = new Map<string, unknown>(found.body.results.map((envelope: { result: { id: string; currentAssetFile: unknown } }) => [envelope.result.id, envelope.result.currentAssetFile]));
+    expect(byId.size).toBe(3);
+    for (const id of [failedA.id, failedB.id]) expect(byId.get(id)).toMatchObject({ previewUrl: null, previewState: 'FAILED', previewError: { code: 'PREVIEW_FAILED', reason: 'UNREADABLE' } });
+    expect(byId.get(fine.id)).toMatchObject({ previewState: 'AVAILABLE', previewUrl: expect.stringMatching(/\.png\?/) });
+  });
+
   it('answers a preview URL of the earlier form (.webp of a JPEG) with the rendition, kept from before or made', async () => {
     const bytes = await makeImage(2000, 1000);
     const { asset } = await uploadNewAsset(service, '/pv/before.jpg', bytes);

@@ -21,6 +21,7 @@ import revokedGrants from './0019-revoked-grants.js';
 import previewFailures from './0020-preview-failures.js';
 import textTrigrams from './0021-text-trigrams.js';
 import fileNameIndexTail from './0022-file-name-index-tail.js';
+import changeDateIndexes from './0023-change-date-indexes.js';
 
 export const migrations: readonly string[] = [
   initial,
@@ -45,4 +46,5 @@ export const migrations: readonly string[] = [
   previewFailures,
   textTrigrams,
   fileNameIndexTail,
+  changeDateIndexes,
 ];
