@@ -7,13 +7,16 @@ import { compileAssetQuery } from './asset-query.js';
 import { assetSearchRunner } from './run-asset-search.js';
 import { searchAccount } from './search-account.js';
 
-describe('a page with its total', () => {
+/** An empty library whose statements are kept, to count the ones a search runs. */
+function statementLoggedLibrary() {
   const statements: string[] = [];
   const db = openDatabase(':memory:', { onStatement: (sql) => statements.push(sql) });
-  const now = '2026-01-01T00:00:00.000Z';
-  const account = accountsRepo(db).createAccount('a', 'A', now);
-  const fields = fieldsRepo(db);
-  const seed = assetSeeder(db);
+  const account = accountsRepo(db).createAccount('a', 'A', '2026-01-01T00:00:00.000Z');
+  return { statements, db, account, fields: fieldsRepo(db), seed: assetSeeder(db) };
+}
+
+describe('a page with its total', () => {
+  const { statements, db, account, fields, seed } = statementLoggedLibrary();
   for (let index = 0; index < 25; index++) seed.insert({ accountId: account.id, id: `a${String(index).padStart(2, '0')}` });
   afterAll(() => db.close());
   const runner = assetSearchRunner(db);
@@ -40,12 +43,7 @@ describe('a page with its total', () => {
 });
 
 describe('a selective query ranked for its page and total', () => {
-  const statements: string[] = [];
-  const db = openDatabase(':memory:', { onStatement: (sql) => statements.push(sql) });
-  const now = '2026-01-01T00:00:00.000Z';
-  const account = accountsRepo(db).createAccount('a', 'A', now);
-  const fields = fieldsRepo(db);
-  const seed = assetSeeder(db);
+  const { statements, db, account, fields, seed } = statementLoggedLibrary();
   const ids = Array.from({ length: 25 }, (_, index) => `a${String(index).padStart(2, '0')}`);
   // Inserted out of order, so row ids are not the sort order.
   for (const id of [...ids].reverse()) seed.insert({ accountId: account.id, id, dateLastModified: `2026-01-${String(1 + (Number(id.slice(1)) % 5)).padStart(2, '0')}T00:00:00.000Z` });
