@@ -20,8 +20,11 @@ describe('DocumentRenderer', () => {
   });
 
   it('renders a page on its worker while this thread answers requests', async () => {
+    // A page that takes the worker most of a second (10,000 shapes take 40 ms), and a client already
+    // connected, so the requests' answers do not race the page on a busy machine.
     const file = join(dir, 'heavy.pdf');
-    writeFileSync(file, await makeHeavyPdf());
+    writeFileSync(file, await makeHeavyPdf(200_000));
+    expect((await fetch(`${service.url}/health`)).status).toBe(200);
     const events: string[] = [];
     let started!: () => void;
     const onStarted = new Promise<void>((resolve) => (started = resolve));
