@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createApiClient } from './create-api-client.js';
 import { errorBody, instantClock, scriptedTokens, sendJson, startFakeServer } from '../../../test/support/api-client-fakes.js';
 
@@ -152,6 +152,31 @@ describe('jobs and scrolls against a scripted server', () => {
       const ids: string[] = [];
       for await (const page of api.scrollAssets({ criterion: { type: 'MATCH_ALL' }, sorts: [] })) ids.push(...page.results.map(({ result }) => result.id));
       expect(ids).toEqual(['a', 'b', 'c']);
+      expect(server.requests.map((request) => JSON.parse(request.body.toString()).scrollId)).toEqual([undefined, 's1', 's2']);
+    } finally {
+      api.close();
+      await server.close();
+    }
+  });
+
+  it('asks for the next scroll page while the caller reads this one, and drops it when the caller stops', async () => {
+    const server = await startFakeServer((request, response) => {
+      const body = JSON.parse(request.body.toString() || '{}');
+      if (request.url === '/asset-scroll-searches') sendJson(response, 200, { results: [scrolled('a')], scrollId: 's1' });
+      else if (body.scrollId === 's1') sendJson(response, 200, { results: [scrolled('b')], scrollId: 's2' });
+      else sendJson(response, 200, { results: [scrolled('c')], scrollId: 's3' });
+    });
+    const api = createApiClient({ server: server.url, tokens: scriptedTokens(), clock: instantClock(), env: {} });
+    try {
+      const seen: Array<{ id: string; asked: number }> = [];
+      for await (const page of api.scrollAssets({ criterion: { type: 'MATCH_ALL' }, sorts: [] })) {
+        const id = page.results[0]?.result.id ?? '';
+        // While the caller holds a page, the one after it is already on its way to the server.
+        await vi.waitFor(() => expect(server.requests.length).toBe(seen.length + 2));
+        seen.push({ id, asked: server.requests.length });
+        if (id === 'b') break;
+      }
+      expect(seen).toEqual([{ id: 'a', asked: 2 }, { id: 'b', asked: 3 }]);
       expect(server.requests.map((request) => JSON.parse(request.body.toString()).scrollId)).toEqual([undefined, 's1', 's2']);
     } finally {
       api.close();

@@ -36,14 +36,32 @@ export function searchResources(requester: Requester, defaultPageSize: number) {
 
     async *scrollAssets(request: Omit<SearchRequest, 'from'>, signal?: AbortSignal): AsyncGenerator<SearchPage<Asset>, void, undefined> {
       const body = { pageSize: request.pageSize ?? defaultPageSize, criterion: request.criterion, sorts: request.sorts };
-      let { page, total } = await counted('/asset-scroll-searches', body, signal);
-      let given = 0;
-      for (;;) {
-        if (page.results.length === 0) return;
-        yield page;
-        given += page.results.length;
-        if (page.scrollId === undefined || lastPage(page.results.length, body.pageSize, given, total)) return;
-        ({ page, total } = await counted('/asset-scroll-search-scrolls', { scrollId: page.scrollId }, signal, false));
+      // The next page is asked for before this one is handed over, so the server finds it while the
+      // caller reads this one (a listing's pages otherwise wait for each other's reading). A caller that
+      // stops early aborts the page asked for ahead; its failure is only reported if it is waited for.
+      const ahead = new AbortController();
+      const aborted = (): void => ahead.abort(signal?.reason);
+      signal?.addEventListener('abort', aborted, { once: true });
+      let next: Promise<{ page: SearchPage<Asset>; total: number | undefined }> | undefined;
+      try {
+        let { page, total } = await counted('/asset-scroll-searches', body, signal);
+        let given = 0;
+        for (;;) {
+          if (page.results.length === 0) return;
+          given += page.results.length;
+          const last = page.scrollId === undefined || lastPage(page.results.length, body.pageSize, given, total);
+          if (!last) {
+            next = counted('/asset-scroll-search-scrolls', { scrollId: page.scrollId }, ahead.signal, false);
+            next.catch(() => undefined);
+          }
+          yield page;
+          if (next === undefined) return;
+          ({ page, total } = await next);
+          next = undefined;
+        }
+      } finally {
+        signal?.removeEventListener('abort', aborted);
+        if (next !== undefined) ahead.abort();
       }
     },
   };
