@@ -116,7 +116,7 @@ export async function benchInitialDownload(count = Number(process.env.BENCH_FILE
 
 export function formatInitialDownloadBench(r: InitialDownloadResult): string[] {
   const rate = (ms: number): string => `${(r.files / (ms / 1000)).toFixed(0)} files/s, ${(r.bytes / 1024 / 1024 / (ms / 1000)).toFixed(1)} MB/s`;
-  const cpu = (run: MeasuredRun): string => `CPU ${(run.clientCpuMs / 1000).toFixed(1)} s client + ${(run.serverCpuMs / 1000).toFixed(1)} s server`;
+  const cpu = (run: MeasuredRun): string => `CPU ${(run.clientCpuMs / 1000).toFixed(1)} s client (${(run.clientMainCpuMs / 1000).toFixed(1)} s its main thread) + ${(run.serverCpuMs / 1000).toFixed(1)} s server`;
   return [
     `${r.files} files (${(r.bytes / 1024 / 1024).toFixed(0)} MB, 1–32 KiB, 100 folders), ${IN_FLIGHT} in flight, initial download into an empty folder`,
     `  baseline (bare GET server; temp file, fsync, rename): ${(r.baseline.ms / 1000).toFixed(1)} s (${rate(r.baseline.ms)}); ${cpu(r.baseline)}`,

@@ -265,7 +265,7 @@ export async function benchSyncLargeFile(sizeMiB = Number(process.env.BENCH_SIZE
 export function formatSyncBench(what: string, result: SyncBenchResult, target: number): string[] {
   const perSecond = (run: SyncRun): string =>
     result.files > 1 ? `${(result.files / (run.ms / 1000)).toFixed(0)} files/s` : `${(result.bytes / MiB / (run.ms / 1000)).toFixed(0)} MB/s`;
-  const cpu = (run: SyncRun): string => `CPU ${(run.clientCpuMs / 1000).toFixed(1)} s client + ${(run.serverCpuMs / 1000).toFixed(1)} s server`;
+  const cpu = (run: SyncRun): string => `CPU ${(run.clientCpuMs / 1000).toFixed(1)} s client (${(run.clientMainCpuMs / 1000).toFixed(1)} s its main thread) + ${(run.serverCpuMs / 1000).toFixed(1)} s server`;
   const passes = result.passes.map((pass) => `${pass.atMs.toFixed(0)} ms${pass.settling > 0 ? ` (${pass.settling} settling)` : ''}${pass.uploaded > 0 ? ` (${pass.uploaded} uploaded)` : ''}`);
   return [
     what,

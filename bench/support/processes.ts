@@ -1,6 +1,7 @@
 /** Child processes for benchmarks: each server runs in its own process and prints `listening on URL`. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { threadCpu } from './thread-cpu.js';
 
 export interface Child {
   url: string;
@@ -161,18 +162,29 @@ export function processCpuMs(): number {
   return (usage.user + usage.system) / 1000;
 }
 
+function mainThreadCpuMs(): number {
+  const main = threadCpu().main;
+  return main === undefined ? 0 : main.userMs + main.systemMs;
+}
+
 /** One timed run: its wall time, and the CPU this process (the client) and `server` spent in it. */
 export interface MeasuredRun {
   ms: number;
   clientCpuMs: number;
+  /**
+   * Of clientCpuMs, what the client's main thread spent (0 where /proc is missing): the event loop is
+   * the engine's bottleneck, and work moved to the pool shows here while the total stays.
+   */
+  clientMainCpuMs: number;
   serverCpuMs: number;
 }
 
 export async function measuredRun(server: Child, run: () => Promise<void>): Promise<MeasuredRun> {
   const clientBefore = processCpuMs();
+  const mainBefore = mainThreadCpuMs();
   const serverBefore = (await cpuMs(server.process.pid)) ?? 0;
   const started = performance.now();
   await run();
   const ms = performance.now() - started;
-  return { ms, clientCpuMs: processCpuMs() - clientBefore, serverCpuMs: ((await cpuMs(server.process.pid)) ?? 0) - serverBefore };
+  return { ms, clientCpuMs: processCpuMs() - clientBefore, clientMainCpuMs: mainThreadCpuMs() - mainBefore, serverCpuMs: ((await cpuMs(server.process.pid)) ?? 0) - serverBefore };
 }
