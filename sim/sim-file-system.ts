@@ -39,6 +39,10 @@ export class SimFileSystem implements FileSystem {
     this.alive('lstat');
     return this.disk.lstat(path);
   }
+  async lstatOrMissing(path: string): Promise<FileStat | undefined> {
+    this.alive('lstat');
+    return this.disk.lstatOrMissing(path);
+  }
   async stat(path: string): Promise<FileStat> {
     this.alive('stat');
     return this.disk.stat(path);

@@ -33,6 +33,7 @@ export function countingFileSystem(inner: FileSystem): { fs: FileSystem; counts:
   });
   const fs: FileSystem = {
     lstat: (path) => call(() => inner.lstat(path)),
+    lstatOrMissing: (path) => call(() => inner.lstatOrMissing(path)),
     stat: (path) => call(() => inner.stat(path)),
     readdir: (path) => call(() => inner.readdir(path)),
     readdirStats: (path) => call(() => inner.readdirStats(path)),

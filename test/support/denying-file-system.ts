@@ -25,6 +25,7 @@ export class DenyingFileSystem implements FileSystem {
   }
 
   lstat = (path: string) => this.inner.lstat(path);
+  lstatOrMissing = (path: string) => this.inner.lstatOrMissing(path);
   stat = (path: string) => this.inner.stat(path);
   readdir = async (path: string) => {
     this.check(path);

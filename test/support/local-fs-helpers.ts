@@ -15,6 +15,7 @@ export class CountingFileSystem implements FileSystem {
   constructor(private readonly inner: FileSystem) {}
 
   lstat = (path: string) => this.inner.lstat(path);
+  lstatOrMissing = (path: string) => this.inner.lstatOrMissing(path);
   stat = (path: string) => this.inner.stat(path);
   readdir = (path: string) => this.inner.readdir(path);
   readdirStats = (path: string): Promise<StatEntry[]> => {

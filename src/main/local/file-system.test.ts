@@ -99,6 +99,16 @@ describe.each(implementations)('%s', (_name, make) => {
     await expect(fs.stat(at('dangling'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
+  it('answers nothing where nothing is, and fails as lstat does otherwise', async () => {
+    const { fs, root } = setup();
+    const at = (relPath: string): string => join(root, relPath);
+    expect(await fs.lstatOrMissing(at('folder/data.txt'))).toEqual(await fs.lstat(at('folder/data.txt')));
+    expect((await fs.lstatOrMissing(at('dangling')))?.kind).toBe('symlink');
+    expect(await fs.lstatOrMissing(at('folder/missing.txt'))).toBeUndefined();
+    expect(await fs.lstatOrMissing(at('missing/x'))).toBeUndefined();
+    await expect(fs.lstatOrMissing(at('folder/data.txt/x'))).rejects.toMatchObject({ code: 'ENOTDIR' });
+  });
+
   it('lists directories with kinds, and with lstat results', async () => {
     const { fs, root } = setup();
     const byName = <T extends { name: string }>(entries: T[]): T[] => entries.sort((a, b) => (a.name < b.name ? -1 : 1));

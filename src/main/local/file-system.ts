@@ -45,6 +45,11 @@ export interface WriteHandle {
 
 export interface FileSystem {
   lstat(path: string): Promise<FileStat>;
+  /**
+   * lstat, answering undefined where nothing is (ENOENT) instead of failing: the usual answer of a look
+   * before a file lands, which as an error costs more than the lookup itself (built, thrown, caught).
+   */
+  lstatOrMissing(path: string): Promise<FileStat | undefined>;
   /** Like lstat but follows a final symlink (used for the root itself, which may be a link). */
   stat(path: string): Promise<FileStat>;
   readdir(path: string): Promise<DirEntry[]>;

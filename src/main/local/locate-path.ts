@@ -56,12 +56,13 @@ export class PathLocator {
     if (segments.length === 0) return { kind: 'found', absPath: this.root, stat: await this.fs.stat(this.root), namesakes: [] };
     const named = await this.entry(segments);
     if (named.kind !== 'named') return named;
-    let stat: FileStat;
+    let stat: FileStat | undefined;
     try {
-      stat = await this.fs.lstat(named.absPath);
+      stat = await this.fs.lstatOrMissing(named.absPath);
     } catch (error) {
       return this.lstatFailed(error, segments, segments.length - 1, named.dirAbs);
     }
+    if (stat === undefined) return { kind: 'missing', absPath: named.absPath };
     const spelled = basename(named.absPath);
     const namesakes = isAscii(spelled) ? [] : (this.listings.get(named.dirAbs) ?? []).filter((entry) => entry.name !== spelled && nfc(entry.name) === nfc(spelled)).map((entry) => entry.name);
     return { kind: 'found', absPath: named.absPath, stat, namesakes };
@@ -109,12 +110,13 @@ export class PathLocator {
       if (typeof named === 'object') return { ...named, at: prefix };
       if (named === undefined) return { kind: 'missing', absPath: join(dirAbs, ...segments.slice(index)) };
       const absPath = join(dirAbs, named);
-      let stat: FileStat;
+      let stat: FileStat | undefined;
       try {
-        stat = await this.fs.lstat(absPath);
+        stat = await this.fs.lstatOrMissing(absPath);
       } catch (error) {
         return this.lstatFailed(error, segments, index, dirAbs);
       }
+      if (stat === undefined) return { kind: 'missing', absPath: join(dirAbs, ...segments.slice(index)) };
       if (stat.kind === 'symlink') return { kind: 'blocked', at: prefix, what: 'symlink' };
       if (stat.kind !== 'directory') return { kind: 'blocked', at: prefix, what: 'not-directory' };
       this.directories.set(prefix, absPath);

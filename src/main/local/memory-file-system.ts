@@ -6,6 +6,7 @@
  * the memory watcher turns into hints. Test-setup helpers are synchronous and create missing parents.
  */
 import type { DirEntry, FileStat, FileSystem, ReadHandle, StatEntry, WriteHandle } from './file-system.js';
+import { errnoCode } from './local-error.js';
 import type { NameMode } from './name-map.js';
 import { MemoryFsError, MemoryTree, canRead, canTraverse, canWrite, splitPath, type DirectoryNode, type FileNode, type MemoryNode } from './memory-tree.js';
 
@@ -40,6 +41,14 @@ export class MemoryFileSystem implements FileSystem {
   async lstat(path: string): Promise<FileStat> {
     this.fault(path, 'lstat');
     return this.toStat(this.tree.existing(path, false, 'lstat'));
+  }
+  async lstatOrMissing(path: string): Promise<FileStat | undefined> {
+    try {
+      return await this.lstat(path);
+    } catch (error) {
+      if (errnoCode(error) === 'ENOENT') return undefined;
+      throw error;
+    }
   }
   async stat(path: string): Promise<FileStat> {
     this.fault(path, 'stat');

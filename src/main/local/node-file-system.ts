@@ -117,6 +117,14 @@ export class NodeFileSystem implements FileSystem {
   async lstat(path: string): Promise<FileStat> {
     return toFileStat(await this.inline.onPath(path, () => lstatSync(path), () => promised<Stats>((done) => lstatCallback(path, done))));
   }
+  async lstatOrMissing(path: string): Promise<FileStat | undefined> {
+    const stats = await this.inline.onPath(
+      path,
+      () => lstatSync(path, { throwIfNoEntry: false }),
+      () => promised<Stats | undefined>((done) => lstatCallback(path, (error, found) => (error?.code === 'ENOENT' ? done(null, undefined) : done(error, found)))),
+    );
+    return stats === undefined ? undefined : toFileStat(stats);
+  }
   async stat(path: string): Promise<FileStat> {
     return toFileStat(await promised<Stats>((done) => statCallback(path, done)));
   }
