@@ -68,7 +68,9 @@ export function bypassesProxy(url: URL, noProxy: string | undefined): boolean {
 
 /** The proxy URL for a request to `url`, or undefined to connect directly. */
 export function proxyForUrl(url: URL, variables: ProxyEnv): string | undefined {
-  if (bypassesProxy(url, env(variables, 'NO_PROXY'))) return undefined;
+  // Loopback first: it needs no variable read (each one of process.env is a call into the runtime), and
+  // the embedded service's every request asks.
+  if (isLoopbackHost(url.hostname) || bypassesProxy(url, env(variables, 'NO_PROXY'))) return undefined;
   const specific = url.protocol === 'https:' ? env(variables, 'HTTPS_PROXY') : env(variables, 'HTTP_PROXY');
   return specific ?? env(variables, 'ALL_PROXY');
 }
