@@ -344,6 +344,37 @@ describe('the control server', () => {
     expect(received[1]).toEqual({ type: 'sign-in-needed', server: 'http://x', reason: null });
   });
 
+  it('tells when a window opens and when a window has been sent a state, after the answer went out', async () => {
+    const told: string[] = [];
+    fake = fakeTarget();
+    server = await startControlServer({ target: fake.target, staticDir, onWindowOpened: () => told.push('opened'), onStateSent: () => told.push('state') });
+    const cookie = await login();
+    expect(told).toEqual(['opened']);
+    // A spent link, the page, its files, and other commands are no window opening and no state.
+    expect((await send(server.port, { path: `/?secret=${secretOf(server.url)}`, headers: { cookie } })).status).toBe(303);
+    await send(server.port, { path: '/', headers: { cookie } });
+    await send(server.port, { path: '/assets/app.js', headers: { cookie } });
+    await send(server.port, { method: 'POST', path: '/api/listActivity', headers: { cookie, 'content-type': 'application/json' }, body: '{"limit":1}' });
+    expect(told).toEqual(['opened', 'opened']);
+    const state = await send(server.port, { method: 'POST', path: '/api/getState', headers: { cookie, 'content-type': 'application/json' }, body: '{}' });
+    expect(JSON.parse(state.body).result.revision).toBe(7);
+    expect(told).toEqual(['opened', 'opened', 'state']);
+    // An event stream: told once its first state is written.
+    await new Promise<void>((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port: server.port, path: '/api/events', headers: { host: `127.0.0.1:${server.port}`, cookie } }, (res) => {
+        res.on('error', () => undefined);
+        res.on('data', (chunk: Buffer) => {
+          if (!chunk.toString('utf8').includes('"revision":7')) return;
+          expect(told).toEqual(['opened', 'opened', 'state', 'state']);
+          req.destroy();
+          resolve();
+        });
+      });
+      req.on('error', (error) => (told.length === 4 ? resolve() : reject(error)));
+      req.end();
+    });
+  });
+
   it("answers a browser's unknown path with an HTML 404 page linking to the start page, with or without the secret", async () => {
     await start();
     const cookie = await login();

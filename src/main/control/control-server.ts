@@ -41,6 +41,10 @@ export interface ControlServerOptions {
   reconnectMs?: number;
   /** SSE keep-alive comment interval (default 15 s). */
   heartbeatMs?: number;
+  /** Told when a window link has been traded for a session: a window is opening. */
+  onWindowOpened?: () => void;
+  /** Told when a window has been sent a state: a getState answered, or an event stream's first state written. */
+  onStateSent?: () => void;
 }
 
 export interface ControlServer {
@@ -226,6 +230,8 @@ export async function startControlServer(options: ControlServerOptions): Promise
     const unsubscribe = options.target.subscribe((event) => {
       response.write(`data: ${JSON.stringify(event)}\n\n`);
     });
+    // A subscriber is sent the state at once (the bridge's contract): it has gone out.
+    options.onStateSent?.();
     const heartbeat = setInterval(() => response.write(': keep-alive\n\n'), heartbeatMs);
     const end = (): void => {
       clearInterval(heartbeat);
@@ -277,14 +283,15 @@ export async function startControlServer(options: ControlServerOptions): Promise
     if (method === 'GET' && url.pathname === '/' && offered !== null) {
       if (sessions.redeem(offered)) {
         response.writeHead(303, { ...SECURITY_HEADERS, 'set-cookie': sessions.cookieHeader(), location: '/', 'cache-control': 'no-store' });
+        response.end();
+        options.onWindowOpened?.();
       } else if (sessions.authorised(request)) {
         // A spent link in a browser that is already in (a reload, the back button): just the window.
         response.writeHead(303, { ...SECURITY_HEADERS, location: '/', 'cache-control': 'no-store' });
+        response.end();
       } else {
         sendPage(response, 403, 'This link was used', USED_LINK);
-        return;
       }
-      response.end();
       return;
     }
 
@@ -341,6 +348,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
       }
       const result = await dispatch(options.target, name, await readJson(request));
       sendJson(response, 200, { result: result ?? null });
+      if (name === 'getState') options.onStateSent?.();
       return;
     }
     if ((method === 'GET' || method === 'HEAD') && staticFiles !== undefined && serveStatic(staticFiles, url.pathname, response, method === 'HEAD')) return;
