@@ -6,6 +6,7 @@ import type { AppBridge } from '../../shared/bridge/app-bridge.js';
 import type { AppEvent } from '../../shared/bridge/app-events.js';
 import type { AppState } from '../../shared/bridge/app-state.js';
 import { BridgeError } from '../../shared/bridge/bridge-error.js';
+import { initialStateBlock } from '../../shared/bridge/initial-state.js';
 import { startControlServer, type ControlServer, type ControlTarget } from './control-server.js';
 import { tempDir } from '../../../test/support/temp-dir.js';
 
@@ -165,6 +166,20 @@ describe('the control server', () => {
     expect(JSON.parse(api.body).result.revision).toBe(7);
   });
 
+  it("writes the app's state into the page it serves a session, as a data block at the end of its head", async () => {
+    await start();
+    const cookie = await login();
+    for (const path of ['/', '/index.html']) {
+      const page = await send(server.port, { path, headers: { cookie } });
+      expect(page.body).toBe(`<!doctype html><title>Asset Sync</title><script type="module" src="./assets/app.js"></script>${initialStateBlock(stateOf(7))}`);
+      expect(page.headers['content-length']).toBe(String(Buffer.byteLength(page.body)));
+      expect(page.headers['cache-control']).toBe('no-store');
+    }
+    // Only the page: a file of the build is served as built, and without a session there is no state.
+    expect((await send(server.port, { path: '/assets/app.js', headers: { cookie } })).body).toBe('console.log("app")');
+    expect((await send(server.port, { path: '/' })).body).not.toContain('revision');
+  });
+
   it('serves the build as it was when the server started, from memory: one write per answer', async () => {
     const ownDir = tempDir('control-static-own-');
     writeFileSync(join(ownDir, 'index.html'), '<!doctype html><title>Asset Sync</title>');
@@ -174,7 +189,7 @@ describe('the control server', () => {
     writeFileSync(join(ownDir, 'index.html'), 'changed on disk');
     writeFileSync(join(ownDir, 'later.js'), 'console.log("later")');
     const page = await send(server.port, { path: '/', headers: { cookie } });
-    expect(page.body).toBe('<!doctype html><title>Asset Sync</title>');
+    expect(page.body).toBe(`<!doctype html><title>Asset Sync</title>${initialStateBlock(stateOf(7))}`);
     expect(page.headers['content-length']).toBe(String(page.body.length));
     expect((await send(server.port, { path: '/later.js', headers: { cookie } })).status).toBe(404);
   });
