@@ -251,7 +251,8 @@ export async function startHeadlessApp(options: HeadlessAppOptions): Promise<Hea
     if (libraryPortBefore !== undefined) throw libraryPortBefore;
     // With no account to restore (a first start), the window would offer the first-run choice the start
     // is making itself: it waits for the local library to be in use (the service loads at once then).
-    if ((await controller.getState()).account.kind === 'none') {
+    // The account alone: a whole state (the state database read) would hold up the window's link.
+    if (controller.account.kind === 'none') {
       windowWait.release();
       await starting;
     }
