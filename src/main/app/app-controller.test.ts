@@ -86,12 +86,14 @@ describe('the app controller while the account of the last run signs in again', 
     const state = await controller.getState();
     expect(state.overall).toBe('starting');
     expect(state.account).toMatchObject({ kind: 'signed-in', local: true });
+    expect(controller.account).toEqual(state.account);
     expect(state.folders).toEqual([expect.objectContaining({ id: 'root-1', path: folder, activity: { kind: 'scanning' } })]);
     // The library did not start: no account after all, and the reason is in the state.
     fail(Object.assign(new Error('the local library could not start'), { code: 'NO_LOCAL_LIBRARY' }));
     await started;
     const after = await controller.getState();
     expect(after.account).toEqual({ kind: 'none' });
+    expect(controller.account).toEqual(after.account);
     expect(after.problems).toEqual([expect.objectContaining({ message: 'the local library could not start' })]);
     await controller.close();
   });

@@ -93,6 +93,10 @@ export function createAppController(config: AppControllerConfig, deps: AppContro
       return settings.path;
     },
 
+    get account() {
+      return session.account;
+    },
+
     async start() {
       const store = settings.open();
       if (store.problem !== null) lifecycle.problems = [store.problem];

@@ -11,7 +11,7 @@ import type { EngineEvent } from '../engine/index.js';
 import type { Clock, FileSystem, IgnoreRules, Trash, Watcher } from '../local/index.js';
 import type { RemoteFeedOptions } from '../remote/remote-feed.js';
 import type { AppBridge } from '../../shared/bridge/app-bridge.js';
-import type { ConflictSideName, HostInfo } from '../../shared/bridge/app-state.js';
+import type { AccountState, ConflictSideName, HostInfo } from '../../shared/bridge/app-state.js';
 import type { ConflictPreview } from './conflict-sides.js';
 
 /** The embedded local service, started on demand (the "built-in local library"). */
@@ -97,4 +97,6 @@ export interface AppController extends AppBridge {
   conflictPreview(request: { conflictId: number; side: ConflictSideName }): Promise<ConflictPreview | undefined>;
   /** The problems the app itself has (a settings file kept aside, …), as shown in the state. */
   readonly settingsPath: string;
+  /** The account the state names now (as `getState().account`), without building a state. */
+  readonly account: AccountState;
 }

@@ -29,6 +29,13 @@ browser. With no account yet it uses the built-in local library and syncs ~/Asse
                  \`asset-sync open\` makes another)
   --headless     do not try the desktop window`;
 
+/**
+ * How long the local library and the engine wait to load for the window to open and take its first
+ * state (headless-app.ts): a browser already running opens the link well within it; a link nobody
+ * opens costs the sync this much at start.
+ */
+export const WINDOW_WAIT_MS = 1000;
+
 /** What the desktop launcher answers; it is loaded lazily, and a build without it runs headless. */
 export type DesktopProbe = { available: true; launch(args: string[]): Promise<number> } | { available: false; reason: string };
 
@@ -105,6 +112,7 @@ export async function startCommand(args: string[], io: CommandIo): Promise<numbe
     ...(uiPort === undefined ? {} : { uiPort }),
     ...(values.folder === undefined ? {} : { folder: resolve(values.folder) }),
     env: io.env,
+    windowWaitMs: WINDOW_WAIT_MS,
     notice: (line) => io.err(line),
     onWindow: (window) => {
       announced = announce(window);

@@ -6,6 +6,7 @@ import type { AppBridge } from '../../shared/bridge/app-bridge.js';
 import type { AppEvent } from '../../shared/bridge/app-events.js';
 import type { AppState } from '../../shared/bridge/app-state.js';
 import { BridgeError } from '../../shared/bridge/bridge-error.js';
+import { initialStateBlock } from '../../shared/bridge/initial-state.js';
 import { startControlServer, type ControlServer, type ControlTarget } from './control-server.js';
 import { tempDir } from '../../../test/support/temp-dir.js';
 
@@ -165,6 +166,20 @@ describe('the control server', () => {
     expect(JSON.parse(api.body).result.revision).toBe(7);
   });
 
+  it("writes the app's state into the page it serves a session, as a data block at the end of its head", async () => {
+    await start();
+    const cookie = await login();
+    for (const path of ['/', '/index.html']) {
+      const page = await send(server.port, { path, headers: { cookie } });
+      expect(page.body).toBe(`<!doctype html><title>Asset Sync</title><script type="module" src="./assets/app.js"></script>${initialStateBlock(stateOf(7))}`);
+      expect(page.headers['content-length']).toBe(String(Buffer.byteLength(page.body)));
+      expect(page.headers['cache-control']).toBe('no-store');
+    }
+    // Only the page: a file of the build is served as built, and without a session there is no state.
+    expect((await send(server.port, { path: '/assets/app.js', headers: { cookie } })).body).toBe('console.log("app")');
+    expect((await send(server.port, { path: '/' })).body).not.toContain('revision');
+  });
+
   it('serves the build as it was when the server started, from memory: one write per answer', async () => {
     const ownDir = tempDir('control-static-own-');
     writeFileSync(join(ownDir, 'index.html'), '<!doctype html><title>Asset Sync</title>');
@@ -174,7 +189,7 @@ describe('the control server', () => {
     writeFileSync(join(ownDir, 'index.html'), 'changed on disk');
     writeFileSync(join(ownDir, 'later.js'), 'console.log("later")');
     const page = await send(server.port, { path: '/', headers: { cookie } });
-    expect(page.body).toBe('<!doctype html><title>Asset Sync</title>');
+    expect(page.body).toBe(`<!doctype html><title>Asset Sync</title>${initialStateBlock(stateOf(7))}`);
     expect(page.headers['content-length']).toBe(String(page.body.length));
     expect((await send(server.port, { path: '/later.js', headers: { cookie } })).status).toBe(404);
   });
@@ -342,6 +357,37 @@ describe('the control server', () => {
     await done;
     expect(received[0]).toMatchObject({ type: 'state', state: { revision: 7 } });
     expect(received[1]).toEqual({ type: 'sign-in-needed', server: 'http://x', reason: null });
+  });
+
+  it('tells when a window opens and when a window has been sent a state, after the answer went out', async () => {
+    const told: string[] = [];
+    fake = fakeTarget();
+    server = await startControlServer({ target: fake.target, staticDir, onWindowOpened: () => told.push('opened'), onStateSent: () => told.push('state') });
+    const cookie = await login();
+    expect(told).toEqual(['opened']);
+    // A spent link, the page, its files, and other commands are no window opening and no state.
+    expect((await send(server.port, { path: `/?secret=${secretOf(server.url)}`, headers: { cookie } })).status).toBe(303);
+    await send(server.port, { path: '/', headers: { cookie } });
+    await send(server.port, { path: '/assets/app.js', headers: { cookie } });
+    await send(server.port, { method: 'POST', path: '/api/listActivity', headers: { cookie, 'content-type': 'application/json' }, body: '{"limit":1}' });
+    expect(told).toEqual(['opened', 'opened']);
+    const state = await send(server.port, { method: 'POST', path: '/api/getState', headers: { cookie, 'content-type': 'application/json' }, body: '{}' });
+    expect(JSON.parse(state.body).result.revision).toBe(7);
+    expect(told).toEqual(['opened', 'opened', 'state']);
+    // An event stream: told once its first state is written.
+    await new Promise<void>((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port: server.port, path: '/api/events', headers: { host: `127.0.0.1:${server.port}`, cookie } }, (res) => {
+        res.on('error', () => undefined);
+        res.on('data', (chunk: Buffer) => {
+          if (!chunk.toString('utf8').includes('"revision":7')) return;
+          expect(told).toEqual(['opened', 'opened', 'state', 'state']);
+          req.destroy();
+          resolve();
+        });
+      });
+      req.on('error', (error) => (told.length === 4 ? resolve() : reject(error)));
+      req.end();
+    });
   });
 
   it("answers a browser's unknown path with an HTML 404 page linking to the start page, with or without the secret", async () => {

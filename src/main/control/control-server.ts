@@ -3,7 +3,8 @@
  * contract over HTTP so the same UI runs in any browser, and lets `asset-sync status`/`conflicts` ask
  * the running app. Protocol:
  *   GET  /?secret=S           a window link, spent on use, for an HttpOnly SameSite=Strict session cookie; 303 to /
- *   GET  /…                   the built renderer (dist/renderer/), strict CSP; any other path a browser
+ *   GET  /…                   the built renderer (dist/renderer/), strict CSP, its page carrying the app's
+ *                             state (initial-state.ts); any other path a browser
  *                             asks for gets an HTML page (404 with a link to the start page), never JSON
  *   POST /api/<method>        a bridge command: JSON body in, `{ result }` or `{ error: {name,code,message} }` out
  *   PUT  /api/copy-in?…       one dropped file's bytes, streamed to disk (folderId, relDir, relPath, lastModified)
@@ -20,7 +21,8 @@ import type { BridgeErrorData } from '../../shared/bridge/app-state.js';
 import type { AppController, StreamCopyRequest } from '../app/app-types.js';
 import { parseConflictPreviewPath } from '../app/conflict-sides.js';
 import { Sessions, checkSite, newSecret } from './request-guard.js';
-import { SECURITY_HEADERS, loadStaticFiles, serveStatic, type StaticFiles } from './static-files.js';
+import { SECURITY_HEADERS, isPagePath, loadStaticFiles, serveStatic, type StaticFiles } from './static-files.js';
+import { initialStateBlock } from '../../shared/bridge/initial-state.js';
 
 /** What the server needs of the app: the bridge, plus streamed copies for browser drops and conflict thumbnails. */
 export interface ControlTarget extends AppBridge, Pick<AppController, 'conflictPreview'> {
@@ -41,6 +43,10 @@ export interface ControlServerOptions {
   reconnectMs?: number;
   /** SSE keep-alive comment interval (default 15 s). */
   heartbeatMs?: number;
+  /** Told when a window link has been traded for a session: a window is opening. */
+  onWindowOpened?: () => void;
+  /** Told when a window has been sent a state: a getState answered, or an event stream's first state written. */
+  onStateSent?: () => void;
 }
 
 export interface ControlServer {
@@ -226,6 +232,8 @@ export async function startControlServer(options: ControlServerOptions): Promise
     const unsubscribe = options.target.subscribe((event) => {
       response.write(`data: ${JSON.stringify(event)}\n\n`);
     });
+    // A subscriber is sent the state at once (the bridge's contract): it has gone out.
+    options.onStateSent?.();
     const heartbeat = setInterval(() => response.write(': keep-alive\n\n'), heartbeatMs);
     const end = (): void => {
       clearInterval(heartbeat);
@@ -277,14 +285,15 @@ export async function startControlServer(options: ControlServerOptions): Promise
     if (method === 'GET' && url.pathname === '/' && offered !== null) {
       if (sessions.redeem(offered)) {
         response.writeHead(303, { ...SECURITY_HEADERS, 'set-cookie': sessions.cookieHeader(), location: '/', 'cache-control': 'no-store' });
+        response.end();
+        options.onWindowOpened?.();
       } else if (sessions.authorised(request)) {
         // A spent link in a browser that is already in (a reload, the back button): just the window.
         response.writeHead(303, { ...SECURITY_HEADERS, location: '/', 'cache-control': 'no-store' });
+        response.end();
       } else {
         sendPage(response, 403, 'This link was used', USED_LINK);
-        return;
       }
-      response.end();
       return;
     }
 
@@ -341,9 +350,16 @@ export async function startControlServer(options: ControlServerOptions): Promise
       }
       const result = await dispatch(options.target, name, await readJson(request));
       sendJson(response, 200, { result: result ?? null });
+      if (name === 'getState') options.onStateSent?.();
       return;
     }
-    if ((method === 'GET' || method === 'HEAD') && staticFiles !== undefined && serveStatic(staticFiles, url.pathname, response, method === 'HEAD')) return;
+    if ((method === 'GET' || method === 'HEAD') && staticFiles !== undefined) {
+      // The page comes with the state its window shows first: one round trip fewer before it shows anything.
+      // A state the app cannot build now is left to the page to ask for.
+      const state = isPagePath(url.pathname) && method === 'GET' ? await options.target.getState().catch(() => undefined) : undefined;
+      const head = state === undefined ? undefined : initialStateBlock(state);
+      if (serveStatic(staticFiles, url.pathname, response, method === 'HEAD', head)) return;
+    }
     request.resume();
     if (page) sendNoSuchPage(response);
     else sendError(response, 404, { name: 'BridgeError', code: 'NOT_FOUND', message: `There is nothing at ${url.pathname}.` });

@@ -65,8 +65,16 @@ export async function loadStaticFiles(root: string): Promise<StaticFiles> {
   return files;
 }
 
-/** Answers GET/HEAD of a renderer file; false when the path is not one (the caller answers 404). */
-export function serveStatic(files: StaticFiles, urlPath: string, response: ServerResponse, head: boolean): boolean {
+/** Whether `urlPath` names the UI's one page (`/` or `/index.html`). */
+export function isPagePath(urlPath: string): boolean {
+  return urlPath === '/' || urlPath === '/index.html';
+}
+
+/**
+ * Answers GET/HEAD of a renderer file; false when the path is not one (the caller answers 404). The
+ * page gets `pageHead` (markup of this answer only) written at the end of its <head>.
+ */
+export function serveStatic(files: StaticFiles, urlPath: string, response: ServerResponse, head: boolean, pageHead?: string): boolean {
   let decoded: string;
   try {
     decoded = decodeURIComponent(urlPath);
@@ -78,12 +86,21 @@ export function serveStatic(files: StaticFiles, urlPath: string, response: Serve
   // Only a file of the build answers: a path that climbs out of it names none.
   const file = files.get(posix.normalize(wanted).replace(/^\/+/, ''));
   if (file === undefined) return false;
+  const page = wanted === '/index.html';
+  const body = page && pageHead !== undefined ? withHead(file.body, pageHead) : file.body;
   response.writeHead(200, {
     ...SECURITY_HEADERS,
     'content-type': file.type,
-    'content-length': String(file.body.length),
-    'cache-control': wanted === '/index.html' ? 'no-store' : 'private, max-age=3600',
+    'content-length': String(body.length),
+    'cache-control': page ? 'no-store' : 'private, max-age=3600',
   });
-  response.end(head ? undefined : file.body);
+  response.end(head ? undefined : body);
   return true;
+}
+
+/** The page with `markup` before its </head> (at its end when it has none). */
+function withHead(page: Buffer, markup: string): Buffer {
+  const at = page.indexOf('</head>');
+  const extra = Buffer.from(markup);
+  return at < 0 ? Buffer.concat([page, extra]) : Buffer.concat([page.subarray(0, at), extra, page.subarray(at)]);
 }

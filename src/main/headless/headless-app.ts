@@ -6,7 +6,9 @@
  * import src/service/. The browser UI keeps its address across starts (ui-server.ts). The window is
  * served as soon as the controller exists, before the service and the engine have loaded and started:
  * it shows the account's folders with their last known state, as still being checked, and the engine's
- * state once it has one (`onWindow` hears when it can open). `close()` stops
+ * state once it has one (`onWindow` hears when it can open). With `windowWaitMs`, the service and the
+ * engine start loading only once a window has been sent its first state (or none came in that time:
+ * window-first.ts), so the window's page and state are answered by an idle process. `close()` stops
  * the control server first (an open tab then says the app is not running), then the controller
  * (waiting for journal writes) and the service, and removes app.json.
  */
@@ -15,6 +17,7 @@ import { dirname } from 'node:path';
 import type { RunningService } from '../../service/create-service.js';
 import { loadOnce } from '../../shared/load-once.js';
 import { readTokens } from '../auth/index.js';
+import { systemClock } from '../local/index.js';
 import { createAppController } from '../app/app-controller.js';
 import type { AppController, AppControllerDeps, LocalLibrary, LocalLibrarySession } from '../app/app-types.js';
 import { removeAppFile, writeAppFile } from '../control/app-file.js';
@@ -25,6 +28,7 @@ import { defaultFolder, defaultStaticDir } from './client-dirs.js';
 import { asPortInUse, PortInUseError, probePort } from './port-in-use.js';
 import { TerminalNews } from './terminal-news.js';
 import { startUiServer } from './ui-server.js';
+import { windowFirst } from './window-first.js';
 
 export interface HeadlessAppOptions {
   /** The engine's state directory (state.db, tokens, app.json). */
@@ -48,6 +52,11 @@ export interface HeadlessAppOptions {
   /** The built UI (default: dist/renderer of this package). */
   staticDir?: string;
   env?: Record<string, string | undefined>;
+  /**
+   * How long, after the window's link went out, the service and the engine wait to load for a window to
+   * open and be sent its first state (window-first.ts). Default 0: they load as soon as the window is served.
+   */
+  windowWaitMs?: number;
   /** Engine tuning and edges, for tests. */
   stableMs?: number;
   remote?: RemoteFeedOptions;
@@ -193,9 +202,8 @@ export async function startHeadlessApp(options: HeadlessAppOptions): Promise<Hea
   mkdirSync(options.stateDir, { recursive: true, mode: 0o700 });
   const configDir = options.configDir ?? options.stateDir;
   // The window is served before the service loads: loading it would hold up every step of the window's.
-  let windowServed: () => void = () => undefined;
-  const loadAfter = new Promise<void>((resolve) => (windowServed = resolve));
-  const library = embeddedLibrary({ dataDir: options.dataDir, port: options.servicePort ?? 7480, env, loadAfter, ...(options.notice === undefined ? {} : { notice: options.notice }) });
+  const windowWait = windowFirst({ clock: systemClock, waitMs: options.windowWaitMs ?? 0 });
+  const library = embeddedLibrary({ dataDir: options.dataDir, port: options.servicePort ?? 7480, env, loadAfter: windowWait.done, ...(options.notice === undefined ? {} : { notice: options.notice }) });
   const controller = createAppController(
     {
       stateDir: options.stateDir,
@@ -243,14 +251,17 @@ export async function startHeadlessApp(options: HeadlessAppOptions): Promise<Hea
     if (libraryPortBefore !== undefined) throw libraryPortBefore;
     // With no account to restore (a first start), the window would offer the first-run choice the start
     // is making itself: it waits for the local library to be in use (the service loads at once then).
-    if ((await controller.getState()).account.kind === 'none') {
-      windowServed();
+    // The account alone: a whole state (the state database read) would hold up the window's link.
+    if (controller.account.kind === 'none') {
+      windowWait.release();
       await starting;
     }
     const ui = await startUiServer({
       stateDir: options.stateDir,
       target: controller,
       staticDir: options.staticDir ?? defaultStaticDir(),
+      onWindowOpened: () => windowWait.opened(),
+      onStateSent: () => windowWait.stateSent(),
       ...(options.uiPort === undefined ? {} : { port: options.uiPort }),
       ...(options.firstUiPort === undefined ? {} : { firstPort: options.firstUiPort }),
     });
@@ -260,13 +271,13 @@ export async function startHeadlessApp(options: HeadlessAppOptions): Promise<Hea
     }
     await writeAppFile(options.stateDir, { origin: server.origin, cliKey: server.cliKey, pid: process.pid, startedAt: new Date().toISOString() });
     options.onWindow?.({ url: server.url, origin: server.origin });
-    windowServed();
+    windowWait.linked();
     await starting;
     const libraryPort = library.portInUse();
     if (libraryPort !== undefined) throw libraryPort;
   } catch (error) {
     // Whatever failed, the start under way has settled before anything it uses is closed.
-    windowServed();
+    windowWait.release();
     await starting.catch(() => undefined);
     if (server !== undefined) await removeAppFile(options.stateDir, server.cliKey).catch(() => undefined);
     await server?.close();

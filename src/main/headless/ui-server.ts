@@ -22,6 +22,9 @@ export interface UiServerOptions {
   port?: number;
   /** The port a state dir's first start asks for (default DEFAULT_UI_PORT; 0 = any free one). */
   firstPort?: number;
+  /** Told when a window is opening, and when a window has been sent a state (control-server.ts). */
+  onWindowOpened?: () => void;
+  onStateSent?: () => void;
 }
 
 export interface UiServer {
@@ -34,7 +37,14 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   const kept = await readUiAddress(options.stateDir);
   const cookieKey = kept.cookieKey ?? newSecret();
   const listen = (port: number): Promise<ControlServer> =>
-    startControlServer({ target: options.target, staticDir: options.staticDir, port, cookieKey }).catch((error: unknown) => {
+    startControlServer({
+      target: options.target,
+      staticDir: options.staticDir,
+      port,
+      cookieKey,
+      ...(options.onWindowOpened === undefined ? {} : { onWindowOpened: options.onWindowOpened }),
+      ...(options.onStateSent === undefined ? {} : { onStateSent: options.onStateSent }),
+    }).catch((error: unknown) => {
       throw asPortInUse(error, 'ui', { host: '127.0.0.1', port });
     });
 

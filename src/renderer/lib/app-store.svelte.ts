@@ -39,12 +39,15 @@ export class AppStore {
   /** The server and account the app was last signed in to: each has its own activity. */
   private owner: string | undefined;
 
+  /** `initial`: a state the window already has (the page came with it); the bridge's states follow. */
   constructor(
     readonly bridge: AppBridge,
     private readonly appLink: AppLink,
+    initial?: AppState,
   ) {
     this.activity = new ActivityFeed(bridge);
     this.link = appLink.current();
+    if (initial !== undefined) this.acceptState(initial);
   }
 
   /** Subscribes to the app; returns the function that stops everything. */

@@ -6,6 +6,7 @@
  * Electron's window lives inside the app, so its link is always up.
  */
 import type { AppBridge } from '../../shared/bridge/app-bridge.js';
+import type { AppState } from '../../shared/bridge/app-state.js';
 
 export type LinkState = 'up' | 'down' | 'refused';
 
@@ -19,6 +20,8 @@ export interface AppLink {
 export interface Transport {
   bridge: AppBridge;
   link: AppLink;
+  /** The state the page came with (page-state.ts), shown until the bridge's first. */
+  initialState?: AppState;
 }
 
 /** A link the transport sets; listeners hear only real changes. */

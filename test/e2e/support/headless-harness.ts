@@ -34,8 +34,8 @@ export interface HeadlessHarness {
   restart(): Promise<void>;
   /** Stops the app as Ctrl+C does (its UI server and its local service), keeping every dir. */
   stop(): Promise<void>;
-  /** Starts the app again after `stop()`, on the same dirs and with the same options. */
-  start(): Promise<void>;
+  /** Starts the app again after `stop()`, on the same dirs and with the same options (`options` added to them). */
+  start(options?: Partial<HeadlessAppOptions>): Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -132,8 +132,8 @@ export async function startHeadlessHarness({ fileManager = true, ...options }: H
       await app.close();
       await app.stopService();
     },
-    async start() {
-      app = await startHeadlessApp({ ...appOptions, autoLocalLibrary: true });
+    async start(options = {}) {
+      app = await startHeadlessApp({ ...appOptions, autoLocalLibrary: true, ...options });
     },
     async dispose() {
       for (const client of clients) client.close();
