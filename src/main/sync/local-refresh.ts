@@ -135,7 +135,9 @@ export class LocalRefresh {
           if (reported.has(relPath)) reportSeen.add(relPath);
         },
         unknown,
-        previous: rows.previous,
+        // Never a folder read again for this: a file is reported after its folder was let go only
+        // once hashed or checked, and then its row differs anyway.
+        previous: rows.held,
         scannerReported: (relPath) => reported.has(relPath),
       };
       await this.committing(() => deps.scanner.scan(root.path, (observation) => this.observe(observation, look), { ...options(rows), rules: fresh }));
