@@ -123,3 +123,26 @@ describe.each(implementations)('%s on a real directory', (_name, create) => {
     expect(hints).toEqual([]);
   });
 });
+
+describe('NativeWatcher set-up on Linux (a watch per folder)', () => {
+  it.skipIf(process.platform !== 'linux')('watches every folder of a tree wider and deeper than its listings in flight, each once', async () => {
+    const root = tempDir('asset-sync-watch-tree-');
+    const folders: string[] = [];
+    for (let a = 0; a < 6; a++) for (let b = 0; b < 6; b++) for (let c = 0; c < 3; c++) folders.push(join(root, `a${a}`, `b${b}`, `c${c}`));
+    for (const folder of folders) {
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(join(folder, 'x.png'), 'x');
+    }
+    const hints: string[] = [];
+    const watcher = new NativeWatcher({ root, rules: () => new IgnoreRules(), clock: systemClock, batch: { debounceMs: 50, maxDelayMs: 200 } });
+    try {
+      await watcher.start((paths) => void hints.push(...paths));
+      // The root, 6 + 36 + 108 folders.
+      expect(watcher.watchCount).toBe(1 + 6 + 36 + 108);
+      writeFileSync(join(root, 'a5', 'b5', 'c2', 'new.png'), 'new');
+      await until('the deepest write to be hinted', () => hints.includes('a5/b5/c2/new.png'), { timeoutMs: HINT_WAIT_MS });
+    } finally {
+      await watcher.close();
+    }
+  });
+});

@@ -135,7 +135,9 @@ export class LocalRefresh {
           if (reported.has(relPath)) reportSeen.add(relPath);
         },
         unknown,
-        previous: rows.previous,
+        // Never a folder read again for this: a file is reported after its folder was let go only
+        // once hashed or checked, and then its row differs anyway.
+        previous: rows.held,
         scannerReported: (relPath) => reported.has(relPath),
       };
       await this.committing(() => deps.scanner.scan(root.path, (observation) => this.observe(observation, look), { ...options(rows), rules: fresh }));
@@ -262,10 +264,10 @@ export class LocalRefresh {
       case 'file': {
         this.unstable.delete(relPath);
         this.pending.delete(relPath);
+        // A file as its row already says, with no report to clear, writes nothing (and copies nothing):
+        // an unchanged rescan of a big root is then a walk, not a write per file.
+        if (look.scannerReported?.(relPath) === false && sameRow(look.previous?.(relPath), observation)) break;
         const { kind: _kind, ...entry } = observation;
-        // A file as its row already says, with no report to clear, writes nothing: an unchanged
-        // rescan of a big root is then a walk, not a write per file.
-        if (look.scannerReported?.(relPath) === false && sameRow(look.previous?.(relPath), entry)) break;
         this.write(() => {
           deps.snapshots.putLocal(root.id, entry);
           const issue = deps.issues.notSyncedEntry(root.id, relPath);

@@ -23,7 +23,9 @@ describe('the rows a scan asks about, read many at a time', () => {
       const asked = ['top.txt', 'A/a.txt', 'A/b.txt', 'A/B/c.txt', 'A/new.txt', 'new.txt', 'C/new.txt'];
       for (const rows of [folderRows(snapshots, 'r'), pathRows(snapshots, 'r', ['A/a.txt', 'new.txt'])]) {
         for (const relPath of asked) {
-          expect(rows.previous(relPath), relPath).toEqual(snapshots.localEntry('r', relPath));
+          // A folder's row also says whether it is synced; the entry's fields are a lookup's.
+          const expected = snapshots.localEntry('r', relPath);
+          expect(rows.previous(relPath), relPath).toEqual(expected === undefined ? undefined : expect.objectContaining(expected));
           expect(rows.hasSynced(relPath), relPath).toBe(snapshots.syncedEntry('r', relPath) !== undefined);
         }
       }
@@ -34,20 +36,37 @@ describe('the rows a scan asks about, read many at a time', () => {
 
   it('reads each folder once while the walk is in it, and again only after it was let go', () => {
     const local = Array.from({ length: 40 }, (_, index) => `F${index}/a.txt`);
-    const { db, snapshots } = snapshotsWith(local, []);
+    const { db, snapshots } = snapshotsWith(local, ['F3/a.txt', 'F5/gone.txt']);
     try {
       const reads: string[] = [];
-      const counted = { ...snapshots, localIn: (rootId: string, relDir: string) => (reads.push(relDir), snapshots.localIn(rootId, relDir)) };
+      const syncedReads: string[] = [];
+      const counted = {
+        ...snapshots,
+        folderRowsIn: (rootId: string, relDir: string) => (reads.push(relDir), snapshots.folderRowsIn(rootId, relDir)),
+        syncedOnlyIn: (rootId: string, relDir: string) => (syncedReads.push(relDir), snapshots.syncedOnlyIn(rootId, relDir)),
+      };
       const rows = folderRows(counted, 'r');
       for (const relPath of local) {
         rows.previous(relPath);
         rows.hasSynced(relPath);
         rows.previous(relPath.replace('a.txt', 'b.txt'));
       }
+      // One statement a folder: whether its files are synced comes with their rows.
       expect(reads).toEqual(local.map((relPath) => relPath.split('/')[0]));
-      // F0 was let go (more folders than are kept): asked again, it is read again, still right.
-      expect(rows.previous('F0/a.txt')).toEqual(file('F0/a.txt'));
+      expect(syncedReads).toEqual([]);
+      expect(rows.hasSynced('F39/a.txt')).toBe(false);
+      // A path without a local row asks for the folder's synced paths without one, once.
+      expect(rows.hasSynced('F39/new.txt')).toBe(false);
+      expect(rows.hasSynced('F39/other.txt')).toBe(false);
+      expect(syncedReads).toEqual(['F39']);
+      // F0 was let go (more folders than are kept): held, it is not known; asked again, it is read again, still right.
+      expect(rows.held('F0/a.txt')).toBeUndefined();
+      expect(reads).toHaveLength(40);
+      expect(rows.previous('F0/a.txt')).toMatchObject(file('F0/a.txt'));
+      expect(rows.held('F0/a.txt')).toMatchObject(file('F0/a.txt'));
       expect(reads).toHaveLength(41);
+      expect(rows.hasSynced('F3/a.txt')).toBe(true);
+      expect(rows.hasSynced('F5/gone.txt')).toBe(true);
     } finally {
       db.close();
     }

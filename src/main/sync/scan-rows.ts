@@ -13,10 +13,10 @@
  * content (content-needed.ts).
  */
 import { parentRel } from '../local/rel-path.js';
-import type { SnapshotsRepo } from '../db/snapshots-repo.js';
+import type { FolderRow, SnapshotsRepo } from '../db/snapshots-repo.js';
 import type { LocalEntry } from './sync-types.js';
 
-type Rows = Pick<SnapshotsRepo, 'localEntry' | 'syncedEntry' | 'localIn' | 'syncedIn' | 'localAmong' | 'syncedAmong' | 'localCount' | 'eachLocalPath'>;
+type Rows = Pick<SnapshotsRepo, 'localEntry' | 'syncedEntry' | 'folderRowsIn' | 'syncedOnlyIn' | 'localAmong' | 'syncedAmong' | 'localCount' | 'eachLocalPath'>;
 
 export interface ScanRows {
   previous: (relPath: string) => LocalEntry | undefined;
@@ -29,6 +29,12 @@ export interface ScanRows {
  * yet, while the walk is in it.
  */
 export interface FolderScanRows extends ScanRows {
+  /**
+   * The path's row if its folder is held now, without reading one: what a file reported after the walk
+   * left its folder (hashed or checked since) is compared with. Undefined there: such a file's row
+   * differs anyway (another signature, or an MD5 where it had none).
+   */
+  held: (relPath: string) => LocalEntry | undefined;
   /** The scan reported this path (any observation of it). */
   seen: (relPath: string) => void;
   /**
@@ -39,17 +45,33 @@ export interface FolderScanRows extends ScanRows {
   unseen: () => string[];
 }
 
-/** Folders a full scan keeps read at once: more than it lists at a time (local-scanner.ts dirConcurrency). */
-const FOLDERS_KEPT = 32;
+/**
+ * Folders a full scan keeps read at once. One: the walk asks about a folder's files while it takes in
+ * that folder's listing, all in one go (tree-walk.ts `onListing`). Rows kept while other folders are
+ * read outlive the young generation's collections and pile up in the old one: at a million files,
+ * keeping 32 folders grew the heap by tens of MB of garbage per whole-root scan.
+ */
+const FOLDERS_KEPT = 1;
 /** And rows: a few huge folders are not all held at once (the oldest go first, as below). */
 const ROWS_KEPT = 100_000;
 
+/** One folder's rows as a full scan holds them while it is in the folder. */
+interface FolderRows {
+  local: Map<string, FolderRow>;
+  /** The synced paths with no local row, read when first asked about (a new file in the folder). */
+  syncedOnly: Set<string> | undefined;
+}
+
 /**
- * A full scan's rows, read a folder at a time (two statements per folder). Made before the scan's
- * first write: the rows it counts are those the scan began with.
+ * A full scan's rows, read a folder at a time: its local rows with whether each is synced in one
+ * statement, and its synced paths without a local row in another only when a file without a local row
+ * asks. Made before the scan's first write: the rows it counts are those the scan began with.
+ *
+ * Each folder's rows are garbage once the walk leaves the folder: a million-file scan allocates them
+ * all, but holds only a few folders' worth, and one object per row (the row as SQLite returns it).
  */
 export function folderRows(rows: Rows, rootId: string): FolderScanRows {
-  const folders = new Map<string, { local: Map<string, LocalEntry>; synced: Set<string> }>();
+  const folders = new Map<string, FolderRows>();
   let held = 0;
   /** Per folder read so far, its rows not seen yet (a folder leaves the map when all were seen). */
   const unseenIn = new Map<string, Set<string>>();
@@ -61,33 +83,43 @@ export function folderRows(rows: Rows, rootId: string): FolderScanRows {
   const seenUnread = new Set<string>();
   let rowsRead = 0;
   const total = rows.localCount(rootId);
-  const folder = (relPath: string): { local: Map<string, LocalEntry>; synced: Set<string> } => {
-    const relDir = parentRel(relPath);
+  const folder = (relDir: string): FolderRows => {
     let read = folders.get(relDir);
     if (read === undefined) {
-      read = { local: new Map(rows.localIn(rootId, relDir).map((entry) => [entry.relPath, entry])), synced: new Set(rows.syncedIn(rootId, relDir)) };
+      const local = new Map<string, FolderRow>();
+      for (const row of rows.folderRowsIn(rootId, relDir)) local.set(row.relPath, row);
+      read = { local, syncedOnly: undefined };
       // Counted on its first read only, which comes before any write of the scan in the folder (a
       // path is looked up, or seen, before its observation's writes are queued).
       if (!readOnce.has(relDir)) {
         readOnce.add(relDir);
-        rowsRead += read.local.size;
-        const unseen = new Set([...read.local.keys()].filter((relPath) => !seenUnread.has(relPath)));
+        rowsRead += local.size;
+        const unseen = new Set<string>();
+        for (const relPath of local.keys()) if (!seenUnread.has(relPath)) unseen.add(relPath);
         if (unseen.size > 0) unseenIn.set(relDir, unseen);
       }
       // The oldest go first: a folder the walk has left is not asked about again (and if it is, it is read again).
       for (const [oldest, rowsOf] of folders) {
-        if (folders.size < FOLDERS_KEPT && held + read.local.size + read.synced.size <= ROWS_KEPT) break;
+        if (folders.size < FOLDERS_KEPT && held + local.size <= ROWS_KEPT) break;
         folders.delete(oldest);
-        held -= rowsOf.local.size + rowsOf.synced.size;
+        held -= rowsOf.local.size;
       }
       folders.set(relDir, read);
-      held += read.local.size + read.synced.size;
+      held += local.size;
     }
     return read;
   };
   return {
-    previous: (relPath) => folder(relPath).local.get(relPath),
-    hasSynced: (relPath) => folder(relPath).synced.has(relPath),
+    previous: (relPath) => folder(parentRel(relPath)).local.get(relPath),
+    held: (relPath) => folders.get(parentRel(relPath))?.local.get(relPath),
+    hasSynced(relPath) {
+      const relDir = parentRel(relPath);
+      const read = folder(relDir);
+      const row = read.local.get(relPath);
+      if (row !== undefined) return row.synced === 1;
+      read.syncedOnly ??= new Set(rows.syncedOnlyIn(rootId, relDir));
+      return read.syncedOnly.has(relPath);
+    },
     seen(relPath) {
       const relDir = parentRel(relPath);
       if (!readOnce.has(relDir)) {
