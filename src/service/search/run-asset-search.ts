@@ -27,6 +27,7 @@ import type { Statement } from 'better-sqlite3';
 import type { AssetRow } from '../assets/assets-repo.js';
 import type { Db } from '../db/open-database.js';
 import { ASSETS_FROM, type AssetQuery } from './asset-query.js';
+import { boundIds } from './id-bound.js';
 import { afterCursor, type Cursor } from './keyset.js';
 import type { SqlValue } from './sql-params.js';
 
@@ -126,7 +127,7 @@ export function assetSearchRunner(db: Db, options: RunnerOptions = {}): AssetSea
     },
     pageAfter(query, cursor, limit) {
       const after = cursor === undefined ? undefined : afterCursor(query, cursor);
-      const where = after === undefined ? query.where : `${query.where} AND ${after.sql}`;
+      const where = after === undefined ? query.where : `${boundIds(query.where, after.idBound)} AND ${after.sql}`;
       const sql = `SELECT a.*${keyColumns(query)} FROM ${ASSETS_FROM} WHERE ${where} ORDER BY ${query.orderBy} LIMIT @limit`;
       const rows = prepare(sql).all({ ...query.params, ...after?.params, limit }) as KeyedRow[];
       return { rows, last: cursorOf(query, rows) };
