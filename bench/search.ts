@@ -98,18 +98,25 @@ function shapes(ctx: { db: import('better-sqlite3').Database }, accountId: strin
   const text = (index: number): string => fileNameText(library, (index * 7919) % library.assets);
   const folderCount = rootFolders(0).length;
 
-  const byValue = (states: string): string =>
-    `FROM assets a JOIN asset_values v ON v.asset_id = a.id WHERE v.field_id = ? AND v.value = ? AND a.account_id = ? AND a.state IN (${states})`;
-  const folderPage = db.prepare(`SELECT a.* ${byValue("'LIVE'")} ORDER BY a.date_last_modified DESC, a.id DESC LIMIT 100`);
+  const byValue = (states: string, scope = 'a.'): string =>
+    `FROM assets a JOIN asset_values v ON v.asset_id = a.id WHERE v.field_id = ? AND v.value = ? AND ${scope}account_id = ? AND ${scope}state IN (${states})`;
+  // `+`: the page starts from the value's assets, not from the account's LIVE assets in date order (which
+  // SQLite prefers once the id's covering index of migration 0024 exists, to skip the sort).
+  const folderPage = db.prepare(`SELECT a.* ${byValue("'LIVE'", '+a.')} ORDER BY a.date_last_modified DESC, a.id DESC LIMIT 100`);
   const folderCount_ = db.prepare(`SELECT count(*) ${byValue("'LIVE'")}`);
   const inRoot = `a.id IN (SELECT asset_id FROM asset_values WHERE field_id = ? AND value IN (${placeholders(folderCount)}))`;
   const synced = "'STAGED', 'PENDING_APPROVAL', 'LIVE'";
   // `+`: the scope is checked on the root's assets, not used as an index key (else SQLite walks the
   // account's every asset by state).
   const listingWhere = `FROM assets a WHERE ${inRoot} AND +a.account_id = ? AND +a.state IN (${synced})`;
-  const listingCount = db.prepare(`SELECT count(*) ${listingWhere}`);
+  // The count reads each asset's account and state from the id's covering index (migration 0024), not its row.
+  const listingCount = db.prepare(`SELECT count(*) ${listingWhere.replace('FROM assets a', 'FROM assets a INDEXED BY assets_id_scope')}`);
   const listingFirst = db.prepare(`SELECT a.* ${listingWhere} ORDER BY a.id LIMIT 1000`);
-  const listingNext = db.prepare(`SELECT a.* ${listingWhere} AND a.id > ? ORDER BY a.id LIMIT 1000`);
+  // Past the cursor in the folders' (field, value, asset) index too, not only on the assets.
+  const listingNext = db.prepare(
+    `SELECT a.* FROM assets a WHERE a.id IN (SELECT asset_id FROM asset_values WHERE asset_id > @after AND field_id = @field AND value IN (${placeholders(folderCount)}))
+       AND +a.account_id = @account AND +a.state IN (${synced}) AND a.id > @after ORDER BY a.id LIMIT 1000`,
+  );
   // `likelihood`: "since T" matches few assets, so SQLite starts from the date indexes (migration 0023)
   // instead of the root's every asset, as the compiler tells it.
   const pollWhere = `FROM assets a WHERE ${inRoot} AND +a.account_id = ? AND (likelihood(a.date_last_modified >= ?, 0.000001) OR likelihood(a.date_last_file_added >= ?, 0.000001))`;
@@ -152,7 +159,7 @@ function shapes(ctx: { db: import('better-sqlite3').Database }, accountId: strin
       name: 'listing next (scroll page 5 of ~9)',
       scroll: 'next',
       body: (index) => ({ pageSize: 1000, criterion: allOf(stateCriterion(SYNCED_STATES), folderCriterion(foldersId, rootFolders(index % SCROLLS))), sorts: byId }),
-      hand: (index) => ({ count: undefined, page: [listingNext, [foldersId, ...rootFolders(index % SCROLLS), accountId, cursors.get(index % SCROLLS)?.id ?? '']] }),
+      hand: (index) => ({ count: undefined, page: [listingNext, [{ field: foldersId, account: accountId, after: cursors.get(index % SCROLLS)?.id ?? '' }, ...rootFolders(index % SCROLLS)]] }),
     },
     {
       name: 'poll (changed in 10 min, root, 1000)',

@@ -24,8 +24,10 @@ export function createUrlSigner(secret: string, clock: Clock, baseUrl: () => str
       const expiresAt = clock.now() + ttlSeconds * 1000;
       const expires = String(Math.floor(expiresAt / 1000));
       const signature = mac(payloadOf(path, params, expires)).toString('base64url');
-      const query = new URLSearchParams({ ...params, expires, signature });
-      return { url: `${baseUrl()}${path}?${query.toString()}`, expiresAt: Number(expires) * 1000 };
+      // Without parameters the query is two URL-safe values (digits, base64url), written as URLSearchParams
+      // writes them, without building one per URL (a page of search results signs a preview URL per asset).
+      const query = Object.keys(params).length === 0 ? `expires=${expires}&signature=${signature}` : new URLSearchParams({ ...params, expires, signature }).toString();
+      return { url: `${baseUrl()}${path}?${query}`, expiresAt: Number(expires) * 1000 };
     },
     verify(path, query, boundKeys) {
       const { expires, signature } = query;

@@ -14,6 +14,7 @@
  * index, which also serves the common sort on DATE_LAST_MODIFIED without sorting.
  */
 import { compileCriterion } from './compile-criterion.js';
+import { idBoundMark } from './id-bound.js';
 import { compileSorts, orderByClause, tieBreakerDirection, type SortKey } from './compile-sorts.js';
 import { parseCriterion, parseSorts, type Criterion, type Sort, type SortOrder } from './criterion-schema.js';
 import type { SearchAccount } from './search-account.js';
@@ -55,7 +56,7 @@ export function compileParsedAssetQuery(account: SearchAccount, criterion: Crite
   // EXISTS with a JSON list probed every asset's values); a paged search does both, 655 → 111 ms.
   if (account.folders !== null) {
     const folders = account.folders.folderIds.length === 0 ? 'NULL' : params.bindAll(account.folders.folderIds);
-    scope.push(`a.id IN (SELECT sv.asset_id FROM asset_values sv WHERE sv.field_id = ${params.bind(account.folders.foldersFieldId)} AND sv.value IN (${folders}))`);
+    scope.push(`a.id IN (SELECT sv.asset_id FROM asset_values sv WHERE ${idBoundMark('sv')}sv.field_id = ${params.bind(account.folders.foldersFieldId)} AND sv.value IN (${folders}))`);
   }
   return {
     where: `${scope.join(' AND ')} AND ${compiled.sql}`,

@@ -5,6 +5,7 @@
  * collection's own rows. Every value is bound; no request text reaches the SQL.
  */
 import { asText } from './criterion-values.js';
+import { idBoundMark } from './id-bound.js';
 import type { LeafOp } from './leaf-op.js';
 import { invalidCriterion } from './search-errors.js';
 import type { SqlParams } from './sql-params.js';
@@ -14,7 +15,7 @@ export function collectionsPredicate(label: string, leaf: LeafOp, params: SqlPar
     case 'equals': {
       if (leaf.values.length === 0) return '0';
       const ids = params.bindAll(leaf.values.map(({ value, path }) => asText(value, path, label)));
-      return `a.id IN (SELECT ca.asset_id FROM collection_assets ca WHERE ca.collection_id IN (${ids}))`;
+      return `a.id IN (SELECT ca.asset_id FROM collection_assets ca WHERE ${idBoundMark('ca')}ca.collection_id IN (${ids}))`;
     }
     case 'empty':
       return '(NOT EXISTS (SELECT 1 FROM collection_assets ca WHERE ca.asset_id = a.id))';

@@ -190,6 +190,10 @@ const sortCases: [string, unknown, unknown, string[]][] = [
   ['text field ASC, case ties broken by id', { type: 'MATCH_ALL' }, [{ field: custom(caption) }], ['a2', 'a3', 'a1', 'a8', 'a7']],
   ['STAGED DESC', ANY_STATE, [{ field: fixed('STAGED'), order: 'DESC' }], ['a4', 'a8', 'a7', 'a6', 'a5', 'a3', 'a2', 'a1']],
   ['two keys', ANY_STATE, [{ field: fixed('LIFECYCLE_STATE'), order: 'ASC' }, { field: fixed('ASSET_ID'), order: 'DESC' }], ['a6', 'a8', 'a7', 'a3', 'a2', 'a1', 'a5', 'a4']],
+  // In asset-id order a page after a cursor bounds the id subqueries past it (id-bound.ts).
+  ['ASSET_ID ASC in a folder tree', eq(custom(folders), brand, { includeSubfolders: true }), [{ field: fixed('ASSET_ID'), order: 'ASC' }], ['a1', 'a2', 'a3', 'a8']],
+  ['ASSET_ID DESC, NOT a keyword', not(eq(fixed('KEYWORDS'), 'red')), [{ field: fixed('ASSET_ID'), order: 'DESC' }], ['a8', 'a7', 'a3', 'a2']],
+  ['no sorts, a collection OR a keyword OR no folder', or(eq(fixed('COLLECTIONS'), c2), eq(fixed('KEYWORDS'), 'blue'), empty(custom(folders))), [], ['a2', 'a3', 'a7']],
   ['every other fixed field sorts', ANY_STATE, ['STAGED_BY', 'DATE_STAGED', 'DATE_PENDING_APPROVAL', 'DATE_LAST_ASSET_FILE_ADDED', 'DATE_LAST_MODIFIED', 'FILE_TYPE', 'CHECKSUM'].map((name) => ({ field: fixed(name), order: 'ASC' })), ['a5', 'a6', 'a1', 'a2', 'a8', 'a3', 'a4', 'a7']],
 ];
 

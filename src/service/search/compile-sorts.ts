@@ -7,6 +7,7 @@
  * Never puts a request value into SQL: only constant expressions and bound field ids.
  */
 import type { Sort, SortOrder } from './criterion-schema.js';
+import { ASSET_ID_SQL } from './fixed-fields.js';
 import { resolveField, type FieldTarget } from './resolve-field.js';
 import type { SearchAccount } from './search-account.js';
 import { invalidSort } from './search-errors.js';
@@ -51,6 +52,7 @@ export function tieBreakerDirection(keys: readonly SortKey[]): SortOrder {
 
 export function orderByClause(keys: readonly SortKey[]): string {
   const parts = keys.map((key) => `${key.sql} ${key.direction}${key.nullable ? ' NULLS LAST' : ''}`);
-  parts.push(`a.id ${tieBreakerDirection(keys)}`);
+  // A sort on the asset id is already total: no tie-breaker after it.
+  if (!keys.some((key) => key.sql === ASSET_ID_SQL)) parts.push(`${ASSET_ID_SQL} ${tieBreakerDirection(keys)}`);
   return parts.join(', ');
 }

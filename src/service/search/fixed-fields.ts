@@ -52,6 +52,9 @@ export interface ColumnField {
   sinceIndexed?: boolean;
 }
 
+/** The asset id over `assets a`: unique, so an order that reaches it is total. */
+export const ASSET_ID_SQL = 'a.id';
+
 export type FixedField = ColumnField | { kind: 'keywords' } | { kind: 'collections' };
 
 const currentFile = (column: string): string => `(SELECT f.${column} FROM asset_files f WHERE f.id = a.current_file_id)`;
@@ -62,7 +65,7 @@ export const LIFECYCLE_STATES: readonly LifecycleState[] = ['STAGED', 'PENDING_A
 const date = (column: string, nullable = true, sinceIndexed = false): ColumnField => ({ kind: 'column', expr: `a.${column}`, type: 'date', nullable, sinceIndexed });
 
 export const FIXED_FIELDS: Record<FixedFieldName, FixedField> = {
-  ASSET_ID: { kind: 'column', expr: 'a.id', type: 'text', nullable: false, selective: true },
+  ASSET_ID: { kind: 'column', expr: ASSET_ID_SQL, type: 'text', nullable: false, selective: true },
   FILENAME: { kind: 'column', expr: currentFile('filename'), type: 'text', nullable: true, sortNoCase: true, fileNameTrigrams: true },
   KEYWORDS: { kind: 'keywords' },
   FILE_TYPE: { kind: 'column', expr: currentFile('file_type'), type: 'enum', nullable: true, enumValues: FILE_TYPES },

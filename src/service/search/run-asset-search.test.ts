@@ -85,3 +85,31 @@ describe('a selective query ranked for its page and total', () => {
     expect(counted(() => runner.pageWithTotal(selective, 0, 0))).toEqual({ total: 25, ids: [], counts: 1 });
   });
 });
+
+describe('the asset id covering index', () => {
+  const { statements, db, account, fields, seed } = statementLoggedLibrary();
+  for (let index = 0; index < 25; index++) seed.insert({ accountId: account.id, id: `a${String(index).padStart(2, '0')}` });
+  afterAll(() => db.close());
+  const runner = assetSearchRunner(db);
+  const who = searchAccount(fields, { accountId: account.id, folders: null });
+  const byId = [{ field: { type: 'FIXED', fieldName: 'ASSET_ID' }, order: 'ASC' }];
+  const hinted = (run: () => unknown): boolean => {
+    statements.length = 0;
+    run();
+    return statements.some((sql) => sql.includes('INDEXED BY assets_id_scope'));
+  };
+
+  it('is named for the count and ranking of a search driven by asset id, with the same answers', () => {
+    const selective = compileAssetQuery(who, { type: 'FIELD_IN', field: { type: 'FIXED', fieldName: 'ASSET_ID' }, values: ['a03', 'a01', 'a07'] }, byId);
+    expect(hinted(() => runner.count(selective))).toBe(true);
+    expect(runner.count(selective)).toBe(3);
+    expect(hinted(() => runner.pageWithTotal(selective, 0, 2))).toBe(true);
+    expect(runner.pageWithTotal(selective, 0, 2)).toEqual({ rows: runner.page(selective, 0, 2), total: 3 });
+  });
+
+  it('is left to the planner for a search that is not driven by asset id', () => {
+    const all = compileAssetQuery(who, { type: 'MATCH_ALL' }, byId);
+    expect(hinted(() => runner.count(all))).toBe(false);
+    expect(runner.count(all)).toBe(25);
+  });
+});

@@ -16,11 +16,18 @@
  * text search matching 50,000, 675 → 816 ms). A scroll's first page is not ranked: it is read in id
  * order and stops at its page, and sync roots often pass RANKED_MATCHES. Both statements run back to
  * back on this connection, so no write comes between them.
+ *
+ * A count or ranking the planner drives by asset id (from a folder's or a keyword's index) reads the
+ * id's covering index (migration 0024), named with INDEXED BY: without statistics SQLite takes the id's
+ * unique index and then reads each asset's row, twice the lookups for the same facts. Only a statement
+ * whose plan already searches the assets by id is named so (its plan is asked once per SQL text); any
+ * other plan (a poll from the date indexes, a scan in date order) is left to the planner.
  */
 import type { Statement } from 'better-sqlite3';
 import type { AssetRow } from '../assets/assets-repo.js';
 import type { Db } from '../db/open-database.js';
 import { ASSETS_FROM, type AssetQuery } from './asset-query.js';
+import { boundIds } from './id-bound.js';
 import { afterCursor, type Cursor } from './keyset.js';
 import type { SqlValue } from './sql-params.js';
 
@@ -28,6 +35,10 @@ type KeyedRow = AssetRow & Record<`sort_${number}`, SqlValue>;
 type Params = Record<string, SqlValue>;
 
 const CACHE_SIZE = 100;
+
+/** The assets' covering index on their id (migration 0024), and how a plan names the id's unique index. */
+const ID_SCOPE_INDEX = 'assets_id_scope';
+const BY_ID_PLAN = /^SEARCH a USING INDEX sqlite_autoindex_assets_1 \(id=\?\)$/;
 
 /** How many matches a selective query ranks before it counts instead (the paged search's reach, 10,000). */
 export const RANKED_MATCHES = 10_000;
@@ -70,6 +81,20 @@ export function assetSearchRunner(db: Db, options: RunnerOptions = {}): AssetSea
     if (cache.size > CACHE_SIZE && oldest.done !== true) cache.delete(oldest.value);
     return statement;
   };
+  /** `sql` over `from`, reading the id's covering index when the planner drives it by asset id (see the header). */
+  const byIdChoices = new Map<string, string>();
+  const countOrRank = (sqlOver: (from: string) => string, params: Params): Statement<[Params]> => {
+    const plain = sqlOver(ASSETS_FROM);
+    let chosen = byIdChoices.get(plain);
+    if (chosen === undefined) {
+      const plan = db.prepare<[Params], { detail: string }>(`EXPLAIN QUERY PLAN ${plain}`).all(params);
+      chosen = plan.some((step) => BY_ID_PLAN.test(step.detail)) ? sqlOver(`${ASSETS_FROM} INDEXED BY ${ID_SCOPE_INDEX}`) : plain;
+      byIdChoices.set(plain, chosen);
+      const oldest = byIdChoices.keys().next();
+      if (byIdChoices.size > CACHE_SIZE && oldest.done !== true) byIdChoices.delete(oldest.value);
+    }
+    return prepare(chosen);
+  };
   const keyColumns = (query: AssetQuery): string => query.keys.map((key, index) => `, ${key.sql} AS sort_${index}`).join('');
   const cursorOf = (query: AssetQuery, rows: readonly KeyedRow[]): Cursor | undefined => {
     const lastRow = rows[rows.length - 1];
@@ -77,7 +102,9 @@ export function assetSearchRunner(db: Db, options: RunnerOptions = {}): AssetSea
   };
   /** The row ids of the first `rankedMatches` matches, in order. */
   const ranked = (query: AssetQuery): number[] =>
-    prepare(`SELECT a.rowid FROM ${ASSETS_FROM} WHERE ${query.where} ORDER BY ${query.orderBy} LIMIT ${rankedMatches}`).pluck().all(query.params) as number[];
+    countOrRank((from) => `SELECT a.rowid FROM ${from} WHERE ${query.where} ORDER BY ${query.orderBy} LIMIT ${rankedMatches}`, query.params)
+      .pluck()
+      .all(query.params) as number[];
   /** The rows of these row ids, in their order. */
   const rowsOf = (rowids: readonly number[]): AssetRow[] =>
     rowids.length === 0 ? [] : (prepare(`SELECT a.* FROM json_each(@rowids) r JOIN ${ASSETS_FROM} ON a.rowid = r.value ORDER BY r.key`).all({ rowids: JSON.stringify(rowids) }) as AssetRow[]);
@@ -91,7 +118,7 @@ export function assetSearchRunner(db: Db, options: RunnerOptions = {}): AssetSea
 
   const runner: AssetSearchRunner = {
     count(query) {
-      const row = prepare(`SELECT count(*) AS n FROM ${ASSETS_FROM} WHERE ${query.where}`).get(query.params) as { n: number } | undefined;
+      const row = countOrRank((from) => `SELECT count(*) AS n FROM ${from} WHERE ${query.where}`, query.params).get(query.params) as { n: number } | undefined;
       return row?.n ?? 0;
     },
     page(query, offset, limit) {
@@ -100,7 +127,7 @@ export function assetSearchRunner(db: Db, options: RunnerOptions = {}): AssetSea
     },
     pageAfter(query, cursor, limit) {
       const after = cursor === undefined ? undefined : afterCursor(query, cursor);
-      const where = after === undefined ? query.where : `${query.where} AND ${after.sql}`;
+      const where = after === undefined ? query.where : `${boundIds(query.where, after.idBound)} AND ${after.sql}`;
       const sql = `SELECT a.*${keyColumns(query)} FROM ${ASSETS_FROM} WHERE ${where} ORDER BY ${query.orderBy} LIMIT @limit`;
       const rows = prepare(sql).all({ ...query.params, ...after?.params, limit }) as KeyedRow[];
       return { rows, last: cursorOf(query, rows) };

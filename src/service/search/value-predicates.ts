@@ -8,6 +8,7 @@
  * Folders field) also matches assets filed under any descendant of the given options, found with a
  * recursive CTE over field_options.parent_id (UNION, so even a corrupt cycle terminates).
  */
+import { idBoundMark } from './id-bound.js';
 import { escapedLikeSql, likeSql, numberRangeSql, textRangeSql } from './compare-sql.js';
 import { asMatch, asText, textOrNumberBounds } from './criterion-values.js';
 import type { LeafOp } from './leaf-op.js';
@@ -30,7 +31,7 @@ export interface ValuesTarget {
  */
 function hasValue(target: ValuesTarget, params: SqlParams, condition?: string, byRowid = false): string {
   const field = params.bind(target.fieldId);
-  return `a.id IN (SELECT v.asset_id FROM asset_values v WHERE ${byRowid ? '+' : ''}v.field_id = ${field}${condition === undefined ? '' : ` AND ${condition}`})`;
+  return `a.id IN (SELECT v.asset_id FROM asset_values v WHERE ${idBoundMark('v')}${byRowid ? '+' : ''}v.field_id = ${field}${condition === undefined ? '' : ` AND ${condition}`})`;
 }
 
 function withDescendants(target: ValuesTarget, ids: string, params: SqlParams): string {

@@ -22,6 +22,7 @@ import previewFailures from './0020-preview-failures.js';
 import textTrigrams from './0021-text-trigrams.js';
 import fileNameIndexTail from './0022-file-name-index-tail.js';
 import changeDateIndexes from './0023-change-date-indexes.js';
+import assetIdScopeIndex from './0024-asset-id-scope-index.js';
 
 export const migrations: readonly string[] = [
   initial,
@@ -47,4 +48,5 @@ export const migrations: readonly string[] = [
   textTrigrams,
   fileNameIndexTail,
   changeDateIndexes,
+  assetIdScopeIndex,
 ];
