@@ -24,6 +24,17 @@ describe('the figures of docs/benchmarks.md', () => {
     expect(targetVerdict(['  49 KB'])).toBe('—');
   });
 
+  it('lead with a figure against its target, the one that missed it first', () => {
+    const scan = ['scan', '  baseline: walk 9,947 ms', '  ratio 0.85 (target ≤ 1.00)', '  engine peak RSS: 153 MB (target < 150 MB)  ABOVE TARGET'];
+    expect(headline(scan)).toBe('engine peak RSS: 153 MB (target < 150 MB) ABOVE TARGET');
+    expect(targetVerdict(scan)).toBe('**below target**');
+    const start = ['start', '  baseline (empty page): 113 ms', '  the link printed: 147 ms', '  usable: 297 ms (target < 300 ms)'];
+    expect(headline(start)).toBe('usable: 297 ms (target < 300 ms)');
+    expect(targetVerdict(start)).toBe('met');
+    const search = ['search', '  folder', '    service: p50 9.2; ratio p50 2.1×', '  slowest service p50 66.2 ms (target p50 < 10 ms for every shape)  BELOW TARGET'];
+    expect(headline(search)).toBe('slowest service p50 66.2 ms (target p50 < 10 ms for every shape) BELOW TARGET');
+  });
+
   it('say which benches have no record yet, and when, where and under what load each ran', () => {
     const text = renderFigures([record('sync', ['sync', '  ratio 0.9 (target ≥ 0.8)'])], ['upload', 'sync']);
     expect(text).toContain('| `upload` | not run since records began');

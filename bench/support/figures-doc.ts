@@ -10,12 +10,20 @@ import type { BenchRecord } from './bench-record.js';
 export const FIGURES_START = '<!-- figures: written by `npm run bench -- --write-doc` from docs/benchmarks.json; not edited by hand -->';
 export const FIGURES_END = '<!-- end of figures -->';
 
+/** A line that says a figure missed its target. */
+const missed = (line: string): boolean => /\b(BELOW|ABOVE) TARGET\b/.test(line) || /\bBEHIND\b/.test(line);
+
 /**
- * The line that says most about a bench: its ratio to the baseline; else its first figure of its own
- * beside the baseline's (the lines a bench prints under its title are indented, the baseline's first).
+ * The line that says most about a bench: a figure against its target (one that missed it first: a bench
+ * with two targets is judged by the one it misses); else its ratio to the baseline; else its first
+ * figure of its own beside the baseline's (the lines a bench prints under its title are indented, the
+ * baseline's first).
  */
 export function headline(lines: readonly string[]): string {
   const tidy = (line: string): string => line.trim().replace(/\s{2,}/g, ' ');
+  const targeted = lines.filter((line) => /\(target\b/i.test(line));
+  const judged = targeted.find(missed) ?? targeted[0];
+  if (judged !== undefined) return tidy(judged);
   const ratio = lines.find((line) => /\bratio\b/i.test(line));
   if (ratio !== undefined) return tidy(ratio);
   const figures = lines.filter((line) => /^\s+\S/.test(line));
@@ -25,9 +33,12 @@ export function headline(lines: readonly string[]): string {
   return baseline === undefined ? tidy(own) : `${tidy(own)}; ${tidy(baseline)}`;
 }
 
-/** Below target when a line says so: BELOW TARGET, or BEHIND for a bench that must be ahead of others. */
+/**
+ * Below target when a line says so: BELOW TARGET, ABOVE TARGET (a figure with a ceiling, such as
+ * memory), or BEHIND for a bench that must be ahead of others.
+ */
 export function targetVerdict(lines: readonly string[]): string {
-  if (lines.some((line) => line.includes('BELOW TARGET') || /\bBEHIND\b/.test(line))) return '**below target**';
+  if (lines.some(missed)) return '**below target**';
   return lines.some((line) => /target/i.test(line)) ? 'met' : '—';
 }
 
