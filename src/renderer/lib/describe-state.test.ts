@@ -1,9 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { FolderActivity } from '../../shared/bridge/app-state.js';
 import { appState, folderView } from '../../../test/support/app-state-builder.js';
-import { attentionWords, describeFolder, describeOverall, pausedLabel } from './describe-state.js';
+import { attentionWords, describeFolder, describeOverall, folderCounts, pausedLabel } from './describe-state.js';
 
 const now = Date.parse('2026-03-03T12:00:00Z');
+
+describe('folderCounts', () => {
+  it('counts the files in step, and says when a folder has none yet', () => {
+    expect(folderCounts(3120, 3120)).toBe('3,120 of 3,120 files in step');
+    expect(folderCounts(0, 1)).toBe('0 of 1 file in step');
+    expect(folderCounts(0, 0)).toBe('No files yet');
+  });
+});
 
 describe('describeFolder', () => {
   it('says offline with the waiting count, the way the issue words it', () => {

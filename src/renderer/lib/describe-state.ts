@@ -4,7 +4,7 @@
  * works out sync logic of its own (STYLE.md: the UI renders state).
  */
 import type { AppState, FolderActivity, FolderAttention, OverallState, StopReason } from '../../shared/bridge/app-state.js';
-import { formatAgo, formatBytes, formatEta, formatRate, formatUntil, plural } from './format.js';
+import { formatAgo, formatBytes, formatCount, formatEta, formatRate, formatUntil, plural } from './format.js';
 
 /** Colours of the status dot and text: calm green, working blue, paused grey, warning amber, error red. */
 export type Tone = 'ok' | 'busy' | 'paused' | 'warn' | 'error';
@@ -25,6 +25,15 @@ export function pausedLabel(until: string | null, now: number): string {
 
 export function assertNever(value: never): never {
   throw new Error(`Unexpected value: ${JSON.stringify(value)}`);
+}
+
+/**
+ * How many of a folder's files are in step with the service: `12 of 40 files in step`; a folder with
+ * no files yet says so rather than counting nothing out of nothing.
+ */
+export function folderCounts(syncedFiles: number, localFiles: number): string {
+  if (localFiles === 0 && syncedFiles === 0) return 'No files yet';
+  return `${formatCount(syncedFiles)} of ${plural(localFiles, 'file')} in step`;
 }
 
 export function describeFolder(activity: FolderActivity, now: number): Described {
