@@ -125,6 +125,8 @@ describe.each(implementations)('%s on a real directory', (_name, create) => {
 });
 
 describe('NativeWatcher set-up on Linux (a watch per folder)', () => {
+  // Only Linux watches folder by folder (inotify has no recursive watch); macOS and Windows take one
+  // recursive watch of the root, so there is no per-folder set-up to count.
   it.skipIf(process.platform !== 'linux')('watches every folder of a tree wider and deeper than its listings in flight, each once', async () => {
     const root = tempDir('asset-sync-watch-tree-');
     const folders: string[] = [];
