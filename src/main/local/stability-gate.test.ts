@@ -28,6 +28,24 @@ describe('StabilityGate', () => {
     expect(gate.nextCheckAt()).toBeUndefined();
   });
 
+  it('looks at files that began settling moments apart together, and not a later one', () => {
+    const clock = new ManualClock();
+    const gate = new StabilityGate(clock, { stableMs: 1500 });
+    gate.observe('a', sig(1));
+    clock.advance(3);
+    gate.observe('b', sig(2));
+    clock.advance(97);
+    gate.observe('c', sig(3));
+    clock.advance(1);
+    gate.observe('late', sig(4));
+    // a is due at +1500, b at +1503, c at +1600 (the most a may wait), late at +1601.
+    expect(gate.nextCheckAt()).toBe(START + 1600);
+    clock.advance(1499);
+    expect(gate.due()).toEqual(['a', 'b', 'c']);
+    for (const [relPath, size] of [['a', 1], ['b', 2], ['c', 3]] as const) expect(gate.observe(relPath, sig(size))).toBe('stable');
+    expect(gate.nextCheckAt()).toBe(START + 1601);
+  });
+
   it('keeps a growing file settling, and restarts the wait on any change of size, mtime or inode', () => {
     const clock = new ManualClock();
     const gate = new StabilityGate(clock);

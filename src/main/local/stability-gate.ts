@@ -35,12 +35,15 @@ interface Settling {
 export class StabilityGate {
   private readonly settling = new Map<string, Settling>();
   private readonly stableMs: number;
+  /** How long the first due path may wait for others (a quarter of `stableMs`, at most 100 ms). */
+  private readonly groupMs: number;
 
   constructor(
     private readonly clock: Pick<Clock, 'now'>,
     options: { stableMs?: number } = {},
   ) {
     this.stableMs = options.stableMs ?? DEFAULT_STABLE_MS;
+    this.groupMs = Math.min(this.stableMs / 4, 100);
   }
 
   /**
@@ -75,12 +78,20 @@ export class StabilityGate {
     return due.sort();
   }
 
-  /** When the next path will be due (epoch ms), or undefined when nothing is settling. */
+  /**
+   * When to look again (epoch ms), or undefined when nothing is settling: when the first path is due,
+   * or a little later when others fall due within `groupMs` of it. Files one scan saw milliseconds
+   * apart then settle in one pass and go up in one batch job, where checking at the first one's time
+   * left the rest a pass of their own (a job, a listing) each.
+   */
   nextCheckAt(): number | undefined {
-    let next: number | undefined;
+    let first = Infinity;
+    for (const entry of this.settling.values()) first = Math.min(first, entry.since + this.stableMs);
+    if (first === Infinity) return undefined;
+    let next = first;
     for (const entry of this.settling.values()) {
       const at = entry.since + this.stableMs;
-      if (next === undefined || at < next) next = at;
+      if (at <= first + this.groupMs) next = Math.max(next, at);
     }
     return next;
   }
