@@ -33,6 +33,9 @@ import { registerAssetRoutes } from './assets/asset-routes.js';
 import { registerSearchRoutes } from './search/search-routes.js';
 import { assetIdSelector } from './search/select-asset-ids.js';
 import { createBlobStore, type BlobStore } from './blobs/blob-store.js';
+import { registerHealthRoutes } from './health/health-routes.js';
+import { StoreHealthCheck } from './health/store-health.js';
+import { directoryProbe, sqliteProbe } from './health/store-probes.js';
 import { inlineBlobs } from './blobs/inline-blobs.js';
 import { uploadsRepo } from './uploads/uploads-repo.js';
 import { UploadService } from './uploads/upload-service.js';
@@ -106,6 +109,8 @@ export interface RunningService {
   readonly blobs: BlobStore;
   /** Every route with the body schema it declares (tests walk them). */
   readonly routes: readonly RouteEntry[];
+  /** Which stores this instance uses, and where (`asset-sync serve` prints them). */
+  readonly stores: StoresInUse;
   /** Resolves when no job is queued or running (tests). */
   jobsIdle(): Promise<void>;
   /** Resolves when no preview is waiting to be made (tests, benchmarks). */
@@ -113,6 +118,11 @@ export interface RunningService {
   /** Checks saved searches for new matches and sends their e-mails now (tests; no-op without SMTP). */
   checkSavedSearches(): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface StoresInUse {
+  database: { kind: 'sqlite'; file: string };
+  blobs: { kind: 'directory'; dir: string };
 }
 
 export interface ServiceDeps {
@@ -137,8 +147,8 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
   // Before anything reads or writes the directory: a second service on it is refused here.
   const lock = lockDataDir(config.dataDir);
   let db: Db;
+  const databaseFile = join(config.dataDir, DATABASE_FILE);
   try {
-    const databaseFile = join(config.dataDir, DATABASE_FILE);
     // 0600 before SQLite opens it: its -wal and -shm files take the database file's mode.
     createPrivateFile(databaseFile);
     db = openDatabase(databaseFile, deps.onStatement === undefined ? {} : { onStatement: deps.onStatement });
@@ -193,7 +203,8 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
     installErrorHandling(app);
     installBodyParsers(app);
     installRequestAuth(app, tokens, sessions, ctx.folderPolicy);
-    app.get('/health', { config: { public: true } }, async () => ({ status: 'ok' }));
+    const blobsDir = join(config.dataDir, 'blobs');
+    registerHealthRoutes(app, new StoreHealthCheck({ database: sqliteProbe(db), blobs: directoryProbe(blobsDir) }));
     registerCurrentUserRoutes(app, ctx);
     registerFieldRoutes(app, ctx);
     registerOAuthRoutes(app, ctx);
@@ -211,7 +222,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
         : new TransformCache(db, join(config.dataDir, 'transforms'), () => ctx.nowIso(), RENDER_CONCURRENCY, (source, operations, subtype, target) => injected(source, operations, subtype, target));
     // Previews and renditions are derived from a blob: they go with it.
     const derivedOf = (sha256: string): string[] => [...previews.forget(sha256), ...transforms.forget(sha256)];
-    const blobs = createBlobStore(join(config.dataDir, 'blobs'), derivedOf, undefined, inlineBlobs(db));
+    const blobs = createBlobStore(blobsDir, derivedOf, undefined, inlineBlobs(db));
     const previews = new PreviewMaker(
       join(config.dataDir, 'previews'),
       blobs,
@@ -330,6 +341,7 @@ export async function startService(config: ServiceConfig, deps: ServiceDeps = {}
       app,
       blobs,
       routes,
+      stores: { database: { kind: 'sqlite', file: databaseFile }, blobs: { kind: 'directory', dir: blobsDir } },
       jobsIdle: () => runner.idle(),
       previewsIdle: () => previews.idle(),
       checkSavedSearches: async () => savedSearchMailer?.check(),

@@ -88,13 +88,14 @@ describe('asset-sync serve and token', () => {
     const dataDir = tempDir('asset-sync-cli-');
     let password = '';
     const first = await serving(['--data', dataDir, '--port', '0'], {}, async (url, io) => {
-      expect(io.outLines).toHaveLength(2);
+      expect(io.outLines).toHaveLength(3);
       const [, generated = ''] = /^created admin admin@localhost with password (\S+) \(shown once; store it now\)$/.exec(io.outLines[0] ?? '') ?? [];
       expect(generated).toMatch(/^\S{20}$/);
       password = generated;
-      expect(io.outLines[1]).toMatch(LISTENING);
-      expect(Number(LISTENING.exec(io.outLines[1] ?? '')?.[2])).toBeGreaterThan(0);
-      expect(await (await fetch(`${url}/health`)).json()).toEqual({ status: 'ok' });
+      expect(io.outLines[1]).toBe(`stores: SQLite database ${join(dataDir, 'service.db')}; blobs in directory ${join(dataDir, 'blobs')}`);
+      expect(io.outLines[2]).toMatch(LISTENING);
+      expect(Number(LISTENING.exec(io.outLines[2] ?? '')?.[2])).toBeGreaterThan(0);
+      expect(await (await fetch(`${url}/health`)).json()).toMatchObject({ status: 'ok' });
 
       const token = await run(['token', '--data', dataDir]);
       expect(token).toMatchObject({ code: 0, err: '' });
@@ -111,7 +112,7 @@ describe('asset-sync serve and token', () => {
     let stoppedUrl = '';
     const second = await serving(['--data', dataDir, '--port', '0'], { ASSET_SYNC_ADMIN_PASSWORD: 'ignored on a later start' }, async (url, io) => {
       stoppedUrl = url;
-      expect(io.outLines).toEqual([`listening on ${url}`]);
+      expect(io.outLines).toEqual([expect.stringMatching(/^stores: SQLite database /), `listening on ${url}`]);
     });
     expect(second.code).toBe(0);
     expect(await adminPasswordMatches(dataDir, password)).toBe(true);
@@ -122,7 +123,7 @@ describe('asset-sync serve and token', () => {
   it('takes the admin password from ASSET_SYNC_ADMIN_PASSWORD or --admin-password, never an empty one', async () => {
     const fromEnv = tempDir('asset-sync-cli-');
     const started = await serving(['--data', fromEnv, '--port', '0'], { ASSET_SYNC_ADMIN_PASSWORD: 'from the environment' }, async (url, io) => {
-      expect(io.outLines).toEqual([`listening on ${url}`]);
+      expect(io.outLines).toEqual([expect.stringMatching(/^stores: SQLite database /), `listening on ${url}`]);
     });
     expect(started.code).toBe(0);
     expect(await adminPasswordMatches(fromEnv, 'from the environment')).toBe(true);

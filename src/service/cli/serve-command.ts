@@ -140,6 +140,8 @@ export async function serveCommand(args: string[], io: CommandIo): Promise<numbe
   if (service.bootstrap.generatedAdminPassword !== undefined) {
     io.out(`created admin ${config.adminEmail} with password ${service.bootstrap.generatedAdminPassword} (shown once; store it now)`);
   }
+  const { database, blobs } = service.stores;
+  io.out(`stores: SQLite database ${database.file}; blobs in directory ${blobs.dir}`);
   io.out(`listening on ${service.url}`);
   await io.untilInterrupted();
   await service.close();
