@@ -21,6 +21,7 @@
  */
 import type { Statement } from 'better-sqlite3';
 import { MainThreadProfiler } from './support/cpu-profile.js';
+import { threadCpu } from './support/thread-cpu.js';
 import { startBenchService } from './support/in-process-service.js';
 import { fileNameText, seedSearchLibrary, type SearchLibrary } from './support/seed-search-library.js';
 import { compileAssetQuery } from '../src/service/search/asset-query.js';
@@ -45,6 +46,11 @@ export interface ShapeResult {
   handSql: Percentiles;
   compiledSql: Percentiles;
   service: Percentiles;
+  /**
+   * Main-thread CPU ms per request (the service's and its in-process client's), of the compiled SQL bare
+   * and of the service: wall time moves with the shared machine's load, CPU time barely does.
+   */
+  cpuMs?: { compiledSql: number; service: number };
 }
 
 export interface SearchBenchResult {
@@ -249,6 +255,11 @@ export async function benchSearch(assetCount = Number(process.env.BENCH_SEARCH_A
         const rows = page[0].all(...page[1]);
         if (count !== undefined && rows.length >= shape.body(index).pageSize) count[0].pluck().get(...count[1]);
       });
+      const mainCpuMs = (): number => {
+        const main = threadCpu().main;
+        return main === undefined ? NaN : main.userMs + main.systemMs;
+      };
+      const compiledCpuFrom = mainCpuMs();
       const compiledSql = await time(requests, (index) => {
         const body = shape.body(index);
         const query = compileAssetQuery(account, body.criterion, body.sorts);
@@ -257,6 +268,7 @@ export async function benchSearch(assetCount = Number(process.env.BENCH_SEARCH_A
         else if (shape.scroll === 'start') runner.firstPageWithTotal(query, body.pageSize);
         else runner.pageAfter(query, cursors.get(index % SCROLLS), body.pageSize);
       });
+      const compiledCpuMs = (mainCpuMs() - compiledCpuFrom) / compiledSql.length;
       // Warmed just before it is timed, on a new connection: the last one may have idled out while the
       // baselines ran, and the first request on it would fail.
       await request(0).catch(() => request(0));
@@ -269,11 +281,13 @@ export async function benchSearch(assetCount = Number(process.env.BENCH_SEARCH_A
       );
       let hits = 0;
       await profiler?.start();
+      const serviceCpuFrom = mainCpuMs();
       const service = await time(requests, async (index) => {
         hits += await request(index);
       });
+      const serviceCpuMs = (mainCpuMs() - serviceCpuFrom) / service.length;
       await profiler?.stop(shape.name.split(' (')[0]?.replace(/\W+/g, '-') ?? 'shape');
-      result.push({ name: shape.name, kind: shape.kind, averageHits: hits / service.length, handSql: percentiles(handSql), compiledSql: percentiles(compiledSql), service: percentiles(service) });
+      result.push({ name: shape.name, kind: shape.kind, averageHits: hits / service.length, handSql: percentiles(handSql), compiledSql: percentiles(compiledSql), service: percentiles(service), cpuMs: { compiledSql: compiledCpuMs, service: serviceCpuMs } });
     }
     profiler?.close();
     return { assets: assetCount, seedMs: library.seedMs, reused: library.reused, requests, shapes: result };
@@ -298,6 +312,9 @@ export function formatSearchBench(result: SearchBenchResult): string[] {
     ...result.shapes.flatMap((shape) => [
       `  ${shape.name}, ~${shape.averageHits.toFixed(0)} hits`,
       `    baseline (hand-written SQL): ${ms(shape.handSql)}; compiled SQL bare: ${ms(shape.compiledSql)}; service (HTTP): ${ms(shape.service)}; ratio p50 ${ratio(shape).toFixed(1)}×${below(meetsTarget(shape))}`,
+      ...(shape.cpuMs === undefined || Number.isNaN(shape.cpuMs.service)
+        ? []
+        : [`    main-thread CPU per request: compiled SQL bare ${shape.cpuMs.compiledSql.toFixed(1)}, service ${shape.cpuMs.service.toFixed(1)} (+${(shape.cpuMs.service - shape.cpuMs.compiledSql).toFixed(1)}, with its in-process client)`]),
     ]),
     `  slowest search p50 ${slowest.toFixed(1)} ms (target < ${SEARCH_TARGET_MS} ms for each search of at most 100 hits)${below(slowest < SEARCH_TARGET_MS)}`,
     `  listing pages: worst ratio ${worstRatio.toFixed(2)}× (target ≤ ${LISTING_TARGET_RATIO}× the hand-written SQL for each page of 1,000)${below(worstRatio <= LISTING_TARGET_RATIO)}`,
