@@ -2,7 +2,7 @@
  * The asset service started in this process on a temp data dir, for benchmarks that seed its database
  * directly: the account, the Folders field id and an admin token, and a `close` that removes it all.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startService, type RunningService } from '../../src/service/create-service.js';
@@ -17,12 +17,17 @@ export interface BenchService {
   close(): Promise<void>;
 }
 
-export async function startBenchService(prefix: string): Promise<BenchService> {
-  const dataDir = mkdtempSync(join(tmpdir(), prefix));
+/**
+ * `keepDir`: the data dir to use and leave in place on close (made if missing), so a bench can reuse
+ * what an earlier run seeded there; without it, a temp dir removed on close.
+ */
+export async function startBenchService(prefix: string, keepDir?: string): Promise<BenchService> {
+  const dataDir = keepDir ?? mkdtempSync(join(tmpdir(), prefix));
+  if (keepDir !== undefined) mkdirSync(keepDir, { recursive: true });
   const running = await startService(serviceConfig({ dataDir, port: 0, adminPassword: 'bench-password' }));
   const close = async (): Promise<void> => {
     await running.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    if (keepDir === undefined) rmSync(dataDir, { recursive: true, force: true });
   };
   try {
     const { ctx } = running;

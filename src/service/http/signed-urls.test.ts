@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createUrlSigner } from './signed-urls.js';
 
@@ -18,5 +19,12 @@ describe('signed URLs', () => {
     const query = Object.fromEntries(new URL(url).searchParams);
     expect(signer.verify('/files/f1', query, ['name'])).toEqual({ name: 'a b&c.png' });
     expect(() => signer.verify('/files/f1', { ...query, name: 'other.png' }, ['name'])).toThrow();
+  });
+
+  it('signs with the secret as UTF-8 bytes, so URLs signed before a restart still verify', () => {
+    const secret = 'sécret';
+    const { url } = createUrlSigner(secret, { now: () => Date.UTC(2026, 0, 1) }, () => '').sign('/previews/abc.webp', {}, 3600);
+    const query = Object.fromEntries(new URL(url, 'http://x').searchParams);
+    expect(query.signature).toBe(createHmac('sha256', secret).update(`/previews/abc.webp\n${query.expires ?? ''}`).digest('base64url'));
   });
 });

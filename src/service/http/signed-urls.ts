@@ -3,7 +3,7 @@
  * (HMAC-SHA256 over the path, expiry and bound parameters, with the installation's secret) is the
  * only thing that authorises them. Anything not covered by the signature is ignored.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import { ServiceError } from '../errors/service-error.js';
 import type { Clock } from '../clock.js';
 
@@ -15,7 +15,10 @@ export interface UrlSigner {
 }
 
 export function createUrlSigner(secret: string, clock: Clock, baseUrl: () => string): UrlSigner {
-  const mac = (payload: string): Buffer => createHmac('sha256', secret).update(payload).digest();
+  // The secret imported once: given as a string, every HMAC imports it again (a page of search results
+  // signs a preview URL per asset).
+  const key = createSecretKey(secret, 'utf8');
+  const mac = (payload: string): Buffer => createHmac('sha256', key).update(payload).digest();
   const payloadOf = (path: string, params: Record<string, string>, expires: string): string =>
     [path, expires, ...Object.keys(params).sort().map((key) => `${key}=${params[key] ?? ''}`)].join('\n');
 

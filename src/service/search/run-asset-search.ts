@@ -22,17 +22,24 @@
  * unique index and then reads each asset's row, twice the lookups for the same facts. Only a statement
  * whose plan already searches the assets by id is named so (its plan is asked once per SQL text); any
  * other plan (a poll from the date indexes, a scan in date order) is left to the planner.
+ *
+ * Pages are read as arrays (better-sqlite3's raw mode) and made into rows here: it builds an object
+ * per row a property at a time, which for a page of 1,000 costs more than the page's lookups.
  */
 import type { Statement } from 'better-sqlite3';
-import type { AssetRow } from '../assets/assets-repo.js';
+import { ASSET_COLUMNS, assetFromTuple, type AssetRow, type AssetTuple } from '../assets/assets-repo.js';
 import type { Db } from '../db/open-database.js';
 import { ASSETS_FROM, type AssetQuery } from './asset-query.js';
 import { boundIds } from './id-bound.js';
 import { afterCursor, type Cursor } from './keyset.js';
 import type { SqlValue } from './sql-params.js';
 
-type KeyedRow = AssetRow & Record<`sort_${number}`, SqlValue>;
 type Params = Record<string, SqlValue>;
+/** An asset's columns, then its sort keys' values (pageAfter's rows). */
+type KeyedTuple = [...AssetTuple, ...SqlValue[]];
+
+/** The asset columns a page selects, in AssetTuple's order. */
+const ASSET_SELECT = ASSET_COLUMNS.map((column) => `a.${column}`).join(', ');
 
 const CACHE_SIZE = 100;
 
@@ -96,9 +103,14 @@ export function assetSearchRunner(db: Db, options: RunnerOptions = {}): AssetSea
     return prepare(chosen);
   };
   const keyColumns = (query: AssetQuery): string => query.keys.map((key, index) => `, ${key.sql} AS sort_${index}`).join('');
-  const cursorOf = (query: AssetQuery, rows: readonly KeyedRow[]): Cursor | undefined => {
-    const lastRow = rows[rows.length - 1];
-    return lastRow === undefined ? undefined : { values: query.keys.map((_, index) => lastRow[`sort_${index}`] ?? null), id: lastRow.id };
+  const cursorOf = (query: AssetQuery, tuples: readonly KeyedTuple[]): Cursor | undefined => {
+    const last = tuples[tuples.length - 1];
+    return last === undefined ? undefined : { values: query.keys.map((_, index) => last[ASSET_COLUMNS.length + index] ?? null), id: last[0] };
+  };
+  /** The rows of a page statement that selects ASSET_SELECT first. */
+  const rowsOfPage = (sql: string, params: Params): { rows: AssetRow[]; tuples: KeyedTuple[] } => {
+    const tuples = prepare(sql).raw().all(params) as KeyedTuple[];
+    return { rows: tuples.map(assetFromTuple), tuples };
   };
   /** The row ids of the first `rankedMatches` matches, in order. */
   const ranked = (query: AssetQuery): number[] =>
@@ -107,7 +119,7 @@ export function assetSearchRunner(db: Db, options: RunnerOptions = {}): AssetSea
       .all(query.params) as number[];
   /** The rows of these row ids, in their order. */
   const rowsOf = (rowids: readonly number[]): AssetRow[] =>
-    rowids.length === 0 ? [] : (prepare(`SELECT a.* FROM json_each(@rowids) r JOIN ${ASSETS_FROM} ON a.rowid = r.value ORDER BY r.key`).all({ rowids: JSON.stringify(rowids) }) as AssetRow[]);
+    rowids.length === 0 ? [] : rowsOfPage(`SELECT ${ASSET_SELECT} FROM json_each(@rowids) r JOIN ${ASSETS_FROM} ON a.rowid = r.value ORDER BY r.key`, { rowids: JSON.stringify(rowids) }).rows;
   /** A page of a selective query with its total, from its ranked matches (see the header); undefined when it is not ranked. */
   const rankedPage = (query: AssetQuery, offset: number, limit: number): { rows: AssetRow[]; total: number } | undefined => {
     if (!query.selective || limit === 0 || offset + limit > rankedMatches) return undefined;
@@ -122,15 +134,14 @@ export function assetSearchRunner(db: Db, options: RunnerOptions = {}): AssetSea
       return row?.n ?? 0;
     },
     page(query, offset, limit) {
-      const sql = `SELECT a.* FROM ${ASSETS_FROM} WHERE ${query.where} ORDER BY ${query.orderBy} LIMIT @limit OFFSET @offset`;
-      return prepare(sql).all({ ...query.params, limit, offset }) as AssetRow[];
+      return rowsOfPage(`SELECT ${ASSET_SELECT} FROM ${ASSETS_FROM} WHERE ${query.where} ORDER BY ${query.orderBy} LIMIT @limit OFFSET @offset`, { ...query.params, limit, offset }).rows;
     },
     pageAfter(query, cursor, limit) {
       const after = cursor === undefined ? undefined : afterCursor(query, cursor);
       const where = after === undefined ? query.where : `${boundIds(query.where, after.idBound)} AND ${after.sql}`;
-      const sql = `SELECT a.*${keyColumns(query)} FROM ${ASSETS_FROM} WHERE ${where} ORDER BY ${query.orderBy} LIMIT @limit`;
-      const rows = prepare(sql).all({ ...query.params, ...after?.params, limit }) as KeyedRow[];
-      return { rows, last: cursorOf(query, rows) };
+      const sql = `SELECT ${ASSET_SELECT}${keyColumns(query)} FROM ${ASSETS_FROM} WHERE ${where} ORDER BY ${query.orderBy} LIMIT @limit`;
+      const { rows, tuples } = rowsOfPage(sql, { ...query.params, ...after?.params, limit });
+      return { rows, last: cursorOf(query, tuples) };
     },
     pageWithTotal(query, offset, limit) {
       const page = rankedPage(query, offset, limit);
