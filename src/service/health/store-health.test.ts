@@ -14,6 +14,16 @@ describe('StoreHealthCheck', () => {
     const report = await new StoreHealthCheck({ database: answering('sqlite'), blobs: failing }).report();
     expect(report).toMatchObject({ status: 'unavailable', database: { status: 'ok' }, blobs: { status: 'failing', code: 'EROFS' } });
     expect(report.blobs.message).toContain('EROFS');
+    const throwing: StoreProbe = {
+      kind: 'sqlite',
+      check: () => {
+        throw Object.assign(new Error('database disk image is malformed'), { code: 'SQLITE_CORRUPT' });
+      },
+    };
+    expect(await new StoreHealthCheck({ database: throwing, blobs: answering('directory') }).report()).toMatchObject({
+      status: 'unavailable',
+      database: { status: 'failing', code: 'SQLITE_CORRUPT', message: 'database disk image is malformed' },
+    });
   });
 
   it('counts a probe that does not answer in time as failing, and never starts a second one while it hangs', async () => {

@@ -70,7 +70,8 @@ export class StoreHealthCheck {
       return { status: 'failing', kind: probe.kind, ms, code: 'STORE_NOT_ANSWERING', message: `The ${probe.kind} store has not answered for ${ms} ms.` };
     }
     const since = this.now();
-    const done = probe.check().then(
+    // A probe that throws instead of rejecting fails the same way.
+    const done = new Promise<void>((resolve) => resolve(probe.check())).then(
       (): StoreHealth => ({ status: 'ok', kind: probe.kind, ms: Math.round(this.now() - since) }),
       (error: unknown): StoreHealth => ({ status: 'failing', kind: probe.kind, ms: Math.round(this.now() - since), code: codeOf(error), message: messageOf(error) }),
     );
