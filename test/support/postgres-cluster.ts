@@ -12,11 +12,11 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { chownSync, existsSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { describe } from 'vitest';
+import { closedPort } from './closed-port.js';
 import { tempDir } from './temp-dir.js';
 
 const run = promisify(execFile);
@@ -39,16 +39,6 @@ export function findPostgres(where: { path?: string; root?: string } = {}): { bi
   const versions = existsSync(root) ? readdirSync(root).filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a)) : [];
   const found = versions.map((version) => join(root, version, 'bin')).find((bin) => existsSync(join(bin, 'initdb')));
   return found === undefined ? { missing: 'PostgreSQL is not installed (initdb not found on PATH or under /usr/lib/postgresql/*/bin; `apt-get install postgresql`)' } : { bin: found };
-}
-
-/** A port free on 127.0.0.1 just now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no TCP port');
-  return address.port;
 }
 
 /** Runs a PostgreSQL program as the cluster's owner: `postgres` when we are root, else ourselves. */
@@ -75,7 +65,7 @@ export async function startPostgres(): Promise<PostgresCluster> {
   await run(initdb.file, initdb.args);
   // A few tries: the free port may be taken between the look and the start.
   for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
+    const port = await closedPort();
     const options = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=off -c full_page_writes=off -c synchronous_commit=off`;
     const start = asOwner(join(found.bin, 'pg_ctl'), ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
     try {
