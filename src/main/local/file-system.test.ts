@@ -171,3 +171,24 @@ describe.each(implementations)('%s', (_name, make) => {
     await expect(fs.unlink(join(root, 'folder'))).rejects.toMatchObject({ code: expect.stringMatching(/^(EISDIR|EPERM)$/) });
   });
 });
+
+describe('NodeFileSystem, the objects of a listing', () => {
+  it('makes the lstat results of readdirStats and lstat by constructor, never as object literals', async () => {
+    // V8 makes every later object of an object literal in the old generation once most of those it
+    // made outlived a young collection (a listing of a thousand folders waiting to be walked); a
+    // million-file walk then filled the old generation with dead FileStats several times a scan.
+    const fixture = nodeFixture(new InlineCalls({ isLocalDirectory: () => Promise.resolve(true), sliceMs: 1e-9 }));
+    try {
+      fixture.dir('folder');
+      for (let index = 0; index < 40; index++) fixture.file(`folder/file-${index}`, 'x');
+      const entries = await fixture.fs.readdirStats(join(fixture.root, 'folder'));
+      const listed = await fixture.fs.readdirStats(fixture.root);
+      expect(entries).toHaveLength(40);
+      for (const made of [...entries, ...entries.map((entry) => entry.stat), ...listed, await fixture.fs.lstat(join(fixture.root, 'folder'))]) {
+        expect(Object.getPrototypeOf(made)).not.toBe(Object.prototype);
+      }
+    } finally {
+      fixture.cleanup();
+    }
+  });
+});

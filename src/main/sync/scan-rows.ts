@@ -13,10 +13,10 @@
  * content (content-needed.ts).
  */
 import { parentRel } from '../local/rel-path.js';
-import type { FolderRow, SnapshotsRepo } from '../db/snapshots-repo.js';
+import type { SnapshotsRepo } from '../db/snapshots-repo.js';
 import type { LocalEntry } from './sync-types.js';
 
-type Rows = Pick<SnapshotsRepo, 'localEntry' | 'syncedEntry' | 'folderRowsIn' | 'syncedOnlyIn' | 'localAmong' | 'syncedAmong' | 'localCount' | 'eachLocalPath'>;
+type Rows = Pick<SnapshotsRepo, 'localEntry' | 'syncedEntry' | 'folderRowsIn' | 'syncedIn' | 'localAmong' | 'syncedAmong' | 'localCount' | 'eachLocalPath'>;
 
 export interface ScanRows {
   previous: (relPath: string) => LocalEntry | undefined;
@@ -57,15 +57,18 @@ const ROWS_KEPT = 100_000;
 
 /** One folder's rows as a full scan holds them while it is in the folder. */
 interface FolderRows {
-  local: Map<string, FolderRow>;
-  /** The synced paths with no local row, read when first asked about (a new file in the folder). */
-  syncedOnly: Set<string> | undefined;
+  local: Map<string, LocalEntry>;
+  /**
+   * The folder's synced paths, read when first asked about: only a file that is new, changed or unread
+   * asks, so an unchanged folder never reads them.
+   */
+  synced: Set<string> | undefined;
 }
 
 /**
- * A full scan's rows, read a folder at a time: its local rows with whether each is synced in one
- * statement, and its synced paths without a local row in another only when a file without a local row
- * asks. Made before the scan's first write: the rows it counts are those the scan began with.
+ * A full scan's rows, read a folder at a time: its local rows in one statement, and its synced paths in
+ * another only when a file asks whether it is synced. Made before the scan's first write: the rows it
+ * counts are those the scan began with.
  *
  * Each folder's rows are garbage once the walk leaves the folder: a million-file scan allocates them
  * all, but holds only a few folders' worth, and one object per row (the row as SQLite returns it).
@@ -86,9 +89,9 @@ export function folderRows(rows: Rows, rootId: string): FolderScanRows {
   const folder = (relDir: string): FolderRows => {
     let read = folders.get(relDir);
     if (read === undefined) {
-      const local = new Map<string, FolderRow>();
+      const local = new Map<string, LocalEntry>();
       for (const row of rows.folderRowsIn(rootId, relDir)) local.set(row.relPath, row);
-      read = { local, syncedOnly: undefined };
+      read = { local, synced: undefined };
       // Counted on its first read only, which comes before any write of the scan in the folder (a
       // path is looked up, or seen, before its observation's writes are queued).
       if (!readOnce.has(relDir)) {
@@ -115,10 +118,8 @@ export function folderRows(rows: Rows, rootId: string): FolderScanRows {
     hasSynced(relPath) {
       const relDir = parentRel(relPath);
       const read = folder(relDir);
-      const row = read.local.get(relPath);
-      if (row !== undefined) return row.synced === 1;
-      read.syncedOnly ??= new Set(rows.syncedOnlyIn(rootId, relDir));
-      return read.syncedOnly.has(relPath);
+      read.synced ??= new Set(rows.syncedIn(rootId, relDir));
+      return read.synced.has(relPath);
     },
     seen(relPath) {
       const relDir = parentRel(relPath);
