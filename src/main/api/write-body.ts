@@ -1,8 +1,8 @@
 /**
  * Writes a download's body into its temp file at `offset`, counting bytes for progress, hashing them
  * (MD5) when asked and the file starts at 0, and fsyncing before it resolves when asked. Without a
- * bandwidth cap it writes each chunk as it arrives through one descriptor (disk/descriptor.ts: its
- * small calls inline on a local disk, node:fs's callback API otherwise), with no stream pipeline and
+ * bandwidth cap it writes each chunk as it arrives through one descriptor (disk/descriptor.ts: writes
+ * on the pool, its other small calls inline on a local disk; node:fs's callback API), with no stream pipeline and
  * no FileHandle: a sync of thousands of small files spends most of its client CPU in per-file stream
  * machinery and promise-API calls otherwise. With a cap the throttle is a stream, so the pipeline stays. Errors of the local file
  * become LOCAL_FILE_ERROR, anything else on the way in a transport error.

@@ -34,16 +34,16 @@ describe('Descriptor', () => {
     expect(creates(constants.O_RDONLY | constants.O_NOFOLLOW)).toBe(false);
   });
 
-  it('creates a file on the pool, then writes, dates and closes it inline on a local disk', async () => {
+  it('creates and writes a file on the pool, then dates, looks at and closes it inline on a local disk', async () => {
     const { calls, ran } = counted(true);
     const path = join(dir(), 'new.bin');
     const file = await Descriptor.open(calls, path, 'w');
-    expect(ran.inlined).toBe(0);
     await file.write(Buffer.from('bytes'), 0, 5, 0);
+    expect(ran.inlined).toBe(0);
     await file.futimes(1_700_000_000, 1_700_000_000);
     expect((await file.fstat()).mtimeMs).toBe(1_700_000_000_000);
     await file.close();
-    expect(ran.inlined).toBe(4);
+    expect(ran.inlined).toBe(3);
     expect(readFileSync(path, 'utf8')).toBe('bytes');
   });
 

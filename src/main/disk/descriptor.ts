@@ -1,14 +1,15 @@
 /**
- * An open file whose small calls (fstat, reads and writes of up to 64 KiB, futimes, close) run inline
- * when its directory is on a local disk (inline-calls.ts) and through node:fs's callback API otherwise; an fsync always waits on the pool (it takes as long as the disk does). The
+ * An open file whose small calls (fstat, reads of up to 64 KiB, futimes, close) run inline when its
+ * directory is on a local disk (inline-calls.ts) and through node:fs's callback API otherwise; an
+ * fsync always waits on the pool (it takes as long as the disk does), and so does a write. The
  * one way the engine's file system (local/node-file-system.ts) and a part PUT (api/part-upload.ts) read
  * a file, and a download (api/write-body.ts) writes one.
  */
-import { close, closeSync, constants, fstat, fstatSync, fsync, futimes, futimesSync, open, openSync, read, readSync, write, writeSync, type Stats } from 'node:fs';
+import { close, closeSync, constants, fstat, fstatSync, fsync, futimes, futimesSync, open, openSync, read, readSync, write, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
 import type { InlineCalls } from './inline-calls.js';
 
-/** Reads and writes up to this many bytes may run inline; longer ones (a hash reads 1 MiB) stay on the pool. */
+/** Reads up to this many bytes may run inline; longer ones (a hash reads 1 MiB) stay on the pool. */
 export const INLINE_IO_BYTES = 64 * 1024;
 
 /**
@@ -68,10 +69,15 @@ export class Descriptor {
     return length > INLINE_IO_BYTES ? pooled() : this.call(() => readSync(this.fd, buffer, offset, length, position), pooled);
   }
 
-  /** Writes `length` bytes of `buffer` from `offset` at `position`; answers how many were written. */
+  /**
+   * Writes `length` bytes of `buffer` from `offset` at `position`; answers how many were written. On the
+   * pool, whatever the disk: a write copies its bytes into the page cache and allocates their blocks,
+   * kernel work that costs the event loop more inline than waking a pool thread does (about 10 µs per
+   * 16 KiB file; bench/download-initial.ts), while the futimes, fstat and close after it cost less
+   * inline than a pool round trip.
+   */
   write(buffer: Uint8Array, offset: number, length: number, position: number): Promise<number> {
-    const pooled = (): Promise<number> => promised<number>((done) => write(this.fd, buffer, offset, length, position, done));
-    return length > INLINE_IO_BYTES ? pooled() : this.call(() => writeSync(this.fd, buffer, offset, length, position), pooled);
+    return promised<number>((done) => write(this.fd, buffer, offset, length, position, done));
   }
 
   /** Sets the file's access and modification times, in seconds. */
