@@ -5,7 +5,7 @@
  */
 import pg from 'pg';
 import { renderSql, type Sql } from './sql.js';
-import type { SqlRunner, SqlStore } from './sql-store.js';
+import { transactionRunner, type SqlRunner, type SqlStore } from './sql-store.js';
 
 /** Integers as numbers, as SQLite answers them (ours are counts, sizes and times: far below 2^53). */
 const types: pg.CustomTypesConfig = {
@@ -47,14 +47,7 @@ export function postgresStore(url: string, options: PostgresStoreOptions = {}): 
     ...outside,
     async transaction<T>(fn: (tx: SqlRunner) => Promise<T>) {
       const client = await pool.connect();
-      let open = true;
-      const inside = runnerOf(client);
-      const guarded = <R>(run: () => Promise<R>): Promise<R> => (open ? run() : Promise.reject(new Error('this transaction has ended; run the statement on the store')));
-      const tx: SqlRunner = {
-        all: (query) => guarded(() => inside.all(query)),
-        get: (query) => guarded(() => inside.get(query)),
-        run: (query) => guarded(() => inside.run(query)),
-      };
+      const { tx, end } = transactionRunner(runnerOf(client));
       let broken = false;
       try {
         await client.query('BEGIN');
@@ -68,7 +61,7 @@ export function postgresStore(url: string, options: PostgresStoreOptions = {}): 
         });
         throw error;
       } finally {
-        open = false;
+        end();
         client.release(broken);
       }
     },

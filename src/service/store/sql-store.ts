@@ -25,3 +25,22 @@ export interface SqlStore extends SqlRunner {
   transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
+
+/**
+ * The runner a transaction hands its callback: `runner`'s statements until `end` is called, refused
+ * after (a statement kept past its transaction would otherwise run outside it, unprotected).
+ */
+export function transactionRunner(runner: SqlRunner): { tx: SqlRunner; end: () => void } {
+  let open = true;
+  const guarded = <R>(run: () => Promise<R>): Promise<R> => (open ? run() : Promise.reject(new Error('this transaction has ended; run the statement on the store')));
+  return {
+    tx: {
+      all: (query) => guarded(() => runner.all(query)),
+      get: (query) => guarded(() => runner.get(query)),
+      run: (query) => guarded(() => runner.run(query)),
+    },
+    end: () => {
+      open = false;
+    },
+  };
+}

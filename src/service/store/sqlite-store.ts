@@ -8,7 +8,7 @@
 import type { Db } from '../db/open-database.js';
 import { ConnectionQueue } from './connection-queue.js';
 import { renderSql, type Sql, type SqlValue } from './sql.js';
-import type { SqlRunner, SqlStore } from './sql-store.js';
+import { transactionRunner, type SqlRunner, type SqlStore } from './sql-store.js';
 import type Database from 'better-sqlite3';
 
 type Statement = Database.Statement;
@@ -52,14 +52,7 @@ export function sqliteStore(db: Db): SqlStore {
     run: (query) => queue.use(() => direct.run(query)),
     transaction<T>(fn: (tx: SqlRunner) => Promise<T>) {
       return queue.use(async () => {
-        let open = true;
-        /** A statement through `tx` after its transaction ended would run outside it, unprotected: refused. */
-        const guarded = <R>(run: () => Promise<R>): Promise<R> => (open ? run() : Promise.reject(new Error('this transaction has ended; run the statement on the store')));
-        const tx: SqlRunner = {
-          all: (query) => guarded(() => direct.all(query)),
-          get: (query) => guarded(() => direct.get(query)),
-          run: (query) => guarded(() => direct.run(query)),
-        };
+        const { tx, end } = transactionRunner(direct);
         db.exec('BEGIN IMMEDIATE');
         try {
           const result = await fn(tx);
@@ -69,7 +62,7 @@ export function sqliteStore(db: Db): SqlStore {
           if (db.inTransaction) db.exec('ROLLBACK');
           throw error;
         } finally {
-          open = false;
+          end();
         }
       });
     },
